@@ -1,0 +1,130 @@
+// Entry point of the bundled CLI: parse kubectl's global flags, build the
+// command tree, run one command, and turn every outcome into an exit code.
+import { Command, CommanderError } from 'commander';
+import { basename } from 'node:path';
+import { CliError, ExitCode } from './cli/exit';
+import { extractGlobalFlags, GLOBAL_FLAG_HELP, defaultGlobals, type GlobalFlags } from './cli/globals';
+import { processTerminal } from './cli/terminal';
+import type { CommandContext } from './cli/context';
+import { COMMAND_GROUPS } from './commands/index';
+import { actionResult } from './commands/lazy';
+import type { KubeClient } from './kube/client';
+
+declare const __PLUGIN_VERSION__: string;
+export const PLUGIN_VERSION = typeof __PLUGIN_VERSION__ === 'string' ? __PLUGIN_VERSION__ : '0.0.0-dev';
+
+export function programNameFor(argv1: string | undefined): string {
+  const base = basename(argv1 ?? 'kubectl-kruise');
+  return base.startsWith('kubectl-') ? 'kubectl kruise' : base;
+}
+
+function exitCodesHelp(): string {
+  return [
+    'Exit codes:',
+    '  0  success / the awaited condition holds',
+    '  1  failed: API error, not found, forbidden, conflict, rollout failed, object deleted',
+    '  2  usage or invalid input (nothing was sent to the server)',
+    '  3  timed out (--timeout elapsed while waiting)',
+    '  4  not finished yet (--watch=false: still progressing or paused)',
+  ].join('\n');
+}
+
+function globalsHelp(): string {
+  const width = Math.max(...GLOBAL_FLAG_HELP.map(([f]) => f.length));
+  return ['Global flags (kubectl\'s, accepted anywhere):', ...GLOBAL_FLAG_HELP.map(([f, d]) => `  ${f.padEnd(width)}  ${d}`)].join('\n');
+}
+
+export function buildProgram(ctx: CommandContext): Command {
+  const program = new Command(ctx.programName);
+  program
+    .description('OpenKruise workloads from the command line: rollouts, in-place restarts, image pre-download, PersistentPodState')
+    .usage('<command> [flags]')
+    .helpCommand(false)
+    .showSuggestionAfterError(true)
+    .addHelpText('after', `\n${globalsHelp()}\n\n${exitCodesHelp()}\n\nUse "${ctx.programName} <command> --help" for more about a command.`);
+  for (const register of COMMAND_GROUPS) register(program, ctx);
+  const configure = (cmd: Command): void => {
+    cmd.exitOverride();
+    cmd.configureOutput({
+      writeOut: (s) => ctx.term.stdout.write(s),
+      writeErr: (s) => ctx.term.stderr.write(s),
+      outputError: (s, write) => write(s.startsWith('error: ') ? s : `error: ${s}`),
+    });
+    for (const sub of cmd.commands) configure(sub);
+  };
+  configure(program);
+  return program;
+}
+
+function makeContext(globals: GlobalFlags, argv1: string | undefined): { ctx: CommandContext; summary: { fn?: () => string } } {
+  const abort = new AbortController();
+  const summary: { fn?: () => string } = {};
+  let kube: Promise<KubeClient> | undefined;
+  const ctx: CommandContext = {
+    globals,
+    term: processTerminal(globals.noColor),
+    programName: programNameFor(argv1),
+    signal: abort.signal,
+    setInterruptSummary: (fn) => {
+      summary.fn = fn;
+    },
+    kube: () => (kube ??= import('./kube/connect').then((m) => m.connect(ctx))),
+  };
+  process.once('SIGINT', () => {
+    abort.abort();
+    const done = summary.fn ? summary.fn() : '';
+    process.stderr.write(`\ninterrupted${done ? `: ${done}` : ''}\n`);
+    process.exit(ExitCode.INTERRUPTED);
+  });
+  return { ctx, summary };
+}
+
+export function reportError(err: unknown, stderr: NodeJS.WritableStream, verbosity: number): number {
+  if (err instanceof CliError) {
+    stderr.write(`error: ${err.message}\n`);
+    if (err.hint) stderr.write(`${err.hint}\n`);
+    return err.exitCode;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  stderr.write(`error: ${message.split('\n')[0]}\n`);
+  if (verbosity >= 6 && err instanceof Error && err.stack) stderr.write(`${err.stack}\n`);
+  return ExitCode.FAILED;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  // A closed pipe (`| head`) is a normal end for a CLI, not a crash.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(0);
+    });
+  }
+  let globals: GlobalFlags = defaultGlobals();
+  try {
+    const parsed = extractGlobalFlags(argv.slice(2));
+    globals = parsed.globals;
+    const { ctx } = makeContext(globals, argv[1]);
+    const program = buildProgram(ctx);
+    if (parsed.rest.length === 0) {
+      program.outputHelp();
+      return ExitCode.OK;
+    }
+    await program.parseAsync(parsed.rest, { from: 'user' });
+    return actionResult.code;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return ExitCode.OK;
+      process.stderr.write(`See '${programNameFor(argv[1])} --help' for usage.\n`);
+      return ExitCode.USAGE;
+    }
+    return reportError(err, process.stderr, globals.verbosity);
+  }
+}
+
+main(process.argv).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err) => {
+    process.exitCode = reportError(err, process.stderr, 0);
+  },
+);

@@ -1,0 +1,190 @@
+// kubectl passes plugins their arguments untouched, so the plugin parses
+// kubectl's global flags itself, wherever they appear on the command line.
+import { usageError } from './exit';
+
+export interface GlobalFlags {
+  kubeconfig?: string;
+  context?: string;
+  cluster?: string;
+  user?: string;
+  namespace?: string;
+  server?: string;
+  token?: string;
+  as?: string;
+  asGroups: string[];
+  certificateAuthority?: string;
+  clientCertificate?: string;
+  clientKey?: string;
+  insecureSkipTlsVerify?: boolean;
+  tlsServerName?: string;
+  /** Milliseconds; 0 = no timeout. */
+  requestTimeoutMs: number;
+  cacheDir?: string;
+  verbosity: number;
+  noColor: boolean;
+}
+
+type Key = Exclude<keyof GlobalFlags, 'asGroups' | 'verbosity' | 'noColor' | 'requestTimeoutMs' | 'insecureSkipTlsVerify'>;
+
+interface FlagSpec {
+  long: string;
+  short?: string;
+  kind: 'string' | 'bool' | 'list' | 'verbosity' | 'duration';
+  key: keyof GlobalFlags;
+}
+
+const SPECS: FlagSpec[] = [
+  { long: 'kubeconfig', kind: 'string', key: 'kubeconfig' },
+  { long: 'context', kind: 'string', key: 'context' },
+  { long: 'cluster', kind: 'string', key: 'cluster' },
+  { long: 'user', kind: 'string', key: 'user' },
+  { long: 'namespace', short: 'n', kind: 'string', key: 'namespace' },
+  { long: 'server', short: 's', kind: 'string', key: 'server' },
+  { long: 'token', kind: 'string', key: 'token' },
+  { long: 'as', kind: 'string', key: 'as' },
+  { long: 'as-group', kind: 'list', key: 'asGroups' },
+  { long: 'certificate-authority', kind: 'string', key: 'certificateAuthority' },
+  { long: 'client-certificate', kind: 'string', key: 'clientCertificate' },
+  { long: 'client-key', kind: 'string', key: 'clientKey' },
+  { long: 'insecure-skip-tls-verify', kind: 'bool', key: 'insecureSkipTlsVerify' },
+  { long: 'tls-server-name', kind: 'string', key: 'tlsServerName' },
+  { long: 'request-timeout', kind: 'duration', key: 'requestTimeoutMs' },
+  { long: 'cache-dir', kind: 'string', key: 'cacheDir' },
+  { long: 'v', short: 'v', kind: 'verbosity', key: 'verbosity' },
+  { long: 'no-color', kind: 'bool', key: 'noColor' },
+];
+
+const BY_LONG = new Map(SPECS.map((s) => [s.long, s]));
+const BY_SHORT = new Map(SPECS.filter((s) => s.short).map((s) => [s.short!, s]));
+
+/** Names of the global flags, for help text and completion. */
+export const GLOBAL_FLAG_HELP: ReadonlyArray<[string, string]> = [
+  ['--kubeconfig=PATH', 'path to the kubeconfig file (else $KUBECONFIG, else ~/.kube/config)'],
+  ['--context=NAME', 'the kubeconfig context to use'],
+  ['--cluster=NAME', 'the kubeconfig cluster to use'],
+  ['--user=NAME', 'the kubeconfig user to use'],
+  ['-n, --namespace=NS', "namespace (default: the context's namespace, else default)"],
+  ['-s, --server=URL', 'address of the Kubernetes API server'],
+  ['--token=TOKEN', 'bearer token for authentication'],
+  ['--as=USER, --as-group=GROUP', 'impersonate a user / group'],
+  ['--certificate-authority=PATH', 'CA bundle to verify the server with'],
+  ['--client-certificate=PATH, --client-key=PATH', 'TLS client credentials'],
+  ['--insecure-skip-tls-verify', 'do not verify the server certificate (insecure)'],
+  ['--tls-server-name=NAME', 'server name to verify the certificate against'],
+  ['--request-timeout=DURATION', 'timeout of one request, e.g. 10s (0 = none)'],
+  ['--cache-dir=PATH', 'discovery cache folder (default ~/.kube/cache)'],
+  ['-v, --v=LEVEL', 'log level 0-9; 6+ logs requests (secrets redacted)'],
+  ['--no-color', 'never colour the output'],
+];
+
+/**
+ * Parses a kubectl duration: "30s", "1m30s", "500ms", "2h", or a bare number of seconds.
+ * Returns milliseconds; throws a usage error naming the flag otherwise.
+ */
+export function parseDuration(value: string, flag: string): number {
+  const v = value.trim();
+  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  const re = /(\d+(?:\.\d+)?)(ms|h|m|s)/g;
+  let total = 0;
+  let consumed = 0;
+  let match: RegExpExecArray | null;
+  while ((match = re.exec(v)) !== null) {
+    if (match.index !== consumed) break;
+    consumed += match[0].length;
+    const n = Number(match[1]);
+    total += match[2] === 'h' ? n * 3600_000 : match[2] === 'm' ? n * 60_000 : match[2] === 's' ? n * 1000 : n;
+  }
+  if (v === '' || consumed !== v.length) {
+    throw usageError(`invalid duration "${value}" for ${flag}: use a number with a unit, e.g. 30s, 2m, 1h30m`);
+  }
+  return Math.round(total);
+}
+
+function parseBool(value: string, flag: string): boolean {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw usageError(`invalid value "${value}" for ${flag}: expected true or false`);
+}
+
+export function defaultGlobals(): GlobalFlags {
+  return { asGroups: [], requestTimeoutMs: 0, verbosity: 0, noColor: false };
+}
+
+/**
+ * Removes the global flags from argv (anywhere before a lone "--") and returns them
+ * with the remaining arguments, which go to the subcommand parser.
+ */
+export function extractGlobalFlags(argv: readonly string[]): { globals: GlobalFlags; rest: string[] } {
+  const globals = defaultGlobals();
+  const rest: string[] = [];
+  const set = (spec: FlagSpec, raw: string | undefined, display: string): void => {
+    if (spec.kind === 'bool') {
+      (globals as unknown as Record<string, unknown>)[spec.key] = raw === undefined ? true : parseBool(raw, display);
+      return;
+    }
+    if (raw === undefined) throw usageError(`flag needs an argument: ${display}`);
+    switch (spec.kind) {
+      case 'string':
+        if (raw === '' && spec.key !== 'namespace') throw usageError(`flag ${display} needs a non-empty value`);
+        if (spec.key === 'namespace' && raw === '') throw usageError('flag --namespace needs a non-empty value');
+        globals[spec.key as Key] = raw;
+        return;
+      case 'list':
+        globals.asGroups.push(raw);
+        return;
+      case 'verbosity': {
+        if (!/^\d+$/.test(raw)) throw usageError(`invalid value "${raw}" for ${display}: expected a log level 0-9`);
+        globals.verbosity = Number(raw);
+        return;
+      }
+      case 'duration':
+        globals.requestTimeoutMs = parseDuration(raw, display);
+        return;
+    }
+  };
+
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      rest.push(...argv.slice(i));
+      break;
+    }
+    if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+      const spec = BY_LONG.get(name);
+      if (!spec) {
+        rest.push(arg);
+        continue;
+      }
+      if (eq !== -1) set(spec, arg.slice(eq + 1), `--${name}`);
+      else if (spec.kind === 'bool') set(spec, undefined, `--${name}`);
+      else {
+        const next = argv[i + 1];
+        if (next === undefined) throw usageError(`flag needs an argument: --${name}`);
+        set(spec, next, `--${name}`);
+        i++;
+      }
+      continue;
+    }
+    if (arg.length >= 2 && arg[0] === '-' && arg[1] !== '-') {
+      const spec = BY_SHORT.get(arg[1]!);
+      if (!spec) {
+        rest.push(arg);
+        continue;
+      }
+      if (arg.length > 2) {
+        set(spec, arg[2] === '=' ? arg.slice(3) : arg.slice(2), `-${arg[1]}`);
+      } else {
+        const next = argv[i + 1];
+        if (next === undefined) throw usageError(`flag needs an argument: -${arg[1]}`);
+        set(spec, next, `-${arg[1]}`);
+        i++;
+      }
+      continue;
+    }
+    rest.push(arg);
+  }
+  if (globals.verbosity > 9) throw usageError(`invalid log level ${globals.verbosity} for -v: expected 0-9`);
+  return { globals, rest };
+}

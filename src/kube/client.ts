@@ -1,0 +1,128 @@
+// The cluster access interface every command uses. Implemented in src/kube
+// (connect.ts builds one from the kubeconfig and global flags).
+
+/** A resolved resource: what goes into the URL, plus what discovery told us. */
+export interface ResourceType {
+  group: string; // "" for core
+  version: string;
+  resource: string; // plural, lowercase
+  kind: string;
+  namespaced: boolean;
+  /** Present when discovery listed them. */
+  shortNames?: string[];
+  verbs?: string[];
+  subresources?: string[];
+}
+
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: Array<{ apiVersion: string; kind: string; name: string; uid: string; controller?: boolean; blockOwnerDeletion?: boolean }>;
+  finalizers?: string[];
+  [key: string]: unknown;
+}
+
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  [key: string]: unknown;
+}
+
+export interface KubeList<T extends KubeObject = KubeObject> {
+  apiVersion?: string;
+  kind?: string;
+  metadata: { resourceVersion?: string; continue?: string };
+  items: T[];
+}
+
+export type PatchType = 'json' | 'merge' | 'strategic';
+
+export interface RequestOptions {
+  /** Adds dryRun=All (server-side dry run). */
+  dryRun?: boolean;
+  fieldManager?: string;
+  /** Target a subresource ("status", "scale"). */
+  subresource?: string;
+  signal?: AbortSignal;
+}
+
+export interface ListOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Page size; list() follows `continue` until the end. */
+  limit?: number;
+  resourceVersion?: string;
+  signal?: AbortSignal;
+}
+
+export interface WatchEvent<T extends KubeObject = KubeObject> {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
+  object: T;
+}
+
+export interface ObserveOptions extends ListOptions {
+  /** Observe one object by name (fieldSelector metadata.name=...). */
+  name?: string;
+  /** Called with the list (after the initial list and after every re-list on 410). */
+  onSync?: (items: KubeObject[]) => void | Promise<void>;
+}
+
+export interface Observation {
+  /** Resolves when stopped (signal aborted or stop() called); rejects on a non-recoverable error. */
+  done: Promise<void>;
+  stop(): void;
+}
+
+export interface KubeClient {
+  /** Namespace from -n, else the context's, else "default". */
+  readonly namespace: string;
+  /** Server URL (no credentials). */
+  readonly server: string;
+  /** User name for messages ("system:anonymous" when unknown). */
+  readonly userName: string;
+
+  /** Resolves a kubectl-style type ("cloneset", "clonesets.v1beta1.apps.kruise.io", "sts") through discovery. */
+  resolve(type: string): Promise<ResourceType>;
+  /** Whether a group/version/resource is served (discovery, cached). */
+  isServed(group: string, resource: string): Promise<boolean>;
+
+  get<T extends KubeObject = KubeObject>(rt: ResourceType, name: string, namespace?: string, opts?: RequestOptions): Promise<T>;
+  list<T extends KubeObject = KubeObject>(rt: ResourceType, namespace: string | undefined, opts?: ListOptions): Promise<KubeList<T>>;
+  create<T extends KubeObject = KubeObject>(rt: ResourceType, obj: KubeObject, namespace?: string, opts?: RequestOptions): Promise<T>;
+  update<T extends KubeObject = KubeObject>(rt: ResourceType, obj: KubeObject, namespace?: string, opts?: RequestOptions): Promise<T>;
+  patch<T extends KubeObject = KubeObject>(
+    rt: ResourceType,
+    name: string,
+    type: PatchType,
+    body: unknown,
+    namespace?: string,
+    opts?: RequestOptions,
+  ): Promise<T>;
+  delete(rt: ResourceType, name: string, namespace?: string, opts?: RequestOptions & { propagationPolicy?: 'Foreground' | 'Background' | 'Orphan' }): Promise<void>;
+
+  /**
+   * List then watch from the list's resourceVersion; resumes after a dropped connection from the
+   * last seen resourceVersion and re-lists on 410 Gone. Events are delivered in order.
+   */
+  observe<T extends KubeObject = KubeObject>(
+    rt: ResourceType,
+    namespace: string | undefined,
+    opts: ObserveOptions,
+    onEvent: (ev: WatchEvent<T>) => void | Promise<void>,
+  ): Observation;
+
+  /** GET of a raw path (e.g. "/version"); JSON-decoded. */
+  raw<T = unknown>(path: string, opts?: RequestOptions): Promise<T>;
+
+  /** Releases sockets so the process can exit. */
+  close(): void;
+}

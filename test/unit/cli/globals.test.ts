@@ -1,0 +1,48 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractGlobalFlags, parseDuration } from '../../../src/cli/globals';
+import { CliError } from '../../../src/cli/exit';
+
+test('global flags are taken from anywhere on the command line', () => {
+  const { globals, rest } = extractGlobalFlags([
+    'rollout', '-n', 'prod', 'status', 'cloneset/web', '--context=kind', '--timeout=30s', '-v=6', '--as-group', 'a', '--as-group=b',
+  ]);
+  assert.equal(globals.namespace, 'prod');
+  assert.equal(globals.context, 'kind');
+  assert.equal(globals.verbosity, 6);
+  assert.deepEqual(globals.asGroups, ['a', 'b']);
+  assert.deepEqual(rest, ['rollout', 'status', 'cloneset/web', '--timeout=30s']);
+});
+
+test('short flags accept attached values and bools accept =false', () => {
+  const { globals } = extractGlobalFlags(['-nfoo', '-v9', '--insecure-skip-tls-verify=false', '--no-color', '-s', 'https://x:6443']);
+  assert.equal(globals.namespace, 'foo');
+  assert.equal(globals.verbosity, 9);
+  assert.equal(globals.insecureSkipTlsVerify, false);
+  assert.equal(globals.noColor, true);
+  assert.equal(globals.server, 'https://x:6443');
+});
+
+test('arguments after -- are left alone', () => {
+  const { globals, rest } = extractGlobalFlags(['restart', '--', '-n', 'x']);
+  assert.equal(globals.namespace, undefined);
+  assert.deepEqual(rest, ['restart', '--', '-n', 'x']);
+});
+
+test('bad global flag values are usage errors (exit 2)', () => {
+  for (const argv of [['-v', '10'], ['-v', 'x'], ['--request-timeout', '5 parsecs'], ['--namespace'], ['--insecure-skip-tls-verify=maybe']]) {
+    assert.throws(() => extractGlobalFlags(argv), (e: unknown) => e instanceof CliError && e.exitCode === 2, argv.join(' '));
+  }
+});
+
+test('durations follow kubectl: units, compound, bare seconds', () => {
+  assert.equal(parseDuration('30s', 'x'), 30_000);
+  assert.equal(parseDuration('1m30s', 'x'), 90_000);
+  assert.equal(parseDuration('500ms', 'x'), 500);
+  assert.equal(parseDuration('2h', 'x'), 7_200_000);
+  assert.equal(parseDuration('5', 'x'), 5000);
+  assert.equal(parseDuration('0', 'x'), 0);
+  assert.throws(() => parseDuration('-1s', 'x'));
+  assert.throws(() => parseDuration('1d', 'x'));
+  assert.throws(() => parseDuration('', 'x'));
+});
