@@ -1,0 +1,52 @@
+// One adapter per workload kind (and API shape), so that commands, the rollout
+// evaluator and the sandbox controllers never branch on kind or version themselves.
+import type { KubeObject } from '../types';
+
+export type WorkloadKindName = 'CloneSet' | 'AdvancedStatefulSet' | 'AdvancedDaemonSet' | 'Deployment' | 'StatefulSet' | 'DaemonSet';
+
+export type IntOrString = number | string;
+
+/** How pods are updated when the template changes. */
+export type PodUpdatePolicy = 'ReCreate' | 'InPlaceIfPossible' | 'InPlaceOnly';
+
+/** Rollout-relevant status, normalised across kinds and versions. */
+export interface WorkloadStatus {
+  observedGeneration?: number;
+  /** Pods that exist (incl. surge); for DaemonSets: currentNumberScheduled. */
+  replicas: number;
+  readyReplicas: number;
+  availableReplicas: number;
+  updatedReplicas: number;
+  /** Undefined when the kind or the cluster's Kruise version does not report it. */
+  updatedReadyReplicas?: number;
+  /** Undefined when the cluster's Kruise does not report it (Kruise < v1.2). */
+  expectedUpdatedReplicas?: number;
+  updateRevision?: string;
+  currentRevision?: string;
+  conditions: Array<{ type: string; status: string; reason?: string; message?: string }>;
+}
+
+export interface WorkloadAdapter {
+  kindName: WorkloadKindName;
+  /** API group ("apps" or "apps.kruise.io"). */
+  group: string;
+  /** Whether this adapter handles an object of this apiVersion/kind. */
+  matches(obj: KubeObject): boolean;
+  /** Desired replicas (spec.replicas, default 1; DaemonSets: status.desiredNumberScheduled). */
+  desiredReplicas(obj: KubeObject): number;
+  /** Raw partition as written in the spec (undefined when unset). */
+  partition(obj: KubeObject): IntOrString | undefined;
+  /** Number of pods kept at the old revision by the partition (kind-specific arithmetic). */
+  partitionReplicas(obj: KubeObject): number;
+  paused(obj: KubeObject): boolean;
+  /** JSON merge patch that sets paused to the given value at the shape's path. */
+  pausePatch(obj: KubeObject, paused: boolean): Record<string, unknown>;
+  /** JSON pointer of the paused field (for JSON patch). */
+  pausedPointer(obj: KubeObject): string;
+  updatePolicy(obj: KubeObject): PodUpdatePolicy | 'OnDelete';
+  template(obj: KubeObject): Record<string, unknown> | undefined;
+  selector(obj: KubeObject): { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> } | undefined;
+  status(obj: KubeObject): WorkloadStatus;
+  maxUnavailable(obj: KubeObject): IntOrString | undefined;
+  maxSurge(obj: KubeObject): IntOrString | undefined;
+}

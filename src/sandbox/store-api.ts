@@ -1,0 +1,53 @@
+// The sandbox's in-memory storage as seen by the simulated controllers. The API
+// server (server/) implements it; controllers (controllers/) only use this.
+import type { KubeObject } from '../kruise/types';
+
+/** Storage key of a kind: objects are stored once, in their storage version. */
+export interface GroupResource {
+  group: string; // "" for core
+  resource: string; // plural
+}
+
+export interface StoreEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  gr: GroupResource;
+  object: KubeObject; // storage version
+}
+
+export interface StoreListOptions {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+}
+
+export interface Store {
+  get(gr: GroupResource, namespace: string | undefined, name: string): KubeObject | undefined;
+  list(gr: GroupResource, opts?: StoreListOptions): KubeObject[];
+  /** Sets uid, creationTimestamp, resourceVersion, generation; honours generateName. Throws ApiError. */
+  create(gr: GroupResource, obj: KubeObject): KubeObject;
+  /** Optimistic concurrency on metadata.resourceVersion when set. Spec changes bump generation. */
+  update(gr: GroupResource, obj: KubeObject): KubeObject;
+  /** Writes only .status (the status subresource). */
+  updateStatus(gr: GroupResource, obj: KubeObject): KubeObject;
+  /** Marks for deletion (finalizers) or removes; owner GC happens in the background. */
+  delete(gr: GroupResource, namespace: string | undefined, name: string): void;
+  /** Synchronous notification after every committed change. Returns an unsubscribe function. */
+  subscribe(listener: (ev: StoreEvent) => void): () => void;
+  /** Storage apiVersion of a group/resource, e.g. "apps.kruise.io/v1beta1" (CloneSet on master). */
+  storageVersion(gr: GroupResource): string | undefined;
+}
+
+/** Knobs of the simulation shared by all controllers. */
+export interface SimulationSettings {
+  /** Pod becomes Ready this long after creation or after an in-place change (ms). */
+  readyDelayMs: number;
+  /** Which Kruise release is imitated. */
+  kruise: 'v1.3' | 'v1.8' | 'v1.9' | 'master';
+  nodes: number;
+}
+
+export interface Controller {
+  name: string;
+  start(store: Store, settings: SimulationSettings): void;
+  stop(): void;
+}
