@@ -1,20 +1,22 @@
 // Bundles the CLI into dist/ with code splitting, so each subcommand (and the
-// Kubernetes client) is only parsed when that path runs.
+// Kubernetes client) is only parsed when that path runs. Builds into a fresh
+// folder and swaps it in, so a running test never sees a half-written dist/.
 import { build } from 'esbuild';
-import { rmSync, readFileSync } from 'node:fs';
+import { rmSync, readFileSync, renameSync } from 'node:fs';
 
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+const root = new URL('..', import.meta.url);
+const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
+const tmp = `dist.tmp-${process.pid}`;
 await build({
+  absWorkingDir: root.pathname,
   entryPoints: { cli: 'src/cli.ts' },
-  outdir: 'dist',
+  outdir: tmp,
   bundle: true,
   splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
   minify: true,
-  keepNames: false,
   legalComments: 'none',
   chunkNames: 'chunks/[name]-[hash]',
   define: { __PLUGIN_VERSION__: JSON.stringify(pkg.version) },
@@ -22,3 +24,12 @@ await build({
   banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
   logLevel: 'warning',
 });
+const dist = new URL('dist', root).pathname;
+const old = `${dist}.old-${process.pid}`;
+try {
+  renameSync(dist, old);
+} catch {
+  /* no previous build */
+}
+renameSync(new URL(tmp, root).pathname, dist);
+rmSync(old, { recursive: true, force: true });
