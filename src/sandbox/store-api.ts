@@ -51,3 +51,19 @@ export interface Controller {
   start(store: Store, settings: SimulationSettings): void;
   stop(): void;
 }
+
+/**
+ * A webhook-like hook run by the API server before an object is stored (mutating first, then
+ * validating). Throw `ApiError` (src/sandbox/server/errors.ts) to reject with a kube Status.
+ * `obj` is in the storage version.
+ */
+export interface AdmissionHook {
+  gr: GroupResource;
+  operations: Array<'CREATE' | 'UPDATE' | 'DELETE'>;
+  admit(op: 'CREATE' | 'UPDATE' | 'DELETE', obj: KubeObject, old: KubeObject | undefined, store: Store): KubeObject | void;
+}
+
+/** What a controller module contributes besides its reconcile loop. */
+export interface ControllerWithAdmission extends Controller {
+  admission?: AdmissionHook[];
+}
