@@ -91,6 +91,23 @@ export function reportError(err: unknown, stderr: NodeJS.WritableStream, verbosi
   return ExitCode.FAILED;
 }
 
+/**
+ * Global flags come out first. For `__complete` the last word is the one being typed
+ * (possibly a half-written flag), so it is passed through untouched after "--".
+ */
+function parseArgv(args: string[]): { globals: GlobalFlags; rest: string[] } {
+  if (args[0] !== '__complete') return extractGlobalFlags(args);
+  const words = args.slice(1);
+  const last = words.length ? words[words.length - 1]! : '';
+  let parsed: { globals: GlobalFlags; rest: string[] };
+  try {
+    parsed = extractGlobalFlags(words.slice(0, -1));
+  } catch {
+    parsed = { globals: defaultGlobals(), rest: words.slice(0, -1) };
+  }
+  return { globals: parsed.globals, rest: ['__complete', '--', ...parsed.rest.filter((w) => w !== '--'), last] };
+}
+
 export async function main(argv: string[]): Promise<number> {
   // A closed pipe (`| head`) is a normal end for a CLI, not a crash.
   for (const stream of [process.stdout, process.stderr]) {
@@ -100,7 +117,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   let globals: GlobalFlags = defaultGlobals();
   try {
-    const parsed = extractGlobalFlags(argv.slice(2));
+    const parsed = parseArgv(argv.slice(2));
     globals = parsed.globals;
     const { ctx } = makeContext(globals, argv[1]);
     const program = buildProgram(ctx);
@@ -120,11 +137,8 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+// Exit explicitly: keep-alive sockets or a leftover timer must not hold a finished command open.
 main(process.argv).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err) => {
-    process.exitCode = reportError(err, process.stderr, 0);
-  },
+  (code) => process.exit(code),
+  (err) => process.exit(reportError(err, process.stderr, 0)),
 );

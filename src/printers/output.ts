@@ -1,6 +1,9 @@
 // -o handling shared by every command: parse the flag once (usage errors before
 // any request), then print objects or mutation lines the kubectl way.
+import { stringify as toYaml } from 'yaml';
 import type { KubeObject } from '../kruise/types';
+import { usageError } from '../cli/exit';
+import { compileJsonPath, JsonPathError } from './jsonpath';
 
 export type OutputFormat =
   | { kind: 'default' }
@@ -13,18 +16,75 @@ export type OutputFormat =
 export type OutputKind = OutputFormat['kind'];
 
 /** Parses an -o value; `allowed` lists the formats the verb supports. Throws a usage error (exit 2). */
-export declare function parseOutputFormat(value: string | undefined, allowed: readonly OutputKind[]): OutputFormat;
+export function parseOutputFormat(value: string | undefined, allowed: readonly OutputKind[]): OutputFormat {
+  if (value === undefined || value === '') return { kind: 'default' };
+  const eq = value.indexOf('=');
+  const name = eq === -1 ? value : value.slice(0, eq);
+  const supported = allowed.filter((k) => k !== 'default').map((k) => (k === 'jsonpath' ? 'jsonpath=TEMPLATE' : k));
+  if (name === 'jsonpath' && allowed.includes('jsonpath')) {
+    const template = eq === -1 ? '' : value.slice(eq + 1);
+    if (!template) throw usageError('template format specified but no template given (use -o jsonpath=TEMPLATE)');
+    try {
+      compileJsonPath(template);
+    } catch (e) {
+      throw usageError(`error parsing jsonpath ${template}: ${(e as Error).message}`);
+    }
+    return { kind: 'jsonpath', template };
+  }
+  if (eq === -1 && (allowed as readonly string[]).includes(name) && name !== 'default') return { kind: name as Exclude<OutputKind, 'jsonpath'> } as OutputFormat;
+  throw usageError(`unable to match a printer suitable for the output format "${value}", allowed formats are: ${supported.join(',')}`);
+}
 
 /** "cloneset.apps.kruise.io/web" (kubectl's name form: lowercase kind, group when not core). */
-export declare function resourceName(kind: string, group: string, name: string): string;
+export function resourceName(kind: string, group: string, name: string): string {
+  return `${kind.toLowerCase()}${group ? `.${group}` : ''}/${name}`;
+}
 
 export type DryRunMode = 'none' | 'client' | 'server';
 
 /** Parses --dry-run (none|client|server; bare flag = client, like kubectl). Throws a usage error. */
-export declare function parseDryRun(value: string | boolean | undefined): DryRunMode;
+export function parseDryRun(value: string | boolean | undefined): DryRunMode {
+  if (value === undefined || value === false) return 'none';
+  if (value === true || value === '') return 'client';
+  if (value === 'none' || value === 'client' || value === 'server') return value;
+  throw usageError(`invalid dry-run value "${value}": must be "none", "server", or "client"`);
+}
+
+export function dryRunSuffix(dryRun: DryRunMode): string {
+  return dryRun === 'client' ? ' (dry run)' : dryRun === 'server' ? ' (server dry run)' : '';
+}
 
 /** "cloneset.apps.kruise.io/web image updated (dry run)" */
-export declare function mutationLine(kind: string, group: string, name: string, verb: string, dryRun: DryRunMode): string;
+export function mutationLine(kind: string, group: string, name: string, verb: string, dryRun: DryRunMode): string {
+  return `${resourceName(kind, group, name)} ${verb}${dryRunSuffix(dryRun)}`;
+}
+
+function groupOf(apiVersion: string | undefined): string {
+  if (!apiVersion || !apiVersion.includes('/')) return '';
+  return apiVersion.slice(0, apiVersion.indexOf('/'));
+}
 
 /** Prints objects in json/yaml/name/jsonpath form (a List when several, like kubectl). */
-export declare function formatObjects(objects: KubeObject[], format: OutputFormat): string;
+export function formatObjects(objects: KubeObject[], format: OutputFormat): string {
+  const single = objects.length === 1;
+  const data: unknown = single ? objects[0] : { apiVersion: 'v1', kind: 'List', items: objects, metadata: { resourceVersion: '' } };
+  switch (format.kind) {
+    case 'json':
+      return `${JSON.stringify(data, null, 4)}\n`;
+    case 'yaml':
+      return toYaml(data, { lineWidth: 0, aliasDuplicateObjects: false });
+    case 'name':
+      return objects.map((o) => `${resourceName(o.kind ?? '', groupOf(o.apiVersion), o.metadata.name ?? '')}\n`).join('');
+    case 'jsonpath': {
+      try {
+        const out = compileJsonPath(format.template).execute(data);
+        return out.endsWith('\n') || out === '' ? out : `${out}\n`;
+      } catch (e) {
+        if (e instanceof JsonPathError) throw usageError(`error executing jsonpath "${format.template}": ${e.message}`);
+        throw e;
+      }
+    }
+    default:
+      throw new Error(`formatObjects cannot print ${format.kind}; use a table printer`);
+  }
+}

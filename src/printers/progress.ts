@@ -1,0 +1,61 @@
+// Progress display: an ora spinner on an interactive stderr, plain lines otherwise
+// (CI logs get one line per change, never spinner frames or colour codes).
+import type { Terminal } from '../cli/terminal';
+
+export interface Progress {
+  /** Replace the live line (TTY) or print it when it changed (non-TTY). */
+  update(text: string): void;
+  /** Print a permanent line (stops the spinner line first). */
+  log(line: string): void;
+  /** Stop the spinner; optional final line. */
+  stop(finalLine?: string): void;
+}
+
+interface OraLike {
+  start(): OraLike;
+  stop(): OraLike;
+  text: string;
+}
+
+export async function createProgress(term: Terminal): Promise<Progress> {
+  if (!term.decorate) {
+    let last = '';
+    return {
+      update(text) {
+        if (text !== last) {
+          last = text;
+          term.stderr.write(`${text}\n`);
+        }
+      },
+      log(line) {
+        term.stderr.write(`${line}\n`);
+      },
+      stop(finalLine) {
+        if (finalLine) term.stderr.write(`${finalLine}\n`);
+      },
+    };
+  }
+  const { default: ora } = await import('ora');
+  const spinner: OraLike = ora({ stream: term.stderr as NodeJS.WritableStream & { isTTY?: boolean }, discardStdin: false }) as unknown as OraLike;
+  let running = false;
+  return {
+    update(text) {
+      spinner.text = text;
+      if (!running) {
+        spinner.start();
+        running = true;
+      }
+    },
+    log(line) {
+      const was = running;
+      if (was) spinner.stop();
+      term.stderr.write(`${line}\n`);
+      if (was) spinner.start();
+    },
+    stop(finalLine) {
+      if (running) spinner.stop();
+      running = false;
+      if (finalLine) term.stderr.write(`${finalLine}\n`);
+    },
+  };
+}

@@ -1,0 +1,32 @@
+// kubectl-style tables: upper-case headers, columns separated by three spaces,
+// no borders (what scripts and eyes expect from `kubectl get`).
+
+export function formatTable(headers: string[], rows: Array<Array<string | number | undefined>>, opts: { noHeaders?: boolean } = {}): string {
+  const cells = rows.map((r) => r.map((c) => (c === undefined || c === '' ? '<none>' : String(c))));
+  const all = opts.noHeaders ? cells : [headers, ...cells];
+  const widths = headers.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
+  return all
+    .map((r) =>
+      r
+        .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
+        .join('   ')
+        .trimEnd(),
+    )
+    .map((l) => `${l}\n`)
+    .join('');
+}
+
+/** Kubernetes-style age: 5s, 3m, 2m30s, 4h, 3d, 2y. */
+export function formatAge(from: string | undefined, now: number = Date.now()): string {
+  if (!from) return '<unknown>';
+  const secs = Math.max(0, Math.floor((now - Date.parse(from)) / 1000));
+  if (secs < 120) return `${secs}s`;
+  const mins = Math.floor(secs / 60);
+  if (mins < 10) return `${mins}m${secs % 60 ? `${secs % 60}s` : ''}`;
+  if (mins < 180) return `${mins}m`;
+  const hours = Math.floor(mins / 60);
+  if (hours < 48) return `${hours}h`;
+  const days = Math.floor(hours / 24);
+  if (days < 730) return `${days}d`;
+  return `${Math.floor(days / 365)}y`;
+}

@@ -1,0 +1,61 @@
+// The CLI as users meet it first: help, usage errors, completion, and kubectl's plugin mechanism.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '../..');
+const bin = join(root, 'bin');
+const cleanEnv = { PATH: `${bin}:${process.env.PATH}`, HOME: mkdtempSync(join(tmpdir(), 'kk-home-')), CI: 'true' };
+
+function run(cmd: string, args: string[]) {
+  const r = spawnSync(cmd, args, { env: cleanEnv, encoding: 'utf8', timeout: 20_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+test('--help lists the subcommands, global flags and exit codes, and exits 0', () => {
+  const r = run(join(bin, 'kubectl-kruise'), ['--help']);
+  assert.equal(r.code, 0);
+  assert.match(r.stdout, /^Usage: kubectl kruise <command> \[flags\]/);
+  assert.match(r.stdout, /completion/);
+  assert.match(r.stdout, /--kubeconfig/);
+  assert.match(r.stdout, /3 {2}timed out/);
+  assert.equal(r.stderr, '');
+});
+
+test('an unknown subcommand or flag is a usage error: one error line, exit 2', () => {
+  const r = run(join(bin, 'kubectl-kruise'), ['frobnicate']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /^error: unknown command 'frobnicate'/);
+  assert.doesNotMatch(r.stderr, /at .*\.js:\d+/);
+  const f = run(join(bin, 'kubectl-kruise'), ['completion', 'bash', '--frob']);
+  assert.equal(f.code, 2);
+  assert.match(f.stderr, /^error: unknown option '--frob'/);
+});
+
+test('through kubectl: `kubectl kruise --help` works and `kubectl plugin list` has no warnings', () => {
+  const help = run('/usr/bin/kubectl', ['kruise', '--help']);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /Usage: kubectl kruise/);
+  const list = run('/usr/bin/kubectl', ['plugin', 'list']);
+  assert.equal(list.code, 0);
+  assert.match(list.stdout, /bin\/kubectl-kruise$/m);
+  assert.doesNotMatch(list.stdout + list.stderr, /warning/i);
+});
+
+test('completion: scripts for each shell, candidates for subcommands, and kubectl plugin completion', () => {
+  for (const shell of ['bash', 'zsh', 'fish']) {
+    const r = run(join(bin, 'kubectl-kruise'), ['completion', shell]);
+    assert.equal(r.code, 0, shell);
+    assert.match(r.stdout, /kubectl-kruise __complete/);
+  }
+  assert.equal(run(join(bin, 'kubectl-kruise'), ['completion', 'tcsh']).code, 2);
+  const words = run(join(bin, 'kubectl-kruise'), ['__complete', 'completion', '']);
+  assert.deepEqual(words.stdout.trim().split('\n'), ['bash', 'zsh', 'fish', ':4']);
+  const flags = run(join(bin, 'kubectl-kruise'), ['__complete', '--namesp']);
+  assert.match(flags.stdout, /^--namespace$/m);
+  const viaKubectl = run('/usr/bin/kubectl', ['__complete', 'kruise', 'compl']);
+  assert.match(viaKubectl.stdout, /^completion$/m);
+});
