@@ -1,0 +1,98 @@
+// Small whole-process benchmark helpers: medians of wall time, peak RSS through
+// GNU time, a sandbox started as a subprocess, and request counts from its audit log.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const root = resolve(import.meta.dirname, '..');
+export const cli = join(root, 'bin', 'kubectl-kruise');
+export const kubectlBin = '/usr/bin/kubectl';
+
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** Median wall time (ms) of `runs` executions, after one warm-up run. */
+export function wallMs(cmd, args, { runs = 15, env = process.env, check = true } = {}) {
+  const once = () => {
+    const t = performance.now();
+    const r = spawnSync(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const ms = performance.now() - t;
+    if (check && r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+    return ms;
+  };
+  once();
+  return median(Array.from({ length: runs }, once));
+}
+
+/** Median peak resident set size (MB) reported by GNU time. */
+export function peakMb(cmd, args, { runs = 5, env = process.env } = {}) {
+  const once = () => {
+    const r = spawnSync('/usr/bin/time', ['-f', '%M', cmd, ...args], { env, encoding: 'utf8' });
+    const kb = Number(r.stderr.trim().split('\n').pop());
+    return kb / 1024;
+  };
+  return median(Array.from({ length: runs }, once));
+}
+
+export async function startSandbox(extraArgs = []) {
+  const dir = mkdtempSync(join(tmpdir(), 'kk-bench-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  const auditLog = join(dir, 'audit.log');
+  const env = { ...process.env, KUBECONFIG: kubeconfig, KUBECACHEDIR: join(dir, 'cache'), CI: 'true', NO_COLOR: '1' };
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [cli, 'sandbox', '--port=0', `--kubeconfig-out=${kubeconfig}`, `--audit-log=${auditLog}`, ...extraArgs], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const deadline = Date.now() + 30_000;
+  while (!existsSync(kubeconfig)) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error('sandbox did not start');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const startMs = performance.now() - t0;
+  return {
+    dir,
+    env,
+    kubeconfig,
+    auditLog,
+    startMs,
+    /** Byte offset to count requests from. */
+    mark: () => (existsSync(auditLog) ? statSync(auditLog).size : 0),
+    /** Audit entries written since a mark. */
+    since: (offset) =>
+      readFileSync(auditLog, 'utf8')
+        .slice(offset)
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l)),
+    stop: () =>
+      new Promise((r) => {
+        if (child.exitCode !== null) return r();
+        child.once('exit', r);
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export function run(cmd, args, env) {
+  const r = spawnSync(cmd, args, { env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return r.stdout;
+}
+
+export async function waitFor(what, fn, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await fn()) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export function isDiscovery(entry) {
+  return entry.path === '/api' || entry.path === '/apis' || /^\/apis?\/[^/]+(\/[^/]+)?$/.test(entry.path) || entry.path.startsWith('/openapi');
+}

@@ -1,0 +1,173 @@
+// `npm run bench`: startup, one API command vs kubectl, requests per command, scale.
+// Prints each figure next to its budget and exits 1 when any budget is missed.
+// Sections can be picked: `node bench/run.mjs startup requests` (default: all).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cli, kubectlBin, wallMs, peakMb, startSandbox, run, waitFor, isDiscovery, median } from './lib.mjs';
+
+const wanted = new Set(process.argv.slice(2));
+const want = (s) => wanted.size === 0 || wanted.has(s);
+const results = [];
+function report(name, value, unit, budget, ok, detail = '') {
+  results.push({ name, value, unit, budget, ok });
+  console.log(`${ok ? 'ok  ' : 'FAIL'}  ${name.padEnd(58)} ${String(value).padStart(9)} ${unit.padEnd(6)} budget ${budget}${detail ? `  (${detail})` : ''}`);
+}
+const r2 = (x) => Math.round(x * 100) / 100;
+const writes = (entries) => entries.filter((e) => ['create', 'update', 'patch', 'delete', 'deletecollection'].includes(e.verb));
+const reads = (entries) => entries.filter((e) => (e.verb === 'get' || e.verb === 'list') && !isDiscovery(e));
+
+function cloneSetYaml(name, replicas, extra = '') {
+  return `apiVersion: apps.kruise.io/v1alpha1
+kind: CloneSet
+metadata: {name: ${name}}
+spec:
+  replicas: ${replicas}
+  revisionHistoryLimit: 200
+  selector: {matchLabels: {app: ${name}}}
+  template:
+    metadata: {labels: {app: ${name}}}
+    spec:
+      containers: [{name: app, image: "nginx:1.25"}]
+  updateStrategy: {type: InPlaceIfPossible${extra}}
+`;
+}
+function deploymentYaml(name) {
+  return `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ${name}}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: ${name}}}
+  template:
+    metadata: {labels: {app: ${name}}}
+    spec:
+      containers: [{name: app, image: "nginx:1.25"}]
+`;
+}
+async function applyYaml(sb, yaml) {
+  const f = join(sb.dir, `obj-${Math.random().toString(36).slice(2)}.yaml`);
+  writeFileSync(f, yaml);
+  run(kubectlBin, ['apply', '-f', f], sb.env);
+}
+const jsonOf = (sb, args) => JSON.parse(run(kubectlBin, [...args, '-o', 'json'], sb.env));
+async function waitReady(sb, kind, name, replicas, timeoutMs = 120_000) {
+  await waitFor(`${kind}/${name} ready`, () => {
+    const o = jsonOf(sb, ['get', kind, name]);
+    return (o.status?.readyReplicas ?? 0) >= replicas && (o.status?.updatedReplicas ?? 0) >= replicas;
+  }, timeoutMs);
+}
+
+if (want('startup')) {
+  console.log('\n# 1. Startup (whole process, median of 15 runs) vs `node -e 0`');
+  const base = wallMs(process.execPath, ['-e', '0']);
+  const baseMem = peakMb(process.execPath, ['-e', '0']);
+  console.log(`      node -e 0: ${r2(base)} ms, ${r2(baseMem)} MB`);
+  for (const args of [['--help'], ['version', '--client'], ['explain', 'partition', '--replicas', '8', '--partition', '90%']]) {
+    const t = wallMs(cli, args);
+    const m = peakMb(cli, args);
+    report(`kubectl-kruise ${args.join(' ')}: time`, r2(t / base), 'x', '<= 1.3x', t / base <= 1.3, `${r2(t)} ms`);
+    report(`kubectl-kruise ${args.join(' ')}: peak memory`, r2(m / baseMem), 'x', '<= 1.3x', m / baseMem <= 1.3, `${r2(m)} MB`);
+  }
+}
+
+if (want('api') || want('requests')) {
+  const sb = await startSandbox(['--ready-delay=50ms']);
+  try {
+    await applyYaml(sb, cloneSetYaml('x', 2));
+    await applyYaml(sb, deploymentYaml('d'));
+    await waitReady(sb, 'cloneset', 'x', 2);
+    await waitReady(sb, 'deployment', 'd', 2);
+    // Warm both discovery caches.
+    run(cli, ['rollout', 'status', 'cloneset/x'], sb.env);
+    run(kubectlBin, ['get', 'cloneset', 'x'], sb.env);
+
+    if (want('api')) {
+      console.log('\n# 2. One API command vs kubectl on the same sandbox (median of 15)');
+      const ours = wallMs('/bin/sh', ['-c', `"${cli}" rollout pause cloneset/x >/dev/null && "${cli}" rollout resume cloneset/x >/dev/null`], { env: sb.env });
+      const theirs = wallMs('/bin/sh', [
+        '-c',
+        `${kubectlBin} patch cloneset x --type merge -p '{"spec":{"updateStrategy":{"paused":true}}}' >/dev/null && ${kubectlBin} patch cloneset x --type merge -p '{"spec":{"updateStrategy":{"paused":false}}}' >/dev/null`,
+      ], { env: sb.env });
+      report('rollout pause+resume vs kubectl patch x2', r2(ours / theirs), 'x', '<= 1.5x', ours / theirs <= 1.5, `${r2(ours)} ms vs ${r2(theirs)} ms`);
+      const s1 = wallMs(cli, ['rollout', 'status', 'deployment/d'], { env: sb.env });
+      const s2 = wallMs(kubectlBin, ['rollout', 'status', 'deployment/d'], { env: sb.env });
+      report('rollout status deployment (finished) vs kubectl', r2(s1 / s2), 'x', '<= 1.5x', s1 / s2 <= 1.5, `${r2(s1)} ms vs ${r2(s2)} ms`);
+    }
+
+    if (want('requests')) {
+      console.log('\n# 3. Requests per command (sandbox audit log, warm discovery cache)');
+      const count = (args) => {
+        const mark = sb.mark();
+        run(cli, args, sb.env);
+        const entries = sb.since(mark);
+        return { entries, w: writes(entries).length, r: reads(entries).length, d: entries.filter(isDiscovery).length, watches: entries.filter((e) => e.verb === 'watch').length };
+      };
+      let c = count(['set', 'image', 'cloneset/x', 'app=nginx:1.26']);
+      report('set image: writes', c.w, 'req', '== 1', c.w === 1);
+      report('set image: reads', c.r, 'req', '<= 1', c.r <= 1);
+      report('set image: discovery requests', c.d, 'req', '== 0', c.d === 0);
+      c = count(['rollout', 'pause', 'cloneset/x']);
+      report('rollout pause: writes', c.w, 'req', '== 1', c.w === 1);
+      report('rollout pause: reads', c.r, 'req', '<= 1', c.r <= 1);
+      report('rollout pause: discovery requests', c.d, 'req', '== 0', c.d === 0);
+      run(cli, ['rollout', 'resume', 'cloneset/x'], sb.env);
+      await waitReady(sb, 'cloneset', 'x', 2);
+      run(cli, ['rollout', 'status', 'cloneset/x'], sb.env);
+      c = count(['rollout', 'status', 'cloneset/x']);
+      report('rollout status (finished): requests besides watches', c.r + c.w, 'req', '<= 2', c.r + c.w <= 2, `${c.watches} watch`);
+      report('rollout status (finished): discovery requests', c.d, 'req', '== 0', c.d === 0);
+    }
+  } finally {
+    await sb.stop();
+  }
+}
+
+if (want('scale')) {
+  console.log('\n# 4. Scale');
+  const starts = [];
+  for (let i = 0; i < 5; i++) {
+    const s = await startSandbox();
+    starts.push(s.startMs);
+    await s.stop();
+  }
+  report('sandbox start (kubeconfig written), median of 5', r2(median(starts)), 'ms', '(reported)', true);
+
+  const sb = await startSandbox(['--ready-delay=50ms']);
+  try {
+    let t = performance.now();
+    await applyYaml(sb, cloneSetYaml('big', 1000));
+    await waitReady(sb, 'cloneset', 'big', 1000, 180_000);
+    report('CloneSet of 1,000 replicas fully ready in the sandbox', r2(performance.now() - t), 'ms', '(reported)', true);
+
+    t = performance.now();
+    await applyYaml(sb, cloneSetYaml('huge', 5000));
+    await waitReady(sb, 'cloneset', 'huge', 5000, 240_000);
+    report('CloneSet of 5,000 replicas fully ready in the sandbox', r2(performance.now() - t), 'ms', '(reported)', true);
+    const getPods = wallMs(kubectlBin, ['get', 'pods', '-l', 'app=huge', '--no-headers'], { env: sb.env, runs: 3 });
+    report('sandbox serving `kubectl get pods` of 5,000 pods', r2(getPods), 'ms', '(reported)', true);
+    const rss = peakMb(cli, ['rollout', 'status', 'cloneset/huge'], { env: sb.env, runs: 3 });
+    report('rollout status on a 5,000-pod CloneSet: peak RSS', r2(rss), 'MB', '<= 120 MB', rss <= 120);
+
+    await applyYaml(sb, cloneSetYaml('hist', 1));
+    await waitReady(sb, 'cloneset', 'hist', 1);
+    for (let i = 1; i < 100; i++) run(kubectlBin, ['patch', 'cloneset', 'hist', '--type', 'json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: `nginx:1.${i}` }])], sb.env);
+    await waitFor('100 revisions', () => jsonOf(sb, ['get', 'controllerrevisions', '-l', 'app=hist']).items.length >= 100);
+    const hist = wallMs(cli, ['rollout', 'history', 'cloneset/hist'], { env: sb.env, runs: 5 });
+    report('rollout history with 100 revisions', r2(hist), 'ms', '(reported)', true);
+
+    const mark = sb.mark();
+    t = performance.now();
+    run(cli, ['restart', 'cloneset/big', '--max-unavailable=10%', '--timeout=5m'], sb.env);
+    const restartMs = performance.now() - t;
+    const entries = sb.since(mark);
+    const crrCreates = entries.filter((e) => e.verb === 'create' && e.path.includes('containerrecreaterequests'));
+    report('restart of a 1,000-pod CloneSet (--max-unavailable=10%): time', r2(restartMs), 'ms', '(reported)', true);
+    report('restart of 1,000 pods: CRRs created (no duplicates)', crrCreates.length, 'req', '== 1000', crrCreates.length === 1000, `${entries.length} requests in all`);
+  } finally {
+    await sb.stop();
+  }
+}
+
+const failed = results.filter((r) => !r.ok);
+console.log(`\n${results.length - failed.length} of ${results.length} figures within budget`);
+process.exit(failed.length ? 1 : 0);
