@@ -3,7 +3,17 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../cli/context';
 import { registerCompletion } from './completion/spec';
+import { registerSet } from './set/spec';
+import { registerRestart } from './restart/spec';
+import { registerPredownload } from './predownload/spec';
+import { registerCreate } from './create/spec';
+import { registerGet } from './get/spec';
+import { registerDescribe } from './describe/spec';
+import { registerVersion } from './version-spec';
+import { registerExplain } from './explain/spec';
+import { registerSandbox } from './sandbox-spec';
+import { registerRollout } from './rollout/spec';
 
 type Register = (program: Command, ctx: CommandContext) => void;
 
-export const COMMAND_GROUPS: Register[] = [registerCompletion];
+export const COMMAND_GROUPS: Register[] = [registerCompletion, registerSet, registerRestart, registerVersion, registerExplain, registerPredownload, registerRollout, registerSandbox, registerCreate, registerGet, registerDescribe];

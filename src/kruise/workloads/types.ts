@@ -49,4 +49,29 @@ export interface WorkloadAdapter {
   status(obj: KubeObject): WorkloadStatus;
   maxUnavailable(obj: KubeObject): IntOrString | undefined;
   maxSurge(obj: KubeObject): IntOrString | undefined;
+
+  // ── Additions (src/kruise/workloads/*, by the core owner) ──
+  /** Whether the kind has a paused field (StatefulSet and DaemonSet do not: pausePatch/pausedPointer throw). */
+  supportsPause: boolean;
+  /** Pods expected at the new revision, computed from spec alone (for clusters whose status lacks it). */
+  expectedUpdatedReplicas(obj: KubeObject): number;
+  /** maxUnavailable / maxSurge after the kind's defaults and rounding (throws InvalidValueError on unreadable values). */
+  rollingLimits(obj: KubeObject): { maxUnavailable: number; maxSurge: number };
+  /** JSON pointer of the pod template ("/spec/template"). */
+  templatePointer(obj: KubeObject): string;
+  /** JSON pointer of the partition field of this shape (undefined when the kind has none). */
+  partitionPointer(obj: KubeObject): string | undefined;
+  /** Pod label that carries the revision ("controller-revision-hash"; Deployment "pod-template-hash"). */
+  revisionLabelKey: string;
+  /** Containers and init containers of the template, with their JSON pointers. */
+  containers(obj: KubeObject): TemplateContainer[];
+}
+
+/** A container of a workload's pod template and where it lives (for JSON patches). */
+export interface TemplateContainer {
+  name: string;
+  image?: string;
+  init: boolean;
+  /** e.g. "/spec/template/spec/containers/0". */
+  pointer: string;
 }

@@ -1,0 +1,96 @@
+// `explain partition`: offline from flags or a manifest, or live from the cluster (TYPE/NAME).
+// Parse → validate (exit 2 on any invalid value) → arithmetic from src/kruise → print.
+// The offline path imports neither src/kube nor @kubernetes/client-node.
+import type { Command } from 'commander';
+import type { CommandContext } from '../../cli/context';
+import { usageError } from '../../cli/exit';
+import { explainPartition, InvalidValueError, type PartitionInput } from '../../kruise/partition';
+import { parsePlanList, planRollout, type RolloutPlan } from '../../kruise/plan';
+import type { KubeObject } from '../../kruise/types';
+import { applyFlags, inputFromObject, parseKindFlag, partitionKindOf, type ExplainFlags } from './partition-input';
+import { reportJson, reportText, type LiveState } from './partition-print';
+
+export async function run(ctx: CommandContext, args: string[], flags: ExplainFlags, _command: Command): Promise<number> {
+  const json = parseOutput(flags.output);
+  const kindFlag = parseKindFlag(flags.kind);
+  const planList = flags.plan !== undefined ? guard(() => parsePlanList(flags.plan!)) : undefined;
+  if (args.length > 0 && flags.filename) throw usageError('give either TYPE/NAME or -f FILE, not both');
+
+  let inputs: Array<{ input: PartitionInput; live?: LiveState; origin?: string }>;
+  if (args.length > 0) {
+    const { readLive } = await import('./partition-live');
+    const live = await readLive(ctx, args);
+    inputs = [{ input: applyFlags(inputFromObjectChecked(live.object, kindFlag), flags), live: live.state, origin: describe(live.object) }];
+  } else if (flags.filename) {
+    const { readManifest } = await import('./manifest');
+    const objects = await readManifest(flags.filename);
+    // In a multi-object file, kinds without a partition (a Deployment next to a CloneSet) are skipped.
+    const usable = objects.length === 1 ? objects : objects.filter((obj) => hasPartitionKind(obj));
+    if (usable.length === 0) inputFromObjectChecked(objects[0]!, kindFlag); // throws the precise error
+    for (const obj of objects) if (!usable.includes(obj)) ctx.term.stderr.write(`skipped ${describe(obj)}: no partition\n`);
+    inputs = usable.map((obj) => ({ input: applyFlags(inputFromObjectChecked(obj, kindFlag), flags), origin: `${describe(obj)} (${flags.filename})` }));
+  } else {
+    inputs = [{ input: applyFlags({ kind: kindFlag ?? 'cloneset' }, flags) }];
+  }
+
+  const results = inputs.map(({ input, live, origin }) => {
+    const report = guard(() => explainPartition(input), origin);
+    const plan: RolloutPlan | undefined = planList ? guard(() => planRollout(withoutPartition(input), planList), origin) : undefined;
+    if (live) live.batchDone = live.batchDone && live.updatedReplicas >= report.expectedUpdatedReplicas;
+    return { report, plan, live };
+  });
+
+  if (json) {
+    const objs = results.map((r) => reportJson(r.report, r.plan));
+    ctx.term.stdout.write(`${JSON.stringify(objs.length === 1 ? objs[0] : objs, null, 2)}\n`);
+  } else {
+    ctx.term.stdout.write(results.map((r) => reportText(r.report, r.plan, r.live)).join('\n'));
+  }
+  return 0;
+}
+
+function withoutPartition(input: PartitionInput): Omit<PartitionInput, 'partition'> {
+  const { partition: _ignored, ...rest } = input;
+  return rest;
+}
+
+function parseOutput(value: string | undefined): boolean {
+  if (value === undefined || value === '') return false;
+  if (value === 'json') return true;
+  throw usageError(`unable to match a printer suitable for the output format "${value}", allowed formats are: json`);
+}
+
+/** Invalid values (partition "99", negative numbers...) are usage errors: exit 2, one line. */
+function guard<T>(fn: () => T, origin?: string): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof InvalidValueError) {
+      if (!origin) throw usageError(e.message);
+      const what = e.value === undefined ? `missing ${e.field}` : `invalid ${e.field} ${JSON.stringify(e.value)}`;
+      throw usageError(`${what} in ${origin}: ${e.reason}`);
+    }
+    throw e;
+  }
+}
+
+function hasPartitionKind(obj: KubeObject): boolean {
+  try {
+    partitionKindOf(obj);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function describe(obj: KubeObject): string {
+  return `${obj.kind ?? 'object'} "${obj.metadata?.name ?? ''}"`;
+}
+
+function inputFromObjectChecked(obj: KubeObject, kindFlag: ReturnType<typeof parseKindFlag>): PartitionInput {
+  const input = inputFromObject(obj);
+  if (kindFlag && kindFlag !== input.kind) {
+    throw usageError(`--kind=${kindFlag} does not match ${obj.kind} "${obj.metadata?.name ?? ''}" (${input.kind})`);
+  }
+  return input;
+}

@@ -1,0 +1,96 @@
+// `get pps [NAME]`: the list of PersistentPodStates, or one as a table of its recorded pod
+// states next to where each pod runs now.
+import type { CommandContext } from '../../cli/context';
+import { ExitCode, usageError } from '../../cli/exit';
+import type { KubeObject } from '../../kruise/types';
+import { ppsTopology } from '../../kruise/builders/pps';
+import { dns1123SubdomainProblem } from '../../kruise/names';
+import { formatObjects, parseOutputFormat } from '../../printers/output';
+import { formatAge, formatTable } from '../../printers/table';
+import { podStateRows, recordedStates, topologyKeys, type PodStateRow } from '../../engine/pps-view';
+
+export const PPS_TYPES = new Set(['pps', 'persistentpodstate', 'persistentpodstates', 'persistentpodstates.apps.kruise.io', 'persistentpodstate.apps.kruise.io']);
+
+/** `pps NAME` (or `pps/NAME`) → name; other kinds are kubectl's business. */
+export function parsePpsArgs(type: string, name: string | undefined, verb: string, nameRequired: boolean): string | undefined {
+  let t = type;
+  let n = name;
+  if (t.includes('/')) {
+    if (n !== undefined) throw usageError(`${verb}: unexpected argument "${n}"`);
+    n = t.slice(t.indexOf('/') + 1);
+    t = t.slice(0, t.indexOf('/'));
+    if (n === '') throw usageError(`invalid resource "${type}": missing NAME in TYPE/NAME`);
+  }
+  if (!PPS_TYPES.has(t.toLowerCase())) throw usageError(`${verb} supports pps (PersistentPodState) only; use kubectl ${verb} ${type} for other kinds`);
+  if (n === undefined && nameRequired) throw usageError(`${verb} pps needs a NAME`);
+  if (n !== undefined) {
+    const p = dns1123SubdomainProblem(n);
+    if (p || n.includes('%')) throw usageError(`invalid name "${n.length > 80 ? `${n.slice(0, 80)}...` : n}": ${p ?? 'must not contain "%"'}`);
+  }
+  return n;
+}
+
+export function podStatesTable(rows: PodStateRow[], keys: string[]): string {
+  return formatTable(
+    ['POD', 'NODE', ...keys.map((k) => k.toUpperCase()), 'CURRENT NODE', 'STATE'],
+    rows.map((r) => [r.pod, r.node, ...keys.map((k) => r.topology[k] ?? ''), r.currentNode ?? '', !r.exists ? 'pod gone' : r.elsewhere ? 'elsewhere' : 'in place']),
+  );
+}
+
+function listTable(items: KubeObject[]): string {
+  return formatTable(
+    ['NAME', 'TARGET', 'REQUIRED', 'PREFERRED', 'PODS', 'AGE'],
+    items.map((p) => {
+      const t = ppsTopology(p);
+      const ref = ((p.spec as { targetRef?: { kind?: string; name?: string; apiVersion?: string } } | undefined)?.targetRef ?? {});
+      const group = ref.apiVersion?.includes('/') ? ref.apiVersion.slice(0, ref.apiVersion.indexOf('/')) : '';
+      return [
+        p.metadata.name,
+        `${(ref.kind ?? '').toLowerCase()}${group ? `.${group}` : ''}/${ref.name ?? ''}`,
+        t.required.join(','),
+        t.preferred.map((x) => `${x.key}:${x.weight}`).join(','),
+        Object.keys(recordedStates(p)).length,
+        formatAge(p.metadata.creationTimestamp),
+      ];
+    }),
+  );
+}
+
+export async function run(ctx: CommandContext, args: string[], flags: { output?: string }): Promise<number> {
+  const name = parsePpsArgs(args[0] ?? '', args[1], 'get', false);
+  const output = parseOutputFormat(flags.output, ['wide', 'yaml', 'json', 'name']);
+  const client = await ctx.kube();
+  try {
+    const { ppsResourceType, ppsTargetPods } = await import('../../engine/pps');
+    const rt = await ppsResourceType(client);
+    const out = ctx.term.stdout;
+    if (name === undefined) {
+      const list = await client.list(rt, client.namespace, { signal: ctx.signal });
+      if (output.kind !== 'default' && output.kind !== 'wide') {
+        out.write(formatObjects(list.items, output));
+        return ExitCode.OK;
+      }
+      if (list.items.length === 0) {
+        ctx.term.stderr.write(`No resources found in ${client.namespace} namespace.\n`);
+        return ExitCode.OK;
+      }
+      out.write(listTable(list.items));
+      return ExitCode.OK;
+    }
+    const pps = await client.get(rt, name, client.namespace, { signal: ctx.signal });
+    if (output.kind !== 'default' && output.kind !== 'wide') {
+      out.write(formatObjects([pps], output));
+      return ExitCode.OK;
+    }
+    const { pods } = await ppsTargetPods(client, pps, ctx.signal);
+    const rows = podStateRows(pps, pods);
+    if (rows.length === 0) {
+      ctx.term.stderr.write(`persistentpodstate/${name} has no recorded pod states yet\n`);
+      return ExitCode.OK;
+    }
+    out.write(podStatesTable(rows, topologyKeys(pps)));
+    return ExitCode.OK;
+  } finally {
+    client.close();
+  }
+}

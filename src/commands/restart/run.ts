@@ -1,0 +1,119 @@
+// `restart TYPE/NAME | pod/NAME`: validate every flag (exit 2, nothing sent), read the pods,
+// hand the plan to the restart engine, print progress on stderr and a summary on stdout.
+import type { CommandContext } from '../../cli/context';
+import { CliError, ExitCode, failure, usageError } from '../../cli/exit';
+import { batchSizeFor, parseContainerList } from '../../kruise/plans/restart';
+import { formatObjects, mutationLine, parseDryRun, parseOutputFormat } from '../../printers/output';
+import { formatTable } from '../../printers/table';
+import { createProgress } from '../../printers/progress';
+import type { RestartOptions, RestartResult } from '../../engine/restart';
+import { parseSingleRef } from '../../engine/targets';
+import { boolFlag, durationFlag, formatDurationMs, secondsFlag, viaFlag } from './flags';
+
+interface RestartFlags {
+  containers?: string[];
+  maxUnavailable?: string;
+  ordered?: unknown;
+  failurePolicy?: string;
+  unreadyGracePeriod?: string;
+  minStarted?: string;
+  activeDeadline?: string;
+  ttl?: string;
+  force?: unknown;
+  wait?: unknown;
+  timeout?: string;
+  via?: string;
+  dryRun?: string | boolean;
+  output?: string;
+}
+
+/** Every flag checked and converted before any request. */
+export function restartOptionsFromFlags(flags: RestartFlags): RestartOptions {
+  let containers: string[];
+  try {
+    containers = parseContainerList(flags.containers);
+  } catch (err) {
+    throw usageError((err as Error).message);
+  }
+  const maxUnavailable = flags.maxUnavailable ?? '1';
+  try {
+    batchSizeFor(maxUnavailable, 1);
+  } catch (err) {
+    throw usageError((err as Error).message);
+  }
+  const fp = flags.failurePolicy;
+  if (fp !== undefined && fp !== 'Fail' && fp !== 'Ignore') throw usageError(`invalid value "${fp}" for --failure-policy: expected Fail or Ignore`);
+  return {
+    containers,
+    maxUnavailable,
+    strategy: {
+      failurePolicy: fp as 'Fail' | 'Ignore' | undefined,
+      orderedRecreate: boolFlag(flags.ordered, '--ordered', false),
+      forceRecreate: boolFlag(flags.force, '--force', false),
+      unreadyGracePeriodSeconds: secondsFlag(flags.unreadyGracePeriod, '--unready-grace-period'),
+      minStartedSeconds: secondsFlag(flags.minStarted, '--min-started'),
+    },
+    activeDeadlineSeconds: secondsFlag(flags.activeDeadline, '--active-deadline', 3),
+    ttlSecondsAfterFinished: secondsFlag(flags.ttl, '--ttl'),
+    wait: boolFlag(flags.wait, '--wait', true),
+    timeoutMs: durationFlag(flags.timeout ?? '0', '--timeout') ?? 0,
+    via: viaFlag(flags.via),
+    dryRun: parseDryRun(flags.dryRun),
+  };
+}
+
+function restartsCell(before: number | undefined, after: number | undefined): string {
+  if (before === undefined) return after === undefined ? '' : String(after);
+  return `${before} -> ${after === undefined ? '?' : after}`;
+}
+
+export function summaryTable(result: RestartResult): string {
+  return formatTable(
+    ['POD', 'CONTAINERS', 'PHASE', 'RESTARTS', 'DURATION', 'MESSAGE'],
+    result.rows.map((r) => [
+      r.pod,
+      r.containers.join(','),
+      r.phase,
+      result.via === 'client' ? 'recreated' : restartsCell(r.restartsBefore, r.restartsAfter),
+      formatDurationMs(r.durationMs),
+      r.message ?? '',
+    ]),
+  ).replace(/ {3}<none>$/gm, '');
+}
+
+export async function run(ctx: CommandContext, args: string[], flags: RestartFlags): Promise<number> {
+  const ref = parseSingleRef(args, 'restart');
+  const options = restartOptionsFromFlags(flags);
+  const output = parseOutputFormat(flags.output, ['yaml', 'json', 'name']);
+  const client = await ctx.kube();
+  try {
+    const { resolveWorkload } = await import('../../engine/targets');
+    const { runRestart } = await import('../../engine/restart');
+    const target = await resolveWorkload(client, ref, ctx.signal);
+    const progress = await createProgress(ctx.term);
+    let result: RestartResult;
+    try {
+      result = await runRestart(ctx, client, target, options, {
+        progress: (text) => {
+          if (ctx.term.decorate) progress.update(text);
+        },
+        log: (line) => progress.log(line),
+      });
+    } finally {
+      progress.stop();
+    }
+    const out = ctx.term.stdout;
+    if (result.outcome === 'dry-run' || result.outcome === 'created') {
+      if (output.kind !== 'default') out.write(formatObjects(result.objects, output));
+      else if (result.via === 'kruise') for (const o of result.objects) out.write(`${mutationLine('ContainerRecreateRequest', 'apps.kruise.io', o.metadata.name ?? '', 'created', options.dryRun)}\n`);
+      return ExitCode.OK;
+    }
+    if (output.kind !== 'default') out.write(formatObjects(result.objects, output));
+    else out.write(summaryTable(result));
+    if (result.outcome === 'timeout') throw new CliError(result.message ?? 'timed out', ExitCode.TIMEOUT);
+    if (result.outcome === 'failed') throw failure(`restart of ${ref.type}/${ref.name} failed: ${result.message ?? 'not every container restarted successfully'}`);
+    return ExitCode.OK;
+  } finally {
+    client.close();
+  }
+}

@@ -1,0 +1,33 @@
+// `restart`: names, flags and help only; the implementation loads lazily.
+import type { Command } from 'commander';
+import type { CommandContext } from '../../cli/context';
+import { lazyAction } from '../lazy';
+import { collect } from './flags';
+
+export function registerRestart(program: Command, ctx: CommandContext): void {
+  const p = ctx.programName;
+  program
+    .command('restart')
+    .description('restart containers in place through ContainerRecreateRequests, at most --max-unavailable pods at a time')
+    .usage('TYPE/NAME | pod/NAME [-c CONTAINER,...] [flags]')
+    .argument('[resource...]')
+    .option('-c, --containers <names>', 'containers to restart, comma-separated (default: every container of each pod)', collect)
+    .option('--max-unavailable <n>', 'pods restarting at once: a number or a percentage of the pods (rounded down, at least 1)', '1')
+    .option('--ordered [bool]', 'recreate the containers of a pod one after another (strategy.orderedRecreate)')
+    .option('--failure-policy <policy>', 'Fail (stop at the first failed container, default) or Ignore')
+    .option('--unready-grace-period <duration>', 'mark the pod unready this long before recreating (strategy.unreadyGracePeriodSeconds)')
+    .option('--min-started <duration>', 'how long a new container must run to count as started (strategy.minStartedSeconds)')
+    .option('--active-deadline <duration>', 'give up recreating after this long, at least 3s (activeDeadlineSeconds)')
+    .option('--ttl <duration>', 'delete each ContainerRecreateRequest this long after it finished (ttlSecondsAfterFinished)')
+    .option('--force [bool]', 'recreate even when the container is not running (strategy.forceRecreate, Kruise >= 1.8)')
+    .option('--wait [bool]', 'wait for every batch (--wait=false: create the first batch and return)')
+    .option('--timeout <duration>', 'give up waiting after this long (exit 3); 0 = no limit', '0')
+    .option('--via <engine>', 'auto (Kruise when served), kruise (ContainerRecreateRequests) or client (recreate pods)', 'auto')
+    .option('--dry-run [mode]', 'none, client (print the requests) or server')
+    .option('-o, --output <format>', 'yaml, json or name: print the ContainerRecreateRequests instead of the summary')
+    .addHelpText(
+      'after',
+      `\nExit codes: 0 every container restarted, 1 a restart failed, 2 invalid input (nothing created), 3 timed out.\nAn interrupted restart (Ctrl-C, lost connection) resumes where it stopped when run again.\n\nExamples:\n  ${p} restart cloneset/web --max-unavailable=2\n  ${p} restart pod/web-x7k2p -c nginx\n  ${p} restart asts/db -c app --max-unavailable=25% --dry-run=client -o yaml\n  ${p} restart deployment/api --via=client`,
+    )
+    .action(lazyAction(ctx, () => import('./run')));
+}

@@ -1,0 +1,85 @@
+// `rollout history TYPE/NAME [--revision=N] [--diff=A,B] [-o json|yaml]`: the revision table
+// (REVISION / CHANGE-CAUSE / IMAGES / PODS), one revision's pod template, or a unified diff.
+import type { Command } from 'commander';
+import { stringify as toYaml } from 'yaml';
+import type { CommandContext } from '../../cli/context';
+import { failure, usageError } from '../../cli/exit';
+import { adapterFor } from '../../kruise/workloads/index';
+import { KIND_LABELS } from '../../kruise/progress';
+import { historyRows, templateDiff, templateYaml, type Revision } from '../../kruise/revisions';
+import { parseOutputFormat } from '../../printers/output';
+import { historyObject, historyTable } from '../../printers/rollout-history';
+import { loadPods, loadRevisions } from './revision-source';
+import { parseTargets, resolveTargets } from './targets';
+import { parseRevisionNumber } from './undo';
+
+export interface HistoryOptions {
+  revision?: string;
+  diff?: string;
+  output?: string;
+}
+
+function parseDiff(value: string | undefined): [number, number] | undefined {
+  if (value === undefined) return undefined;
+  const m = /^(\d+),(\d+)$/.exec(value.trim());
+  if (!m || Number(m[1]) === 0 || Number(m[2]) === 0) throw usageError(`invalid value "${value}" for --diff: use two revision numbers, e.g. --diff=1,3`);
+  return [Number(m[1]), Number(m[2])];
+}
+
+export async function run(ctx: CommandContext, args: string[], opts: HistoryOptions, _cmd: Command): Promise<number> {
+  const revision = parseRevisionNumber(opts.revision, '--revision');
+  const diff = parseDiff(opts.diff);
+  if (revision !== undefined && diff) throw usageError('--revision and --diff cannot be combined');
+  const format = parseOutputFormat(opts.output, ['default', 'json', 'yaml']);
+  const [ref] = parseTargets('rollout history', args, undefined, { single: true });
+  const client = await ctx.kube();
+  try {
+    const [t] = await resolveTargets(client, 'rollout history', [ref!]);
+    const name = t!.name!;
+    const obj = await client.get(t!.rt, name, t!.namespace);
+    const adapter = adapterFor(obj);
+    if (!adapter) throw failure(`no rollout support for ${obj.apiVersion} ${obj.kind} "${name}"`);
+    const label = `${KIND_LABELS[adapter.kindName]} "${name}"`;
+    const { source, revisions } = await loadRevisions(client, obj, adapter);
+    const find = (n: number): Revision => {
+      const r = revisions.find((x) => x.revision === n);
+      if (!r) throw failure(`unable to find the specified revision ${n} in history of ${label}`);
+      return r;
+    };
+
+    if (diff) {
+      const out = templateDiff(find(diff[0]), find(diff[1]));
+      ctx.term.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
+      return 0;
+    }
+    if (revision !== undefined) {
+      const r = find(revision);
+      if (format.kind === 'json') ctx.term.stdout.write(`${JSON.stringify(r.template, null, 4)}\n`);
+      else if (format.kind === 'yaml') ctx.term.stdout.write(toYaml(r.template));
+      else ctx.term.stdout.write(`${label} with revision #${r.revision}\nPod Template:\n${indent(templateYaml(r.template))}`);
+      return 0;
+    }
+    const pods = await loadPods(client, obj, adapter);
+    const rows = historyRows(revisions, pods, source);
+    if (format.kind === 'json' || format.kind === 'yaml') {
+      const view = historyObject(obj.kind ?? '', obj.apiVersion ?? '', obj.metadata.namespace ?? t!.namespace, name, rows);
+      ctx.term.stdout.write(format.kind === 'json' ? `${JSON.stringify(view, null, 4)}\n` : toYaml(view));
+      return 0;
+    }
+    if (rows.length === 0) {
+      ctx.term.stdout.write(`${label}: no rollout history found\n`);
+      return 0;
+    }
+    ctx.term.stdout.write(`${label}\n${historyTable(rows)}`);
+    return 0;
+  } finally {
+    client.close();
+  }
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => (l ? `  ${l}` : l))
+    .join('\n');
+}

@@ -1,0 +1,71 @@
+// `rollout restart TYPE/NAME...`: native kinds and ReCreate-policy Kruise workloads get
+// kubectl's template annotation (a new revision that recreates every pod). Kruise workloads
+// with an in-place policy would only patch pod metadata in place for that annotation, so
+// their containers are restarted through ContainerRecreateRequests (the `restart` engine).
+import type { Command } from 'commander';
+import type { CommandContext } from '../../cli/context';
+import { ExitCode, failure } from '../../cli/exit';
+import type { KubeClient, KubeObject, ResourceType } from '../../kube/client';
+import { adapterFor } from '../../kruise/workloads/index';
+import { mutationLine, resourceName } from '../../printers/output';
+import { parseTargets, resolveTargets } from './targets';
+import { restartInPlace } from './restart-inplace';
+
+export const RESTARTED_AT_ANNOTATION = 'kubectl.kubernetes.io/restartedAt';
+
+export interface RestartOptions {
+  selector?: string;
+}
+
+/** Merge patch adding the restartedAt annotation to the pod template (what kubectl sends). */
+export function restartPatch(now: Date): Record<string, unknown> {
+  return { spec: { template: { metadata: { annotations: { [RESTARTED_AT_ANNOTATION]: now.toISOString().replace(/\.\d{3}Z$/, 'Z') } } } } };
+}
+
+export async function run(ctx: CommandContext, args: string[], opts: RestartOptions, _cmd: Command): Promise<number> {
+  const refs = parseTargets('rollout restart', args, opts.selector);
+  const client = await ctx.kube();
+  let code: number = ExitCode.OK;
+  try {
+    const targets = await resolveTargets(client, 'rollout restart', refs);
+    const objects: Array<{ rt: ResourceType; obj: KubeObject }> = [];
+    for (const t of targets) {
+      if (t.name !== undefined) objects.push({ rt: t.rt, obj: await client.get(t.rt, t.name, t.namespace) });
+      else {
+        const list = await client.list(t.rt, t.namespace, { labelSelector: opts.selector });
+        if (list.items.length === 0) throw failure(`no ${t.rt.resource} found in namespace "${t.namespace}" matching "${opts.selector ?? ''}"`);
+        for (const obj of list.items) objects.push({ rt: t.rt, obj });
+      }
+    }
+    for (const { rt, obj } of objects) {
+      code = Math.max(code, await restartOne(ctx, client, rt, obj, objects.length > 1));
+    }
+  } finally {
+    client.close();
+  }
+  return code;
+}
+
+async function restartOne(ctx: CommandContext, client: KubeClient, rt: ResourceType, obj: KubeObject, several: boolean): Promise<number> {
+  const name = obj.metadata.name ?? '';
+  try {
+    const adapter = adapterFor(obj);
+    if (!adapter) throw failure(`no rollout support for ${obj.apiVersion} ${obj.kind} "${name}"`);
+    if (adapter.paused(obj)) {
+      // kubectl refuses for Deployments, for the same reason: nothing would restart until resumed.
+      throw failure(`can't restart paused ${rt.kind.toLowerCase()} "${name}" (run rollout resume first)`);
+    }
+    const policy = adapter.updatePolicy(obj);
+    if (policy === 'InPlaceIfPossible' || policy === 'InPlaceOnly') {
+      ctx.term.stderr.write(`${resourceName(rt.kind, rt.group, name)} has an in-place update policy: restarting containers through ContainerRecreateRequests\n`);
+      return await restartInPlace(ctx, client, rt, obj);
+    }
+    await client.patch(rt, name, 'merge', restartPatch(new Date()), obj.metadata.namespace);
+    ctx.term.stdout.write(`${mutationLine(rt.kind, rt.group, name, 'restarted', 'none')}\n`);
+    return ExitCode.OK;
+  } catch (err) {
+    if (!several) throw err;
+    ctx.term.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+    return err instanceof Error && 'exitCode' in err ? Number((err as { exitCode: number }).exitCode) : ExitCode.FAILED;
+  }
+}

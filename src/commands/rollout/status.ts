@@ -1,0 +1,263 @@
+// `rollout status TYPE/NAME... [-l SEL] [-w=true] [--timeout] [--failure-grace] [-o json]`:
+// waits (watch-based) until each rollout is complete, partition-complete or failed; several
+// objects are awaited concurrently and the exit code is the worst.
+import type { Command } from 'commander';
+import type { CommandContext } from '../../cli/context';
+import { ExitCode, failure, usageError } from '../../cli/exit';
+import { parseDuration } from '../../cli/globals';
+import type { KubeClient, KubeObject, Observation } from '../../kube/client';
+import type { Pod } from '../../kruise/types';
+import { evaluateRollout, KIND_LABELS, type RolloutProgress, type RolloutState } from '../../kruise/progress';
+import { adapterFor } from '../../kruise/workloads/index';
+import { currentRevisionNumber, labelSelectorString } from '../../kruise/revisions';
+import { loadRevisions } from './revision-source';
+import { parseRevisionNumber } from './undo';
+import { parseOutputFormat } from '../../printers/output';
+import { createProgress, type Progress } from '../../printers/progress';
+import { isFinal, statusJsonLine, statusSpinnerText } from '../../printers/rollout-status';
+import { RolloutWatch } from './status-watch';
+import { parseTargets, resolveTargets, targetLabel, type ResolvedTarget } from './targets';
+
+export interface StatusOptions {
+  watch?: string | boolean;
+  timeout?: string;
+  failureGrace?: string;
+  output?: string;
+  selector?: string;
+  revision?: string;
+}
+
+const EXIT_BY_STATE: Record<RolloutState, number> = {
+  Complete: ExitCode.OK,
+  PartitionComplete: ExitCode.OK,
+  Failed: ExitCode.FAILED,
+  TimedOut: ExitCode.TIMEOUT,
+  Progressing: ExitCode.NOT_FINISHED,
+  Paused: ExitCode.NOT_FINISHED,
+};
+
+function parseBool(value: string | boolean | undefined, flag: string, dflt: boolean): boolean {
+  if (value === undefined) return dflt;
+  if (typeof value === 'boolean') return value;
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw usageError(`invalid value "${value}" for ${flag}: use true or false`);
+}
+
+export async function run(ctx: CommandContext, args: string[], opts: StatusOptions, _cmd: Command): Promise<number> {
+  // Everything knowable is validated before the first request.
+  const watch = parseBool(opts.watch, '--watch', true);
+  const timeoutMs = opts.timeout === undefined ? 0 : parseDuration(opts.timeout, '--timeout');
+  const failureGraceMs = opts.failureGrace === undefined ? 60_000 : parseDuration(opts.failureGrace, '--failure-grace');
+  const format = parseOutputFormat(opts.output, ['default', 'json']);
+  const pinnedRevision = parseRevisionNumber(opts.revision, '--revision');
+  const refs = parseTargets('rollout status', args, opts.selector);
+
+  const client = await ctx.kube();
+  try {
+    const targets = await resolveTargets(client, 'rollout status', refs);
+    if (pinnedRevision !== undefined) await checkRevision(client, targets, opts.selector, pinnedRevision);
+    const printer = await makePrinter(ctx, format.kind === 'json');
+    const results = watch
+      ? await watchAll(ctx, client, targets, opts.selector, { timeoutMs, failureGraceMs, printer })
+      : await checkOnce(client, targets, opts.selector, failureGraceMs, printer);
+    printer.close();
+    let code: number = ExitCode.OK;
+    for (const p of results) code = Math.max(code, EXIT_BY_STATE[p.state]);
+    return code;
+  } finally {
+    client.close();
+  }
+}
+
+interface StatusPrinter {
+  change(p: RolloutProgress): void;
+  close(): void;
+}
+
+/** Human lines on stdout (spinner on a TTY for intermediate states), or JSON Lines; failures also as `error:` on stderr. */
+async function makePrinter(ctx: CommandContext, json: boolean): Promise<StatusPrinter> {
+  const spinner: Progress | undefined = !json && ctx.term.decorate ? await createProgress(ctx.term) : undefined;
+  return {
+    change(p) {
+      const final = isFinal(p);
+      if (json) ctx.term.stdout.write(`${statusJsonLine(p)}\n`);
+      if (p.state === 'Failed' || p.state === 'TimedOut') {
+        spinner?.stop();
+        ctx.term.stderr.write(`error: ${p.message}\n`);
+        return;
+      }
+      if (json) return;
+      if (spinner && !final) spinner.update(statusSpinnerText(p));
+      else {
+        spinner?.stop();
+        ctx.term.stdout.write(`${p.message}\n`);
+      }
+    },
+    close() {
+      spinner?.stop();
+    },
+  };
+}
+
+interface WatchAllOptions {
+  timeoutMs: number;
+  failureGraceMs: number;
+  printer: StatusPrinter;
+}
+
+async function watchAll(ctx: CommandContext, client: KubeClient, targets: ResolvedTarget[], selector: string | undefined, o: WatchAllOptions): Promise<RolloutProgress[]> {
+  const podType = await client.resolve('pods');
+  const watches: RolloutWatch[] = [];
+  const observations: Observation[] = [];
+  const settings = { failureGraceMs: o.failureGraceMs, onChange: (p: RolloutProgress) => o.printer.change(p) };
+  const errors: unknown[] = [];
+
+  // One observation per named object, or one per selector (all its matches awaited).
+  const started: Array<Promise<void>> = [];
+  for (const t of targets) {
+    if (t.name !== undefined) {
+      const w = new RolloutWatch(client, podType, t.namespace, t.name, targetLabel(t.rt, t.name), settings);
+      watches.push(w);
+      let synced = false;
+      const obs = client.observe(
+        t.rt,
+        t.namespace,
+        {
+          name: t.name,
+          onSync: (items) => {
+            const obj = items.find((i) => i.metadata.name === t.name);
+            if (obj) w.updateWorkload(obj);
+            else if (!synced) w.fail(failure(`${t.rt.resource}${t.rt.group ? `.${t.rt.group}` : ''} "${t.name}" not found`));
+            else w.deleted();
+            synced = true;
+          },
+        },
+        (ev) => {
+          if (ev.object.metadata.name !== t.name) return;
+          if (ev.type === 'DELETED') w.deleted();
+          else if (ev.type !== 'BOOKMARK') w.updateWorkload(ev.object);
+        },
+      );
+      observations.push(obs);
+      obs.done.catch((err: unknown) => w.fail(err));
+      started.push(w.finished.then(() => obs.stop(), () => obs.stop()));
+    } else {
+      const group = new Map<string, RolloutWatch>();
+      let resolveSynced!: () => void;
+      const synced = new Promise<void>((res) => (resolveSynced = res));
+      let isSynced = false;
+      const obs = client.observe(
+        t.rt,
+        t.namespace,
+        {
+          labelSelector: selector,
+          onSync: (items) => {
+            if (!isSynced) {
+              for (const item of items) {
+                const name = item.metadata.name ?? '';
+                const w = new RolloutWatch(client, podType, t.namespace, name, targetLabel(t.rt, name), settings);
+                group.set(name, w);
+                watches.push(w);
+              }
+              isSynced = true;
+              resolveSynced();
+            }
+            const present = new Set(items.map((i) => i.metadata.name ?? ''));
+            for (const item of items) group.get(item.metadata.name ?? '')?.updateWorkload(item);
+            for (const [name, w] of group) if (!present.has(name)) w.deleted();
+          },
+        },
+        (ev) => {
+          const w = group.get(ev.object.metadata.name ?? '');
+          if (!w) return; // objects created after the start are not awaited
+          if (ev.type === 'DELETED') w.deleted();
+          else if (ev.type !== 'BOOKMARK') w.updateWorkload(ev.object);
+        },
+      );
+      observations.push(obs);
+      obs.done.catch((err: unknown) => {
+        errors.push(err);
+        resolveSynced();
+        for (const w of group.values()) w.fail(err);
+      });
+      started.push(
+        synced.then(async () => {
+          if (errors.length) return;
+          if (group.size === 0) {
+            obs.stop();
+            throw failure(`no ${t.rt.resource} found in namespace "${t.namespace}" matching "${selector ?? ''}"`);
+          }
+          await Promise.allSettled([...group.values()].map((w) => w.finished));
+          obs.stop();
+        }),
+      );
+    }
+  }
+
+  const timer = o.timeoutMs > 0 ? setTimeout(() => watches.forEach((w) => w.timedOut()), o.timeoutMs) : undefined;
+  const onAbort = (): void => {
+    watches.forEach((w) => w.stop());
+    observations.forEach((obs) => obs.stop());
+  };
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  ctx.setInterruptSummary(() => `stopped waiting for ${watches.filter((w) => !w.isDone).length} rollout(s)`);
+  try {
+    const settled = await Promise.allSettled(started);
+    const selectorError = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    const results = await Promise.allSettled(watches.map((w) => w.finished));
+    const firstError = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (firstError) throw firstError.reason;
+    if (selectorError) throw selectorError.reason;
+    if (errors.length) throw errors[0];
+    return results.map((r) => (r as PromiseFulfilledResult<RolloutProgress>).value);
+  } finally {
+    if (timer) clearTimeout(timer);
+    ctx.signal.removeEventListener('abort', onAbort);
+    observations.forEach((obs) => obs.stop());
+  }
+}
+
+/** --revision=N (kubectl): fail unless N is the revision being rolled out. Costs a read, only when asked. */
+async function checkRevision(client: KubeClient, targets: ResolvedTarget[], selector: string | undefined, revision: number): Promise<void> {
+  for (const t of targets) {
+    const objects = t.name !== undefined ? [await client.get(t.rt, t.name, t.namespace)] : (await client.list(t.rt, t.namespace, { labelSelector: selector })).items;
+    for (const obj of objects) {
+      const adapter = adapterFor(obj);
+      if (!adapter) continue;
+      const { revisions } = await loadRevisions(client, obj, adapter);
+      const current = currentRevisionNumber(revisions, adapter.template(obj), adapter.status(obj).updateRevision);
+      if (current !== revision) {
+        throw failure(`desired revision (${revision}) is different from the running revision (${current ?? 'none'}) of ${KIND_LABELS[adapter.kindName]} "${obj.metadata.name ?? ''}"`);
+      }
+    }
+  }
+}
+
+/** --watch=false: one read per object (and one paginated pod list only when not done). */
+async function checkOnce(client: KubeClient, targets: ResolvedTarget[], selector: string | undefined, failureGraceMs: number, printer: StatusPrinter): Promise<RolloutProgress[]> {
+  const objects: KubeObject[] = [];
+  for (const t of targets) {
+    if (t.name !== undefined) objects.push(await client.get(t.rt, t.name, t.namespace));
+    else {
+      const list = await client.list(t.rt, t.namespace, { labelSelector: selector });
+      if (list.items.length === 0) throw failure(`no ${t.rt.resource} found in namespace "${t.namespace}" matching "${selector ?? ''}"`);
+      objects.push(...list.items);
+    }
+  }
+  const podType = await client.resolve('pods');
+  return Promise.all(
+    objects.map(async (obj) => {
+      let p = evaluateRollout(obj, [], Date.now(), { failureGraceMs });
+      if (!isFinal(p)) {
+        const podSelector = labelSelectorString(adapterFor(obj)?.selector(obj));
+        if (podSelector) {
+          const pods = await client.list<Pod & KubeObject>(podType, obj.metadata.namespace ?? client.namespace, { labelSelector: podSelector, limit: 500 });
+          p = evaluateRollout(obj, pods.items, Date.now(), { failureGraceMs });
+        }
+      }
+      printer.change(p);
+      return p;
+    }),
+  );
+}

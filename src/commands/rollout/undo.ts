@@ -1,0 +1,70 @@
+// `rollout undo TYPE/NAME [--to-revision=N] [--dry-run] [-o]`: restores the pod template of a
+// revision as a whole (JSON patch `replace` of /spec/template guarded by a `test` of the
+// resourceVersion), so keys added after that revision disappear — unlike a merge patch.
+import type { Command } from 'commander';
+import type { CommandContext } from '../../cli/context';
+import { failure, usageError } from '../../cli/exit';
+import { adapterFor } from '../../kruise/workloads/index';
+import { KIND_LABELS } from '../../kruise/progress';
+import { undoPatch, undoTarget, withTemplate } from '../../kruise/revisions';
+import { formatObjects, mutationLine, parseDryRun, parseOutputFormat } from '../../printers/output';
+import { loadRevisions } from './revision-source';
+import { parseTargets, resolveTargets } from './targets';
+
+export interface UndoOptions {
+  toRevision?: string;
+  dryRun?: string | boolean;
+  output?: string;
+}
+
+export function parseRevisionNumber(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw usageError(`invalid value "${value}" for ${flag}: must be a non-negative integer`);
+  const n = Number(value);
+  return n === 0 ? undefined : n;
+}
+
+export async function run(ctx: CommandContext, args: string[], opts: UndoOptions, _cmd: Command): Promise<number> {
+  const toRevision = parseRevisionNumber(opts.toRevision, '--to-revision');
+  const dryRun = parseDryRun(opts.dryRun);
+  const format = parseOutputFormat(opts.output, ['default', 'json', 'yaml', 'name']);
+  const [ref] = parseTargets('rollout undo', args, undefined, { single: true });
+  const client = await ctx.kube();
+  try {
+    const [t] = await resolveTargets(client, 'rollout undo', [ref!]);
+    const name = t!.name!;
+    const obj = await client.get(t!.rt, name, t!.namespace);
+    const adapter = adapterFor(obj);
+    if (!adapter) throw failure(`no rollout support for ${obj.apiVersion} ${obj.kind} "${name}"`);
+    const label = `${KIND_LABELS[adapter.kindName]} "${name}"`;
+    const { source, revisions } = await loadRevisions(client, obj, adapter);
+    if (source.undoRefusedWhenPaused && adapter.paused(obj)) {
+      throw failure(`you cannot rollback a paused ${KIND_LABELS[adapter.kindName]}; resume it first with '${ctx.programName} rollout resume ${t!.rt.kind.toLowerCase()}/${name}' and try again`);
+    }
+    const decision = undoTarget({
+      label,
+      revisions,
+      currentTemplate: adapter.template(obj),
+      updateRevision: adapter.status(obj).updateRevision,
+      toRevision,
+    });
+    if (decision.kind === 'error') throw failure(decision.message);
+    if (decision.kind === 'skip') {
+      ctx.term.stdout.write(`${mutationLine(t!.rt.kind, t!.rt.group, name, `skipped rollback (current template already matches revision ${decision.target.revision})`, dryRun)}\n`);
+      return 0;
+    }
+    const template = decision.target.template;
+    let result = withTemplate(obj, template);
+    if (dryRun !== 'client') {
+      result = await client.patch(t!.rt, name, 'json', undoPatch(obj, template), t!.namespace, { dryRun: dryRun === 'server' });
+    }
+    if (format.kind === 'default') {
+      ctx.term.stdout.write(`${mutationLine(t!.rt.kind, t!.rt.group, name, 'rolled back', dryRun)}\n`);
+    } else {
+      ctx.term.stdout.write(formatObjects([result], format));
+    }
+    return 0;
+  } finally {
+    client.close();
+  }
+}

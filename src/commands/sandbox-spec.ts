@@ -1,0 +1,34 @@
+// `sandbox`: a local in-memory Kubernetes API server with simulated Kruise controllers
+// (implementation in sandbox.ts, loaded only when the command runs).
+import type { Command } from 'commander';
+import type { CommandContext } from '../cli/context';
+import { lazyAction } from './lazy';
+
+export function registerSandbox(program: Command, ctx: CommandContext): void {
+  program
+    .command('sandbox')
+    .description('run a local in-memory Kubernetes API server with simulated OpenKruise controllers (real kubectl works against it)')
+    .option('--port <port>', 'port on 127.0.0.1 (0 = any free port)', '0')
+    .option('--nodes <n>', 'number of nodes node-1..N', '3')
+    .option('--kruise <release>', 'OpenKruise release to imitate: v1.3, v1.8, v1.9 or master', 'v1.9')
+    .option('--crds <dir>', 'install the CRD manifests of this folder instead of the built-in minimal definitions (enables schema validation)')
+    .option('--tls', 'serve HTTPS with a generated CA and bearer tokens; adds a read-only "viewer" context')
+    .option('--kubeconfig-out <file>', 'where to write the kubeconfig (written once the server is ready)', 'kruise-sandbox.kubeconfig')
+    .option('--audit-log <file>', 'append one JSON line per request to this file')
+    .option('--faults <file>', 'YAML file of injected faults: latencyMs, errorRate, dropWatchAfterEvents, expireResourceVersionsAfter, conflictEveryNthUpdate, seed')
+    .option('--ready-delay <duration>', 'how long a pod takes to become Ready after creation or an in-place change', '500ms')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'The kubeconfig is written atomically once the server accepts requests (scripts can wait for the file)',
+        'and removed again when the sandbox stops. Stop with Ctrl-C or SIGTERM (exit 0).',
+        '',
+        'Examples:',
+        `  ${ctx.programName} sandbox --kubeconfig-out /tmp/sandbox.kubeconfig`,
+        '  export KUBECONFIG=/tmp/sandbox.kubeconfig; kubectl get nodes',
+        `  ${ctx.programName} sandbox --kruise master --crds ../shared/kruise-crds/master --tls`,
+      ].join('\n'),
+    )
+    .action(lazyAction(ctx, () => import('./sandbox')));
+}

@@ -1,0 +1,100 @@
+// `sandbox`: validates the flags, starts the in-memory API server, writes the kubeconfig
+// once it is ready, and runs until SIGINT/SIGTERM (then exits 0, removing the kubeconfig).
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse } from 'yaml';
+import type { CommandContext } from '../cli/context';
+import { usageError } from '../cli/exit';
+import { parseDuration } from '../cli/globals';
+
+export interface SandboxCommandOptions {
+  port: string;
+  nodes: string;
+  kruise: string;
+  crds?: string;
+  tls?: boolean;
+  kubeconfigOut: string;
+  auditLog?: string;
+  faults?: string;
+  readyDelay: string;
+}
+
+function intFlag(value: string, flag: string, min: number, max: number): number {
+  if (!/^\d+$/.test(value.trim())) throw usageError(`invalid value "${value}" for ${flag}: must be an integer between ${min} and ${max}`);
+  const n = Number(value);
+  if (n < min || n > max) throw usageError(`invalid value "${value}" for ${flag}: must be an integer between ${min} and ${max}`);
+  return n;
+}
+
+export async function run(ctx: CommandContext, args: string[], opts: SandboxCommandOptions): Promise<number> {
+  if (args.length > 0) throw usageError(`sandbox takes no arguments (got "${args.join(' ')}")`);
+  const port = intFlag(opts.port, '--port', 0, 65535);
+  const nodes = intFlag(opts.nodes, '--nodes', 1, 500);
+  const { parseKruiseRelease } = await import('../sandbox/crds/builtin-crds');
+  const kruise = parseKruiseRelease(opts.kruise);
+  if (!kruise) throw usageError(`invalid value "${opts.kruise}" for --kruise: use v1.3, v1.8, v1.9 or master`);
+  const readyDelayMs = parseDuration(opts.readyDelay, '--ready-delay');
+  if (opts.crds !== undefined && !(existsSync(opts.crds) && statSync(opts.crds).isDirectory())) {
+    throw usageError(`--crds ${opts.crds}: not a folder`);
+  }
+  let faults: import('../sandbox/server/faults').FaultSpec | undefined;
+  if (opts.faults !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(opts.faults, 'utf8');
+    } catch (err) {
+      throw usageError(`--faults ${opts.faults}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+    }
+    const { validateFaultSpec } = await import('../sandbox/server/faults');
+    try {
+      faults = validateFaultSpec(parse(text));
+    } catch (err) {
+      throw usageError(`--faults ${opts.faults}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+    }
+  }
+  const kubeconfigPath = resolve(opts.kubeconfigOut);
+  // A kubeconfig left by an earlier run must not make a waiting script think we are ready.
+  rmSync(kubeconfigPath, { force: true });
+
+  const [{ startSandbox }, { writeFileAtomic }] = await Promise.all([import('../sandbox/index'), import('../sandbox/server/kubeconfig')]);
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    sandbox = await startSandbox({ port, nodes, kruise, crdsDir: opts.crds, tls: Boolean(opts.tls), auditLog: opts.auditLog, faults, readyDelayMs });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'EADDRINUSE') throw usageError(`--port ${port}: address already in use`);
+    throw err;
+  }
+  writeFileAtomic(kubeconfigPath, sandbox.kubeconfig);
+
+  const out = ctx.term.stdout;
+  out.write(`Kruise sandbox (OpenKruise ${kruise}${opts.crds ? `, CRDs from ${opts.crds}` : ''}) serving on ${sandbox.url} with ${nodes} node${nodes === 1 ? '' : 's'}\n`);
+  out.write(`Kubeconfig: ${kubeconfigPath}\n\n`);
+  out.write(`  export KUBECONFIG=${kubeconfigPath}\n`);
+  out.write('  kubectl get nodes\n');
+  out.write(`  ${ctx.programName} rollout status cloneset/web\n`);
+  if (opts.tls) out.write('  kubectl --context viewer get pods   # read-only user\n');
+  out.write('\nPress Ctrl-C to stop.\n');
+
+  // Replace the CLI's Ctrl-C handler (exit 130): stopping the sandbox is its normal end.
+  process.removeAllListeners('SIGINT');
+  await new Promise<void>((done) => {
+    let stopping = false;
+    const stop = (): void => {
+      if (stopping) return;
+      stopping = true;
+      void sandbox
+        .stop()
+        .catch(() => undefined)
+        .finally(() => {
+          rmSync(kubeconfigPath, { force: true });
+          done();
+        });
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  ctx.term.stderr.write('sandbox stopped\n');
+  // Controllers may leave timers behind; the sandbox is over, so leave now.
+  process.exit(0);
+}

@@ -1,0 +1,176 @@
+// `set ...` against a cluster: read each object once, plan every edit before the first
+// write, then send one JSON patch per changed object. A patch whose `test` guards fail
+// (the containers moved) or that conflicts is rebuilt from a fresh read, a bounded number of times.
+import type { CommandContext } from '../../cli/context';
+import { failure, usageError } from '../../cli/exit';
+import type { KubeClient, ResourceType } from '../../kube/client';
+import { KubeApiError } from '../../kube/errors';
+import { applyJsonPatch, type JsonPatchOp } from '../../kruise/containers';
+import type { KubeObject } from '../../kruise/types';
+import { formatOutcomes, objectName, planAll, planObject, type EditOutcome, type EditRequest, type PlannedEdit } from './edit';
+import { readManifests } from './manifests';
+import { editableProblem, type SetSelection } from './targets';
+
+/** Attempts of one object's patch when its guards fail or it conflicts (each retry re-reads). */
+export const PATCH_ATTEMPTS = 3;
+
+export interface LiveObject {
+  rt: ResourceType;
+  namespace: string | undefined;
+  obj: KubeObject;
+}
+
+function checkEditable(rt: ResourceType, command: string): void {
+  const problem = editableProblem(rt.group, rt.kind, rt.resource, command);
+  if (problem) throw usageError(problem);
+}
+
+/** The type string discovery resolves for an object read from a file, pinned to its version. */
+async function resolveManifestType(client: KubeClient, obj: KubeObject): Promise<ResourceType> {
+  const apiVersion = obj.apiVersion ?? '';
+  const [group, version] = apiVersion.includes('/') ? apiVersion.split('/', 2) : ['', apiVersion];
+  const kind = (obj.kind ?? '').toLowerCase();
+  const candidates = group ? [`${kind}.${version}.${group}`, `${kind}.${group}`] : [kind];
+  let lastError: unknown;
+  for (const type of candidates) {
+    try {
+      const rt = await client.resolve(type);
+      if (rt.group === group && rt.kind === obj.kind) return rt;
+    } catch (e) {
+      lastError = e;
+    }
+  }
+  if (lastError) throw lastError;
+  throw failure(`the server does not serve ${obj.kind} in ${apiVersion}`);
+}
+
+/** Reads the selected objects (one GET per name, one LIST per selector). */
+export async function fetchTargets(client: KubeClient, selection: SetSelection, command: string): Promise<LiveObject[]> {
+  const out: LiveObject[] = [];
+  if (selection.files.length > 0) {
+    const manifests = readManifests(selection.files, command);
+    // Every object's kind is checked before the first request.
+    for (const { object, source } of manifests) {
+      const group = (object.apiVersion ?? '').includes('/') ? object.apiVersion!.split('/')[0]! : '';
+      const problem = editableProblem(group, object.kind ?? '', `${(object.kind ?? '').toLowerCase()}s`, command);
+      if (problem) throw usageError(`${problem} (${object.kind} "${object.metadata.name}" in ${source})`);
+    }
+    for (const { object } of manifests) {
+      const rt = await resolveManifestType(client, object);
+      checkEditable(rt, command);
+      const namespace = rt.namespaced ? (object.metadata.namespace ?? client.namespace) : undefined;
+      out.push({ rt, namespace, obj: await client.get(rt, object.metadata.name!, namespace) });
+    }
+    return out;
+  }
+  const types = new Map<string, ResourceType>();
+  for (const ref of selection.refs) {
+    let rt = types.get(ref.type);
+    if (!rt) {
+      rt = await client.resolve(ref.type);
+      checkEditable(rt, command);
+      types.set(ref.type, rt);
+    }
+    const namespace = rt.namespaced ? client.namespace : undefined;
+    if (ref.name !== undefined) {
+      out.push({ rt, namespace, obj: await client.get(rt, ref.name, namespace) });
+      continue;
+    }
+    const list = await client.list(rt, namespace, selection.selector !== undefined ? { labelSelector: selection.selector } : {});
+    if (list.items.length === 0) {
+      const where = namespace ? ` in namespace "${namespace}"` : '';
+      throw failure(`no ${rt.resource}${rt.group ? `.${rt.group}` : ''} found${selection.selector !== undefined ? ` matching "${selection.selector}"` : ''}${where}; nothing was changed`);
+    }
+    // Items of a list carry no apiVersion/kind; the planners need them.
+    for (const item of list.items) out.push({ rt, namespace, obj: { ...item, apiVersion: rt.group ? `${rt.group}/${rt.version}` : rt.version, kind: rt.kind } });
+  }
+  return out;
+}
+
+function withTypeMeta(obj: KubeObject, rt: ResourceType): KubeObject {
+  return obj.apiVersion && obj.kind ? obj : { ...obj, apiVersion: rt.group ? `${rt.group}/${rt.version}` : rt.version, kind: rt.kind };
+}
+
+/** A JSON patch rejected because a `test` op failed (the server answers 422), or a conflict. */
+function isStaleWrite(err: unknown): boolean {
+  if (!(err instanceof KubeApiError)) return false;
+  if (err.status === 409) return true;
+  return err.status === 422 && /test(ing value)?\b.*fail|test operation|test failed/i.test(err.message);
+}
+
+async function writeOne(client: KubeClient, live: LiveObject, first: PlannedEdit, req: EditRequest, warn: (line: string) => void): Promise<EditOutcome> {
+  let planned = first;
+  for (let attempt = 1; ; attempt++) {
+    if (planned.ops.length === 0) return { obj: planned.obj, changed: false };
+    if (req.dryRun === 'client') return { obj: applyJsonPatch(planned.obj, planned.ops), changed: true };
+    try {
+      const result = await client.patch(live.rt, live.obj.metadata.name!, 'json', planned.ops satisfies JsonPatchOp[], live.namespace, {
+        dryRun: req.dryRun === 'server',
+        fieldManager: req.fieldManager,
+      });
+      return { obj: withTypeMeta(result, live.rt), changed: true };
+    } catch (err) {
+      if (!isStaleWrite(err)) throw err;
+      if (attempt >= PATCH_ATTEMPTS) {
+        throw failure(`${objectName(planned.obj)} kept changing while it was being patched (${attempt} attempts); this object was not changed`, `hint: last server answer: ${(err as Error).message}`);
+      }
+      // The containers moved or the object changed: rebuild the patch from what is there now.
+      const fresh = withTypeMeta(await client.get(live.rt, live.obj.metadata.name!, live.namespace), live.rt);
+      planned = planObject(fresh, req, warn);
+    }
+  }
+}
+
+export async function runClusterEdit(ctx: CommandContext, selection: SetSelection, req: EditRequest): Promise<number> {
+  const client = await ctx.kube();
+  const warn = (line: string): void => void ctx.term.stderr.write(`${line}\n`);
+  try {
+    const live = (await fetchTargets(client, selection, req.command)).map((l) => ({ ...l, obj: withTypeMeta(l.obj, l.rt) }));
+    const planned = planAll(
+      live.map((l) => l.obj),
+      req,
+      warn,
+    );
+    const outcomes: EditOutcome[] = [];
+    const done: string[] = [];
+    ctx.setInterruptSummary(() => (done.length ? `updated ${done.join(', ')}` : 'nothing was changed'));
+    for (let i = 0; i < live.length; i++) {
+      try {
+        const outcome = await writeOne(client, live[i]!, planned[i]!, req, warn);
+        outcomes.push(outcome);
+        if (outcome.changed) done.push(objectName(outcome.obj));
+      } catch (err) {
+        // Earlier objects are already written: say so before failing.
+        if (outcomes.length > 0) ctx.term.stdout.write(formatOutcomes(outcomes, req));
+        throw err;
+      }
+    }
+    ctx.term.stdout.write(formatOutcomes(outcomes, req));
+    return 0;
+  } finally {
+    client.close();
+  }
+}
+
+/** Reads the selected objects only (set env --list). */
+export async function readTargets(ctx: CommandContext, selection: SetSelection, command: string): Promise<LiveObject[]> {
+  const client = await ctx.kube();
+  try {
+    return (await fetchTargets(client, selection, command)).map((l) => ({ ...l, obj: withTypeMeta(l.obj, l.rt) }));
+  } finally {
+    client.close();
+  }
+}
+
+/** Keys of a ConfigMap (data and binaryData) or Secret, for `set env --from`. */
+export async function readSourceKeys(ctx: CommandContext, kind: 'configmap' | 'secret', name: string): Promise<string[]> {
+  const client = await ctx.kube();
+  const rt = await client.resolve(kind);
+  const obj = await client.get(rt, name, client.namespace);
+  const keys = new Set<string>();
+  for (const field of ['data', 'binaryData', 'stringData']) {
+    const value = obj[field];
+    if (value && typeof value === 'object') for (const k of Object.keys(value)) keys.add(k);
+  }
+  return [...keys];
+}

@@ -1,0 +1,110 @@
+// What `set image|env|resources` share once the objects are in hand: plan the edit on
+// every object first (all-or-nothing: an unknown container or a change the update policy
+// would reject stops everything before the first write), warn about changes that will
+// recreate pods, and print the outcome the kubectl way. No cluster code here.
+import { failure } from '../../cli/exit';
+import {
+  allContainers,
+  inPlaceVerdict,
+  locatePodSpec,
+  type ContainerChange,
+  type EditPlan,
+  type JsonPatchOp,
+} from '../../kruise/containers';
+import type { KubeObject } from '../../kruise/types';
+import { formatObjects, mutationLine, type DryRunMode, type OutputFormat } from '../../printers/output';
+
+export interface EditRequest {
+  /** "set image", for messages. */
+  command: string;
+  /** Mutation line verb: "image updated", "env updated", "resource requirements updated". */
+  updatedVerb: string;
+  /** Mutation line verb when nothing changed: "image unchanged". */
+  unchangedVerb: string;
+  plan(obj: KubeObject): EditPlan & { violations?: string[] };
+  dryRun: DryRunMode;
+  output: OutputFormat;
+  fieldManager: string;
+}
+
+export interface PlannedEdit {
+  obj: KubeObject;
+  ops: JsonPatchOp[];
+  changes: ContainerChange[];
+}
+
+export interface EditOutcome {
+  obj: KubeObject;
+  changed: boolean;
+}
+
+function groupOf(obj: KubeObject): string {
+  const v = obj.apiVersion ?? '';
+  return v.includes('/') ? v.slice(0, v.indexOf('/')) : '';
+}
+
+/** "cloneset.apps.kruise.io/web" */
+export function objectName(obj: KubeObject): string {
+  return `${(obj.kind ?? '').toLowerCase()}${groupOf(obj) ? `.${groupOf(obj)}` : ''}/${obj.metadata.name ?? ''}`;
+}
+
+/** `cloneset "web"`, `advanced statefulset "db"`: how people name the workload in prose. */
+export function objectLabel(obj: KubeObject): string {
+  const kruise = groupOf(obj) === 'apps.kruise.io';
+  const kind = obj.kind ?? '';
+  const label = kruise && (kind === 'StatefulSet' || kind === 'DaemonSet') ? `advanced ${kind.toLowerCase()}` : kind.toLowerCase();
+  return `${label} "${obj.metadata.name ?? ''}"`;
+}
+
+function containerInventory(obj: KubeObject): string {
+  const all = allContainers(obj);
+  const names = (list: string): string => all.filter((c) => c.list === list).map((c) => c.name).join(', ');
+  const init = names('initContainers');
+  return `${objectName(obj)} has containers ${names('containers') || '(none)'}${init ? ` and init containers ${init}` : ''}`;
+}
+
+/**
+ * Plans the edit on one object, or throws (exit 1) for an unknown container, a kind without
+ * containers, a change the InPlaceOnly webhook would reject, or a request above its limit.
+ * `warn` receives the stderr warning for changes that will recreate pods.
+ */
+export function planObject(obj: KubeObject, req: EditRequest, warn: (line: string) => void): PlannedEdit {
+  if (!locatePodSpec(obj)) throw failure(`${objectName(obj)} has no pod template: ${req.command} works on workloads, pods, jobs, cron jobs and SidecarSets`);
+  const plan = req.plan(obj);
+  if (!plan.ok) {
+    const missing = plan.missingContainers[0]!;
+    throw failure(
+      missing === '*' ? `${objectName(obj)} has no containers` : `unable to find container named "${missing}" in ${objectName(obj)}`,
+      `hint: ${containerInventory(obj)}; nothing was changed`,
+    );
+  }
+  if (plan.violations?.length) {
+    throw failure(`${objectName(obj)}: ${plan.violations[0]}`, 'hint: requests must not exceed limits (the API server would reject it); nothing was changed');
+  }
+  const verdict = inPlaceVerdict(obj, plan.changes);
+  if (verdict?.rejected) {
+    throw failure(
+      `${objectLabel(obj)} uses InPlaceOnly, which only allows container image updates: its webhook would reject ${verdict.what} ("only allowed to update images"); nothing was changed`,
+      'hint: switch its update policy to InPlaceIfPossible or ReCreate first if the pods may be recreated',
+    );
+  }
+  if (verdict && plan.ops.length > 0) warn(`Warning: ${verdict.what} cannot be applied in place; ${objectLabel(obj)} (${verdict.policy}) will recreate its pods`);
+  return { obj, ops: plan.ops, changes: plan.changes };
+}
+
+/** Plans every object before anything is written; the first problem stops all of them. */
+export function planAll(objects: readonly KubeObject[], req: EditRequest, warn: (line: string) => void): PlannedEdit[] {
+  const warnings: string[] = [];
+  const planned = objects.map((obj) => planObject(obj, req, (w) => warnings.push(w)));
+  // Warnings only once every object passed, so a refused run prints just the error.
+  for (const w of warnings) warn(w);
+  return planned;
+}
+
+/** Mutation lines, or the resulting objects with -o. */
+export function formatOutcomes(outcomes: readonly EditOutcome[], req: EditRequest): string {
+  if (req.output.kind !== 'default') return formatObjects(outcomes.map((o) => o.obj), req.output);
+  return outcomes
+    .map((o) => `${mutationLine(o.obj.kind ?? '', groupOf(o.obj), o.obj.metadata.name ?? '', o.changed ? req.updatedVerb : req.unchangedVerb, req.dryRun)}\n`)
+    .join('');
+}

@@ -1,0 +1,101 @@
+// `set image|env|resources`: flags and help only; the implementations load lazily.
+import type { Command } from 'commander';
+import type { CommandContext } from '../../cli/context';
+import { lazyAction } from '../lazy';
+import { collect } from './options';
+
+function commonFlags(cmd: Command): Command {
+  return cmd
+    .option('-f, --filename <file>', 'the objects to change, from a YAML/JSON file, folder or - (repeatable)', collect)
+    .option('-l, --selector <selector>', 'change every object of TYPE matching this label selector')
+    .option('--all', 'change every object of TYPE in the namespace')
+    .option('--local', 'edit the -f manifests offline and print them; no cluster is contacted')
+    .option('--dry-run [strategy]', 'none, client (compute and print, send nothing) or server (dryRun=All); bare flag = client; use --dry-run=VALUE')
+    .option('-o, --output <format>', 'print the resulting objects: json, yaml, name or jsonpath=TEMPLATE')
+    .option('--field-manager <name>', 'field manager recorded for the change', 'kubectl-kruise');
+}
+
+const BEHAVIOUR = `
+Behaviour:
+  Every object is read once and checked before anything is written: an unknown container, a change an
+  InPlaceOnly workload would reject or a request above its limit stops the whole command (exit 1) and
+  nothing is changed. Each changed object gets exactly one JSON patch (application/json-patch+json) that
+  touches only the requested fields, guarded by "test" ops on the container names; if the containers moved
+  meanwhile the patch is rebuilt from a fresh read (up to 3 attempts). An object that already matches
+  gets no request and prints "<resource>/<name> ... unchanged".
+  Kruise in-place policies: only app container images are updated in place. Other changes print a
+  Warning (InPlaceIfPossible: pods are recreated) or are refused before sending (InPlaceOnly, exit 1).
+
+Exit codes: 0 done (or unchanged), 1 refused or failed (nothing changed by this command for that object),
+  2 invalid input (nothing was read or sent).`;
+
+export function registerSet(program: Command, ctx: CommandContext): void {
+  const set = program.command('set').description('change container images, env or resources with minimal, in-place-friendly patches');
+
+  commonFlags(
+    set
+      .command('image')
+      .description('update container images (containers and init containers; * = all)')
+      .usage('(TYPE/NAME... | TYPE NAME... | TYPE -l SELECTOR | TYPE --all | -f FILE) CONTAINER=IMAGE... [flags]')
+      .argument('[args...]', 'objects, then CONTAINER=IMAGE pairs'),
+  )
+    .addHelpText(
+      'after',
+      `
+Kinds: CloneSet (v1alpha1/v1beta1), Advanced StatefulSet, Advanced DaemonSet, SidecarSet, Deployment,
+  StatefulSet, DaemonSet, ReplicaSet, Pod, Job, CronJob.
+Images are checked client-side (lower-case repository, valid tag/digest): a malformed one exits 2.
+${BEHAVIOUR}
+
+Examples:
+  ${ctx.programName} set image cloneset/web app=nginx:1.27
+  ${ctx.programName} set image cloneset/web '*=registry.example.com/web:2.0' --dry-run=server
+  ${ctx.programName} set image --local -f web.yaml app=nginx:1.27 -o yaml    # offline, no cluster`,
+    )
+    .action(lazyAction(ctx, () => import('./image')));
+
+  commonFlags(
+    set
+      .command('env')
+      .description('set, change or remove environment variables of containers')
+      .usage('(TYPE/NAME... | TYPE -l SELECTOR | -f FILE) KEY=VALUE... KEY-... [-c CONTAINER] [--from=configmap/NAME|secret/NAME] [flags]')
+      .argument('[args...]', 'objects, then KEY=VALUE (set) and KEY- (remove) arguments'),
+  )
+    .option('-c, --containers <name>', 'the container to change (a name or * for all, incl. init containers)', undefined)
+    .option('--from <source>', 'reference every key of configmap/NAME or secret/NAME (names upper-cased, invalid characters become _)')
+    .option('--prefix <prefix>', 'prefix for the names of the variables added with --from')
+    .option('--list', 'print the env of the selected containers as KEY=value lines (kubectl format) and change nothing')
+    .addHelpText(
+      'after',
+      `
+Env names follow the API server rule (letters, digits, '_', '-', '.'; not starting with a digit): others exit 2.
+${BEHAVIOUR}
+
+Examples:
+  ${ctx.programName} set env cloneset/web -c app LOG_LEVEL=debug OLD_FLAG-
+  ${ctx.programName} set env cloneset/web --from=configmap/settings --prefix=APP_
+  ${ctx.programName} set env cloneset/web --list`,
+    )
+    .action(lazyAction(ctx, () => import('./env')));
+
+  commonFlags(
+    set
+      .command('resources')
+      .description('set resource requests and limits of containers')
+      .usage('(TYPE/NAME... | TYPE -l SELECTOR | -f FILE) [-c CONTAINER] [--limits=cpu=..,memory=..] [--requests=..] [flags]')
+      .argument('[args...]', 'objects'),
+  )
+    .option('-c, --containers <name>', 'the container to change (a name or * for all, incl. init containers)', undefined)
+    .option('--limits <list>', 'limits, e.g. cpu=500m,memory=512Mi')
+    .option('--requests <list>', 'requests, e.g. cpu=100m,memory=128Mi')
+    .addHelpText(
+      'after',
+      `
+Quantities are checked client-side (e.g. 500m, 2, 512Mi, 1Gi; not negative), and so is request <= limit.
+${BEHAVIOUR}
+
+Examples:
+  ${ctx.programName} set resources cloneset/web -c app --limits=cpu=1,memory=1Gi --requests=cpu=250m`,
+    )
+    .action(lazyAction(ctx, () => import('./resources')));
+}

@@ -1,0 +1,76 @@
+// PersistentPodState operations against the cluster: the StatefulSet a PPS targets, the
+// one-PPS-per-target rule, and the pods of a PPS's target (for get/describe).
+import type { KubeClient, KubeObject, ResourceType } from '../kube/client';
+import type { Pod } from '../kruise/types';
+import { failure, usageError } from '../cli/exit';
+import { isNotFound } from '../kube/errors';
+import { getWithAdvancedHint } from '../kube/resolve';
+import { resolveWorkload, type ResourceRef, type WorkloadTarget } from './targets';
+
+export function isStatefulSetType(rt: ResourceType): boolean {
+  return rt.kind === 'StatefulSet' && (rt.group === 'apps' || rt.group === 'apps.kruise.io');
+}
+
+export async function ppsResourceType(client: KubeClient): Promise<ResourceType> {
+  if (!(await client.isServed('apps.kruise.io', 'persistentpodstates'))) {
+    throw failure('this cluster does not serve persistentpodstates.apps.kruise.io (is OpenKruise v1.2+ installed?)');
+  }
+  return client.resolve('persistentpodstates.apps.kruise.io');
+}
+
+/** The StatefulSet named by --for, with its pods. Exit 2 for another kind, 1 when missing. */
+export async function resolveStatefulSet(client: KubeClient, ref: ResourceRef, signal?: AbortSignal): Promise<WorkloadTarget> {
+  const rt = await client.resolve(ref.type);
+  if (!isStatefulSetType(rt)) {
+    throw usageError(`--for must name a StatefulSet (sts/NAME or asts/NAME), not ${rt.kind.toLowerCase()}${rt.group ? `.${rt.group}` : ''}/${ref.name}`);
+  }
+  return resolveWorkload(client, ref, signal);
+}
+
+interface TargetRef {
+  apiVersion?: string;
+  kind?: string;
+  name?: string;
+}
+
+function groupOf(apiVersion: string | undefined): string {
+  const v = apiVersion ?? '';
+  return v.includes('/') ? v.slice(0, v.indexOf('/')) : '';
+}
+
+export function ppsTargetRef(pps: KubeObject): TargetRef {
+  return ((pps.spec as { targetRef?: TargetRef } | undefined)?.targetRef ?? {}) as TargetRef;
+}
+
+/** Other PPS in the namespace already targeting this StatefulSet (Kruise allows one). */
+export async function ppsTargeting(client: KubeClient, ppsRt: ResourceType, sts: WorkloadTarget, signal?: AbortSignal): Promise<KubeObject[]> {
+  const list = await client.list(ppsRt, sts.namespace, { signal });
+  return list.items.filter((p) => {
+    const t = ppsTargetRef(p);
+    return t.kind === 'StatefulSet' && t.name === sts.name && groupOf(t.apiVersion) === sts.rt.group;
+  });
+}
+
+/** The pods of the PPS's target StatefulSet ([] when the StatefulSet is gone). */
+export async function ppsTargetPods(client: KubeClient, pps: KubeObject, signal?: AbortSignal): Promise<{ pods: Pod[]; targetFound: boolean }> {
+  const t = ppsTargetRef(pps);
+  if (!t.name || !t.apiVersion) return { pods: [], targetFound: false };
+  const group = groupOf(t.apiVersion);
+  const version = t.apiVersion.slice(t.apiVersion.indexOf('/') + 1);
+  try {
+    const rt = await client.resolve(`statefulsets.${version}.${group}`);
+    const obj = await getWithAdvancedHint(client, rt, t.name, pps.metadata.namespace ?? client.namespace, { signal });
+    const target = await resolveWorkloadFromObject(client, rt, obj, signal);
+    return { pods: target, targetFound: true };
+  } catch (err) {
+    if (isNotFound(err)) return { pods: [], targetFound: false };
+    throw err;
+  }
+}
+
+async function resolveWorkloadFromObject(client: KubeClient, rt: ResourceType, obj: KubeObject, signal?: AbortSignal): Promise<Pod[]> {
+  const { workloadPods } = await import('./targets');
+  const selector = (obj.spec as { selector?: { matchLabels?: Record<string, string> } } | undefined)?.selector;
+  if (!selector) return [];
+  return workloadPods(client, rt, obj, selector, obj.metadata.namespace ?? client.namespace, signal);
+}

@@ -1,0 +1,234 @@
+// Restart executor that posts ContainerRecreateRequests and follows their status.
+// CRR names are derived from pod + run, and a rerun adopts the newest unfinished run of
+// the same containers, so an interrupted restart is resumed without restarting any pod twice.
+import type { CommandContext } from '../cli/context';
+import type { KubeClient, KubeObject, ResourceType } from '../kube/client';
+import type { Pod } from '../kruise/types';
+import {
+  buildCrr,
+  crrName,
+  RESTART_CONTAINERS_ANNOTATION,
+  RESTART_RUN_LABEL,
+  RESTART_TOTAL_ANNOTATION,
+  workloadCrrSelector,
+  type CrrRunInfo,
+} from '../kruise/builders/crr';
+import { shortHash } from '../kruise/builders/hash';
+import { batchSizeFor, crrMessage, crrOutcome, crrPhase, findResumableRun, planBatches, podIsReady, restartCounts } from '../kruise/plans/restart';
+import { usageError } from '../cli/exit';
+import { createOrAdopt } from './idempotent';
+import { DEFAULT_REQUEST_CONCURRENCY, mapLimit } from './concurrency';
+import { waitUntil, watchSet, WaitTimeout, type LiveSet } from './live';
+import { labelSelectorString } from './selectors';
+import { POD_RT, type WorkloadTarget } from './targets';
+import type { RestartOptions, RestartReporter, RestartResult, RestartRow } from './restart';
+
+const CRD_RT: ResourceType = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false };
+
+/** --force needs strategy.forceRecreate (Kruise ≥ v1.8); a real server would silently prune it. Best effort: skipped when the CRD is not readable. */
+async function checkForceSupported(client: KubeClient, version: string): Promise<void> {
+  let crd: KubeObject;
+  try {
+    crd = await client.get(CRD_RT, 'containerrecreaterequests.apps.kruise.io');
+  } catch {
+    return;
+  }
+  const versions = ((crd.spec as { versions?: Array<{ name: string; schema?: unknown }> } | undefined)?.versions ?? []);
+  const v = versions.find((x) => x.name === version);
+  if (v?.schema && !JSON.stringify(v.schema).includes('"forceRecreate"')) {
+    throw usageError('--force needs OpenKruise v1.8 or later: this cluster\'s ContainerRecreateRequest has no spec.strategy.forceRecreate; nothing was created');
+  }
+}
+
+function sum(counts: Record<string, number>): number {
+  return Object.values(counts).reduce((a, b) => a + b, 0);
+}
+
+export async function restartWithCrrs(
+  ctx: CommandContext,
+  client: KubeClient,
+  target: WorkloadTarget,
+  options: RestartOptions,
+  reporter: RestartReporter,
+  perPod: Map<string, string[]>,
+): Promise<RestartResult> {
+  const crrRt = await client.resolve('containerrecreaterequests.apps.kruise.io');
+  const apiVersion = `${crrRt.group}/${crrRt.version}`;
+  if (options.strategy.forceRecreate) await checkForceSupported(client, crrRt.version);
+  const ns = target.namespace;
+  const pods = target.pods;
+  const size = batchSizeFor(options.maxUnavailable, pods.length);
+
+  // Resume an interrupted run of the same containers instead of starting over.
+  let runId: string | undefined;
+  let onRecord: KubeObject[] = [];
+  if (options.dryRun === 'none') {
+    onRecord = (await client.list(crrRt, ns, { labelSelector: workloadCrrSelector(target.kind, target.name), signal: ctx.signal })).items;
+    const resumable = findResumableRun(onRecord, options.containers, { run: RESTART_RUN_LABEL, total: RESTART_TOTAL_ANNOTATION, containers: RESTART_CONTAINERS_ANNOTATION });
+    if (resumable) {
+      runId = resumable.runId;
+      reporter.log(`resuming restart ${runId} of ${target.kind.toLowerCase()}/${target.name}: ${resumable.crrs} of ${resumable.total} pods already have a ContainerRecreateRequest`);
+    }
+  }
+  runId ??= shortHash(`${target.object.metadata.uid ?? target.name}|${options.containers.join(',')}|${Date.now()}|${Math.random()}`, 8);
+  const run: CrrRunInfo = { runId, workloadKind: target.kind, workloadName: target.name, total: pods.length, requestedContainers: options.containers };
+  const build = (pod: Pod): KubeObject =>
+    buildCrr({
+      apiVersion,
+      pod,
+      containers: perPod.get(pod.metadata.name ?? '') ?? [],
+      run,
+      strategy: options.strategy,
+      activeDeadlineSeconds: options.activeDeadlineSeconds,
+      ttlSecondsAfterFinished: options.ttlSecondsAfterFinished,
+    });
+
+  const batches = planBatches(pods, size);
+  if (options.dryRun !== 'none') {
+    const objects = pods.map(build);
+    if (options.dryRun === 'server') {
+      await mapLimit(objects, options.concurrency ?? DEFAULT_REQUEST_CONCURRENCY, (o) => client.create(crrRt, o, ns, { dryRun: true, signal: ctx.signal }), ctx.signal);
+    }
+    return { via: 'kruise', runId, rows: [], objects, batches: batches.length, outcome: 'dry-run' };
+  }
+
+  const byName = new Map(onRecord.map((c) => [c.metadata.name ?? '', c]));
+  const rows = new Map<string, RestartRow>();
+  const objects: KubeObject[] = [];
+  let created = 0;
+  let batchesDone = 0;
+  ctx.setInterruptSummary(
+    () => `restart ${runId} of ${target.kind.toLowerCase()}/${target.name}: ${batchesDone} of ${batches.length} batches done, ${created} ContainerRecreateRequests created; run the same command again to resume`,
+  );
+
+  const deadline = options.timeoutMs > 0 ? Date.now() + options.timeoutMs : undefined;
+  const crrs: LiveSet<KubeObject> = watchSet(client, crrRt, ns, { labelSelector: `${RESTART_RUN_LABEL}=${runId}`, signal: ctx.signal });
+  const podSet: LiveSet<Pod> =
+    target.selector !== undefined
+      ? watchSet<Pod>(client, POD_RT, ns, { labelSelector: labelSelectorString(target.selector), signal: ctx.signal })
+      : watchSet<Pod>(client, POD_RT, ns, { fieldSelector: `metadata.name=${target.name}`, signal: ctx.signal });
+  try {
+    await Promise.all([crrs.synced, podSet.synced]);
+    for (let b = 0; b < batches.length; b++) {
+      const batch = batches[b]!;
+      const started = Date.now();
+      const names = batch.map((p) => crrName(p.metadata.name ?? '', p.metadata.uid ?? '', perPod.get(p.metadata.name ?? '') ?? [], runId!));
+      // Pods whose CRR of this run already succeeded (a resumed run) are not touched again.
+      const todo = batch.filter((p, i) => {
+        const existing = byName.get(names[i]!);
+        if (existing && crrOutcome(existing) !== 'Running') {
+          rows.set(p.metadata.name ?? '', {
+            pod: p.metadata.name ?? '',
+            containers: perPod.get(p.metadata.name ?? '') ?? [],
+            phase: crrOutcome(existing),
+            crr: names[i],
+            message: 'done in an earlier attempt',
+          });
+          return false;
+        }
+        return true;
+      });
+      for (const p of todo) {
+        const cs = perPod.get(p.metadata.name ?? '') ?? [];
+        rows.set(p.metadata.name ?? '', { pod: p.metadata.name ?? '', containers: cs, phase: 'Pending', restartsBefore: sum(restartCounts(p, cs)) });
+      }
+      const results = await mapLimit(
+        todo,
+        options.concurrency ?? DEFAULT_REQUEST_CONCURRENCY,
+        async (p) => {
+          const r = await createOrAdopt(client, crrRt, build(p), { signal: ctx.signal });
+          if (r.created) created++;
+          return r.object;
+        },
+        ctx.signal,
+      );
+      objects.push(...results);
+      for (const [i, p] of todo.entries()) rows.get(p.metadata.name ?? '')!.crr = results[i]?.metadata.name;
+      const last = b === batches.length - 1;
+      if (!options.wait) {
+        reporter.log(`batch ${b + 1}/${batches.length}: created ${todo.length} ContainerRecreateRequests (${todo.map((p) => p.metadata.name).join(', ') || 'none new'})`);
+        if (!last) reporter.log(`not waiting (--wait=false): ${batches.length - b - 1} more batches remain; run the same command again to continue`);
+        for (const p of todo) rows.get(p.metadata.name ?? '')!.phase = 'Created';
+        return { via: 'kruise', runId, rows: [...rows.values()], objects, batches: batches.length, outcome: 'created' };
+      }
+      // Wait for every CRR of the batch to finish and its pod to be Ready again.
+      const pending = todo.map((p) => ({ pod: p, crr: rows.get(p.metadata.name ?? '')!.crr ?? '' }));
+      let timedOut = false;
+      await waitUntil(
+        [crrs, podSet as LiveSet<KubeObject>],
+        () => {
+          let finished = 0;
+          let ready = 0;
+          for (const { pod, crr } of pending) {
+            const obj = crrs.objects.get(crr);
+            const outcome = obj ? crrOutcome(obj) : 'Running';
+            const current = podSet.objects.get(pod.metadata.name ?? '');
+            const gone = !current || current.metadata.uid !== pod.metadata.uid;
+            if (outcome !== 'Running') finished++;
+            if (outcome === 'Failed' || gone || (outcome === 'Succeeded' && podIsReady(current!))) ready++;
+          }
+          reporter.progress(`batch ${b + 1}/${batches.length}: ${finished}/${pending.length} recreated, ${ready}/${pending.length} pods ready again`);
+          return ready === pending.length;
+        },
+        { deadline, signal: ctx.signal, what: `batch ${b + 1}/${batches.length} of the restart of ${target.kind.toLowerCase()}/${target.name}` },
+      ).catch((err: unknown) => {
+        if (!(err instanceof WaitTimeout)) throw err;
+        timedOut = true;
+      });
+      fillRows(pending, rows, crrs, podSet, started);
+      if (timedOut) {
+        return {
+          via: 'kruise',
+          runId,
+          rows: [...rows.values()],
+          objects,
+          batches: batches.length,
+          outcome: 'timeout',
+          message: `timed out waiting for batch ${b + 1}/${batches.length} of the restart of ${target.kind.toLowerCase()}/${target.name}; run the same command again to resume`,
+        };
+      }
+      batchesDone++;
+      const failedPods = pending.filter(({ pod }) => rows.get(pod.metadata.name ?? '')!.phase !== 'Succeeded');
+      reporter.log(
+        `batch ${b + 1}/${batches.length}: ${pending.length - failedPods.length}/${pending.length} pods restarted (${pending.map(({ pod }) => pod.metadata.name).join(', ') || 'none new'})`,
+      );
+      if (failedPods.length > 0) {
+        const rest = batches.length - b - 1;
+        return {
+          via: 'kruise',
+          runId,
+          rows: [...rows.values()],
+          objects,
+          batches: batches.length,
+          outcome: 'failed',
+          message: `${failedPods.length} pod(s) of batch ${b + 1} did not restart successfully${rest > 0 ? `; stopped before the remaining ${rest} batch(es)` : ''}`,
+        };
+      }
+    }
+  } finally {
+    crrs.stop();
+    podSet.stop();
+  }
+  const rowList = [...rows.values()];
+  const ok = rowList.every((r) => r.phase === 'Succeeded');
+  return { via: 'kruise', runId, rows: rowList, objects, batches: batches.length, outcome: ok ? 'succeeded' : 'failed' };
+}
+
+function fillRows(pending: Array<{ pod: Pod; crr: string }>, rows: Map<string, RestartRow>, crrs: LiveSet<KubeObject>, pods: LiveSet<Pod>, started: number): void {
+  for (const { pod, crr } of pending) {
+    const row = rows.get(pod.metadata.name ?? '')!;
+    const obj = crrs.objects.get(crr);
+    const current = pods.objects.get(pod.metadata.name ?? '');
+    const gone = !current || current.metadata.uid !== pod.metadata.uid;
+    const outcome = obj ? crrOutcome(obj) : 'Running';
+    row.phase = outcome === 'Running' ? (obj ? crrPhase(obj) : 'Pending') : outcome;
+    if (gone && outcome !== 'Failed') {
+      row.phase = 'Failed';
+      row.message = 'pod has gone';
+    }
+    if (obj && outcome === 'Failed') row.message = crrMessage(obj) ?? 'recreate failed';
+    if (current && !gone) row.restartsAfter = sum(restartCounts(current, row.containers));
+    const completion = (obj?.status as { completionTime?: string } | undefined)?.completionTime;
+    row.durationMs = completion && obj?.metadata.creationTimestamp ? Math.max(0, Date.parse(completion) - Date.parse(obj.metadata.creationTimestamp)) : Date.now() - started;
+  }
+}

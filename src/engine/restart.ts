@@ -1,0 +1,102 @@
+// The restart operation: one plan (which containers of which pods, in which batches),
+// two executors — ContainerRecreateRequests for Kruise's daemon (in place, pod UIDs kept),
+// or client-side pod deletion when Kruise is absent. `rollout restart` calls runRestart
+// for Kruise workloads with in-place update policies.
+import type { CommandContext } from '../cli/context';
+import type { KubeClient, KubeObject } from '../kube/client';
+import type { CrrStrategy } from '../kruise/builders/crr';
+import type { DryRunMode } from '../printers/output';
+import { failure, usageError } from '../cli/exit';
+import { validateRestartTargets } from '../kruise/plans/restart';
+import type { WorkloadTarget } from './targets';
+
+export type Via = 'auto' | 'kruise' | 'client';
+
+export interface RestartOptions {
+  /** Containers named with -c; empty = every container of each pod. */
+  containers: string[];
+  /** "1", "3" or "25%" of the workload's pods (rounded down, at least 1). */
+  maxUnavailable: string;
+  strategy: CrrStrategy;
+  activeDeadlineSeconds?: number;
+  ttlSecondsAfterFinished?: number;
+  /** false: return once the first batch (all CRRs when one batch) is created. */
+  wait: boolean;
+  /** 0 = no limit. */
+  timeoutMs: number;
+  via: Via;
+  dryRun: DryRunMode;
+  /** Requests in flight at once (default 16). */
+  concurrency?: number;
+}
+
+/** How the engine talks to the user; the command decides TTY spinner vs plain lines. */
+export interface RestartReporter {
+  /** Transient status (spinner text on a TTY; ignored in logs). */
+  progress(text: string): void;
+  /** A permanent line (one per batch, notes). */
+  log(line: string): void;
+}
+
+export interface RestartRow {
+  pod: string;
+  containers: string[];
+  /** Succeeded, Failed, Recreating, Pending, Replaced, Created... */
+  phase: string;
+  restartsBefore?: number;
+  restartsAfter?: number;
+  durationMs?: number;
+  message?: string;
+  /** The CRR's name (kruise executor). */
+  crr?: string;
+}
+
+export type RestartOutcome = 'succeeded' | 'failed' | 'created' | 'dry-run' | 'timeout';
+
+export interface RestartResult {
+  via: 'kruise' | 'client';
+  runId?: string;
+  rows: RestartRow[];
+  /** CRRs built or created, for -o yaml|json|name. */
+  objects: KubeObject[];
+  batches: number;
+  outcome: RestartOutcome;
+  message?: string;
+}
+
+/** One line naming every pod problem (the first few), for exit 2 before anything is created. */
+export function restartValidationError(target: WorkloadTarget, problems: Array<{ pod: string; message: string }>): Error {
+  const shown = problems.slice(0, 3).map((p) => `pod "${p.pod}" ${p.message}`);
+  const more = problems.length > 3 ? ` (and ${problems.length - 3} more)` : '';
+  return usageError(`cannot restart ${target.kind.toLowerCase()}/${target.name}: ${shown.join('; ')}${more}; nothing was created`);
+}
+
+/** Whether ContainerRecreateRequests are served (discovery), for --via=auto. */
+export async function chooseRestartExecutor(client: KubeClient, via: Via): Promise<'kruise' | 'client'> {
+  if (via === 'client') return 'client';
+  const served = await client.isServed('apps.kruise.io', 'containerrecreaterequests');
+  if (served) return 'kruise';
+  if (via === 'kruise') {
+    throw failure('this cluster does not serve containerrecreaterequests.apps.kruise.io (is OpenKruise installed?)', 'hint: --via=client recreates the pods batch by batch instead');
+  }
+  return 'client';
+}
+
+/**
+ * Restarts the containers of `target`'s pods batch by batch. Validates every pod first
+ * (exit 2, nothing created), then runs the chosen executor. Never throws for a failed
+ * restart: the result's outcome says how it ended (timeouts throw exit 3).
+ */
+export async function runRestart(ctx: CommandContext, client: KubeClient, target: WorkloadTarget, options: RestartOptions, reporter: RestartReporter): Promise<RestartResult> {
+  if (target.pods.length === 0) throw failure(`${target.kind.toLowerCase()}/${target.name} has no pods to restart`);
+  const { perPod, problems } = validateRestartTargets(target.pods, options.containers);
+  if (problems.length > 0) throw restartValidationError(target, problems);
+  const via = await chooseRestartExecutor(client, options.via);
+  if (via === 'kruise') {
+    const { restartWithCrrs } = await import('./restart-kruise');
+    return restartWithCrrs(ctx, client, target, options, reporter, perPod);
+  }
+  const { restartByRecreating } = await import('./restart-client');
+  if (options.via === 'auto') reporter.log('ContainerRecreateRequests are not served by this cluster: recreating pods batch by batch instead');
+  return restartByRecreating(ctx, client, target, options, reporter);
+}

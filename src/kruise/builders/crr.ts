@@ -1,0 +1,116 @@
+// ContainerRecreateRequest objects as the CLI sends them (kruise-semantics §4). Names are
+// deterministic so that a retried POST or a rerun of an interrupted restart finds the
+// request it already made (409 AlreadyExists) instead of restarting a pod twice.
+import type { KubeObject, Pod } from '../types';
+import { shortHash } from './hash';
+
+/** Labels that tie a CRR to one `restart` run and to the workload it restarts. */
+export const RESTART_RUN_LABEL = 'kubectl-kruise/restart-id';
+export const RESTART_WORKLOAD_KIND_LABEL = 'kubectl-kruise/workload-kind';
+export const RESTART_WORKLOAD_NAME_LABEL = 'kubectl-kruise/workload-name';
+/** How many pods the run planned to restart: a rerun resumes a run that has fewer CRRs. */
+export const RESTART_TOTAL_ANNOTATION = 'kubectl-kruise/restart-total';
+/** The containers the run restarts (comma-separated, empty = all of each pod's containers). */
+export const RESTART_CONTAINERS_ANNOTATION = 'kubectl-kruise/restart-containers';
+/** The workload as the user named it ("CloneSet/web"), untruncated. */
+export const RESTART_WORKLOAD_ANNOTATION = 'kubectl-kruise/workload';
+
+export interface CrrStrategy {
+  failurePolicy?: 'Fail' | 'Ignore';
+  orderedRecreate?: boolean;
+  /** Only known to Kruise ≥ v1.8 CRDs; sent only when requested. */
+  forceRecreate?: boolean;
+  unreadyGracePeriodSeconds?: number;
+  minStartedSeconds?: number;
+}
+
+export interface CrrRunInfo {
+  runId: string;
+  workloadKind: string;
+  workloadName: string;
+  /** Pods the run planned to restart. */
+  total: number;
+  /** Containers named with -c (empty: all containers of each pod). */
+  requestedContainers: string[];
+}
+
+export interface CrrBuildInput {
+  /** apps.kruise.io/v1alpha1, or v1beta1 where served (main branch). */
+  apiVersion: string;
+  pod: Pod;
+  /** Containers to recreate in this pod, already validated against it. */
+  containers: string[];
+  run: CrrRunInfo;
+  strategy?: CrrStrategy;
+  activeDeadlineSeconds?: number;
+  ttlSecondsAfterFinished?: number;
+}
+
+const MAX_NAME = 253;
+const MAX_LABEL_VALUE = 63;
+
+/**
+ * `<pod>-<hash of pod uid, containers and run id>`: stable for one run, different for the
+ * next run on the same pod, at most 253 characters.
+ */
+export function crrName(podName: string, podUid: string, containers: readonly string[], runId: string): string {
+  const hash = shortHash(`${podUid}\n${[...containers].sort().join(',')}\n${runId}`);
+  const room = MAX_NAME - hash.length - 1;
+  const base = podName.length > room ? podName.slice(0, room).replace(/[-.]+$/, '') : podName;
+  return `${base}-${hash}`;
+}
+
+/** A label value for any name: the name itself when it fits, else a prefix plus a hash. */
+export function labelValueFor(name: string): string {
+  if (name.length <= MAX_LABEL_VALUE) return name;
+  const hash = shortHash(name);
+  return `${name.slice(0, MAX_LABEL_VALUE - hash.length - 1).replace(/[-._]+$/, '')}-${hash}`;
+}
+
+export function restartRunLabels(run: Pick<CrrRunInfo, 'runId' | 'workloadKind' | 'workloadName'>): Record<string, string> {
+  return {
+    [RESTART_RUN_LABEL]: run.runId,
+    [RESTART_WORKLOAD_KIND_LABEL]: run.workloadKind.toLowerCase(),
+    [RESTART_WORKLOAD_NAME_LABEL]: labelValueFor(run.workloadName),
+  };
+}
+
+/** Label selector of every CRR this CLI made for a workload (any run). */
+export function workloadCrrSelector(workloadKind: string, workloadName: string): string {
+  return `${RESTART_WORKLOAD_KIND_LABEL}=${workloadKind.toLowerCase()},${RESTART_WORKLOAD_NAME_LABEL}=${labelValueFor(workloadName)}`;
+}
+
+/** Builds one CRR; never sets preStop/ports/statusContext (the webhook fills them). */
+export function buildCrr(input: CrrBuildInput): KubeObject {
+  const { pod, run } = input;
+  const podName = pod.metadata.name ?? '';
+  const strategy: Record<string, unknown> = {};
+  const s = input.strategy ?? {};
+  if (s.failurePolicy !== undefined) strategy.failurePolicy = s.failurePolicy;
+  if (s.orderedRecreate) strategy.orderedRecreate = true;
+  if (s.forceRecreate) strategy.forceRecreate = true;
+  if (s.unreadyGracePeriodSeconds !== undefined) strategy.unreadyGracePeriodSeconds = s.unreadyGracePeriodSeconds;
+  if (s.minStartedSeconds !== undefined) strategy.minStartedSeconds = s.minStartedSeconds;
+  const spec: Record<string, unknown> = {
+    podName,
+    containers: input.containers.map((name) => ({ name })),
+  };
+  if (Object.keys(strategy).length > 0) spec.strategy = strategy;
+  if (input.activeDeadlineSeconds !== undefined) spec.activeDeadlineSeconds = input.activeDeadlineSeconds;
+  if (input.ttlSecondsAfterFinished !== undefined) spec.ttlSecondsAfterFinished = input.ttlSecondsAfterFinished;
+  return {
+    apiVersion: input.apiVersion,
+    kind: 'ContainerRecreateRequest',
+    metadata: {
+      name: crrName(podName, pod.metadata.uid ?? '', input.containers, run.runId),
+      namespace: pod.metadata.namespace,
+      labels: restartRunLabels(run),
+      annotations: {
+        [RESTART_TOTAL_ANNOTATION]: String(run.total),
+        [RESTART_CONTAINERS_ANNOTATION]: run.requestedContainers.join(','),
+        [RESTART_WORKLOAD_ANNOTATION]: `${run.workloadKind}/${run.workloadName}`,
+      },
+    },
+    spec,
+  };
+}

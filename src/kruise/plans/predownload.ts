@@ -1,0 +1,111 @@
+// Planning a pre-download for a workload: which images of its template its current pods do
+// not run yet, and on which nodes (those of the pods that will have to pull them).
+import type { Container, Pod } from '../types';
+import type { LabelSelectorShape, PullTarget } from '../builders/imagepulljob';
+
+export interface ImageNeed {
+  container: string;
+  image: string;
+  /** Pods whose container runs another image. */
+  pods: string[];
+  nodes: string[];
+}
+
+export interface PredownloadPlan {
+  images: string[];
+  pods: string[];
+  nodes: string[];
+  target: PullTarget;
+  needs: ImageNeed[];
+}
+
+const REVISION_LABEL = 'controller-revision-hash';
+
+function unique(values: Iterable<string>): string[] {
+  return [...new Set(values)].sort();
+}
+
+/** Per template container: the pods (and their nodes) whose container runs a different image. */
+export function imagesNotYetRun(templateContainers: readonly Container[], pods: readonly Pod[]): ImageNeed[] {
+  const needs: ImageNeed[] = [];
+  const active = pods.filter((p) => !p.metadata.deletionTimestamp);
+  for (const c of templateContainers) {
+    if (!c.image) continue;
+    const stale = active.filter((p) => {
+      const pc = [...p.spec.containers, ...(p.spec.initContainers ?? [])].find((x) => x.name === c.name);
+      return pc !== undefined && pc.image !== c.image;
+    });
+    if (stale.length === 0) continue;
+    needs.push({
+      container: c.name,
+      image: c.image,
+      pods: unique(stale.map((p) => p.metadata.name ?? '')),
+      nodes: unique(stale.map((p) => p.spec.nodeName ?? '').filter((n) => n !== '')),
+    });
+  }
+  return needs;
+}
+
+/** The hash part of a revision name (after the last "-"). */
+function revisionHash(revision: string): string {
+  const i = revision.lastIndexOf('-');
+  return i < 0 ? revision : revision.slice(i + 1);
+}
+
+/** Minimal label-selector matcher for matchLabels + In/NotIn/Exists/DoesNotExist. */
+export function selectorMatches(sel: LabelSelectorShape, labels: Record<string, string> | undefined): boolean {
+  const l = labels ?? {};
+  for (const [k, v] of Object.entries(sel.matchLabels ?? {})) if (l[k] !== v) return false;
+  for (const e of sel.matchExpressions ?? []) {
+    const has = Object.prototype.hasOwnProperty.call(l, e.key);
+    const vals = e.values ?? [];
+    if (e.operator === 'In' && !(has && vals.includes(l[e.key]!))) return false;
+    if (e.operator === 'NotIn' && has && vals.includes(l[e.key]!)) return false;
+    if (e.operator === 'Exists' && !has) return false;
+    if (e.operator === 'DoesNotExist' && has) return false;
+  }
+  return true;
+}
+
+/**
+ * Targets the pods still on an older revision the way Kruise's own pre-download does
+ * (workload selector + controller-revision-hash NotIn [update revision, its hash]) when that
+ * picks exactly the pods that need the images; otherwise the nodes by name.
+ */
+export function planWorkloadPredownload(input: {
+  templateContainers: readonly Container[];
+  pods: readonly Pod[];
+  selector?: LabelSelectorShape;
+  updateRevision?: string;
+}): PredownloadPlan | undefined {
+  const needs = imagesNotYetRun(input.templateContainers, input.pods);
+  if (needs.length === 0) return undefined;
+  const images = unique(needs.map((n) => n.image));
+  const podNames = unique(needs.flatMap((n) => n.pods));
+  const nodes = unique(needs.flatMap((n) => n.nodes));
+  let target: PullTarget = { kind: 'nodes', names: nodes };
+  if (input.updateRevision && input.selector && (input.selector.matchLabels || input.selector.matchExpressions)) {
+    const podSelector: LabelSelectorShape = {};
+    if (input.selector.matchLabels) podSelector.matchLabels = { ...input.selector.matchLabels };
+    podSelector.matchExpressions = [
+      ...(input.selector.matchExpressions ?? []).map((e) => ({ ...e })),
+      { key: REVISION_LABEL, operator: 'NotIn', values: unique([input.updateRevision, revisionHash(input.updateRevision)]) },
+    ];
+    const picked = input.pods.filter((p) => !p.metadata.deletionTimestamp && selectorMatches(podSelector, p.metadata.labels));
+    const pickedNames = unique(picked.map((p) => p.metadata.name ?? ''));
+    if (pickedNames.length === podNames.length && pickedNames.every((n, i) => n === podNames[i])) target = { kind: 'pods', podSelector };
+  }
+  return { images, pods: podNames, nodes, target, needs };
+}
+
+/** "k=v,k2=v2" → matchLabels; throws with a user message. */
+export function parseNodeSelector(value: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of value.split(',')) {
+    const p = part.trim();
+    const eq = p.indexOf('=');
+    if (p === '' || eq <= 0) throw new Error(`invalid --node-selector "${value}": use key=value[,key=value]`);
+    out[p.slice(0, eq)] = p.slice(eq + 1);
+  }
+  return out;
+}

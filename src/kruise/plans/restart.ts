@@ -1,0 +1,179 @@
+// Planning an in-place restart: which containers of which pods, in which batches, and
+// whether each pod can be restarted at all (kruise-semantics §4) — decided before any request.
+import type { KubeObject, Pod } from '../types';
+
+export interface RestartProblem {
+  pod: string;
+  message: string;
+}
+
+/** "2" → 2, "25%" → floor(25% of total), never below 1 (at most max-unavailable pods at once). */
+export function batchSizeFor(maxUnavailable: string, total: number): number {
+  const v = maxUnavailable.trim();
+  if (/^\d+$/.test(v)) {
+    const n = Number(v);
+    if (n < 1) throw new Error(`invalid --max-unavailable "${maxUnavailable}": must be at least 1`);
+    return n;
+  }
+  const m = /^(\d+(?:\.\d+)?)%$/.exec(v);
+  if (!m) throw new Error(`invalid --max-unavailable "${maxUnavailable}": use a number of pods (2) or a percentage (25%)`);
+  const pct = Number(m[1]);
+  if (pct <= 0 || pct > 100) throw new Error(`invalid --max-unavailable "${maxUnavailable}": a percentage must be above 0% and at most 100%`);
+  return Math.max(1, Math.floor((pct * total) / 100));
+}
+
+/** Names ordered as a person would (web-2 before web-10). */
+export function comparePodNames(a: string, b: string): number {
+  return a.localeCompare(b, 'en', { numeric: true });
+}
+
+/** Splits pods into batches of `size`, in name order. */
+export function planBatches<T extends { metadata: { name?: string } }>(pods: readonly T[], size: number): T[][] {
+  const sorted = [...pods].sort((a, b) => comparePodNames(a.metadata.name ?? '', b.metadata.name ?? ''));
+  const batches: T[][] = [];
+  for (let i = 0; i < sorted.length; i += Math.max(1, size)) batches.push(sorted.slice(i, i + Math.max(1, size)));
+  return batches;
+}
+
+/** Why a pod cannot take a CRR now (undefined when it can): the pod must be active and scheduled. */
+export function podRestartBlocker(pod: Pod): string | undefined {
+  if (pod.metadata.deletionTimestamp) return 'is being deleted';
+  const phase = pod.status?.phase;
+  if (phase === 'Succeeded' || phase === 'Failed') return `is not active (phase ${phase})`;
+  if (!pod.spec.nodeName) return 'is not scheduled to a node yet';
+  return undefined;
+}
+
+/**
+ * Containers of `pod` to recreate: the requested ones (each must exist as a container or init
+ * container and have been started, i.e. have a containerID), or all regular containers.
+ */
+export function containersToRestart(pod: Pod, requested: readonly string[]): { containers: string[]; problems: string[] } {
+  const statuses = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])];
+  const known = new Set([...pod.spec.containers.map((c) => c.name), ...(pod.spec.initContainers ?? []).map((c) => c.name)]);
+  const names = requested.length > 0 ? [...requested] : pod.spec.containers.map((c) => c.name);
+  const problems: string[] = [];
+  for (const name of names) {
+    if (!known.has(name)) {
+      problems.push(`has no container "${name}" (containers: ${[...known].join(', ')})`);
+      continue;
+    }
+    const st = statuses.find((s) => s.name === name);
+    if (!st?.containerID) problems.push(`container "${name}" has not been started yet (no containerID)`);
+  }
+  return { containers: names, problems };
+}
+
+/** Validates every pod and returns what to restart in each (problems empty = go). */
+export function validateRestartTargets(pods: readonly Pod[], requested: readonly string[]): { perPod: Map<string, string[]>; problems: RestartProblem[] } {
+  const perPod = new Map<string, string[]>();
+  const problems: RestartProblem[] = [];
+  for (const pod of pods) {
+    const name = pod.metadata.name ?? '';
+    const blocker = podRestartBlocker(pod);
+    if (blocker) problems.push({ pod: name, message: blocker });
+    const r = containersToRestart(pod, requested);
+    for (const m of r.problems) problems.push({ pod: name, message: m });
+    perPod.set(name, r.containers);
+  }
+  return { perPod, problems };
+}
+
+/** Parsed -c list: comma-separated, no empty names, no duplicates. Throws with a user message. */
+export function parseContainerList(values: readonly string[] | undefined): string[] {
+  if (values === undefined) return [];
+  const out: string[] = [];
+  for (const v of values) {
+    const parts = v.split(',').map((s) => s.trim());
+    for (const p of parts) {
+      if (p === '') throw new Error('empty container name in -c/--containers');
+      if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(p) || p.length > 63) throw new Error(`invalid container name "${p}" in -c/--containers`);
+      if (!out.includes(p)) out.push(p);
+    }
+  }
+  if (out.length === 0) throw new Error('empty container name in -c/--containers');
+  return out;
+}
+
+/** Whole seconds from a duration in ms; throws when not whole or out of range. */
+export function wholeSeconds(ms: number, flag: string, min = 0): number {
+  if (ms % 1000 !== 0) throw new Error(`invalid ${flag}: must be a whole number of seconds`);
+  const s = ms / 1000;
+  if (s < min) throw new Error(`invalid ${flag}: must be at least ${min}s`);
+  if (s > 2147483647) throw new Error(`invalid ${flag}: too large`);
+  return s;
+}
+
+export type CrrOutcome = 'Succeeded' | 'Failed' | 'Running';
+
+interface CrrStatusShape {
+  phase?: string;
+  message?: string;
+  containerRecreateStates?: Array<{ name: string; phase?: string; message?: string }>;
+  completionTime?: string;
+}
+
+/** Outcome judged from the container phases once the CRR is Completed (kruise-semantics §4). */
+export function crrOutcome(crr: KubeObject): CrrOutcome {
+  const st = (crr.status ?? {}) as CrrStatusShape;
+  if (st.phase !== 'Completed') return 'Running';
+  const states = st.containerRecreateStates ?? [];
+  return states.length > 0 && states.every((c) => c.phase === 'Succeeded') ? 'Succeeded' : 'Failed';
+}
+
+export function crrPhase(crr: KubeObject): string {
+  return ((crr.status ?? {}) as CrrStatusShape).phase || 'Pending';
+}
+
+export function crrMessage(crr: KubeObject): string | undefined {
+  const st = (crr.status ?? {}) as CrrStatusShape;
+  const failed = (st.containerRecreateStates ?? []).filter((c) => c.phase === 'Failed').map((c) => `${c.name}: ${c.message ?? 'failed'}`);
+  return [st.message, ...failed].filter(Boolean).join('; ') || undefined;
+}
+
+/** A pod counts as ready again when Running with condition Ready=True. */
+export function podIsReady(pod: Pod): boolean {
+  return pod.status?.phase === 'Running' && (pod.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+}
+
+/** Sum of restartCount per container name (for the before → after column). */
+export function restartCounts(pod: Pod, containers: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  const statuses = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])];
+  for (const c of containers) out[c] = statuses.find((s) => s.name === c)?.restartCount ?? 0;
+  return out;
+}
+
+/** What a restart run left behind, read from its CRRs' labels and annotations. */
+export interface RunOnRecord {
+  runId: string;
+  total: number;
+  containers: string;
+  crrs: number;
+  unfinished: number;
+  newest: string;
+}
+
+
+/**
+ * The run a rerun should resume: the newest run for the same containers that has fewer CRRs
+ * than it planned, or CRRs still in progress. Undefined when every earlier run finished.
+ */
+export function findResumableRun(crrs: readonly KubeObject[], requestedContainers: readonly string[], labels: { run: string; total: string; containers: string }): RunOnRecord | undefined {
+  const runs = new Map<string, RunOnRecord>();
+  for (const c of crrs) {
+    const runId = c.metadata.labels?.[labels.run];
+    if (!runId) continue;
+    const r = runs.get(runId) ?? { runId, total: 0, containers: c.metadata.annotations?.[labels.containers] ?? '', crrs: 0, unfinished: 0, newest: '' };
+    r.total = Math.max(r.total, Number(c.metadata.annotations?.[labels.total] ?? 0) || 0);
+    r.crrs++;
+    if (crrOutcome(c) === 'Running') r.unfinished++;
+    const ts = c.metadata.creationTimestamp ?? '';
+    if (ts > r.newest) r.newest = ts;
+    runs.set(runId, r);
+  }
+  const want = requestedContainers.join(',');
+  return [...runs.values()]
+    .filter((r) => r.containers === want && (r.crrs < r.total || r.unfinished > 0))
+    .sort((a, b) => (a.newest < b.newest ? 1 : a.newest > b.newest ? -1 : 0))[0];
+}

@@ -1,0 +1,316 @@
+// Advanced DaemonSet controller rules (kruise-semantics §2.5, §8), pure:
+// - `readAdvancedDaemonSetSpec(obj)`: the fields the controller needs (v1alpha1/v1beta1 share them).
+// - `nodeShouldRunDaemonPod(template, node)`: nodeSelector and required node affinity of the template.
+// - `nodesAllowedToUpdate(...)`: Kruise's filterDaemonPodsNodeToUpdate: descending node names,
+//   already-updated nodes first, then the rollingUpdate.selector matches, capped at nodes − partition.
+// - `planAdvancedDaemonSetSync(input)`: one step: place/remove daemon pods, else roll (maxUnavailable,
+//   maxSurge, in place for InPlaceIfPossible).
+// - `advancedDaemonSetStatus(input)`: desiredNumberScheduled ... and daemonSetHash/updateRevision.
+// - `validateAdvancedDaemonSet(obj)`, `advancedDaemonSetDefaults(obj)`: the webhook.
+import { parseIntOrPercent } from '../intstr';
+import { daemonSetRollingLimits, explainAdvancedDaemonSetPartition, InvalidValueError } from '../partition';
+import type { KubeObject } from '../types';
+import type { FieldError } from './cloneset-webhook';
+
+type Selector = { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> };
+
+export interface AdvancedDaemonSetSpecView {
+  selector?: Selector;
+  template: Record<string, unknown>;
+  rollingUpdate: boolean;
+  /** Standard (also the deprecated Surging) or InPlaceIfPossible. */
+  inPlace: boolean;
+  maxUnavailable?: unknown;
+  maxSurge?: unknown;
+  nodeSelector?: Selector;
+  partition?: unknown;
+  paused: boolean;
+  minReadySeconds: number;
+  revisionHistoryLimit: number;
+}
+
+export function readAdvancedDaemonSetSpec(obj: KubeObject): AdvancedDaemonSetSpecView {
+  const spec = (obj.spec ?? {}) as Record<string, unknown>;
+  const us = (spec.updateStrategy ?? {}) as { type?: string; rollingUpdate?: Record<string, unknown> };
+  const ru = us.rollingUpdate ?? {};
+  return {
+    selector: spec.selector as Selector | undefined,
+    template: (spec.template ?? {}) as Record<string, unknown>,
+    rollingUpdate: us.type !== 'OnDelete',
+    inPlace: ru.rollingUpdateType === 'InPlaceIfPossible',
+    maxUnavailable: ru.maxUnavailable,
+    maxSurge: ru.maxSurge,
+    nodeSelector: ru.selector as Selector | undefined,
+    partition: ru.partition,
+    paused: ru.paused === true,
+    minReadySeconds: typeof spec.minReadySeconds === 'number' ? spec.minReadySeconds : 0,
+    revisionHistoryLimit: typeof spec.revisionHistoryLimit === 'number' ? spec.revisionHistoryLimit : 10,
+  };
+}
+
+export function labelSelectorMatches(sel: Selector | undefined, labels: Record<string, string> | undefined): boolean {
+  if (!sel) return false;
+  const l = labels ?? {};
+  for (const [k, v] of Object.entries(sel.matchLabels ?? {})) if (l[k] !== v) return false;
+  for (const e of sel.matchExpressions ?? []) if (!requirementMatches(e, l, undefined)) return false;
+  return true;
+}
+
+function requirementMatches(e: { key: string; operator: string; values?: string[] }, labels: Record<string, string>, fieldValue: string | undefined): boolean {
+  const has = fieldValue !== undefined || Object.prototype.hasOwnProperty.call(labels, e.key);
+  const v = fieldValue ?? labels[e.key];
+  const vals = e.values ?? [];
+  switch (e.operator) {
+    case 'In':
+      return has && vals.includes(v);
+    case 'NotIn':
+      return !has || !vals.includes(v);
+    case 'Exists':
+      return has;
+    case 'DoesNotExist':
+      return !has;
+    case 'Gt':
+      return has && Number(v) > Number(vals[0]);
+    case 'Lt':
+      return has && Number(v) < Number(vals[0]);
+    default:
+      return false;
+  }
+}
+
+/** Whether a daemon pod of this template belongs on the node (nodeSelector + required node affinity). */
+export function nodeShouldRunDaemonPod(template: Record<string, unknown>, node: KubeObject): boolean {
+  const spec = (template.spec ?? {}) as { nodeSelector?: Record<string, string>; affinity?: { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms?: Array<{ matchExpressions?: Array<{ key: string; operator: string; values?: string[] }>; matchFields?: Array<{ key: string; operator: string; values?: string[] }> }> } } } };
+  const labels = node.metadata.labels ?? {};
+  for (const [k, v] of Object.entries(spec.nodeSelector ?? {})) if (labels[k] !== v) return false;
+  const terms = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  if (terms && terms.length > 0) {
+    const ok = terms.some(
+      (t) =>
+        (t.matchExpressions ?? []).every((e) => requirementMatches(e, labels, undefined)) &&
+        (t.matchFields ?? []).every((e) => e.key === 'metadata.name' && requirementMatches(e, {}, node.metadata.name ?? '')),
+    );
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/** Nodes kept at the old revision by the partition (int ≤ v1.8; int-or-percent rounding down since v1.9). */
+export function advancedDaemonSetPartitionNodes(partition: unknown, nodes: number): number {
+  if (partition === undefined || partition === null) return 0;
+  try {
+    return explainAdvancedDaemonSetPartition(partition, nodes).partitionReplicas;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Kruise's filterDaemonPodsNodeToUpdate: nodes (with daemon pods) in descending name order,
+ * nodes already updated first, then (with a rollingUpdate selector) only matching nodes,
+ * at most `nodes − partition` of them.
+ */
+export function nodesAllowedToUpdate(
+  nodes: Array<{ name: string; labels: Record<string, string>; hasUpdatedPod: boolean }>,
+  partition: number,
+  selector: Selector | undefined,
+): string[] {
+  const sorted = [...nodes].sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
+  const updated = sorted.filter((n) => n.hasUpdatedPod).map((n) => n.name);
+  const rest = sorted.filter((n) => !n.hasUpdatedPod && (!selector || labelSelectorMatches(selector, n.labels))).map((n) => n.name);
+  const max = nodes.length - partition;
+  if (max <= 0) return [];
+  return [...updated, ...rest].slice(0, max);
+}
+
+export interface AdsPlannedPod {
+  name: string;
+  updated: boolean;
+  available: boolean;
+  terminating: boolean;
+}
+
+export interface AdsNodePlan {
+  node: string;
+  shouldRun: boolean;
+  pods: AdsPlannedPod[];
+}
+
+export interface AdsSyncInput {
+  nodes: AdsNodePlan[];
+  allowedToUpdate: Set<string>;
+  rollingUpdate: boolean;
+  paused: boolean;
+  inPlace: boolean;
+  maxUnavailable: number;
+  maxSurge: number;
+}
+
+export interface AdsSyncStep {
+  /** Nodes that get a new pod at the update revision. */
+  create: string[];
+  delete: string[];
+  /** Old pods to update (in place when possible, else recreated by deleting them). */
+  update: string[];
+}
+
+/** One reconcile step (kube's DaemonSet manage + rollingUpdate, with Kruise's partition/selector/in-place). */
+export function planAdvancedDaemonSetSync(input: AdsSyncInput): AdsSyncStep {
+  const step: AdsSyncStep = { create: [], delete: [], update: [] };
+  for (const n of input.nodes) {
+    const live = n.pods.filter((p) => !p.terminating);
+    if (n.shouldRun && live.length === 0 && !n.pods.some((p) => p.terminating)) step.create.push(n.node);
+    if (!n.shouldRun) step.delete.push(...live.map((p) => p.name));
+    // more than one pod and no surge in progress: keep the updated (or oldest) one
+    if (n.shouldRun && live.length > 1 && !(live.some((p) => p.updated) && live.some((p) => !p.updated))) {
+      step.delete.push(...live.slice(1).map((p) => p.name));
+    }
+  }
+  if (step.create.length > 0 || step.delete.length > 0) return step;
+  if (!input.rollingUpdate || input.paused) return step;
+
+  let unavailable = 0;
+  let surging = 0;
+  const running = input.nodes.filter((n) => n.shouldRun);
+  for (const n of running) {
+    const live = n.pods.filter((p) => !p.terminating);
+    const fresh = live.find((p) => p.updated);
+    const old = live.find((p) => !p.updated);
+    if (fresh && old) surging++;
+    if (fresh ? !fresh.available : !old?.available) unavailable++;
+  }
+  const surge = input.inPlace ? 0 : input.maxSurge;
+  for (const n of running) {
+    if (!input.allowedToUpdate.has(n.node)) continue;
+    const live = n.pods.filter((p) => !p.terminating);
+    const fresh = live.find((p) => p.updated);
+    const old = live.find((p) => !p.updated);
+    if (!old) continue;
+    if (surge > 0) {
+      if (fresh) {
+        if (fresh.available) step.delete.push(old.name);
+      } else if (!old.available) {
+        step.delete.push(old.name);
+      } else if (surging < surge) {
+        surging++;
+        step.create.push(n.node);
+      }
+      continue;
+    }
+    if (!old.available) {
+      step.update.push(old.name);
+    } else if (unavailable < input.maxUnavailable) {
+      unavailable++;
+      step.update.push(old.name);
+    }
+  }
+  return step;
+}
+
+export interface AdsStatusInput {
+  generation: number;
+  hash: string;
+  beta: boolean;
+  collisionCount: number;
+  nodes: Array<{ shouldRun: boolean; pods: Array<{ updated: boolean; ready: boolean; available: boolean }> }>;
+}
+
+export function advancedDaemonSetStatus(input: AdsStatusInput): Record<string, unknown> {
+  let desired = 0;
+  let current = 0;
+  let misscheduled = 0;
+  let ready = 0;
+  let updated = 0;
+  let available = 0;
+  for (const n of input.nodes) {
+    if (!n.shouldRun) {
+      if (n.pods.length > 0) misscheduled++;
+      continue;
+    }
+    desired++;
+    if (n.pods.length === 0) continue;
+    current++;
+    if (n.pods.some((p) => p.ready)) ready++;
+    if (n.pods.some((p) => p.available)) available++;
+    if (n.pods.some((p) => p.updated)) updated++;
+  }
+  const status: Record<string, unknown> = {
+    observedGeneration: input.generation,
+    desiredNumberScheduled: desired,
+    currentNumberScheduled: current,
+    numberMisscheduled: misscheduled,
+    numberReady: ready,
+    updatedNumberScheduled: updated,
+    numberAvailable: available,
+    numberUnavailable: desired - available,
+    collisionCount: input.collisionCount,
+  };
+  // the short hash: `daemonSetHash` in v1alpha1, `updateRevision` in v1beta1 (§2.5)
+  status[input.beta ? 'updateRevision' : 'daemonSetHash'] = input.hash;
+  return status;
+}
+
+function positiveIntOrPercent(errors: FieldError[], field: string, value: unknown): void {
+  if (value === undefined || value === null) return;
+  const p = parseIntOrPercent(value);
+  if (!p.ok) {
+    errors.push({ type: 'Invalid', field, value, detail: p.error.reason });
+    return;
+  }
+  const n = p.value.kind === 'int' ? p.value.value : p.value.percent;
+  if (n < 0) errors.push({ type: 'Invalid', field, value, detail: 'must be greater than or equal to 0' });
+  if (p.value.kind === 'percent' && p.value.percent > 100) errors.push({ type: 'Invalid', field, value, detail: 'must not be greater than 100%' });
+}
+
+/** Kruise's Advanced DaemonSet validating webhook (§8). */
+export function validateAdvancedDaemonSet(obj: KubeObject, kruise: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const spec = readAdvancedDaemonSetSpec(obj);
+  const ru = 'spec.updateStrategy.rollingUpdate';
+  const rawRu = ((obj.spec as { updateStrategy?: { rollingUpdate?: Record<string, unknown> } } | undefined)?.updateStrategy?.rollingUpdate ?? {}) as Record<string, unknown>;
+  const t = rawRu.rollingUpdateType;
+  if (t !== undefined && !['Standard', 'Surging', 'InPlaceIfPossible'].includes(String(t))) {
+    errors.push({ type: 'NotSupported', field: `${ru}.rollingUpdateType`, value: t, detail: 'supported values: "Standard", "InPlaceIfPossible"' });
+  }
+  positiveIntOrPercent(errors, `${ru}.maxUnavailable`, spec.maxUnavailable);
+  positiveIntOrPercent(errors, `${ru}.maxSurge`, spec.maxSurge);
+  if (errors.length === 0) {
+    try {
+      daemonSetRollingLimits({ desiredNumberScheduled: 1, maxUnavailable: spec.maxUnavailable, maxSurge: spec.maxSurge, advanced: true });
+    } catch (e) {
+      if (!(e instanceof InvalidValueError)) throw e;
+      errors.push({ type: 'Invalid', field: `${ru}.${e.field}`, value: e.value, detail: e.reason });
+    }
+  }
+  if (spec.partition !== undefined && spec.partition !== null) {
+    if (typeof spec.partition === 'string' && (kruise === 'v1.3' || kruise === 'v1.8')) {
+      errors.push({ type: 'Invalid', field: `${ru}.partition`, value: spec.partition, detail: 'must be an integer' });
+    } else positiveIntOrPercent(errors, `${ru}.partition`, spec.partition);
+  }
+  if (!spec.selector) errors.push({ type: 'Required', field: 'spec.selector', detail: '' });
+  else {
+    const labels = ((spec.template.metadata ?? {}) as { labels?: Record<string, string> }).labels ?? {};
+    if (!labelSelectorMatches(spec.selector, labels)) {
+      errors.push({ type: 'Invalid', field: 'spec.template.metadata.labels', value: labels, detail: '`selector` does not match template `labels`' });
+    }
+  }
+  return errors;
+}
+
+/** Kruise's SetDefaultsDaemonSet for the fields the sandbox uses. */
+export function advancedDaemonSetDefaults(obj: KubeObject): KubeObject {
+  const out = structuredClone(obj);
+  const spec = (out.spec ??= {}) as Record<string, unknown>;
+  if (spec.revisionHistoryLimit === undefined) spec.revisionHistoryLimit = 10;
+  const us = (spec.updateStrategy ??= {}) as Record<string, unknown>;
+  if (!us.type) us.type = 'RollingUpdate';
+  if (us.type === 'RollingUpdate') {
+    const ru = (us.rollingUpdate ??= {}) as Record<string, unknown>;
+    if (!ru.rollingUpdateType) ru.rollingUpdateType = 'Standard';
+    if (ru.maxUnavailable === undefined && ru.maxSurge === undefined) ru.maxUnavailable = 1;
+    if (ru.maxSurge === undefined) ru.maxSurge = 0;
+    if (ru.maxUnavailable === undefined) ru.maxUnavailable = 0;
+    if (ru.partition === undefined) ru.partition = 0;
+  }
+  return out;
+}

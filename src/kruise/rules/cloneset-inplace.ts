@@ -1,0 +1,193 @@
+// In-place update rules as Kruise's `inplaceupdate` package applies them (kruise-semantics §3.3),
+// shared by CloneSet, Advanced StatefulSet and Advanced DaemonSet:
+// - `inPlaceUpdatePlan(oldTemplate, newTemplate)`: what to change on a pod when only container images
+//   and template labels/annotations differ; undefined when the change needs a recreate.
+// - `applyInPlaceUpdate(pod, plan, revision, now)`: the pod after the in-place patch, with the
+//   `apps.kruise.io/inplace-update-state` annotation and the revision labels.
+// - `inPlaceUpdateCompleted(pod)`: whether the kubelet has restarted every updated container.
+// - readiness-gate helpers for the `InPlaceUpdateReady` condition.
+import type { ContainerStatus, Pod } from '../types';
+import { jsonEqual, POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, revisionHash } from './revisions';
+
+export const INPLACE_UPDATE_STATE_ANNOTATION = 'apps.kruise.io/inplace-update-state';
+export const INPLACE_UPDATE_GRACE_ANNOTATION = 'apps.kruise.io/inplace-update-grace';
+export const INPLACE_READY_CONDITION = 'InPlaceUpdateReady';
+
+export interface InPlaceUpdatePlan {
+  /** container name → new image */
+  containerImages: Record<string, string>;
+  /** labels/annotations to set (value) or remove (null) on the pod */
+  labels: Record<string, string | null>;
+  annotations: Record<string, string | null>;
+}
+
+export interface InPlaceUpdateState {
+  revision: string;
+  updateTimestamp: string;
+  lastContainerStatuses?: Record<string, { imageID?: string }>;
+  containerBatchesRecord?: Array<{ timestamp: string; containers: string[] }>;
+}
+
+type Template = Record<string, unknown>;
+interface TemplateParts {
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  spec: Record<string, unknown>;
+}
+
+function parts(tpl: Template | undefined): TemplateParts {
+  const meta = (tpl?.metadata ?? {}) as { labels?: Record<string, string>; annotations?: Record<string, string> };
+  return { labels: meta.labels ?? {}, annotations: meta.annotations ?? {}, spec: (tpl?.spec ?? {}) as Record<string, unknown> };
+}
+
+function mapDiff(from: Record<string, string>, to: Record<string, string>): Record<string, string | null> {
+  const out: Record<string, string | null> = {};
+  for (const [k, v] of Object.entries(to)) if (from[k] !== v) out[k] = v;
+  for (const k of Object.keys(from)) if (!(k in to)) out[k] = null;
+  return out;
+}
+
+/**
+ * The in-place update from one template to another, or undefined when something besides
+ * `containers[*].image` and metadata labels/annotations changed (Kruise then recreates the pod).
+ */
+export function inPlaceUpdatePlan(oldTemplate: Template | undefined, newTemplate: Template | undefined): InPlaceUpdatePlan | undefined {
+  const a = parts(oldTemplate);
+  const b = parts(newTemplate);
+  const ac = (a.spec.containers ?? []) as Array<Record<string, unknown>>;
+  const bc = (b.spec.containers ?? []) as Array<Record<string, unknown>>;
+  if (ac.length !== bc.length) return undefined;
+  const containerImages: Record<string, string> = {};
+  for (let i = 0; i < ac.length; i++) {
+    const { image: ai, ...arest } = ac[i];
+    const { image: bi, ...brest } = bc[i];
+    if (!jsonEqual(arest, brest)) return undefined;
+    if (ai !== bi) containerImages[String(bc[i].name)] = String(bi ?? '');
+  }
+  const { containers: _a, ...aSpec } = a.spec;
+  const { containers: _b, ...bSpec } = b.spec;
+  if (!jsonEqual(aSpec, bSpec)) return undefined;
+  return { containerImages, labels: mapDiff(a.labels, b.labels), annotations: mapDiff(a.annotations, b.annotations) };
+}
+
+/** The template fields that changed in a way in-place update cannot apply (for InPlaceOnly rejections). */
+export function nonInPlaceChanges(oldTemplate: Template | undefined, newTemplate: Template | undefined): string[] {
+  const a = parts(oldTemplate);
+  const b = parts(newTemplate);
+  const out: string[] = [];
+  const ac = (a.spec.containers ?? []) as Array<Record<string, unknown>>;
+  const bc = (b.spec.containers ?? []) as Array<Record<string, unknown>>;
+  if (ac.length !== bc.length) out.push('spec.template.spec.containers');
+  else {
+    for (let i = 0; i < ac.length; i++) {
+      for (const k of new Set([...Object.keys(ac[i]), ...Object.keys(bc[i])])) {
+        if (k !== 'image' && !jsonEqual(ac[i][k], bc[i][k])) out.push(`spec.template.spec.containers[${i}].${k}`);
+      }
+    }
+  }
+  for (const k of new Set([...Object.keys(a.spec), ...Object.keys(b.spec)])) {
+    if (k !== 'containers' && !jsonEqual(a.spec[k], b.spec[k])) out.push(`spec.template.spec.${k}`);
+  }
+  return out;
+}
+
+function containerStatusOf(pod: Pod, name: string): ContainerStatus | undefined {
+  return pod.status?.containerStatuses?.find((c) => c.name === name);
+}
+
+/** The pod after an in-place update to `revisionName`: images, metadata, revision labels, state annotation. */
+export function applyInPlaceUpdate(pod: Pod, plan: InPlaceUpdatePlan, revisionName: string, now: Date): Pod {
+  const next = structuredClone(pod);
+  const labels = { ...(next.metadata.labels ?? {}) };
+  const annotations = { ...(next.metadata.annotations ?? {}) };
+  for (const [k, v] of Object.entries(plan.labels)) {
+    if (v === null) delete labels[k];
+    else labels[k] = v;
+  }
+  for (const [k, v] of Object.entries(plan.annotations)) {
+    if (v === null) delete annotations[k];
+    else annotations[k] = v;
+  }
+  labels[REVISION_HASH_LABEL] = labels[REVISION_HASH_LABEL] && !labels[REVISION_HASH_LABEL].includes('-') ? revisionHash(revisionName) : revisionName;
+  if (POD_TEMPLATE_HASH_LABEL in labels) labels[POD_TEMPLATE_HASH_LABEL] = revisionHash(revisionName);
+  const names = Object.keys(plan.containerImages);
+  const lastContainerStatuses: Record<string, { imageID?: string }> = {};
+  for (const c of next.spec.containers) {
+    if (c.name in plan.containerImages) {
+      lastContainerStatuses[c.name] = { imageID: containerStatusOf(pod, c.name)?.imageID };
+      c.image = plan.containerImages[c.name];
+    }
+  }
+  const ts = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const state: InPlaceUpdateState = {
+    revision: revisionName,
+    updateTimestamp: ts,
+    lastContainerStatuses,
+    containerBatchesRecord: names.length > 0 ? [{ timestamp: ts, containers: names }] : [],
+  };
+  annotations[INPLACE_UPDATE_STATE_ANNOTATION] = JSON.stringify(state);
+  next.metadata.labels = labels;
+  next.metadata.annotations = annotations;
+  return next;
+}
+
+export function readInPlaceUpdateState(pod: Pod): InPlaceUpdateState | undefined {
+  const raw = pod.metadata.annotations?.[INPLACE_UPDATE_STATE_ANNOTATION];
+  if (!raw) return undefined;
+  try {
+    return JSON.parse(raw) as InPlaceUpdateState;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the image reported by the kubelet is the one in the spec (the kubelet may normalise names). */
+function sameImage(status: string | undefined, spec: string | undefined): boolean {
+  if (!status || !spec) return false;
+  return status === spec || status.endsWith(`/${spec}`) || status === `${spec}:latest` || status.endsWith(`/${spec}:latest`);
+}
+
+/**
+ * Kruise's CheckInPlaceUpdateCompleted: every container updated in place runs the new image
+ * (its imageID changed, or the reported image is the spec's).
+ */
+export function inPlaceUpdateCompleted(pod: Pod): boolean {
+  const state = readInPlaceUpdateState(pod);
+  if (!state) return true;
+  for (const [name, last] of Object.entries(state.lastContainerStatuses ?? {})) {
+    const spec = pod.spec.containers.find((c) => c.name === name);
+    const st = containerStatusOf(pod, name);
+    if (!spec || !st) return false;
+    if (!sameImage(st.image, spec.image)) return false;
+    // the runtime reports the new image's ID once it has pulled it and restarted the container
+    if (last.imageID && (!st.imageID || st.imageID === last.imageID)) return false;
+  }
+  return true;
+}
+
+export function hasInPlaceReadinessGate(pod: Pod): boolean {
+  const gates = (pod.spec.readinessGates ?? []) as Array<{ conditionType?: string }>;
+  return gates.some((g) => g.conditionType === INPLACE_READY_CONDITION);
+}
+
+export function inPlaceReadyCondition(pod: Pod): { type: string; status: string } | undefined {
+  return pod.status?.conditions?.find((c) => c.type === INPLACE_READY_CONDITION);
+}
+
+/** The pod's status with the InPlaceUpdateReady condition set (lastTransitionTime moves on a change). */
+export function withInPlaceReadyCondition(pod: Pod, status: 'True' | 'False', now: Date, reason?: string): Pod {
+  const next = structuredClone(pod);
+  const st = (next.status ??= {});
+  const conds = (st.conditions ??= []);
+  const ts = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const existing = conds.find((c) => c.type === INPLACE_READY_CONDITION);
+  if (existing) {
+    if (existing.status !== status) existing.lastTransitionTime = ts;
+    existing.status = status;
+    if (reason) existing.reason = reason;
+    else delete existing.reason;
+  } else {
+    conds.push({ type: INPLACE_READY_CONDITION, status, lastTransitionTime: ts, ...(reason ? { reason } : {}) });
+  }
+  return next;
+}

@@ -1,0 +1,180 @@
+// CloneSet webhook rules (kruise-semantics §8) and defaults, pure so the CLI can check before
+// sending and the sandbox can reject like Kruise's webhook does.
+// - `FieldError` + `fieldErrorMessage`: a field-path error worded like apimachinery's field.Error
+//   (shared by the ASTS/ADS/PPS webhook rules).
+// - `validateCloneSet(obj, old?)`: replicas ≥ 0, partition/maxUnavailable/maxSurge readable and ≥ 0,
+//   percentages end in `%`, no maxSurge with InPlaceOnly, podsToDelete unique, selector matches the
+//   template and is immutable, InPlaceOnly updates only change images.
+// - `cloneSetDefaults(obj)`: the defaults Kruise's mutating webhook writes.
+import { parseIntOrPercent } from '../intstr';
+import { cloneSetRollingLimits, InvalidValueError } from '../partition';
+import type { KubeObject } from '../types';
+import { inPlaceUpdatePlan, nonInPlaceChanges } from './cloneset-inplace';
+import { readCloneSetSpec } from './cloneset';
+
+export type FieldErrorType = 'Invalid' | 'Forbidden' | 'Required' | 'Duplicate' | 'NotSupported';
+
+export interface FieldError {
+  type: FieldErrorType;
+  field: string;
+  value?: unknown;
+  detail: string;
+}
+
+const REASONS: Record<FieldErrorType, string> = {
+  Invalid: 'FieldValueInvalid',
+  Forbidden: 'FieldValueForbidden',
+  Required: 'FieldValueRequired',
+  Duplicate: 'FieldValueDuplicate',
+  NotSupported: 'FieldValueNotSupported',
+};
+
+/** The `reason` of a kube StatusCause for this error. */
+export function fieldErrorReason(e: FieldError): string {
+  return REASONS[e.type];
+}
+
+/** apimachinery's wording without the field: `Invalid value: -1: must be ...`, `Forbidden: ...`. */
+export function fieldErrorMessage(e: FieldError): string {
+  switch (e.type) {
+    case 'Invalid':
+      return `Invalid value: ${JSON.stringify(e.value)}: ${e.detail}`;
+    case 'Duplicate':
+      return `Duplicate value: ${JSON.stringify(e.value)}`;
+    case 'NotSupported':
+      return `Unsupported value: ${JSON.stringify(e.value)}: ${e.detail}`;
+    case 'Required':
+      return `Required value${e.detail ? `: ${e.detail}` : ''}`;
+    case 'Forbidden':
+      return `Forbidden: ${e.detail}`;
+  }
+}
+
+function labelsMatch(selector: ReturnType<typeof readCloneSetSpec>['selector'], labels: Record<string, string>): boolean {
+  if (!selector) return false;
+  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) if (labels[k] !== v) return false;
+  for (const e of selector.matchExpressions ?? []) {
+    const has = k(labels, e.key);
+    const vals = e.values ?? [];
+    if (e.operator === 'In' && !(has && vals.includes(labels[e.key]))) return false;
+    if (e.operator === 'NotIn' && has && vals.includes(labels[e.key])) return false;
+    if (e.operator === 'Exists' && !has) return false;
+    if (e.operator === 'DoesNotExist' && has) return false;
+  }
+  return true;
+}
+function k(o: Record<string, string>, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(o, key);
+}
+
+/** Where the rolling-update fields live in this shape. */
+export function cloneSetStrategyPath(obj: KubeObject): string {
+  return (obj.apiVersion ?? '').endsWith('/v1beta1') ? 'spec.updateStrategy.rollingUpdate' : 'spec.updateStrategy';
+}
+
+function checkIntOrPercent(errors: FieldError[], field: string, value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  const p = parseIntOrPercent(value);
+  if (!p.ok) {
+    errors.push({ type: 'Invalid', field, value, detail: p.error.reason });
+    return false;
+  }
+  const negative = p.value.kind === 'int' ? p.value.value < 0 : p.value.percent < 0;
+  if (negative) {
+    errors.push({ type: 'Invalid', field, value, detail: 'must be greater than or equal to 0' });
+    return false;
+  }
+  return true;
+}
+
+function isPositive(value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  const p = parseIntOrPercent(value);
+  if (!p.ok) return false;
+  return p.value.kind === 'int' ? p.value.value > 0 : p.value.percent > 0;
+}
+
+/** Kruise's CloneSet validating webhook, as far as the sandbox and the CLI need it. */
+export function validateCloneSet(obj: KubeObject, old?: KubeObject): FieldError[] {
+  const errors: FieldError[] = [];
+  const spec = readCloneSetSpec(obj);
+  const raw = (obj.spec ?? {}) as Record<string, unknown>;
+  const strat = cloneSetStrategyPath(obj);
+
+  if (typeof raw.replicas === 'number' && raw.replicas < 0) {
+    errors.push({ type: 'Invalid', field: 'spec.replicas', value: raw.replicas, detail: 'must be greater than or equal to 0' });
+  }
+  if (!spec.selector) errors.push({ type: 'Required', field: 'spec.selector', detail: '' });
+  else {
+    const empty = Object.keys(spec.selector.matchLabels ?? {}).length === 0 && (spec.selector.matchExpressions ?? []).length === 0;
+    if (empty) errors.push({ type: 'Invalid', field: 'spec.selector', value: spec.selector, detail: 'empty selector is invalid for cloneset' });
+    const tplLabels = ((spec.template.metadata ?? {}) as { labels?: Record<string, string> }).labels ?? {};
+    if (!empty && !labelsMatch(spec.selector, tplLabels)) {
+      errors.push({ type: 'Invalid', field: 'spec.template.metadata.labels', value: tplLabels, detail: '`selector` does not match template `labels`' });
+    }
+  }
+  const containers = ((spec.template.spec ?? {}) as { containers?: unknown[] }).containers;
+  if (!Array.isArray(containers) || containers.length === 0) {
+    errors.push({ type: 'Required', field: 'spec.template.spec.containers', detail: '' });
+  }
+
+  const partitionOk = checkIntOrPercent(errors, `${strat}.partition`, spec.partition);
+  const unavailOk = checkIntOrPercent(errors, `${strat}.maxUnavailable`, spec.maxUnavailable);
+  const surgeOk = checkIntOrPercent(errors, `${strat}.maxSurge`, spec.maxSurge);
+  void partitionOk;
+  if (unavailOk && surgeOk) {
+    try {
+      cloneSetRollingLimits({ replicas: spec.replicas, maxUnavailable: spec.maxUnavailable, maxSurge: spec.maxSurge, paused: false });
+    } catch (e) {
+      if (!(e instanceof InvalidValueError)) throw e;
+      errors.push({ type: 'Invalid', field: `${strat}.${e.field}`, value: e.value, detail: e.reason });
+    }
+  }
+  if (spec.policy === 'InPlaceOnly' && isPositive(spec.maxSurge)) {
+    errors.push({ type: 'Invalid', field: `${strat}.maxSurge`, value: spec.maxSurge, detail: 'can not use maxSurge with strategy type InPlaceOnly' });
+  }
+  const seen = new Set<string>();
+  spec.podsToDelete.forEach((name, i) => {
+    if (seen.has(name)) errors.push({ type: 'Duplicate', field: `spec.scaleStrategy.podsToDelete[${i}]`, value: name, detail: '' });
+    seen.add(name);
+  });
+
+  if (old) {
+    const before = readCloneSetSpec(old);
+    if (JSON.stringify(before.selector ?? null) !== JSON.stringify(spec.selector ?? null)) {
+      errors.push({ type: 'Invalid', field: 'spec.selector', value: spec.selector, detail: 'field is immutable' });
+    }
+    if (spec.policy === 'InPlaceOnly' && !inPlaceUpdatePlan(before.template, spec.template)) {
+      const what = nonInPlaceChanges(before.template, spec.template);
+      errors.push({
+        type: 'Forbidden',
+        field: 'spec.template',
+        detail: `only allowed to update images in template for InPlaceOnly type (changed: ${what.join(', ') || 'containers'})`,
+      });
+    }
+  }
+  return errors;
+}
+
+/** Kruise's SetDefaultsCloneSet on the stored shape (replicas, history limit, strategy defaults). */
+export function cloneSetDefaults(obj: KubeObject): KubeObject {
+  const out = structuredClone(obj);
+  const spec = ((out.spec ??= {}) as Record<string, unknown>);
+  if (spec.replicas === undefined) spec.replicas = 1;
+  if (spec.revisionHistoryLimit === undefined) spec.revisionHistoryLimit = 10;
+  const us = ((spec.updateStrategy ??= {}) as Record<string, unknown>);
+  let target: Record<string, unknown>;
+  if ((out.apiVersion ?? '').endsWith('/v1beta1')) {
+    if (!us.type) us.type = 'RollingUpdate';
+    if (us.type === 'OnDelete') return out;
+    target = (us.rollingUpdate ??= {}) as Record<string, unknown>;
+    if (!target.podUpdatePolicy) target.podUpdatePolicy = 'ReCreate';
+  } else {
+    if (!us.type) us.type = 'ReCreate';
+    target = us;
+  }
+  if (target.partition === undefined) target.partition = 0;
+  if (target.maxUnavailable === undefined) target.maxUnavailable = '20%';
+  if (target.maxSurge === undefined) target.maxSurge = 0;
+  return out;
+}

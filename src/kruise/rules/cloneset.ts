@@ -1,0 +1,370 @@
+// CloneSet controller rules (kruise-semantics §2.2–2.3, §3), pure so the sandbox controller and
+// client-side tools share them. Arithmetic of partition/maxUnavailable/maxSurge is done by the
+// caller (src/kruise/partition.ts) and passed in as numbers.
+// - `isKruisePodReady`, `isKruisePodAvailable`: Kruise's readiness (Running, Ready, InPlaceUpdateReady)
+//   and availability (minReadySeconds, lifecycle state Normal).
+// - `planCloneSetSync(input)`: one reconcile step, either scaling (create/delete) or updating pods,
+//   following Kruise's calculateDiffsWithExpectation / limitUpdateIndexes.
+// - `cloneSetStatus(input)`: the status Kruise writes, incl. expectedUpdatedReplicas and currentRevision.
+// - `progressingCondition(...)`: the Progressing condition when progressDeadlineSeconds is set.
+import type { Pod } from '../types';
+import { INPLACE_READY_CONDITION } from './cloneset-inplace';
+
+export const LIFECYCLE_STATE_LABEL = 'lifecycle.apps.kruise.io/state';
+export const CLONESET_INSTANCE_ID_LABEL = 'apps.kruise.io/cloneset-instance-id';
+export const SPECIFIED_DELETE_LABEL = 'apps.kruise.io/specified-delete';
+/** Sandbox-only switch imitating Kruise < v1.2, which does not write expectedUpdatedReplicas. */
+export const OMIT_EXPECTED_UPDATED_ANNOTATION = 'sandbox.kruise.io/omit-expected-updated-replicas';
+
+export type UpdatePolicy = 'ReCreate' | 'InPlaceIfPossible' | 'InPlaceOnly' | 'OnDelete';
+
+function condition(pod: Pod, type: string): { status: string; lastTransitionTime?: string } | undefined {
+  return pod.status?.conditions?.find((c) => c.type === type);
+}
+
+/** Kruise: Running, PodReady True, and InPlaceUpdateReady True when the pod has that condition. */
+export function isKruisePodReady(pod: Pod): boolean {
+  if (pod.metadata.deletionTimestamp) return false;
+  if (pod.status?.phase !== 'Running') return false;
+  if (condition(pod, 'Ready')?.status !== 'True') return false;
+  const inplace = condition(pod, INPLACE_READY_CONDITION);
+  return !inplace || inplace.status === 'True';
+}
+
+/** Ready for at least minReadySeconds and lifecycle state empty or Normal. */
+export function isKruisePodAvailable(pod: Pod, minReadySeconds: number, now: Date): boolean {
+  if (!isKruisePodReady(pod)) return false;
+  const state = pod.metadata.labels?.[LIFECYCLE_STATE_LABEL];
+  if (state && state !== 'Normal') return false;
+  if (minReadySeconds <= 0) return true;
+  const since = condition(pod, 'Ready')?.lastTransitionTime;
+  if (!since) return false;
+  return now.getTime() - Date.parse(since) >= minReadySeconds * 1000;
+}
+
+/** Ms until the pod turns available (for re-queueing), or undefined when it will not by waiting. */
+export function msUntilAvailable(pod: Pod, minReadySeconds: number, now: Date): number | undefined {
+  if (!isKruisePodReady(pod) || minReadySeconds <= 0) return undefined;
+  const since = condition(pod, 'Ready')?.lastTransitionTime;
+  if (!since) return undefined;
+  const left = Date.parse(since) + minReadySeconds * 1000 - now.getTime();
+  return left > 0 ? left : undefined;
+}
+
+/** A pod as the planner sees it. */
+export interface PlannedPod {
+  name: string;
+  /** At the update revision. */
+  updated: boolean;
+  ready: boolean;
+  available: boolean;
+  scheduled: boolean;
+  phase: string;
+  creationTimestamp: string;
+  /** Named in scaleStrategy.podsToDelete or labelled apps.kruise.io/specified-delete. */
+  specifiedDelete: boolean;
+}
+
+export interface CloneSetSyncInput {
+  replicas: number;
+  /** Pods kept at the current (old) revision (partition.ts). */
+  partitionReplicas: number;
+  /** maxUnavailable after rounding (partition.ts). */
+  maxUnavailable: number;
+  /** maxSurge after rounding; the caller passes 0 while paused. */
+  maxSurge: number;
+  paused: boolean;
+  policy: UpdatePolicy;
+  pods: PlannedPod[];
+}
+
+export type CloneSetSyncStep =
+  | { kind: 'delete-specified'; pods: string[] }
+  | { kind: 'scale'; createOld: number; createNew: number; deletePods: string[] }
+  | { kind: 'update'; pods: string[] }
+  | { kind: 'none' };
+
+const PHASE_RANK: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
+
+/** kube's ActivePods order: the pods to delete first come first. */
+export function deletionOrder(a: PlannedPod, b: PlannedPod): number {
+  if (a.scheduled !== b.scheduled) return a.scheduled ? 1 : -1;
+  const pa = PHASE_RANK[a.phase] ?? 0;
+  const pb = PHASE_RANK[b.phase] ?? 0;
+  if (pa !== pb) return pa - pb;
+  if (a.ready !== b.ready) return a.ready ? 1 : -1;
+  // newer pods go first
+  if (a.creationTimestamp !== b.creationTimestamp) return a.creationTimestamp > b.creationTimestamp ? -1 : 1;
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/** Order of pods waiting for an update: unavailable ones first (updating them costs nothing). */
+function updateOrder(a: PlannedPod, b: PlannedPod): number {
+  if (a.available !== b.available) return a.available ? 1 : -1;
+  if (a.ready !== b.ready) return a.ready ? 1 : -1;
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/**
+ * One reconcile step. Like Kruise, scaling and updating never happen in the same step:
+ * specified deletions first, then scaling (incl. surge), then updates within maxUnavailable.
+ */
+export function planCloneSetSync(input: CloneSetSyncInput): CloneSetSyncStep {
+  const { replicas, partitionReplicas: partition, pods } = input;
+  const specified = pods.filter((p) => p.specifiedDelete);
+  if (specified.length > 0) return { kind: 'delete-specified', pods: specified.map((p) => p.name) };
+
+  const oldPods = pods.filter((p) => !p.updated);
+  const newPods = pods.filter((p) => p.updated);
+  const updating = input.policy !== 'OnDelete' && !input.paused;
+  const updateOldDiff = updating ? Math.max(oldPods.length - partition, 0) : 0;
+  const updateNewDiff = updating ? Math.min(newPods.length - (replicas - partition), 0) : 0;
+
+  let useSurge = 0;
+  const maxSurge = input.paused ? 0 : input.maxSurge;
+  if (maxSurge > 0 && updateOldDiff > 0 && updateNewDiff < 0) {
+    const updateSurge = Math.min(Math.abs(updateOldDiff), Math.abs(updateNewDiff));
+    useSurge = Math.min(maxSurge, updateSurge);
+  }
+
+  const scaleNum = replicas + useSurge - pods.length;
+  if (scaleNum > 0) {
+    // Keep `partition` pods at the old revision when pods are (re)created.
+    const createOld = Math.min(scaleNum, Math.max(partition - oldPods.length, 0));
+    return { kind: 'scale', createOld, createNew: scaleNum - createOld, deletePods: [] };
+  }
+  if (scaleNum < 0) {
+    const total = -scaleNum;
+    const oldDiff = Math.max(oldPods.length - partition, 0);
+    const chosen: PlannedPod[] = [];
+    const take = (from: PlannedPod[], n: number) => {
+      const sorted = from.filter((p) => !chosen.includes(p)).sort(deletionOrder);
+      chosen.push(...sorted.slice(0, Math.max(0, n)));
+    };
+    take(oldPods, Math.min(oldDiff, total));
+    take(newPods, total - chosen.length);
+    take(oldPods, total - chosen.length);
+    return { kind: 'scale', createOld: 0, createNew: 0, deletePods: chosen.map((p) => p.name) };
+  }
+
+  if (updateOldDiff <= 0) return { kind: 'none' };
+  const updateMaxUnavailable = input.maxUnavailable + pods.length - replicas;
+  const waiting = oldPods.slice().sort(updateOrder).slice(0, updateOldDiff);
+  let unavailable = pods.filter((p) => !p.available).length;
+  const targetUnavailable = newPods.filter((p) => !p.available).length;
+  const chosen: string[] = [];
+  for (const p of waiting) {
+    // unavailable pods at the new revision must not exceed maxUnavailable
+    if (targetUnavailable + chosen.length >= updateMaxUnavailable) break;
+    // updating an already unavailable pod does not add to the unavailable count
+    if (p.available) {
+      if (unavailable >= updateMaxUnavailable) break;
+      unavailable++;
+    }
+    chosen.push(p.name);
+  }
+  return chosen.length > 0 ? { kind: 'update', pods: chosen } : { kind: 'none' };
+}
+
+export interface CloneSetStatusInput {
+  generation: number;
+  specReplicas: number;
+  partitionReplicas: number;
+  policy: UpdatePolicy;
+  updateRevision: string;
+  /** currentRevision as previously written (undefined on the first sync). */
+  previousCurrentRevision?: string;
+  collisionCount: number;
+  labelSelector: string;
+  pods: Array<{ updated: boolean; ready: boolean; available: boolean }>;
+  omitExpectedUpdatedReplicas?: boolean;
+}
+
+export interface CloneSetStatus {
+  observedGeneration: number;
+  replicas: number;
+  readyReplicas: number;
+  availableReplicas: number;
+  updatedReplicas: number;
+  updatedReadyReplicas: number;
+  updatedAvailableReplicas: number;
+  expectedUpdatedReplicas?: number;
+  updateRevision: string;
+  currentRevision: string;
+  collisionCount: number;
+  labelSelector: string;
+  conditions?: Array<Record<string, string>>;
+}
+
+/** The status fields Kruise computes from the pods (conditions are added separately). */
+export function cloneSetStatus(input: CloneSetStatusInput): CloneSetStatus {
+  let ready = 0;
+  let available = 0;
+  let updated = 0;
+  let updatedReady = 0;
+  let updatedAvailable = 0;
+  for (const p of input.pods) {
+    if (p.ready) ready++;
+    if (p.available) available++;
+    if (p.updated) {
+      updated++;
+      if (p.ready) updatedReady++;
+      if (p.available) updatedAvailable++;
+    }
+  }
+  const replicas = input.pods.length;
+  // v1beta1 OnDelete: every pod is expected to move eventually (§3.2)
+  const expected = input.policy === 'OnDelete' ? input.specReplicas : Math.max(0, input.specReplicas - input.partitionReplicas);
+  let currentRevision = input.previousCurrentRevision || input.updateRevision;
+  if (updated === replicas && replicas === input.specReplicas) currentRevision = input.updateRevision;
+  const status: CloneSetStatus = {
+    observedGeneration: input.generation,
+    replicas,
+    readyReplicas: ready,
+    availableReplicas: available,
+    updatedReplicas: updated,
+    updatedReadyReplicas: updatedReady,
+    updatedAvailableReplicas: updatedAvailable,
+    updateRevision: input.updateRevision,
+    currentRevision,
+    collisionCount: input.collisionCount,
+    labelSelector: input.labelSelector,
+  };
+  // omitempty in Kruise's types: 0 is not written
+  if (expected > 0 && !input.omitExpectedUpdatedReplicas) status.expectedUpdatedReplicas = expected;
+  return status;
+}
+
+export interface ProgressingInput {
+  progressDeadlineSeconds?: number;
+  paused: boolean;
+  specReplicas: number;
+  status: CloneSetStatus;
+  previous?: Partial<CloneSetStatus>;
+  previousCondition?: Record<string, string>;
+  now: Date;
+}
+
+function isoSeconds(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/**
+ * The Progressing condition (only when progressDeadlineSeconds is set): CloneSetPaused,
+ * CloneSetAvailable (done), ProgressPartitionAvailable (current batch done), CloneSetUpdated
+ * (progress seen), ProgressDeadlineExceeded (no progress for the deadline).
+ */
+export function progressingCondition(input: ProgressingInput): Record<string, string> | undefined {
+  if (input.progressDeadlineSeconds === undefined || input.progressDeadlineSeconds === null) return undefined;
+  const { status: s, previous: p, previousCondition: prev, now } = input;
+  const make = (status: string, reason: string, message: string, progressed: boolean): Record<string, string> => {
+    const ts = isoSeconds(now);
+    const lastUpdateTime = progressed || !prev || prev.reason !== reason ? ts : prev.lastUpdateTime ?? ts;
+    const lastTransitionTime = prev && prev.status === status ? prev.lastTransitionTime ?? ts : ts;
+    return { type: 'Progressing', status, lastUpdateTime, lastTransitionTime, reason, message };
+  };
+  const expected = s.expectedUpdatedReplicas ?? 0;
+  if (s.updatedAvailableReplicas >= input.specReplicas && s.availableReplicas >= input.specReplicas && s.replicas === input.specReplicas) {
+    return make('True', 'CloneSetAvailable', 'CloneSet is available', false);
+  }
+  if (input.paused) return make('Unknown', 'CloneSetPaused', 'CloneSet is paused', false);
+  if (expected < input.specReplicas && s.updatedAvailableReplicas >= expected) {
+    return make('True', 'ProgressPartitionAvailable', 'CloneSet has been paused due to partition ready', false);
+  }
+  const progressed =
+    !p ||
+    p.updateRevision !== s.updateRevision ||
+    p.replicas !== s.replicas ||
+    p.updatedReplicas !== s.updatedReplicas ||
+    p.readyReplicas !== s.readyReplicas ||
+    p.updatedReadyReplicas !== s.updatedReadyReplicas ||
+    p.availableReplicas !== s.availableReplicas;
+  if (progressed || !prev || prev.reason === 'CloneSetAvailable' || prev.reason === 'ProgressPartitionAvailable' || prev.reason === 'CloneSetPaused') {
+    return make('True', 'CloneSetUpdated', 'CloneSet is progressing', true);
+  }
+  if (prev.reason === 'ProgressDeadlineExceeded') return make('False', 'ProgressDeadlineExceeded', prev.message ?? 'CloneSet has timed out progressing', false);
+  const since = Date.parse(prev.lastUpdateTime ?? prev.lastTransitionTime ?? '');
+  if (Number.isFinite(since) && now.getTime() - since >= input.progressDeadlineSeconds * 1000) {
+    return make('False', 'ProgressDeadlineExceeded', 'CloneSet has timed out progressing', false);
+  }
+  return make('True', prev.reason ?? 'CloneSetUpdated', prev.message ?? 'CloneSet is progressing', false);
+}
+
+/** Ms until the progress deadline passes (for re-queueing), if it can. */
+export function msUntilProgressDeadline(cond: Record<string, string> | undefined, deadlineSeconds: number | undefined, now: Date): number | undefined {
+  if (!cond || deadlineSeconds === undefined || cond.reason !== 'CloneSetUpdated') return undefined;
+  const since = Date.parse(cond.lastUpdateTime ?? '');
+  if (!Number.isFinite(since)) return undefined;
+  return Math.max(0, since + deadlineSeconds * 1000 - now.getTime()) + 5;
+}
+
+/** metav1.FormatLabelSelector: `a=b,c in (d,e)`. */
+export function formatLabelSelector(sel: { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> } | undefined): string {
+  if (!sel) return '';
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(sel.matchLabels ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) parts.push(`${k}=${v}`);
+  for (const e of sel.matchExpressions ?? []) {
+    const vals = (e.values ?? []).slice().sort().join(',');
+    switch (e.operator) {
+      case 'In':
+        parts.push(`${e.key} in (${vals})`);
+        break;
+      case 'NotIn':
+        parts.push(`${e.key} notin (${vals})`);
+        break;
+      case 'Exists':
+        parts.push(e.key);
+        break;
+      case 'DoesNotExist':
+        parts.push(`!${e.key}`);
+        break;
+    }
+  }
+  return parts.join(',');
+}
+
+/** The CloneSet spec fields the controller needs, read from either shape (v1alpha1 or v1beta1). */
+export interface CloneSetSpecView {
+  replicas: number;
+  selector?: { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> };
+  template: Record<string, unknown>;
+  policy: UpdatePolicy;
+  partition?: number | string;
+  maxUnavailable?: number | string;
+  maxSurge?: number | string;
+  paused: boolean;
+  minReadySeconds: number;
+  progressDeadlineSeconds?: number;
+  revisionHistoryLimit: number;
+  podsToDelete: string[];
+}
+
+/**
+ * v1alpha1 keeps everything in `spec.updateStrategy` with `type` = the pod update policy; v1beta1
+ * (main branch) has `type` RollingUpdate/OnDelete and the rest under `rollingUpdate` (§3.2).
+ */
+export function readCloneSetSpec(obj: { apiVersion?: string; spec?: unknown }): CloneSetSpecView {
+  const spec = (obj.spec ?? {}) as Record<string, unknown>;
+  const us = (spec.updateStrategy ?? {}) as Record<string, unknown>;
+  const beta = (obj.apiVersion ?? '').endsWith('/v1beta1');
+  const ru = (beta ? us.rollingUpdate ?? {} : us) as Record<string, unknown>;
+  let policy: UpdatePolicy;
+  if (beta) policy = us.type === 'OnDelete' ? 'OnDelete' : ((ru.podUpdatePolicy as UpdatePolicy | undefined) ?? 'ReCreate');
+  else policy = (us.type as UpdatePolicy | undefined) || 'ReCreate';
+  const scale = (spec.scaleStrategy ?? {}) as { podsToDelete?: string[] };
+  const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
+  return {
+    replicas: num(spec.replicas) ?? 1,
+    selector: spec.selector as CloneSetSpecView['selector'],
+    template: (spec.template ?? {}) as Record<string, unknown>,
+    policy,
+    partition: ru.partition as number | string | undefined,
+    maxUnavailable: ru.maxUnavailable as number | string | undefined,
+    maxSurge: ru.maxSurge as number | string | undefined,
+    paused: ru.paused === true,
+    minReadySeconds: num(spec.minReadySeconds) ?? 0,
+    progressDeadlineSeconds: num(spec.progressDeadlineSeconds),
+    revisionHistoryLimit: num(spec.revisionHistoryLimit) ?? 10,
+    podsToDelete: scale.podsToDelete ?? [],
+  };
+}

@@ -1,0 +1,127 @@
+// ControllerRevision rules shared by the Kruise workload controllers (CloneSet, Advanced
+// StatefulSet, Advanced DaemonSet), kruise-semantics §3.3:
+// - `revisionData(template)`: the `.data` a Kruise controller stores, `{"spec":{"template":{..., "$patch":"replace"}}}`.
+// - `templateOfRevision(rev)`: the template back out of a revision (without the `$patch` directive).
+// - `nextRevisionNumber(revisions)`: max(.revision)+1.
+// - `findRevisionWithTemplate(revisions, template)`: an existing revision whose template equals this one.
+// - `revisionsToPrune(revisions, inUse, limit)`: the oldest unused revisions beyond revisionHistoryLimit.
+// - `buildControllerRevision(...)`: the apps/v1 object as Kruise writes it.
+// - `podRevisionMatches(pod, revisionName)`: whole name or the hash after the last `-`.
+import type { KubeObject, OwnerReference } from '../types';
+
+export const REVISION_HASH_LABEL = 'controller-revision-hash';
+export const POD_TEMPLATE_HASH_LABEL = 'pod-template-hash';
+export const CONTROLLER_HASH_LABEL = 'controller.kubernetes.io/hash';
+export const DEFAULT_REVISION_HISTORY_LIMIT = 10;
+
+export interface ControllerRevision extends KubeObject {
+  data?: { spec?: { template?: Record<string, unknown> } } & Record<string, unknown>;
+  revision: number;
+}
+
+/** The `.data` of a ControllerRevision: the whole template, replacing on apply. */
+export function revisionData(template: Record<string, unknown>): { spec: { template: Record<string, unknown> } } {
+  return { spec: { template: { ...structuredClone(template), $patch: 'replace' } } };
+}
+
+/** The pod template stored in a revision, without the `$patch` directive. */
+export function templateOfRevision(rev: KubeObject): Record<string, unknown> | undefined {
+  const data = rev.data as { spec?: { template?: Record<string, unknown> } } | undefined;
+  const tpl = data?.spec?.template;
+  if (!tpl) return undefined;
+  const { $patch: _drop, ...rest } = tpl;
+  return rest;
+}
+
+export function nextRevisionNumber(revisions: KubeObject[]): number {
+  let max = 0;
+  for (const r of revisions) {
+    const n = typeof r.revision === 'number' ? r.revision : 0;
+    if (n > max) max = n;
+  }
+  return max + 1;
+}
+
+/** Deep equality of JSON values with key order ignored (templates read back from storage reorder keys). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((v, i) => jsonEqual(v, bb[i]));
+  }
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
+  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
+  return ak.length === bk.length && ak.every((k) => jsonEqual(ao[k], bo[k]));
+}
+
+export function findRevisionWithTemplate<T extends KubeObject>(revisions: T[], template: Record<string, unknown>): T | undefined {
+  return revisions.find((r) => jsonEqual(templateOfRevision(r), template));
+}
+
+/**
+ * Revisions to delete: unused ones (not the current or update revision, no live pod on them),
+ * oldest first, until at most `limit` revisions remain.
+ */
+export function revisionsToPrune<T extends KubeObject>(revisions: T[], inUse: Set<string>, limit: number): T[] {
+  const excess = revisions.length - Math.max(0, limit);
+  if (excess <= 0) return [];
+  const candidates = revisions
+    .filter((r) => !inUse.has(r.metadata.name ?? ''))
+    .sort((a, b) => ((a.revision as number) ?? 0) - ((b.revision as number) ?? 0));
+  return candidates.slice(0, excess);
+}
+
+/** The ControllerRevision object a Kruise workload controller creates for a template. */
+export function buildControllerRevision(opts: {
+  owner: KubeObject;
+  name: string;
+  hash: string;
+  template: Record<string, unknown>;
+  revision: number;
+}): ControllerRevision {
+  const tplMeta = (opts.template.metadata ?? {}) as { labels?: Record<string, string> };
+  const ownerRef: OwnerReference = {
+    apiVersion: opts.owner.apiVersion ?? '',
+    kind: opts.owner.kind ?? '',
+    name: opts.owner.metadata.name ?? '',
+    uid: opts.owner.metadata.uid ?? '',
+    controller: true,
+    blockOwnerDeletion: true,
+  };
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'ControllerRevision',
+    metadata: {
+      name: opts.name,
+      namespace: opts.owner.metadata.namespace,
+      labels: { ...(tplMeta.labels ?? {}), [CONTROLLER_HASH_LABEL]: opts.hash },
+      ownerReferences: [ownerRef],
+    },
+    data: revisionData(opts.template),
+    revision: opts.revision,
+  };
+}
+
+/** Whether the pod's revision label names this revision (full name, or only the hash with CloneSetShortHash). */
+export function podRevisionMatches(pod: KubeObject, revisionName: string): boolean {
+  const value = pod.metadata.labels?.[REVISION_HASH_LABEL];
+  if (!value) return false;
+  if (value === revisionName) return true;
+  const hash = revisionName.slice(revisionName.lastIndexOf('-') + 1);
+  return value === hash;
+}
+
+/** The hash part of a revision name `<workload>-<hash>`. */
+export function revisionHash(revisionName: string): string {
+  return revisionName.slice(revisionName.lastIndexOf('-') + 1);
+}
+
+/** Whether `obj` is controlled by `owner` (controller ownerReference with its UID). */
+export function isControlledBy(obj: KubeObject, owner: KubeObject): boolean {
+  const uid = owner.metadata.uid;
+  return !!uid && (obj.metadata.ownerReferences ?? []).some((r) => r.controller && r.uid === uid);
+}

@@ -1,0 +1,88 @@
+// Small typed readers over plain objects, shared by the workload adapters, so that each
+// adapter reads like a list of field paths instead of a pile of casts.
+import type { KubeObject } from '../types';
+import type { IntOrString, TemplateContainer } from './types';
+
+export type Obj = Record<string, unknown>;
+
+export function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Value at a path of keys, or undefined when any step is missing. */
+export function at(obj: unknown, ...path: string[]): unknown {
+  let cur: unknown = obj;
+  for (const key of path) {
+    if (!isObj(cur)) return undefined;
+    cur = cur[key];
+  }
+  return cur;
+}
+
+export function numAt(obj: unknown, ...path: string[]): number | undefined {
+  const v = at(obj, ...path);
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+export function strAt(obj: unknown, ...path: string[]): string | undefined {
+  const v = at(obj, ...path);
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function boolAt(obj: unknown, ...path: string[]): boolean {
+  return at(obj, ...path) === true;
+}
+
+export function objAt(obj: unknown, ...path: string[]): Obj | undefined {
+  const v = at(obj, ...path);
+  return isObj(v) ? v : undefined;
+}
+
+/** An int-or-string field (other types read as undefined). */
+export function intOrStringAt(obj: unknown, ...path: string[]): IntOrString | undefined {
+  const v = at(obj, ...path);
+  return typeof v === 'number' || typeof v === 'string' ? v : undefined;
+}
+
+/** "apps.kruise.io/v1beta1" → { group: "apps.kruise.io", version: "v1beta1" }; core "v1" → group "". */
+export function groupVersion(obj: KubeObject): { group: string; version: string } {
+  const av = obj.apiVersion ?? '';
+  const i = av.lastIndexOf('/');
+  return i < 0 ? { group: '', version: av } : { group: av.slice(0, i), version: av.slice(i + 1) };
+}
+
+/** Nested merge patch { a: { b: { c: value } } } for a path of keys. */
+export function mergePatchAt(path: string[], value: unknown): Record<string, unknown> {
+  let patch: unknown = value;
+  for (let i = path.length - 1; i >= 0; i--) patch = { [path[i]!]: patch };
+  return patch as Record<string, unknown>;
+}
+
+/** JSON pointer of a path of keys (RFC 6901 escaping). */
+export function pointerOf(path: string[]): string {
+  return `/${path.map((k) => k.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+}
+
+export type Conditions = Array<{ type: string; status: string; reason?: string; message?: string }>;
+
+export function conditionsOf(obj: KubeObject): Conditions {
+  const list = at(obj, 'status', 'conditions');
+  if (!Array.isArray(list)) return [];
+  return list.filter((c): c is Conditions[number] => isObj(c) && typeof c.type === 'string' && typeof c.status === 'string');
+}
+
+/** Containers then init containers of the pod template at spec.template, with JSON pointers. */
+export function templateContainers(obj: KubeObject): TemplateContainer[] {
+  const out: TemplateContainer[] = [];
+  for (const [field, init] of [['containers', false], ['initContainers', true]] as const) {
+    const list = at(obj, 'spec', 'template', 'spec', field);
+    if (!Array.isArray(list)) continue;
+    list.forEach((c, i) => {
+      if (!isObj(c) || typeof c.name !== 'string') return;
+      const entry: TemplateContainer = { name: c.name, init, pointer: `/spec/template/spec/${field}/${i}` };
+      if (typeof c.image === 'string') entry.image = c.image;
+      out.push(entry);
+    });
+  }
+  return out;
+}

@@ -1,0 +1,35 @@
+// The adapter registry: `adapterFor(obj)` picks the adapter of a workload object by group and
+// kind (versions are handled inside each adapter). Undefined for kinds without rollout rules.
+import type { KubeObject } from '../types';
+import type { WorkloadAdapter, WorkloadKindName } from './types';
+import { cloneSetAdapter } from './cloneset';
+import { advancedStatefulSetAdapter } from './advanced-statefulset';
+import { advancedDaemonSetAdapter } from './advanced-daemonset';
+import { daemonSetAdapter, deploymentAdapter, statefulSetAdapter } from './native';
+
+export { cloneSetAdapter, advancedStatefulSetAdapter, advancedDaemonSetAdapter, deploymentAdapter, statefulSetAdapter, daemonSetAdapter };
+export { isCloneSetV1beta1, cloneSetRollingPath } from './cloneset';
+
+export const WORKLOAD_ADAPTERS: readonly WorkloadAdapter[] = [
+  cloneSetAdapter,
+  advancedStatefulSetAdapter,
+  advancedDaemonSetAdapter,
+  deploymentAdapter,
+  statefulSetAdapter,
+  daemonSetAdapter,
+];
+
+/** The adapter for a workload object (by apiVersion group and kind), or undefined. */
+export function adapterFor(obj: KubeObject): WorkloadAdapter | undefined {
+  return WORKLOAD_ADAPTERS.find((a) => a.matches(obj));
+}
+
+/** The adapter for an API group and kind ("apps.kruise.io", "StatefulSet" → Advanced StatefulSet). */
+export function adapterForGroupKind(group: string, kind: string): WorkloadAdapter | undefined {
+  return adapterFor({ apiVersion: group ? `${group}/v1` : 'v1', kind, metadata: {} });
+}
+
+/** The adapter of a kind name. */
+export function adapterForKindName(kindName: WorkloadKindName): WorkloadAdapter {
+  return WORKLOAD_ADAPTERS.find((a) => a.kindName === kindName)!;
+}

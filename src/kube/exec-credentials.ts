@@ -1,0 +1,57 @@
+// Credentials from exec plugins and auth-providers, computed by
+// @kubernetes/client-node (loaded only here, only for such users). Its exec
+// plugin runs through child_process.spawn without a shell.
+import { CliError } from '../cli/exit';
+import type { ConnectionConfig } from './kubeconfig';
+import { redactTokenLike } from './redact';
+
+export interface PluginCredentials {
+  /** Authorization header value for the next request (client-node caches until expiry). */
+  authorization(): Promise<string | undefined>;
+  cert?: Buffer;
+  key?: Buffer;
+}
+
+interface HttpsLikeOptions {
+  headers?: Record<string, string>;
+  cert?: Buffer | string;
+  key?: Buffer | string;
+}
+
+export async function pluginCredentials(plugin: NonNullable<ConnectionConfig['pluginUser']>, redact: (s: string) => string): Promise<PluginCredentials> {
+  const { KubeConfig } = await import('@kubernetes/client-node');
+  const kc = new KubeConfig();
+  const name = plugin.name || 'user';
+  // Only the plugin part of the user: files, tokens and TLS are handled by our own code.
+  const user: Record<string, unknown> = {};
+  if (plugin.user.exec) user.exec = plugin.user.exec;
+  if (plugin.user['auth-provider']) user['auth-provider'] = plugin.user['auth-provider'];
+  kc.loadFromString(
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'cluster', cluster: { server: plugin.server } }],
+      users: [{ name, user }],
+      contexts: [{ name: 'context', context: { cluster: 'cluster', user: name } }],
+      'current-context': 'context',
+    }),
+  );
+  const what = plugin.user.exec ? `exec plugin "${String((plugin.user.exec as { command?: unknown }).command ?? '')}"` : `auth-provider "${plugin.user['auth-provider']?.name ?? ''}"`;
+  const compute = async (): Promise<HttpsLikeOptions> => {
+    const opts: HttpsLikeOptions = { headers: {} };
+    try {
+      await kc.applyToHTTPSOptions(opts as never);
+    } catch (e) {
+      const detail = redactTokenLike(redact(String((e as Error)?.message ?? e).trim().split('\n')[0] ?? ''));
+      throw new CliError(`getting credentials for user "${plugin.name}" from ${what} failed${detail ? `: ${detail}` : ''}`);
+    }
+    return opts;
+  };
+  const first = await compute();
+  const toBuffer = (v: Buffer | string | undefined): Buffer | undefined => (v === undefined ? undefined : Buffer.isBuffer(v) ? v : Buffer.from(v));
+  return {
+    cert: toBuffer(first.cert),
+    key: toBuffer(first.key),
+    authorization: async () => (await compute()).headers?.Authorization,
+  };
+}

@@ -1,0 +1,394 @@
+// HTTP transport to one API server: node http/https with a keep-alive agent,
+// TLS verification unless told otherwise, --request-timeout, bounded retries with
+// backoff (retry.ts), server Warning headers to stderr, and -v request logging
+// with every secret redacted.
+import * as http from 'node:http';
+import type * as httpsTypes from 'node:https';
+import { isIP } from 'node:net';
+import type { PeerCertificate } from 'node:tls';
+import type { CliError } from '../cli/exit';
+import { apiError, transportError, type RequestContext } from './errors';
+import { redactHeader, truncateBody } from './redact';
+import { retryDecision } from './retry';
+
+export interface Credentials {
+  /** Full Authorization header value ("Bearer ...", "Basic ..."). */
+  authorization?: string;
+}
+
+export interface TransportConfig {
+  server: string;
+  ca?: Buffer;
+  cert?: Buffer;
+  key?: Buffer;
+  insecureSkipTlsVerify: boolean;
+  tlsServerName?: string;
+  /** Impersonation and other fixed headers. */
+  headers: Record<string, string | string[]>;
+  /** Called before every request (token files rotate, exec tokens expire). */
+  credentials: () => Credentials | Promise<Credentials>;
+  /** Default per-request timeout in ms; 0 = none. */
+  requestTimeoutMs: number;
+  verbosity: number;
+  /** Writes one line to stderr (logs and warnings). */
+  log: (line: string) => void;
+  redact: (text: string) => string;
+  userAgent: string;
+  /** Test seams. */
+  random?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export type QueryValue = string | number | boolean | undefined;
+
+export interface HttpRequest {
+  method: string;
+  path: string;
+  query?: Record<string, QueryValue>;
+  body?: string;
+  contentType?: string;
+  accept?: string;
+  signal?: AbortSignal;
+  /** Safe to repeat (GET, list, watch establishment). Defaults to method === GET. */
+  idempotent?: boolean;
+  /** Overrides the --request-timeout for this request (ms; 0 = none). */
+  timeoutMs?: number;
+  maxAttempts?: number;
+  /** For error messages. */
+  context: RequestContext;
+}
+
+export interface HttpResponse {
+  status: number;
+  statusText: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+export class AbortError extends Error {
+  constructor() {
+    super('the operation was aborted');
+    this.name = 'AbortError';
+  }
+}
+
+export function isAbortError(err: unknown): boolean {
+  return err instanceof Error && err.name === 'AbortError';
+}
+
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new AbortError());
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new AbortError());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Extracts the text of RFC 7234 Warning headers: `299 - "text"`. */
+export function parseWarningHeader(value: string): string[] {
+  const out: string[] = [];
+  const re = /(\d{3})\s+\S+\s+"((?:[^"\\]|\\.)*)"/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(value)) !== null) out.push(m[2]!.replace(/\\(.)/g, '$1'));
+  if (out.length === 0 && value.trim()) out.push(value.trim());
+  return out;
+}
+
+export function buildQuery(query: Record<string, QueryValue> | undefined): string {
+  if (!query) return '';
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || v === '') continue;
+    parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+  }
+  return parts.length ? `?${parts.join('&')}` : '';
+}
+
+type Attempt =
+  | { kind: 'response'; res: http.IncomingMessage; req: http.ClientRequest }
+  | { kind: 'error'; error: NodeJS.ErrnoException };
+
+// https (and tls) load only for https servers: a few milliseconds saved on every plain-http command.
+function httpsModule(): typeof httpsTypes {
+  return process.getBuiltinModule('node:https') as typeof httpsTypes;
+}
+
+export class Transport {
+  private readonly agent: http.Agent;
+  private readonly isHttps: boolean;
+  private readonly base: URL;
+  private readonly warned = new Set<string>();
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+
+  constructor(readonly config: TransportConfig) {
+    this.base = new URL(config.server);
+    this.isHttps = this.base.protocol === 'https:';
+    this.sleep = config.sleep ?? abortableSleep;
+    const common = { keepAlive: true, keepAliveMsecs: 30_000, maxSockets: 32 };
+    if (this.isHttps) {
+      const tls: httpsTypes.AgentOptions = { ...common, rejectUnauthorized: !config.insecureSkipTlsVerify };
+      // Only defined keys: tls.connect asserts on an explicit undefined checkServerIdentity.
+      if (config.ca) tls.ca = config.ca;
+      if (config.cert) tls.cert = config.cert;
+      if (config.key) tls.key = config.key;
+      const name = config.tlsServerName;
+      if (name) {
+        // Node refuses an IP as SNI; the identity check below uses the name either way.
+        if (!isIP(name)) tls.servername = name;
+        tls.checkServerIdentity = (_host: string, cert: PeerCertificate) => tlsCheck(name, cert);
+      }
+      this.agent = new (httpsModule().Agent)(tls);
+    } else {
+      this.agent = new http.Agent(common);
+    }
+  }
+
+  get server(): string {
+    return this.config.server;
+  }
+
+  /** Full URL of a path (for logs and messages). */
+  url(path: string, query?: Record<string, QueryValue>): string {
+    const prefix = this.base.pathname.replace(/\/+$/, '');
+    return `${this.base.protocol}//${this.base.host}${prefix}${path}${buildQuery(query)}`;
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+
+  /** Sends a request (retrying as allowed) and returns the response, whatever its status. */
+  async send(req: HttpRequest): Promise<HttpResponse> {
+    try {
+      return (await this.withRetries(req, false)) as HttpResponse;
+    } catch (err) {
+      throw this.scrub(err);
+    }
+  }
+
+  /** Error messages are printed to the user: no secret may survive in them. */
+  private scrub(err: unknown): unknown {
+    if (err instanceof Error) {
+      err.message = this.config.redact(err.message);
+      const withHint = err as Error & { hint?: string };
+      if (typeof withHint.hint === 'string') Object.defineProperty(err, 'hint', { value: this.config.redact(withHint.hint) });
+    }
+    return err;
+  }
+
+  /** Sends a request and returns the JSON body of a 2xx answer; anything else becomes a KubeApiError. */
+  async json<T>(req: HttpRequest): Promise<T> {
+    const res = await this.send(req);
+    if (res.status < 200 || res.status > 299) throw this.scrub(apiError(res.status, res.statusText, res.body, req.context));
+    if (res.body === '') return undefined as T;
+    try {
+      return JSON.parse(res.body) as T;
+    } catch {
+      throw apiError(res.status, res.statusText, '', { ...req.context }) as CliError;
+    }
+  }
+
+  /**
+   * Opens a streaming response (watch). Establishment is retried like a GET; a non-2xx answer
+   * is read and thrown as a KubeApiError. The caller consumes and destroys the stream.
+   */
+  async stream(req: HttpRequest): Promise<http.IncomingMessage> {
+    try {
+      return (await this.withRetries(req, true)) as http.IncomingMessage;
+    } catch (err) {
+      throw this.scrub(err);
+    }
+  }
+
+  private async withRetries(req: HttpRequest, streaming: boolean): Promise<HttpResponse | http.IncomingMessage> {
+    const idempotent = req.idempotent ?? req.method === 'GET';
+    for (let attempt = 1; ; attempt++) {
+      if (req.signal?.aborted) throw new AbortError();
+      const started = Date.now();
+      const result = await this.attempt(req);
+      if (result.kind === 'error') {
+        if (isAbortError(result.error)) throw result.error;
+        const decision = retryDecision({ method: req.method, idempotent, attempt, errorCode: result.error.code, maxAttempts: req.maxAttempts }, this.config.random);
+        this.logLine(req, `${req.method} ${this.url(req.path, req.query)} failed in ${Date.now() - started} milliseconds: ${result.error.code ?? result.error.message}`);
+        if (!decision.retry) throw transportError(result.error, this.config.server, req.timeoutMs ?? this.config.requestTimeoutMs);
+        await this.sleep(decision.delayMs, req.signal);
+        continue;
+      }
+      const { res } = result;
+      this.emitWarnings(res.headers);
+      const status = res.statusCode ?? 0;
+      const statusText = res.statusMessage ?? http.STATUS_CODES[status] ?? '';
+      if (streaming && status >= 200 && status < 300) {
+        this.logResponse(req, status, statusText, started, res.headers, undefined);
+        return res;
+      }
+      let body: string;
+      try {
+        body = await readBody(res, req.signal);
+      } catch (e) {
+        if (isAbortError(e)) throw e;
+        const error = e as NodeJS.ErrnoException;
+        const decision = retryDecision({ method: req.method, idempotent, attempt, errorCode: error.code ?? 'ECONNRESET', maxAttempts: req.maxAttempts }, this.config.random);
+        if (!decision.retry) throw transportError(error, this.config.server);
+        await this.sleep(decision.delayMs, req.signal);
+        continue;
+      }
+      this.logResponse(req, status, statusText, started, res.headers, body);
+      if (status >= 400) {
+        const retryAfter = headerValue(res.headers['retry-after']);
+        const decision = retryDecision({ method: req.method, idempotent, attempt, status, retryAfter, maxAttempts: req.maxAttempts }, this.config.random);
+        if (decision.retry) {
+          if (this.config.verbosity >= 6) this.config.log(`Retrying ${req.method} ${this.url(req.path, req.query)} after ${decision.delayMs} milliseconds (${decision.reason})`);
+          await this.sleep(decision.delayMs, req.signal);
+          continue;
+        }
+      }
+      if (streaming) throw apiError(status, statusText, body, req.context);
+      return { status, statusText, headers: res.headers, body };
+    }
+  }
+
+  private async attempt(req: HttpRequest): Promise<Attempt> {
+    const creds = await this.config.credentials();
+    const headers: Record<string, string | string[]> = {
+      'User-Agent': this.config.userAgent,
+      Accept: req.accept ?? 'application/json',
+      ...this.config.headers,
+    };
+    if (creds.authorization) headers.Authorization = creds.authorization;
+    if (req.body !== undefined) {
+      headers['Content-Type'] = req.contentType ?? 'application/json';
+      headers['Content-Length'] = String(Buffer.byteLength(req.body));
+    }
+    const url = this.url(req.path, req.query);
+    if (this.config.verbosity >= 7) {
+      for (const [k, v] of Object.entries(headers)) {
+        for (const one of Array.isArray(v) ? v : [v]) this.config.log(this.config.redact(`Request Header: "${k}: ${redactHeader(k, one)}"`));
+      }
+    }
+    if (this.config.verbosity >= 8 && req.body !== undefined) {
+      this.config.log(this.config.redact(`Request Body: ${truncateBody(req.body, this.config.verbosity >= 9 ? 10240 : 1024)}`));
+    }
+    const timeoutMs = req.timeoutMs ?? this.config.requestTimeoutMs;
+    return new Promise<Attempt>((resolve) => {
+      let settled = false;
+      const settle = (a: Attempt): void => {
+        if (settled) return;
+        settled = true;
+        if (timer) clearTimeout(timer);
+        req.signal?.removeEventListener('abort', onAbort);
+        resolve(a);
+      };
+      let creq: http.ClientRequest;
+      const onAbort = (): void => {
+        creq?.destroy();
+        settle({ kind: 'error', error: new AbortError() as NodeJS.ErrnoException });
+      };
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const mod = this.isHttps ? httpsModule() : http;
+        creq = mod.request(url, { method: req.method, headers, agent: this.agent });
+      } catch (e) {
+        settle({ kind: 'error', error: e as NodeJS.ErrnoException });
+        return;
+      }
+      if (timeoutMs > 0) {
+        timer = setTimeout(() => {
+          const err = new Error(`request timed out after ${timeoutMs}ms`) as NodeJS.ErrnoException;
+          err.code = 'REQUEST_TIMEOUT';
+          creq.destroy(err);
+        }, timeoutMs);
+      }
+      req.signal?.addEventListener('abort', onAbort, { once: true });
+      creq.on('response', (res) => {
+        if (settled) {
+          res.destroy();
+          return;
+        }
+        settled = true;
+        req.signal?.removeEventListener('abort', onAbort);
+        // A watch may stay open for minutes: the timeout only covers its establishment.
+        // Plain requests keep it until the body has been read.
+        if (timer) {
+          if (req.context.verb === 'watch') clearTimeout(timer);
+          else res.once('close', () => clearTimeout(timer!));
+        }
+        resolve({ kind: 'response', res, req: creq });
+      });
+      creq.on('error', (error: NodeJS.ErrnoException) => settle({ kind: 'error', error }));
+      if (req.body !== undefined) creq.end(req.body);
+      else creq.end();
+    });
+  }
+
+  private emitWarnings(headers: http.IncomingHttpHeaders): void {
+    const raw = headers.warning;
+    if (!raw) return;
+    for (const value of Array.isArray(raw) ? raw : [raw]) {
+      for (const text of parseWarningHeader(value)) {
+        if (this.warned.has(text)) continue;
+        this.warned.add(text);
+        this.config.log(this.config.redact(`Warning: ${text}`));
+      }
+    }
+  }
+
+  private logLine(_req: HttpRequest, line: string): void {
+    if (this.config.verbosity >= 6) this.config.log(this.config.redact(line));
+  }
+
+  private logResponse(req: HttpRequest, status: number, statusText: string, started: number, headers: http.IncomingHttpHeaders, body: string | undefined): void {
+    const v = this.config.verbosity;
+    if (v < 6) return;
+    const log = (line: string): void => this.config.log(this.config.redact(line));
+    log(`${req.method} ${this.url(req.path, req.query)} ${status} ${statusText} in ${Date.now() - started} milliseconds`);
+    if (v >= 7) {
+      for (const [k, val] of Object.entries(headers)) {
+        if (val === undefined) continue;
+        for (const one of Array.isArray(val) ? val : [val]) log(`Response Header: "${k}: ${redactHeader(k, String(one))}"`);
+      }
+    }
+    if (v >= 8 && body !== undefined && body !== '') log(`Response Body: ${truncateBody(body, v >= 9 ? 10240 : 1024)}`);
+  }
+}
+
+function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function readBody(res: http.IncomingMessage, signal?: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const onAbort = (): void => {
+      res.destroy();
+      reject(new AbortError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('end', () => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    res.on('error', (e) => {
+      signal?.removeEventListener('abort', onAbort);
+      reject(e);
+    });
+    res.on('aborted', () => {
+      const e = new Error('connection reset while reading the response') as NodeJS.ErrnoException;
+      e.code = 'ECONNRESET';
+      reject(e);
+    });
+  });
+}
+
+// Verifies the certificate against --tls-server-name instead of the URL host.
+function tlsCheck(name: string, cert: PeerCertificate): Error | undefined {
+  return (process.getBuiltinModule('node:tls') as typeof import('node:tls')).checkServerIdentity(name, cert);
+}

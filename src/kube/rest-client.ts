@@ -1,0 +1,283 @@
+// KubeClient over the HTTP transport: URL building for any group/version/resource,
+// the right content type per patch kind, dry run, field manager, pagination,
+// discovery-backed type resolution and observe() (watch.ts).
+import type { IncomingMessage } from 'node:http';
+import type {
+  KubeClient,
+  KubeList,
+  KubeObject,
+  ListOptions,
+  Observation,
+  ObserveOptions,
+  PatchType,
+  RequestOptions,
+  ResourceType,
+  WatchEvent,
+} from './client';
+import { usageError } from '../cli/exit';
+import { dns1123LabelProblem, dns1123SubdomainProblem } from '../kruise/names';
+import { DISCOVERED_GROUPS, type Discovery } from './discovery';
+import { KubeApiError, isGone, isNotFound, type RequestContext } from './errors';
+import type { HttpRequest, QueryValue, Transport } from './http';
+import { advancedKindHint, isServedBy, resolveType } from './resolve';
+import { observe as observeWith } from './watch';
+
+export const DEFAULT_FIELD_MANAGER = 'kubectl-kruise';
+export const DEFAULT_PAGE_SIZE = 500;
+
+export const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
+  json: 'application/json-patch+json',
+  merge: 'application/merge-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+};
+
+export interface RestClientOptions {
+  transport: Transport;
+  discovery: Discovery;
+  namespace: string;
+  userName: string;
+  fieldManager?: string;
+  log?: (line: string) => void;
+  verbosity?: number;
+}
+
+/** /api/v1/namespaces/ns/pods/name/status or /apis/group/version/... */
+export function resourcePath(rt: Pick<ResourceType, 'group' | 'version' | 'resource' | 'namespaced'>, namespace?: string, name?: string, subresource?: string): string {
+  let p = rt.group ? `/apis/${rt.group}/${rt.version}` : `/api/${rt.version}`;
+  if (rt.namespaced && namespace) p += `/namespaces/${encodeURIComponent(namespace)}`;
+  p += `/${rt.resource}`;
+  if (name !== undefined) p += `/${encodeURIComponent(name)}`;
+  if (subresource) p += `/${encodeURIComponent(subresource)}`;
+  return p;
+}
+
+function checkName(name: string, rt: ResourceType): void {
+  const problem = dns1123SubdomainProblem(name);
+  if (problem) throw usageError(`invalid ${rt.kind || rt.resource} name "${name}": ${problem}`);
+}
+
+function checkNamespace(ns: string): void {
+  const problem = dns1123LabelProblem(ns);
+  if (problem) throw usageError(`invalid namespace "${ns}": ${problem}`);
+}
+
+export class RestClient implements KubeClient {
+  readonly namespace: string;
+  readonly userName: string;
+  private readonly transport: Transport;
+  private readonly discovery: Discovery;
+  private readonly fieldManager: string;
+  private readonly log: (line: string) => void;
+  private readonly verbosity: number;
+  private readonly resolved = new Map<string, Promise<ResourceType>>();
+
+  constructor(opts: RestClientOptions) {
+    this.transport = opts.transport;
+    this.discovery = opts.discovery;
+    this.namespace = opts.namespace;
+    this.userName = opts.userName;
+    this.fieldManager = opts.fieldManager ?? DEFAULT_FIELD_MANAGER;
+    this.log = opts.log ?? (() => undefined);
+    this.verbosity = opts.verbosity ?? 0;
+  }
+
+  get server(): string {
+    return this.transport.server;
+  }
+
+  resolve(type: string): Promise<ResourceType> {
+    let p = this.resolved.get(type);
+    if (!p) {
+      p = resolveType(type, this.discovery);
+      this.resolved.set(type, p);
+      p.catch(() => this.resolved.delete(type));
+    }
+    return p;
+  }
+
+  isServed(group: string, resource: string): Promise<boolean> {
+    return isServedBy(group, resource, this.discovery);
+  }
+
+  private ns(rt: ResourceType, namespace: string | undefined): string | undefined {
+    if (!rt.namespaced) return undefined;
+    const ns = namespace ?? this.namespace;
+    checkNamespace(ns);
+    return ns;
+  }
+
+  private ctx(verb: string, rt: ResourceType, namespace: string | undefined, name?: string, subresource?: string): RequestContext {
+    return { verb, group: rt.group, resource: rt.resource, subresource, name, namespace, userName: this.userName, server: this.server };
+  }
+
+  private writeQuery(opts: RequestOptions | undefined, withManager: boolean): Record<string, QueryValue> {
+    return {
+      dryRun: opts?.dryRun ? 'All' : undefined,
+      fieldManager: withManager ? (opts?.fieldManager ?? this.fieldManager) : undefined,
+    };
+  }
+
+  private async request<T>(req: HttpRequest): Promise<T> {
+    try {
+      return await this.transport.json<T>(req);
+    } catch (err) {
+      // A 404 for the type itself (no object named) under a cached discovery means the cache is stale.
+      if (isNotFound(err) && req.context.group && DISCOVERED_GROUPS.includes(req.context.group) && !err.kubeStatus?.details?.name) this.discovery.invalidate();
+      throw err;
+    }
+  }
+
+  async get<T extends KubeObject = KubeObject>(rt: ResourceType, name: string, namespace?: string, opts?: RequestOptions): Promise<T> {
+    checkName(name, rt);
+    const ns = this.ns(rt, namespace);
+    try {
+      return await this.request<T>({
+        method: 'GET',
+        path: resourcePath(rt, ns, name, opts?.subresource),
+        signal: opts?.signal,
+        context: this.ctx('get', rt, ns, name, opts?.subresource),
+      });
+    } catch (err) {
+      // kubectl's `sts` is the native kind; when only an Advanced StatefulSet of that name exists, say so.
+      if (isNotFound(err) && rt.group === 'apps' && !opts?.subresource && (rt.resource === 'statefulsets' || rt.resource === 'daemonsets')) {
+        const hint = await advancedKindHint(this, rt, name, ns);
+        if (hint) throw new KubeApiError(`${err.message}; ${hint}`, err.status, err.reason, err.kubeStatus);
+      }
+      throw err;
+    }
+  }
+
+  async list<T extends KubeObject = KubeObject>(rt: ResourceType, namespace: string | undefined, opts?: ListOptions): Promise<KubeList<T>> {
+    const ns = rt.namespaced && namespace !== undefined ? (checkNamespace(namespace), namespace) : undefined;
+    const limit = opts?.limit ?? DEFAULT_PAGE_SIZE;
+    // A continue token can expire (410) on a long paginated list: start over, a bounded number of times.
+    for (let restart = 0; ; restart++) {
+      const items: T[] = [];
+      let cont: string | undefined;
+      let last: KubeList<T> | undefined;
+      try {
+        do {
+          const page: KubeList<T> = await this.request<KubeList<T>>({
+            method: 'GET',
+            path: resourcePath(rt, ns),
+            query: {
+              labelSelector: opts?.labelSelector,
+              fieldSelector: opts?.fieldSelector,
+              limit,
+              continue: cont,
+              resourceVersion: cont ? undefined : opts?.resourceVersion,
+            },
+            signal: opts?.signal,
+            context: this.ctx('list', rt, ns),
+          });
+          items.push(...(page.items ?? []));
+          cont = page.metadata?.continue || undefined;
+          last = page;
+        } while (cont);
+      } catch (err) {
+        if (isGone(err) && cont && restart < 2) continue;
+        throw err;
+      }
+      const kind = last?.kind ?? `${rt.kind}List`;
+      return {
+        apiVersion: last?.apiVersion ?? (rt.group ? `${rt.group}/${rt.version}` : rt.version),
+        kind,
+        metadata: { resourceVersion: last?.metadata?.resourceVersion },
+        items: items.map((o) => withTypeMeta(o, rt)),
+      };
+    }
+  }
+
+  async create<T extends KubeObject = KubeObject>(rt: ResourceType, obj: KubeObject, namespace?: string, opts?: RequestOptions): Promise<T> {
+    const ns = this.ns(rt, namespace ?? obj.metadata?.namespace);
+    if (obj.metadata?.name) checkName(obj.metadata.name, rt);
+    const body = withTypeMeta({ ...obj, metadata: { ...obj.metadata, ...(ns ? { namespace: ns } : {}) } }, rt);
+    return this.request<T>({
+      method: 'POST',
+      path: resourcePath(rt, ns, undefined, opts?.subresource),
+      query: this.writeQuery(opts, true),
+      body: JSON.stringify(body),
+      signal: opts?.signal,
+      context: this.ctx('create', rt, ns, obj.metadata?.name ?? obj.metadata?.generateName, opts?.subresource),
+    });
+  }
+
+  async update<T extends KubeObject = KubeObject>(rt: ResourceType, obj: KubeObject, namespace?: string, opts?: RequestOptions): Promise<T> {
+    const name = obj.metadata?.name ?? '';
+    checkName(name, rt);
+    const ns = this.ns(rt, namespace ?? obj.metadata?.namespace);
+    const body = withTypeMeta({ ...obj, metadata: { ...obj.metadata, ...(ns ? { namespace: ns } : {}) } }, rt);
+    return this.request<T>({
+      method: 'PUT',
+      path: resourcePath(rt, ns, name, opts?.subresource),
+      query: this.writeQuery(opts, true),
+      body: JSON.stringify(body),
+      signal: opts?.signal,
+      context: this.ctx('update', rt, ns, name, opts?.subresource),
+    });
+  }
+
+  async patch<T extends KubeObject = KubeObject>(rt: ResourceType, name: string, type: PatchType, body: unknown, namespace?: string, opts?: RequestOptions): Promise<T> {
+    checkName(name, rt);
+    const ns = this.ns(rt, namespace);
+    return this.request<T>({
+      method: 'PATCH',
+      path: resourcePath(rt, ns, name, opts?.subresource),
+      query: this.writeQuery(opts, true),
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+      contentType: PATCH_CONTENT_TYPES[type],
+      signal: opts?.signal,
+      context: this.ctx('patch', rt, ns, name, opts?.subresource),
+    });
+  }
+
+  async delete(rt: ResourceType, name: string, namespace?: string, opts?: RequestOptions & { propagationPolicy?: 'Foreground' | 'Background' | 'Orphan' }): Promise<void> {
+    checkName(name, rt);
+    const ns = this.ns(rt, namespace);
+    const body = opts?.propagationPolicy ? JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: opts.propagationPolicy }) : undefined;
+    await this.request<unknown>({
+      method: 'DELETE',
+      path: resourcePath(rt, ns, name, opts?.subresource),
+      query: this.writeQuery(opts, false),
+      body,
+      signal: opts?.signal,
+      context: this.ctx('delete', rt, ns, name, opts?.subresource),
+    });
+  }
+
+  observe<T extends KubeObject = KubeObject>(rt: ResourceType, namespace: string | undefined, opts: ObserveOptions, onEvent: (ev: WatchEvent<T>) => void | Promise<void>): Observation {
+    const ns = rt.namespaced ? (namespace === undefined ? undefined : namespace) : undefined;
+    if (ns !== undefined) checkNamespace(ns);
+    if (opts.name !== undefined) checkName(opts.name, rt);
+    return observeWith<T>(
+      {
+        list: (r, n, o) => this.list(r, n, o),
+        openWatch: (r, n, query, signal) => this.openWatch(r, n, query, signal),
+        log: this.verbosity >= 6 ? this.log : undefined,
+      },
+      rt,
+      ns,
+      opts,
+      onEvent,
+    );
+  }
+
+  private openWatch(rt: ResourceType, ns: string | undefined, query: Record<string, QueryValue>, signal: AbortSignal): Promise<IncomingMessage> {
+    return this.transport.stream({ method: 'GET', path: resourcePath(rt, ns), query, signal, context: this.ctx('watch', rt, ns) });
+  }
+
+  async raw<T = unknown>(path: string, opts?: RequestOptions & { timeoutMs?: number; maxAttempts?: number }): Promise<T> {
+    if (!path.startsWith('/') || path.includes('..')) throw usageError(`invalid API path "${path}"`);
+    return this.request<T>({ method: 'GET', path, signal: opts?.signal, timeoutMs: opts?.timeoutMs, maxAttempts: opts?.maxAttempts, context: { verb: 'get', path, userName: this.userName, server: this.server, resource: path } });
+  }
+
+  close(): void {
+    this.transport.close();
+  }
+}
+
+/** Lists drop apiVersion/kind from items; put them back so printers and adapters can rely on them. */
+function withTypeMeta<T extends KubeObject>(obj: T, rt: ResourceType): T {
+  if (obj.apiVersion && obj.kind) return obj;
+  return { ...obj, apiVersion: obj.apiVersion ?? (rt.group ? `${rt.group}/${rt.version}` : rt.version), kind: obj.kind ?? rt.kind };
+}

@@ -1,0 +1,256 @@
+// Resource references on the command line: TYPE/NAME..., TYPE NAME..., -f FILE,
+// -l SELECTOR / --all with a TYPE. parseTargets() is pure and validates every
+// name before it can reach a URL (exit 2); resolveTargets() maps them onto the
+// cluster through a KubeClient.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { usageError } from '../cli/exit';
+import { dns1123LabelProblem, dns1123SubdomainProblem } from '../kruise/names';
+import type { KubeClient, KubeObject, ResourceType } from './client';
+import { lookupKind, splitApiVersion } from './aliases';
+import { resourceLabel } from './errors';
+
+export type TargetSpec =
+  | { kind: 'named'; type: string; name: string }
+  | { kind: 'selector'; type: string; selector: string }
+  | { kind: 'all'; type: string }
+  | { kind: 'object'; object: KubeObject; source: string };
+
+export interface TargetInput {
+  args: string[];
+  filenames?: string[];
+  selector?: string;
+  all?: boolean;
+  /** Reads "-" (stdin) and files; injectable for tests. */
+  readFile?: (path: string) => string;
+}
+
+export interface ResolvedTarget {
+  rt: ResourceType;
+  name: string;
+  /** Undefined for cluster-scoped kinds. */
+  namespace?: string;
+  /** The object from -f, or from the list for -l/--all. */
+  object?: KubeObject;
+}
+
+export function validateName(name: string, what = 'name'): void {
+  if (name.includes('/') || name.includes('%')) throw usageError(`invalid ${what} "${name}": must not contain "/" or "%"`);
+  const problem = dns1123SubdomainProblem(name);
+  if (problem) throw usageError(`invalid ${what} "${truncate(name)}": ${problem}`);
+}
+
+export function validateNamespace(ns: string): void {
+  const problem = dns1123LabelProblem(ns);
+  if (problem) throw usageError(`invalid namespace "${truncate(ns)}": ${problem}`);
+}
+
+function truncate(s: string): string {
+  return s.length > 80 ? `${s.slice(0, 60)}...(${s.length} chars)` : s;
+}
+
+function validateType(type: string, ref: string): void {
+  if (type === '') throw usageError(`invalid resource reference "${ref}": the type is empty (expected TYPE/NAME, e.g. cloneset/web)`);
+  if (!/^[A-Za-z0-9][A-Za-z0-9.-]*$/.test(type)) throw usageError(`invalid resource type "${truncate(type)}"`);
+}
+
+// key, !key, key=v, key==v, key!=v, key in (a,b), key notin (a,b), and the set-based forms.
+const LABEL_KEY = '(?:[a-z0-9A-Z](?:[-a-z0-9A-Z_.]*[a-z0-9A-Z])?/)?[a-z0-9A-Z](?:[-a-z0-9A-Z_.]*[a-z0-9A-Z])?';
+const LABEL_VALUE = '(?:[a-z0-9A-Z](?:[-a-z0-9A-Z_.]*[a-z0-9A-Z])?)?';
+const REQUIREMENT = new RegExp(
+  `^(?:!\\s*${LABEL_KEY}|${LABEL_KEY}\\s*(?:(?:=|==|!=)\\s*${LABEL_VALUE}|\\s(?:in|notin)\\s*\\(\\s*${LABEL_VALUE}(?:\\s*,\\s*${LABEL_VALUE})*\\s*\\))?)$`,
+);
+
+/** Checks label selector syntax (exit 2 on a malformed one). */
+export function validateSelector(selector: string): void {
+  if (selector.trim() === '') throw usageError('empty label selector (-l)');
+  const parts: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of selector) {
+    if (ch === '(') depth++;
+    if (ch === ')') depth--;
+    if (depth < 0) throw usageError(`invalid label selector "${selector}": unbalanced parentheses`);
+    if (ch === ',' && depth === 0) {
+      parts.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  if (depth !== 0) throw usageError(`invalid label selector "${selector}": unbalanced parentheses`);
+  parts.push(cur);
+  for (const p of parts) {
+    if (!REQUIREMENT.test(p.trim())) throw usageError(`invalid label selector "${selector}": cannot parse "${p.trim()}"`);
+  }
+}
+
+function splitRef(ref: string): { type: string; name: string } {
+  const parts = ref.split('/');
+  if (parts.length !== 2) throw usageError(`invalid resource reference "${truncate(ref)}": expected TYPE/NAME with exactly one "/"`);
+  const [type, name] = parts as [string, string];
+  validateType(type, ref);
+  if (name === '') throw usageError(`invalid resource reference "${ref}": the name is empty (expected TYPE/NAME)`);
+  validateName(name);
+  return { type, name };
+}
+
+/** Parses the references of a command (pure except for reading -f files). */
+export function parseTargets(input: TargetInput): TargetSpec[] {
+  const args = input.args;
+  const files = input.filenames ?? [];
+  if (files.length) {
+    if (args.length) throw usageError('give either -f FILE or TYPE/NAME arguments, not both');
+    if (input.selector !== undefined || input.all) throw usageError('-l and --all cannot be combined with -f');
+    return files.flatMap((f) => readObjects(f, input.readFile));
+  }
+  if (input.selector !== undefined && input.all) throw usageError('give either -l SELECTOR or --all, not both');
+  if (input.selector !== undefined || input.all) {
+    if (args.length !== 1 || args[0]!.includes('/')) {
+      throw usageError(`${input.all ? '--all' : '-l'} needs exactly one TYPE and no names (e.g. ${input.all ? '"cloneset --all"' : '"cloneset -l app=web"'})`);
+    }
+    validateType(args[0]!, args[0]!);
+    if (input.selector !== undefined) {
+      validateSelector(input.selector);
+      return [{ kind: 'selector', type: args[0]!, selector: input.selector }];
+    }
+    return [{ kind: 'all', type: args[0]! }];
+  }
+  if (args.length === 0) throw usageError('you must specify the type of resource and a name, e.g. cloneset/web (or -f FILE, -l SELECTOR)');
+  if (args[0]!.includes('/')) {
+    return args.map((a) => {
+      if (!a.includes('/')) throw usageError(`"${truncate(a)}" has no type: when one argument is TYPE/NAME, all must be (e.g. cloneset/web cloneset/api)`);
+      return { kind: 'named' as const, ...splitRef(a) };
+    });
+  }
+  const type = args[0]!;
+  validateType(type, type);
+  if (args.length === 1) throw usageError(`a name is required for "${type}": give ${type}/NAME, "${type} NAME", -l SELECTOR or --all`);
+  return args.slice(1).map((name) => {
+    if (name.includes('/')) throw usageError(`"${truncate(name)}" looks like TYPE/NAME: do not mix it with "${type} NAME" (there is no need to give the type separately)`);
+    validateName(name);
+    return { kind: 'named' as const, type, name };
+  });
+}
+
+function defaultRead(path: string): string {
+  if (path === '-') return readFileSync(0, 'utf8');
+  return readFileSync(path, 'utf8');
+}
+
+function filesOf(path: string): string[] {
+  if (path === '-') return [path];
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    throw usageError(`the path "${path}" does not exist`);
+  }
+  if (!st.isDirectory()) return [path];
+  return readdirSync(path)
+    .filter((n) => /\.(ya?ml|json)$/.test(n))
+    .sort()
+    .map((n) => join(path, n));
+}
+
+/** Reads the objects of one -f argument (file, directory or "-"): multi-document YAML/JSON, Lists expanded. */
+export function readObjects(path: string, read: (p: string) => string = defaultRead): TargetSpec[] {
+  const out: TargetSpec[] = [];
+  const paths = read === defaultRead ? filesOf(path) : [path];
+  for (const file of paths) {
+    const source = file === '-' ? 'stdin' : file;
+    let text: string;
+    try {
+      text = read(file);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw usageError(`cannot read ${source}: ${code === 'ENOENT' ? 'no such file' : code ?? (e as Error).message}`);
+    }
+    const docs = parseAllDocuments(text, { prettyErrors: true });
+    if (!Array.isArray(docs)) throw usageError(`${source}: not a YAML/JSON document`);
+    docs.forEach((doc, index) => {
+      const err = doc.errors[0];
+      if (err) {
+        const line = err.linePos?.[0]?.line;
+        throw usageError(`error parsing ${source}${line ? ` line ${line}` : ''}: ${err.message.split('\n')[0]}`);
+      }
+      const value = doc.toJS() as unknown;
+      if (value === null || value === undefined) return;
+      const items = isList(value) ? (value as { items: unknown[] }).items : [value];
+      for (const item of items) out.push({ kind: 'object', object: checkObject(item, `${source} (document ${index + 1})`), source });
+    });
+  }
+  if (out.length === 0) throw usageError(`no objects passed in ${path === '-' ? 'stdin' : path}`);
+  return out;
+}
+
+function isList(v: unknown): boolean {
+  const o = v as { kind?: unknown; items?: unknown };
+  return typeof o === 'object' && o !== null && typeof o.kind === 'string' && o.kind.endsWith('List') && Array.isArray(o.items);
+}
+
+function checkObject(v: unknown, where: string): KubeObject {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw usageError(`${where}: expected a Kubernetes object (a mapping with apiVersion, kind, metadata)`);
+  const o = v as KubeObject;
+  if (typeof o.apiVersion !== 'string' || o.apiVersion === '') throw usageError(`${where}: apiVersion is missing`);
+  if (typeof o.kind !== 'string' || o.kind === '') throw usageError(`${where}: kind is missing`);
+  if (!o.metadata || typeof o.metadata !== 'object' || typeof o.metadata.name !== 'string' || o.metadata.name === '') {
+    throw usageError(`${where}: metadata.name is missing`);
+  }
+  validateName(o.metadata.name, `${o.kind} name`);
+  if (o.metadata.namespace !== undefined) validateNamespace(String(o.metadata.namespace));
+  return o;
+}
+
+export interface ResolveTargetOptions {
+  /** Namespace from -n (undefined = the client's default and no mismatch check). */
+  explicitNamespace?: string;
+  /** Restrict to kinds a command supports: returns an error message for others (exit 2). */
+  allow?: (rt: ResourceType) => string | undefined;
+  signal?: AbortSignal;
+}
+
+/** Resolves parsed references against the cluster: types through discovery, -l/--all by listing. */
+export async function resolveTargets(client: KubeClient, specs: TargetSpec[], opts: ResolveTargetOptions = {}): Promise<ResolvedTarget[]> {
+  const out: ResolvedTarget[] = [];
+  const namespace = client.namespace;
+  const check = (rt: ResourceType): ResourceType => {
+    const problem = opts.allow?.(rt);
+    if (problem) throw usageError(problem);
+    return rt;
+  };
+  for (const spec of specs) {
+    switch (spec.kind) {
+      case 'named': {
+        const rt = check(await client.resolve(spec.type));
+        out.push({ rt, name: spec.name, namespace: rt.namespaced ? namespace : undefined });
+        break;
+      }
+      case 'selector':
+      case 'all': {
+        const rt = check(await client.resolve(spec.type));
+        const list = await client.list(rt, rt.namespaced ? namespace : undefined, { labelSelector: spec.kind === 'selector' ? spec.selector : undefined, signal: opts.signal });
+        for (const item of list.items) {
+          out.push({ rt, name: item.metadata.name ?? '', namespace: rt.namespaced ? (item.metadata.namespace ?? namespace) : undefined, object: item });
+        }
+        break;
+      }
+      case 'object': {
+        const { group, version } = splitApiVersion(spec.object.apiVersion ?? '');
+        const known = lookupKind(group, spec.object.kind ?? '');
+        if (!known) throw usageError(`${spec.source}: ${spec.object.kind} (${spec.object.apiVersion}) is not a kind this command handles`);
+        const rt = check(await client.resolve(`${known.resource}.${version}${group ? `.${group}` : ''}`));
+        let ns: string | undefined;
+        if (rt.namespaced) {
+          const objNs = spec.object.metadata.namespace;
+          if (objNs !== undefined && opts.explicitNamespace !== undefined && objNs !== opts.explicitNamespace) {
+            throw usageError(`the namespace of ${resourceLabel(rt)} "${spec.object.metadata.name}" in ${spec.source} is "${objNs}", not "${opts.explicitNamespace}" (from --namespace)`);
+          }
+          ns = objNs ?? namespace;
+        }
+        out.push({ rt, name: spec.object.metadata.name!, namespace: ns, object: spec.object });
+        break;
+      }
+    }
+  }
+  return out;
+}

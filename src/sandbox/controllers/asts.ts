@@ -1,0 +1,205 @@
+// The sandbox's Advanced StatefulSet controller (apps.kruise.io statefulsets, storage v1beta1):
+// ordinals from spec.ordinals.start skipping reserveOrdinals, OrderedReady/Parallel, partition
+// counting pods since v1.8 (an ordinal on --kruise v1.3), maxUnavailable, paused, ReCreate vs
+// in-place updates, ControllerRevisions and the status of kruise-semantics §2.4. Rules live in
+// src/kruise/rules/asts.ts; the webhook defaults and validates like Kruise's.
+import { advancedStatefulSetMaxUnavailable } from '../../kruise/partition';
+import {
+  advancedStatefulSetActiveOrdinals,
+  advancedStatefulSetDefaults,
+  advancedStatefulSetStatus,
+  keptOrdinals,
+  ordinalOfPod,
+  planAdvancedStatefulSetSync,
+  readAdvancedStatefulSetSpec,
+  validateAdvancedStatefulSet,
+  type AstsPlannedPod,
+} from '../../kruise/rules/asts';
+import { formatLabelSelector, isKruisePodAvailable, isKruisePodReady, msUntilAvailable } from '../../kruise/rules/cloneset';
+import { jsonEqual, podRevisionMatches, REVISION_HASH_LABEL } from '../../kruise/rules/revisions';
+import type { KubeObject, Pod } from '../../kruise/types';
+import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
+import { Informer } from './informer';
+import { CONTROLLER_REVISIONS, PODS, keyOf, splitKey } from './pods';
+import { WorkQueue } from './queue';
+import { rejectInvalid } from './revisions-admission';
+import { createPodForRevision, refreshInPlaceState, updatePodToRevision } from './revisions-pods';
+import { pruneRevisions, syncRevisions } from './revisions';
+
+export const ADVANCED_STATEFULSETS: GroupResource = { group: 'apps.kruise.io', resource: 'statefulsets' };
+
+export function createAdvancedStatefulSetController(): ControllerWithAdmission {
+  let store: Store | undefined;
+  let settings: SimulationSettings | undefined;
+  let queue: WorkQueue | undefined;
+  const sets = new Informer(ADVANCED_STATEFULSETS);
+  const pods = new Informer<Pod>(PODS);
+  const revisions = new Informer(CONTROLLER_REVISIONS);
+  const enqueueOwner = (obj: KubeObject) => {
+    for (const ref of obj.metadata.ownerReferences ?? []) {
+      if (ref.controller && ref.kind === 'StatefulSet' && ref.apiVersion.startsWith('apps.kruise.io/')) queue?.add(`${obj.metadata.namespace}/${ref.name}`);
+    }
+  };
+  return {
+    name: 'advanced-statefulset-controller',
+    start(s: Store, st: SimulationSettings) {
+      store = s;
+      settings = st;
+      queue = new WorkQueue('advanced-statefulset', (key) => {
+        const { namespace, name } = splitKey(key);
+        const obj = store?.get(ADVANCED_STATEFULSETS, namespace, name);
+        if (store && obj && !obj.metadata.deletionTimestamp) syncAdvancedStatefulSet(store, settings!, obj, pods, revisions, queue!, key);
+      });
+      sets.on((_t, obj) => queue?.add(keyOf(obj)));
+      pods.on((_t, obj) => enqueueOwner(obj));
+      revisions.on((t, obj) => {
+        if (t === 'DELETED') enqueueOwner(obj);
+      });
+      revisions.start(s);
+      pods.start(s);
+      sets.start(s);
+    },
+    stop() {
+      queue?.stop();
+      sets.stop();
+      pods.stop();
+      revisions.stop();
+    },
+    admission: [
+      {
+        gr: ADVANCED_STATEFULSETS,
+        operations: ['CREATE', 'UPDATE'],
+        admit(op, obj, old) {
+          if (op === 'UPDATE' && old && jsonEqual(old.spec, obj.spec)) return obj;
+          const defaulted = advancedStatefulSetDefaults(obj);
+          rejectInvalid(ADVANCED_STATEFULSETS, 'StatefulSet', defaulted, validateAdvancedStatefulSet(defaulted, op === 'UPDATE' ? old : undefined));
+          return defaulted;
+        },
+      },
+    ],
+  };
+}
+
+function syncAdvancedStatefulSet(
+  store: Store,
+  settings: SimulationSettings,
+  set: KubeObject,
+  podInformer: Informer<Pod>,
+  revInformer: Informer,
+  queue: WorkQueue,
+  key: string,
+): void {
+  const now = new Date();
+  const name = set.metadata.name ?? '';
+  const spec = readAdvancedStatefulSetSpec(set);
+  const prev = (set.status ?? {}) as { collisionCount?: number; currentRevision?: string };
+  const revs = syncRevisions(store, revInformer, set, spec.template, prev.collisionCount ?? 0, prev.currentRevision);
+  const updateName = revs.updateRevision.metadata.name ?? '';
+  const currentName = revs.currentRevision.metadata.name ?? '';
+  const owned = () =>
+    podInformer
+      .ownedBy(set.metadata.uid)
+      .filter((p) => (p.metadata.ownerReferences ?? []).some((r) => r.controller && r.uid === set.metadata.uid))
+      .filter((p) => ordinalOfPod(name, p.metadata.name ?? '') !== undefined);
+  for (const p of owned()) if (!p.metadata.deletionTimestamp) refreshInPlaceState(store, p, now);
+
+  const active = advancedStatefulSetActiveOrdinals(spec);
+  const kept = spec.rollingUpdate ? keptOrdinals(active, spec.partition, settings.kruise !== 'v1.3') : new Set<number>();
+  let maxUnavailable = 1;
+  try {
+    maxUnavailable = spec.parallel ? advancedStatefulSetMaxUnavailable(spec.maxUnavailable, spec.replicas).value : 1;
+  } catch {
+    maxUnavailable = 1;
+  }
+  let requeueMs: number | undefined;
+  const planned: AstsPlannedPod[] = owned().map((p) => {
+    const left = msUntilAvailable(p, spec.minReadySeconds, now);
+    if (left !== undefined && (requeueMs === undefined || left < requeueMs)) requeueMs = left;
+    return {
+      name: p.metadata.name ?? '',
+      ordinal: ordinalOfPod(name, p.metadata.name ?? '')!,
+      updated: podRevisionMatches(p, updateName),
+      runningAndReady: isKruisePodReady(p),
+      available: isKruisePodAvailable(p, spec.minReadySeconds, now),
+      terminating: Boolean(p.metadata.deletionTimestamp),
+    };
+  });
+  const step = planAdvancedStatefulSetSync({
+    active,
+    kept,
+    parallel: spec.parallel,
+    rollingUpdate: spec.rollingUpdate,
+    paused: spec.paused,
+    maxUnavailable,
+    pods: planned,
+  });
+  const inPlaceGate = spec.podUpdatePolicy !== 'ReCreate';
+  for (const c of step.create) {
+    const podName = `${name}-${c.ordinal}`;
+    const rev = c.atUpdateRevision ? revs.updateRevision : revs.currentRevision;
+    createPodForRevision(store, set, rev, {
+      name: podName,
+      labels: {
+        [REVISION_HASH_LABEL]: rev.metadata.name ?? '',
+        'statefulset.kubernetes.io/pod-name': podName,
+        'apps.kubernetes.io/pod-index': String(c.ordinal),
+      },
+      mutate: (pod) => {
+        pod.spec.hostname = podName;
+        if (spec.serviceName) pod.spec.subdomain = spec.serviceName;
+        // Kruise injects the in-place readiness gate only for in-place update policies
+        if (!inPlaceGate) {
+          const gates = ((pod.spec.readinessGates ?? []) as Array<{ conditionType: string }>).filter((g) => g.conditionType !== 'InPlaceUpdateReady');
+          if (gates.length === 0) delete pod.spec.readinessGates;
+          else pod.spec.readinessGates = gates;
+          pod.status = { phase: 'Pending' };
+        }
+        // volumeClaimTemplates become per-pod claims named <claim>-<pod>
+        const volumes = ((pod.spec.volumes ?? []) as Array<{ name: string }>).slice();
+        for (const t of spec.volumeClaimTemplates) {
+          const claim = t.metadata?.name;
+          if (claim && !volumes.some((v) => v.name === claim)) volumes.push({ name: claim, persistentVolumeClaim: { claimName: `${claim}-${podName}` } } as { name: string });
+        }
+        if (volumes.length > 0) pod.spec.volumes = volumes;
+      },
+    });
+  }
+  for (const n of step.delete) {
+    try {
+      store.delete(PODS, set.metadata.namespace, n);
+    } catch {
+      // gone already
+    }
+  }
+  const byName = new Map(owned().map((p) => [p.metadata.name ?? '', p]));
+  for (const n of step.update) {
+    const pod = byName.get(n);
+    if (pod) updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, spec.podUpdatePolicy, now);
+  }
+
+  const live = owned().filter((p) => !p.metadata.deletionTimestamp);
+  const status = advancedStatefulSetStatus({
+    generation: set.metadata.generation ?? 1,
+    rollingUpdate: spec.rollingUpdate,
+    updateRevision: updateName,
+    currentRevisionName: currentName,
+    collisionCount: revs.collisionCount,
+    labelSelector: formatLabelSelector(spec.selector),
+    pods: live.map((p) => ({
+      updated: podRevisionMatches(p, updateName),
+      current: podRevisionMatches(p, currentName),
+      ready: isKruisePodReady(p),
+      available: isKruisePodAvailable(p, spec.minReadySeconds, now),
+    })),
+  });
+  const conditions = (set.status as { conditions?: unknown[] } | undefined)?.conditions;
+  if (conditions && conditions.length > 0) status.conditions = conditions;
+  if (!jsonEqual(status, set.status)) {
+    const fresh = store.get(ADVANCED_STATEFULSETS, set.metadata.namespace, name);
+    if (fresh) store.updateStatus(ADVANCED_STATEFULSETS, { ...fresh, status });
+  }
+  const inUse = new Set<string>([updateName, String(status.currentRevision)]);
+  for (const p of live) for (const r of revs.revisions) if (podRevisionMatches(p, r.metadata.name ?? '')) inUse.add(r.metadata.name ?? '');
+  pruneRevisions(store, revs.revisions, inUse, spec.revisionHistoryLimit);
+  if (requeueMs !== undefined) queue.addAfter(key, requeueMs);
+}

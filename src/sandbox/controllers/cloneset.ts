@@ -1,0 +1,242 @@
+// The sandbox's CloneSet controller (v1alpha1 and v1beta1 storage shapes), imitating Kruise's:
+// ControllerRevisions, scaling with podsToDelete and surge, partitioned updates within
+// maxUnavailable, pause, in-place vs recreate updates with the InPlaceUpdateReady readiness gate,
+// and the status Kruise writes. The rules are in src/kruise/rules/cloneset*.ts; this module only
+// reads the store, applies a planned step and writes status. Its webhook (admission) defaults and
+// validates CloneSets like Kruise's.
+import { cloneSetAdapter } from '../../kruise/workloads/cloneset';
+import {
+  cloneSetStatus,
+  formatLabelSelector,
+  isKruisePodAvailable,
+  isKruisePodReady,
+  LIFECYCLE_STATE_LABEL,
+  msUntilAvailable,
+  msUntilProgressDeadline,
+  OMIT_EXPECTED_UPDATED_ANNOTATION,
+  planCloneSetSync,
+  progressingCondition,
+  readCloneSetSpec,
+  SPECIFIED_DELETE_LABEL,
+  CLONESET_INSTANCE_ID_LABEL,
+  type CloneSetStatus,
+  type PlannedPod,
+} from '../../kruise/rules/cloneset';
+import { cloneSetDefaults, validateCloneSet } from '../../kruise/rules/cloneset-webhook';
+import type { KubeObject, Pod } from '../../kruise/types';
+import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
+import { CONTROLLER_REVISIONS, PODS, isPodActive, keyOf, splitKey } from './pods';
+import { Informer } from './informer';
+import { WorkQueue } from './queue';
+import { pruneRevisions, syncRevisions } from './revisions';
+import { createPodForRevision, refreshInPlaceState, updatePodToRevision } from './revisions-pods';
+import { rejectInvalid } from './revisions-admission';
+import { jsonEqual, podRevisionMatches, POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, revisionHash } from '../../kruise/rules/revisions';
+import { randomSuffix } from './hash';
+
+export const CLONESETS: GroupResource = { group: 'apps.kruise.io', resource: 'clonesets' };
+
+export function createCloneSetController(): ControllerWithAdmission {
+  let store: Store | undefined;
+  let queue: WorkQueue | undefined;
+  const clonesets = new Informer(CLONESETS);
+  const pods = new Informer<Pod>(PODS);
+  const revisions = new Informer(CONTROLLER_REVISIONS);
+
+  const enqueueOwner = (obj: KubeObject) => {
+    for (const ref of obj.metadata.ownerReferences ?? []) {
+      if (ref.controller && ref.kind === 'CloneSet' && ref.apiVersion.startsWith('apps.kruise.io/')) {
+        queue?.add(`${obj.metadata.namespace}/${ref.name}`);
+      }
+    }
+  };
+
+  function reconcile(key: string): void {
+    if (!store) return;
+    const { namespace, name } = splitKey(key);
+    const cs = store.get(CLONESETS, namespace, name);
+    if (!cs || cs.metadata.deletionTimestamp) return;
+    syncCloneSet(store, cs, pods, revisions, queue!, key);
+  }
+
+  return {
+    name: 'cloneset-controller',
+    start(s: Store, _settings: SimulationSettings) {
+      store = s;
+      queue = new WorkQueue('cloneset', reconcile);
+      clonesets.on((_type, obj) => queue?.add(keyOf(obj)));
+      pods.on((_type, obj) => enqueueOwner(obj));
+      revisions.on((type, obj) => {
+        if (type === 'DELETED') enqueueOwner(obj);
+      });
+      revisions.start(s);
+      pods.start(s);
+      clonesets.start(s);
+    },
+    stop() {
+      queue?.stop();
+      clonesets.stop();
+      pods.stop();
+      revisions.stop();
+    },
+    admission: [
+      {
+        gr: CLONESETS,
+        operations: ['CREATE', 'UPDATE'],
+        admit(op, obj, old) {
+          // status writes do not go through Kruise's webhook
+          if (op === 'UPDATE' && old && jsonEqual(old.spec, obj.spec) && jsonEqual(old.metadata.annotations, obj.metadata.annotations)) return obj;
+          const defaulted = cloneSetDefaults(obj);
+          rejectInvalid(CLONESETS, 'CloneSet', defaulted, validateCloneSet(defaulted, op === 'UPDATE' ? old : undefined));
+          return defaulted;
+        },
+      },
+    ],
+  };
+}
+
+function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, revInformer: Informer, queue: WorkQueue, key: string): void {
+  const now = new Date();
+  const spec = readCloneSetSpec(cs);
+  const prevStatus = (cs.status ?? {}) as Partial<CloneSetStatus> & { conditions?: Array<Record<string, string>> };
+  const revs = syncRevisions(store, revInformer, cs, spec.template, prevStatus.collisionCount ?? 0, prevStatus.currentRevision);
+  const updateRevName = revs.updateRevision.metadata.name ?? '';
+
+  const ownPods = () => podInformer.ownedBy(cs.metadata.uid).filter((p) => isControlledByUid(p, cs.metadata.uid) && isPodActive(p));
+  // Kruise's inplaceupdate Refresh: readiness gate conditions and finished in-place updates
+  for (const p of ownPods()) refreshInPlaceState(store, p, now);
+
+  // the rollout knobs come from the shared workload adapter (both shapes, partition.ts arithmetic)
+  const adapter = cloneSetAdapter;
+  const policy = adapter.updatePolicy(cs);
+  const paused = adapter.paused(cs);
+  const partition = adapter.partitionReplicas(cs);
+  let limits = { maxUnavailable: 1, maxSurge: 0 };
+  try {
+    limits = adapter.rollingLimits(cs);
+  } catch {
+    // both below 1: the webhook rejects it, the controller makes no progress
+    limits = { maxUnavailable: 0, maxSurge: 0 };
+  }
+
+  let requeueMs: number | undefined;
+  const requeue = (ms: number | undefined) => {
+    if (ms !== undefined && (requeueMs === undefined || ms < requeueMs)) requeueMs = ms;
+  };
+  const podsNow = ownPods();
+  const specified = new Set(spec.podsToDelete);
+  const planned: PlannedPod[] = podsNow.map((p) => {
+    requeue(msUntilAvailable(p, spec.minReadySeconds, now));
+    return {
+      name: p.metadata.name ?? '',
+      updated: podRevisionMatches(p, updateRevName),
+      ready: isKruisePodReady(p),
+      available: isKruisePodAvailable(p, spec.minReadySeconds, now),
+      scheduled: Boolean(p.spec.nodeName),
+      phase: p.status?.phase ?? 'Pending',
+      creationTimestamp: p.metadata.creationTimestamp ?? '',
+      specifiedDelete: specified.has(p.metadata.name ?? '') || p.metadata.labels?.[SPECIFIED_DELETE_LABEL] === 'true',
+    };
+  });
+  const step = planCloneSetSync({
+    replicas: spec.replicas,
+    partitionReplicas: partition,
+    maxUnavailable: limits.maxUnavailable,
+    maxSurge: limits.maxSurge,
+    paused,
+    policy,
+    pods: planned,
+  });
+  const byName = new Map(podsNow.map((p) => [p.metadata.name ?? '', p]));
+  const ns = cs.metadata.namespace;
+  switch (step.kind) {
+    case 'delete-specified':
+      for (const n of step.pods) safeDelete(store, ns, n);
+      break;
+    case 'scale': {
+      for (let i = 0; i < step.createOld; i++) createCloneSetPod(store, cs, revs.currentRevision, podInformer);
+      for (let i = 0; i < step.createNew; i++) createCloneSetPod(store, cs, revs.updateRevision, podInformer);
+      for (const n of step.deletePods) safeDelete(store, ns, n);
+      break;
+    }
+    case 'update':
+      for (const n of step.pods) {
+        const pod = byName.get(n);
+        if (pod) updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, policy, now);
+      }
+      break;
+    case 'none':
+      break;
+  }
+
+  // status from the pods as they are after this step
+  const finalPods = ownPods();
+  const status = cloneSetStatus({
+    generation: cs.metadata.generation ?? 1,
+    specReplicas: spec.replicas,
+    partitionReplicas: partition,
+    policy,
+    updateRevision: updateRevName,
+    previousCurrentRevision: revs.currentRevision.metadata.name,
+    collisionCount: revs.collisionCount,
+    labelSelector: formatLabelSelector(spec.selector),
+    pods: finalPods.map((p) => ({
+      updated: podRevisionMatches(p, updateRevName),
+      ready: isKruisePodReady(p),
+      available: isKruisePodAvailable(p, spec.minReadySeconds, now),
+    })),
+    omitExpectedUpdatedReplicas: cs.metadata.annotations?.[OMIT_EXPECTED_UPDATED_ANNOTATION] === 'true',
+  });
+  const others = (prevStatus.conditions ?? []).filter((c) => c.type !== 'Progressing');
+  const progressing = progressingCondition({
+    progressDeadlineSeconds: spec.progressDeadlineSeconds,
+    paused,
+    specReplicas: spec.replicas,
+    status,
+    previous: prevStatus,
+    previousCondition: (prevStatus.conditions ?? []).find((c) => c.type === 'Progressing'),
+    now,
+  });
+  const conditions = progressing ? [...others, progressing] : others;
+  if (conditions.length > 0) status.conditions = conditions;
+  requeue(msUntilProgressDeadline(progressing, spec.progressDeadlineSeconds, now));
+  if (!jsonEqual(status, cs.status)) {
+    const fresh = store.get(CLONESETS, ns, cs.metadata.name ?? '');
+    if (fresh) store.updateStatus(CLONESETS, { ...fresh, status });
+  }
+
+  const inUse = new Set<string>([updateRevName, status.currentRevision]);
+  for (const p of finalPods) {
+    const v = p.metadata.labels?.[REVISION_HASH_LABEL];
+    for (const r of revs.revisions) if (v && podRevisionMatches(p, r.metadata.name ?? '')) inUse.add(r.metadata.name ?? '');
+  }
+  pruneRevisions(store, revs.revisions, inUse, spec.revisionHistoryLimit);
+  if (requeueMs !== undefined) queue.addAfter(key, requeueMs);
+}
+
+function isControlledByUid(obj: KubeObject, uid: string | undefined): boolean {
+  return !!uid && (obj.metadata.ownerReferences ?? []).some((r) => r.controller && r.uid === uid);
+}
+
+function safeDelete(store: Store, namespace: string | undefined, name: string): void {
+  try {
+    store.delete(PODS, namespace, name);
+  } catch {
+    // already gone
+  }
+}
+
+function createCloneSetPod(store: Store, cs: KubeObject, revision: KubeObject, podInformer: Informer<Pod>): void {
+  let suffix = randomSuffix();
+  for (let i = 0; i < 10 && podInformer.get(`${cs.metadata.namespace}/${cs.metadata.name}-${suffix}`); i++) suffix = randomSuffix();
+  const revName = revision.metadata.name ?? '';
+  createPodForRevision(store, cs, revision, {
+    name: `${cs.metadata.name}-${suffix}`,
+    labels: {
+      [REVISION_HASH_LABEL]: revName,
+      [POD_TEMPLATE_HASH_LABEL]: revisionHash(revName),
+      [CLONESET_INSTANCE_ID_LABEL]: suffix,
+      [LIFECYCLE_STATE_LABEL]: 'Normal',
+    },
+  });
+}

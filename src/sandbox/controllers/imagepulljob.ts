@@ -1,0 +1,273 @@
+// ImagePullJob and ImageListPullJob: Kruise's webhook rules (image reference, selector vs
+// podSelector, completionPolicy) and a simulation of its controller + node daemons: target
+// nodes from selector.names / a node label selector / the nodes of pods matching podSelector
+// (all nodes without a selector), at most `parallelism` pulls at once, each taking the ready
+// delay (5x for a `slow` tag), `fail-pull` images failing every attempt until backoffLimit, then
+// the node is in failedNodes. Status and messages as Kruise writes them; completionPolicy
+// Always/Never, activeDeadlineSeconds, ttlSecondsAfterFinished. An ImageListPullJob owns one
+// ImagePullJob per image and aggregates them. Rules: src/kruise/rules/imagepull.
+import type { KubeObject, Pod } from '../../kruise/types';
+import {
+  PULL_MESSAGE_COMPLETED,
+  PULL_MESSAGE_DEADLINE,
+  imagePullDefaults,
+  isPullJobDone,
+  pullRunningMessage,
+  validateImageListPullJobSpec,
+  validateImagePullJobSpec,
+  type ImageListPullJobSpec,
+  type ImagePullJobSpec,
+  type ImagePullJobStatus,
+  type ImagePullProblem,
+} from '../../kruise/rules/imagepull';
+import { ApiError } from '../server/errors';
+import type { AdmissionHook, ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
+import { canonicalJson, templateHash } from './hash';
+import { Informer } from './informer';
+import { imageBehaviour, imageDelayMs } from './kubelet';
+import { NODES, PODS, controllerOf, controllerRef, isPodActive, keyOf, kubeTime, matchesLabelSelector, objectKey, parseKubeTime } from './pods';
+import { WorkQueue } from './queue';
+
+export const IMAGE_PULL_JOBS: GroupResource = { group: 'apps.kruise.io', resource: 'imagepulljobs' };
+export const IMAGE_LIST_PULL_JOBS: GroupResource = { group: 'apps.kruise.io', resource: 'imagelistpulljobs' };
+
+function reject(kind: string, obj: KubeObject, problems: ImagePullProblem[]): never {
+  throw ApiError.invalid('apps.kruise.io', kind, obj.metadata.name ?? obj.metadata.generateName ?? '', problems.map((p) => ({ field: p.field, message: p.message, reason: 'FieldValueInvalid' })));
+}
+
+function immutablePullSecrets(kind: string, obj: KubeObject, old: KubeObject | undefined): void {
+  const a = (obj.spec as { pullSecrets?: unknown } | undefined)?.pullSecrets;
+  const b = (old?.spec as { pullSecrets?: unknown } | undefined)?.pullSecrets;
+  if (old && canonicalJson(a ?? null) !== canonicalJson(b ?? null)) reject(kind, obj, [{ field: 'spec.pullSecrets', message: 'Forbidden: pullSecrets is immutable' }]);
+}
+
+export const imagePullJobAdmission: AdmissionHook = {
+  gr: IMAGE_PULL_JOBS,
+  operations: ['CREATE', 'UPDATE'],
+  admit(op, obj, old) {
+    const problems = validateImagePullJobSpec((obj.spec ?? {}) as ImagePullJobSpec);
+    if (problems.length > 0) reject('ImagePullJob', obj, problems);
+    if (op === 'UPDATE') immutablePullSecrets('ImagePullJob', obj, old);
+    return obj;
+  },
+};
+
+export const imageListPullJobAdmission: AdmissionHook = {
+  gr: IMAGE_LIST_PULL_JOBS,
+  operations: ['CREATE', 'UPDATE'],
+  admit(op, obj, old) {
+    const problems = validateImageListPullJobSpec((obj.spec ?? {}) as ImageListPullJobSpec);
+    if (problems.length > 0) reject('ImageListPullJob', obj, problems);
+    if (op === 'UPDATE') immutablePullSecrets('ImageListPullJob', obj, old);
+    return obj;
+  },
+};
+
+interface NodePull {
+  phase: 'waiting' | 'pulling' | 'succeeded' | 'failed';
+  attempts: number;
+  until: number;
+}
+
+function isFinished(job: KubeObject): boolean {
+  return Boolean((job.status as ImagePullJobStatus | undefined)?.completionTime);
+}
+
+export function createImagePullJobController(): ControllerWithAdmission {
+  let store: Store;
+  let settings: SimulationSettings;
+  const jobs = new Informer(IMAGE_PULL_JOBS);
+  const lists = new Informer(IMAGE_LIST_PULL_JOBS);
+  const nodes = new Informer(NODES);
+  const pods = new Informer<Pod>(PODS);
+  const progress = new Map<string, Map<string, NodePull>>(); // job uid → node → pull
+  const pulled = new Map<string, Set<string>>(); // node → images present (IfNotPresent skips)
+  let jobQueue: WorkQueue;
+  let listQueue: WorkQueue;
+
+  function targetNodes(job: KubeObject): string[] {
+    const spec = (job.spec ?? {}) as ImagePullJobSpec;
+    const all = [...nodes.all()];
+    let names: string[];
+    if (spec.selector?.names) {
+      const wanted = new Set(spec.selector.names);
+      names = all.map((n) => n.metadata.name ?? '').filter((n) => wanted.has(n));
+    } else if (spec.selector) {
+      names = all.filter((n) => matchesLabelSelector(spec.selector, n.metadata.labels)).map((n) => n.metadata.name ?? '');
+    } else if (spec.podSelector) {
+      const set = new Set<string>();
+      for (const p of pods.all()) {
+        if (p.metadata.namespace !== job.metadata.namespace || !p.spec.nodeName || !isPodActive(p)) continue;
+        if (matchesLabelSelector(spec.podSelector, p.metadata.labels)) set.add(p.spec.nodeName);
+      }
+      names = [...set];
+    } else names = all.map((n) => n.metadata.name ?? '');
+    return names.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  }
+
+  function reconcileJob(key: string): void {
+    const job = jobs.get(key);
+    if (!job || job.metadata.deletionTimestamp) return;
+    const spec = (job.spec ?? {}) as ImagePullJobSpec;
+    const knobs = imagePullDefaults(spec);
+    const old = (job.status ?? {}) as ImagePullJobStatus;
+    const now = Date.now();
+    if (isFinished(job)) {
+      progress.delete(job.metadata.uid ?? '');
+      if (knobs.ttlSecondsAfterFinished !== undefined) {
+        const expiry = (parseKubeTime(old.completionTime) ?? now) + knobs.ttlSecondsAfterFinished * 1000;
+        if (now >= expiry) store.delete(IMAGE_PULL_JOBS, job.metadata.namespace, job.metadata.name ?? '');
+        else jobQueue.addAfter(key, expiry - now + 5);
+      }
+      return;
+    }
+    const uid = job.metadata.uid ?? '';
+    let state = progress.get(uid);
+    if (!state) progress.set(uid, (state = new Map()));
+    const image = spec.image ?? '';
+    const delay = Math.max(1, imageDelayMs(image, settings));
+    const failing = imageBehaviour(image) === 'fail-pull' || imageBehaviour(image) === 'invalid';
+
+    for (const node of targetNodes(job)) if (!state.has(node)) state.set(node, { phase: 'waiting', attempts: 0, until: 0 });
+    // Finish pulls whose time has come.
+    for (const [node, pull] of state) {
+      if (pull.phase !== 'pulling' || pull.until > now) continue;
+      pull.attempts++;
+      if (!failing) {
+        pull.phase = 'succeeded';
+        if (!pulled.has(node)) pulled.set(node, new Set());
+        pulled.get(node)!.add(image);
+      } else if (pull.attempts > knobs.backoffLimit) pull.phase = 'failed';
+      else pull.until = now + delay; // back off and retry
+    }
+    // Start new pulls up to parallelism, in node order.
+    let active = [...state.values()].filter((p) => p.phase === 'pulling').length;
+    for (const [node, pull] of state) {
+      if (active >= knobs.parallelism) break;
+      if (pull.phase !== 'waiting') continue;
+      if (spec.imagePullPolicy !== 'Always' && pulled.get(node)?.has(image)) {
+        pull.phase = 'succeeded';
+        continue;
+      }
+      pull.phase = 'pulling';
+      pull.until = now + delay;
+      active++;
+    }
+
+    const values = [...state.entries()];
+    const status: ImagePullJobStatus = {
+      startTime: old.startTime ?? kubeTime(now),
+      desired: state.size,
+      active: values.filter(([, p]) => p.phase === 'pulling').length,
+      succeeded: values.filter(([, p]) => p.phase === 'succeeded').length,
+      failed: values.filter(([, p]) => p.phase === 'failed').length,
+    };
+    const failedNodes = values.filter(([, p]) => p.phase === 'failed').map(([n]) => n).sort();
+    if (failedNodes.length > 0) status.failedNodes = failedNodes;
+    const started = parseKubeTime(status.startTime) ?? now;
+    if (knobs.completionType === 'Always' && isPullJobDone(status)) {
+      status.completionTime = kubeTime(now);
+      status.message = PULL_MESSAGE_COMPLETED;
+    } else if (knobs.completionType === 'Always' && knobs.activeDeadlineSeconds !== undefined && now >= started + knobs.activeDeadlineSeconds * 1000) {
+      status.completionTime = kubeTime(now);
+      status.message = PULL_MESSAGE_DEADLINE;
+      status.active = 0;
+    } else {
+      status.message = pullRunningMessage(status);
+    }
+    if (canonicalJson(status) !== canonicalJson(old)) store.updateStatus(IMAGE_PULL_JOBS, { ...job, status } as KubeObject);
+    if (status.completionTime) {
+      jobQueue.add(key); // TTL bookkeeping
+      return;
+    }
+    let next = Infinity;
+    for (const p of state.values()) if (p.phase === 'pulling') next = Math.min(next, p.until);
+    if (knobs.activeDeadlineSeconds !== undefined && knobs.completionType === 'Always') next = Math.min(next, started + knobs.activeDeadlineSeconds * 1000);
+    if (next !== Infinity) jobQueue.addAfter(key, Math.max(1, next - now));
+  }
+
+  function reconcileList(key: string): void {
+    const list = lists.get(key);
+    if (!list || list.metadata.deletionTimestamp) return;
+    const spec = (list.spec ?? {}) as ImageListPullJobSpec;
+    const old = (list.status ?? {}) as Record<string, unknown>;
+    const now = Date.now();
+    if (old.completionTime) {
+      const ttl = spec.completionPolicy?.ttlSecondsAfterFinished;
+      if (ttl !== undefined) {
+        const expiry = (parseKubeTime(old.completionTime as string) ?? now) + ttl * 1000;
+        if (now >= expiry) store.delete(IMAGE_LIST_PULL_JOBS, list.metadata.namespace, list.metadata.name ?? '');
+        else listQueue.addAfter(key, expiry - now + 5);
+      }
+      return;
+    }
+    const images = spec.images ?? [];
+    const { images: _i, ...template } = spec;
+    const owned = jobs.ownedBy(list.metadata.uid).filter((j) => controllerOf(j)?.uid === list.metadata.uid);
+    const byImage = new Map(owned.map((j) => [(j.spec as ImagePullJobSpec).image ?? '', j]));
+    for (const image of images) {
+      if (byImage.has(image)) continue;
+      const job: KubeObject = {
+        apiVersion: store.storageVersion(IMAGE_PULL_JOBS) ?? 'apps.kruise.io/v1alpha1',
+        kind: 'ImagePullJob',
+        metadata: { name: `${list.metadata.name}-${templateHash(image)}`, namespace: list.metadata.namespace, ownerReferences: [controllerRef(list)] },
+        spec: { ...structuredClone(template), image },
+      };
+      byImage.set(image, store.create(IMAGE_PULL_JOBS, job));
+    }
+    for (const [image, job] of byImage) if (!images.includes(image)) store.delete(IMAGE_PULL_JOBS, job.metadata.namespace, job.metadata.name ?? '');
+
+    const current = images.map((i) => byImage.get(i)).filter((j): j is KubeObject => j !== undefined).map((j) => jobs.get(keyOf(j)) ?? j);
+    const statusOf = (j: KubeObject) => (j.status ?? {}) as ImagePullJobStatus;
+    const completed = current.filter((j) => statusOf(j).completionTime);
+    const failedImageStatuses = current
+      .filter((j) => (statusOf(j).failed ?? 0) > 0)
+      .map((j) => ({ imagePullJob: j.metadata.name, name: (j.spec as ImagePullJobSpec).image, message: `Please check for details: failed nodes ${(statusOf(j).failedNodes ?? []).join(',')}` }));
+    const status: Record<string, unknown> = {
+      startTime: old.startTime ?? kubeTime(now),
+      desired: images.length,
+      active: current.length - completed.length,
+      completed: completed.length,
+      succeeded: completed.filter((j) => (statusOf(j).failed ?? 0) === 0 && statusOf(j).message !== PULL_MESSAGE_DEADLINE).length,
+    };
+    if (failedImageStatuses.length > 0) status.failedImageStatuses = failedImageStatuses;
+    if ((spec.completionPolicy?.type ?? 'Always') === 'Always' && completed.length === images.length) status.completionTime = kubeTime(now);
+    if (canonicalJson(status) !== canonicalJson(old)) store.updateStatus(IMAGE_LIST_PULL_JOBS, { ...list, status });
+    if (status.completionTime) listQueue.add(key);
+  }
+
+  return {
+    name: 'imagepulljob',
+    admission: [imagePullJobAdmission, imageListPullJobAdmission],
+    start(s: Store, simulation: SimulationSettings) {
+      store = s;
+      settings = simulation;
+      jobQueue = new WorkQueue('imagepulljob', reconcileJob);
+      listQueue = new WorkQueue('imagelistpulljob', reconcileList);
+      jobs.on((type, job) => {
+        if (type === 'DELETED') progress.delete(job.metadata.uid ?? '');
+        else jobQueue.add(keyOf(job));
+        const ref = controllerOf(job);
+        if (ref?.kind === 'ImageListPullJob') listQueue.add(objectKey(job.metadata.namespace, ref.name));
+      });
+      lists.on((type, list) => {
+        if (type !== 'DELETED') listQueue.add(keyOf(list));
+      });
+      nodes.on(() => {
+        for (const j of jobs.all()) if (!isFinished(j)) jobQueue.add(keyOf(j));
+      });
+      nodes.start(store);
+      pods.start(store);
+      jobs.start(store);
+      lists.start(store);
+    },
+    stop() {
+      jobQueue?.stop();
+      listQueue?.stop();
+      jobs.stop();
+      lists.stop();
+      nodes.stop();
+      pods.stop();
+    },
+  };
+}

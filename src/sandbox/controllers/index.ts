@@ -1,0 +1,42 @@
+// Every simulated controller of the sandbox, in start order: nodes first (the scheduler
+// and kubelet need them), then the pod machinery, then workload and Kruise controllers.
+// The API server calls createControllers once, runs each `admission` hook on writes, and
+// starts every controller against its Store.
+import type { ControllerWithAdmission, SimulationSettings } from '../store-api';
+import { createAdvancedDaemonSetController } from './ads';
+import { createAdvancedStatefulSetController } from './asts';
+import { createCloneSetController } from './cloneset';
+import { createCrrController } from './crr';
+import { createDaemonSetController } from './daemonset';
+import { createDeploymentController } from './deployment';
+import { createGarbageCollector } from './gc';
+import { createImagePullJobController } from './imagepulljob';
+import { createKubelet } from './kubelet';
+import { createNodesController } from './nodes';
+import { createPersistentPodStateController } from './pps';
+import { createReplicaSetController } from './replicaset';
+import { createScheduler } from './scheduler';
+import { createStatefulSetController } from './statefulset';
+
+export function createControllers(settings: SimulationSettings): ControllerWithAdmission[] {
+  void settings; // every controller receives the settings again in start()
+  return [
+    createNodesController(),
+    createScheduler(),
+    createKubelet(),
+    createGarbageCollector(),
+    createReplicaSetController(),
+    createDeploymentController(),
+    createStatefulSetController(),
+    createDaemonSetController(),
+    createCrrController(),
+    createImagePullJobController(),
+    // --- Kruise workload controllers (cloneset*.ts, asts*.ts, ads*.ts, pps*.ts) ---
+    // The Kruise workload developer adds their factories here once their modules build, e.g.
+    //   createCloneSetController(), createAdvancedStatefulSetController(), ...
+    createCloneSetController(),
+    createAdvancedStatefulSetController(),
+    createAdvancedDaemonSetController(),
+    createPersistentPodStateController(),
+  ];
+}

@@ -1,0 +1,69 @@
+// ControllerRevisions of the native StatefulSet and DaemonSet controllers (apps/v1):
+// `<workload>-<hash>` holding `{"spec":{"template":{..., "$patch":"replace"}}}`, `.revision`
+// max+1 for a new template, and a reused template's revision moved to the newest number.
+import type { KubeObject, PodTemplate } from '../../kruise/types';
+import {
+  buildControllerRevision,
+  findRevisionWithTemplate,
+  nextRevisionNumber,
+  revisionsToPrune,
+  type ControllerRevision,
+} from '../../kruise/rules/revisions';
+import type { Store } from '../store-api';
+import { revisionName, templateHash } from './hash';
+import type { Informer } from './informer';
+import { CONTROLLER_REVISIONS, controllerOf, objectKey } from './pods';
+
+export interface RevisionSync {
+  update: ControllerRevision;
+  hash: string;
+  all: ControllerRevision[];
+}
+
+export function ownedRevisions(revisions: Informer, owner: KubeObject): ControllerRevision[] {
+  return revisions.ownedBy(owner.metadata.uid).filter((r) => controllerOf(r)?.uid === owner.metadata.uid) as ControllerRevision[];
+}
+
+/** Finds or creates the revision of `template`, making it the newest. */
+export function syncUpdateRevision(store: Store, revisions: Informer, owner: KubeObject, template: PodTemplate, collisionCount = 0): RevisionSync {
+  const all = ownedRevisions(revisions, owner);
+  const tpl = template as unknown as Record<string, unknown>;
+  const existing = findRevisionWithTemplate(all, tpl);
+  const next = nextRevisionNumber(all);
+  if (existing) {
+    let update = existing;
+    if (existing.revision !== next - 1) {
+      update = store.update(CONTROLLER_REVISIONS, { ...existing, revision: next }) as ControllerRevision;
+    }
+    return { update, hash: hashOf(update), all: ownedRevisions(revisions, owner) };
+  }
+  let collision = collisionCount;
+  for (;;) {
+    const hash = templateHash(tpl, collision);
+    const name = revisionName(owner.metadata.name ?? '', hash);
+    if (revisions.get(objectKey(owner.metadata.namespace, name))) {
+      collision++;
+      continue;
+    }
+    const created = store.create(CONTROLLER_REVISIONS, buildControllerRevision({ owner, name, hash, template: tpl, revision: next })) as ControllerRevision;
+    return { update: created, hash, all: ownedRevisions(revisions, owner) };
+  }
+}
+
+export function hashOf(rev: KubeObject): string {
+  const label = rev.metadata.labels?.['controller.kubernetes.io/hash'];
+  if (label) return label;
+  const name = rev.metadata.name ?? '';
+  return name.slice(name.lastIndexOf('-') + 1);
+}
+
+/** Deletes the oldest unused revisions beyond revisionHistoryLimit. */
+export function pruneRevisions(store: Store, all: ControllerRevision[], inUse: Set<string>, limit: number): void {
+  for (const r of revisionsToPrune(all, inUse, limit)) {
+    try {
+      store.delete(CONTROLLER_REVISIONS, r.metadata.namespace, r.metadata.name ?? '');
+    } catch {
+      // already gone
+    }
+  }
+}

@@ -1,0 +1,128 @@
+// ReplicaSet controller (apps/v1), as kube-controller-manager runs it: keeps spec.replicas
+// active pods labelled from the template, deletes surplus pods least-valuable first
+// (unscheduled, pending, not ready, newest), and reports replicas / fullyLabeledReplicas /
+// readyReplicas / availableReplicas (minReadySeconds) / observedGeneration.
+import type { KubeObject, Pod, PodTemplate } from '../../kruise/types';
+import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
+import { canonicalJson } from './hash';
+import { Informer } from './informer';
+import {
+  PODS,
+  controllerOf,
+  isPodActive,
+  isPodAvailable,
+  isPodReady,
+  keyOf,
+  matchesLabelSelector,
+  msUntilAvailable,
+  newPodFromTemplate,
+  objectKey,
+  parseKubeTime,
+  podCondition,
+
+  type LabelSelector,
+} from './pods';
+import { WorkQueue } from './queue';
+
+export const REPLICASETS: GroupResource = { group: 'apps', resource: 'replicasets' };
+
+interface ReplicaSetSpec {
+  replicas?: number;
+  minReadySeconds?: number;
+  selector?: LabelSelector;
+  template?: PodTemplate;
+}
+
+/** Rank for deletion, lowest deleted first (kube's ActivePodsWithRanks, simplified). */
+export function podDeletionRank(a: Pod, b: Pod): number {
+  const assigned = (p: Pod) => (p.spec.nodeName ? 1 : 0);
+  if (assigned(a) !== assigned(b)) return assigned(a) - assigned(b);
+  const phaseRank = (p: Pod) => (p.status?.phase === 'Pending' ? 0 : p.status?.phase === 'Running' ? 2 : 1);
+  if (phaseRank(a) !== phaseRank(b)) return phaseRank(a) - phaseRank(b);
+  const ready = (p: Pod) => (isPodReady(p) ? 1 : 0);
+  if (ready(a) !== ready(b)) return ready(a) - ready(b);
+  if (isPodReady(a) && isPodReady(b)) {
+    // Ready more recently → deleted first.
+    const ta = parseKubeTime(podCondition(a, 'Ready')?.lastTransitionTime) ?? 0;
+    const tb = parseKubeTime(podCondition(b, 'Ready')?.lastTransitionTime) ?? 0;
+    if (ta !== tb) return tb - ta;
+  }
+  const restarts = (p: Pod) => (p.status?.containerStatuses ?? []).reduce((n, c) => n + (c.restartCount ?? 0), 0);
+  if (restarts(a) !== restarts(b)) return restarts(b) - restarts(a);
+  const ca = parseKubeTime(a.metadata.creationTimestamp) ?? 0;
+  const cb = parseKubeTime(b.metadata.creationTimestamp) ?? 0;
+  if (ca !== cb) return cb - ca;
+  return (b.metadata.name ?? '').localeCompare(a.metadata.name ?? '');
+}
+
+export function createReplicaSetController(): ControllerWithAdmission {
+  let store: Store;
+  const sets = new Informer(REPLICASETS);
+  const pods = new Informer<Pod>(PODS);
+  let queue: WorkQueue;
+
+  function reconcile(key: string): void {
+    const rs = sets.get(key);
+    if (!rs || rs.metadata.deletionTimestamp) return;
+    const spec = (rs.spec ?? {}) as ReplicaSetSpec;
+    const desired = spec.replicas ?? 1;
+    const owned = pods.ownedBy(rs.metadata.uid).filter((p) => controllerOf(p)?.uid === rs.metadata.uid);
+    const active = owned.filter(isPodActive);
+    const diff = desired - active.length;
+    if (diff > 0 && spec.template) {
+      for (let i = 0; i < diff; i++) store.create(PODS, newPodFromTemplate(spec.template, rs, { namePrefix: `${rs.metadata.name}-` }));
+    } else if (diff < 0) {
+      for (const p of [...active].sort(podDeletionRank).slice(0, -diff)) {
+        store.delete(PODS, p.metadata.namespace, p.metadata.name ?? '');
+      }
+    }
+    writeStatus(rs, spec);
+  }
+
+  function writeStatus(rs: KubeObject, spec: ReplicaSetSpec): void {
+    const now = Date.now();
+    const minReady = spec.minReadySeconds ?? 0;
+    const active = pods.ownedBy(rs.metadata.uid).filter((p) => controllerOf(p)?.uid === rs.metadata.uid && isPodActive(p));
+    const templateLabels = spec.template?.metadata?.labels ?? {};
+    let wait = 0;
+    const status: Record<string, unknown> = {
+      replicas: active.length,
+      fullyLabeledReplicas: active.filter((p) => matchesLabelSelector({ matchLabels: templateLabels }, p.metadata.labels)).length,
+      readyReplicas: active.filter(isPodReady).length,
+      availableReplicas: active.filter((p) => {
+        const ok = isPodAvailable(p, minReady, now);
+        if (!ok && isPodReady(p)) wait = Math.max(wait, msUntilAvailable(p, minReady, now));
+        return ok;
+      }).length,
+      observedGeneration: rs.metadata.generation,
+    };
+    for (const k of ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas']) if (status[k] === 0) delete status[k];
+    const old = (rs.status ?? {}) as Record<string, unknown>;
+    if (old.conditions) status.conditions = old.conditions;
+    if (canonicalJson(status) !== canonicalJson(old)) store.updateStatus(REPLICASETS, { ...rs, status });
+    if (wait > 0) queue.addAfter(keyOf(rs), wait + 5);
+  }
+
+  return {
+    name: 'replicaset',
+    start(s: Store, _settings: SimulationSettings) {
+      store = s;
+      queue = new WorkQueue('replicaset', reconcile);
+      sets.on((type, rs) => {
+        if (type !== 'DELETED') queue.add(keyOf(rs));
+      });
+      pods.on((_type, pod) => {
+        const ref = controllerOf(pod);
+        if (ref?.kind === 'ReplicaSet') queue.add(objectKey(pod.metadata.namespace, ref.name));
+      });
+      pods.start(store);
+      sets.start(store);
+    },
+    stop() {
+      queue?.stop();
+      sets.stop();
+      pods.stop();
+    },
+  };
+}
+

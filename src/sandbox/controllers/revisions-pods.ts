@@ -1,0 +1,116 @@
+// Pod operations of the Kruise workload controllers (CloneSet, Advanced StatefulSet, Advanced
+// DaemonSet): create a pod at a revision (with the InPlaceUpdateReady readiness gate), move a pod
+// to another revision in place or by deleting it, and Kruise's in-place "refresh" that flips the
+// InPlaceUpdateReady condition once the kubelet has restarted the updated containers.
+import { LIFECYCLE_STATE_LABEL, type UpdatePolicy } from '../../kruise/rules/cloneset';
+import {
+  applyInPlaceUpdate,
+  hasInPlaceReadinessGate,
+  INPLACE_READY_CONDITION,
+  inPlaceReadyCondition,
+  inPlaceUpdateCompleted,
+  inPlaceUpdatePlan,
+  readInPlaceUpdateState,
+  withInPlaceReadyCondition,
+} from '../../kruise/rules/cloneset-inplace';
+import { templateOfRevision, type ControllerRevision } from '../../kruise/rules/revisions';
+import type { KubeObject, Pod, PodTemplate } from '../../kruise/types';
+import type { Store } from '../store-api';
+import { kubeTime, newPodFromTemplate, PODS } from './pods';
+import { revisionOfPod } from './revisions';
+
+export interface PodIdentity {
+  name: string;
+  labels: Record<string, string>;
+  annotations?: Record<string, string>;
+  /** Last-minute changes (ASTS hostname/subdomain, ADS node affinity). */
+  mutate?: (pod: Pod) => void;
+}
+
+/** Creates a pod from the revision's template, with Kruise's InPlaceUpdateReady gate (True). */
+export function createPodForRevision(store: Store, owner: KubeObject, revision: KubeObject, id: PodIdentity): Pod | undefined {
+  const template = (templateOfRevision(revision) ?? {}) as unknown as PodTemplate;
+  const pod = newPodFromTemplate({ metadata: template.metadata, spec: template.spec ?? { containers: [] } }, owner, {
+    name: id.name,
+    labels: id.labels,
+    annotations: id.annotations,
+  });
+  const gates = ((pod.spec.readinessGates ?? []) as Array<{ conditionType: string }>).filter((g) => g.conditionType !== INPLACE_READY_CONDITION);
+  pod.spec.readinessGates = [...gates, { conditionType: INPLACE_READY_CONDITION }];
+  pod.status = { phase: 'Pending', conditions: [{ type: INPLACE_READY_CONDITION, status: 'True', lastTransitionTime: kubeTime() }] };
+  id.mutate?.(pod);
+  try {
+    return store.create(PODS, pod) as Pod;
+  } catch {
+    return undefined; // name taken (a pod still terminating): the next sync tries again
+  }
+}
+
+export type PodUpdateResult = 'in-place' | 'recreate' | 'blocked';
+
+/**
+ * Moves a pod to `updateRevision`: in place when the policy allows it and only images/metadata
+ * changed since the pod's own revision, else (ReCreate, or InPlaceIfPossible with other changes)
+ * by deleting it so the workload recreates it. InPlaceOnly with other changes is blocked.
+ */
+export function updatePodToRevision(
+  store: Store,
+  pod: Pod,
+  revisions: ControllerRevision[],
+  currentRevision: ControllerRevision,
+  updateRevision: ControllerRevision,
+  policy: UpdatePolicy,
+  now: Date,
+): PodUpdateResult {
+  const ns = pod.metadata.namespace;
+  const name = pod.metadata.name ?? '';
+  if (policy !== 'ReCreate') {
+    const from = revisionOfPod(revisions, pod.metadata.labels?.['controller-revision-hash']) ?? currentRevision;
+    const plan = inPlaceUpdatePlan(templateOfRevision(from), templateOfRevision(updateRevision));
+    if (plan) {
+      const target = updateRevision.metadata.name ?? '';
+      // Kruise marks the pod not ready through its readiness gate before touching containers
+      let fresh = store.get(PODS, ns, name) as Pod | undefined;
+      if (!fresh) return 'blocked';
+      if (hasInPlaceReadinessGate(fresh)) {
+        store.updateStatus(PODS, withInPlaceReadyCondition(fresh, 'False', now, 'StartInPlaceUpdate'));
+        fresh = store.get(PODS, ns, name) as Pod | undefined;
+        if (!fresh) return 'blocked';
+      }
+      const next = applyInPlaceUpdate(fresh, plan, target, now);
+      next.metadata.labels = { ...(next.metadata.labels ?? {}), [LIFECYCLE_STATE_LABEL]: 'Updating' };
+      if (!(fresh.metadata.labels ?? {})[LIFECYCLE_STATE_LABEL]) delete next.metadata.labels[LIFECYCLE_STATE_LABEL];
+      store.update(PODS, next);
+      return 'in-place';
+    }
+    if (policy === 'InPlaceOnly') return 'blocked';
+  }
+  try {
+    store.delete(PODS, ns, name);
+  } catch {
+    // already gone
+  }
+  return 'recreate';
+}
+
+/**
+ * Kruise's inplaceupdate Refresh: a gate without condition gets True; a finished in-place update
+ * sets InPlaceUpdateReady True and the lifecycle state back to Normal. Returns true on a write.
+ */
+export function refreshInPlaceState(store: Store, pod: Pod, now: Date): boolean {
+  if (!hasInPlaceReadinessGate(pod)) return false;
+  const cond = inPlaceReadyCondition(pod);
+  const ns = pod.metadata.namespace;
+  const name = pod.metadata.name ?? '';
+  if (!cond) {
+    store.updateStatus(PODS, withInPlaceReadyCondition(pod, 'True', now));
+    return true;
+  }
+  if (cond.status === 'True' || !readInPlaceUpdateState(pod) || !inPlaceUpdateCompleted(pod)) return false;
+  if (pod.metadata.labels?.[LIFECYCLE_STATE_LABEL] === 'Updating') {
+    store.update(PODS, { ...pod, metadata: { ...pod.metadata, labels: { ...pod.metadata.labels, [LIFECYCLE_STATE_LABEL]: 'Normal' } } });
+  }
+  const fresh = store.get(PODS, ns, name) as Pod | undefined;
+  if (fresh) store.updateStatus(PODS, withInPlaceReadyCondition(fresh, 'True', now));
+  return true;
+}

@@ -1,0 +1,202 @@
+// StatefulSet controller (apps/v1): pods `<name>-<ordinal>` with stable names, OrderedReady
+// (one at a time, each Running and Ready before the next; scale down from the highest) or
+// Parallel; RollingUpdate with the partition as an ordinal (pods with ordinal >= partition are
+// updated, highest first, one at a time) or OnDelete; ControllerRevisions `<sts>-<hash>`, the
+// `controller-revision-hash` and `statefulset.kubernetes.io/pod-name` pod labels, and status as
+// `kubectl rollout status statefulset/x` reads it.
+import type { KubeObject, Pod, PodTemplate } from '../../kruise/types';
+import { templateOfRevision, type ControllerRevision } from '../../kruise/rules/revisions';
+import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
+import { canonicalJson, semanticForm } from './hash';
+import { Informer } from './informer';
+import { ownedRevisions, pruneRevisions, syncUpdateRevision } from './native-revisions';
+import {
+  CONTROLLER_REVISIONS,
+  PODS,
+  controllerOf,
+  isPodAvailable,
+  isPodReady,
+  keyOf,
+  msUntilAvailable,
+  newPodFromTemplate,
+  objectKey,
+  type LabelSelector,
+} from './pods';
+import { WorkQueue } from './queue';
+
+export const STATEFULSETS: GroupResource = { group: 'apps', resource: 'statefulsets' };
+export const REVISION_LABEL = 'controller-revision-hash';
+export const POD_NAME_LABEL = 'statefulset.kubernetes.io/pod-name';
+export const POD_INDEX_LABEL = 'apps.kubernetes.io/pod-index';
+
+interface StatefulSetSpec {
+  replicas?: number;
+  serviceName?: string;
+  selector?: LabelSelector;
+  template?: PodTemplate;
+  podManagementPolicy?: 'OrderedReady' | 'Parallel';
+  updateStrategy?: { type?: 'RollingUpdate' | 'OnDelete'; rollingUpdate?: { partition?: number } };
+  minReadySeconds?: number;
+  revisionHistoryLimit?: number;
+  ordinals?: { start?: number };
+}
+
+interface StatefulSetStatus {
+  currentRevision?: string;
+  updateRevision?: string;
+  collisionCount?: number;
+}
+
+/** The ordinal of a StatefulSet pod name `<sts>-<n>`, or -1. */
+export function ordinalOf(stsName: string, podName: string): number {
+  if (!podName.startsWith(`${stsName}-`)) return -1;
+  const rest = podName.slice(stsName.length + 1);
+  return /^\d+$/.test(rest) ? Number(rest) : -1;
+}
+
+export function createStatefulSetController(): ControllerWithAdmission {
+  let store: Store;
+  const sets = new Informer(STATEFULSETS);
+  const pods = new Informer<Pod>(PODS);
+  const revisions = new Informer(CONTROLLER_REVISIONS);
+  let queue: WorkQueue;
+
+  function newPod(sts: KubeObject, spec: StatefulSetSpec, ordinal: number, rev: ControllerRevision): Pod {
+    const name = `${sts.metadata.name}-${ordinal}`;
+    const template = (templateOfRevision(rev) ?? spec.template) as PodTemplate;
+    const pod = newPodFromTemplate(template, sts, {
+      name,
+      labels: { [REVISION_LABEL]: rev.metadata.name ?? '', [POD_NAME_LABEL]: name, [POD_INDEX_LABEL]: String(ordinal) },
+    });
+    pod.spec.hostname = name;
+    if (spec.serviceName) pod.spec.subdomain = spec.serviceName;
+    return pod;
+  }
+
+  function reconcile(key: string): void {
+    const sts = sets.get(key);
+    if (!sts || sts.metadata.deletionTimestamp || !(sts.spec as StatefulSetSpec | undefined)?.template) return;
+    const spec = sts.spec as StatefulSetSpec;
+    const name = sts.metadata.name ?? '';
+    const replicas = spec.replicas ?? 1;
+    const start = spec.ordinals?.start ?? 0;
+    const parallel = spec.podManagementPolicy === 'Parallel';
+    const rolling = (spec.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate';
+    const partition = rolling ? spec.updateStrategy?.rollingUpdate?.partition ?? 0 : 0;
+    const oldStatus = (sts.status ?? {}) as StatefulSetStatus;
+
+    const { update, all } = syncUpdateRevision(store, revisions, sts, semanticForm(spec.template!), oldStatus.collisionCount ?? 0);
+    const updateName = update.metadata.name ?? '';
+    const currentName = oldStatus.currentRevision && all.some((r) => r.metadata.name === oldStatus.currentRevision) ? oldStatus.currentRevision : updateName;
+    const current = all.find((r) => r.metadata.name === currentName) ?? update;
+
+    const owned = pods.ownedBy(sts.metadata.uid).filter((p) => controllerOf(p)?.uid === sts.metadata.uid);
+    const byOrdinal = new Map<number, Pod>();
+    for (const p of owned) {
+      const o = ordinalOf(name, p.metadata.name ?? '');
+      if (o >= 0) byOrdinal.set(o, p);
+    }
+    const inRange = (o: number) => o >= start && o < start + replicas;
+
+    // Create missing pods (and replace failed ones); OrderedReady waits for each predecessor.
+    let blocked = false;
+    for (let o = start; o < start + replicas && !blocked; o++) {
+      const p = byOrdinal.get(o);
+      if (!p) {
+        const rev = rolling && o < partition ? current : update;
+        store.create(PODS, newPod(sts, spec, o, rev));
+        if (!parallel) blocked = true;
+        continue;
+      }
+      if (p.status?.phase === 'Failed' || p.status?.phase === 'Succeeded') {
+        if (!p.metadata.deletionTimestamp) store.delete(PODS, p.metadata.namespace, p.metadata.name ?? '');
+        if (!parallel) blocked = true;
+        continue;
+      }
+      if (!parallel && (p.metadata.deletionTimestamp || !isPodReady(p))) blocked = true;
+    }
+
+    // Scale down: condemned ordinals, highest first; OrderedReady one at a time once all others are ready.
+    const condemned = [...byOrdinal.entries()].filter(([o]) => !inRange(o)).sort((a, b) => b[0] - a[0]);
+    if (condemned.length > 0 && !blocked) {
+      for (const [, p] of parallel ? condemned : condemned.slice(0, 1)) {
+        if (!p.metadata.deletionTimestamp) store.delete(PODS, p.metadata.namespace, p.metadata.name ?? '');
+      }
+      if (!parallel) blocked = true;
+    }
+
+    // Rolling update: highest ordinal first, down to the partition, one pod at a time.
+    if (rolling && !blocked) {
+      const live = [...byOrdinal.entries()].filter(([o]) => inRange(o)).sort((a, b) => b[0] - a[0]);
+      const allHealthy = live.length === replicas && live.every(([, p]) => isPodReady(p) && !p.metadata.deletionTimestamp);
+      if (allHealthy) {
+        const target = live.find(([o, p]) => o >= partition && p.metadata.labels?.[REVISION_LABEL] !== updateName);
+        if (target) store.delete(PODS, target[1].metadata.namespace, target[1].metadata.name ?? '');
+      }
+    }
+
+    writeStatus(sts, spec, currentName, updateName, rolling);
+    const inUse = new Set<string>([currentName, updateName]);
+    for (const p of pods.ownedBy(sts.metadata.uid)) if (p.metadata.labels?.[REVISION_LABEL]) inUse.add(p.metadata.labels[REVISION_LABEL]);
+    pruneRevisions(store, ownedRevisions(revisions, sts), inUse, spec.revisionHistoryLimit ?? 10);
+  }
+
+  function writeStatus(sts: KubeObject, spec: StatefulSetSpec, currentName: string, updateName: string, rolling: boolean): void {
+    const now = Date.now();
+    const minReady = spec.minReadySeconds ?? 0;
+    const live = pods.ownedBy(sts.metadata.uid).filter((p) => controllerOf(p)?.uid === sts.metadata.uid && !p.metadata.deletionTimestamp);
+    const replicas = spec.replicas ?? 1;
+    let wait = 0;
+    const status: Record<string, unknown> = {
+      observedGeneration: sts.metadata.generation,
+      replicas: live.length,
+      readyReplicas: live.filter(isPodReady).length,
+      availableReplicas: live.filter((p) => {
+        const ok = isPodAvailable(p, minReady, now);
+        if (!ok && isPodReady(p)) wait = Math.max(wait, msUntilAvailable(p, minReady, now));
+        return ok;
+      }).length,
+      currentReplicas: live.filter((p) => p.metadata.labels?.[REVISION_LABEL] === currentName).length,
+      updatedReplicas: live.filter((p) => p.metadata.labels?.[REVISION_LABEL] === updateName).length,
+      currentRevision: currentName,
+      updateRevision: updateName,
+      collisionCount: ((sts.status ?? {}) as StatefulSetStatus).collisionCount ?? 0,
+    };
+    // completeRollingUpdate: everything updated and ready → the update revision becomes current.
+    if (rolling && status.updatedReplicas === replicas && status.readyReplicas === replicas && status.replicas === replicas) {
+      status.currentRevision = updateName;
+      status.currentReplicas = status.updatedReplicas;
+    }
+    for (const k of ['readyReplicas', 'currentReplicas', 'updatedReplicas']) if (status[k] === 0) delete status[k];
+    const old = (sts.status ?? {}) as Record<string, unknown>;
+    if (old.conditions) status.conditions = old.conditions;
+    if (canonicalJson(status) !== canonicalJson(old)) store.updateStatus(STATEFULSETS, { ...sts, status });
+    if (wait > 0) queue.addAfter(keyOf(sts), wait + 5);
+  }
+
+  return {
+    name: 'statefulset',
+    start(s: Store, _settings: SimulationSettings) {
+      store = s;
+      queue = new WorkQueue('statefulset', reconcile);
+      sets.on((type, sts) => {
+        if (type !== 'DELETED') queue.add(keyOf(sts));
+      });
+      const enqueueOwner = (_type: string, obj: KubeObject) => {
+        const ref = controllerOf(obj);
+        if (ref?.kind === 'StatefulSet' && ref.apiVersion === 'apps/v1') queue.add(objectKey(obj.metadata.namespace, ref.name));
+      };
+      pods.on(enqueueOwner);
+      revisions.on(enqueueOwner);
+      revisions.start(store);
+      pods.start(store);
+      sets.start(store);
+    },
+    stop() {
+      queue?.stop();
+      sets.stop();
+      pods.stop();
+      revisions.stop();
+    },
+  };
+}

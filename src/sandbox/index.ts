@@ -1,0 +1,150 @@
+// Starts the sandbox: storage, CRDs (built-in minimal ones or a folder), the simulated
+// controllers (if present), nodes, and the HTTP(S) API server on loopback.
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { KubeObject } from '../kruise/types';
+import type { ControllerWithAdmission, SimulationSettings } from './store-api';
+import { builtinKruiseCrds, type KruiseRelease } from './crds/builtin-crds';
+import { attachCrdLifecycle, installCrds, readCrdFolder } from './server/crd-lifecycle';
+import { FaultInjector, type FaultSpec } from './server/faults';
+import { createRequestHandler, type AuthConfig } from './server/http';
+import { buildKubeconfig } from './server/kubeconfig';
+import { ResourceRegistry } from './server/registry';
+import type { AuditRecord } from './server/request';
+import { MemoryStore } from './server/store';
+import { loadConverters } from './server/versions';
+
+export interface SandboxOptions {
+  /** 0 = a free port. */
+  port: number;
+  host?: string;
+  nodes: number;
+  kruise: KruiseRelease;
+  /** Install the CRDs of this folder instead of the built-in minimal definitions. */
+  crdsDir?: string;
+  tls: boolean;
+  auditLog?: string;
+  faults?: FaultSpec;
+  readyDelayMs: number;
+  /** Skip the simulated controllers (unit tests of the server itself). */
+  noControllers?: boolean;
+}
+
+export interface RunningSandbox {
+  url: string;
+  port: number;
+  store: MemoryStore;
+  registry: ResourceRegistry;
+  /** The kubeconfig text (admin context current; `viewer` context under tls). */
+  kubeconfig: string;
+  tokens: { admin?: string; viewer?: string };
+  caPem?: string;
+  stop(): Promise<void>;
+}
+
+async function loadControllers(settings: SimulationSettings): Promise<ControllerWithAdmission[]> {
+  try {
+    const mod = (await import('./controllers/index')) as { createControllers?: (s: SimulationSettings) => ControllerWithAdmission[] };
+    return mod.createControllers ? mod.createControllers(settings) : [];
+  } catch (err) {
+    process.stderr.write(`sandbox: running without controllers (${err instanceof Error ? err.message : String(err)})\n`);
+    return [];
+  }
+}
+
+function nodeObject(i: number): KubeObject {
+  const name = `node-${i}`;
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', 'topology.kubernetes.io/zone': ['zone-a', 'zone-b', 'zone-c'][(i - 1) % 3]! } },
+    spec: {},
+    status: {
+      capacity: { cpu: '8', memory: '32Gi', pods: '2000' },
+      allocatable: { cpu: '8', memory: '32Gi', pods: '2000' },
+      conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' }],
+      addresses: [{ type: 'InternalIP', address: `172.18.0.${i + 1}` }, { type: 'Hostname', address: name }],
+      nodeInfo: { kubeletVersion: 'v1.32.0', osImage: 'Sandbox Linux', kernelVersion: '6.1.0', containerRuntimeVersion: 'containerd://1.7.0', architecture: 'amd64', operatingSystem: 'linux' },
+    },
+  };
+}
+
+export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox> {
+  const registry = new ResourceRegistry();
+  const store = new MemoryStore(registry, opts.faults?.expireResourceVersionsAfter || 20_000);
+  attachCrdLifecycle(store, registry);
+  installCrds(store, opts.crdsDir ? await readCrdFolder(opts.crdsDir) : builtinKruiseCrds(opts.kruise));
+  await loadConverters();
+
+  const settings: SimulationSettings = { readyDelayMs: opts.readyDelayMs, kruise: opts.kruise, nodes: opts.nodes };
+  const controllers = opts.noControllers ? [] : await loadControllers(settings);
+  for (const c of controllers) if (c.admission) store.addAdmissionHooks(c.admission);
+  for (const c of controllers) c.start(store, settings);
+  // The nodes controller normally creates the nodes; without it the server still has them.
+  if (store.listRefs({ group: '', resource: 'nodes' }).length === 0) {
+    for (let i = 1; i <= opts.nodes; i++) store.createRef({ group: '', resource: 'nodes' }, nodeObject(i));
+  }
+
+  let auditFd: number | undefined;
+  if (opts.auditLog) auditFd = openSync(opts.auditLog, 'a');
+  const audit = (r: AuditRecord): void => {
+    if (auditFd === undefined) return;
+    try {
+      writeSync(auditFd, `${JSON.stringify(r)}\n`);
+    } catch {
+      /* the log is best effort */
+    }
+  };
+
+  let tokens: RunningSandbox['tokens'] = {};
+  let auth: AuthConfig | undefined;
+  let tlsMaterial: { caPem: string; certPem: string; keyPem: string } | undefined;
+  if (opts.tls) {
+    const { generateTlsMaterial, randomToken } = await import('./server/tls');
+    tlsMaterial = await generateTlsMaterial();
+    tokens = { admin: randomToken(), viewer: randomToken() };
+    auth = { tokens: new Map([[tokens.admin!, 'admin'], [tokens.viewer!, 'viewer']]), readOnlyUsers: new Set(['viewer']) };
+  }
+
+  let ready = false;
+  let address = '';
+  const handler = createRequestHandler({ store, registry, faults: new FaultInjector(opts.faults ?? {}), auth, audit, serverAddress: () => address, isReady: () => ready });
+  const server: Server = tlsMaterial ? createHttpsServer({ cert: tlsMaterial.certPem, key: tlsMaterial.keyPem }, handler) : createHttpServer(handler);
+  server.keepAliveTimeout = 60_000;
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  address = `${host}:${port}`;
+  const url = `${tlsMaterial ? 'https' : 'http'}://${address}`;
+  ready = true;
+
+  return {
+    url,
+    port,
+    store,
+    registry,
+    tokens,
+    caPem: tlsMaterial?.caPem,
+    kubeconfig: buildKubeconfig({ server: url, caPem: tlsMaterial?.caPem, adminToken: tokens.admin, viewerToken: tokens.viewer }),
+    async stop() {
+      ready = false;
+      for (const c of controllers) {
+        try {
+          c.stop();
+        } catch {
+          /* stopping is best effort */
+        }
+      }
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      if (auditFd !== undefined) closeSync(auditFd);
+    },
+  };
+}

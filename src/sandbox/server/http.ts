@@ -1,0 +1,138 @@
+// The request pipeline of the sandbox API server: audit, authentication (bearer tokens
+// under --tls), authorization (the read-only `viewer`), injected faults, then routing to
+// health, version, discovery, OpenAPI or the resource handler.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { aggregatedDiscovery, apiGroupDoc, apiGroupList, apiResourceList, apiVersions, wantsAggregated } from './discovery';
+import { ApiError, qualifiedResource } from './errors';
+import type { FaultInjector } from './faults';
+import { OpenApiDocs } from './openapi';
+import type { ResourceRegistry } from './registry';
+import { ApiRequest, parseResourcePath, verbOf, type AuditRecord } from './request';
+import { ResourceHandler } from './resource-handler';
+import type { MemoryStore } from './store';
+
+export interface AuthConfig {
+  /** token → user name */
+  tokens: Map<string, string>;
+  /** users that may only get/list/watch */
+  readOnlyUsers: Set<string>;
+}
+
+export interface HttpOptions {
+  store: MemoryStore;
+  registry: ResourceRegistry;
+  faults: FaultInjector;
+  auth?: AuthConfig;
+  audit: (r: AuditRecord) => void;
+  serverAddress: () => string;
+  /** /readyz answers 200 only once this is true. */
+  isReady: () => boolean;
+  bookmarkIntervalMs?: number;
+}
+
+export const KUBE_VERSION = {
+  major: '1',
+  minor: '32',
+  gitVersion: 'v1.32.0-kruise-sandbox',
+  gitCommit: '0000000000000000000000000000000000000000',
+  gitTreeState: 'clean',
+  buildDate: '2026-01-01T00:00:00Z',
+  goVersion: 'go1.23.4',
+  compiler: 'gc',
+  platform: 'linux/amd64',
+};
+
+const READ_VERBS = new Set(['get', 'list', 'watch']);
+
+export function createRequestHandler(opts: HttpOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const openapi = new OpenApiDocs(opts.registry);
+  const resources = new ResourceHandler({
+    store: opts.store,
+    registry: opts.registry,
+    watch: { dropAfterEvents: opts.faults.spec.dropWatchAfterEvents, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 2000 },
+    injectConflict: () => opts.faults.injectConflict(),
+  });
+
+  const handle = async (r: ApiRequest): Promise<void> => {
+    const path = r.path.replace(/\/+$/, '') || '/';
+    // Health endpoints answer without authentication, like kube's default RBAC for system:public-info-viewer.
+    if (path === '/healthz' || path === '/livez' || path.startsWith('/healthz/') || path.startsWith('/livez/')) return r.sendText(200, 'ok');
+    if (path === '/readyz' || path.startsWith('/readyz/')) return opts.isReady() ? r.sendText(200, 'ok') : r.sendText(500, '[-]sandbox not ready\nreadyz check failed');
+
+    if (opts.auth) {
+      const header = r.req.headers.authorization ?? '';
+      const m = header.match(/^Bearer\s+(.+)$/i);
+      const user = m ? opts.auth.tokens.get(m[1]!.trim()) : undefined;
+      if (!user) {
+        r.user = 'system:anonymous';
+        throw ApiError.unauthorized();
+      }
+      r.user = user;
+    }
+
+    if (path === '/version') return r.sendJson(200, KUBE_VERSION);
+    if (path === '/api' || path === '/apis') {
+      const aggregated = wantsAggregated(r.accept);
+      if (aggregated) {
+        return r.sendJson(200, aggregatedDiscovery(opts.registry, path === '/api', aggregated), `application/json;g=apidiscovery.k8s.io;v=${aggregated};as=APIGroupDiscoveryList`);
+      }
+      return r.sendJson(200, path === '/api' ? apiVersions(opts.serverAddress()) : apiGroupList(opts.registry));
+    }
+    if (path === '/openapi/v3') return r.sendJson(200, openapi.index());
+    if (path.startsWith('/openapi/v3/')) {
+      const doc = openapi.document(path.slice('/openapi/v3/'.length));
+      if (doc === undefined) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+      r.sendText(200, doc, 'application/json');
+      return;
+    }
+    const segs = path.split('/').filter(Boolean);
+    if (segs[0] === 'api' && segs.length === 2) {
+      const list = apiResourceList(opts.registry, '', segs[1]!);
+      if (!list) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+      return r.sendJson(200, list);
+    }
+    if (segs[0] === 'apis' && segs.length === 2) {
+      const doc = apiGroupDoc(opts.registry, segs[1]!);
+      if (!doc) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+      return r.sendJson(200, doc);
+    }
+    if (segs[0] === 'apis' && segs.length === 3) {
+      const list = apiResourceList(opts.registry, segs[1]!, segs[2]!);
+      if (!list) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+      return r.sendJson(200, list);
+    }
+    const p = parseResourcePath(path);
+    if (!p) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+    const watchParam = r.query('watch') === 'true' || r.query('watch') === '1';
+    const verb = verbOf(r.method, p, watchParam);
+    r.verb = verb;
+
+    if (opts.auth && opts.auth.readOnlyUsers.has(r.user) && !READ_VERBS.has(verb)) {
+      const scope = p.namespace ? ` in the namespace "${p.namespace}"` : ' at the cluster scope';
+      const resource = p.subresource ? `${p.resource}/${p.subresource}` : p.resource;
+      throw ApiError.forbidden(p.group, resource, p.name, `User "${r.user}" cannot ${verb} resource "${resource}" in API group "${p.group}"${scope}`);
+    }
+
+    if (opts.faults.latencyMs > 0) await new Promise((res) => setTimeout(res, opts.faults.latencyMs));
+    const injected = opts.faults.errorFor(verb);
+    if (injected) throw injected;
+
+    await resources.handle(r, p, verb);
+  };
+
+  return (req, res) => {
+    const r = new ApiRequest(req, res, opts.audit);
+    handle(r).catch((err: unknown) => {
+      if (err instanceof ApiError) {
+        r.sendError(err);
+        return;
+      }
+      const message = err instanceof Error ? err.message : String(err);
+      process.stderr.write(`sandbox: internal error on ${r.method} ${r.path}: ${err instanceof Error && err.stack ? err.stack : message}\n`);
+      if (!r.isDone) r.sendError(ApiError.internal(message));
+      else res.destroy();
+    });
+  };
+}
+
+export { qualifiedResource };

@@ -1,0 +1,30 @@
+// The kubeconfig a sandbox hands out: one cluster, the admin context (current), and under
+// --tls a second context `viewer` whose user may only read.
+import { renameSync, writeFileSync } from 'node:fs';
+
+export interface KubeconfigInput {
+  server: string;
+  caPem?: string;
+  adminToken?: string;
+  viewerToken?: string;
+}
+
+export function buildKubeconfig(k: KubeconfigInput): string {
+  const lines: string[] = ['apiVersion: v1', 'kind: Config', 'clusters:', '- name: kruise-sandbox', '  cluster:', `    server: ${k.server}`];
+  if (k.caPem) lines.push(`    certificate-authority-data: ${Buffer.from(k.caPem).toString('base64')}`);
+  lines.push('users:', '- name: kruise-sandbox-admin', '  user:');
+  if (k.adminToken) lines.push(`    token: ${k.adminToken}`);
+  else lines[lines.length - 1] = '  user: {}';
+  if (k.viewerToken) lines.push('- name: viewer', '  user:', `    token: ${k.viewerToken}`);
+  lines.push('contexts:', '- name: kruise-sandbox', '  context:', '    cluster: kruise-sandbox', '    user: kruise-sandbox-admin', '    namespace: default');
+  if (k.viewerToken) lines.push('- name: viewer', '  context:', '    cluster: kruise-sandbox', '    user: viewer', '    namespace: default');
+  lines.push('current-context: kruise-sandbox', 'preferences: {}', '');
+  return lines.join('\n');
+}
+
+/** Temp file + rename, so a reader never sees half a kubeconfig (tests wait for the file). */
+export function writeFileAtomic(path: string, text: string, mode = 0o600): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, text, { mode });
+  renameSync(tmp, path);
+}

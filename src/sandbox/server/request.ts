@@ -1,0 +1,191 @@
+// One API request: parsed path, query, verb, user, and the single place responses are
+// written (so the audit line is recorded before the client sees the answer).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse } from 'yaml';
+import { ApiError } from './errors';
+
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+export interface ResourcePath {
+  group: string;
+  version: string;
+  resource: string;
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+  /** Legacy `/watch/` prefix. */
+  legacyWatch: boolean;
+}
+
+export interface AuditRecord {
+  time: string;
+  user: string;
+  verb: string;
+  method: string;
+  path: string;
+  query: string;
+  contentType?: string;
+  code: number;
+  durationMs: number;
+}
+
+export class ApiRequest {
+  readonly url: URL;
+  readonly started = performance.now();
+  readonly time = new Date().toISOString();
+  user = 'system:admin';
+  verb = 'get';
+  private responded = false;
+
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    private readonly audit: (r: AuditRecord) => void,
+  ) {
+    this.url = new URL(req.url ?? '/', 'http://sandbox');
+  }
+
+  get method(): string {
+    return (this.req.method ?? 'GET').toUpperCase();
+  }
+
+  get path(): string {
+    return this.url.pathname;
+  }
+
+  query(name: string): string | undefined {
+    const v = this.url.searchParams.get(name);
+    return v === null ? undefined : v;
+  }
+
+  get accept(): string | undefined {
+    return this.req.headers.accept;
+  }
+
+  get contentType(): string | undefined {
+    return this.req.headers['content-type'];
+  }
+
+  get isDone(): boolean {
+    return this.responded;
+  }
+
+  private record(code: number): void {
+    this.audit({
+      time: this.time,
+      user: this.user,
+      verb: this.verb,
+      method: this.method,
+      path: this.path,
+      query: this.url.search.replace(/^\?/, ''),
+      contentType: this.contentType,
+      code,
+      durationMs: Math.round((performance.now() - this.started) * 100) / 100,
+    });
+  }
+
+  sendJson(code: number, body: unknown, contentType = 'application/json', headers: Record<string, string> = {}): void {
+    if (this.responded) return;
+    this.responded = true;
+    this.record(code);
+    const text = JSON.stringify(body);
+    this.res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-cache, private', ...headers });
+    this.res.end(text);
+  }
+
+  sendText(code: number, text: string, contentType = 'text/plain; charset=utf-8'): void {
+    if (this.responded) return;
+    this.responded = true;
+    this.record(code);
+    this.res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) });
+    this.res.end(text);
+  }
+
+  sendError(err: ApiError, headers: Record<string, string> = {}): void {
+    const h = { ...headers };
+    if (err.details?.retryAfterSeconds) h['Retry-After'] = String(err.details.retryAfterSeconds);
+    this.sendJson(err.code, err.toStatus(), 'application/json', h);
+  }
+
+  /** Starts a chunked stream (watch); the audit line is written now with 200. */
+  startStream(contentType = 'application/json'): void {
+    if (this.responded) return;
+    this.responded = true;
+    this.record(200);
+    this.res.writeHead(200, { 'Content-Type': contentType, 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+    this.res.flushHeaders();
+  }
+
+  async body(): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const c of this.req) chunks.push(c as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  /** Parses a JSON (or YAML, for apply patches) request body. */
+  async bodyObject(): Promise<unknown> {
+    const text = await this.body();
+    if (text.trim() === '') throw ApiError.badRequest('the body of the request was empty');
+    const ct = this.contentType ?? 'application/json';
+    if (ct.includes('yaml')) {
+      try {
+        return parse(text);
+      } catch (err) {
+        throw ApiError.badRequest(`error decoding YAML: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+      }
+    }
+    try {
+      return JSON.parse(text);
+    } catch (err) {
+      throw ApiError.badRequest(`couldn't get version/kind; json parse error: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+}
+
+/** `/api/v1/...` or `/apis/<g>/<v>/...` → the resource addressed, or undefined for other paths. */
+export function parseResourcePath(path: string): ResourcePath | undefined {
+  const segs = path.split('/').filter((s) => s !== '').map(decodeURIComponent);
+  let group: string;
+  let version: string;
+  let rest: string[];
+  if (segs[0] === 'api' && segs.length >= 3) {
+    group = '';
+    version = segs[1]!;
+    rest = segs.slice(2);
+  } else if (segs[0] === 'apis' && segs.length >= 4) {
+    group = segs[1]!;
+    version = segs[2]!;
+    rest = segs.slice(3);
+  } else return undefined;
+  let legacyWatch = false;
+  if (rest[0] === 'watch') {
+    legacyWatch = true;
+    rest = rest.slice(1);
+  }
+  if (rest.length === 0) return undefined;
+  // namespaces/<ns>/<resource>... is namespaced; namespaces[/<name>[/<sub>]] is the Namespace kind itself.
+  if (rest[0] === 'namespaces' && rest.length >= 3 && !(group === '' && (rest[2] === 'status' || rest[2] === 'finalize'))) {
+    return { group, version, namespace: rest[1], resource: rest[2]!, name: rest[3], subresource: rest[4], legacyWatch };
+  }
+  return { group, version, resource: rest[0]!, name: rest[1], subresource: rest[2], legacyWatch };
+}
+
+export function verbOf(method: string, p: ResourcePath, watchParam: boolean): Verb {
+  switch (method) {
+    case 'GET':
+    case 'HEAD':
+      if (p.legacyWatch || (watchParam && !p.name)) return 'watch';
+      if (watchParam && p.name) return 'watch';
+      return p.name ? 'get' : 'list';
+    case 'POST':
+      return 'create';
+    case 'PUT':
+      return 'update';
+    case 'PATCH':
+      return 'patch';
+    case 'DELETE':
+      return p.name ? 'delete' : 'deletecollection';
+    default:
+      throw ApiError.methodNotAllowed();
+  }
+}

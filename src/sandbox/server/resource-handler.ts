@@ -1,0 +1,434 @@
+// The REST verbs on one resource: get/list/watch/create/update/patch/delete/deletecollection
+// plus the status and scale subresources, with version conversion, schema checks for
+// custom resources, dry runs, Tables and pagination.
+import { parse } from 'yaml';
+import type { KubeObject } from '../../kruise/types';
+import { applyBuiltinDefaults } from './builtin-defaults';
+import { ApiError, qualifiedResource } from './errors';
+import { applyJsonPatch } from './patch/json-patch';
+import { applyMergePatch } from './patch/merge-patch';
+import { applyStrategicMergePatch } from './patch/strategic-merge';
+import type { ResourceRegistry } from './registry';
+import type { ApiRequest, ResourcePath, Verb } from './request';
+import { groupVersion, type ResourceType, type ServedVersion } from './resource-types';
+import { applyStructuralSchema } from './schema';
+import type { MemoryStore } from './store';
+import { buildTable, wantsTable, type IncludeObject } from './tables';
+import { convertTo } from './versions';
+import { serveWatch, type WatchSettings } from './watch';
+
+export interface ResourceContext {
+  store: MemoryStore;
+  registry: ResourceRegistry;
+  watch: WatchSettings;
+  /** Fault injection: returns true when this update should fail with a conflict. */
+  injectConflict(): boolean;
+}
+
+type Obj = Record<string, unknown>;
+
+function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function dryRunOf(r: ApiRequest): boolean {
+  const values = r.url.searchParams.getAll('dryRun');
+  for (const v of values) if (v !== 'All') throw ApiError.badRequest(`Invalid dry run value: "${v}": supported values: "All"`);
+  return values.length > 0;
+}
+
+function encodeContinue(rv: number, lastKey: string): string {
+  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start: lastKey })).toString('base64url');
+}
+
+function decodeContinue(token: string): { rv: number; start: string } {
+  try {
+    const t = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { rv: number; start: string };
+    if (typeof t.start !== 'string') throw new Error('bad');
+    return t;
+  } catch {
+    throw ApiError.badRequest('continue key is not valid: illegal base64 data');
+  }
+}
+
+export class ResourceHandler {
+  constructor(private readonly ctx: ResourceContext) {}
+
+  async handle(r: ApiRequest, p: ResourcePath, verb: Verb): Promise<void> {
+    const found = this.ctx.registry.lookup(p.group, p.version, p.resource);
+    if (!found) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+    const { type, version } = found;
+    if (!type.namespaced && p.namespace) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+    if (type.namespaced && !p.namespace && !['list', 'watch', 'deletecollection'].includes(verb) && !(verb === 'create' && false)) {
+      throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+    }
+    if (p.subresource) return this.subresource(r, p, verb, type, version);
+    switch (verb) {
+      case 'get':
+        return this.get(r, p, type, version);
+      case 'list':
+        return this.list(r, p, type, version);
+      case 'watch':
+        return serveWatch(this.ctx.store, r, type, version, p.namespace, this.ctx.watch, p.name);
+      case 'create':
+        return this.create(r, p, type, version);
+      case 'update':
+        return this.update(r, p, type, version);
+      case 'patch':
+        return this.patch(r, p, type, version);
+      case 'delete':
+        return this.delete(r, p, type, version);
+      case 'deletecollection':
+        return this.deleteCollection(r, p, type, version);
+    }
+  }
+
+  private gr(type: ResourceType): { group: string; resource: string } {
+    return { group: type.group, resource: type.resource };
+  }
+
+  private existing(type: ResourceType, p: ResourcePath): KubeObject {
+    const o = this.ctx.store.getRef(this.gr(type), p.namespace, p.name!);
+    if (!o) throw ApiError.notFound(type.group, type.resource, p.name!);
+    return o;
+  }
+
+  private respondObject(r: ApiRequest, code: number, type: ResourceType, version: ServedVersion, obj: KubeObject): void {
+    const out = convertTo(type, obj, version.name);
+    const table = wantsTable(r.accept);
+    if (table) {
+      r.sendJson(code, buildTable(type, version, [out], { includeObject: r.query('includeObject') as IncludeObject, resourceVersion: out.metadata.resourceVersion, apiVersion: table }));
+      return;
+    }
+    r.sendJson(code, out);
+  }
+
+  private get(r: ApiRequest, p: ResourcePath, type: ResourceType, version: ServedVersion): void {
+    this.respondObject(r, 200, type, version, this.existing(type, p));
+  }
+
+  private list(r: ApiRequest, p: ResourcePath, type: ResourceType, version: ServedVersion): void {
+    const store = this.ctx.store;
+    let items = store.listRefs(this.gr(type), { namespace: p.namespace, labelSelector: r.query('labelSelector'), fieldSelector: r.query('fieldSelector') });
+    const rv = store.currentResourceVersion();
+    const limit = Number(r.query('limit') ?? '0');
+    const cont = r.query('continue');
+    let listRv = rv;
+    if (cont) {
+      const token = decodeContinue(cont);
+      if (token.rv < store.oldestWatchableResourceVersion()) {
+        throw new ApiError(410, 'Expired', 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.');
+      }
+      listRv = token.rv;
+      const keyOf = (o: KubeObject): string => (o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name!);
+      items = items.filter((o) => keyOf(o) > token.start);
+    }
+    let continueToken: string | undefined;
+    let remaining: number | undefined;
+    if (Number.isInteger(limit) && limit > 0 && items.length > limit) {
+      const last = items[limit - 1]!;
+      continueToken = encodeContinue(listRv, last.metadata.namespace ? `${last.metadata.namespace}/${last.metadata.name}` : last.metadata.name!);
+      remaining = items.length - limit;
+      items = items.slice(0, limit);
+    }
+    const converted = items.map((o) => convertTo(type, o, version.name));
+    const table = wantsTable(r.accept);
+    if (table) {
+      r.sendJson(200, buildTable(type, version, converted, { includeObject: r.query('includeObject') as IncludeObject, resourceVersion: String(listRv), continueToken, apiVersion: table }));
+      return;
+    }
+    const metadata: Obj = { resourceVersion: String(listRv) };
+    if (continueToken) {
+      metadata.continue = continueToken;
+      metadata.remainingItemCount = remaining;
+    }
+    r.sendJson(200, { kind: type.listKind, apiVersion: groupVersion(type.group, version.name), metadata, items: converted });
+  }
+
+  /**
+   * Checks an incoming object in the requested version (kind, apiVersion, namespace; schema for
+   * custom resources) and returns it converted to the storage version.
+   */
+  private prepareIncoming(r: ApiRequest, p: ResourcePath, type: ResourceType, version: ServedVersion, body: unknown, warnings: string[]): KubeObject {
+    if (!isObj(body)) throw ApiError.badRequest('the body of the request must be a JSON object');
+    const obj = body as KubeObject;
+    const expectedApiVersion = groupVersion(type.group, version.name);
+    if (obj.apiVersion !== undefined && obj.apiVersion !== expectedApiVersion) {
+      throw ApiError.badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${expectedApiVersion})`);
+    }
+    if (obj.kind !== undefined && obj.kind !== type.kind) {
+      throw ApiError.badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${type.kind})`);
+    }
+    obj.apiVersion = expectedApiVersion;
+    obj.kind = type.kind;
+    if (!isObj(obj.metadata)) obj.metadata = {};
+    if (type.namespaced) {
+      if (obj.metadata.namespace && p.namespace && obj.metadata.namespace !== p.namespace) {
+        throw ApiError.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      obj.metadata.namespace = p.namespace;
+    }
+    if (p.name && obj.metadata.name && obj.metadata.name !== p.name) {
+      throw ApiError.badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${p.name})`);
+    }
+    if (p.name && !obj.metadata.name) obj.metadata.name = p.name;
+    let prepared: KubeObject = obj;
+    if (type.builtin) {
+      applyBuiltinDefaults(type.group, type.resource, prepared);
+    } else if (version.schema) {
+      const result = applyStructuralSchema(prepared as Obj, version.schema);
+      const validation = r.query('fieldValidation') ?? 'Warn';
+      if (result.unknownFields.length) {
+        if (validation === 'Strict') {
+          const list = result.unknownFields.map((f) => `unknown field "${f}"`);
+          throw ApiError.badRequest(`strict decoding error: ${list.join(', ')}`);
+        }
+        if (validation === 'Warn') for (const f of result.unknownFields) warnings.push(`unknown field "${f}"`);
+      }
+      if (result.causes.length) throw ApiError.invalid(type.group, type.kind, obj.metadata.name ?? '', result.causes);
+      prepared = result.object as KubeObject;
+    }
+    return convertTo(type, prepared, type.storageVersion);
+  }
+
+  private warningHeaders(warnings: string[]): Record<string, string> {
+    return warnings.length ? { Warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(', ') } : {};
+  }
+
+  private async create(r: ApiRequest, p: ResourcePath, type: ResourceType, version: ServedVersion): Promise<void> {
+    if (p.name) throw ApiError.methodNotAllowed();
+    const body = await r.bodyObject();
+    const dryRun = dryRunOf(r);
+    const warnings: string[] = [];
+    const obj = this.prepareIncoming(r, p, type, version, body, warnings);
+    const created = this.ctx.store.createRef(this.gr(type), obj, { fromApi: true, dryRun });
+    const out = convertTo(type, created, version.name);
+    r.sendJson(201, out, 'application/json', this.warningHeaders(warnings));
+  }
+
+  private async update(r: ApiRequest, p: ResourcePath, type: ResourceType, version: ServedVersion): Promise<void> {
+    const body = await r.bodyObject();
+    const dryRun = dryRunOf(r);
+    const warnings: string[] = [];
+    const obj = this.prepareIncoming(r, p, type, version, body, warnings);
+    if (this.ctx.injectConflict()) throw ApiError.conflict(type.group, type.resource, p.name!);
+    const exists = this.ctx.store.getRef(this.gr(type), p.namespace, p.name!);
+    if (!exists) {
+      // PUT to a missing object creates it for kinds that allow create-on-update (CRs and most built-ins do not).
+      throw ApiError.notFound(type.group, type.resource, p.name!);
+    }
+    // Custom resources refuse unconditional updates; built-in kinds allow them (AllowUnconditionalUpdate).
+    if (!obj.metadata.resourceVersion && !type.builtin) {
+      throw new ApiError(422, 'Invalid', `${type.kind}${type.group ? `.${type.group}` : ''} "${p.name}" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update`, {
+        name: p.name,
+        group: type.group,
+        kind: type.kind,
+        causes: [{ reason: 'FieldValueInvalid', field: 'metadata.resourceVersion', message: 'Invalid value: 0x0: must be specified for an update' }],
+      });
+    }
+    const updated = this.ctx.store.updateRef(this.gr(type), obj, { fromApi: true, dryRun });
+    r.sendJson(200, convertTo(type, updated, version.name), 'application/json', this.warningHeaders(warnings));
+  }
+
+  /** Applies a patch of the request's content type to `current` (in the requested version). */
+  private async applyPatch(r: ApiRequest, type: ResourceType, current: KubeObject): Promise<KubeObject> {
+    const ct = (r.contentType ?? '').split(';')[0]!.trim();
+    const text = await r.body();
+    let patch: unknown;
+    if (ct === 'application/apply-patch+yaml') {
+      try {
+        patch = parse(text);
+      } catch (err) {
+        throw ApiError.badRequest(`error decoding YAML: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+      }
+    } else {
+      try {
+        patch = JSON.parse(text);
+      } catch (err) {
+        throw ApiError.badRequest(`error decoding patch: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    switch (ct) {
+      case 'application/json-patch+json':
+        return applyJsonPatch(current, patch) as KubeObject;
+      case 'application/merge-patch+json':
+        if (!isObj(patch)) throw ApiError.badRequest('the body of a merge patch must be a JSON object');
+        return applyMergePatch(current, patch) as KubeObject;
+      case 'application/strategic-merge-patch+json':
+        if (!type.builtin) throw ApiError.unsupportedMediaType(ct);
+        return applyStrategicMergePatch(current, patch) as KubeObject;
+      case 'application/apply-patch+yaml':
+        // Server-side apply without managed fields: a merge of the applied configuration.
+        if (!isObj(patch)) throw ApiError.badRequest('the body of an apply patch must be an object');
+        return (type.builtin ? applyStrategicMergePatch(current, patch) : applyMergePatch(current, patch)) as KubeObject;
+      default:
+        throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml${type.builtin ? ', application/strategic-merge-patch+json' : ''}`);
+    }
+  }
+
+  private async patch(r: ApiRequest, p: ResourcePath, type: ResourceType, version: ServedVersion): Promise<void> {
+    const dryRun = dryRunOf(r);
+    const ct = (r.contentType ?? '').split(';')[0]!.trim();
+    if (ct === 'application/strategic-merge-patch+json' && !type.builtin) throw ApiError.unsupportedMediaType(ct);
+    const stored = this.ctx.store.getRef(this.gr(type), p.namespace, p.name!);
+    if (!stored) {
+      if (ct === 'application/apply-patch+yaml') {
+        const patched = await this.applyPatch(r, type, { apiVersion: groupVersion(type.group, version.name), kind: type.kind, metadata: { name: p.name, namespace: p.namespace } });
+        const warnings: string[] = [];
+        const obj = this.prepareIncoming(r, p, type, version, patched, warnings);
+        const created = this.ctx.store.createRef(this.gr(type), obj, { fromApi: true, dryRun });
+        r.sendJson(201, convertTo(type, created, version.name), 'application/json', this.warningHeaders(warnings));
+        return;
+      }
+      throw ApiError.notFound(type.group, type.resource, p.name!);
+    }
+    const current = structuredClone(convertTo(type, stored, version.name));
+    const patched = await this.applyPatch(r, type, current);
+    if (this.ctx.injectConflict()) throw ApiError.conflict(type.group, type.resource, p.name!);
+    const warnings: string[] = [];
+    const obj = this.prepareIncoming(r, p, type, version, patched, warnings);
+    const updated = this.ctx.store.updateRef(this.gr(type), obj, { fromApi: true, dryRun });
+    r.sendJson(200, convertTo(type, updated, version.name), 'application/json', this.warningHeaders(warnings));
+  }
+
+  private async deleteOptions(r: ApiRequest): Promise<{ propagationPolicy?: 'Orphan' | 'Background' | 'Foreground'; preconditions?: { uid?: string; resourceVersion?: string }; dryRun: boolean }> {
+    let body: Obj = {};
+    const text = await r.body();
+    if (text.trim()) {
+      try {
+        const parsed = JSON.parse(text) as unknown;
+        if (isObj(parsed)) body = parsed;
+      } catch {
+        throw ApiError.badRequest('invalid DeleteOptions in the request body');
+      }
+    }
+    let policy = (r.query('propagationPolicy') ?? body.propagationPolicy) as string | undefined;
+    if (policy === undefined && (r.query('orphanDependents') === 'true' || body.orphanDependents === true)) policy = 'Orphan';
+    if (policy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(policy)) {
+      throw ApiError.badRequest(`propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`);
+    }
+    const dryRunBody = Array.isArray(body.dryRun) && body.dryRun.length > 0;
+    if (Array.isArray(body.dryRun)) for (const v of body.dryRun) if (v !== 'All') throw ApiError.badRequest(`Invalid dry run value: "${String(v)}"`);
+    return { propagationPolicy: policy as 'Orphan' | 'Background' | 'Foreground' | undefined, preconditions: body.preconditions as { uid?: string; resourceVersion?: string } | undefined, dryRun: dryRunOf(r) || dryRunBody };
+  }
+
+  private async delete(r: ApiRequest, p: ResourcePath, type: ResourceType, version: ServedVersion): Promise<void> {
+    const opts = await this.deleteOptions(r);
+    const result = this.ctx.store.deleteRef(this.gr(type), p.namespace, p.name!, opts);
+    if (!result.removed) {
+      this.respondObject(r, 202, type, version, result.deleted);
+      return;
+    }
+    r.sendJson(200, {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Success',
+      details: { name: p.name, group: type.group, kind: type.resource, uid: result.deleted.metadata.uid },
+    });
+  }
+
+  private async deleteCollection(r: ApiRequest, p: ResourcePath, type: ResourceType, version: ServedVersion): Promise<void> {
+    const opts = await this.deleteOptions(r);
+    const items = this.ctx.store.listRefs(this.gr(type), { namespace: p.namespace, labelSelector: r.query('labelSelector'), fieldSelector: r.query('fieldSelector') });
+    const deleted: KubeObject[] = [];
+    for (const o of items) {
+      try {
+        deleted.push(this.ctx.store.deleteRef(this.gr(type), o.metadata.namespace, o.metadata.name!, opts).deleted);
+      } catch (err) {
+        if (!(err instanceof ApiError && err.code === 404)) throw err;
+      }
+    }
+    r.sendJson(200, {
+      kind: type.listKind,
+      apiVersion: groupVersion(type.group, version.name),
+      metadata: { resourceVersion: String(this.ctx.store.currentResourceVersion()) },
+      items: deleted.map((o) => convertTo(type, o, version.name)),
+    });
+  }
+
+  // ---- subresources ----
+
+  private async subresource(r: ApiRequest, p: ResourcePath, verb: Verb, type: ResourceType, version: ServedVersion): Promise<void> {
+    if (p.subresource === 'status' && version.status) return this.status(r, p, verb, type, version);
+    if (p.subresource === 'scale' && version.scale) return this.scale(r, p, verb, type, version);
+    throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+  }
+
+  private async status(r: ApiRequest, p: ResourcePath, verb: Verb, type: ResourceType, version: ServedVersion): Promise<void> {
+    const dryRun = verb === 'get' ? false : dryRunOf(r);
+    if (verb === 'get') return this.get(r, p, type, version);
+    const warnings: string[] = [];
+    let incoming: unknown;
+    if (verb === 'update') incoming = await r.bodyObject();
+    else if (verb === 'patch') {
+      const stored = this.existing(type, p);
+      incoming = await this.applyPatch(r, type, structuredClone(convertTo(type, stored, version.name)));
+    } else throw ApiError.methodNotAllowed();
+    const obj = this.prepareIncoming(r, p, type, version, incoming, warnings);
+    if (this.ctx.injectConflict()) throw ApiError.conflict(type.group, type.resource, p.name!);
+    const updated = this.ctx.store.updateRef(this.gr(type), obj, { subresource: 'status', dryRun });
+    r.sendJson(200, convertTo(type, updated, version.name), 'application/json', this.warningHeaders(warnings));
+  }
+
+  private scaleOf(type: ResourceType, version: ServedVersion, obj: KubeObject): Obj {
+    const scale = version.scale!;
+    const get = (path: string): unknown => path.replace(/^\./, '').split('.').reduce<unknown>((o, k) => (isObj(o) ? o[k] : undefined), obj);
+    let selector = scale.labelSelectorPath ? get(scale.labelSelectorPath) : undefined;
+    if (type.builtin) {
+      const sel = (obj.spec as Obj | undefined)?.selector as { matchLabels?: Record<string, string> } | undefined;
+      selector = sel?.matchLabels ? Object.entries(sel.matchLabels).map(([k, v]) => `${k}=${v}`).join(',') : undefined;
+    }
+    const status: Obj = { replicas: (get(scale.statusReplicasPath) as number | undefined) ?? 0 };
+    if (selector) status.selector = selector;
+    return {
+      kind: 'Scale',
+      apiVersion: 'autoscaling/v1',
+      metadata: { name: obj.metadata.name, namespace: obj.metadata.namespace, uid: obj.metadata.uid, resourceVersion: obj.metadata.resourceVersion, creationTimestamp: obj.metadata.creationTimestamp },
+      spec: { replicas: (get(scale.specReplicasPath) as number | undefined) ?? 0 },
+      status,
+    };
+  }
+
+  private async scale(r: ApiRequest, p: ResourcePath, verb: Verb, type: ResourceType, version: ServedVersion): Promise<void> {
+    const stored = this.existing(type, p);
+    const current = convertTo(type, stored, version.name);
+    if (verb === 'get') return r.sendJson(200, this.scaleOf(type, version, current));
+    const dryRun = dryRunOf(r);
+    let scale: Obj;
+    if (verb === 'update') {
+      const body = await r.bodyObject();
+      if (!isObj(body)) throw ApiError.badRequest('the body of the request must be a Scale object');
+      scale = body;
+    } else if (verb === 'patch') {
+      const ct = (r.contentType ?? '').split(';')[0]!.trim();
+      const base = this.scaleOf(type, version, current);
+      const text = await r.body();
+      const patch = JSON.parse(text) as unknown;
+      if (ct === 'application/json-patch+json') scale = applyJsonPatch(base, patch) as Obj;
+      else if (ct === 'application/merge-patch+json' || ct === 'application/strategic-merge-patch+json') scale = applyMergePatch(base, patch) as Obj;
+      else throw ApiError.unsupportedMediaType(ct);
+    } else throw ApiError.methodNotAllowed();
+    const meta = (scale.metadata as Obj | undefined) ?? {};
+    if (meta.resourceVersion && meta.resourceVersion !== stored.metadata.resourceVersion) throw ApiError.conflict(type.group, type.resource, p.name!);
+    const replicas = (scale.spec as Obj | undefined)?.replicas;
+    if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
+      throw new ApiError(422, 'Invalid', `Scale.autoscaling "${p.name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`, {
+        name: p.name,
+        group: 'autoscaling',
+        kind: 'Scale',
+        causes: [{ reason: 'FieldValueInvalid', field: 'spec.replicas', message: `Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0` }],
+      });
+    }
+    const next = structuredClone(current) as Obj;
+    const path = version.scale!.specReplicasPath.replace(/^\./, '').split('.');
+    let cursor: Obj = next;
+    for (const k of path.slice(0, -1)) cursor = (cursor[k] = isObj(cursor[k]) ? cursor[k] : {}) as Obj;
+    cursor[path[path.length - 1]!] = replicas;
+    if (this.ctx.injectConflict()) throw ApiError.conflict(type.group, type.resource, p.name!);
+    const updated = this.ctx.store.updateRef(this.gr(type), convertTo(type, next as KubeObject, type.storageVersion), { fromApi: true, dryRun });
+    r.sendJson(200, this.scaleOf(type, version, convertTo(type, updated, version.name)));
+  }
+}
+
+export { qualifiedResource };

@@ -1,0 +1,128 @@
+// `rollout status` against the sandbox (Kruise v1.9 imitation): partition rollouts, full
+// rollouts, failure detection, paused, timeout, deletion while waiting, and `kubectl kruise`.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runCli, streamCli } from '../helpers/cli';
+import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
+import { applyFixture, getObject, kubectlKruise, isPodReady, jsonLines, kubectlOk, PATHS, podsOf, summary, waitSettled } from './rollout-helpers';
+
+let sb: Sandbox;
+
+before(async () => {
+  sb = await startSandbox({ kruise: 'v1.9', readyDelay: '150ms' });
+  await applyFixture(sb, 'cloneset-web.yaml');
+  await waitSettled(sb, PATHS.cloneset());
+});
+
+after(async () => {
+  await sb?.stop();
+});
+
+async function setImage(image: string, extra: Record<string, unknown> = {}): Promise<void> {
+  const patch = { spec: { template: { spec: { containers: [{ name: 'app', image }] } }, ...extra } };
+  await kubectlOk(sb, ['patch', 'clonesets.apps.kruise.io', 'web', '--type', 'merge', '-p', JSON.stringify(patch)]);
+}
+
+test('partition 90% of 8: exits 0 once exactly 1 pod is updated and ready, state PartitionComplete', async () => {
+  await setImage('nginx:1.26', { updateStrategy: { partition: '90%' } });
+  const r = await runCli(['rollout', 'status', 'cloneset/web', '-o', 'json', '--timeout=30s'], { kubeconfig: sb.kubeconfig, timeoutMs: 40_000 });
+  assert.equal(r.code, 0, summary(r));
+  const lines = jsonLines(r.stdout);
+  const last = lines[lines.length - 1];
+  assert.equal(last.state, 'PartitionComplete');
+  assert.equal(last.expectedUpdatedReplicas, 1);
+  assert.equal(last.updatedReadyReplicas, 1);
+  assert.equal(last.partition, 7);
+  assert.equal(last.replicas, 8);
+  assert.equal(last.kind, 'CloneSet');
+  for (const l of lines.slice(0, -1)) assert.ok(['Progressing'].includes(l.state), `intermediate state ${l.state}`);
+  for (const key of ['apiVersion', 'namespace', 'name', 'updatedReplicas', 'updateRevision', 'currentRevision', 'message']) assert.ok(key in last, key);
+  // Read back through the API: exactly one pod at the update revision, and it is ready.
+  const cs = await getObject(sb, PATHS.cloneset());
+  const pods = await podsOf(sb, 'app=web');
+  const updated = pods.filter((p) => p.metadata.labels['controller-revision-hash'] === cs.status.updateRevision);
+  assert.equal(updated.length, 1);
+  assert.ok(isPodReady(updated[0]));
+  assert.equal(cs.status.expectedUpdatedReplicas, 1);
+});
+
+test('partition 0: waits for all 8 and reports Complete (human output through kubectl kruise)', async () => {
+  await kubectlOk(sb, ['patch', 'clonesets.apps.kruise.io', 'web', '--type', 'merge', '-p', '{"spec":{"updateStrategy":{"partition":0}}}']);
+  // Through kubectl's plugin mechanism, with bin/ on PATH.
+  const r = await kubectlKruise(sb, ['rollout', 'status', 'cloneset/web', '--timeout=30s']);
+  assert.equal(r.code, 0, summary(r));
+  assert.match(r.stdout, /cloneset "web" successfully rolled out\n$/);
+  const lines = r.stdout.trim().split('\n');
+  assert.equal(new Set(lines).size, lines.length, 'no repeated lines');
+  const cs = await getObject(sb, PATHS.cloneset());
+  assert.equal(cs.status.updatedReadyReplicas, 8);
+  assert.equal(cs.status.replicas, 8);
+  const pods = await podsOf(sb, 'app=web');
+  assert.equal(pods.filter((p) => p.metadata.labels['controller-revision-hash'] === cs.status.updateRevision && isPodReady(p)).length, 8);
+});
+
+test('a fail-pull image fails the rollout after --failure-grace, naming the pod and the reason', async () => {
+  await setImage('nginx:fail-pull');
+  const r = await runCli(['rollout', 'status', 'cloneset/web', '--failure-grace=2s', '--timeout=40s'], { kubeconfig: sb.kubeconfig, timeoutMs: 50_000 });
+  assert.equal(r.code, 1, summary(r));
+  assert.match(r.stderr, /^error: cloneset "web" rollout failed: pod "web-[a-z0-9]+" container "app" is in (ErrImagePull|ImagePullBackOff)/m);
+  assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+  await setImage('nginx:1.27');
+  await waitSettled(sb, PATHS.cloneset(), 30_000);
+});
+
+test('paused with --watch=false exits 4 (Paused); --watch=false on a finished rollout exits 0', async () => {
+  const done = await runCli(['rollout', 'status', 'cloneset/web', '--watch=false', '-o', 'json'], { kubeconfig: sb.kubeconfig });
+  assert.equal(done.code, 0, summary(done));
+  assert.equal(jsonLines(done.stdout).pop().state, 'Complete');
+  const pause = await runCli(['rollout', 'pause', 'cloneset/web'], { kubeconfig: sb.kubeconfig });
+  assert.equal(pause.code, 0, summary(pause));
+  await setImage('nginx:1.28');
+  await waitUntil('generation observed', async () => {
+    const cs = await getObject(sb, PATHS.cloneset());
+    return cs.status.observedGeneration >= cs.metadata.generation;
+  });
+  const r = await runCli(['rollout', 'status', 'cloneset/web', '--watch=false', '-o', 'json'], { kubeconfig: sb.kubeconfig });
+  assert.equal(r.code, 4, summary(r));
+  assert.equal(jsonLines(r.stdout).pop().state, 'Paused');
+  const resume = await runCli(['rollout', 'resume', 'cloneset/web'], { kubeconfig: sb.kubeconfig });
+  assert.equal(resume.code, 0, summary(resume));
+  await waitSettled(sb, PATHS.cloneset(), 30_000);
+});
+
+test('--timeout=2s on a slow rollout exits 3 (TimedOut)', async () => {
+  await setImage('nginx:slow');
+  const started = Date.now();
+  const r = await runCli(['rollout', 'status', 'cloneset/web', '--timeout=2s', '-o', 'json'], { kubeconfig: sb.kubeconfig, timeoutMs: 20_000 });
+  assert.equal(r.code, 3, summary(r));
+  assert.equal(jsonLines(r.stdout).pop().state, 'TimedOut');
+  assert.match(r.stderr, /^error: timed out waiting for cloneset "web" rollout to finish/m);
+  assert.ok(Date.now() - started >= 2_000);
+  await waitSettled(sb, PATHS.cloneset(), 30_000);
+});
+
+test('deleting the CloneSet while waiting exits 1', async () => {
+  await setImage('registry.example.com/nginx:slow');
+  const s = streamCli(['rollout', 'status', 'cloneset/web', '--timeout=30s'], { kubeconfig: sb.kubeconfig });
+  await s.waitFor(/Waiting for cloneset "web"/);
+  await kubectlOk(sb, ['delete', 'clonesets.apps.kruise.io', 'web', '--wait=false']);
+  const r = await waitUntil('rollout status to exit', async () => (s.child.exitCode !== null ? true : undefined), 20_000).then(() => s.stop());
+  assert.equal(r.code, 1, summary(r));
+  assert.match(r.stderr, /^error: cloneset "web" was deleted while waiting for its rollout to finish$/m);
+});
+
+test('invalid input exits 2 before anything is sent', async () => {
+  sb.clearAudit();
+  for (const args of [
+    ['rollout', 'status', 'cloneset/web', '--timeout=abc'],
+    ['rollout', 'status', 'cloneset/Web_1'],
+    ['rollout', 'status', 'cloneset/web', '-o', 'yaml'],
+    ['rollout', 'status', 'cloneset/web', '--watch=maybe'],
+    ['rollout', 'status'],
+  ]) {
+    const r = await runCli(args, { kubeconfig: sb.kubeconfig });
+    assert.equal(r.code, 2, `${args.join(' ')}: ${summary(r)}`);
+    assert.match(r.stderr, /^error: /);
+  }
+  assert.equal(sb.audit().length, 0);
+});

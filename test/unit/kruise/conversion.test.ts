@@ -1,0 +1,79 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { convertKruiseObject, ConversionError, EXCLUDE_PREPARING_DELETE_LABEL } from '../../../src/kruise/conversion';
+import type { KubeObject } from '../../../src/kruise/types';
+
+const fixture = (name: string): KubeObject => parse(readFileSync(new URL(`../../fixtures/workloads/${name}`, import.meta.url), 'utf8')) as KubeObject;
+
+test('CloneSet v1alpha1 → v1beta1 matches the v1beta1 fixture exactly', () => {
+  const alpha = fixture('cloneset-v1alpha1.yaml');
+  const before = structuredClone(alpha);
+  const beta = convertKruiseObject(alpha, 'apps.kruise.io/v1beta1');
+  assert.deepEqual(beta, fixture('cloneset-v1beta1.yaml'));
+  assert.deepEqual(alpha, before, 'the input is not mutated');
+});
+
+test('CloneSet v1beta1 → v1alpha1 matches the v1alpha1 fixture exactly', () => {
+  assert.deepEqual(convertKruiseObject(fixture('cloneset-v1beta1.yaml'), 'apps.kruise.io/v1alpha1'), fixture('cloneset-v1alpha1.yaml'));
+});
+
+test('CloneSet round trips v1alpha1 → v1beta1 → v1alpha1 for every update type', () => {
+  for (const type of ['ReCreate', 'InPlaceIfPossible', 'InPlaceOnly']) {
+    const alpha = fixture('cloneset-v1alpha1.yaml');
+    (alpha.spec as { updateStrategy: { type: string } }).updateStrategy.type = type;
+    const beta = convertKruiseObject(alpha, 'apps.kruise.io/v1beta1');
+    const rolling = (beta.spec as { updateStrategy: { type: string; rollingUpdate: { podUpdatePolicy: string } } }).updateStrategy;
+    assert.equal(rolling.type, 'RollingUpdate');
+    assert.equal(rolling.rollingUpdate.podUpdatePolicy, type);
+    assert.deepEqual(convertKruiseObject(beta, 'apps.kruise.io/v1alpha1'), alpha);
+  }
+  const pre = fixture('cloneset-v1alpha1-pre-v1.2.yaml');
+  assert.deepEqual(convertKruiseObject(convertKruiseObject(pre, 'apps.kruise.io/v1beta1'), 'apps.kruise.io/v1alpha1'), pre);
+});
+
+test('CloneSet empty type becomes RollingUpdate/ReCreate; OnDelete drops rollingUpdate', () => {
+  const alpha: KubeObject = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'x' }, spec: { replicas: 2, updateStrategy: { partition: 1 } } };
+  const beta = convertKruiseObject(alpha, 'apps.kruise.io/v1beta1');
+  assert.deepEqual(beta.spec, { replicas: 2, updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 1, podUpdatePolicy: 'ReCreate' } } });
+  const onDelete: KubeObject = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'x' }, spec: { updateStrategy: { type: 'OnDelete', partition: 1 } } };
+  assert.deepEqual(convertKruiseObject(onDelete, 'apps.kruise.io/v1beta1').spec, { updateStrategy: { type: 'OnDelete' } });
+  const back = convertKruiseObject(fixture('cloneset-v1beta1-ondelete.yaml'), 'apps.kruise.io/v1alpha1');
+  assert.deepEqual((back.spec as Record<string, unknown>).updateStrategy, { type: 'OnDelete' });
+});
+
+test('CloneSet PVC reuse is inverted and the exclude label moves into scaleStrategy', () => {
+  const alpha: KubeObject = {
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    kind: 'CloneSet',
+    metadata: { name: 'x', labels: { [EXCLUDE_PREPARING_DELETE_LABEL]: 'true' } },
+    spec: { scaleStrategy: { disablePVCReuse: false } },
+  };
+  const beta = convertKruiseObject(alpha, 'apps.kruise.io/v1beta1');
+  assert.equal(beta.metadata.labels, undefined);
+  assert.deepEqual((beta.spec as Record<string, unknown>).scaleStrategy, { enablePVCReuse: true, excludePreparingDelete: true });
+  assert.deepEqual(convertKruiseObject(beta, 'apps.kruise.io/v1alpha1').metadata.labels, { [EXCLUDE_PREPARING_DELETE_LABEL]: 'true' });
+});
+
+test('status is carried unchanged', () => {
+  const alpha = fixture('cloneset-v1alpha1.yaml');
+  assert.deepEqual(convertKruiseObject(alpha, 'apps.kruise.io/v1beta1').status, alpha.status);
+});
+
+test('PersistentPodState nodeTopologyKeys ↔ keys in required and each preferred term', () => {
+  const alpha = fixture('pps-v1alpha1.yaml');
+  const beta = convertKruiseObject(alpha, 'apps.kruise.io/v1beta1');
+  assert.deepEqual(beta, fixture('pps-v1beta1.yaml'));
+  assert.deepEqual(convertKruiseObject(beta, 'apps.kruise.io/v1alpha1'), alpha);
+});
+
+test('other kinds only change apiVersion; cross-group conversion is refused', () => {
+  const ads = fixture('ads-v1alpha1.yaml');
+  const beta = convertKruiseObject(ads, 'apps.kruise.io/v1beta1');
+  assert.equal(beta.apiVersion, 'apps.kruise.io/v1beta1');
+  assert.deepEqual({ ...beta, apiVersion: ads.apiVersion }, ads);
+  const crr: KubeObject = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ContainerRecreateRequest', metadata: { name: 'r' }, spec: { podName: 'p' } };
+  assert.deepEqual(convertKruiseObject(crr, 'apps.kruise.io/v1beta1').spec, { podName: 'p' });
+  assert.throws(() => convertKruiseObject(ads, 'apps/v1'), ConversionError);
+});

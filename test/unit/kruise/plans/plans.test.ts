@@ -1,0 +1,78 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { parseAllDocuments } from 'yaml';
+import type { Pod } from '../../../../src/kruise/types';
+import { batchSizeFor, containersToRestart, crrOutcome, parseContainerList, planBatches, validateRestartTargets, wholeSeconds } from '../../../../src/kruise/plans/restart';
+import { imagesNotYetRun, parseNodeSelector, planWorkloadPredownload } from '../../../../src/kruise/plans/predownload';
+
+const pods = parseAllDocuments(readFileSync(new URL('../../../fixtures/ops/cloneset-web-pods.yaml', import.meta.url), 'utf8')).map((d) => d.toJS() as Pod);
+
+test('max-unavailable: integers as is, percentages round down with a minimum of 1', () => {
+  assert.equal(batchSizeFor('2', 6), 2);
+  assert.equal(batchSizeFor('10%', 1000), 100);
+  assert.equal(batchSizeFor('10%', 5), 1);
+  assert.equal(batchSizeFor('50%', 5), 2);
+  assert.equal(batchSizeFor('100%', 7), 7);
+  for (const bad of ['0', '-1', '0%', '101%', 'x', '5.5', '%']) assert.throws(() => batchSizeFor(bad, 6), /max-unavailable/, bad);
+});
+
+test('batches follow pod name order with ordinals compared numerically', () => {
+  const mk = (name: string) => ({ metadata: { name } });
+  const batches = planBatches(['web-10', 'web-2', 'web-1', 'web-3', 'web-4', 'web-5'].map(mk), 2);
+  assert.deepEqual(batches.map((b) => b.map((p) => p.metadata.name)), [['web-1', 'web-2'], ['web-3', 'web-4'], ['web-5', 'web-10']]);
+});
+
+test('containers: all by default, unknown or unstarted ones are reported per pod', () => {
+  assert.deepEqual(containersToRestart(pods[0]!, []).containers, ['nginx', 'log-agent']);
+  const r = validateRestartTargets(pods, ['nginx', 'sidecar']);
+  assert.deepEqual(r.problems.map((p) => p.pod), ['web-7xkq2', 'web-b9d4m']);
+  assert.match(r.problems[0]!.message, /no container "sidecar"/);
+  const unscheduled: Pod = { ...pods[0]!, spec: { ...pods[0]!.spec, nodeName: undefined } };
+  assert.match(validateRestartTargets([unscheduled], []).problems[0]!.message, /not scheduled/);
+  const notStarted: Pod = { ...pods[0]!, status: { ...pods[0]!.status, containerStatuses: [] } };
+  assert.match(validateRestartTargets([notStarted], ['nginx']).problems[0]!.message, /not been started/);
+});
+
+test('-c parsing rejects empty names', () => {
+  assert.deepEqual(parseContainerList(['a,b', 'a']), ['a', 'b']);
+  assert.deepEqual(parseContainerList(undefined), []);
+  assert.throws(() => parseContainerList(['']), /empty container name/);
+  assert.throws(() => parseContainerList(['a,']), /empty container name/);
+  assert.throws(() => parseContainerList(['A']), /invalid container name/);
+});
+
+test('durations must be whole seconds within range', () => {
+  assert.equal(wholeSeconds(3000, '--active-deadline', 3), 3);
+  assert.throws(() => wholeSeconds(2000, '--active-deadline', 3), /at least 3s/);
+  assert.throws(() => wholeSeconds(1500, '--ttl'), /whole number/);
+});
+
+test('CRR outcome is judged from the container phases', () => {
+  const m = { name: 'x' };
+  assert.equal(crrOutcome({ metadata: m }), 'Running');
+  assert.equal(crrOutcome({ metadata: m, status: { phase: 'Recreating' } }), 'Running');
+  assert.equal(crrOutcome({ metadata: m, status: { phase: 'Completed', containerRecreateStates: [{ name: 'a', phase: 'Succeeded' }] } }), 'Succeeded');
+  assert.equal(crrOutcome({ metadata: m, status: { phase: 'Completed', containerRecreateStates: [{ name: 'a', phase: 'Succeeded' }, { name: 'b', phase: 'Failed' }] } }), 'Failed');
+  assert.equal(crrOutcome({ metadata: m, status: { phase: 'Completed', message: 'pod has gone' } }), 'Failed');
+});
+
+test('pre-download picks the template images old pods do not run, on their nodes', () => {
+  const template = [{ name: 'nginx', image: 'nginx:1.25.3' }, { name: 'log-agent', image: 'fluent/fluent-bit:2.2' }];
+  assert.deepEqual(imagesNotYetRun(template, pods), [{ container: 'nginx', image: 'nginx:1.25.3', pods: ['web-b9d4m'], nodes: ['node-2'] }]);
+  const plan = planWorkloadPredownload({ templateContainers: template, pods, selector: { matchLabels: { app: 'web' } }, updateRevision: 'web-6d9b8c7f5d' })!;
+  assert.deepEqual(plan.images, ['nginx:1.25.3']);
+  assert.deepEqual(plan.nodes, ['node-2']);
+  assert.deepEqual(plan.target, {
+    kind: 'pods',
+    podSelector: { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'controller-revision-hash', operator: 'NotIn', values: ['6d9b8c7f5d', 'web-6d9b8c7f5d'] }] },
+  });
+  // Without a revision to exclude, the nodes are named.
+  assert.deepEqual(planWorkloadPredownload({ templateContainers: template, pods })!.target, { kind: 'nodes', names: ['node-2'] });
+  assert.equal(planWorkloadPredownload({ templateContainers: [{ name: 'log-agent', image: 'fluent/fluent-bit:2.2' }], pods }), undefined);
+});
+
+test('node selector flag', () => {
+  assert.deepEqual(parseNodeSelector('a=b,c=d'), { a: 'b', c: 'd' });
+  assert.throws(() => parseNodeSelector('a'), /key=value/);
+});

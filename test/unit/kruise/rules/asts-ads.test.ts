@@ -1,0 +1,66 @@
+// Pure Advanced StatefulSet and Advanced DaemonSet rules: kept ordinals, ordered creation and
+// updates, DaemonSet node selection for updates and one step of its rolling update.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { keptOrdinals, planAdvancedStatefulSetSync, advancedStatefulSetStatus, type AstsPlannedPod } from '../../../../src/kruise/rules/asts';
+import { nodesAllowedToUpdate, planAdvancedDaemonSetSync, nodeShouldRunDaemonPod, advancedDaemonSetStatus } from '../../../../src/kruise/rules/ads';
+
+test('kept ordinals: pods counted since v1.8, an ordinal threshold before', () => {
+  const active = [0, 2, 5, 6];
+  assert.deepEqual([...keptOrdinals(active, 2, true)], [0, 2]);
+  assert.deepEqual([...keptOrdinals(active, 3, false)], [0, 2]);
+  assert.deepEqual([...keptOrdinals(active, 0, true)], []);
+});
+
+const sp = (ordinal: number, over: Partial<AstsPlannedPod> = {}): AstsPlannedPod => ({ name: `db-${ordinal}`, ordinal, updated: false, runningAndReady: true, available: true, terminating: false, ...over });
+
+test('OrderedReady creates one missing ordinal at a time and waits for readiness', () => {
+  const base = { active: [0, 1, 2], kept: new Set<number>(), parallel: false, rollingUpdate: true, paused: false, maxUnavailable: 1 };
+  assert.deepEqual(planAdvancedStatefulSetSync({ ...base, pods: [] }).create, [{ ordinal: 0, atUpdateRevision: true }]);
+  assert.deepEqual(planAdvancedStatefulSetSync({ ...base, pods: [sp(0, { runningAndReady: false, available: false })] }), { create: [], delete: [], update: [] });
+  assert.equal(planAdvancedStatefulSetSync({ ...base, parallel: true, pods: [] }).create.length, 3);
+});
+
+test('updates go highest ordinal first within maxUnavailable; kept ordinals stay', () => {
+  const base = { active: [0, 1, 2, 3], kept: new Set([0]), parallel: true, rollingUpdate: true, paused: false, maxUnavailable: 2 };
+  assert.deepEqual(planAdvancedStatefulSetSync({ ...base, pods: [0, 1, 2, 3].map((o) => sp(o)) }).update, ['db-3', 'db-2']);
+  assert.deepEqual(planAdvancedStatefulSetSync({ ...base, paused: true, pods: [0, 1, 2, 3].map((o) => sp(o)) }).update, []);
+  assert.deepEqual(planAdvancedStatefulSetSync({ ...base, pods: [sp(0), sp(1), sp(2), sp(3), sp(7)] }).delete, ['db-7'], 'condemned');
+});
+
+test('ASTS status: currentRevision moves only when every pod is updated and ready', () => {
+  const input = { generation: 1, rollingUpdate: true, updateRevision: 'new', currentRevisionName: 'old', collisionCount: 0, labelSelector: 'app=db' };
+  assert.equal(advancedStatefulSetStatus({ ...input, pods: [{ updated: true, current: false, ready: true, available: true }, { updated: false, current: true, ready: true, available: true }] }).currentRevision, 'old');
+  const done = advancedStatefulSetStatus({ ...input, pods: [{ updated: true, current: false, ready: true, available: true }] });
+  assert.deepEqual([done.currentRevision, done.currentReplicas, done.updatedReadyReplicas], ['new', 1, 1]);
+});
+
+test('ADS: descending node names, updated nodes first, selector, capped at nodes − partition', () => {
+  const nodes = ['node-1', 'node-2', 'node-3', 'node-4'].map((name, i) => ({ name, labels: { zone: i % 2 ? 'b' : 'a' }, hasUpdatedPod: false }));
+  assert.deepEqual(nodesAllowedToUpdate(nodes, 1, undefined), ['node-4', 'node-3', 'node-2']);
+  assert.deepEqual(nodesAllowedToUpdate(nodes, 0, { matchLabels: { zone: 'a' } }), ['node-3', 'node-1']);
+  nodes[0].hasUpdatedPod = true;
+  assert.deepEqual(nodesAllowedToUpdate(nodes, 3, undefined), ['node-1']);
+  assert.deepEqual(nodesAllowedToUpdate(nodes, 4, undefined), []);
+});
+
+test('ADS step: place missing pods first, then update within maxUnavailable, or surge', () => {
+  const pod = (n: string, over = {}) => ({ name: `a-${n}`, updated: false, available: true, terminating: false, ...over });
+  const nodes = ['n1', 'n2', 'n3'].map((node) => ({ node, shouldRun: true, pods: [pod(node)] }));
+  const all = new Set(['n1', 'n2', 'n3']);
+  const base = { allowedToUpdate: all, rollingUpdate: true, paused: false, inPlace: false, maxUnavailable: 1, maxSurge: 0 };
+  assert.deepEqual(planAdvancedDaemonSetSync({ ...base, nodes }).update, ['a-n1']);
+  assert.deepEqual(planAdvancedDaemonSetSync({ ...base, maxUnavailable: 0, maxSurge: 1, nodes }).create, ['n1']);
+  const missing = [...nodes.slice(0, 2), { node: 'n3', shouldRun: true, pods: [] }];
+  assert.deepEqual(planAdvancedDaemonSetSync({ ...base, nodes: missing }), { create: ['n3'], delete: [], update: [] });
+});
+
+test('ADS node eligibility and status hash field per version', () => {
+  const tpl = { spec: { nodeSelector: { disk: 'ssd' } } };
+  assert.equal(nodeShouldRunDaemonPod(tpl, { metadata: { name: 'a', labels: { disk: 'ssd' } } }), true);
+  assert.equal(nodeShouldRunDaemonPod(tpl, { metadata: { name: 'b', labels: {} } }), false);
+  const nodes = [{ shouldRun: true, pods: [{ updated: true, ready: true, available: true }] }, { shouldRun: false, pods: [] }];
+  assert.equal(advancedDaemonSetStatus({ generation: 1, hash: 'h', beta: false, collisionCount: 0, nodes }).daemonSetHash, 'h');
+  const beta = advancedDaemonSetStatus({ generation: 1, hash: 'h', beta: true, collisionCount: 0, nodes });
+  assert.deepEqual([beta.updateRevision, 'daemonSetHash' in beta, beta.desiredNumberScheduled], ['h', false, 1]);
+});

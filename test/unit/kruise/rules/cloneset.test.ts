@@ -1,0 +1,146 @@
+// Pure CloneSet rules: one reconcile step (scale vs update, surge, maxUnavailable), the status
+// Kruise writes, the Progressing condition, in-place plans and the webhook rules.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  cloneSetStatus,
+  isKruisePodReady,
+  planCloneSetSync,
+  progressingCondition,
+  readCloneSetSpec,
+  type PlannedPod,
+} from '../../../../src/kruise/rules/cloneset';
+import { inPlaceUpdatePlan, inPlaceUpdateCompleted, applyInPlaceUpdate } from '../../../../src/kruise/rules/cloneset-inplace';
+import { cloneSetDefaults, validateCloneSet } from '../../../../src/kruise/rules/cloneset-webhook';
+import type { Pod } from '../../../../src/kruise/types';
+import { cloneSetAdapter } from '../../../../src/kruise/workloads/cloneset';
+import { fixture } from '../../sandbox/controllers/cloneset-harness';
+
+function pods(n: number, over: Partial<PlannedPod> = {}, prefix = 'p'): PlannedPod[] {
+  return Array.from({ length: n }, (_, i) => ({
+    name: `${prefix}${i}`,
+    updated: false,
+    ready: true,
+    available: true,
+    scheduled: true,
+    phase: 'Running',
+    creationTimestamp: `2026-01-01T00:00:0${i % 10}Z`,
+    specifiedDelete: false,
+    ...over,
+  }));
+}
+const base = { replicas: 8, partitionReplicas: 0, maxUnavailable: 2, maxSurge: 0, paused: false, policy: 'InPlaceIfPossible' as const };
+
+test('partition 7 of 8: one pod to update, none when it is done', () => {
+  assert.deepEqual(planCloneSetSync({ ...base, partitionReplicas: 7, pods: pods(8) }), { kind: 'update', pods: ['p0'] });
+  const done = [...pods(7), ...pods(1, { updated: true }, 'n')];
+  assert.deepEqual(planCloneSetSync({ ...base, partitionReplicas: 7, pods: done }), { kind: 'none' });
+});
+
+test('maxUnavailable bounds the update; unavailable updated pods block further updates', () => {
+  assert.deepEqual(planCloneSetSync({ ...base, pods: pods(8) }), { kind: 'update', pods: ['p0', 'p1'] });
+  const mid = [...pods(6), ...pods(2, { updated: true, ready: false, available: false }, 'n')];
+  assert.deepEqual(planCloneSetSync({ ...base, pods: mid }), { kind: 'none' });
+  // an old pod that is already unavailable is updated first and costs nothing
+  const sick = [...pods(7), ...pods(1, { ready: false, available: false }, 's')];
+  assert.deepEqual(planCloneSetSync({ ...base, maxUnavailable: 1, pods: sick }), { kind: 'update', pods: ['s0'] });
+});
+
+test('paused or OnDelete: scaling only', () => {
+  assert.deepEqual(planCloneSetSync({ ...base, paused: true, pods: pods(8) }), { kind: 'none' });
+  assert.deepEqual(planCloneSetSync({ ...base, policy: 'OnDelete', pods: pods(6) }), { kind: 'scale', createOld: 0, createNew: 2, deletePods: [] });
+});
+
+test('scale up keeps `partition` pods at the old revision; scale down deletes old, then not-ready pods first', () => {
+  assert.deepEqual(planCloneSetSync({ ...base, partitionReplicas: 3, pods: pods(1) }), { kind: 'scale', createOld: 2, createNew: 5, deletePods: [] });
+  const mixed = [...pods(2), ...pods(3, { updated: true }, 'n'), ...pods(1, { updated: true, ready: false, available: false }, 'x')];
+  const step = planCloneSetSync({ ...base, replicas: 3, pods: mixed });
+  assert.equal(step.kind, 'scale');
+  assert.deepEqual(step.kind === 'scale' && step.deletePods.slice(0, 2).sort(), ['p0', 'p1']);
+  assert.equal(step.kind === 'scale' && step.deletePods[2], 'x0');
+});
+
+test('maxSurge: creates a surge pod at the update revision, removes it at the end', () => {
+  assert.deepEqual(planCloneSetSync({ ...base, replicas: 4, maxSurge: 1, maxUnavailable: 0, policy: 'ReCreate', pods: pods(4) }), { kind: 'scale', createOld: 0, createNew: 1, deletePods: [] });
+  const end = pods(5, { updated: true });
+  const step = planCloneSetSync({ ...base, replicas: 4, maxSurge: 1, maxUnavailable: 0, policy: 'ReCreate', pods: end });
+  assert.equal(step.kind === 'scale' && step.deletePods.length, 1);
+});
+
+test('podsToDelete are deleted before anything else', () => {
+  const list = pods(3);
+  list[1].specifiedDelete = true;
+  assert.deepEqual(planCloneSetSync({ ...base, replicas: 3, pods: list }), { kind: 'delete-specified', pods: ['p1'] });
+});
+
+test('status: expectedUpdatedReplicas = replicas − partition, omitted when 0; currentRevision moves when all updated', () => {
+  const input = { generation: 3, specReplicas: 8, partitionReplicas: 7, policy: 'ReCreate' as const, updateRevision: 'web-new', previousCurrentRevision: 'web-old', collisionCount: 0, labelSelector: 'app=web' };
+  const some = cloneSetStatus({ ...input, pods: [...Array(7).fill({ updated: false, ready: true, available: true }), { updated: true, ready: true, available: true }] });
+  assert.equal(some.expectedUpdatedReplicas, 1);
+  assert.equal(some.updatedReadyReplicas, 1);
+  assert.equal(some.currentRevision, 'web-old');
+  const none = cloneSetStatus({ ...input, partitionReplicas: 8, pods: [] });
+  assert.equal('expectedUpdatedReplicas' in none, false);
+  const all = cloneSetStatus({ ...input, partitionReplicas: 0, pods: Array(8).fill({ updated: true, ready: false, available: false }) });
+  assert.equal(all.currentRevision, 'web-new', 'updatedReplicas == replicas == spec.replicas');
+  assert.equal(cloneSetStatus({ ...input, policy: 'OnDelete', pods: [] }).expectedUpdatedReplicas, 8);
+});
+
+test('Progressing: available, partition available, paused, deadline exceeded', () => {
+  const st = cloneSetStatus({ generation: 1, specReplicas: 2, partitionReplicas: 0, policy: 'ReCreate', updateRevision: 'a', collisionCount: 0, labelSelector: '', pods: [{ updated: true, ready: true, available: true }, { updated: false, ready: true, available: true }] });
+  const now = new Date('2026-01-01T00:10:00Z');
+  const c1 = progressingCondition({ progressDeadlineSeconds: 60, paused: false, specReplicas: 2, status: st, now })!;
+  assert.equal(c1.reason, 'CloneSetUpdated');
+  const stale = { ...c1, lastUpdateTime: '2026-01-01T00:08:00Z' };
+  const c2 = progressingCondition({ progressDeadlineSeconds: 60, paused: false, specReplicas: 2, status: st, previous: st, previousCondition: stale, now })!;
+  assert.deepEqual([c2.status, c2.reason], ['False', 'ProgressDeadlineExceeded']);
+  assert.equal(progressingCondition({ progressDeadlineSeconds: 60, paused: true, specReplicas: 2, status: st, now })!.reason, 'CloneSetPaused');
+  assert.equal(progressingCondition({ paused: false, specReplicas: 2, status: st, now }), undefined, 'only with progressDeadlineSeconds');
+});
+
+test('in-place plan: images and metadata only; anything else needs a recreate', () => {
+  const a = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx:1.25', ports: [{ containerPort: 80 }] }] } };
+  const b = structuredClone(a);
+  b.spec.containers[0].image = 'nginx:1.26';
+  (b.metadata as { annotations?: Record<string, string> }).annotations = { x: 'y' };
+  assert.deepEqual(inPlaceUpdatePlan(a, b), { containerImages: { c: 'nginx:1.26' }, labels: {}, annotations: { x: 'y' } });
+  const c = structuredClone(a);
+  (c.spec.containers[0] as Record<string, unknown>).env = [{ name: 'A', value: '1' }];
+  assert.equal(inPlaceUpdatePlan(a, c), undefined);
+  const pod = { metadata: { name: 'p', labels: { 'controller-revision-hash': 'web-old', 'pod-template-hash': 'old' } }, spec: { containers: [{ name: 'c', image: 'nginx:1.25' }] }, status: { containerStatuses: [{ name: 'c', image: 'nginx:1.25', imageID: 'id1', ready: true, restartCount: 0 }] } } as Pod;
+  const next = applyInPlaceUpdate(pod, inPlaceUpdatePlan(a, b)!, 'web-new', new Date());
+  assert.equal(next.spec.containers[0].image, 'nginx:1.26');
+  assert.equal(next.metadata.labels!['controller-revision-hash'], 'web-new');
+  assert.equal(next.metadata.labels!['pod-template-hash'], 'new');
+  assert.equal(inPlaceUpdateCompleted(next), false, 'kubelet still runs the old image');
+  next.status!.containerStatuses = [{ name: 'c', image: 'nginx:1.26', imageID: 'id2', ready: false, restartCount: 1 }];
+  assert.equal(inPlaceUpdateCompleted(next), true);
+});
+
+test('readiness: InPlaceUpdateReady False makes a Ready pod not ready', () => {
+  const p = { metadata: {}, spec: { containers: [] }, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }, { type: 'InPlaceUpdateReady', status: 'False' }] } } as Pod;
+  assert.equal(isKruisePodReady(p), false);
+  p.status!.conditions![1].status = 'True';
+  assert.equal(isKruisePodReady(p), true);
+});
+
+test('both shapes read the same, and agree with the shared workload adapter', () => {
+  for (const f of ['cloneset-v1alpha1.yaml', 'cloneset-v1beta1.yaml']) {
+    const obj = cloneSetDefaults(fixture(f)[0]);
+    const v = readCloneSetSpec(obj);
+    assert.equal(v.policy, 'InPlaceIfPossible');
+    assert.equal(v.policy, cloneSetAdapter.updatePolicy(obj));
+    assert.equal(v.maxUnavailable, cloneSetAdapter.maxUnavailable(obj));
+    assert.equal(v.partition, cloneSetAdapter.partition(obj));
+    assert.deepEqual(validateCloneSet(obj), []);
+  }
+});
+
+test('webhook: field paths follow the shape (rollingUpdate on v1beta1)', () => {
+  const beta = fixture('cloneset-v1beta1.yaml')[0] as { spec: Record<string, any> } & Parameters<typeof validateCloneSet>[0];
+  beta.spec.updateStrategy.rollingUpdate.partition = '90';
+  assert.deepEqual(validateCloneSet(beta).map((e) => e.field), ['spec.updateStrategy.rollingUpdate.partition']);
+  const zero = fixture('cloneset-v1alpha1.yaml')[0] as { spec: Record<string, any> } & Parameters<typeof validateCloneSet>[0];
+  zero.spec.updateStrategy = { maxUnavailable: 0, maxSurge: 0 };
+  assert.equal(validateCloneSet(zero)[0]?.field, 'spec.updateStrategy.maxUnavailable');
+});

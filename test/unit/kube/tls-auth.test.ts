@@ -1,0 +1,139 @@
+// TLS verification, exec credential plugins and token redaction through connectWith(),
+// against a local HTTPS server with certificates made by openssl.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { connectWith } from '../../../src/kube/connect';
+import { defaultGlobals, type GlobalFlags } from '../../../src/cli/globals';
+import { CliError } from '../../../src/cli/exit';
+
+const dir = mkdtempSync(join(tmpdir(), 'kk-tls-'));
+function openssl(...args: string[]): void {
+  execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+}
+function makeCa(name: string): void {
+  openssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.crt`, '-days', '2', '-subj', `/CN=${name}`);
+}
+makeCa('ca');
+makeCa('other-ca');
+writeFileSync(join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1,DNS:api.internal\n');
+openssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=apiserver');
+openssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.crt', '-days', '2', '-extfile', 'san.ext');
+
+const TOKEN = 'tls-test-token-abcdef123456';
+const EXEC_TOKEN = 'exec-plugin-token-987654321';
+const seen: Array<{ auth?: string; url?: string; impersonate?: string | string[] }> = [];
+const server: Server = createServer({ key: readFileSync(join(dir, 'server.key')), cert: readFileSync(join(dir, 'server.crt')) }, (req, res) => {
+  seen.push({ auth: req.headers.authorization, url: req.url, impersonate: req.headers['impersonate-user'] });
+  const ok = req.headers.authorization === `Bearer ${TOKEN}` || req.headers.authorization === `Bearer ${EXEC_TOKEN}`;
+  res.writeHead(ok ? 200 : 401, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify(ok ? { major: '1', minor: '32', gitVersion: 'v1.32.0' } : { kind: 'Status', code: 401, reason: 'Unauthorized', message: 'Unauthorized' }));
+});
+await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+after(() => new Promise<void>((r) => {
+  server.closeAllConnections();
+  server.close(() => r());
+}));
+
+function kubeconfig(name: string, cluster: Record<string, unknown>, user: Record<string, unknown>): string {
+  const p = join(dir, name);
+  writeFileSync(p, stringify({ apiVersion: 'v1', kind: 'Config', 'current-context': 'c', clusters: [{ name: 'c', cluster: { server: url, ...cluster } }], users: [{ name: 'me', user }], contexts: [{ name: 'c', context: { cluster: 'c', user: 'me' } }] }));
+  return p;
+}
+
+async function version(kc: string, over: Partial<GlobalFlags> = {}, lines: string[] = []): Promise<unknown> {
+  const client = await connectWith({ globals: { ...defaultGlobals(), kubeconfig: kc, ...over }, env: { HOME: dir }, log: (l) => lines.push(l) });
+  try {
+    return await client.raw('/version');
+  } finally {
+    client.close();
+  }
+}
+
+const caData = readFileSync(join(dir, 'ca.crt')).toString('base64');
+
+test('the right CA (data or file) verifies the server', async () => {
+  assert.deepEqual(await version(kubeconfig('ok.yaml', { 'certificate-authority-data': caData }, { token: TOKEN })), { major: '1', minor: '32', gitVersion: 'v1.32.0' });
+  assert.ok(await version(kubeconfig('okfile.yaml', { 'certificate-authority': 'ca.crt' }, { token: TOKEN })));
+});
+
+test('a wrong or missing CA fails with a clear error and a --certificate-authority hint, never silently', async () => {
+  const kc = kubeconfig('wrong.yaml', { 'certificate-authority': join(dir, 'other-ca.crt') }, { token: TOKEN });
+  await assert.rejects(version(kc), (e: unknown) => {
+    assert.ok(e instanceof CliError);
+    assert.equal(e.exitCode, 1);
+    assert.match(e.message, /certificate signed by unknown authority/);
+    assert.match(e.message, new RegExp(url.replace(/\./g, '\\.')));
+    assert.match(e.hint ?? '', /--certificate-authority/);
+    return true;
+  });
+  await assert.rejects(version(kubeconfig('none.yaml', {}, { token: TOKEN })), /certificate signed by unknown authority/);
+  // The flag fixes it; --insecure-skip-tls-verify only when asked.
+  assert.ok(await version(kc, { certificateAuthority: join(dir, 'ca.crt') }));
+  assert.ok(await version(kc, { insecureSkipTlsVerify: true }));
+  assert.ok(await version(kubeconfig('insecure.yaml', { 'insecure-skip-tls-verify': true }, { token: TOKEN })));
+});
+
+test('--tls-server-name verifies against another name', async () => {
+  const kc = kubeconfig('sni.yaml', { 'certificate-authority-data': caData }, { token: TOKEN });
+  assert.ok(await version(kc, { tlsServerName: 'api.internal' }));
+  await assert.rejects(version(kc, { tlsServerName: 'wrong.example' }), /not valid for this host name/);
+});
+
+test('a wrong token is a one-line Unauthorized error that never shows the token, even at -v=9', async () => {
+  const lines: string[] = [];
+  const bad = 'wrong-token-value-424242';
+  await assert.rejects(version(kubeconfig('badtoken.yaml', { 'certificate-authority-data': caData }, { token: bad }), { verbosity: 9 }, lines), (e: unknown) => {
+    assert.ok(e instanceof CliError);
+    assert.match(e.message, /Unauthorized/);
+    assert.ok(!e.message.includes(bad));
+    return true;
+  });
+  assert.ok(lines.length > 3);
+  assert.ok(!lines.join('\n').includes(bad), lines.join('\n'));
+  assert.ok(lines.some((l) => l.includes('Authorization: Bearer <redacted>')));
+});
+
+test('impersonation headers are sent', async () => {
+  seen.length = 0;
+  await version(kubeconfig('as.yaml', { 'certificate-authority-data': caData }, { token: TOKEN }), { as: 'alice' });
+  assert.equal(seen[0]!.impersonate, 'alice');
+});
+
+test('exec credential plugin: runs without a shell, its token is used and never printed', async () => {
+  const marker = join(dir, 'shell-ran');
+  const plugin = join(dir, 'plugin.mjs');
+  writeFileSync(
+    plugin,
+    `#!${process.execPath}\nprocess.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token: '${EXEC_TOKEN}', expirationTimestamp: new Date(Date.now() + 3600e3).toISOString() } }));\n`,
+  );
+  chmodSync(plugin, 0o755);
+  const kc = kubeconfig('exec.yaml', { 'certificate-authority-data': caData }, { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin, args: [`$(touch ${marker})`, `; touch ${marker}`], interactiveMode: 'Never' } });
+  const lines: string[] = [];
+  seen.length = 0;
+  assert.ok(await version(kc, { verbosity: 9 }, lines));
+  assert.equal(seen[0]!.auth, `Bearer ${EXEC_TOKEN}`);
+  assert.ok(!existsSync(marker), 'no shell interpreted the arguments');
+  assert.ok(!lines.join('\n').includes(EXEC_TOKEN), lines.join('\n'));
+});
+
+test('a failing exec plugin is one line naming the user and plugin, without its secrets', async () => {
+  const plugin = join(dir, 'failing.mjs');
+  writeFileSync(plugin, `#!${process.execPath}\nprocess.stderr.write('token ${EXEC_TOKEN} expired\\nmore detail\\n'); process.exit(3);\n`);
+  chmodSync(plugin, 0o755);
+  const kc = kubeconfig('exec-fail.yaml', { 'certificate-authority-data': caData }, { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin } });
+  await assert.rejects(version(kc), (e: unknown) => {
+    assert.ok(e instanceof CliError);
+    assert.match(e.message, /^getting credentials for user "me" from exec plugin ".*failing.mjs" failed: token <redacted> expired$/);
+    assert.ok(!e.message.includes(EXEC_TOKEN));
+    assert.ok(!e.message.includes('\n'));
+    return true;
+  });
+});

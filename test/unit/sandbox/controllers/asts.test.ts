@@ -1,0 +1,126 @@
+// Advanced StatefulSet controller on the in-memory store: ordinals with reserveOrdinals,
+// partition counting pods (v1.8+) vs an ordinal (v1.3), in-place updates highest ordinal first,
+// OrderedReady creation order, status fields and webhook rules.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { waitFor } from '../../../helpers/memory-store';
+import { ADVANCED_STATEFULSETS, createAdvancedStatefulSetController } from '../../../../src/sandbox/controllers/asts';
+import { CONTROLLER_REVISIONS, PODS } from '../../../../src/sandbox/controllers/pods';
+import type { KubeObject, Pod } from '../../../../src/kruise/types';
+import { fixture, startSim, type Sim } from './cloneset-harness';
+
+type Sts = KubeObject & { spec: Record<string, any>; status?: Record<string, any> };
+const get = (sim: Sim, name = 'db') => sim.store.get(ADVANCED_STATEFULSETS, 'default', name) as Sts;
+const podNames = (sim: Sim) => (sim.store.list(PODS, { namespace: 'default' }) as Pod[]).filter((p) => !p.metadata.deletionTimestamp).map((p) => p.metadata.name!).sort();
+const pod = (sim: Sim, name: string) => sim.store.get(PODS, 'default', name) as Pod;
+const settled = (sim: Sim, n: number) => () => {
+  const s = get(sim).status;
+  return s && s.observedGeneration === get(sim).metadata.generation && s.readyReplicas === n && s.replicas === n ? s : undefined;
+};
+
+function run(kruise: 'v1.9' | 'v1.3', fn: (sim: Sim) => Promise<void>) {
+  return async () => {
+    const sim = startSim([createAdvancedStatefulSetController()], { settings: { kruise } });
+    try {
+      await fn(sim);
+    } finally {
+      sim.stop();
+    }
+  };
+}
+
+test('reserveOrdinals are skipped; partition 1 keeps the lowest active ordinal; in-place keeps UIDs', run('v1.9', async (sim) => {
+  sim.store.create(ADVANCED_STATEFULSETS, fixture('asts-v1beta1.yaml')[0]);
+  const s = await waitFor('4 ready', settled(sim, 4), 5000);
+  assert.deepEqual(podNames(sim), ['db-0', 'db-2', 'db-5', 'db-6']);
+  assert.equal(s.updatedReadyReplicas, 4);
+  assert.equal(s.currentRevision, s.updateRevision);
+  const p5 = pod(sim, 'db-5');
+  assert.equal(p5.metadata.labels!['statefulset.kubernetes.io/pod-name'], 'db-5');
+  assert.equal(p5.spec.hostname, 'db-5');
+  assert.equal(p5.spec.subdomain, 'db');
+  const uids = new Map(podNames(sim).map((n) => [n, pod(sim, n).metadata.uid]));
+
+  const sts = get(sim);
+  sts.spec.template.spec.containers[0].image = 'redis:7.4';
+  sts.spec.updateStrategy.rollingUpdate.partition = 1;
+  sim.store.update(ADVANCED_STATEFULSETS, sts);
+  const done = await waitFor('3 updated', () => {
+    const st = get(sim).status!;
+    return st.updateRevision !== s.updateRevision && st.updatedReadyReplicas === 3 && st.readyReplicas === 4 ? st : undefined;
+  }, 5000);
+  assert.equal(done.currentRevision, s.updateRevision, 'partition keeps currentRevision');
+  assert.equal(done.currentReplicas, 1);
+  assert.equal(pod(sim, 'db-0').spec.containers[0].image, 'redis:7.2', 'lowest ordinal kept');
+  for (const n of ['db-2', 'db-5', 'db-6']) {
+    assert.equal(pod(sim, n).spec.containers[0].image, 'redis:7.4');
+    assert.equal(pod(sim, n).metadata.uid, uids.get(n), `${n} updated in place`);
+  }
+  assert.equal(sim.store.list(CONTROLLER_REVISIONS).length, 2);
+}));
+
+test('OrderedReady creates ordinals one at a time in order; ReCreate updates highest first', run('v1.9', async (sim) => {
+  const sts = fixture('asts-v1beta1.yaml')[0] as Sts;
+  delete sts.spec.reserveOrdinals;
+  sts.spec.replicas = 3;
+  sts.spec.podManagementPolicy = 'OrderedReady';
+  sts.spec.updateStrategy = { type: 'RollingUpdate', rollingUpdate: { podUpdatePolicy: 'ReCreate' } };
+  const order: string[] = [];
+  const unsub = sim.store.subscribe((ev) => {
+    if (ev.type === 'ADDED' && ev.gr.resource === 'pods') order.push(ev.object.metadata.name!);
+  });
+  sim.store.create(ADVANCED_STATEFULSETS, sts);
+  const s = await waitFor('3 ready', settled(sim, 3), 5000);
+  assert.deepEqual(order, ['db-0', 'db-1', 'db-2']);
+  order.length = 0;
+  const cur = get(sim);
+  cur.spec.template.spec.containers[0].image = 'redis:7.4';
+  sim.store.update(ADVANCED_STATEFULSETS, cur);
+  await waitFor('all updated', () => {
+    const st = get(sim).status!;
+    return st.updateRevision !== s.updateRevision && st.updatedReadyReplicas === 3 && st.currentRevision === st.updateRevision ? st : undefined;
+  }, 8000);
+  unsub();
+  assert.deepEqual(order, ['db-2', 'db-1', 'db-0'], 'recreated from the highest ordinal down');
+}));
+
+test('v1.3 imitation: the partition is an ordinal threshold', run('v1.3', async (sim) => {
+  const sts = fixture('asts-v1beta1.yaml')[0] as Sts;
+  sts.spec.reserveOrdinals = [1];
+  sts.spec.replicas = 3; // ordinals 0, 2, 3
+  sts.spec.updateStrategy.rollingUpdate.partition = 3;
+  sim.store.create(ADVANCED_STATEFULSETS, sts);
+  const s = await waitFor('3 ready', settled(sim, 3), 5000);
+  const cur = get(sim);
+  cur.spec.template.spec.containers[0].image = 'redis:7.4';
+  sim.store.update(ADVANCED_STATEFULSETS, cur);
+  await waitFor('ordinal 3 updated', () => {
+    const st = get(sim).status!;
+    return st.updateRevision !== s.updateRevision && st.updatedReadyReplicas === 1 ? st : undefined;
+  }, 5000);
+  assert.equal(pod(sim, 'db-3').spec.containers[0].image, 'redis:7.4');
+  assert.equal(pod(sim, 'db-2').spec.containers[0].image, 'redis:7.2', 'ordinal 2 < partition 3 stays (v1.8+ would update it)');
+}));
+
+test('webhook: partition, maxUnavailable with OrderedReady, reserveOrdinals ranges', () => {
+  const sim = startSim([createAdvancedStatefulSetController()]);
+  try {
+    const bad = (mut: (s: Sts) => void) => {
+      const s = fixture('asts-v1beta1.yaml')[0] as Sts;
+      mut(s);
+      return assert.throws(() => sim.store.create(ADVANCED_STATEFULSETS, s), (e: Error & { code?: number }) => e.code === 422 && /is invalid/.test(e.message)) ?? s;
+    };
+    bad((s) => (s.spec.updateStrategy.rollingUpdate.partition = -1));
+    bad((s) => (s.spec.reserveOrdinals = ['5-2']));
+    bad((s) => (s.spec.podManagementPolicy = 'OrderedReady'));
+    try {
+      const s = fixture('asts-v1beta1.yaml')[0] as Sts;
+      s.spec.reserveOrdinals = ['5-2'];
+      sim.store.create(ADVANCED_STATEFULSETS, s);
+    } catch (e) {
+      assert.match((e as Error).message, /spec\.reserveOrdinals: Invalid value: "5-2"/);
+    }
+  } finally {
+    sim.stop();
+  }
+});

@@ -1,0 +1,163 @@
+// ContainerRecreateRequest webhook + controller on the in-memory store.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { MemoryStore, waitFor } from '../../../helpers/memory-store';
+import { createNodesController } from '../../../../src/sandbox/controllers/nodes';
+import { createScheduler } from '../../../../src/sandbox/controllers/scheduler';
+import { createKubelet } from '../../../../src/sandbox/controllers/kubelet';
+import { CRRS, createCrrController, crrAdmission } from '../../../../src/sandbox/controllers/crr';
+import { PODS, isPodReady } from '../../../../src/sandbox/controllers/pods';
+import { ApiError } from '../../../../src/sandbox/server/errors';
+import type { Controller, SimulationSettings } from '../../../../src/sandbox/store-api';
+import type { KubeObject, Pod } from '../../../../src/kruise/types';
+import type { CrrStatus } from '../../../../src/kruise/rules/crr';
+
+const fixture = <T = KubeObject>(name: string) => parse(readFileSync(new URL(`../../../fixtures/sandbox-controllers/${name}`, import.meta.url), 'utf8')) as T;
+
+async function start(readyDelayMs = 20, podPatch?: (p: Pod) => void) {
+  const store = new MemoryStore();
+  const s: SimulationSettings = { readyDelayMs, kruise: 'v1.9', nodes: 2 };
+  const cs: Controller[] = [createNodesController(), createScheduler(), createKubelet(), createCrrController()];
+  for (const c of cs) c.start(store, s);
+  const pod = fixture<Pod>('pod-web-0.yaml');
+  podPatch?.(pod);
+  store.create(PODS, pod);
+  await waitFor('pod started', () => (store.get(PODS, 'default', 'web-0') as Pod).status?.containerStatuses?.every((c) => c.containerID));
+  return { store, stop: () => cs.forEach((c) => c.stop()) };
+}
+
+/** What the API server does on create: admission, then storage. */
+function createCrr(store: MemoryStore, crr: KubeObject): KubeObject {
+  const admitted = crrAdmission.admit('CREATE', structuredClone(crr), undefined, store) ?? crr;
+  return store.create(CRRS, admitted);
+}
+
+const crrStatus = (store: MemoryStore, name: string) => (store.get(CRRS, 'default', name)?.status ?? {}) as CrrStatus;
+const containerStatus = (store: MemoryStore, name: string) => (store.get(PODS, 'default', 'web-0') as Pod).status!.containerStatuses!.find((c) => c.name === name)!;
+
+test('a CRR restarts exactly the named container (restartCount+1) and completes; labels set, active label removed', async () => {
+  const rt = await start();
+  try {
+    await waitFor('pod ready', () => isPodReady(rt.store.get(PODS, 'default', 'web-0') as Pod));
+    const before = containerStatus(rt.store, 'app');
+    const created = createCrr(rt.store, fixture('crr-web.yaml'));
+    const pod = rt.store.get(PODS, 'default', 'web-0') as Pod;
+    assert.equal(created.metadata.labels!['crr.apps.kruise.io/pod-uid'], pod.metadata.uid);
+    assert.equal(created.metadata.labels!['crr.apps.kruise.io/node-name'], pod.spec.nodeName);
+    assert.equal(created.metadata.labels!['crr.apps.kruise.io/active'], 'true');
+    const spec = created.spec as { containers: Array<{ statusContext: { containerID: string; restartCount: number }; ports?: unknown[]; preStop?: unknown }> };
+    assert.equal(spec.containers[0].statusContext.containerID, before.containerID);
+    assert.ok(spec.containers[0].preStop && spec.containers[0].ports);
+
+    const st = await waitFor('completed', () => {
+      const s = crrStatus(rt.store, 'web-restart-app');
+      return s.phase === 'Completed' ? s : undefined;
+    });
+    assert.deepEqual(st.containerRecreateStates, [{ name: 'app', phase: 'Succeeded', isKilled: true }]);
+    assert.ok(st.completionTime);
+    assert.equal(st.message, undefined);
+    const after = containerStatus(rt.store, 'app');
+    assert.equal(after.restartCount, before.restartCount + 1);
+    assert.notEqual(after.containerID, before.containerID);
+    assert.equal(containerStatus(rt.store, 'log-agent').restartCount, 0);
+    assert.equal(rt.store.get(CRRS, 'default', 'web-restart-app')!.metadata.labels!['crr.apps.kruise.io/active'], undefined);
+    await waitFor('ready again', () => isPodReady(rt.store.get(PODS, 'default', 'web-0') as Pod));
+  } finally {
+    rt.stop();
+  }
+});
+
+test('the webhook rejects unknown containers, duplicates, a short deadline, a missing pod, and spec updates (422)', async () => {
+  const rt = await start();
+  try {
+    const base = fixture('crr-web.yaml');
+    const bad = (mut: (c: KubeObject) => void, field: RegExp) => {
+      const c = structuredClone(base);
+      mut(c);
+      assert.throws(
+        () => createCrr(rt.store, c),
+        (e: unknown) => e instanceof ApiError && e.code === 422 && field.test(e.message),
+      );
+    };
+    bad((c) => ((c.spec as { containers: unknown[] }).containers = [{ name: 'nope' }]), /spec\.containers\[0\]\.name/);
+    bad((c) => ((c.spec as { containers: unknown[] }).containers = [{ name: 'app' }, { name: 'app' }]), /Duplicate/);
+    bad((c) => ((c.spec as Record<string, unknown>).activeDeadlineSeconds = 2), /spec\.activeDeadlineSeconds/);
+    bad((c) => ((c.spec as Record<string, unknown>).podName = 'ghost'), /spec\.podName/);
+    bad((c) => delete (c.spec as Record<string, unknown>).podName, /spec\.podName/);
+    const created = createCrr(rt.store, base);
+    const changed = structuredClone(created);
+    (changed.spec as Record<string, unknown>).activeDeadlineSeconds = 600;
+    assert.throws(() => crrAdmission.admit('UPDATE', changed, created, rt.store), (e: unknown) => e instanceof ApiError && e.code === 422 && /immutable/.test(e.message));
+  } finally {
+    rt.stop();
+  }
+});
+
+test('a second CRR of the same pod waits in Pending while the first is Recreating; orderedRecreate goes one container at a time', async () => {
+  const rt = await start(30);
+  try {
+    const first = fixture('crr-web.yaml');
+    first.metadata.name = 'first';
+    (first.spec as { containers: unknown[]; strategy: Record<string, unknown> }).containers = [{ name: 'app' }, { name: 'log-agent' }];
+    (first.spec as { strategy: Record<string, unknown> }).strategy = { orderedRecreate: true, minStartedSeconds: 1 };
+    createCrr(rt.store, first);
+    const second = fixture('crr-web.yaml');
+    second.metadata.name = 'second';
+    createCrr(rt.store, second);
+    const seen = new Set<string>();
+    rt.store.subscribe((ev) => {
+      if (ev.gr.resource !== 'containerrecreaterequests' || ev.object.metadata.name !== 'first') return;
+      const states = (ev.object.status as CrrStatus | undefined)?.containerRecreateStates ?? [];
+      seen.add(states.map((s) => `${s.name}:${s.phase}`).join(','));
+    });
+    await waitFor('first recreating', () => crrStatus(rt.store, 'first').phase === 'Recreating');
+    assert.equal(crrStatus(rt.store, 'second').phase, 'Pending');
+    await waitFor('first completed', () => crrStatus(rt.store, 'first').phase === 'Completed', 6000);
+    assert.ok(seen.has('app:Succeeded,log-agent:Recreating'), `ordered: ${[...seen].join(' | ')}`);
+    assert.ok(![...seen].some((x) => x === 'app:Recreating,log-agent:Recreating'));
+    await waitFor('second completed', () => crrStatus(rt.store, 'second').phase === 'Completed', 4000);
+    assert.equal(containerStatus(rt.store, 'app').restartCount, 2);
+    assert.equal(containerStatus(rt.store, 'log-agent').restartCount, 1);
+  } finally {
+    rt.stop();
+  }
+});
+
+test('a crashlooping container ends Failed (failurePolicy Fail stops the rest); pod deletion → "pod has gone"; TTL deletes', async () => {
+  const rt = await start(20, (p) => {
+    p.spec.containers[0].image = 'registry.example.com/shop/web:crashloop';
+  });
+  try {
+    const c = fixture('crr-web.yaml');
+    (c.spec as { containers: unknown[] }).containers = [{ name: 'app' }, { name: 'log-agent' }];
+    (c.spec as Record<string, unknown>).ttlSecondsAfterFinished = 1;
+    (c.spec as { strategy: Record<string, unknown> }).strategy = { failurePolicy: 'Fail', orderedRecreate: true };
+    createCrr(rt.store, c);
+    const st = await waitFor('completed', () => {
+      const s = crrStatus(rt.store, 'web-restart-app');
+      return s.phase === 'Completed' ? s : undefined;
+    });
+    assert.equal(st.containerRecreateStates![0].phase, 'Failed');
+    assert.equal(st.containerRecreateStates![1].phase, 'Failed', 'not attempted after the first failure');
+    assert.equal(containerStatus(rt.store, 'log-agent').restartCount, 0);
+    assert.match(st.message ?? '', /app/);
+    await waitFor('ttl deleted', () => rt.store.get(CRRS, 'default', 'web-restart-app') === undefined, 4000);
+
+    const gone = fixture('crr-web.yaml');
+    gone.metadata.name = 'gone';
+    (gone.spec as { containers: unknown[]; strategy: Record<string, unknown> }).containers = [{ name: 'log-agent' }];
+    (gone.spec as { strategy: Record<string, unknown> }).strategy = { minStartedSeconds: 5 };
+    createCrr(rt.store, gone);
+    await waitFor('recreating', () => crrStatus(rt.store, 'gone').phase === 'Recreating');
+    rt.store.delete(PODS, 'default', 'web-0');
+    const g = await waitFor('pod has gone', () => {
+      const s = crrStatus(rt.store, 'gone');
+      return s.phase === 'Completed' ? s : undefined;
+    });
+    assert.equal(g.message, 'pod has gone');
+  } finally {
+    rt.stop();
+  }
+});

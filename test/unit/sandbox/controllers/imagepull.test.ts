@@ -1,0 +1,177 @@
+// ImagePullJob / ImageListPullJob controller and webhook, plus the pure rules, on the in-memory store.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { MemoryStore, waitFor } from '../../../helpers/memory-store';
+import { createNodesController } from '../../../../src/sandbox/controllers/nodes';
+import { createScheduler } from '../../../../src/sandbox/controllers/scheduler';
+import { createKubelet } from '../../../../src/sandbox/controllers/kubelet';
+import { createGarbageCollector } from '../../../../src/sandbox/controllers/gc';
+import {
+  IMAGE_LIST_PULL_JOBS,
+  IMAGE_PULL_JOBS,
+  createImagePullJobController,
+  imageListPullJobAdmission,
+  imagePullJobAdmission,
+} from '../../../../src/sandbox/controllers/imagepulljob';
+import { PODS } from '../../../../src/sandbox/controllers/pods';
+import { ApiError } from '../../../../src/sandbox/server/errors';
+import { parseImageReference, pullRunningMessage, validateImagePullJobSpec } from '../../../../src/kruise/rules/imagepull';
+import type { ImagePullJobStatus } from '../../../../src/kruise/rules/imagepull';
+import type { Controller, SimulationSettings } from '../../../../src/sandbox/store-api';
+import type { KubeObject, Pod } from '../../../../src/kruise/types';
+
+const fixture = (name: string) => parse(readFileSync(new URL(`../../../fixtures/sandbox-controllers/${name}`, import.meta.url), 'utf8')) as KubeObject;
+
+function start(readyDelayMs = 40, nodes = 3) {
+  const store = new MemoryStore();
+  const s: SimulationSettings = { readyDelayMs, kruise: 'v1.9', nodes };
+  const cs: Controller[] = [createNodesController(), createScheduler(), createKubelet(), createGarbageCollector(), createImagePullJobController()];
+  for (const c of cs) c.start(store, s);
+  return { store, stop: () => cs.forEach((c) => c.stop()) };
+}
+
+const jobStatus = (store: MemoryStore, name: string) => (store.get(IMAGE_PULL_JOBS, 'default', name)?.status ?? {}) as ImagePullJobStatus;
+
+test('image references: normalized docker grammar', () => {
+  assert.equal(parseImageReference('nginx').ok, true);
+  assert.equal(parseImageReference('registry.example.com:5000/team/app:v1.2.3').ok, true);
+  assert.equal(parseImageReference('nginx@sha256:' + 'a'.repeat(64)).ok, true);
+  const upper = parseImageReference('Nginx:1.25');
+  assert.equal(upper.ok, false);
+  assert.match(upper.ok ? '' : upper.reason, /lowercase/);
+  assert.equal(parseImageReference('a'.repeat(64)).ok, false);
+  assert.equal(parseImageReference('nginx:').ok, false);
+  assert.equal(parseImageReference('nginx::1').ok, false);
+  assert.equal(pullRunningMessage({ desired: 3, succeeded: 1, failed: 0 }), 'job is running, progress 33.3%');
+  assert.deepEqual(validateImagePullJobSpec({ image: 'nginx', completionPolicy: { type: 'Never', ttlSecondsAfterFinished: 10 } }).map((p) => p.field), ['spec.completionPolicy']);
+  assert.deepEqual(validateImagePullJobSpec({ image: 'nginx', completionPolicy: { activeDeadlineSeconds: 100 }, pullPolicy: { timeoutSeconds: 300 } }).map((p) => p.field), [
+    'spec.completionPolicy.activeDeadlineSeconds',
+  ]);
+});
+
+test('ImagePullJob over 3 nodes with parallelism 1 progresses one node at a time and completes', async () => {
+  const rt = start(40);
+  try {
+    const seen: ImagePullJobStatus[] = [];
+    rt.store.subscribe((ev) => {
+      if (ev.gr.resource === 'imagepulljobs' && ev.object.status) seen.push(ev.object.status as ImagePullJobStatus);
+    });
+    rt.store.create(IMAGE_PULL_JOBS, fixture('imagepulljob-nginx.yaml'));
+    const st = await waitFor('completed', () => {
+      const s = jobStatus(rt.store, 'pull-nginx');
+      return s.completionTime ? s : undefined;
+    });
+    assert.equal(st.desired, 3);
+    assert.equal(st.succeeded, 3);
+    assert.equal(st.failed, 0);
+    assert.equal(st.active, 0);
+    assert.equal(st.message, 'job has completed');
+    assert.ok(st.startTime);
+    assert.ok(seen.every((s) => (s.active ?? 0) <= 1), 'never more than one pull at once');
+    const progress = seen.map((s) => s.message);
+    for (const m of ['job is running, progress 0.0%', 'job is running, progress 33.3%', 'job is running, progress 66.7%']) assert.ok(progress.includes(m), `${m} in ${progress.join(' | ')}`);
+  } finally {
+    rt.stop();
+  }
+});
+
+test('a fail-pull image ends with every node in failedNodes (sorted) after backoffLimit retries', async () => {
+  const rt = start(10, 3);
+  try {
+    const job = fixture('imagepulljob-nginx.yaml');
+    (job.spec as Record<string, unknown>).image = 'nginx:fail-pull';
+    (job.spec as Record<string, unknown>).parallelism = 3;
+    (job.spec as { selector: unknown }).selector = { matchLabels: { 'kubernetes.io/os': 'linux' } };
+    rt.store.create(IMAGE_PULL_JOBS, job);
+    const t0 = Date.now();
+    const st = await waitFor('completed', () => {
+      const s = jobStatus(rt.store, 'pull-nginx');
+      return s.completionTime ? s : undefined;
+    });
+    assert.ok(Date.now() - t0 >= 30, 'three attempts of 10ms each');
+    assert.equal(st.failed, 3);
+    assert.equal(st.succeeded, 0);
+    assert.deepEqual(st.failedNodes, ['node-1', 'node-2', 'node-3']);
+    assert.equal(st.message, 'job has completed');
+  } finally {
+    rt.stop();
+  }
+});
+
+test('podSelector targets only the nodes of matching pods; Never keeps the job open; TTL deletes a finished job', async () => {
+  const rt = start(10, 3);
+  try {
+    rt.store.create(PODS, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-a', namespace: 'default', labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }], nodeName: 'node-2' } } as Pod);
+    const job = fixture('imagepulljob-nginx.yaml');
+    const spec = job.spec as Record<string, unknown>;
+    delete spec.selector;
+    spec.podSelector = { matchLabels: { app: 'web' } };
+    spec.completionPolicy = { type: 'Never' };
+    rt.store.create(IMAGE_PULL_JOBS, job);
+    const st = await waitFor('pulled', () => {
+      const s = jobStatus(rt.store, 'pull-nginx');
+      return s.succeeded === 1 ? s : undefined;
+    });
+    assert.equal(st.desired, 1);
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(jobStatus(rt.store, 'pull-nginx').completionTime, undefined, 'Never does not complete');
+    assert.equal(jobStatus(rt.store, 'pull-nginx').message, 'job is running, progress 100.0%');
+
+    const ttl = fixture('imagepulljob-nginx.yaml');
+    ttl.metadata.name = 'short-lived';
+    (ttl.spec as { completionPolicy: Record<string, unknown> }).completionPolicy = { type: 'Always', ttlSecondsAfterFinished: 0 };
+    (ttl.spec as Record<string, unknown>).parallelism = 3;
+    rt.store.create(IMAGE_PULL_JOBS, ttl);
+    await waitFor('deleted after ttl', () => rt.store.get(IMAGE_PULL_JOBS, 'default', 'short-lived') === undefined, 3000);
+  } finally {
+    rt.stop();
+  }
+});
+
+test('the webhook rejects bad images, selector + podSelector, and Never with a TTL (422 with field paths)', () => {
+  const store = new MemoryStore();
+  const bad = (mut: (s: Record<string, unknown>) => void, field: string) => {
+    const job = fixture('imagepulljob-nginx.yaml');
+    mut(job.spec as Record<string, unknown>);
+    assert.throws(
+      () => imagePullJobAdmission.admit('CREATE', job, undefined, store),
+      (e: unknown) => e instanceof ApiError && e.code === 422 && e.message.includes(field),
+    );
+  };
+  bad((s) => (s.image = 'NGINX:1.25'), 'spec.image');
+  bad((s) => (s.image = 'f'.repeat(64)), 'spec.image');
+  bad((s) => (s.podSelector = { matchLabels: { app: 'x' } }), 'spec.podSelector');
+  bad((s) => (s.completionPolicy = { type: 'Never', ttlSecondsAfterFinished: 5 }), 'spec.completionPolicy');
+  const list = fixture('imagelistpulljob-base.yaml');
+  (list.spec as { images: string[] }).images = ['nginx:1.26', 'nginx:1.26'];
+  assert.throws(() => imageListPullJobAdmission.admit('CREATE', list, undefined, store), (e: unknown) => e instanceof ApiError && e.message.includes('spec.images[1]'));
+  assert.equal(imagePullJobAdmission.admit('CREATE', fixture('imagepulljob-nginx.yaml'), undefined, store) !== undefined, true);
+});
+
+test('ImageListPullJob owns one ImagePullJob per image and aggregates them', async () => {
+  const rt = start(10, 2);
+  try {
+    rt.store.create(IMAGE_LIST_PULL_JOBS, fixture('imagelistpulljob-base.yaml'));
+    const st = await waitFor('list completed', () => {
+      const s = rt.store.get(IMAGE_LIST_PULL_JOBS, 'default', 'base-images')?.status as Record<string, unknown> | undefined;
+      return s?.completionTime ? s : undefined;
+    });
+    assert.equal(st.desired, 2);
+    assert.equal(st.completed, 2);
+    assert.equal(st.succeeded, 1);
+    assert.equal(st.active, 0);
+    const failed = st.failedImageStatuses as Array<{ imagePullJob: string; name: string }>;
+    assert.equal(failed.length, 1);
+    assert.equal(failed[0].name, 'busybox:fail-pull');
+    const jobs = rt.store.list(IMAGE_PULL_JOBS);
+    assert.equal(jobs.length, 2);
+    assert.ok(jobs.every((j) => j.metadata.ownerReferences?.[0]?.kind === 'ImageListPullJob'));
+    assert.ok(jobs.some((j) => j.metadata.name === failed[0].imagePullJob));
+    rt.store.delete(IMAGE_LIST_PULL_JOBS, 'default', 'base-images');
+    await waitFor('jobs collected', () => rt.store.count(IMAGE_PULL_JOBS) === 0);
+  } finally {
+    rt.stop();
+  }
+});
