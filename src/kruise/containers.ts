@@ -43,16 +43,9 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function kindGroup(obj: KubeObject): { kind: string; group: string } {
-  const apiVersion = obj.apiVersion ?? '';
-  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
-  return { kind: obj.kind ?? '', group };
-}
-
 /** Path segments from the object root to its pod spec, by kind (undefined when the kind has none). */
 export function podSpecPath(obj: KubeObject): string[] | undefined {
-  const { kind } = kindGroup(obj);
-  switch (kind) {
+  switch (obj.kind) {
     case 'Pod':
       return ['spec'];
     // SidecarSet holds containers/initContainers directly under spec (no template).

@@ -25,7 +25,7 @@ export async function connect(ctx: CommandContext): Promise<RestClient> {
 }
 
 export async function connectWith(opts: ConnectOptions): Promise<RestClient> {
-  const merged = loadKubeconfig(opts.globals, opts.env);
+  const merged = await loadKubeconfig(opts.globals, opts.env);
   const conn = resolveConnection(merged, opts.globals);
   return clientFor(conn, opts);
 }

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { parseSimpleYaml } from './kubeconfig-yaml';
 import { usageError } from '../cli/exit';
 import type { GlobalFlags } from '../cli/globals';
 import { dns1123LabelProblem } from '../kruise/names';
@@ -111,12 +111,28 @@ function safeHomedir(): string | undefined {
   }
 }
 
+type FullYamlParser = (text: string) => unknown;
+let fullYaml: FullYamlParser | undefined;
+
+/** The `yaml` package, loaded only for kubeconfigs outside the simple subset (it costs ~10 ms). */
+async function loadFullYaml(): Promise<FullYamlParser> {
+  if (!fullYaml) {
+    const mod = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') };
+    fullYaml = mod.parse ?? mod.default!.parse;
+  }
+  return fullYaml;
+}
+
 /** Parses one kubeconfig file's text (YAML or JSON). Throws a usage error naming the file. */
-export function parseKubeconfigText(text: string, file: string): Record<string, unknown> {
+export async function parseKubeconfigText(text: string, file: string): Promise<Record<string, unknown>> {
   let doc: unknown;
   try {
-    // JSON kubeconfigs are common in automation and parse much faster this way.
-    doc = text.trimStart().startsWith('{') ? JSON.parse(text) : parseYaml(text);
+    // JSON kubeconfigs are common in automation; most YAML ones fit the simple subset.
+    if (text.trimStart().startsWith('{')) doc = JSON.parse(text);
+    else {
+      doc = parseSimpleYaml(text);
+      if (doc === undefined) doc = (await loadFullYaml())(text);
+    }
   } catch (e) {
     const msg = (e as Error).message.split('\n')[0];
     fail(`kubeconfig "${file}" is not valid YAML: ${msg}`);
@@ -166,7 +182,11 @@ export function kubeconfigFiles(globals: Pick<GlobalFlags, 'kubeconfig'>, env: L
  * cluster/user/context name wins, the first non-empty current-context wins, missing
  * files are skipped (except a --kubeconfig file, which must exist).
  */
-export function loadKubeconfig(globals: Pick<GlobalFlags, 'kubeconfig'>, env: LoadEnv, read: (file: string) => string = (f) => readFileSync(f, 'utf8')): MergedKubeconfig {
+export async function loadKubeconfig(
+  globals: Pick<GlobalFlags, 'kubeconfig'>,
+  env: LoadEnv,
+  read: (file: string) => string = (f) => readFileSync(f, 'utf8'),
+): Promise<MergedKubeconfig> {
   const { files, explicit } = kubeconfigFiles(globals, env);
   const merged: MergedKubeconfig = { files: [], searched: files, clusters: new Map(), users: new Map(), contexts: new Map() };
   for (const file of files) {
@@ -183,7 +203,7 @@ export function loadKubeconfig(globals: Pick<GlobalFlags, 'kubeconfig'>, env: Lo
       if (code === 'EISDIR') fail(`kubeconfig "${file}" is a directory, not a file`);
       fail(`cannot read kubeconfig file "${file}": ${code ?? (e as Error).message}`);
     }
-    const doc = parseKubeconfigText(text, file);
+    const doc = await parseKubeconfigText(text, file);
     merged.files.push(file);
     const dir = dirname(resolve(file));
     for (const [name, value] of namedEntries<KubeconfigCluster>(doc, 'clusters', 'cluster', file)) {

@@ -72,7 +72,8 @@ export function formatObjects(objects: KubeObject[], format: OutputFormat): stri
     case 'json':
       return `${JSON.stringify(data, null, 4)}\n`;
     case 'yaml':
-      return toYaml(data, { lineWidth: 0, aliasDuplicateObjects: false });
+      // YAML 1.1 quoting: kubectl reads 1.1, where an unquoted `on`/`yes`/`y` would become a boolean.
+      return toYaml(data, { version: '1.1', lineWidth: 0, aliasDuplicateObjects: false });
     case 'name':
       return objects.map((o) => `${resourceName(o.kind ?? '', groupOf(o.apiVersion), o.metadata.name ?? '')}\n`).join('');
     case 'jsonpath': {

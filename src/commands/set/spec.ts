@@ -30,7 +30,7 @@ Exit codes: 0 done (or unchanged), 1 refused or failed (nothing changed by this 
   2 invalid input (nothing was read or sent).`;
 
 export function registerSet(program: Command, ctx: CommandContext): void {
-  const set = program.command('set').description('change container images, env or resources with minimal, in-place-friendly patches');
+  const set = program.command('set').description('change container images, env or resources with minimal, in-place-friendly patches').helpCommand(false);
 
   commonFlags(
     set

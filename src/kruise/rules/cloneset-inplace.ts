@@ -95,8 +95,19 @@ function containerStatusOf(pod: Pod, name: string): ContainerStatus | undefined 
   return pod.status?.containerStatuses?.find((c) => c.name === name);
 }
 
-/** The pod after an in-place update to `revisionName`: images, metadata, revision labels, state annotation. */
-export function applyInPlaceUpdate(pod: Pod, plan: InPlaceUpdatePlan, revisionName: string, now: Date): Pod {
+/** What Kruise parks in the grace annotation until `inPlaceUpdateStrategy.gracePeriodSeconds` pass. */
+export interface InPlaceUpdateGrace {
+  revision: string;
+  containerImages: Record<string, string>;
+  graceSeconds: number;
+}
+
+/**
+ * The pod after an in-place update to `revisionName`: metadata, revision labels and the state
+ * annotation at once; container images too, unless a grace period parks them in the
+ * `apps.kruise.io/inplace-update-grace` annotation (the pod is already marked not ready).
+ */
+export function applyInPlaceUpdate(pod: Pod, plan: InPlaceUpdatePlan, revisionName: string, now: Date, graceSeconds = 0): Pod {
   const next = structuredClone(pod);
   const labels = { ...(next.metadata.labels ?? {}) };
   const annotations = { ...(next.metadata.annotations ?? {}) };
@@ -115,9 +126,13 @@ export function applyInPlaceUpdate(pod: Pod, plan: InPlaceUpdatePlan, revisionNa
   for (const c of next.spec.containers) {
     if (c.name in plan.containerImages) {
       lastContainerStatuses[c.name] = { imageID: containerStatusOf(pod, c.name)?.imageID };
-      c.image = plan.containerImages[c.name];
+      if (graceSeconds <= 0) c.image = plan.containerImages[c.name];
     }
   }
+  if (graceSeconds > 0 && names.length > 0) {
+    const grace: InPlaceUpdateGrace = { revision: revisionName, containerImages: plan.containerImages, graceSeconds };
+    annotations[INPLACE_UPDATE_GRACE_ANNOTATION] = JSON.stringify(grace);
+  } else delete annotations[INPLACE_UPDATE_GRACE_ANNOTATION];
   const ts = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
   const state: InPlaceUpdateState = {
     revision: revisionName,
@@ -154,6 +169,7 @@ function sameImage(status: string | undefined, spec: string | undefined): boolea
 export function inPlaceUpdateCompleted(pod: Pod): boolean {
   const state = readInPlaceUpdateState(pod);
   if (!state) return true;
+  if (pod.metadata.annotations?.[INPLACE_UPDATE_GRACE_ANNOTATION]) return false;
   for (const [name, last] of Object.entries(state.lastContainerStatuses ?? {})) {
     const spec = pod.spec.containers.find((c) => c.name === name);
     const st = containerStatusOf(pod, name);
@@ -190,4 +206,28 @@ export function withInPlaceReadyCondition(pod: Pod, status: 'True' | 'False', no
     conds.push({ type: INPLACE_READY_CONDITION, status, lastTransitionTime: ts, ...(reason ? { reason } : {}) });
   }
   return next;
+}
+
+/**
+ * Kruise's finishGracePeriod: once the grace period has passed, the parked images go into the spec
+ * (the kubelet then restarts those containers). Returns the updated pod, or the ms left to wait.
+ */
+export function finishInPlaceGracePeriod(pod: Pod, now: Date): { pod: Pod } | { waitMs: number } | undefined {
+  const raw = pod.metadata.annotations?.[INPLACE_UPDATE_GRACE_ANNOTATION];
+  if (!raw) return undefined;
+  let grace: InPlaceUpdateGrace;
+  try {
+    grace = JSON.parse(raw) as InPlaceUpdateGrace;
+  } catch {
+    return undefined;
+  }
+  const since = Date.parse(readInPlaceUpdateState(pod)?.updateTimestamp ?? '');
+  const due = (Number.isFinite(since) ? since : 0) + grace.graceSeconds * 1000;
+  if (now.getTime() < due) return { waitMs: due - now.getTime() };
+  const next = structuredClone(pod);
+  for (const c of next.spec.containers) if (c.name in grace.containerImages) c.image = grace.containerImages[c.name];
+  const annotations = { ...(next.metadata.annotations ?? {}) };
+  delete annotations[INPLACE_UPDATE_GRACE_ANNOTATION];
+  next.metadata.annotations = annotations;
+  return { pod: next };
 }

@@ -118,6 +118,21 @@ export function validateCloneSet(obj: KubeObject, old?: KubeObject): FieldError[
     errors.push({ type: 'Required', field: 'spec.template.spec.containers', detail: '' });
   }
 
+  const us = (raw.updateStrategy ?? {}) as { type?: unknown; rollingUpdate?: { podUpdatePolicy?: unknown } };
+  const beta = strat.endsWith('rollingUpdate');
+  const policies = ['ReCreate', 'InPlaceIfPossible', 'InPlaceOnly'];
+  if (beta) {
+    if (us.type !== undefined && us.type !== 'RollingUpdate' && us.type !== 'OnDelete') {
+      errors.push({ type: 'NotSupported', field: 'spec.updateStrategy.type', value: us.type, detail: 'supported values: "RollingUpdate", "OnDelete"' });
+    }
+    const pol = us.rollingUpdate?.podUpdatePolicy;
+    if (pol !== undefined && !policies.includes(String(pol))) {
+      errors.push({ type: 'NotSupported', field: `${strat}.podUpdatePolicy`, value: pol, detail: 'supported values: "ReCreate", "InPlaceIfPossible", "InPlaceOnly"' });
+    }
+  } else if (us.type !== undefined && us.type !== '' && !policies.includes(String(us.type))) {
+    errors.push({ type: 'NotSupported', field: 'spec.updateStrategy.type', value: us.type, detail: 'supported values: "ReCreate", "InPlaceIfPossible", "InPlaceOnly"' });
+  }
+
   const partitionOk = checkIntOrPercent(errors, `${strat}.partition`, spec.partition);
   const unavailOk = checkIntOrPercent(errors, `${strat}.maxUnavailable`, spec.maxUnavailable);
   const surgeOk = checkIntOrPercent(errors, `${strat}.maxSurge`, spec.maxSurge);

@@ -76,6 +76,8 @@ export interface CloneSetSyncInput {
   paused: boolean;
   policy: UpdatePolicy;
   pods: PlannedPod[];
+  /** scaleStrategy.maxUnavailable after scaling (rounding up): at most this many not-ready pods while scaling up. */
+  scaleMaxUnavailable?: number;
 }
 
 export type CloneSetSyncStep =
@@ -127,7 +129,11 @@ export function planCloneSetSync(input: CloneSetSyncInput): CloneSetSyncStep {
     useSurge = Math.min(maxSurge, updateSurge);
   }
 
-  const scaleNum = replicas + useSurge - pods.length;
+  let scaleNum = replicas + useSurge - pods.length;
+  if (scaleNum > 0 && input.scaleMaxUnavailable !== undefined) {
+    scaleNum = Math.min(scaleNum, Math.max(0, input.scaleMaxUnavailable - pods.filter((p) => !p.ready).length));
+    if (scaleNum === 0) return { kind: 'none' };
+  }
   if (scaleNum > 0) {
     // Keep `partition` pods at the old revision when pods are (re)created.
     const createOld = Math.min(scaleNum, Math.max(partition - oldPods.length, 0));
@@ -337,6 +343,7 @@ export interface CloneSetSpecView {
   progressDeadlineSeconds?: number;
   revisionHistoryLimit: number;
   podsToDelete: string[];
+  scaleMaxUnavailable?: number | string;
 }
 
 /**
@@ -351,7 +358,7 @@ export function readCloneSetSpec(obj: { apiVersion?: string; spec?: unknown }): 
   let policy: UpdatePolicy;
   if (beta) policy = us.type === 'OnDelete' ? 'OnDelete' : ((ru.podUpdatePolicy as UpdatePolicy | undefined) ?? 'ReCreate');
   else policy = (us.type as UpdatePolicy | undefined) || 'ReCreate';
-  const scale = (spec.scaleStrategy ?? {}) as { podsToDelete?: string[] };
+  const scale = (spec.scaleStrategy ?? {}) as { podsToDelete?: string[]; maxUnavailable?: number | string };
   const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
   return {
     replicas: num(spec.replicas) ?? 1,
@@ -366,5 +373,6 @@ export function readCloneSetSpec(obj: { apiVersion?: string; spec?: unknown }): 
     progressDeadlineSeconds: num(spec.progressDeadlineSeconds),
     revisionHistoryLimit: num(spec.revisionHistoryLimit) ?? 10,
     podsToDelete: scale.podsToDelete ?? [],
+    scaleMaxUnavailable: scale.maxUnavailable,
   };
 }

@@ -2,63 +2,18 @@
 // validity (docker/distribution's normalized reference grammar, which the webhook and the
 // kubelet both apply), defaults, validation of a job spec, and progress arithmetic.
 
-export interface ImageReference {
-  /** Registry host (default docker.io). */
-  domain: string;
-  /** Repository path (library/ prefixed for docker.io single components). */
-  path: string;
-  tag?: string;
-  digest?: string;
-}
+import { parseImageReference as parseNormalizedImage, type ImageParseResult, type ImageReference } from '../names';
 
-const DOMAIN_COMPONENT = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])';
-const DOMAIN = `(?:${DOMAIN_COMPONENT}(?:\\.${DOMAIN_COMPONENT})*(?::[0-9]+)?|\\[[a-fA-F0-9:]+\\](?::[0-9]+)?)`;
-const PATH_COMPONENT = '[a-z0-9]+(?:(?:[._]|__|[-]+)[a-z0-9]+)*';
-const TAG = '[\\w][\\w.-]{0,127}';
-const DIGEST = '[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}';
-const REFERENCE = new RegExp(`^((?:${DOMAIN}/)?${PATH_COMPONENT}(?:/${PATH_COMPONENT})*)(?::(${TAG}))?(?:@(${DIGEST}))?$`);
-const ANCHORED_IDENTIFIER = /^[a-f0-9]{64}$/;
-const NAME_TOTAL_LENGTH_MAX = 255;
-
-export type ParsedImage = { ok: true; ref: ImageReference } | { ok: false; reason: string };
+export type { ImageReference };
+export type ParsedImage = ImageParseResult;
 
 /**
- * reference.ParseNormalizedNamed: the form Kruise's webhook and the kubelet accept.
- * Rejects upper case repositories, bare 64-hex ids, and anything outside the grammar.
+ * reference.ParseNormalizedNamed: the form Kruise's webhook and the kubelet accept (one
+ * implementation, in src/kruise/names.ts). Rejects upper case repositories, bare 64-hex ids,
+ * and anything outside the grammar.
  */
 export function parseImageReference(image: string): ParsedImage {
-  if (!image) return { ok: false, reason: 'repository name must have at least one component' };
-  if (ANCHORED_IDENTIFIER.test(image)) {
-    return { ok: false, reason: `invalid repository name (${image}), cannot specify 64-byte hexadecimal strings` };
-  }
-  const m = REFERENCE.exec(image);
-  if (!m) {
-    // Upper case is the most common mistake; name it the way docker does.
-    const lower = image.toLowerCase();
-    if (lower !== image && REFERENCE.test(lower)) return { ok: false, reason: 'repository name must be lowercase' };
-    return { ok: false, reason: 'invalid reference format' };
-  }
-  const name = m[1];
-  if (name.length > NAME_TOTAL_LENGTH_MAX) return { ok: false, reason: `repository name must not be more than ${NAME_TOTAL_LENGTH_MAX} characters` };
-  const slash = name.indexOf('/');
-  let domain = 'docker.io';
-  let path = name;
-  const first = slash < 0 ? '' : name.slice(0, slash);
-  if (slash >= 0 && (first.includes('.') || first.includes(':') || first === 'localhost' || first.toLowerCase() !== first)) {
-    domain = first;
-    path = name.slice(slash + 1);
-  }
-  if (domain.toLowerCase() !== domain && domain === first && /[A-Z]/.test(path)) {
-    return { ok: false, reason: 'repository name must be lowercase' };
-  }
-  if (domain === 'docker.io' && !path.includes('/')) path = `library/${path}`;
-  if (ANCHORED_IDENTIFIER.test(path.replace(/^library\//, ''))) {
-    return { ok: false, reason: `invalid repository name (${image}), cannot specify 64-byte hexadecimal strings` };
-  }
-  const ref: ImageReference = { domain, path };
-  if (m[2] !== undefined) ref.tag = m[2];
-  if (m[3] !== undefined) ref.digest = m[3];
-  return { ok: true, ref };
+  return parseNormalizedImage(image);
 }
 
 /** Tag of an image reference (`latest` when none and no digest). */

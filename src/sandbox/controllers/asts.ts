@@ -23,7 +23,7 @@ import { Informer } from './informer';
 import { CONTROLLER_REVISIONS, PODS, keyOf, splitKey } from './pods';
 import { WorkQueue } from './queue';
 import { rejectInvalid } from './revisions-admission';
-import { createPodForRevision, refreshInPlaceState, updatePodToRevision } from './revisions-pods';
+import { createPodForRevision, inPlaceGraceSeconds, refreshInPlaceState, updatePodToRevision } from './revisions-pods';
 import { pruneRevisions, syncRevisions } from './revisions';
 
 export const ADVANCED_STATEFULSETS: GroupResource = { group: 'apps.kruise.io', resource: 'statefulsets' };
@@ -101,7 +101,6 @@ function syncAdvancedStatefulSet(
       .ownedBy(set.metadata.uid)
       .filter((p) => (p.metadata.ownerReferences ?? []).some((r) => r.controller && r.uid === set.metadata.uid))
       .filter((p) => ordinalOfPod(name, p.metadata.name ?? '') !== undefined);
-  for (const p of owned()) if (!p.metadata.deletionTimestamp) refreshInPlaceState(store, p, now);
 
   const active = advancedStatefulSetActiveOrdinals(spec);
   const kept = spec.rollingUpdate ? keptOrdinals(active, spec.partition, settings.kruise !== 'v1.3') : new Set<number>();
@@ -112,6 +111,10 @@ function syncAdvancedStatefulSet(
     maxUnavailable = 1;
   }
   let requeueMs: number | undefined;
+  for (const p of owned()) {
+    const wait = p.metadata.deletionTimestamp ? undefined : refreshInPlaceState(store, p, now);
+    if (wait !== undefined && (requeueMs === undefined || wait < requeueMs)) requeueMs = wait;
+  }
   const planned: AstsPlannedPod[] = owned().map((p) => {
     const left = msUntilAvailable(p, spec.minReadySeconds, now);
     if (left !== undefined && (requeueMs === undefined || left < requeueMs)) requeueMs = left;
@@ -174,7 +177,7 @@ function syncAdvancedStatefulSet(
   const byName = new Map(owned().map((p) => [p.metadata.name ?? '', p]));
   for (const n of step.update) {
     const pod = byName.get(n);
-    if (pod) updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, spec.podUpdatePolicy, now);
+    if (pod) updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, spec.podUpdatePolicy, now, inPlaceGraceSeconds(set));
   }
 
   const live = owned().filter((p) => !p.metadata.deletionTimestamp);

@@ -4,8 +4,9 @@
 // and the status Kruise writes. The rules are in src/kruise/rules/cloneset*.ts; this module only
 // reads the store, applies a planned step and writes status. Its webhook (admission) defaults and
 // validates CloneSets like Kruise's.
-import { cloneSetAdapter } from '../../kruise/workloads/cloneset';
+import { legacyScaledValue } from '../../kruise/intstr';
 import {
+  CLONESET_INSTANCE_ID_LABEL,
   cloneSetStatus,
   formatLabelSelector,
   isKruisePodAvailable,
@@ -18,21 +19,21 @@ import {
   progressingCondition,
   readCloneSetSpec,
   SPECIFIED_DELETE_LABEL,
-  CLONESET_INSTANCE_ID_LABEL,
   type CloneSetStatus,
   type PlannedPod,
 } from '../../kruise/rules/cloneset';
 import { cloneSetDefaults, validateCloneSet } from '../../kruise/rules/cloneset-webhook';
+import { jsonEqual, podRevisionMatches, POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, revisionHash } from '../../kruise/rules/revisions';
 import type { KubeObject, Pod } from '../../kruise/types';
+import { cloneSetAdapter } from '../../kruise/workloads/cloneset';
 import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
-import { CONTROLLER_REVISIONS, PODS, isPodActive, keyOf, splitKey } from './pods';
+import { randomSuffix } from './hash';
 import { Informer } from './informer';
+import { CONTROLLER_REVISIONS, PODS, isPodActive, keyOf, splitKey } from './pods';
 import { WorkQueue } from './queue';
 import { pruneRevisions, syncRevisions } from './revisions';
-import { createPodForRevision, refreshInPlaceState, updatePodToRevision } from './revisions-pods';
 import { rejectInvalid } from './revisions-admission';
-import { jsonEqual, podRevisionMatches, POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, revisionHash } from '../../kruise/rules/revisions';
-import { randomSuffix } from './hash';
+import { createPodForRevision, inPlaceGraceSeconds, refreshInPlaceState, updatePodToRevision } from './revisions-pods';
 
 export const CLONESETS: GroupResource = { group: 'apps.kruise.io', resource: 'clonesets' };
 
@@ -103,8 +104,6 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
   const updateRevName = revs.updateRevision.metadata.name ?? '';
 
   const ownPods = () => podInformer.ownedBy(cs.metadata.uid).filter((p) => isControlledByUid(p, cs.metadata.uid) && isPodActive(p));
-  // Kruise's inplaceupdate Refresh: readiness gate conditions and finished in-place updates
-  for (const p of ownPods()) refreshInPlaceState(store, p, now);
 
   // the rollout knobs come from the shared workload adapter (both shapes, partition.ts arithmetic)
   const adapter = cloneSetAdapter;
@@ -123,6 +122,8 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
   const requeue = (ms: number | undefined) => {
     if (ms !== undefined && (requeueMs === undefined || ms < requeueMs)) requeueMs = ms;
   };
+  // Kruise's inplaceupdate Refresh: readiness gate conditions, grace periods, finished in-place updates
+  for (const p of ownPods()) requeue(refreshInPlaceState(store, p, now));
   const podsNow = ownPods();
   const specified = new Set(spec.podsToDelete);
   const planned: PlannedPod[] = podsNow.map((p) => {
@@ -146,6 +147,7 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
     paused,
     policy,
     pods: planned,
+    scaleMaxUnavailable: scaleMaxUnavailable(spec.scaleMaxUnavailable, spec.replicas),
   });
   const byName = new Map(podsNow.map((p) => [p.metadata.name ?? '', p]));
   const ns = cs.metadata.namespace;
@@ -162,7 +164,7 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
     case 'update':
       for (const n of step.pods) {
         const pod = byName.get(n);
-        if (pod) updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, policy, now);
+        if (pod) updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, policy, now, inPlaceGraceSeconds(cs));
       }
       break;
     case 'none':
@@ -239,4 +241,11 @@ function createCloneSetPod(store: Store, cs: KubeObject, revision: KubeObject, p
       [LIFECYCLE_STATE_LABEL]: 'Normal',
     },
   });
+}
+
+/** scaleStrategy.maxUnavailable as the controller reads it (legacy parser, rounding up). */
+function scaleMaxUnavailable(value: number | string | undefined, replicas: number): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  const v = legacyScaledValue(value, replicas, true);
+  return v.error ? undefined : v.value;
 }

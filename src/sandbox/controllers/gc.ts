@@ -38,11 +38,17 @@ export function createGarbageCollector(): ControllerWithAdmission {
     const ref: Ref = { gr: ev.gr, namespace: obj.metadata.namespace, name: obj.metadata.name ?? '' };
     const id = refId(ref);
     const uid = obj.metadata.uid;
-    for (const owner of ownersOf.get(id) ?? []) dependents.get(owner)?.delete(id);
+    for (const owner of ownersOf.get(id) ?? []) {
+      const m = dependents.get(owner);
+      m?.delete(id);
+      if (m && m.size === 0) dependents.delete(owner);
+    }
     ownersOf.delete(id);
     if (ev.type === 'DELETED') {
       if (uid) {
         live.delete(uid);
+        // Remembered so a dependent created after its owner vanished is still collected.
+        if (gone.size > 100_000) gone.clear();
         gone.add(uid);
         queue.add(`gone:${uid}`);
       }

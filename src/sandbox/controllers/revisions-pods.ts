@@ -5,6 +5,7 @@
 import { LIFECYCLE_STATE_LABEL, type UpdatePolicy } from '../../kruise/rules/cloneset';
 import {
   applyInPlaceUpdate,
+  finishInPlaceGracePeriod,
   hasInPlaceReadinessGate,
   INPLACE_READY_CONDITION,
   inPlaceReadyCondition,
@@ -61,6 +62,7 @@ export function updatePodToRevision(
   updateRevision: ControllerRevision,
   policy: UpdatePolicy,
   now: Date,
+  graceSeconds = 0,
 ): PodUpdateResult {
   const ns = pod.metadata.namespace;
   const name = pod.metadata.name ?? '';
@@ -77,7 +79,7 @@ export function updatePodToRevision(
         fresh = store.get(PODS, ns, name) as Pod | undefined;
         if (!fresh) return 'blocked';
       }
-      const next = applyInPlaceUpdate(fresh, plan, target, now);
+      const next = applyInPlaceUpdate(fresh, plan, target, now, graceSeconds);
       next.metadata.labels = { ...(next.metadata.labels ?? {}), [LIFECYCLE_STATE_LABEL]: 'Updating' };
       if (!(fresh.metadata.labels ?? {})[LIFECYCLE_STATE_LABEL]) delete next.metadata.labels[LIFECYCLE_STATE_LABEL];
       store.update(PODS, next);
@@ -94,23 +96,38 @@ export function updatePodToRevision(
 }
 
 /**
- * Kruise's inplaceupdate Refresh: a gate without condition gets True; a finished in-place update
- * sets InPlaceUpdateReady True and the lifecycle state back to Normal. Returns true on a write.
+ * Kruise's inplaceupdate Refresh: a gate without condition gets True; a grace period that has
+ * passed releases the parked images; a finished in-place update sets InPlaceUpdateReady True and
+ * the lifecycle state back to Normal. Returns ms after which to look again (grace period), if any.
  */
-export function refreshInPlaceState(store: Store, pod: Pod, now: Date): boolean {
-  if (!hasInPlaceReadinessGate(pod)) return false;
+export function refreshInPlaceState(store: Store, pod: Pod, now: Date): number | undefined {
+  if (!hasInPlaceReadinessGate(pod)) return undefined;
   const cond = inPlaceReadyCondition(pod);
   const ns = pod.metadata.namespace;
   const name = pod.metadata.name ?? '';
   if (!cond) {
     store.updateStatus(PODS, withInPlaceReadyCondition(pod, 'True', now));
-    return true;
+    return undefined;
   }
-  if (cond.status === 'True' || !readInPlaceUpdateState(pod) || !inPlaceUpdateCompleted(pod)) return false;
+  const grace = finishInPlaceGracePeriod(pod, now);
+  if (grace && 'waitMs' in grace) return grace.waitMs;
+  if (grace) {
+    store.update(PODS, grace.pod);
+    return undefined;
+  }
+  if (cond.status === 'True' || !readInPlaceUpdateState(pod) || !inPlaceUpdateCompleted(pod)) return undefined;
   if (pod.metadata.labels?.[LIFECYCLE_STATE_LABEL] === 'Updating') {
     store.update(PODS, { ...pod, metadata: { ...pod.metadata, labels: { ...pod.metadata.labels, [LIFECYCLE_STATE_LABEL]: 'Normal' } } });
   }
   const fresh = store.get(PODS, ns, name) as Pod | undefined;
   if (fresh) store.updateStatus(PODS, withInPlaceReadyCondition(fresh, 'True', now));
-  return true;
+  return undefined;
+}
+
+/** `inPlaceUpdateStrategy.gracePeriodSeconds` of a CloneSet (either shape) or Advanced StatefulSet. */
+export function inPlaceGraceSeconds(obj: KubeObject): number {
+  const us = ((obj.spec as { updateStrategy?: Record<string, unknown> } | undefined)?.updateStrategy ?? {}) as Record<string, unknown>;
+  const ru = (us.rollingUpdate ?? {}) as Record<string, unknown>;
+  const strategy = (ru.inPlaceUpdateStrategy ?? us.inPlaceUpdateStrategy) as { gracePeriodSeconds?: number } | undefined;
+  return typeof strategy?.gracePeriodSeconds === 'number' ? strategy.gracePeriodSeconds : 0;
 }

@@ -51,6 +51,7 @@ export function createRequestHandler(opts: HttpOptions): (req: IncomingMessage, 
     registry: opts.registry,
     watch: { dropAfterEvents: opts.faults.spec.dropWatchAfterEvents, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 2000 },
     injectConflict: () => opts.faults.injectConflict(),
+    allowed: (user, verb) => !opts.auth?.readOnlyUsers.has(user) || READ_VERBS.has(verb),
   });
 
   const handle = async (r: ApiRequest): Promise<void> => {
@@ -107,7 +108,8 @@ export function createRequestHandler(opts: HttpOptions): (req: IncomingMessage, 
     const verb = verbOf(r.method, p, watchParam);
     r.verb = verb;
 
-    if (opts.auth && opts.auth.readOnlyUsers.has(r.user) && !READ_VERBS.has(verb)) {
+    const isReview = p.group === 'authorization.k8s.io' || p.group === 'authentication.k8s.io';
+    if (opts.auth && opts.auth.readOnlyUsers.has(r.user) && !READ_VERBS.has(verb) && !isReview) {
       const scope = p.namespace ? ` in the namespace "${p.namespace}"` : ' at the cluster scope';
       const resource = p.subresource ? `${p.resource}/${p.subresource}` : p.resource;
       throw ApiError.forbidden(p.group, resource, p.name, `User "${r.user}" cannot ${verb} resource "${resource}" in API group "${p.group}"${scope}`);

@@ -19,6 +19,8 @@ import { serveWatch, type WatchSettings } from './watch';
 
 export interface ResourceContext {
   store: MemoryStore;
+  /** Whether `user` may use `verb` (read-only users may only get/list/watch). */
+  allowed(user: string, verb: string): boolean;
   registry: ResourceRegistry;
   watch: WatchSettings;
   /** Fault injection: returns true when this update should fail with a conflict. */
@@ -198,6 +200,7 @@ export class ResourceHandler {
   private async create(r: ApiRequest, p: ResourcePath, type: ResourceType, version: ServedVersion): Promise<void> {
     if (p.name) throw ApiError.methodNotAllowed();
     const body = await r.bodyObject();
+    if (type.group === 'authorization.k8s.io' || type.group === 'authentication.k8s.io') return this.review(r, type, body);
     const dryRun = dryRunOf(r);
     const warnings: string[] = [];
     const obj = this.prepareIncoming(r, p, type, version, body, warnings);
@@ -345,6 +348,21 @@ export class ResourceHandler {
       metadata: { resourceVersion: String(this.ctx.store.currentResourceVersion()) },
       items: deleted.map((o) => convertTo(type, o, version.name)),
     });
+  }
+
+  /** SelfSubjectAccessReview / SelfSubjectReview: answered for the requesting user. */
+  private review(r: ApiRequest, type: ResourceType, body: unknown): void {
+    const obj = (isObj(body) ? body : {}) as Obj;
+    if (type.kind === 'SelfSubjectReview') {
+      r.sendJson(201, { kind: type.kind, apiVersion: `${type.group}/v1`, metadata: { creationTimestamp: null }, status: { userInfo: { username: r.user, groups: ['system:authenticated'] } } });
+      return;
+    }
+    const attrs = ((obj.spec as Obj | undefined)?.resourceAttributes as Obj | undefined) ?? {};
+    const verb = String(attrs.verb ?? '');
+    const allowed = this.ctx.allowed(r.user, verb);
+    const status: Obj = { allowed };
+    if (!allowed) status.reason = `User "${r.user}" may only get, list and watch`;
+    r.sendJson(201, { kind: type.kind, apiVersion: `${type.group}/v1`, metadata: { creationTimestamp: null }, spec: obj.spec ?? {}, status });
   }
 
   // ---- subresources ----

@@ -50,13 +50,13 @@ function globals(over: Partial<GlobalFlags> = {}): GlobalFlags {
   return { ...defaultGlobals(), ...over };
 }
 
-function connect(env: { KUBECONFIG?: string; HOME?: string }, over: Partial<GlobalFlags> = {}) {
+async function connect(env: { KUBECONFIG?: string; HOME?: string }, over: Partial<GlobalFlags> = {}) {
   const g = globals(over);
-  return resolveConnection(loadKubeconfig(g, env), g);
+  return resolveConnection(await loadKubeconfig(g, env), g);
 }
 
-function usage(fn: () => unknown, re: RegExp): void {
-  assert.throws(fn, (e: unknown) => {
+async function usage(fn: () => unknown, re: RegExp): Promise<void> {
+  await assert.rejects(async () => fn(), (e: unknown) => {
     assert.ok(e instanceof CliError, String(e));
     assert.equal(e.exitCode, 2, e.message);
     assert.match(e.message, re);
@@ -65,68 +65,68 @@ function usage(fn: () => unknown, re: RegExp): void {
   });
 }
 
-test('KUBECONFIG merge: the first file wins for duplicate names and for current-context', () => {
-  const conn = connect({ KUBECONFIG: `${first}:${second}` });
+test('KUBECONFIG merge: the first file wins for duplicate names and for current-context', async () => {
+  const conn = await connect({ KUBECONFIG: `${first}:${second}` });
   assert.equal(conn.contextName, 'dev');
   assert.equal(conn.server, 'https://dev:6443');
-  const shared = connect({ KUBECONFIG: `${first}:${second}` }, { context: 'shared' });
+  const shared = await connect({ KUBECONFIG: `${first}:${second}` }, { context: 'shared' });
   assert.equal(shared.server, 'https://first:6443');
   assert.equal(shared.token, 'first-token-123');
   // Names only the second file defines are still available.
-  const prod = connect({ KUBECONFIG: `${first}:${second}` }, { context: 'prod' });
+  const prod = await connect({ KUBECONFIG: `${first}:${second}` }, { context: 'prod' });
   assert.equal(prod.server, 'https://prod:6443');
   assert.equal(prod.namespace, 'apps');
   // Reversed order: the second file wins now.
-  assert.equal(connect({ KUBECONFIG: `${second}:${first}` }).contextName, 'prod');
-  assert.equal(connect({ KUBECONFIG: `${second}:${first}` }, { context: 'shared' }).server, 'https://second:6443');
+  assert.equal((await connect({ KUBECONFIG: `${second}:${first}` })).contextName, 'prod');
+  assert.equal((await connect({ KUBECONFIG: `${second}:${first}` }, { context: 'shared' })).server, 'https://second:6443');
 });
 
-test('KUBECONFIG: missing files are skipped; empty current-context falls through to the next file', () => {
+test('KUBECONFIG: missing files are skipped; empty current-context falls through to the next file', async () => {
   const noCurrent = file('nocurrent.yaml', config({ clusters: { x: { server: 'https://x' } } }));
-  const conn = connect({ KUBECONFIG: `${join(dir, 'missing.yaml')}:${noCurrent}:${second}` });
+  const conn = await connect({ KUBECONFIG: `${join(dir, 'missing.yaml')}:${noCurrent}:${second}` });
   assert.equal(conn.contextName, 'prod');
 });
 
-test('--kubeconfig names exactly one file and it must exist', () => {
-  usage(() => connect({ KUBECONFIG: first }, { kubeconfig: join(dir, 'nope.yaml') }), /kubeconfig file ".*nope.yaml" does not exist/);
-  const conn = connect({ KUBECONFIG: first }, { kubeconfig: second });
+test('--kubeconfig names exactly one file and it must exist', async () => {
+  await usage(() => connect({ KUBECONFIG: first }, { kubeconfig: join(dir, 'nope.yaml') }), /kubeconfig file ".*nope.yaml" does not exist/);
+  const conn = await connect({ KUBECONFIG: first }, { kubeconfig: second });
   assert.equal(conn.contextName, 'prod');
 });
 
-test('default file is ~/.kube/config; none at all is a clear error unless --server is given', () => {
+test('default file is ~/.kube/config; none at all is a clear error unless --server is given', async () => {
   const home = mkdtempSync(join(tmpdir(), 'kk-home-'));
-  usage(() => connect({ HOME: home }), /no kubeconfig found/);
-  const conn = connect({ HOME: home }, { server: 'https://direct:6443', token: 'abcdefgh' });
+  await usage(() => connect({ HOME: home }), /no kubeconfig found/);
+  const conn = await connect({ HOME: home }, { server: 'https://direct:6443', token: 'abcdefgh' });
   assert.equal(conn.server, 'https://direct:6443');
   assert.equal(conn.namespace, 'default');
 });
 
-test('bad kubeconfig files: not YAML, not a mapping, no current context, dangling references', () => {
+test('bad kubeconfig files: not YAML, not a mapping, no current context, dangling references', async () => {
   const bad = file('bad.yaml', 'clusters: [\n  - name: x\n   bad: : :\n');
-  usage(() => connect({}, { kubeconfig: bad }), /kubeconfig ".*bad.yaml" is not valid YAML/);
+  await usage(() => connect({}, { kubeconfig: bad }), /kubeconfig ".*bad.yaml" is not valid YAML/);
   const list = file('list.yaml', '- a\n- b\n');
-  usage(() => connect({}, { kubeconfig: list }), /is not valid: expected a YAML mapping/);
+  await usage(() => connect({}, { kubeconfig: list }), /is not valid: expected a YAML mapping/);
   const noCtx = file('noctx.yaml', config({ clusters: { a: { server: 'https://a' } }, users: { a: {} }, contexts: { a: { cluster: 'a', user: 'a' } } }));
-  usage(() => connect({}, { kubeconfig: noCtx }), /no current context is set/);
+  await usage(() => connect({}, { kubeconfig: noCtx }), /no current context is set/);
   const dangling = file('dangling.yaml', config({ current: 'c', clusters: { a: { server: 'https://a' } }, contexts: { c: { cluster: 'a', user: 'ghost' } } }));
-  usage(() => connect({}, { kubeconfig: dangling }), /context "c" names user "ghost", which does not exist/);
+  await usage(() => connect({}, { kubeconfig: dangling }), /context "c" names user "ghost", which does not exist/);
   const noCluster = file('nocluster.yaml', config({ current: 'c', contexts: { c: { cluster: 'gone' } } }));
-  usage(() => connect({}, { kubeconfig: noCluster }), /context "c" names cluster "gone", which does not exist/);
+  await usage(() => connect({}, { kubeconfig: noCluster }), /context "c" names cluster "gone", which does not exist/);
   const noServer = file('noserver.yaml', config({ current: 'c', clusters: { a: {} }, contexts: { c: { cluster: 'a' } } }));
-  usage(() => connect({}, { kubeconfig: noServer }), /no server is set for cluster "a"/);
+  await usage(() => connect({}, { kubeconfig: noServer }), /no server is set for cluster "a"/);
   const missingCurrent = file('missingcurrent.yaml', config({ current: 'ghost', clusters: { a: { server: 'https://a' } }, contexts: { c: { cluster: 'a' } } }));
-  usage(() => connect({}, { kubeconfig: missingCurrent }), /current context "ghost" does not exist/);
+  await usage(() => connect({}, { kubeconfig: missingCurrent }), /current context "ghost" does not exist/);
 });
 
-test('--context is validated with a clear error (exit 2)', () => {
-  usage(() => connect({ KUBECONFIG: first }, { context: 'x' }), /^context "x" does not exist in the kubeconfig$/);
-  usage(() => connect({ KUBECONFIG: first }, { cluster: 'x' }), /cluster "x" does not exist/);
-  usage(() => connect({ KUBECONFIG: first }, { user: 'x' }), /user "x" does not exist/);
+test('--context is validated with a clear error (exit 2)', async () => {
+  await usage(() => connect({ KUBECONFIG: first }, { context: 'x' }), /^context "x" does not exist in the kubeconfig$/);
+  await usage(() => connect({ KUBECONFIG: first }, { cluster: 'x' }), /cluster "x" does not exist/);
+  await usage(() => connect({ KUBECONFIG: first }, { user: 'x' }), /user "x" does not exist/);
 });
 
-test('flags override the kubeconfig field by field', () => {
+test('flags override the kubeconfig field by field', async () => {
   const caFile = file('ca.pem', '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
-  const conn = connect(
+  const conn = await connect(
     { KUBECONFIG: `${first}:${second}` },
     { context: 'prod', cluster: 'shared', user: 'dev', server: 'https://override:1234', namespace: 'ns1', certificateAuthority: caFile, tlsServerName: 'api.internal', as: 'alice', asGroups: ['devs', 'ops'] },
   );
@@ -139,23 +139,23 @@ test('flags override the kubeconfig field by field', () => {
   assert.equal(conn.insecureSkipTlsVerify, false);
   assert.match(conn.ca!.toString(), /BEGIN CERTIFICATE/);
   assert.deepEqual(conn.impersonate, { user: 'alice', groups: ['devs', 'ops'] });
-  assert.equal(connect({ KUBECONFIG: first }, { token: 'flag-token-1' }).token, 'flag-token-1');
+  assert.equal((await connect({ KUBECONFIG: first }, { token: 'flag-token-1' })).token, 'flag-token-1');
   // --insecure-skip-tls-verify=false overrides a kubeconfig that says insecure.
-  assert.equal(connect({ KUBECONFIG: first }).insecureSkipTlsVerify, true);
-  assert.equal(connect({ KUBECONFIG: first }, { insecureSkipTlsVerify: false }).insecureSkipTlsVerify, false);
-  usage(() => connect({ KUBECONFIG: first }, { insecureSkipTlsVerify: true, certificateAuthority: caFile }), /insecure flag is not allowed/);
+  assert.equal((await connect({ KUBECONFIG: first })).insecureSkipTlsVerify, true);
+  assert.equal((await connect({ KUBECONFIG: first }, { insecureSkipTlsVerify: false })).insecureSkipTlsVerify, false);
+  await usage(() => connect({ KUBECONFIG: first }, { insecureSkipTlsVerify: true, certificateAuthority: caFile }), /insecure flag is not allowed/);
 });
 
-test('namespace: -n, else the context namespace, else default; validated', () => {
-  assert.equal(connect({ KUBECONFIG: first }, { context: 'shared' }).namespace, 'first-ns');
-  assert.equal(connect({ KUBECONFIG: first }, { context: 'shared', namespace: 'mine' }).namespace, 'mine');
-  assert.equal(connect({ KUBECONFIG: first }, { context: 'shared', namespace: 'mine' }).namespaceFromFlag, true);
-  assert.equal(connect({ KUBECONFIG: first }, { context: 'dev' }).namespace, 'default');
-  usage(() => connect({ KUBECONFIG: first }, { namespace: 'Bad_NS' }), /invalid namespace "Bad_NS"/);
-  usage(() => connect({ KUBECONFIG: first }, { namespace: '../x' }), /invalid namespace/);
+test('namespace: -n, else the context namespace, else default; validated', async () => {
+  assert.equal((await connect({ KUBECONFIG: first }, { context: 'shared' })).namespace, 'first-ns');
+  assert.equal((await connect({ KUBECONFIG: first }, { context: 'shared', namespace: 'mine' })).namespace, 'mine');
+  assert.equal((await connect({ KUBECONFIG: first }, { context: 'shared', namespace: 'mine' })).namespaceFromFlag, true);
+  assert.equal((await connect({ KUBECONFIG: first }, { context: 'dev' })).namespace, 'default');
+  await usage(() => connect({ KUBECONFIG: first }, { namespace: 'Bad_NS' }), /invalid namespace "Bad_NS"/);
+  await usage(() => connect({ KUBECONFIG: first }, { namespace: '../x' }), /invalid namespace/);
 });
 
-test('credentials: data fields, files relative to the kubeconfig, token files, missing files', () => {
+test('credentials: data fields, files relative to the kubeconfig, token files, missing files', async () => {
   const sub = mkdtempSync(join(dir, 'rel-'));
   writeFileSync(join(sub, 'token'), 'file-token-xyz\n');
   writeFileSync(join(sub, 'client.crt'), 'CERT');
@@ -172,33 +172,33 @@ test('credentials: data fields, files relative to the kubeconfig, token files, m
       }),
     ),
   );
-  const conn = connect({}, { kubeconfig: kc });
+  const conn = await connect({}, { kubeconfig: kc });
   assert.equal(conn.token, 'file-token-xyz');
   assert.equal(conn.clientCert!.toString(), 'CERT');
   assert.equal(conn.clientKey!.toString(), 'KEY');
   assert.equal(conn.ca!.toString(), 'CA-PEM');
-  usage(() => connect({}, { kubeconfig: kc, context: 'b' }), /client certificate given without a client key/);
-  usage(() => connect({}, { kubeconfig: kc, context: 'c' }), /cannot read token file ".*nope": no such file/);
+  await usage(() => connect({}, { kubeconfig: kc, context: 'b' }), /client certificate given without a client key/);
+  await usage(() => connect({}, { kubeconfig: kc, context: 'c' }), /cannot read token file ".*nope": no such file/);
 });
 
-test('exec and auth-provider users are handed to the plugin path; --token replaces them', () => {
+test('exec and auth-provider users are handed to the plugin path; --token replaces them', async () => {
   const kc = file(
     'exec.yaml',
     config({ current: 'a', clusters: { a: { server: 'https://a' } }, users: { a: { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: 'get-token' } } }, contexts: { a: { cluster: 'a', user: 'a' } } }),
   );
-  assert.equal(connect({}, { kubeconfig: kc }).pluginUser?.name, 'a');
-  assert.equal(connect({}, { kubeconfig: kc, token: 'explicit1' }).pluginUser, undefined);
+  assert.equal((await connect({}, { kubeconfig: kc })).pluginUser?.name, 'a');
+  assert.equal((await connect({}, { kubeconfig: kc, token: 'explicit1' })).pluginUser, undefined);
 });
 
-test('server addresses are normalised; bad ones are usage errors', () => {
+test('server addresses are normalised; bad ones are usage errors', async () => {
   assert.equal(normaliseServer('127.0.0.1:6443'), 'https://127.0.0.1:6443');
   assert.equal(normaliseServer('https://host:6443/'), 'https://host:6443');
   assert.equal(normaliseServer('http://host/prefix/'), 'http://host/prefix');
-  usage(() => normaliseServer('ftp://x'), /only http and https/);
-  usage(() => normaliseServer('https://user:pw@host'), /credentials/);
+  await usage(() => normaliseServer('ftp://x'), /only http and https/);
+  await usage(() => normaliseServer('https://user:pw@host'), /credentials/);
 });
 
-test('a JSON kubeconfig is read too', () => {
+test('a JSON kubeconfig is read too', async () => {
   const kc = file('json.conf', JSON.stringify(config({ current: 'a', clusters: { a: { server: 'https://json:1' } }, contexts: { a: { cluster: 'a' } } })));
-  assert.equal(connect({}, { kubeconfig: kc }).server, 'https://json:1');
+  assert.equal((await connect({}, { kubeconfig: kc })).server, 'https://json:1');
 });

@@ -72,3 +72,13 @@ test('mutation lines and dry-run suffixes', () => {
   assert.equal(parseDryRun('server'), 'server');
   assert.throws(() => parseDryRun('yes'));
 });
+
+test('YAML output quotes strings that YAML 1.1 readers (kubectl) would take as booleans or numbers', () => {
+  const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'flags' }, data: { a: 'on', b: 'yes', c: 'y', d: '012', e: 'nginx:1.25' } };
+  const out = formatObjects([cm], { kind: 'yaml' });
+  assert.match(out, /a: "on"\n/);
+  assert.match(out, /b: "yes"\n/);
+  assert.match(out, /c: "y"\n/);
+  assert.match(out, /d: "012"\n/);
+  assert.match(out, /e: nginx:1.25\n/);
+});

@@ -144,3 +144,18 @@ test('webhook: field paths follow the shape (rollingUpdate on v1beta1)', () => {
   zero.spec.updateStrategy = { maxUnavailable: 0, maxSurge: 0 };
   assert.equal(validateCloneSet(zero)[0]?.field, 'spec.updateStrategy.maxUnavailable');
 });
+
+test('webhook: update strategy types per shape', () => {
+  const alpha = fixture('cloneset-v1alpha1.yaml')[0] as { spec: Record<string, any> } & Parameters<typeof validateCloneSet>[0];
+  alpha.spec.updateStrategy.type = 'RollingUpdate';
+  assert.match(JSON.stringify(validateCloneSet(alpha)), /NotSupported.*spec\.updateStrategy\.type/);
+  const beta = fixture('cloneset-v1beta1.yaml')[0] as { spec: Record<string, any> } & Parameters<typeof validateCloneSet>[0];
+  beta.spec.updateStrategy.rollingUpdate.podUpdatePolicy = 'Rolling';
+  assert.equal(validateCloneSet(beta)[0].field, 'spec.updateStrategy.rollingUpdate.podUpdatePolicy');
+});
+
+test('scaleStrategy.maxUnavailable limits how many not-ready pods scaling up creates', () => {
+  const step = planCloneSetSync({ ...base, replicas: 8, scaleMaxUnavailable: 2, pods: [...pods(2), ...pods(1, { ready: false, available: false }, 'x')] });
+  assert.deepEqual(step, { kind: 'scale', createOld: 0, createNew: 1, deletePods: [] });
+  assert.deepEqual(planCloneSetSync({ ...base, scaleMaxUnavailable: 1, pods: pods(1, { ready: false, available: false }) }), { kind: 'none' });
+});

@@ -334,3 +334,30 @@ test('webhook: invalid values are rejected with field paths; InPlaceOnly rejects
     sim.stop();
   }
 });
+
+test(
+  'inPlaceUpdateStrategy.gracePeriodSeconds: pod marked not ready first, images applied after the grace period',
+  withSim('v1alpha1', async (sim) => {
+    const cs = fixture('cloneset-v1alpha1.yaml')[0] as CS;
+    cs.spec.replicas = 1;
+    cs.spec.updateStrategy.inPlaceUpdateStrategy = { gracePeriodSeconds: 1 };
+    sim.store.create(CLONESETS, cs);
+    await waitFor('ready', readyAll(sim, 1), 5000);
+    const started = Date.now();
+    patchSpec(sim, (c) => {
+      c.spec.template.spec.containers[0].image = 'nginx:1.26';
+    });
+    const parked = await waitFor('grace annotation', () => {
+      const p = podsOf(sim)[0];
+      return p.metadata.annotations?.['apps.kruise.io/inplace-update-grace'] ? p : undefined;
+    });
+    assert.equal(image(parked), 'nginx:1.25', 'images wait for the grace period');
+    assert.equal(parked.status!.conditions!.find((c) => c.type === 'InPlaceUpdateReady')?.status, 'False');
+    await waitFor('updated after grace', () => {
+      const s = getCs(sim).status!;
+      return s.updatedReadyReplicas === 1 && image(podsOf(sim)[0]) === 'nginx:1.26' ? s : undefined;
+    }, 5000);
+    assert.ok(Date.now() - started >= 900, 'not before the grace period');
+    assert.equal(podsOf(sim)[0].metadata.annotations?.['apps.kruise.io/inplace-update-grace'], undefined);
+  }),
+);

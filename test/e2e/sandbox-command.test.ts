@@ -1,0 +1,86 @@
+// The `sandbox` command itself: flag validation (exit 2, nothing started), the printed
+// instructions, the kubeconfig written when ready and removed on exit, clean exit 0 on SIGINT.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { CLI_BIN, kubectl, REPO_ROOT, runCli, testEnv } from '../helpers/cli';
+import { startSandbox, waitUntil } from '../helpers/sandbox';
+
+describe('kubectl-kruise sandbox', () => {
+  const bad: Array<[string[], RegExp]> = [
+    [['--kruise', 'v2.0'], /invalid value "v2\.0" for --kruise: use v1\.3, v1\.8, v1\.9 or master/],
+    [['--port', '70000'], /invalid value "70000" for --port/],
+    [['--nodes', 'three'], /invalid value "three" for --nodes/],
+    [['--ready-delay', 'soon'], /invalid duration "soon" for --ready-delay/],
+    [['--crds', '/nonexistent/folder'], /--crds \/nonexistent\/folder: not a folder/],
+    [['--faults', '/nonexistent.yaml'], /--faults \/nonexistent\.yaml: no such file/],
+    [['extra-arg'], /too many arguments for 'sandbox'/],
+  ];
+  for (const [args, message] of bad) {
+    it(`exits 2 on ${args.join(' ')}`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'kk-sbcmd-'));
+      try {
+        const res = await runCli(['sandbox', '--kubeconfig-out', join(dir, 'kc'), ...args], { timeoutMs: 10_000 });
+        assert.equal(res.code, 2, res.stderr);
+        assert.match(res.stderr, /^error: /);
+        assert.match(res.stderr, message);
+        assert.doesNotMatch(res.stderr, /\n\s+at /, 'no stack trace');
+        assert.equal(existsSync(join(dir, 'kc')), false);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+
+  it('rejects a faults file with an unknown key', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kk-sbcmd-'));
+    try {
+      writeFileSync(join(dir, 'faults.yaml'), 'latencyMs: 10\nflakiness: 3\n');
+      const res = await runCli(['sandbox', '--kubeconfig-out', join(dir, 'kc'), '--faults', join(dir, 'faults.yaml')]);
+      assert.equal(res.code, 2);
+      assert.match(res.stderr, /unknown key "flakiness"/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('prints how to use it, writes the kubeconfig when ready, and exits 0 on SIGINT removing it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kk-sbcmd-'));
+    const kc = join(dir, 'sandbox.kubeconfig');
+    writeFileSync(kc, 'stale: true\n');
+    const child = spawn(process.execPath, [CLI_BIN, 'sandbox', '--port', '0', '--kubeconfig-out', kc, '--nodes', '2'], { cwd: REPO_ROOT, env: testEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
+    try {
+      await waitUntil('kubeconfig written', () => existsSync(kc) && readFileSync(kc, 'utf8').includes('server: http'));
+      const nodes = await kubectl(['get', 'nodes', '-o', 'name'], kc);
+      assert.equal(nodes.code, 0, nodes.stderr);
+      assert.deepEqual(nodes.stdout.trim().split('\n'), ['node/node-1', 'node/node-2']);
+      await waitUntil('instructions printed', () => out.includes('Press Ctrl-C to stop.'));
+      assert.match(out, new RegExp(`export KUBECONFIG=${kc.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`));
+      child.kill('SIGINT');
+      assert.equal(await exited, 0);
+      assert.equal(existsSync(kc), false, 'the kubeconfig of a stopped sandbox is removed');
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('imitates the chosen Kruise release in discovery', async () => {
+    for (const [release, version] of [['v1.3', 'v1alpha1'], ['master', 'v1beta1']] as const) {
+      const sb = await startSandbox({ kruise: release });
+      try {
+        const res = await kubectl(['api-resources', '--api-group', 'apps.kruise.io', '--no-headers'], sb.kubeconfig);
+        assert.match(res.stdout, new RegExp(`clonesets\\s+clone\\s+apps\\.kruise\\.io/${version}\\s`));
+        if (release === 'v1.3') assert.doesNotMatch(res.stdout, /imagelistpulljobs/);
+      } finally {
+        await sb.stop();
+      }
+    }
+  });
+});
