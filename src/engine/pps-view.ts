@@ -2,6 +2,7 @@
 // now, and whether a pod carries the affinity Kruise injected from them. Pure functions.
 import type { KubeObject, Pod } from '../kruise/types';
 import { PPS_INJECTED_ANNOTATION, ppsTopology } from '../kruise/builders/pps';
+import { readPpsSpec, recordPodState } from '../kruise/rules/pps';
 
 export interface PodStateRow {
   pod: string;
@@ -84,29 +85,17 @@ export function podStateRows(pps: KubeObject, pods: readonly Pod[]): PodStateRow
     });
 }
 
-function podReady(pod: Pod): boolean {
-  return pod.status?.phase === 'Running' && (pod.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-}
-
 /**
- * The pod states the controller would record now: Ready pods with a node, and for each
- * topology key present on that node its value (kruise-semantics §6).
+ * The pod states the controller would record now, by the controller's own rule
+ * (src/kruise/rules/pps: Ready pods with a node, topology keys present on the node).
  */
 export function previewPodStates(pps: KubeObject, pods: readonly Pod[], nodes: readonly KubeObject[]): Record<string, PodState> {
-  const keys = topologyKeys(pps);
-  const annotationKeys = ppsTopology(pps).podAnnotations;
-  const nodeLabels = new Map(nodes.map((n) => [n.metadata.name ?? '', n.metadata.labels ?? {}]));
+  const spec = readPpsSpec(pps);
+  const byName = new Map(nodes.map((n) => [n.metadata.name ?? '', n]));
   const out: Record<string, PodState> = {};
   for (const pod of pods) {
-    const node = pod.spec.nodeName;
-    if (!node || !podReady(pod) || pod.metadata.deletionTimestamp) continue;
-    const labels = nodeLabels.get(node) ?? {};
-    const state: PodState = { nodeName: node, nodeTopologyLabels: {} };
-    for (const k of keys) if (labels[k] !== undefined) state.nodeTopologyLabels![k] = labels[k]!;
-    const ann: Record<string, string> = {};
-    for (const k of annotationKeys) if (pod.metadata.annotations?.[k] !== undefined) ann[k] = pod.metadata.annotations[k]!;
-    if (Object.keys(ann).length > 0) state.annotations = ann;
-    out[pod.metadata.name ?? ''] = state;
+    const state = recordPodState(spec, pod, byName.get(pod.spec.nodeName ?? ''));
+    if (state) out[pod.metadata.name ?? ''] = state;
   }
   return out;
 }

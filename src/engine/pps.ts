@@ -6,6 +6,7 @@ import { failure, usageError } from '../cli/exit';
 import { isNotFound } from '../kube/errors';
 import { getWithAdvancedHint } from '../kube/resolve';
 import { resolveWorkload, type ResourceRef, type WorkloadTarget } from './targets';
+import { groupOf, ppsTargets, readPpsSpec } from '../kruise/rules/pps';
 
 export function isStatefulSetType(rt: ResourceType): boolean {
   return rt.kind === 'StatefulSet' && (rt.group === 'apps' || rt.group === 'apps.kruise.io');
@@ -33,11 +34,6 @@ interface TargetRef {
   name?: string;
 }
 
-function groupOf(apiVersion: string | undefined): string {
-  const v = apiVersion ?? '';
-  return v.includes('/') ? v.slice(0, v.indexOf('/')) : '';
-}
-
 export function ppsTargetRef(pps: KubeObject): TargetRef {
   return ((pps.spec as { targetRef?: TargetRef } | undefined)?.targetRef ?? {}) as TargetRef;
 }
@@ -45,10 +41,8 @@ export function ppsTargetRef(pps: KubeObject): TargetRef {
 /** Other PPS in the namespace already targeting this StatefulSet (Kruise allows one). */
 export async function ppsTargeting(client: KubeClient, ppsRt: ResourceType, sts: WorkloadTarget, signal?: AbortSignal): Promise<KubeObject[]> {
   const list = await client.list(ppsRt, sts.namespace, { signal });
-  return list.items.filter((p) => {
-    const t = ppsTargetRef(p);
-    return t.kind === 'StatefulSet' && t.name === sts.name && groupOf(t.apiVersion) === sts.rt.group;
-  });
+  const ref = { apiVersion: `${sts.rt.group}/${sts.rt.version}`, kind: 'StatefulSet', name: sts.name };
+  return list.items.filter((p) => ppsTargets(readPpsSpec(p), ref));
 }
 
 /** The pods of the PPS's target StatefulSet ([] when the StatefulSet is gone). */

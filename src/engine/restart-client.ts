@@ -11,7 +11,7 @@ import { DEFAULT_REQUEST_CONCURRENCY, mapLimit } from './concurrency';
 import { waitUntil, watchSet, WaitTimeout, type LiveSet } from './live';
 import { labelSelectorString } from './selectors';
 import { POD_RT, type WorkloadTarget } from './targets';
-import type { RestartOptions, RestartReporter, RestartResult, RestartRow } from './restart';
+import { podList, type RestartOptions, type RestartReporter, type RestartResult, type RestartRow } from './restart';
 
 function controllerUid(pod: Pod): string | undefined {
   return pod.metadata.ownerReferences?.find((o) => o.controller)?.uid;
@@ -71,7 +71,7 @@ export async function restartByRecreating(ctx: CommandContext, client: KubeClien
       const batchRows = batch.map((p): RestartRow => ({ pod: p.metadata.name ?? '', containers: wholePod, phase: 'Deleted' }));
       rows.push(...batchRows);
       if (!options.wait) {
-        reporter.log(`batch ${b + 1}/${batches.length}: deleted ${batch.length} pods (${batch.map((p) => p.metadata.name).join(', ')})`);
+        reporter.log(`batch ${b + 1}/${batches.length}: deleted ${batch.length} pods (${podList(batch.map((p) => p.metadata.name))})`);
         return { via: 'client', rows, objects: [], batches: batches.length, outcome: 'created' };
       }
       let timedOut = false;
@@ -97,7 +97,7 @@ export async function restartByRecreating(ctx: CommandContext, client: KubeClien
         return { via: 'client', rows, objects: [], batches: batches.length, outcome: 'timeout', message: `timed out waiting for the replacements of batch ${b + 1}/${batches.length} to be ready` };
       }
       batchesDone++;
-      reporter.log(`batch ${b + 1}/${batches.length}: ${batch.length} pods recreated and ready (${batch.map((p) => p.metadata.name).join(', ')})`);
+      reporter.log(`batch ${b + 1}/${batches.length}: ${batch.length} pods recreated and ready (${podList(batch.map((p) => p.metadata.name))})`);
     }
   } finally {
     podSet.stop();

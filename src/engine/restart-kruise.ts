@@ -21,7 +21,7 @@ import { DEFAULT_REQUEST_CONCURRENCY, mapLimit } from './concurrency';
 import { waitUntil, watchSet, WaitTimeout, type LiveSet } from './live';
 import { labelSelectorString } from './selectors';
 import { POD_RT, type WorkloadTarget } from './targets';
-import type { RestartOptions, RestartReporter, RestartResult, RestartRow } from './restart';
+import { podList, type RestartOptions, type RestartReporter, type RestartResult, type RestartRow } from './restart';
 
 const CRD_RT: ResourceType = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false };
 
@@ -38,10 +38,6 @@ async function checkForceSupported(client: KubeClient, version: string): Promise
   if (v?.schema && !JSON.stringify(v.schema).includes('"forceRecreate"')) {
     throw usageError('--force needs OpenKruise v1.8 or later: this cluster\'s ContainerRecreateRequest has no spec.strategy.forceRecreate; nothing was created');
   }
-}
-
-function sum(counts: Record<string, number>): number {
-  return Object.values(counts).reduce((a, b) => a + b, 0);
 }
 
 export async function restartWithCrrs(
@@ -130,7 +126,7 @@ export async function restartWithCrrs(
       });
       for (const p of todo) {
         const cs = perPod.get(p.metadata.name ?? '') ?? [];
-        rows.set(p.metadata.name ?? '', { pod: p.metadata.name ?? '', containers: cs, phase: 'Pending', restartsBefore: sum(restartCounts(p, cs)) });
+        rows.set(p.metadata.name ?? '', { pod: p.metadata.name ?? '', containers: cs, phase: 'Pending', restartsBeforeByContainer: restartCounts(p, cs) });
       }
       const results = await mapLimit(
         todo,
@@ -146,13 +142,15 @@ export async function restartWithCrrs(
       for (const [i, p] of todo.entries()) rows.get(p.metadata.name ?? '')!.crr = results[i]?.metadata.name;
       const last = b === batches.length - 1;
       if (!options.wait) {
-        reporter.log(`batch ${b + 1}/${batches.length}: created ${todo.length} ContainerRecreateRequests (${todo.map((p) => p.metadata.name).join(', ') || 'none new'})`);
+        reporter.log(`batch ${b + 1}/${batches.length}: created ${todo.length} ContainerRecreateRequests (${podList(todo.map((p) => p.metadata.name))})`);
         if (!last) reporter.log(`not waiting (--wait=false): ${batches.length - b - 1} more batches remain; run the same command again to continue`);
         for (const p of todo) rows.get(p.metadata.name ?? '')!.phase = 'Created';
         return { via: 'kruise', runId, rows: [...rows.values()], objects, batches: batches.length, outcome: 'created' };
       }
       // Wait for every CRR of the batch to finish and its pod to be Ready again.
       const pending = todo.map((p) => ({ pod: p, crr: rows.get(p.metadata.name ?? '')!.crr ?? '' }));
+      // When each pod was first seen restarted and Ready (the DURATION column).
+      const doneAt = new Map<string, number>();
       let timedOut = false;
       await waitUntil(
         [crrs, podSet as LiveSet<KubeObject>],
@@ -165,7 +163,10 @@ export async function restartWithCrrs(
             const current = podSet.objects.get(pod.metadata.name ?? '');
             const gone = !current || current.metadata.uid !== pod.metadata.uid;
             if (outcome !== 'Running') finished++;
-            if (outcome === 'Failed' || gone || (outcome === 'Succeeded' && podIsReady(current!))) ready++;
+            if (outcome === 'Failed' || gone || (outcome === 'Succeeded' && podIsReady(current!))) {
+              ready++;
+              if (!doneAt.has(crr)) doneAt.set(crr, Date.now());
+            }
           }
           reporter.progress(`batch ${b + 1}/${batches.length}: ${finished}/${pending.length} recreated, ${ready}/${pending.length} pods ready again`);
           return ready === pending.length;
@@ -175,7 +176,7 @@ export async function restartWithCrrs(
         if (!(err instanceof WaitTimeout)) throw err;
         timedOut = true;
       });
-      fillRows(pending, rows, crrs, podSet, started);
+      fillRows(pending, rows, crrs, podSet, started, doneAt);
       if (timedOut) {
         return {
           via: 'kruise',
@@ -190,7 +191,7 @@ export async function restartWithCrrs(
       batchesDone++;
       const failedPods = pending.filter(({ pod }) => rows.get(pod.metadata.name ?? '')!.phase !== 'Succeeded');
       reporter.log(
-        `batch ${b + 1}/${batches.length}: ${pending.length - failedPods.length}/${pending.length} pods restarted (${pending.map(({ pod }) => pod.metadata.name).join(', ') || 'none new'})`,
+        `batch ${b + 1}/${batches.length}: ${pending.length - failedPods.length}/${pending.length} pods restarted (${podList(pending.map(({ pod }) => pod.metadata.name))})`,
       );
       if (failedPods.length > 0) {
         const rest = batches.length - b - 1;
@@ -214,7 +215,7 @@ export async function restartWithCrrs(
   return { via: 'kruise', runId, rows: rowList, objects, batches: batches.length, outcome: ok ? 'succeeded' : 'failed' };
 }
 
-function fillRows(pending: Array<{ pod: Pod; crr: string }>, rows: Map<string, RestartRow>, crrs: LiveSet<KubeObject>, pods: LiveSet<Pod>, started: number): void {
+function fillRows(pending: Array<{ pod: Pod; crr: string }>, rows: Map<string, RestartRow>, crrs: LiveSet<KubeObject>, pods: LiveSet<Pod>, started: number, doneAt: Map<string, number>): void {
   for (const { pod, crr } of pending) {
     const row = rows.get(pod.metadata.name ?? '')!;
     const obj = crrs.objects.get(crr);
@@ -227,8 +228,7 @@ function fillRows(pending: Array<{ pod: Pod; crr: string }>, rows: Map<string, R
       row.message = 'pod has gone';
     }
     if (obj && outcome === 'Failed') row.message = crrMessage(obj) ?? 'recreate failed';
-    if (current && !gone) row.restartsAfter = sum(restartCounts(current, row.containers));
-    const completion = (obj?.status as { completionTime?: string } | undefined)?.completionTime;
-    row.durationMs = completion && obj?.metadata.creationTimestamp ? Math.max(0, Date.parse(completion) - Date.parse(obj.metadata.creationTimestamp)) : Date.now() - started;
+    if (current && !gone) row.restartsAfterByContainer = restartCounts(current, row.containers);
+    row.durationMs = (doneAt.get(crr) ?? Date.now()) - started;
   }
 }

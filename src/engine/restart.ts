@@ -43,8 +43,9 @@ export interface RestartRow {
   containers: string[];
   /** Succeeded, Failed, Recreating, Pending, Replaced, Created... */
   phase: string;
-  restartsBefore?: number;
-  restartsAfter?: number;
+  /** restartCount per container before and after (kruise executor). */
+  restartsBeforeByContainer?: Record<string, number>;
+  restartsAfterByContainer?: Record<string, number>;
   durationMs?: number;
   message?: string;
   /** The CRR's name (kruise executor). */
@@ -99,4 +100,10 @@ export async function runRestart(ctx: CommandContext, client: KubeClient, target
   const { restartByRecreating } = await import('./restart-client');
   if (options.via === 'auto') reporter.log('ContainerRecreateRequests are not served by this cluster: recreating pods batch by batch instead');
   return restartByRecreating(ctx, client, target, options, reporter);
+}
+
+/** "a, b, c" or "a, b, c, d, e and 95 more" (batch lines stay one readable line). */
+export function podList(names: ReadonlyArray<string | undefined>, max = 5): string {
+  const shown = names.slice(0, max).join(', ');
+  return names.length > max ? `${shown} and ${names.length - max} more` : shown || 'none new';
 }

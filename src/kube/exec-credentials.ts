@@ -18,6 +18,9 @@ interface HttpsLikeOptions {
   key?: Buffer | string;
 }
 
+/** How long a plugin's Authorization header is reused before asking again. */
+const PLUGIN_CACHE_MS = 60_000;
+
 export async function pluginCredentials(plugin: NonNullable<ConnectionConfig['pluginUser']>, redact: (s: string) => string): Promise<PluginCredentials> {
   const { KubeConfig } = await import('@kubernetes/client-node');
   const kc = new KubeConfig();
@@ -49,9 +52,15 @@ export async function pluginCredentials(plugin: NonNullable<ConnectionConfig['pl
   };
   const first = await compute();
   const toBuffer = (v: Buffer | string | undefined): Buffer | undefined => (v === undefined ? undefined : Buffer.isBuffer(v) ? v : Buffer.from(v));
+  // client-node caches tokens that carry an expirationTimestamp; without one it would run the
+  // plugin on every request, so keep the header for a short while ourselves.
+  let cached = { value: first.headers?.Authorization, at: Date.now() };
   return {
     cert: toBuffer(first.cert),
     key: toBuffer(first.key),
-    authorization: async () => (await compute()).headers?.Authorization,
+    authorization: async () => {
+      if (Date.now() - cached.at > PLUGIN_CACHE_MS) cached = { value: (await compute()).headers?.Authorization, at: Date.now() };
+      return cached.value;
+    },
   };
 }

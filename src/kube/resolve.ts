@@ -1,13 +1,18 @@
 // Type names → ResourceType: the alias table (aliases.ts) says what a spelling
 // means; discovery says which version of a Kruise kind the server serves.
-import { failure } from '../cli/exit';
+import { failure, usageError } from '../cli/exit';
 import type { KubeClient, KubeObject, RequestOptions, ResourceType } from './client';
 import { KNOWN_TYPES, KRUISE_GROUP, lookupType, type KnownType } from './aliases';
 import { servedResource, type Discovery } from './discovery';
 import { isNotFound, resourceLabel } from './errors';
 
-export function unknownTypeError(input: string, hint?: string) {
-  return failure(`the server doesn't have a resource type "${input}"`, hint);
+/**
+ * A Kruise kind the server does not serve (learnt through discovery): exit 1.
+ * A spelling no kind has is caught before any request, so it is invalid input: exit 2.
+ */
+export function unknownTypeError(input: string, hint?: string, beforeAnyRequest = false) {
+  const message = `the server doesn't have a resource type "${input}"`;
+  return beforeAnyRequest ? usageError(message, hint) : failure(message, hint);
 }
 
 /** A native kind's ResourceType without any request ("pods", "controllerrevisions", ...). */
@@ -24,7 +29,7 @@ function fromKnown(known: KnownType, version: string): ResourceType {
 /** Resolves a kubectl-style type through the alias table and (for Kruise kinds) discovery. */
 export async function resolveType(input: string, discovery: Discovery): Promise<ResourceType> {
   const ref = lookupType(input);
-  if (!ref) throw unknownTypeError(input);
+  if (!ref) throw unknownTypeError(input, undefined, true);
   const { known, pinnedVersion } = ref;
   const label = resourceLabel(known);
   if (known.nativeVersion !== undefined) {

@@ -76,11 +76,11 @@ test('kubeconfig and flag problems are exit 2 and send nothing', async () => {
   assert.deepEqual(sb.audit(), []);
 });
 
-test('an unknown type is exit 1; an unserved pinned version names the served ones', async () => {
+test('an unknown type is exit 2 (nothing sent); an unserved pinned version (after discovery) is exit 1', async () => {
   // Commands may reject kinds they never handle earlier (exit 2), so ask the layer directly.
   const client = await connectWith({ globals: { ...defaultGlobals(), kubeconfig: sb.kubeconfig }, env: { HOME: sb.dir, KUBECACHEDIR: join(sb.dir, 'cache-direct') }, log: () => undefined });
   try {
-    await assert.rejects(client.resolve('foo'), (e: unknown) => e instanceof CliError && e.exitCode === 1 && e.message === 'the server doesn\'t have a resource type "foo"');
+    await assert.rejects(client.resolve('foo'), (e: unknown) => e instanceof CliError && e.exitCode === 2 && e.message === 'the server doesn\'t have a resource type "foo"');
     assert.equal((await client.resolve('clonesets.v1alpha1.apps.kruise.io')).version, 'v1alpha1');
   } finally {
     client.close();

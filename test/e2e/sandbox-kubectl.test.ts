@@ -150,6 +150,34 @@ describe('sandbox with real kubectl', () => {
     });
   });
 
+  it('understands the protobuf bodies of kubectl create (typed clients)', async () => {
+    for (const args of [
+      ['create', 'namespace', 'team-a'],
+      ['create', 'deployment', 'hello', '--image', 'nginx:1.25', '--replicas', '0', '-n', 'team-a'],
+      ['create', 'configmap', 'settings', '--from-literal', 'mode=fast', '-n', 'team-a'],
+      ['create', 'secret', 'generic', 'creds', '--from-literal', 'pw=s3cr3t', '-n', 'team-a'],
+      ['create', 'service', 'clusterip', 'hello', '--tcp', '80:8080', '-n', 'team-a'],
+    ]) {
+      const res = await k(args);
+      assert.equal(res.code, 0, `${args.join(' ')}: ${res.stderr}`);
+    }
+    assert.ok(sb.audit().some((e) => e.verb === 'create' && e.contentType?.includes('protobuf')), 'kubectl did send protobuf');
+    const d = (await sb.api('GET', '/apis/apps/v1/namespaces/team-a/deployments/hello')).body;
+    assert.equal(d.spec.replicas, 0, 'an explicit 0 survives decoding');
+    assert.equal(d.spec.template.spec.containers[0].image, 'nginx:1.25');
+    assert.deepEqual(d.spec.selector, { matchLabels: { app: 'hello' } });
+    assert.equal(d.spec.template.metadata.name, undefined, 'zero values are omitted like JSON omitempty');
+    const cm = (await sb.api('GET', '/api/v1/namespaces/team-a/configmaps/settings')).body;
+    assert.deepEqual(cm.data, { mode: 'fast' });
+    const secret = (await sb.api('GET', '/api/v1/namespaces/team-a/secrets/creds')).body;
+    assert.equal(Buffer.from(secret.data.pw, 'base64').toString(), 's3cr3t');
+    const svc = (await sb.api('GET', '/api/v1/namespaces/team-a/services/hello')).body;
+    assert.deepEqual(svc.spec.ports, [{ name: '80-8080', port: 80, protocol: 'TCP', targetPort: 8080 }]);
+    const del = await k(['delete', 'namespace', 'team-a']);
+    assert.equal(del.code, 0, del.stderr);
+    assert.equal((await sb.api('GET', '/api/v1/namespaces/team-a/configmaps/settings')).status, 404, 'namespace contents go with it');
+  });
+
   it('records every request in the audit log', async () => {
     const entries = sb.audit();
     assert.ok(entries.length > 10);

@@ -39,6 +39,18 @@ describe('sandbox --tls', () => {
     assert.deepEqual(audit.map((e) => e.verb).sort(), ['delete', 'patch']);
   });
 
+  it('answers kubectl auth can-i / whoami for each user', async () => {
+    const admin = await kubectl(['auth', 'can-i', 'patch', 'clonesets'], sb.kubeconfig);
+    assert.equal(admin.stdout.trim(), 'yes');
+    const viewer = await kubectl(['--context', 'viewer', 'auth', 'can-i', 'patch', 'clonesets'], sb.kubeconfig);
+    assert.equal(viewer.code, 1);
+    assert.match(viewer.stdout, /^no/);
+    const reads = await kubectl(['--context', 'viewer', 'auth', 'can-i', 'watch', 'pods'], sb.kubeconfig);
+    assert.equal(reads.stdout.trim(), 'yes');
+    const who = await kubectl(['--context', 'viewer', 'auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], sb.kubeconfig);
+    assert.equal(who.stdout, 'viewer');
+  });
+
   it('rejects requests without a valid token with 401', async () => {
     const res = await kubectl(['--token', 'not-a-token', 'get', 'pods'], sb.kubeconfig);
     assert.equal(res.code, 1);

@@ -114,6 +114,10 @@ export async function run(ctx: CommandContext, args: string[], flags: CreatePpsF
       podAnnotations: input.podAnnotations,
       retention: input.retention,
     });
+    // The webhook's own rules, as a last check before anything is sent.
+    const { validatePersistentPodState } = await import('../../kruise/rules/pps');
+    const problems = validatePersistentPodState(pps, undefined, []);
+    if (problems.length > 0) throw usageError(`persistentpodstate "${name}" is invalid: ${problems.map((p) => `${p.field}: ${p.detail}`).join('; ')}`);
     const out = ctx.term.stdout;
     if (input.preview) {
       const { previewTable } = await import('./pps-preview');

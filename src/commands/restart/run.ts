@@ -62,23 +62,27 @@ export function restartOptionsFromFlags(flags: RestartFlags): RestartOptions {
   };
 }
 
-function restartsCell(before: number | undefined, after: number | undefined): string {
-  if (before === undefined) return after === undefined ? '' : String(after);
-  return `${before} -> ${after === undefined ? '?' : after}`;
+/** "0 -> 1" for one container, "nginx 0->1, sidecar 2->3" for several. */
+function restartsCell(containers: string[], before: Record<string, number> | undefined, after: Record<string, number> | undefined): string {
+  if (!before && !after) return '';
+  const one = (c: string): string => `${before?.[c] ?? '?'}${containers.length === 1 ? ' -> ' : '->'}${after?.[c] ?? '?'}`;
+  return containers.length === 1 ? one(containers[0]!) : containers.map((c) => `${c} ${one(c)}`).join(', ');
 }
 
 export function summaryTable(result: RestartResult): string {
+  const withMessage = result.rows.some((r) => r.message);
+  const headers = ['POD', 'CONTAINERS', 'PHASE', 'RESTARTS', 'DURATION', ...(withMessage ? ['MESSAGE'] : [])];
   return formatTable(
-    ['POD', 'CONTAINERS', 'PHASE', 'RESTARTS', 'DURATION', 'MESSAGE'],
+    headers,
     result.rows.map((r) => [
       r.pod,
       r.containers.join(','),
       r.phase,
-      result.via === 'client' ? 'recreated' : restartsCell(r.restartsBefore, r.restartsAfter),
+      result.via === 'client' ? 'pod recreated' : restartsCell(r.containers, r.restartsBeforeByContainer, r.restartsAfterByContainer),
       formatDurationMs(r.durationMs),
-      r.message ?? '',
+      ...(withMessage ? [r.message ?? '-'] : []),
     ]),
-  ).replace(/ {3}<none>$/gm, '');
+  );
 }
 
 export async function run(ctx: CommandContext, args: string[], flags: RestartFlags): Promise<number> {

@@ -7,7 +7,7 @@ import { failure, usageError } from '../../cli/exit';
 import { adapterFor } from '../../kruise/workloads/index';
 import { KIND_LABELS } from '../../kruise/progress';
 import { historyRows, templateDiff, templateYaml, type Revision } from '../../kruise/revisions';
-import { parseOutputFormat } from '../../printers/output';
+import { parseOutputFormat, resourceName } from '../../printers/output';
 import { historyObject, historyTable } from '../../printers/rollout-history';
 import { loadPods, loadRevisions } from './revision-source';
 import { parseTargets, resolveTargets } from './targets';
@@ -40,6 +40,7 @@ export async function run(ctx: CommandContext, args: string[], opts: HistoryOpti
     const adapter = adapterFor(obj);
     if (!adapter) throw failure(`no rollout support for ${obj.apiVersion} ${obj.kind} "${name}"`);
     const label = `${KIND_LABELS[adapter.kindName]} "${name}"`;
+    const header = resourceName(t!.rt.kind, t!.rt.group, name);
     const { source, revisions } = await loadRevisions(client, obj, adapter);
     const find = (n: number): Revision => {
       const r = revisions.find((x) => x.revision === n);
@@ -56,7 +57,7 @@ export async function run(ctx: CommandContext, args: string[], opts: HistoryOpti
       const r = find(revision);
       if (format.kind === 'json') ctx.term.stdout.write(`${JSON.stringify(r.template, null, 4)}\n`);
       else if (format.kind === 'yaml') ctx.term.stdout.write(toYaml(r.template));
-      else ctx.term.stdout.write(`${label} with revision #${r.revision}\nPod Template:\n${indent(templateYaml(r.template))}`);
+      else ctx.term.stdout.write(`${header} with revision #${r.revision}\nPod Template:\n${indent(templateYaml(r.template))}`);
       return 0;
     }
     const pods = await loadPods(client, obj, adapter);
@@ -67,10 +68,10 @@ export async function run(ctx: CommandContext, args: string[], opts: HistoryOpti
       return 0;
     }
     if (rows.length === 0) {
-      ctx.term.stdout.write(`${label}: no rollout history found\n`);
+      ctx.term.stdout.write(`${header}: no rollout history found\n`);
       return 0;
     }
-    ctx.term.stdout.write(`${label}\n${historyTable(rows)}`);
+    ctx.term.stdout.write(`${header}\n${historyTable(rows)}`);
     return 0;
   } finally {
     client.close();

@@ -7,8 +7,8 @@
 //   within maxUnavailable.
 // - `advancedStatefulSetStatus(input)`: the status Kruise writes (incl. updatedReadyReplicas).
 // - `validateAdvancedStatefulSet(obj, old?)`, `advancedStatefulSetDefaults(obj)`: the webhook.
-import { advancedStatefulSetMaxUnavailable, activeOrdinals, InvalidValueError, parseReserveOrdinals } from '../partition';
-import { parseIntOrPercent } from '../intstr';
+import { parseIntOrPercent, scaledValueFromIntOrPercent } from '../intstr';
+import { activeOrdinals, advancedStatefulSetMaxUnavailable, explainAdvancedStatefulSetPartition, InvalidValueError, parseReserveOrdinals } from '../partition';
 import type { KubeObject } from '../types';
 import type { FieldError } from './cloneset-webhook';
 import type { UpdatePolicy } from './cloneset';
@@ -68,8 +68,14 @@ export function ordinalOfPod(setName: string, podName: string): number | undefin
  */
 export function keptOrdinals(active: number[], partition: unknown, countsPods: boolean): Set<number> {
   const p = typeof partition === 'number' && partition > 0 ? partition : 0;
-  if (countsPods) return new Set(active.slice(0, Math.min(p, active.length)));
-  return new Set(active.filter((o) => o < p));
+  if (!countsPods) return new Set(active.filter((o) => o < p));
+  let kept = 0;
+  try {
+    kept = explainAdvancedStatefulSetPartition(partition, active.length).partitionReplicas;
+  } catch {
+    kept = 0; // the webhook rejects unreadable partitions
+  }
+  return new Set(active.slice(0, kept));
 }
 
 export interface AstsPlannedPod {
@@ -258,7 +264,7 @@ export function validateAdvancedStatefulSet(obj: KubeObject, old?: KubeObject): 
       const p = parseIntOrPercent(mu);
       if (!p.ok || p.value.kind !== 'percent' || !/^[0-9]+%$/.test(mu)) {
         errors.push({ type: 'Invalid', field: `${ru}.maxUnavailable`, value: mu, detail: 'must be an integer or a percentage like "20%"' });
-      } else if (p.value.percent > 100 || Math.floor((p.value.percent * spec.replicas) / 100) < 1) {
+      } else if (p.value.percent > 100 || scaledValueFromIntOrPercent(mu, spec.replicas, false) < 1) {
         errors.push({ type: 'Invalid', field: `${ru}.maxUnavailable`, value: mu, detail: 'must be greater than or equal to 1 after scaling and at most 100%' });
       } else {
         try {

@@ -51,6 +51,26 @@ export function msUntilAvailable(pod: Pod, minReadySeconds: number, now: Date): 
   return left > 0 ? left : undefined;
 }
 
+export interface LifecycleHook {
+  finalizersHandler?: string[];
+  labelsHandler?: Record<string, string>;
+  markPodNotReady?: boolean;
+}
+
+/** Kruise's IsPodHooked: the pod carries any of the hook's finalizers or labels. */
+export function isPodHooked(hook: LifecycleHook | undefined, pod: Pod): boolean {
+  if (!hook) return false;
+  if ((hook.finalizersHandler ?? []).some((f) => (pod.metadata.finalizers ?? []).includes(f))) return true;
+  return Object.entries(hook.labelsHandler ?? {}).some(([k, v]) => pod.metadata.labels?.[k] === v);
+}
+
+/** Kruise's IsPodAllHooked (preNormal): every finalizer and label of the hook is on the pod. */
+export function isPodAllHooked(hook: LifecycleHook | undefined, pod: Pod): boolean {
+  if (!hook) return false;
+  if (!(hook.finalizersHandler ?? []).every((f) => (pod.metadata.finalizers ?? []).includes(f))) return false;
+  return Object.entries(hook.labelsHandler ?? {}).every(([k, v]) => pod.metadata.labels?.[k] === v);
+}
+
 /** A pod as the planner sees it. */
 export interface PlannedPod {
   name: string;
@@ -63,6 +83,8 @@ export interface PlannedPod {
   creationTimestamp: string;
   /** Named in scaleStrategy.podsToDelete or labelled apps.kruise.io/specified-delete. */
   specifiedDelete: boolean;
+  /** Lifecycle state PreparingDelete: waiting for its preDelete hook, already on its way out. */
+  preparingDelete?: boolean;
 }
 
 export interface CloneSetSyncInput {
@@ -78,6 +100,8 @@ export interface CloneSetSyncInput {
   pods: PlannedPod[];
   /** scaleStrategy.maxUnavailable after scaling (rounding up): at most this many not-ready pods while scaling up. */
   scaleMaxUnavailable?: number;
+  /** Do not count PreparingDelete pods as replicas (label / scaleStrategy.excludePreparingDelete). */
+  excludePreparingDelete?: boolean;
 }
 
 export type CloneSetSyncStep =
@@ -113,11 +137,14 @@ function updateOrder(a: PlannedPod, b: PlannedPod): number {
  */
 export function planCloneSetSync(input: CloneSetSyncInput): CloneSetSyncStep {
   const { replicas, partitionReplicas: partition, pods } = input;
-  const specified = pods.filter((p) => p.specifiedDelete);
+  // PreparingDelete pods are on their way out: never chosen again, not active for updates
+  const active = pods.filter((p) => !p.preparingDelete);
+  const preparing = pods.length - active.length;
+  const specified = active.filter((p) => p.specifiedDelete);
   if (specified.length > 0) return { kind: 'delete-specified', pods: specified.map((p) => p.name) };
 
-  const oldPods = pods.filter((p) => !p.updated);
-  const newPods = pods.filter((p) => p.updated);
+  const oldPods = active.filter((p) => !p.updated);
+  const newPods = active.filter((p) => p.updated);
   const updating = input.policy !== 'OnDelete' && !input.paused;
   const updateOldDiff = updating ? Math.max(oldPods.length - partition, 0) : 0;
   const updateNewDiff = updating ? Math.min(newPods.length - (replicas - partition), 0) : 0;
@@ -129,7 +156,8 @@ export function planCloneSetSync(input: CloneSetSyncInput): CloneSetSyncStep {
     useSurge = Math.min(maxSurge, updateSurge);
   }
 
-  let scaleNum = replicas + useSurge - pods.length;
+  const counted = input.excludePreparingDelete ? active.length : pods.length;
+  let scaleNum = replicas + useSurge - counted;
   if (scaleNum > 0 && input.scaleMaxUnavailable !== undefined) {
     scaleNum = Math.min(scaleNum, Math.max(0, input.scaleMaxUnavailable - pods.filter((p) => !p.ready).length));
     if (scaleNum === 0) return { kind: 'none' };
@@ -139,6 +167,8 @@ export function planCloneSetSync(input: CloneSetSyncInput): CloneSetSyncStep {
     const createOld = Math.min(scaleNum, Math.max(partition - oldPods.length, 0));
     return { kind: 'scale', createOld, createNew: scaleNum - createOld, deletePods: [] };
   }
+  // pods already preparing to be deleted cover part of a scale-down
+  if (scaleNum < 0 && !input.excludePreparingDelete) scaleNum = Math.min(0, scaleNum + preparing);
   if (scaleNum < 0) {
     const total = -scaleNum;
     const oldDiff = Math.max(oldPods.length - partition, 0);
@@ -344,13 +374,17 @@ export interface CloneSetSpecView {
   revisionHistoryLimit: number;
   podsToDelete: string[];
   scaleMaxUnavailable?: number | string;
+  lifecycle: { preDelete?: LifecycleHook; preNormal?: LifecycleHook; inPlaceUpdate?: LifecycleHook };
+  excludePreparingDelete: boolean;
 }
+
+export const EXCLUDE_PREPARING_DELETE_LABEL = 'apps.kruise.io/cloneset-scaling-exclude-preparing-delete';
 
 /**
  * v1alpha1 keeps everything in `spec.updateStrategy` with `type` = the pod update policy; v1beta1
  * (main branch) has `type` RollingUpdate/OnDelete and the rest under `rollingUpdate` (§3.2).
  */
-export function readCloneSetSpec(obj: { apiVersion?: string; spec?: unknown }): CloneSetSpecView {
+export function readCloneSetSpec(obj: { apiVersion?: string; spec?: unknown; metadata?: unknown }): CloneSetSpecView {
   const spec = (obj.spec ?? {}) as Record<string, unknown>;
   const us = (spec.updateStrategy ?? {}) as Record<string, unknown>;
   const beta = (obj.apiVersion ?? '').endsWith('/v1beta1');
@@ -358,7 +392,8 @@ export function readCloneSetSpec(obj: { apiVersion?: string; spec?: unknown }): 
   let policy: UpdatePolicy;
   if (beta) policy = us.type === 'OnDelete' ? 'OnDelete' : ((ru.podUpdatePolicy as UpdatePolicy | undefined) ?? 'ReCreate');
   else policy = (us.type as UpdatePolicy | undefined) || 'ReCreate';
-  const scale = (spec.scaleStrategy ?? {}) as { podsToDelete?: string[]; maxUnavailable?: number | string };
+  const scale = (spec.scaleStrategy ?? {}) as { podsToDelete?: string[]; maxUnavailable?: number | string; excludePreparingDelete?: boolean };
+  const labels = ((obj as { metadata?: { labels?: Record<string, string> } }).metadata?.labels ?? {}) as Record<string, string>;
   const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
   return {
     replicas: num(spec.replicas) ?? 1,
@@ -374,5 +409,8 @@ export function readCloneSetSpec(obj: { apiVersion?: string; spec?: unknown }): 
     revisionHistoryLimit: num(spec.revisionHistoryLimit) ?? 10,
     podsToDelete: scale.podsToDelete ?? [],
     scaleMaxUnavailable: scale.maxUnavailable,
+    lifecycle: (spec.lifecycle ?? {}) as CloneSetSpecView['lifecycle'],
+    // v1alpha1 uses a label on the CloneSet (v1.3+), v1beta1 a scaleStrategy field (§3.2)
+    excludePreparingDelete: beta ? scale.excludePreparingDelete === true : labels[EXCLUDE_PREPARING_DELETE_LABEL] === 'true',
   };
 }

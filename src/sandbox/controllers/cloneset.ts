@@ -11,6 +11,8 @@ import {
   formatLabelSelector,
   isKruisePodAvailable,
   isKruisePodReady,
+  isPodAllHooked,
+  isPodHooked,
   LIFECYCLE_STATE_LABEL,
   msUntilAvailable,
   msUntilProgressDeadline,
@@ -19,7 +21,9 @@ import {
   progressingCondition,
   readCloneSetSpec,
   SPECIFIED_DELETE_LABEL,
+  type CloneSetSpecView,
   type CloneSetStatus,
+  type LifecycleHook,
   type PlannedPod,
 } from '../../kruise/rules/cloneset';
 import { cloneSetDefaults, validateCloneSet } from '../../kruise/rules/cloneset-webhook';
@@ -124,7 +128,10 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
   };
   // Kruise's inplaceupdate Refresh: readiness gate conditions, grace periods, finished in-place updates
   for (const p of ownPods()) requeue(refreshInPlaceState(store, p, now));
+  // lifecycle hooks: released preDelete hooks let PreparingDelete pods go, preNormal hooks make pods Normal
+  for (const p of ownPods()) refreshLifecycle(store, p, spec.lifecycle);
   const podsNow = ownPods();
+  const remove = (p: Pod) => deleteThroughLifecycle(store, p, spec.lifecycle.preDelete);
   const specified = new Set(spec.podsToDelete);
   const planned: PlannedPod[] = podsNow.map((p) => {
     requeue(msUntilAvailable(p, spec.minReadySeconds, now));
@@ -137,6 +144,7 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
       phase: p.status?.phase ?? 'Pending',
       creationTimestamp: p.metadata.creationTimestamp ?? '',
       specifiedDelete: specified.has(p.metadata.name ?? '') || p.metadata.labels?.[SPECIFIED_DELETE_LABEL] === 'true',
+      preparingDelete: p.metadata.labels?.[LIFECYCLE_STATE_LABEL] === 'PreparingDelete',
     };
   });
   const step = planCloneSetSync({
@@ -148,23 +156,24 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
     policy,
     pods: planned,
     scaleMaxUnavailable: scaleMaxUnavailable(spec.scaleMaxUnavailable, spec.replicas),
+    excludePreparingDelete: spec.excludePreparingDelete,
   });
   const byName = new Map(podsNow.map((p) => [p.metadata.name ?? '', p]));
-  const ns = cs.metadata.namespace;
   switch (step.kind) {
     case 'delete-specified':
-      for (const n of step.pods) safeDelete(store, ns, n);
+      for (const n of step.pods) if (byName.has(n)) remove(byName.get(n)!);
       break;
     case 'scale': {
-      for (let i = 0; i < step.createOld; i++) createCloneSetPod(store, cs, revs.currentRevision, podInformer);
-      for (let i = 0; i < step.createNew; i++) createCloneSetPod(store, cs, revs.updateRevision, podInformer);
-      for (const n of step.deletePods) safeDelete(store, ns, n);
+      const initialState = spec.lifecycle.preNormal ? 'PreparingNormal' : 'Normal';
+      for (let i = 0; i < step.createOld; i++) createCloneSetPod(store, cs, revs.currentRevision, podInformer, initialState);
+      for (let i = 0; i < step.createNew; i++) createCloneSetPod(store, cs, revs.updateRevision, podInformer, initialState);
+      for (const n of step.deletePods) if (byName.has(n)) remove(byName.get(n)!);
       break;
     }
     case 'update':
       for (const n of step.pods) {
         const pod = byName.get(n);
-        if (pod) updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, policy, now, inPlaceGraceSeconds(cs));
+        if (pod) updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, policy, now, inPlaceGraceSeconds(cs), remove);
       }
       break;
     case 'none':
@@ -203,7 +212,7 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
   if (conditions.length > 0) status.conditions = conditions;
   requeue(msUntilProgressDeadline(progressing, spec.progressDeadlineSeconds, now));
   if (!jsonEqual(status, cs.status)) {
-    const fresh = store.get(CLONESETS, ns, cs.metadata.name ?? '');
+    const fresh = store.get(CLONESETS, cs.metadata.namespace, cs.metadata.name ?? '');
     if (fresh) store.updateStatus(CLONESETS, { ...fresh, status });
   }
 
@@ -228,7 +237,29 @@ function safeDelete(store: Store, namespace: string | undefined, name: string): 
   }
 }
 
-function createCloneSetPod(store: Store, cs: KubeObject, revision: KubeObject, podInformer: Informer<Pod>): void {
+/** Kruise's preDelete hook: a hooked pod is marked PreparingDelete instead of being deleted. */
+function deleteThroughLifecycle(store: Store, pod: Pod, preDelete: LifecycleHook | undefined): void {
+  if (isPodHooked(preDelete, pod)) {
+    if (pod.metadata.labels?.[LIFECYCLE_STATE_LABEL] !== 'PreparingDelete') setLifecycleState(store, pod, 'PreparingDelete');
+    return;
+  }
+  safeDelete(store, pod.metadata.namespace, pod.metadata.name ?? '');
+}
+
+function setLifecycleState(store: Store, pod: Pod, state: string): void {
+  const fresh = store.get(PODS, pod.metadata.namespace, pod.metadata.name ?? '');
+  if (!fresh) return;
+  store.update(PODS, { ...fresh, metadata: { ...fresh.metadata, labels: { ...(fresh.metadata.labels ?? {}), [LIFECYCLE_STATE_LABEL]: state } } });
+}
+
+/** PreparingDelete pods whose preDelete hook was released are deleted; PreparingNormal pods become Normal once all preNormal hooks are on. */
+function refreshLifecycle(store: Store, pod: Pod, lifecycle: CloneSetSpecView['lifecycle']): void {
+  const state = pod.metadata.labels?.[LIFECYCLE_STATE_LABEL];
+  if (state === 'PreparingDelete' && !isPodHooked(lifecycle.preDelete, pod)) safeDelete(store, pod.metadata.namespace, pod.metadata.name ?? '');
+  else if (state === 'PreparingNormal' && (!lifecycle.preNormal || isPodAllHooked(lifecycle.preNormal, pod))) setLifecycleState(store, pod, 'Normal');
+}
+
+function createCloneSetPod(store: Store, cs: KubeObject, revision: KubeObject, podInformer: Informer<Pod>, lifecycleState: string): void {
   let suffix = randomSuffix();
   for (let i = 0; i < 10 && podInformer.get(`${cs.metadata.namespace}/${cs.metadata.name}-${suffix}`); i++) suffix = randomSuffix();
   const revName = revision.metadata.name ?? '';
@@ -238,7 +269,7 @@ function createCloneSetPod(store: Store, cs: KubeObject, revision: KubeObject, p
       [REVISION_HASH_LABEL]: revName,
       [POD_TEMPLATE_HASH_LABEL]: revisionHash(revName),
       [CLONESET_INSTANCE_ID_LABEL]: suffix,
-      [LIFECYCLE_STATE_LABEL]: 'Normal',
+      [LIFECYCLE_STATE_LABEL]: lifecycleState,
     },
   });
 }

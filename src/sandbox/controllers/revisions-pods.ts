@@ -63,6 +63,14 @@ export function updatePodToRevision(
   policy: UpdatePolicy,
   now: Date,
   graceSeconds = 0,
+  /** How a pod is removed for a recreate (CloneSet: through its preDelete lifecycle hook). */
+  remove: (pod: Pod) => void = (p) => {
+    try {
+      store.delete(PODS, p.metadata.namespace, p.metadata.name ?? '');
+    } catch {
+      // already gone
+    }
+  },
 ): PodUpdateResult {
   const ns = pod.metadata.namespace;
   const name = pod.metadata.name ?? '';
@@ -87,11 +95,7 @@ export function updatePodToRevision(
     }
     if (policy === 'InPlaceOnly') return 'blocked';
   }
-  try {
-    store.delete(PODS, ns, name);
-  } catch {
-    // already gone
-  }
+  remove(pod);
   return 'recreate';
 }
 
@@ -115,7 +119,13 @@ export function refreshInPlaceState(store: Store, pod: Pod, now: Date): number |
     store.update(PODS, grace.pod);
     return undefined;
   }
-  if (cond.status === 'True' || !readInPlaceUpdateState(pod) || !inPlaceUpdateCompleted(pod)) return undefined;
+  if (cond.status === 'True') return undefined;
+  // not ready without an update in flight (an interrupted update): release the gate
+  if (!readInPlaceUpdateState(pod)) {
+    store.updateStatus(PODS, withInPlaceReadyCondition(pod, 'True', now));
+    return undefined;
+  }
+  if (!inPlaceUpdateCompleted(pod)) return undefined;
   if (pod.metadata.labels?.[LIFECYCLE_STATE_LABEL] === 'Updating') {
     store.update(PODS, { ...pod, metadata: { ...pod.metadata, labels: { ...pod.metadata.labels, [LIFECYCLE_STATE_LABEL]: 'Normal' } } });
   }

@@ -25,6 +25,7 @@ import {
 import { WorkQueue } from './queue';
 
 export const STATEFULSETS: GroupResource = { group: 'apps', resource: 'statefulsets' };
+export const PERSISTENT_VOLUME_CLAIMS: GroupResource = { group: '', resource: 'persistentvolumeclaims' };
 export const REVISION_LABEL = 'controller-revision-hash';
 export const POD_NAME_LABEL = 'statefulset.kubernetes.io/pod-name';
 export const POD_INDEX_LABEL = 'apps.kubernetes.io/pod-index';
@@ -39,6 +40,7 @@ interface StatefulSetSpec {
   minReadySeconds?: number;
   revisionHistoryLimit?: number;
   ordinals?: { start?: number };
+  volumeClaimTemplates?: Array<{ metadata?: { name?: string; labels?: Record<string, string> }; spec?: { accessModes?: string[]; resources?: { requests?: Record<string, string> } } & Record<string, unknown> }>;
 }
 
 interface StatefulSetStatus {
@@ -52,6 +54,35 @@ export function ordinalOf(stsName: string, podName: string): number {
   if (!podName.startsWith(`${stsName}-`)) return -1;
   const rest = podName.slice(stsName.length + 1);
   return /^\d+$/.test(rest) ? Number(rest) : -1;
+}
+
+/**
+ * The claims of a StatefulSet pod (`<template>-<pod>`), created Bound when missing, and the
+ * pod's volumes pointing at them, as the StatefulSet controller does. Claims are retained
+ * (persistentVolumeClaimRetentionPolicy Retain, the default). Shared with Advanced StatefulSet.
+ */
+export function ensurePersistentVolumeClaims(store: Store, sts: KubeObject, pod: Pod): void {
+  const spec = (sts.spec ?? {}) as StatefulSetSpec;
+  const podName = pod.metadata.name ?? '';
+  for (const vct of spec.volumeClaimTemplates ?? []) {
+    const template = vct.metadata?.name ?? '';
+    const claimName = `${template}-${podName}`;
+    if (!store.get(PERSISTENT_VOLUME_CLAIMS, pod.metadata.namespace, claimName)) {
+      const claim = store.create(PERSISTENT_VOLUME_CLAIMS, {
+        apiVersion: 'v1',
+        kind: 'PersistentVolumeClaim',
+        metadata: { name: claimName, namespace: pod.metadata.namespace, labels: { ...(spec.selector?.matchLabels ?? {}), ...(vct.metadata?.labels ?? {}) } },
+        spec: { volumeMode: 'Filesystem', ...structuredClone(vct.spec ?? {}), volumeName: `pvc-${claimName}` },
+      });
+      store.updateStatus(PERSISTENT_VOLUME_CLAIMS, {
+        ...claim,
+        status: { phase: 'Bound', accessModes: vct.spec?.accessModes ?? ['ReadWriteOnce'], capacity: { storage: vct.spec?.resources?.requests?.storage ?? '1Gi' } },
+      });
+    }
+    const volumes = ((pod.spec.volumes as Array<{ name: string }> | undefined) ?? []).filter((v) => v.name !== template);
+    volumes.push({ name: template, persistentVolumeClaim: { claimName } } as { name: string });
+    pod.spec.volumes = volumes;
+  }
 }
 
 export function createStatefulSetController(): ControllerWithAdmission {
@@ -70,6 +101,7 @@ export function createStatefulSetController(): ControllerWithAdmission {
     });
     pod.spec.hostname = name;
     if (spec.serviceName) pod.spec.subdomain = spec.serviceName;
+    ensurePersistentVolumeClaims(store, sts, pod);
     return pod;
   }
 

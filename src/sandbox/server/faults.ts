@@ -5,7 +5,10 @@ import type { Verb } from './request';
 
 export interface ErrorRateSpec {
   rate: number;
+  /** Status code of the injected error (default 500). */
   code?: number;
+  /** Several codes: each injected error picks one (seeded), e.g. [500, 429]. */
+  codes?: number[];
   retryAfterSeconds?: number;
 }
 
@@ -84,7 +87,8 @@ export class FaultInjector {
     const r = this.rateFor(verb);
     if (!r || r.rate <= 0) return undefined;
     if (this.random() >= r.rate) return undefined;
-    return ApiError.fromCode(r.code ?? 500, r.retryAfterSeconds);
+    const code = r.codes && r.codes.length ? r.codes[Math.floor(this.random() * r.codes.length)]! : (r.code ?? 500);
+    return ApiError.fromCode(code, r.retryAfterSeconds);
   }
 
   /** Counts updates of existing objects; true when this one must conflict. */

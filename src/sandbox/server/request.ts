@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse } from 'yaml';
 import { ApiError } from './errors';
+import { decodeKubeProtobuf } from './protobuf';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -116,17 +117,27 @@ export class ApiRequest {
     this.res.flushHeaders();
   }
 
-  async body(): Promise<string> {
+  async bodyBytes(): Promise<Buffer> {
     const chunks: Buffer[] = [];
     for await (const c of this.req) chunks.push(c as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
+    return Buffer.concat(chunks);
+  }
+
+  async body(): Promise<string> {
+    return (await this.bodyBytes()).toString('utf8');
   }
 
   /** Parses a JSON (or YAML, for apply patches) request body. */
   async bodyObject(): Promise<unknown> {
-    const text = await this.body();
-    if (text.trim() === '') throw ApiError.badRequest('the body of the request was empty');
+    const bytes = await this.bodyBytes();
     const ct = this.contentType ?? 'application/json';
+    // kubectl's typed clients (create deployment/configmap/namespace, auth can-i) send protobuf.
+    if (ct.includes('application/vnd.kubernetes.protobuf')) return decodeKubeProtobuf(bytes);
+    if (ct.includes('cbor')) {
+      throw new ApiError(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
+    }
+    const text = bytes.toString('utf8');
+    if (text.trim() === '') throw ApiError.badRequest('the body of the request was empty');
     if (ct.includes('yaml')) {
       try {
         return parse(text);

@@ -65,6 +65,8 @@ export class MemoryStore implements Store {
   /** Events up to this resourceVersion were dropped from the log: older watches get 410. */
   private compactedRv = 0;
   private generateCounter = 0;
+  private pending: StoredEvent[] = [];
+  private delivering = false;
 
   constructor(
     readonly registry: ResourceRegistry,
@@ -350,17 +352,31 @@ export class MemoryStore implements Store {
     this.emit('DELETED', gr, obj);
   }
 
+  /**
+   * Notifies listeners in resourceVersion order. A listener that writes (a controller reacting
+   * synchronously) queues its event behind the one being delivered, so no listener, and no
+   * watch stream, ever sees resourceVersions go backwards.
+   */
   private emit(type: StoreEvent['type'], gr: GroupResource, object: KubeObject): void {
     const ev: StoredEvent = { type, gr: { group: gr.group, resource: gr.resource }, object, rv: Number(object.metadata.resourceVersion) };
     this.log.push(ev);
     this.compact();
-    for (const l of [...this.listeners]) {
-      try {
-        l(ev);
-      } catch (err) {
-        // A failing listener (a controller bug) must not break the write that triggered it.
-        process.stderr.write(`sandbox: listener failed on ${type} ${gr.resource}/${object.metadata.name}: ${err instanceof Error ? err.message : String(err)}\n`);
+    this.pending.push(ev);
+    if (this.delivering) return;
+    this.delivering = true;
+    try {
+      for (let next = this.pending.shift(); next; next = this.pending.shift()) {
+        for (const l of [...this.listeners]) {
+          try {
+            l(next);
+          } catch (err) {
+            // A failing listener (a controller bug) must not break the write that triggered it.
+            process.stderr.write(`sandbox: listener failed on ${next.type} ${next.gr.resource}/${next.object.metadata.name}: ${err instanceof Error ? err.message : String(err)}\n`);
+          }
+        }
       }
+    } finally {
+      this.delivering = false;
     }
   }
 

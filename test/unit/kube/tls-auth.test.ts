@@ -26,12 +26,17 @@ writeFileSync(join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1,DNS:api.interna
 openssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=apiserver');
 openssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.crt', '-days', '2', '-extfile', 'san.ext');
 
+openssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'client.key', '-out', 'client.csr', '-subj', '/CN=cert-user/O=devs');
+openssl('x509', '-req', '-in', 'client.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'client.crt', '-days', '2');
+
 const TOKEN = 'tls-test-token-abcdef123456';
 const EXEC_TOKEN = 'exec-plugin-token-987654321';
 const seen: Array<{ auth?: string; url?: string; impersonate?: string | string[] }> = [];
-const server: Server = createServer({ key: readFileSync(join(dir, 'server.key')), cert: readFileSync(join(dir, 'server.crt')) }, (req, res) => {
+const server: Server = createServer({ key: readFileSync(join(dir, 'server.key')), cert: readFileSync(join(dir, 'server.crt')), ca: readFileSync(join(dir, 'ca.crt')), requestCert: true, rejectUnauthorized: false }, (req, res) => {
   seen.push({ auth: req.headers.authorization, url: req.url, impersonate: req.headers['impersonate-user'] });
-  const ok = req.headers.authorization === `Bearer ${TOKEN}` || req.headers.authorization === `Bearer ${EXEC_TOKEN}`;
+  const peer = (req.socket as import('node:tls').TLSSocket).getPeerCertificate?.();
+  const certUser = peer && (req.socket as import('node:tls').TLSSocket).authorized ? peer.subject?.CN : undefined;
+  const ok = certUser === 'cert-user' || req.headers.authorization === `Bearer ${TOKEN}` || req.headers.authorization === `Bearer ${EXEC_TOKEN}`;
   res.writeHead(ok ? 200 : 401, { 'Content-Type': 'application/json' });
   res.end(JSON.stringify(ok ? { major: '1', minor: '32', gitVersion: 'v1.32.0' } : { kind: 'Status', code: 401, reason: 'Unauthorized', message: 'Unauthorized' }));
 });
@@ -136,4 +141,21 @@ test('a failing exec plugin is one line naming the user and plugin, without its 
     assert.ok(!e.message.includes('\n'));
     return true;
   });
+});
+
+test('client certificates (data or files) authenticate; the key never appears at -v=9', async () => {
+  const key = readFileSync(join(dir, 'client.key'), 'utf8');
+  const lines: string[] = [];
+  const kc = kubeconfig('cert.yaml', { 'certificate-authority-data': caData }, {
+    'client-certificate-data': readFileSync(join(dir, 'client.crt')).toString('base64'),
+    'client-key-data': Buffer.from(key).toString('base64'),
+  });
+  assert.ok(await version(kc, { verbosity: 9 }, lines));
+  const all = lines.join('\n');
+  assert.ok(!all.includes(Buffer.from(key).toString('base64')) && !all.includes(key.split('\n')[1]!), 'client key leaked');
+  const files = kubeconfig('certfiles.yaml', { 'certificate-authority-data': caData }, { 'client-certificate': 'client.crt', 'client-key': 'client.key' });
+  assert.ok(await version(files));
+  // A key that does not belong to the certificate is caught with a clear message.
+  const mismatch = kubeconfig('mismatch.yaml', { 'certificate-authority-data': caData }, { 'client-certificate': 'client.crt', 'client-key': 'server.key' });
+  await assert.rejects(version(mismatch), (e: unknown) => e instanceof CliError && /client certificate and client key do not match/.test(e.message));
 });

@@ -361,3 +361,47 @@ test(
     assert.equal(podsOf(sim)[0].metadata.annotations?.['apps.kruise.io/inplace-update-grace'], undefined);
   }),
 );
+
+test(
+  'lifecycle: preDelete hook holds a pod in PreparingDelete until released; preNormal holds new pods; exclude label replaces early',
+  withSim('v1alpha1', async (sim) => {
+    const cs = fixture('cloneset-v1alpha1.yaml')[0] as CS;
+    cs.spec.replicas = 2;
+    cs.spec.template.metadata.labels['example.io/block-deletion'] = 'true';
+    cs.spec.lifecycle = { preDelete: { labelsHandler: { 'example.io/block-deletion': 'true' } } };
+    sim.store.create(CLONESETS, cs);
+    await waitFor('2 ready', readyAll(sim, 2), 5000);
+    patchSpec(sim, (c) => (c.spec.replicas = 1));
+    const held = await waitFor('PreparingDelete', () => podsOf(sim).find((p) => p.metadata.labels!['lifecycle.apps.kruise.io/state'] === 'PreparingDelete'));
+    await new Promise((r) => setTimeout(r, 80));
+    assert.equal(podsOf(sim).length, 2, 'the hooked pod is not deleted');
+    assert.equal(getCs(sim).status!.replicas, 2);
+    assert.equal(getCs(sim).status!.availableReplicas, 1, 'PreparingDelete is not available');
+    const release = sim.store.get(PODS, 'default', held.metadata.name!) as Pod;
+    delete release.metadata.labels!['example.io/block-deletion'];
+    sim.store.update(PODS, release);
+    await waitFor('deleted once released', () => (podsOf(sim).length === 1 && getCs(sim).status!.replicas === 1 ? true : undefined));
+
+    // exclude-preparing-delete: a podsToDelete pod held by its hook is replaced at once
+    patchSpec(sim, (c) => {
+      c.metadata.labels = { ...(c.metadata.labels ?? {}), 'apps.kruise.io/cloneset-scaling-exclude-preparing-delete': 'true' };
+      c.spec.scaleStrategy = { podsToDelete: [podsOf(sim)[0].metadata.name] };
+    });
+    await waitFor('replacement while held', () => {
+      const ps = podsOf(sim);
+      return ps.length === 2 && ps.some((p) => p.metadata.labels!['lifecycle.apps.kruise.io/state'] === 'PreparingDelete') ? ps : undefined;
+    });
+
+    // preNormal: new pods wait in PreparingNormal until every hook label is on them
+    patchSpec(sim, (c) => {
+      c.spec.lifecycle.preNormal = { labelsHandler: { 'example.io/registered': 'true' } };
+      c.spec.replicas = 2;
+      delete c.spec.scaleStrategy;
+    });
+    const fresh = await waitFor('PreparingNormal pod', () => podsOf(sim).find((p) => p.metadata.labels!['lifecycle.apps.kruise.io/state'] === 'PreparingNormal'));
+    const reg = sim.store.get(PODS, 'default', fresh.metadata.name!) as Pod;
+    reg.metadata.labels!['example.io/registered'] = 'true';
+    sim.store.update(PODS, reg);
+    await waitFor('Normal after the hook', () => (sim.store.get(PODS, 'default', fresh.metadata.name!) as Pod).metadata.labels!['lifecycle.apps.kruise.io/state'] === 'Normal' || undefined);
+  }),
+);

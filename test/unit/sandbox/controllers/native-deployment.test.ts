@@ -209,3 +209,46 @@ test('GC: deleting a Deployment deletes its ReplicaSets and their pods; orphan f
     rt.stop();
   }
 });
+
+test('GC: foregroundDeletion removes dependents first; a dependent with another live owner only loses the reference', async () => {
+  const rt = start(10);
+  try {
+    const rsOf = (name: string, replicas: number): KubeObject => ({
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name, namespace: 'default' },
+      spec: { replicas, selector: { matchLabels: { rs: name } }, template: { metadata: { labels: { rs: name } }, spec: { containers: [{ name: 'c', image: 'nginx:1.25' }] } } },
+    });
+    rt.store.create(REPLICASETS, rsOf('a', 2));
+    const b = rt.store.create(REPLICASETS, rsOf('b', 0));
+    await waitFor('2 pods', () => rt.store.count(PODS) === 2);
+    // One pod of `a` is also owned (not as controller) by `b`.
+    const shared = rt.store.list(PODS)[0] as Pod;
+    shared.metadata.ownerReferences!.push({ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'b', uid: b.metadata.uid!, controller: false });
+    rt.store.update(PODS, shared);
+
+    const fg = rt.store.get(REPLICASETS, 'default', 'a')!;
+    fg.metadata.finalizers = ['foregroundDeletion'];
+    rt.store.update(REPLICASETS, fg);
+    rt.store.delete(REPLICASETS, 'default', 'a');
+    assert.ok(rt.store.get(REPLICASETS, 'default', 'a')?.metadata.deletionTimestamp, 'owner waits for its dependents');
+    await waitFor('owner gone', () => rt.store.get(REPLICASETS, 'default', 'a') === undefined);
+    // The foreground pass deletes every dependent of `a`, shared or not (as kube does).
+    await waitFor('dependents gone', () => rt.store.count(PODS) === 0);
+
+    // Background: a dependent with another live owner keeps living, minus the dangling reference.
+    const c = rt.store.create(REPLICASETS, rsOf('c', 1));
+    await waitFor('pod of c', () => (rt.store.list(PODS) as Pod[]).some((p) => p.metadata.ownerReferences?.[0]?.uid === c.metadata.uid));
+    const pod = (rt.store.list(PODS) as Pod[]).find((p) => p.metadata.ownerReferences?.[0]?.uid === c.metadata.uid)!;
+    pod.metadata.ownerReferences!.push({ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'b', uid: b.metadata.uid!, controller: false });
+    rt.store.update(PODS, pod);
+    rt.store.delete(REPLICASETS, 'default', 'c');
+    const kept = await waitFor('reference dropped', () => {
+      const p = rt.store.get(PODS, 'default', pod.metadata.name!) as Pod | undefined;
+      return p && p.metadata.ownerReferences?.length === 1 ? p : undefined;
+    });
+    assert.equal(kept.metadata.ownerReferences![0].uid, b.metadata.uid);
+  } finally {
+    rt.stop();
+  }
+});

@@ -94,10 +94,13 @@ test('StatefulSet RollingUpdate with partition 1 updates db-2 then db-1 (highest
   }
 });
 
-test('StatefulSet Parallel scale down removes the highest ordinals', async () => {
+test('StatefulSet Parallel scale down removes the highest ordinals; claims from volumeClaimTemplates are created Bound and kept', async () => {
   const rt = start(10);
   try {
     const f = fixture('statefulset-db.yaml');
+    (f.spec as Record<string, unknown>).volumeClaimTemplates = [
+      { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '5Gi' } } } },
+    ];
     (f.spec as Record<string, unknown>).podManagementPolicy = 'Parallel';
     (f.spec as Record<string, unknown>).replicas = 5;
     rt.store.create(STATEFULSETS, f);
@@ -107,6 +110,11 @@ test('StatefulSet Parallel scale down removes the highest ordinals', async () =>
     rt.store.update(STATEFULSETS, sts);
     await waitFor('2 left', () => rt.store.count(PODS) === 2);
     assert.deepEqual(rt.store.list(PODS).map((p) => p.metadata.name).sort(), ['db-0', 'db-1']);
+    const claims = rt.store.list({ group: '', resource: 'persistentvolumeclaims' });
+    assert.deepEqual(claims.map((c) => c.metadata.name).sort(), ['data-db-0', 'data-db-1', 'data-db-2', 'data-db-3', 'data-db-4']);
+    assert.equal((claims[0].status as { phase: string }).phase, 'Bound');
+    const db1 = rt.store.get(PODS, 'default', 'db-1') as Pod;
+    assert.deepEqual((db1.spec.volumes as unknown[]).at(-1), { name: 'data', persistentVolumeClaim: { claimName: 'data-db-1' } });
   } finally {
     rt.stop();
   }

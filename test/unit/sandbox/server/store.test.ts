@@ -109,3 +109,18 @@ describe('MemoryStore', () => {
     assert.throws(() => s.create(CM, cm('Upper')), (e: unknown) => e instanceof ApiError && e.code === 422 && /metadata\.name: Invalid value: "Upper"/.test(e.message));
   });
 });
+
+describe('MemoryStore event order', () => {
+  it('delivers events in resourceVersion order even when a listener writes', () => {
+    const s = new MemoryStore(new ResourceRegistry());
+    s.subscribe((e) => {
+      // A controller reacting synchronously: its write must not overtake the event being delivered.
+      if (e.type === 'ADDED' && e.object.metadata.name === 'trigger') s.create(CM, cm('reaction'));
+    });
+    const seen: number[] = [];
+    s.subscribe((e) => seen.push(Number(e.object.metadata.resourceVersion)));
+    s.create(CM, cm('trigger'));
+    assert.equal(seen.length, 2);
+    assert.ok(seen[0]! < seen[1]!, `in order: ${seen.join(',')}`);
+  });
+});

@@ -1,0 +1,126 @@
+// `create pps`, `get pps`, `describe pps` against the sandbox: validation before sending,
+// one PPS per StatefulSet, injected affinity on a recreated pod, and --auto.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { kubectl, runCli, REPO_ROOT } from '../helpers/cli';
+import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
+
+const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'ops');
+const PPS_PATH = '/apis/apps.kruise.io/v1alpha1/namespaces/default/persistentpodstates';
+let sb: Sandbox;
+
+interface PodView {
+  metadata: { name: string; uid: string; annotations?: Record<string, string>; deletionTimestamp?: string };
+  spec: { nodeName?: string; nodeSelector?: Record<string, string>; affinity?: { nodeAffinity?: { preferredDuringSchedulingIgnoredDuringExecution?: Array<{ weight: number; preference: { matchExpressions: Array<{ key: string; values: string[] }> } }> } } };
+  status?: { phase?: string; conditions?: Array<{ type: string; status: string }> };
+}
+
+const ready = (p: PodView): boolean => p.status?.phase === 'Running' && (p.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+
+async function dbPods(): Promise<PodView[]> {
+  const r = await sb.api('GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Ddb');
+  return (r.body.items as PodView[]).filter((p) => !p.metadata.deletionTimestamp);
+}
+
+before(async () => {
+  sb = await startSandbox({ readyDelay: 200 });
+  const a = await kubectl(['apply', '-f', join(FIXTURES, 'statefulset-db.yaml')], sb.kubeconfig);
+  assert.equal(a.code, 0, a.stderr);
+  await waitUntil('3 ready db pods', async () => {
+    const list = await dbPods();
+    return list.length === 3 && list.every(ready);
+  });
+});
+
+after(async () => {
+  await sb?.stop();
+});
+
+test('bad input exits 2 and sends no write', async () => {
+  sb.clearAudit();
+  for (const args of [
+    ['create', 'pps', 'db', '--for', 'sts/db', '--preferred-topology', 'kubernetes.io/hostname:0'],
+    ['create', 'pps', 'db', '--for', 'sts/db', '--preferred-topology', 'kubernetes.io/hostname:101'],
+    ['create', 'pps', 'db', '--for', 'sts/db'],
+    ['create', 'pps', 'DB', '--for', 'sts/db', '--required-topology', 'kubernetes.io/hostname'],
+    ['create', 'pps', 'db', '--for', 'sts/db', '--required-topology', 'bad key'],
+    ['create', 'pps', 'db', '--for', 'sts/db', '--required-topology', 'a', '--retention', 'Never'],
+  ]) {
+    const r = await runCli(args, { kubeconfig: sb.kubeconfig });
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /^error: /);
+  }
+  const notSts = await runCli(['create', 'pps', 'x', '--for', 'deployment/db', '--required-topology', 'kubernetes.io/hostname'], { kubeconfig: sb.kubeconfig });
+  assert.equal(notSts.code, 2, notSts.stderr);
+  assert.match(notSts.stderr, /must name a StatefulSet/);
+  const missing = await runCli(['create', 'pps', 'x', '--for', 'sts/nope', '--required-topology', 'kubernetes.io/hostname'], { kubeconfig: sb.kubeconfig });
+  assert.equal(missing.code, 1, missing.stderr);
+  assert.deepEqual(sb.audit().filter((e) => e.verb !== 'get' && e.verb !== 'list'), []);
+});
+
+test('create pps, recreate a pod: the new pod carries the injected affinity and describe shows it', async () => {
+  const preview = await runCli(['create', 'pps', 'db', '--for', 'sts/db', '--required-topology', 'topology.kubernetes.io/zone', '--preferred-topology', 'kubernetes.io/hostname:80', '--preview'], {
+    kubeconfig: sb.kubeconfig,
+  });
+  assert.equal(preview.code, 0, preview.stderr);
+  assert.match(preview.stdout, /^db-0\s+node-\d\s+zone-[abc]\s+node-\d/m);
+  assert.equal((await sb.api('GET', PPS_PATH)).body.items.length, 0, '--preview creates nothing');
+
+  const r = await runCli(['create', 'pps', 'db', '--for', 'sts/db', '--required-topology', 'topology.kubernetes.io/zone', '--preferred-topology', 'kubernetes.io/hostname:80'], { kubeconfig: sb.kubeconfig });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, 'persistentpodstate.apps.kruise.io/db created\n');
+  const pps = await waitUntil('pod states recorded', async () => {
+    const o = (await sb.api('GET', `${PPS_PATH}/db`)).body as { status?: { podStates?: Record<string, { nodeName: string; nodeTopologyLabels: Record<string, string> }> } };
+    return Object.keys(o.status?.podStates ?? {}).length === 3 ? o : undefined;
+  });
+  const recorded = pps.status!.podStates!['db-1']!;
+
+  const second = await runCli(['create', 'pps', 'db-again', '--for', 'sts/db', '--required-topology', 'kubernetes.io/hostname'], { kubeconfig: sb.kubeconfig });
+  assert.equal(second.code, 1);
+  assert.match(second.stderr, /persistentpodstate "db" already targets/);
+
+  const old = (await dbPods()).find((p) => p.metadata.name === 'db-1')!;
+  const d = await kubectl(['delete', 'pod', 'db-1'], sb.kubeconfig);
+  assert.equal(d.code, 0, d.stderr);
+  const fresh = await waitUntil('db-1 recreated and ready', async () => {
+    const p = (await dbPods()).find((x) => x.metadata.name === 'db-1');
+    return p && p.metadata.uid !== old.metadata.uid && ready(p) ? p : undefined;
+  });
+  assert.equal(fresh.metadata.annotations?.['kruise.io/injected-persistent-pod-state'], 'db');
+  assert.equal(fresh.spec.nodeSelector?.['topology.kubernetes.io/zone'], recorded.nodeTopologyLabels['topology.kubernetes.io/zone']);
+  const term = fresh.spec.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution?.find((t) => t.preference.matchExpressions[0]!.key === 'kubernetes.io/hostname');
+  assert.equal(term?.weight, 80);
+  assert.deepEqual(term?.preference.matchExpressions[0]!.values, [recorded.nodeName]);
+
+  const desc = await runCli(['describe', 'pps', 'db'], { kubeconfig: sb.kubeconfig });
+  assert.equal(desc.code, 0, desc.stderr);
+  assert.match(desc.stdout, /^Target:\s+StatefulSet\/db \(apps\/v1\)/m);
+  assert.match(desc.stdout, new RegExp(`db-1\\s+${recorded.nodeName}\\s+zone-[abc]\\s+node-\\d\\s+node-\\d\\s+yes\\s+topology\\.kubernetes\\.io/zone=zone-[abc] \\(required\\), kubernetes\\.io/hostname=${recorded.nodeName} \\(80\\)`));
+  const get = await runCli(['get', 'pps', 'db'], { kubeconfig: sb.kubeconfig });
+  assert.equal(get.code, 0, get.stderr);
+  assert.match(get.stdout, /^POD\s+NODE\s+TOPOLOGY\.KUBERNETES\.IO\/ZONE\s+KUBERNETES\.IO\/HOSTNAME\s+CURRENT NODE\s+STATE/m);
+  assert.equal(get.stdout.trim().split('\n').length, 4);
+  const list = await runCli(['get', 'pps'], { kubeconfig: sb.kubeconfig });
+  assert.match(list.stdout, /^db\s+statefulset\.apps\/db\s+topology\.kubernetes\.io\/zone\s+kubernetes\.io\/hostname:80\s+3\s/m);
+});
+
+test('--auto annotates the StatefulSet and Kruise generates a PPS named after it', async () => {
+  const a = await kubectl(['apply', '-f', '-'], sb.kubeconfig, {
+    input: (await import('node:fs')).readFileSync(join(FIXTURES, 'statefulset-db.yaml'), 'utf8').replace(/name: db$/m, 'name: cache').replace(/app: db/g, 'app: cache').replace('serviceName: db', 'serviceName: cache'),
+  });
+  assert.equal(a.code, 0, a.stderr);
+  const r = await runCli(['create', 'pps', '--for', 'sts/cache', '--auto', '--preferred-topology', 'kubernetes.io/hostname'], { kubeconfig: sb.kubeconfig, timeoutMs: 30_000 });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, 'statefulset.apps/cache annotated\n');
+  const sts = (await sb.api('GET', '/apis/apps/v1/namespaces/default/statefulsets/cache')).body as { metadata: { annotations: Record<string, string> } };
+  assert.equal(sts.metadata.annotations['kruise.io/auto-generate-persistent-pod-state'], 'true');
+  assert.equal(sts.metadata.annotations['kruise.io/preferred-persistent-topology'], 'kubernetes.io/hostname');
+  const pps = await waitUntil('generated PPS', async () => {
+    const res = await sb.api('GET', `${PPS_PATH}/cache`);
+    return res.status === 200 ? res.body : undefined;
+  });
+  assert.equal(pps.spec.targetRef.name, 'cache');
+  const weighted = await runCli(['create', 'pps', '--for', 'sts/cache', '--auto', '--preferred-topology', 'kubernetes.io/hostname:50'], { kubeconfig: sb.kubeconfig });
+  assert.equal(weighted.code, 2);
+});

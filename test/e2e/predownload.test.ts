@@ -1,0 +1,125 @@
+// `predownload` against the sandbox: a workload's new image on exactly the nodes of its old
+// pods, failures listed per node, several images, and the client engine's pull pods.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { kubectl, runCli, REPO_ROOT } from '../helpers/cli';
+import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
+
+const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'ops');
+let sb: Sandbox;
+
+interface PodView {
+  metadata: { name: string; labels?: Record<string, string>; deletionTimestamp?: string };
+  spec: { nodeName?: string; containers: Array<{ name: string; image: string }> };
+  status?: { phase?: string; conditions?: Array<{ type: string; status: string }> };
+}
+
+async function webPods(): Promise<PodView[]> {
+  const r = await sb.api('GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Dweb');
+  return (r.body.items as PodView[]).filter((p) => !p.metadata.deletionTimestamp);
+}
+
+before(async () => {
+  sb = await startSandbox({ readyDelay: 200, nodes: 4 });
+  // 3 pods on 4 nodes: the job must target the pods' nodes, not every node.
+  const a = await kubectl(['apply', '-f', join(FIXTURES, 'cloneset-web.yaml')], sb.kubeconfig);
+  assert.equal(a.code, 0, a.stderr);
+  const s = await kubectl(['scale', 'cloneset/web', '--replicas=3'], sb.kubeconfig);
+  assert.equal(s.code, 0, s.stderr);
+  await waitUntil('3 ready web pods', async () => {
+    const list = await webPods();
+    return list.length === 3 && list.every((p) => p.status?.phase === 'Running');
+  });
+});
+
+after(async () => {
+  await sb?.stop();
+});
+
+test('predownload cloneset/web after a template image change: one ImagePullJob on the old pods\' nodes', async () => {
+  const p = await kubectl(
+    ['patch', 'cloneset/web', '--type=merge', '-p', '{"spec":{"updateStrategy":{"paused":true},"template":{"spec":{"containers":[{"name":"nginx","image":"nginx:1.27.0"},{"name":"log-agent","image":"fluent/fluent-bit:2.2"}]}}}}'],
+    sb.kubeconfig,
+  );
+  assert.equal(p.code, 0, p.stderr);
+  const old = await webPods();
+  assert.ok(old.every((x) => x.spec.containers[0]!.image === 'nginx:1.25.3'), 'paused: pods still run the old image');
+  const oldNodes = [...new Set(old.map((x) => x.spec.nodeName!))].sort();
+
+  const r = await runCli(['predownload', 'cloneset/web'], { kubeconfig: sb.kubeconfig, timeoutMs: 30_000 });
+  assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+  assert.match(r.stderr, /succeeded, 0 failed/);
+  const jobs = (await sb.api('GET', '/apis/apps.kruise.io/v1beta1/namespaces/default/imagepulljobs')).body.items as Array<{
+    spec: { image: string; selector?: { names?: string[] }; podSelector?: { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values: string[] }> } };
+    status: { desired: number; succeeded: number; failed: number };
+  }>;
+  assert.equal(jobs.length, 1);
+  const job = jobs[0]!;
+  assert.equal(job.spec.image, 'nginx:1.27.0');
+  if (job.spec.selector) {
+    assert.deepEqual([...job.spec.selector.names!].sort(), oldNodes);
+  } else {
+    // podSelector: the CloneSet's pods that are not at the update revision — the old ones.
+    assert.deepEqual(job.spec.podSelector!.matchLabels, { app: 'web' });
+    assert.ok(job.spec.podSelector!.matchExpressions!.some((e) => e.key === 'controller-revision-hash' && e.operator === 'NotIn'));
+  }
+  assert.equal(job.status.desired, oldNodes.length);
+  assert.equal(job.status.succeeded, oldNodes.length);
+
+  // Nothing left to pull once the pods run the template's images.
+  const again = await runCli(['predownload', 'cloneset/web'], { kubeconfig: sb.kubeconfig, timeoutMs: 30_000 });
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal((await sb.api('GET', '/apis/apps.kruise.io/v1beta1/namespaces/default/imagepulljobs')).body.items.length, 1, 'the rerun follows the same job');
+});
+
+test('a fail-pull image exits 1 and lists the failed nodes', async () => {
+  const r = await runCli(['predownload', '--image', 'registry.example.com/team/app:fail-pull', '--nodes', 'node-2,node-4', '--parallelism=2'], {
+    kubeconfig: sb.kubeconfig,
+    timeoutMs: 30_000,
+  });
+  assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+  assert.match(r.stderr, /^error: pre-download of registry\.example\.com\/team\/app:fail-pull failed on 2 node\(s\): node-2, node-4$/m);
+  assert.match(r.stdout, /node-2,node-4/);
+});
+
+test('several images go into one ImageListPullJob; invalid input sends nothing', async () => {
+  sb.clearAudit();
+  for (const args of [
+    ['predownload', '--image', 'Nginx:1'],
+    ['predownload', '--image', 'nginx', '--nodes', 'node-1,,node-2'],
+    ['predownload', '--image', 'nginx', '--parallelism=0'],
+    ['predownload'],
+  ]) {
+    const bad = await runCli(args, { kubeconfig: sb.kubeconfig });
+    assert.equal(bad.code, 2, args.join(' '));
+    assert.match(bad.stderr, /^error: /);
+  }
+  assert.equal(sb.audit().length, 0, 'nothing sent for invalid input');
+  const r = await runCli(['predownload', '--image', 'redis:7.2', '--image', 'busybox:1.36', '--node-selector', 'topology.kubernetes.io/zone=zone-a'], {
+    kubeconfig: sb.kubeconfig,
+    timeoutMs: 30_000,
+  });
+  assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+  const lists = (await sb.api('GET', '/apis/apps.kruise.io/v1beta1/namespaces/default/imagelistpulljobs')).body.items as Array<{ spec: { images: string[]; selector: unknown } }>;
+  assert.equal(lists.length, 1);
+  assert.deepEqual([...lists[0]!.spec.images].sort(), ['busybox:1.36', 'redis:7.2']);
+  assert.deepEqual(lists[0]!.spec.selector, { matchLabels: { 'topology.kubernetes.io/zone': 'zone-a' } });
+});
+
+test('--via=client pulls with pods pinned to each node and removes them', async () => {
+  const r = await runCli(['predownload', '--image', 'memcached:1.6', '--nodes', 'node-1,node-3', '--via=client', '--parallelism=2'], {
+    kubeconfig: sb.kubeconfig,
+    timeoutMs: 30_000,
+  });
+  assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+  const creates = sb.audit().filter((e) => e.verb === 'create' && e.path === '/api/v1/namespaces/default/pods');
+  assert.equal(creates.length, 2);
+  await waitUntil('pull pods removed', async () => {
+    const left = (await sb.api('GET', '/api/v1/namespaces/default/pods?labelSelector=kubectl-kruise%2Fpredownload%3Dtrue')).body.items as PodView[];
+    return left.filter((x) => !x.metadata.deletionTimestamp).length === 0;
+  });
+  const fail = await runCli(['predownload', '--image', 'memcached:fail-pull', '--nodes', 'node-2', '--via=client'], { kubeconfig: sb.kubeconfig, timeoutMs: 30_000 });
+  assert.equal(fail.code, 1);
+  assert.match(fail.stderr, /failed on 1 node\(s\): node-2/);
+});

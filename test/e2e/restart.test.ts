@@ -1,0 +1,176 @@
+// `restart` against the sandbox: CRRs in batches, restartCount +1, pod UIDs kept, validation
+// before anything is created, dry run, --wait=false + resume, and the client engine on a
+// cluster without Kruise. Results are read back through the API and the audit log.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { kubectl, runCli, REPO_ROOT } from '../helpers/cli';
+import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
+
+const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'ops');
+const CRR_PATH = '/apis/apps.kruise.io/v1alpha1/namespaces/default/containerrecreaterequests';
+
+interface PodView {
+  metadata: { name: string; uid: string; labels?: Record<string, string> };
+  spec: { nodeName?: string };
+  status?: { phase?: string; conditions?: Array<{ type: string; status: string }>; containerStatuses?: Array<{ name: string; restartCount: number }> };
+}
+
+let sb: Sandbox;
+
+async function pods(sandbox: Sandbox, selector: string): Promise<PodView[]> {
+  const r = await sandbox.api('GET', `/api/v1/namespaces/default/pods?labelSelector=${encodeURIComponent(selector)}`);
+  return (r.body.items as PodView[]).filter((p) => !(p.metadata as { deletionTimestamp?: string }).deletionTimestamp);
+}
+
+const ready = (p: PodView): boolean => p.status?.phase === 'Running' && (p.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+
+async function allReady(sandbox: Sandbox, selector: string, n: number): Promise<PodView[]> {
+  return waitUntil(`${n} ready pods for ${selector}`, async () => {
+    const list = await pods(sandbox, selector);
+    return list.length === n && list.every(ready) ? list : undefined;
+  });
+}
+
+function writes(sandbox: Sandbox): Array<{ verb: string; path: string; time: string }> {
+  return sandbox.audit().filter((e) => ['create', 'update', 'patch', 'delete', 'deletecollection'].includes(e.verb));
+}
+
+/** Groups timestamps into bursts separated by more than `gapMs`. */
+function bursts(times: number[], gapMs: number): number[] {
+  const sorted = [...times].sort((a, b) => a - b);
+  const sizes: number[] = [];
+  let prev = -Infinity;
+  for (const t of sorted) {
+    if (t - prev > gapMs) sizes.push(0);
+    sizes[sizes.length - 1]!++;
+    prev = t;
+  }
+  return sizes;
+}
+
+before(async () => {
+  sb = await startSandbox({ readyDelay: 500 });
+  const r = await kubectl(['apply', '-f', join(FIXTURES, 'cloneset-web.yaml')], sb.kubeconfig);
+  assert.equal(r.code, 0, r.stderr);
+  await allReady(sb, 'app=web', 6);
+});
+
+after(async () => {
+  await sb?.stop();
+});
+
+test('a wrong container name exits 2 before anything is created', async () => {
+  sb.clearAudit();
+  const r = await runCli(['restart', 'cloneset/web', '-c', 'nginx,nope'], { kubeconfig: sb.kubeconfig });
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /^error: .*no container "nope"/m);
+  assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+  assert.deepEqual(writes(sb), []);
+  const empty = await runCli(['restart', 'cloneset/web', '-c', ''], { kubeconfig: sb.kubeconfig });
+  assert.equal(empty.code, 2);
+  assert.deepEqual(writes(sb), []);
+});
+
+test('--dry-run=client -o yaml prints one CRR per pod and creates nothing', async () => {
+  sb.clearAudit();
+  const r = await runCli(['restart', 'cloneset/web', '-c', 'nginx', '--dry-run=client', '-o', 'yaml'], { kubeconfig: sb.kubeconfig });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout.match(/kind: ContainerRecreateRequest/g)?.length, 6);
+  assert.match(r.stdout, /apiVersion: apps\.kruise\.io\/v1alpha1/);
+  assert.doesNotMatch(r.stdout, /preStop|statusContext|ports/);
+  assert.deepEqual(writes(sb), []);
+});
+
+test('restart cloneset/web --max-unavailable=2: 3 batches of CRRs, every restartCount +1, same pods', async () => {
+  const podsBefore = await allReady(sb, 'app=web', 6);
+  sb.clearAudit();
+  const r = await runCli(['restart', 'cloneset/web', '--max-unavailable=2'], { kubeconfig: sb.kubeconfig, timeoutMs: 45_000 });
+  assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+  assert.match(r.stdout, /^POD\s+CONTAINERS\s+PHASE\s+RESTARTS\s+DURATION/m);
+  assert.equal(r.stdout.match(/Succeeded/g)?.length, 6);
+  assert.equal(r.stderr.match(/^batch \d\/3: /gm)?.length, 3, r.stderr);
+
+  const creates = sb.audit().filter((e) => e.verb === 'create' && e.path.startsWith(CRR_PATH));
+  assert.equal(creates.length, 6);
+  assert.ok(creates.every((e) => e.code === 201));
+  // Each batch is created only after the previous one restarted and its pods were Ready again
+  // (≥ the 500 ms ready delay), so the creations come in three bursts of two.
+  assert.deepEqual(bursts(creates.map((e) => Date.parse(e.time)), 250), [2, 2, 2]);
+
+  const podsAfter = await allReady(sb, 'app=web', 6);
+  for (const p of podsBefore) {
+    const q = podsAfter.find((x) => x.metadata.name === p.metadata.name);
+    assert.ok(q, `pod ${p.metadata.name} still exists`);
+    assert.equal(q.metadata.uid, p.metadata.uid, 'restarted in place, not recreated');
+    for (const c of p.status!.containerStatuses!) {
+      const now: { restartCount: number } = q.status!.containerStatuses!.find((x) => x.name === c.name)!;
+      assert.equal(now.restartCount, c.restartCount + 1, `${p.metadata.name}/${c.name}`);
+    }
+  }
+  const crrs = (await sb.api('GET', CRR_PATH)).body.items as Array<{ metadata: { labels: Record<string, string> }; status?: { phase?: string } }>;
+  const run = crrs.filter((c) => c.metadata.labels['kubectl-kruise/workload-name'] === 'web');
+  assert.equal(new Set(run.map((c) => c.metadata.labels['kubectl-kruise/restart-id'])).size, 1);
+  assert.ok(run.every((c) => c.status?.phase === 'Completed'));
+});
+
+test('--wait=false creates the first batch; running again resumes the same run without duplicates', async () => {
+  const podsBefore = await allReady(sb, 'app=web', 6);
+  sb.clearAudit();
+  const first = await runCli(['restart', 'cloneset/web', '-c', 'nginx', '--max-unavailable=2', '--wait=false'], { kubeconfig: sb.kubeconfig });
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(first.stdout.match(/containerrecreaterequest\.apps\.kruise\.io\/\S+ created/g)?.length, 2);
+
+  const second = await runCli(['restart', 'cloneset/web', '-c', 'nginx', '--max-unavailable=2'], { kubeconfig: sb.kubeconfig, timeoutMs: 45_000 });
+  assert.equal(second.code, 0, `${second.stdout}\n${second.stderr}`);
+  assert.match(second.stderr, /resuming restart \w+/);
+  const creates = sb.audit().filter((e) => e.verb === 'create' && e.path.startsWith(CRR_PATH) && e.code === 201);
+  assert.equal(creates.length, 6, 'one CRR per pod over both invocations');
+  const podsAfter = await allReady(sb, 'app=web', 6);
+  for (const p of podsBefore) {
+    const q = podsAfter.find((x) => x.metadata.name === p.metadata.name)!;
+    const was = p.status!.containerStatuses!.find((c) => c.name === 'nginx')!.restartCount;
+    assert.equal(q.status!.containerStatuses!.find((c) => c.name === 'nginx')!.restartCount, was + 1, p.metadata.name);
+    const sidecar = p.status!.containerStatuses!.find((c) => c.name === 'log-agent')!.restartCount;
+    assert.equal(q.status!.containerStatuses!.find((c) => c.name === 'log-agent')!.restartCount, sidecar, 'untouched container');
+  }
+});
+
+test('restart pod/NAME -c restarts one container of one pod', async () => {
+  const [pod] = await allReady(sb, 'app=web', 6);
+  const r = await runCli(['restart', `pod/${pod!.metadata.name}`, '-c', 'log-agent'], { kubeconfig: sb.kubeconfig, timeoutMs: 30_000 });
+  assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+  const now = (await sb.api('GET', `/api/v1/namespaces/default/pods/${pod!.metadata.name}`)).body as PodView;
+  const was = pod!.status!.containerStatuses!.find((c) => c.name === 'log-agent')!.restartCount;
+  assert.equal(now.status!.containerStatuses!.find((c) => c.name === 'log-agent')!.restartCount, was + 1);
+});
+
+test('--via=client on a cluster without Kruise recreates the pods batch by batch', async () => {
+  const plain = await startSandbox({ readyDelay: 500 });
+  try {
+    // "Kruise uninstalled": no apps.kruise.io kinds are served any more.
+    const crds = (await plain.api('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions')).body.items as Array<{ metadata: { name: string } }>;
+    for (const c of crds.filter((x) => x.metadata.name.endsWith('.kruise.io'))) {
+      const d = await kubectl(['delete', 'crd', c.metadata.name], plain.kubeconfig);
+      assert.equal(d.code, 0, d.stderr);
+    }
+    const a = await kubectl(['apply', '-f', join(FIXTURES, 'deployment-api.yaml')], plain.kubeconfig);
+    assert.equal(a.code, 0, a.stderr);
+    const apiBefore = await allReady(plain, 'app=api', 4);
+    plain.clearAudit();
+    const kruise = await runCli(['restart', 'deployment/api', '--via=kruise'], { kubeconfig: plain.kubeconfig });
+    assert.equal(kruise.code, 1);
+    assert.match(kruise.stderr, /does not serve containerrecreaterequests/);
+    const r = await runCli(['restart', 'deployment/api', '--max-unavailable=2'], { kubeconfig: plain.kubeconfig, timeoutMs: 45_000 });
+    assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+    assert.match(r.stderr, /recreating pods batch by batch/);
+    const deletes = plain.audit().filter((e) => e.verb === 'delete' && e.path.includes('/pods/'));
+    assert.equal(deletes.length, 4);
+    assert.deepEqual(bursts(deletes.map((e) => Date.parse(e.time)), 250), [2, 2]);
+    const apiAfter = await allReady(plain, 'app=api', 4);
+    const oldUids = new Set(apiBefore.map((p) => p.metadata.uid));
+    assert.ok(apiAfter.every((p) => !oldUids.has(p.metadata.uid)), 'every pod was replaced');
+  } finally {
+    await plain.stop();
+  }
+});

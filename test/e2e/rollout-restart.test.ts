@@ -1,0 +1,115 @@
+// `rollout restart` (template annotation for ReCreate and native workloads, ContainerRecreateRequests
+// for in-place CloneSets) and the native kinds: Deployment status/history/undo (paused → error),
+// StatefulSet status with `-l`.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runCli } from '../helpers/cli';
+import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
+import { applyFixture, getObject, isPodReady, PATHS, podsOf, summary, waitSettled, writes } from './rollout-helpers';
+
+let sb: Sandbox;
+const cli = (args: string[], timeoutMs = 40_000) => runCli(args, { kubeconfig: sb.kubeconfig, timeoutMs });
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+
+before(async () => {
+  sb = await startSandbox({ kruise: 'v1.9', readyDelay: '50ms' });
+  await applyFixture(sb, 'cloneset-web.yaml');
+  await applyFixture(sb, 'deployment-api.yaml');
+  await applyFixture(sb, 'statefulset-cache.yaml');
+  // An in-place CloneSet of 3 pods.
+  const inplace = {
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    kind: 'CloneSet',
+    metadata: { name: 'inpl', namespace: 'default' },
+    spec: {
+      replicas: 3,
+      selector: { matchLabels: { app: 'inpl' } },
+      template: { metadata: { labels: { app: 'inpl' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.25' }] } },
+      updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 1 },
+    },
+  };
+  const created = await sb.api('POST', '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets', inplace);
+  assert.equal(created.status, 201, created.text);
+  await Promise.all([waitSettled(sb, PATHS.cloneset()), waitSettled(sb, PATHS.cloneset('v1alpha1', 'inpl')), waitSettled(sb, PATHS.deployment())]);
+});
+
+after(async () => {
+  await sb?.stop();
+});
+
+test('restart of a ReCreate CloneSet sets the restartedAt template annotation and replaces the pods', async () => {
+  const oldPods = new Set((await podsOf(sb, 'app=web')).map((p) => p.metadata.uid));
+  sb.clearAudit();
+  const r = await cli(['rollout', 'restart', 'cloneset/web']);
+  assert.equal(r.code, 0, summary(r));
+  assert.equal(r.stdout, 'cloneset.apps.kruise.io/web restarted\n');
+  const w = writes(sb.audit());
+  assert.equal(w.length, 1);
+  assert.equal(w[0]!.contentType, 'application/merge-patch+json');
+  const cs = await getObject(sb, PATHS.cloneset());
+  assert.match(cs.spec.template.metadata.annotations['kubectl.kubernetes.io/restartedAt'], RFC3339);
+  const s = await cli(['rollout', 'status', 'cloneset/web', '--timeout=30s']);
+  assert.equal(s.code, 0, summary(s));
+  const pods = await podsOf(sb, 'app=web');
+  assert.equal(pods.length, 8);
+  assert.ok(pods.every((p) => !oldPods.has(p.metadata.uid)), 'every pod was recreated');
+});
+
+test('restart of an in-place CloneSet goes through ContainerRecreateRequests: same pods, restartCount +1', async () => {
+  const before = await podsOf(sb, 'app=inpl');
+  const r = await cli(['rollout', 'restart', 'cloneset/inpl'], 60_000);
+  assert.equal(r.code, 0, summary(r));
+  assert.match(r.stderr, /^cloneset\.apps\.kruise\.io\/inpl has an in-place update policy: restarting containers through ContainerRecreateRequests$/m);
+  assert.match(r.stdout, /cloneset\.apps\.kruise\.io\/inpl restarted/);
+  const cs = await getObject(sb, PATHS.cloneset('v1alpha1', 'inpl'));
+  assert.equal(cs.spec.template.metadata.annotations?.['kubectl.kubernetes.io/restartedAt'], undefined, 'no template change');
+  const crrs = await sb.api('GET', '/apis/apps.kruise.io/v1alpha1/namespaces/default/containerrecreaterequests');
+  assert.equal(crrs.body.items.length, 3);
+  const after = await waitUntil('pods ready again', async () => {
+    const pods = await podsOf(sb, 'app=inpl');
+    return pods.length === 3 && pods.every(isPodReady) ? pods : undefined;
+  });
+  for (const p of before) {
+    const same = after.find((x: any) => x.metadata.uid === p.metadata.uid);
+    assert.ok(same, `pod ${p.metadata.name} kept its UID`);
+    assert.equal(same.status.containerStatuses[0].restartCount, p.status.containerStatuses[0].restartCount + 1);
+  }
+});
+
+test('Deployment: restart, history, undo refused while paused, undo', async () => {
+  const r = await cli(['rollout', 'restart', 'deploy/api']);
+  assert.equal(r.code, 0, summary(r));
+  assert.equal(r.stdout, 'deployment.apps/api restarted\n');
+  const s = await cli(['rollout', 'status', 'deployment/api', '--timeout=30s']);
+  assert.equal(s.code, 0, summary(s));
+  assert.match(s.stdout, /deployment "api" successfully rolled out\n$/);
+  const h = await cli(['rollout', 'history', 'deployment/api']);
+  assert.equal(h.code, 0, summary(h));
+  assert.match(h.stdout, /^1\s+<none>\s+ghcr\.io\/example\/api:1\.7\.3\s+0$/m);
+  assert.match(h.stdout, /^2\s+<none>\s+ghcr\.io\/example\/api:1\.7\.3\s+2$/m);
+  assert.equal((await cli(['rollout', 'pause', 'deployment/api'])).code, 0);
+  sb.clearAudit();
+  const refused = await cli(['rollout', 'undo', 'deployment/api']);
+  assert.equal(refused.code, 1, summary(refused));
+  assert.match(refused.stderr, /^error: you cannot rollback a paused deployment; resume it first/);
+  assert.deepEqual(writes(sb.audit()), []);
+  assert.equal((await cli(['rollout', 'resume', 'deployment/api'])).code, 0);
+  const u = await cli(['rollout', 'undo', 'deployment/api']);
+  assert.equal(u.code, 0, summary(u));
+  const d = await getObject(sb, PATHS.deployment());
+  assert.equal(d.spec.template.metadata.annotations?.['kubectl.kubernetes.io/restartedAt'], undefined, 'the restart annotation is gone with the old template');
+  assert.equal(d.spec.template.metadata.labels['pod-template-hash'], undefined);
+  const s2 = await cli(['rollout', 'status', 'deployment/api', '--timeout=30s']);
+  assert.equal(s2.code, 0, summary(s2));
+});
+
+test('native StatefulSet status with -l awaits every match', async () => {
+  const r = await cli(['rollout', 'status', 'statefulset', '-l', 'app=cache', '--timeout=30s', '-o', 'json']);
+  assert.equal(r.code, 0, summary(r));
+  const last = JSON.parse(r.stdout.trim().split('\n').pop()!);
+  assert.equal(last.name, 'cache');
+  assert.equal(last.state, 'Complete');
+  const none = await cli(['rollout', 'status', 'statefulset', '-l', 'app=nothing', '--timeout=5s']);
+  assert.equal(none.code, 1, summary(none));
+  assert.match(none.stderr, /^error: no statefulsets found/);
+});
