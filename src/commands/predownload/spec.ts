@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
-import { collect } from '../restart/flags';
+import { collect } from '../collect';
 
 export function registerPredownload(program: Command, ctx: CommandContext): void {
   const p = ctx.programName;

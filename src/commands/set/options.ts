@@ -34,9 +34,7 @@ export function parseCommon(command: string, resources: string[], opts: CommonSe
 }
 
 /** Collects a repeatable flag (commander calls this once per occurrence). */
-export function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
+export { collect } from '../collect';
 
 /** -c/--containers: a name or `*`, never empty. */
 export function parseContainerSelector(value: string | undefined): string {

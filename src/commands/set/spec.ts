@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
-import { collect } from './options';
+import { collect } from '../collect';
 
 function commonFlags(cmd: Command): Command {
   return cmd
