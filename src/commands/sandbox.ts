@@ -1,7 +1,7 @@
 // `sandbox`: validates the flags, starts the in-memory API server, writes the kubeconfig
 // once it is ready, and runs until SIGINT/SIGTERM (then exits 0, removing the kubeconfig).
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
 import type { CommandContext } from '../cli/context';
 import { usageError } from '../cli/exit';
@@ -17,6 +17,7 @@ export interface SandboxCommandOptions {
   auditLog?: string;
   faults?: string;
   readyDelay: string;
+  tour?: boolean;
 }
 
 function intFlag(value: string, flag: string, min: number, max: number): number {
@@ -52,7 +53,18 @@ export async function run(ctx: CommandContext, args: string[], opts: SandboxComm
       throw usageError(`--faults ${opts.faults}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
     }
   }
+  if (opts.tour) {
+    const [{ startSandbox }, { runTour }] = await Promise.all([import('../sandbox/index'), import('./sandbox-tour')]);
+    const sandbox = await startSandbox({ port, nodes, kruise, crdsDir: opts.crds, tls: false, auditLog: opts.auditLog, faults, readyDelayMs: Math.min(readyDelayMs, 300) });
+    try {
+      return await runTour(ctx, sandbox);
+    } finally {
+      await sandbox.stop();
+    }
+  }
   const kubeconfigPath = resolve(opts.kubeconfigOut);
+  if (!existsSync(dirname(kubeconfigPath))) throw usageError(`--kubeconfig-out ${opts.kubeconfigOut}: folder ${dirname(kubeconfigPath)} does not exist`);
+  if (opts.auditLog !== undefined && !existsSync(dirname(resolve(opts.auditLog)))) throw usageError(`--audit-log ${opts.auditLog}: folder ${dirname(resolve(opts.auditLog))} does not exist`);
   // A kubeconfig left by an earlier run must not make a waiting script think we are ready.
   rmSync(kubeconfigPath, { force: true });
 
@@ -75,6 +87,13 @@ export async function run(ctx: CommandContext, args: string[], opts: SandboxComm
   out.write(`  ${ctx.programName} rollout status cloneset/web\n`);
   if (opts.tls) out.write('  kubectl --context viewer get pods   # read-only user\n');
   out.write('\nPress Ctrl-C to stop.\n');
+
+  // A bug in one simulated controller must not take the whole cluster (and every test using it) down.
+  const report = (err: unknown): void => {
+    ctx.term.stderr.write(`sandbox: internal error (continuing): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  };
+  process.on('uncaughtException', report);
+  process.on('unhandledRejection', report);
 
   // Replace the CLI's Ctrl-C handler (exit 130): stopping the sandbox is its normal end.
   process.removeAllListeners('SIGINT');

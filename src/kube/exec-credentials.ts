@@ -1,6 +1,7 @@
 // Credentials from exec plugins and auth-providers, computed by
 // @kubernetes/client-node (loaded only here, only for such users). Its exec
 // plugin runs through child_process.spawn without a shell.
+import { isAbsolute, join } from 'node:path';
 import { CliError } from '../cli/exit';
 import type { ConnectionConfig } from './kubeconfig';
 import { redactTokenLike } from './redact';
@@ -27,7 +28,12 @@ export async function pluginCredentials(plugin: NonNullable<ConnectionConfig['pl
   const name = plugin.name || 'user';
   // Only the plugin part of the user: files, tokens and TLS are handled by our own code.
   const user: Record<string, unknown> = {};
-  if (plugin.user.exec) user.exec = plugin.user.exec;
+  if (plugin.user.exec) {
+    const exec = { ...plugin.user.exec };
+    // Like kubectl: a relative command with a slash is relative to the kubeconfig's folder.
+    if (typeof exec.command === 'string' && exec.command.includes('/') && !isAbsolute(exec.command)) exec.command = join(plugin.dir, exec.command);
+    user.exec = exec;
+  }
   if (plugin.user['auth-provider']) user['auth-provider'] = plugin.user['auth-provider'];
   kc.loadFromString(
     JSON.stringify({

@@ -86,7 +86,7 @@ export interface ConnectionConfig {
   basicAuth?: { username: string; password: string };
   impersonate?: { user?: string; groups: string[]; uid?: string; extra?: Record<string, string[]> };
   /** Set when the user authenticates through an exec plugin or auth-provider (client-node computes it). */
-  pluginUser?: { name: string; user: KubeconfigUser; cluster: KubeconfigCluster; server: string };
+  pluginUser?: { name: string; user: KubeconfigUser; cluster: KubeconfigCluster; server: string; /** Folder of the kubeconfig that defined the user. */ dir: string };
 }
 
 export interface LoadEnv {
@@ -378,7 +378,7 @@ export function resolveConnection(merged: MergedKubeconfig, globals: GlobalFlags
   // An explicit --token (or client certificate flags) replaces the plugin, as in kubectl.
   const explicitCreds = globals.token !== undefined || Boolean(globals.clientCertificate);
   if (!explicitCreds && (u.exec || u['auth-provider'])) {
-    conn.pluginUser = { name: userEntryName, user: u, cluster: c, server };
+    conn.pluginUser = { name: userEntryName, user: u, cluster: c, server, dir: udir };
   }
   return conn;
 }

@@ -126,3 +126,16 @@ test('invalid input exits 2 before anything is sent', async () => {
   }
   assert.equal(sb.audit().length, 0);
 });
+
+test('request budget: status of a finished rollout lists once, no pod list, no discovery on a warm cache', async () => {
+  await applyFixture(sb, 'cloneset-web.yaml');
+  await waitSettled(sb, PATHS.cloneset(), 30_000);
+  await runCli(['rollout', 'status', 'cloneset/web', '--watch=false'], { kubeconfig: sb.kubeconfig }); // warms discovery
+  sb.clearAudit();
+  const r = await runCli(['rollout', 'status', 'cloneset/web'], { kubeconfig: sb.kubeconfig });
+  assert.equal(r.code, 0, summary(r));
+  const requests = sb.audit().filter((e) => e.verb !== 'watch');
+  assert.ok(requests.length <= 2, JSON.stringify(requests));
+  assert.ok(!requests.some((e) => /\/pods/.test(e.path)), 'no pod list for a finished rollout');
+  assert.ok(!requests.some((e) => e.path === '/apis' || e.path === '/api' || e.path.startsWith('/apis/apps.kruise.io') && !e.path.includes('/namespaces/')), 'no discovery');
+});

@@ -71,6 +71,16 @@ describe('kubectl-kruise sandbox', () => {
     }
   });
 
+  it('--tour (npm run demo) walks a CloneSet through a partitioned rollout and a rollback', async () => {
+    const res = await runCli(['sandbox', '--tour'], { timeoutMs: 60_000 });
+    assert.equal(res.code, 0, `${res.stdout}\n${res.stderr}`);
+    assert.match(res.stdout, /\$ kubectl kruise set image cloneset\/web nginx=nginx:1\.25\.4/);
+    assert.match(res.stdout, /1 of 8 pods updated \(7 kept at the old revision by the partition\)/);
+    assert.match(res.stdout, /\$ kubectl patch cloneset web --type merge -p '\{"spec":\{"updateStrategy":\{"partition":0\}\}\}'/);
+    assert.match(res.stdout, /rolled back/);
+    assert.match(res.stdout, /Tour finished/);
+  });
+
   it('imitates the chosen Kruise release in discovery', async () => {
     for (const [release, version] of [['v1.3', 'v1alpha1'], ['master', 'v1beta1']] as const) {
       const sb = await startSandbox({ kruise: release });

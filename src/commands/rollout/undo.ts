@@ -7,9 +7,11 @@ import { failure, usageError } from '../../cli/exit';
 import { adapterFor } from '../../kruise/workloads/index';
 import { KIND_LABELS } from '../../kruise/progress';
 import { undoPatch, undoTarget, withTemplate } from '../../kruise/revisions';
-import { formatObjects, mutationLine, parseDryRun, parseOutputFormat } from '../../printers/output';
+import { formatObjects, mutationLine, parseDryRun, parseOutputFormat, type DryRunMode, type OutputFormat } from '../../printers/output';
+import type { KubeClient } from '../../kube/client';
+import { KubeApiError } from '../../kube/errors';
 import { loadRevisions } from './revision-source';
-import { parseTargets, resolveTargets } from './targets';
+import { parseTargets, resolveTargets, type ResolvedTarget } from './targets';
 
 export interface UndoOptions {
   toRevision?: string;
@@ -32,39 +34,59 @@ export async function run(ctx: CommandContext, args: string[], opts: UndoOptions
   const client = await ctx.kube();
   try {
     const [t] = await resolveTargets(client, 'rollout undo', [ref!]);
-    const name = t!.name!;
-    const obj = await client.get(t!.rt, name, t!.namespace);
-    const adapter = adapterFor(obj);
-    if (!adapter) throw failure(`no rollout support for ${obj.apiVersion} ${obj.kind} "${name}"`);
-    const label = `${KIND_LABELS[adapter.kindName]} "${name}"`;
-    const { source, revisions } = await loadRevisions(client, obj, adapter);
-    if (source.undoRefusedWhenPaused && adapter.paused(obj)) {
-      throw failure(`you cannot rollback a paused ${KIND_LABELS[adapter.kindName]}; resume it first with '${ctx.programName} rollout resume ${t!.rt.kind.toLowerCase()}/${name}' and try again`);
+    // The patch is guarded by the resourceVersion we read: if the object changed meanwhile,
+    // decide again on fresh state (bounded), never overwrite someone else's change.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await undoOnce(ctx, client, t!, { toRevision, dryRun, format });
+      } catch (err) {
+        const raced = err instanceof KubeApiError && (err.status === 409 || (err.status === 422 && /test/i.test(err.message)));
+        if (!raced || attempt >= MAX_ATTEMPTS) throw err;
+      }
     }
-    const decision = undoTarget({
-      label,
-      revisions,
-      currentTemplate: adapter.template(obj),
-      updateRevision: adapter.status(obj).updateRevision,
-      toRevision,
-    });
-    if (decision.kind === 'error') throw failure(decision.message);
-    if (decision.kind === 'skip') {
-      ctx.term.stdout.write(`${mutationLine(t!.rt.kind, t!.rt.group, name, `skipped rollback (current template already matches revision ${decision.target.revision})`, dryRun)}\n`);
-      return 0;
-    }
-    const template = decision.target.template;
-    let result = withTemplate(obj, template);
-    if (dryRun !== 'client') {
-      result = await client.patch(t!.rt, name, 'json', undoPatch(obj, template), t!.namespace, { dryRun: dryRun === 'server' });
-    }
-    if (format.kind === 'default') {
-      ctx.term.stdout.write(`${mutationLine(t!.rt.kind, t!.rt.group, name, 'rolled back', dryRun)}\n`);
-    } else {
-      ctx.term.stdout.write(formatObjects([result], format));
-    }
-    return 0;
   } finally {
     client.close();
   }
+}
+
+const MAX_ATTEMPTS = 3;
+
+async function undoOnce(
+  ctx: CommandContext,
+  client: KubeClient,
+  t: ResolvedTarget,
+  o: { toRevision?: number; dryRun: DryRunMode; format: OutputFormat },
+): Promise<number> {
+  const name = t.name!;
+  const obj = await client.get(t.rt, name, t.namespace);
+  const adapter = adapterFor(obj);
+  if (!adapter) throw failure(`no rollout support for ${obj.apiVersion} ${obj.kind} "${name}"`);
+  const label = `${KIND_LABELS[adapter.kindName]} "${name}"`;
+  const { source, revisions } = await loadRevisions(client, obj, adapter);
+  if (source.undoRefusedWhenPaused && adapter.paused(obj)) {
+    throw failure(`you cannot rollback a paused ${KIND_LABELS[adapter.kindName]}; resume it first with '${ctx.programName} rollout resume ${t.rt.kind.toLowerCase()}/${name}' and try again`);
+  }
+  const decision = undoTarget({
+    label,
+    revisions,
+    currentTemplate: adapter.template(obj),
+    updateRevision: adapter.status(obj).updateRevision,
+    toRevision: o.toRevision,
+  });
+  if (decision.kind === 'error') throw failure(decision.message);
+  if (decision.kind === 'skip') {
+    ctx.term.stdout.write(`${mutationLine(t.rt.kind, t.rt.group, name, `skipped rollback (current template already matches revision ${decision.target.revision})`, o.dryRun)}\n`);
+    return 0;
+  }
+  const template = decision.target.template;
+  let result = withTemplate(obj, template);
+  if (o.dryRun !== 'client') {
+    result = await client.patch(t.rt, name, 'json', undoPatch(obj, template, adapter.templatePointer(obj)), t.namespace, { dryRun: o.dryRun === 'server' });
+  }
+  if (o.format.kind === 'default') {
+    ctx.term.stdout.write(`${mutationLine(t.rt.kind, t.rt.group, name, 'rolled back', o.dryRun)}\n`);
+  } else {
+    ctx.term.stdout.write(formatObjects([result], o.format));
+  }
+  return 0;
 }

@@ -100,6 +100,8 @@ export interface InPlaceUpdateGrace {
   revision: string;
   containerImages: Record<string, string>;
   graceSeconds: number;
+  /** When the grace period started, with millisecond precision (updateTimestamp has seconds only). */
+  startedAt?: string;
 }
 
 /**
@@ -130,7 +132,7 @@ export function applyInPlaceUpdate(pod: Pod, plan: InPlaceUpdatePlan, revisionNa
     }
   }
   if (graceSeconds > 0 && names.length > 0) {
-    const grace: InPlaceUpdateGrace = { revision: revisionName, containerImages: plan.containerImages, graceSeconds };
+    const grace: InPlaceUpdateGrace = { revision: revisionName, containerImages: plan.containerImages, graceSeconds, startedAt: now.toISOString() };
     annotations[INPLACE_UPDATE_GRACE_ANNOTATION] = JSON.stringify(grace);
   } else delete annotations[INPLACE_UPDATE_GRACE_ANNOTATION];
   const ts = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -221,7 +223,7 @@ export function finishInPlaceGracePeriod(pod: Pod, now: Date): { pod: Pod } | { 
   } catch {
     return undefined;
   }
-  const since = Date.parse(readInPlaceUpdateState(pod)?.updateTimestamp ?? '');
+  const since = Date.parse(grace.startedAt ?? readInPlaceUpdateState(pod)?.updateTimestamp ?? '');
   const due = (Number.isFinite(since) ? since : 0) + grace.graceSeconds * 1000;
   if (now.getTime() < due) return { waitMs: due - now.getTime() };
   const next = structuredClone(pod);

@@ -85,6 +85,8 @@ export interface PlannedPod {
   specifiedDelete: boolean;
   /** Lifecycle state PreparingDelete: waiting for its preDelete hook, already on its way out. */
   preparingDelete?: boolean;
+  /** updateStrategy.priorityStrategy rank (podUpdatePriority): higher is updated first. */
+  updatePriority?: number[];
 }
 
 export interface CloneSetSyncInput {
@@ -128,7 +130,51 @@ export function deletionOrder(a: PlannedPod, b: PlannedPod): number {
 function updateOrder(a: PlannedPod, b: PlannedPod): number {
   if (a.available !== b.available) return a.available ? 1 : -1;
   if (a.ready !== b.ready) return a.ready ? 1 : -1;
+  const pa = a.updatePriority ?? [];
+  const pb = b.updatePriority ?? [];
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return (pb[i] ?? 0) - (pa[i] ?? 0);
+  }
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+export interface UpdatePriorityStrategy {
+  weightPriority?: Array<{ weight: number; matchSelector?: { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> } }>;
+  orderPriority?: Array<{ orderedKey: string }>;
+}
+
+/**
+ * Kruise's priority sorter: with weightPriority, the sum of the weights of the terms whose selector
+ * matches the pod; with orderPriority, the integer in each ordered label's value, key by key.
+ */
+export function podUpdatePriority(strategy: UpdatePriorityStrategy | undefined, labels: Record<string, string>): number[] | undefined {
+  if (!strategy) return undefined;
+  if (strategy.weightPriority?.length) {
+    let sum = 0;
+    for (const t of strategy.weightPriority) if (selectorMatchesLabels(t.matchSelector, labels)) sum += t.weight;
+    return [sum];
+  }
+  if (strategy.orderPriority?.length) {
+    return strategy.orderPriority.map((o) => {
+      const m = /(\d+)$/.exec(labels[o.orderedKey] ?? '');
+      return m ? Number(m[1]) : -1;
+    });
+  }
+  return undefined;
+}
+
+function selectorMatchesLabels(sel: NonNullable<UpdatePriorityStrategy['weightPriority']>[number]['matchSelector'], labels: Record<string, string>): boolean {
+  if (!sel) return false;
+  for (const [k, v] of Object.entries(sel.matchLabels ?? {})) if (labels[k] !== v) return false;
+  for (const e of sel.matchExpressions ?? []) {
+    const has = Object.prototype.hasOwnProperty.call(labels, e.key);
+    const vals = e.values ?? [];
+    if (e.operator === 'In' && !(has && vals.includes(labels[e.key]))) return false;
+    if (e.operator === 'NotIn' && has && vals.includes(labels[e.key])) return false;
+    if (e.operator === 'Exists' && !has) return false;
+    if (e.operator === 'DoesNotExist' && has) return false;
+  }
+  return true;
 }
 
 /**
@@ -376,6 +422,7 @@ export interface CloneSetSpecView {
   scaleMaxUnavailable?: number | string;
   lifecycle: { preDelete?: LifecycleHook; preNormal?: LifecycleHook; inPlaceUpdate?: LifecycleHook };
   excludePreparingDelete: boolean;
+  priorityStrategy?: UpdatePriorityStrategy;
 }
 
 export const EXCLUDE_PREPARING_DELETE_LABEL = 'apps.kruise.io/cloneset-scaling-exclude-preparing-delete';
@@ -412,5 +459,6 @@ export function readCloneSetSpec(obj: { apiVersion?: string; spec?: unknown; met
     lifecycle: (spec.lifecycle ?? {}) as CloneSetSpecView['lifecycle'],
     // v1alpha1 uses a label on the CloneSet (v1.3+), v1beta1 a scaleStrategy field (§3.2)
     excludePreparingDelete: beta ? scale.excludePreparingDelete === true : labels[EXCLUDE_PREPARING_DELETE_LABEL] === 'true',
+    priorityStrategy: ru.priorityStrategy as UpdatePriorityStrategy | undefined,
   };
 }

@@ -18,6 +18,7 @@ import {
   msUntilProgressDeadline,
   OMIT_EXPECTED_UPDATED_ANNOTATION,
   planCloneSetSync,
+  podUpdatePriority,
   progressingCondition,
   readCloneSetSpec,
   SPECIFIED_DELETE_LABEL,
@@ -145,6 +146,7 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
       creationTimestamp: p.metadata.creationTimestamp ?? '',
       specifiedDelete: specified.has(p.metadata.name ?? '') || p.metadata.labels?.[SPECIFIED_DELETE_LABEL] === 'true',
       preparingDelete: p.metadata.labels?.[LIFECYCLE_STATE_LABEL] === 'PreparingDelete',
+      updatePriority: podUpdatePriority(spec.priorityStrategy, p.metadata.labels ?? {}),
     };
   });
   const step = planCloneSetSync({

@@ -370,7 +370,38 @@ export class ResourceHandler {
   private async subresource(r: ApiRequest, p: ResourcePath, verb: Verb, type: ResourceType, version: ServedVersion): Promise<void> {
     if (p.subresource === 'status' && version.status) return this.status(r, p, verb, type, version);
     if (p.subresource === 'scale' && version.scale) return this.scale(r, p, verb, type, version);
+    if (type.builtin && type.group === '' && type.resource === 'pods') {
+      if (p.subresource === 'log' && verb === 'get') return this.podLog(r, p, type);
+      if (p.subresource === 'eviction' && verb === 'create') return this.evict(r, p, type);
+    }
     throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+  }
+
+  /** Simulated containers print nothing; the log says so, like an idle container would show nothing. */
+  private podLog(r: ApiRequest, p: ResourcePath, type: ResourceType): void {
+    const pod = this.existing(type, p) as KubeObject & { spec?: { containers?: Array<{ name: string; image?: string }> }; status?: { containerStatuses?: Array<{ name: string; restartCount?: number; state?: { running?: { startedAt?: string } } }> } };
+    const containers = pod.spec?.containers ?? [];
+    const name = r.query('container') ?? (containers.length === 1 ? containers[0]!.name : undefined);
+    if (!name) {
+      throw ApiError.badRequest(`a container name must be specified for pod ${p.name}, choose one of: [${containers.map((c) => c.name).join(' ')}]`);
+    }
+    const c = containers.find((x) => x.name === name);
+    if (!c) throw ApiError.badRequest(`container ${name} is not valid for pod ${p.name}`);
+    const st = pod.status?.containerStatuses?.find((x) => x.name === name);
+    const started = st?.state?.running?.startedAt;
+    const text = started
+      ? `[sandbox] container ${name} (image ${c.image ?? '?'}) running since ${started}, restarts: ${st?.restartCount ?? 0}\n`
+      : '';
+    if (!started && !st) throw ApiError.badRequest(`container "${name}" in pod "${p.name}" is waiting to start: ContainerCreating`);
+    r.sendText(200, text);
+  }
+
+  /** policy/v1 Eviction: the pod is deleted (no PodDisruptionBudgets are simulated). */
+  private async evict(r: ApiRequest, p: ResourcePath, type: ResourceType): Promise<void> {
+    await r.body();
+    this.existing(type, p);
+    this.ctx.store.deleteRef(this.gr(type), p.namespace, p.name!, { dryRun: dryRunOf(r) });
+    r.sendJson(201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
   }
 
   private async status(r: ApiRequest, p: ResourcePath, verb: Verb, type: ResourceType, version: ServedVersion): Promise<void> {

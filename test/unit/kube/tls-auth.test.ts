@@ -112,7 +112,7 @@ test('impersonation headers are sent', async () => {
   assert.equal(seen[0]!.impersonate, 'alice');
 });
 
-test('exec credential plugin: runs without a shell, its token is used and never printed', async () => {
+test('exec credential plugin: relative to the kubeconfig, runs without a shell, its token is used and never printed', async () => {
   const marker = join(dir, 'shell-ran');
   const plugin = join(dir, 'plugin.mjs');
   writeFileSync(
@@ -120,7 +120,7 @@ test('exec credential plugin: runs without a shell, its token is used and never 
     `#!${process.execPath}\nprocess.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token: '${EXEC_TOKEN}', expirationTimestamp: new Date(Date.now() + 3600e3).toISOString() } }));\n`,
   );
   chmodSync(plugin, 0o755);
-  const kc = kubeconfig('exec.yaml', { 'certificate-authority-data': caData }, { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin, args: [`$(touch ${marker})`, `; touch ${marker}`], interactiveMode: 'Never' } });
+  const kc = kubeconfig('exec.yaml', { 'certificate-authority-data': caData }, { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: './plugin.mjs', args: [`$(touch ${marker})`, `; touch ${marker}`], interactiveMode: 'Never' } });
   const lines: string[] = [];
   seen.length = 0;
   assert.ok(await version(kc, { verbosity: 9 }, lines));

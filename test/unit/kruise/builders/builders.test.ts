@@ -147,3 +147,29 @@ test('topology flags: keys validated, weights 1-100', () => {
   assert.throws(() => parsePreferredTopology('kubernetes.io/hostname:101'), /from 1 to 100/);
   assert.throws(() => parsePreferredTopology('kubernetes.io/hostname:x'), /integer/);
 });
+
+test('a built PersistentPodState passes the webhook rules; the pod-state preview follows the controller', async () => {
+  const { validatePersistentPodState } = await import('../../../../src/kruise/rules/pps');
+  const { previewPodStates, podStateRows } = await import('../../../../src/engine/pps-view');
+  const pps = buildPps({
+    apiVersion: 'apps.kruise.io/v1beta1',
+    name: 'web',
+    namespace: 'default',
+    target: { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', name: 'web' },
+    required: ['topology.kubernetes.io/zone'],
+    preferred: [{ key: 'kubernetes.io/hostname', weight: 60 }],
+    podAnnotations: [],
+  });
+  assert.deepEqual(validatePersistentPodState(pps, undefined, []), []);
+  const nodes: Array<{ metadata: { name: string; labels: Record<string, string> } }> = [
+    { metadata: { name: 'node-1', labels: { 'kubernetes.io/hostname': 'node-1', 'topology.kubernetes.io/zone': 'zone-a' } } },
+    { metadata: { name: 'node-2', labels: { 'kubernetes.io/hostname': 'node-2' } } },
+  ];
+  const notReady: Pod = { ...pods[1]!, metadata: { ...pods[1]!.metadata, name: 'web-b9d4m' }, status: { ...pods[1]!.status, conditions: [{ type: 'Ready', status: 'False' }] } };
+  const states = previewPodStates(pps, [pods[0]!, notReady], nodes);
+  assert.deepEqual(states, { 'web-7xkq2': { nodeName: 'node-1', nodeTopologyLabels: { 'topology.kubernetes.io/zone': 'zone-a', 'kubernetes.io/hostname': 'node-1' } } });
+  // A pod recorded on node-2 that now runs on node-1 is reported as elsewhere.
+  const withStatus = { ...pps, status: { podStates: { 'web-7xkq2': { nodeName: 'node-2', nodeTopologyLabels: { 'kubernetes.io/hostname': 'node-2' } }, 'web-0': { nodeName: 'node-1' } } } };
+  const rows = podStateRows(withStatus, [pods[0]!]);
+  assert.deepEqual(rows.map((r) => [r.pod, r.exists, r.elsewhere, r.currentNode]), [['web-0', false, false, undefined], ['web-7xkq2', true, true, 'node-1']]);
+});

@@ -6,6 +6,7 @@ import {
   cloneSetStatus,
   isKruisePodReady,
   planCloneSetSync,
+  podUpdatePriority,
   progressingCondition,
   readCloneSetSpec,
   type PlannedPod,
@@ -158,4 +159,14 @@ test('scaleStrategy.maxUnavailable limits how many not-ready pods scaling up cre
   const step = planCloneSetSync({ ...base, replicas: 8, scaleMaxUnavailable: 2, pods: [...pods(2), ...pods(1, { ready: false, available: false }, 'x')] });
   assert.deepEqual(step, { kind: 'scale', createOld: 0, createNew: 1, deletePods: [] });
   assert.deepEqual(planCloneSetSync({ ...base, scaleMaxUnavailable: 1, pods: pods(1, { ready: false, available: false }) }), { kind: 'none' });
+});
+
+test('priorityStrategy: higher weight (or ordered label value) is updated first', () => {
+  const weight = { weightPriority: [{ weight: 50, matchSelector: { matchLabels: { tier: 'canary' } } }] };
+  assert.deepEqual(podUpdatePriority(weight, { tier: 'canary' }), [50]);
+  assert.deepEqual(podUpdatePriority(weight, { tier: 'main' }), [0]);
+  assert.deepEqual(podUpdatePriority({ orderPriority: [{ orderedKey: 'shard' }] }, { shard: 'shard-12' }), [12]);
+  const list = pods(3);
+  list[2].updatePriority = [50];
+  assert.deepEqual(planCloneSetSync({ ...base, replicas: 3, maxUnavailable: 1, pods: list }), { kind: 'update', pods: ['p2'] });
 });

@@ -1,0 +1,107 @@
+// `sandbox --tour` (npm run demo): starts a private sandbox and walks a CloneSet through
+// create → set image under a 90% partition → status → partition 0 → undo, printing every
+// command and its output. Each step runs the real CLI as a subprocess, exactly as a user would.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CommandContext } from '../cli/context';
+import { failure } from '../cli/exit';
+import type { RunningSandbox } from '../sandbox/index';
+
+const CLONESET = `apiVersion: apps.kruise.io/v1alpha1
+kind: CloneSet
+metadata:
+  name: web
+  namespace: default
+spec:
+  replicas: 8
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+        - name: nginx
+          image: nginx:1.25.3
+  updateStrategy:
+    type: InPlaceIfPossible
+    partition: "90%"
+`;
+
+interface Step {
+  say: string;
+  /** argv shown after "$ "; the first word is kubectl (real) or kubectl kruise (this CLI). */
+  show: string[];
+  run: 'plugin' | 'kubectl' | 'api';
+  args: string[];
+  /** For `api` steps: the request done instead of kubectl when it is not installed. */
+  api?: { method: string; path: string; body: unknown; contentType: string };
+}
+
+function findKubectl(): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(':')) {
+    const p = join(dir, 'kubectl');
+    if (dir && existsSync(p)) return p;
+  }
+  return undefined;
+}
+
+function runProcess(file: string, args: string[], env: NodeJS.ProcessEnv, out: NodeJS.WritableStream): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(file, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (d: Buffer) => out.write(d));
+    child.stderr.on('data', (d: Buffer) => out.write(d));
+    child.on('close', (code) => resolve(code ?? 1));
+    child.on('error', () => resolve(127));
+  });
+}
+
+export async function runTour(ctx: CommandContext, sandbox: RunningSandbox): Promise<number> {
+  const out = ctx.term.stdout;
+  const dir = mkdtempSync(join(tmpdir(), 'kruise-tour-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  const manifest = join(dir, 'web.yaml');
+  writeFileSync(kubeconfig, sandbox.kubeconfig, { mode: 0o600 });
+  writeFileSync(manifest, CLONESET);
+  const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG: kubeconfig, KUBECACHEDIR: join(dir, 'cache'), NO_COLOR: '1' };
+  const kubectl = findKubectl();
+  const plugin = [process.argv[1]!];
+  const partitionZero = { spec: { updateStrategy: { partition: 0 } } };
+  const steps: Step[] = [
+    { say: 'Create a CloneSet of 8 pods that keeps 90% of them at the old revision during updates', show: ['kubectl', 'apply', '-f', 'web.yaml'], run: 'kubectl', args: ['apply', '-f', manifest], api: { method: 'POST', path: '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets', body: 'manifest', contentType: 'application/yaml' } },
+    { say: 'Wait until all 8 pods are ready', show: ['kubectl', 'kruise', 'rollout', 'status', 'cloneset/web', '--timeout=60s'], run: 'plugin', args: ['rollout', 'status', 'cloneset/web', '--timeout=60s'] },
+    { say: 'What does partition 90% mean for 8 replicas?', show: ['kubectl', 'kruise', 'explain', 'partition', 'cloneset/web'], run: 'plugin', args: ['explain', 'partition', 'cloneset/web'] },
+    { say: 'Change the image: only the pods outside the partition are updated (in place)', show: ['kubectl', 'kruise', 'set', 'image', 'cloneset/web', 'nginx=nginx:1.25.4'], run: 'plugin', args: ['set', 'image', 'cloneset/web', 'nginx=nginx:1.25.4'] },
+    { say: 'The rollout stops at the partition: 1 pod updated, 7 kept', show: ['kubectl', 'kruise', 'rollout', 'status', 'cloneset/web', '--timeout=60s'], run: 'plugin', args: ['rollout', 'status', 'cloneset/web', '--timeout=60s'] },
+    { say: 'Release the partition', show: ['kubectl', 'patch', 'cloneset', 'web', '--type', 'merge', '-p', JSON.stringify(partitionZero)], run: 'kubectl', args: ['patch', 'cloneset', 'web', '--type', 'merge', '-p', JSON.stringify(partitionZero)], api: { method: 'PATCH', path: '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/web', body: partitionZero, contentType: 'application/merge-patch+json' } },
+    { say: 'Now every pod is updated', show: ['kubectl', 'kruise', 'rollout', 'status', 'cloneset/web', '--timeout=60s'], run: 'plugin', args: ['rollout', 'status', 'cloneset/web', '--timeout=60s'] },
+    { say: 'Roll back to the previous template', show: ['kubectl', 'kruise', 'rollout', 'undo', 'cloneset/web'], run: 'plugin', args: ['rollout', 'undo', 'cloneset/web'] },
+    { say: 'Wait for the rollback', show: ['kubectl', 'kruise', 'rollout', 'status', 'cloneset/web', '--timeout=60s'], run: 'plugin', args: ['rollout', 'status', 'cloneset/web', '--timeout=60s'] },
+    { say: 'The revisions so far', show: ['kubectl', 'kruise', 'rollout', 'history', 'cloneset/web'], run: 'plugin', args: ['rollout', 'history', 'cloneset/web'] },
+  ];
+  try {
+    for (const [i, step] of steps.entries()) {
+      const shown = step.show.map((a) => (/^[\w./:=%-]+$/.test(a) ? a : `'${a}'`)).join(' ');
+      out.write(`\n# ${i + 1}. ${step.say}\n$ ${shown}\n`);
+      let code: number;
+      if (step.run === 'plugin') code = await runProcess(process.execPath, [...plugin, ...step.args], env, out);
+      else if (kubectl) code = await runProcess(kubectl, ['--kubeconfig', kubeconfig, ...step.args], env, out);
+      else {
+        // No kubectl installed: the same request, made directly.
+        const a = step.api!;
+        const res = await fetch(sandbox.url + a.path, { method: a.method, headers: { 'Content-Type': a.contentType, Accept: 'application/json' }, body: a.body === 'manifest' ? CLONESET : JSON.stringify(a.body) });
+        code = res.ok ? 0 : 1;
+        out.write(res.ok ? `cloneset.apps.kruise.io/web ${a.method === 'POST' ? 'created' : 'patched'}\n` : `error: ${await res.text()}\n`);
+      }
+      if (code !== 0) throw failure(`the tour stopped at step ${i + 1} (${step.show.join(' ')}): exit code ${code}`);
+    }
+    out.write('\nTour finished: that is a CloneSet partitioned rollout and rollback, end to end.\n');
+    return 0;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
