@@ -34,8 +34,10 @@ while (!existsSync(kubeconfig)) {
   await new Promise((r) => setTimeout(r, 50));
 }
 
+const shellQuote = (a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+
 function step(title, cmd, args, { input, allow = [0] } = {}) {
-  console.log(`\n${bold(`# ${title}`)}\n$ ${[cmd === 'kubectl-kruise' ? 'kubectl kruise' : cmd, ...args].join(' ')}`);
+  console.log(`\n${bold(`# ${title}`)}\n$ ${[cmd === 'kubectl-kruise' ? 'kubectl kruise' : cmd, ...args.map(shellQuote)].join(' ')}`);
   const r = spawnSync(cmd === 'kubectl-kruise' ? join(bin, 'kubectl-kruise') : cmd, args, { env, input, encoding: 'utf8' });
   process.stdout.write(r.stdout);
   process.stdout.write(r.stderr);
