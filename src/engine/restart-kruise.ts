@@ -151,6 +151,8 @@ export async function restartWithCrrs(
       const pending = todo.map((p) => ({ pod: p, crr: rows.get(p.metadata.name ?? '')!.crr ?? '' }));
       // When each pod was first seen restarted and Ready (the DURATION column).
       const doneAt = new Map<string, number>();
+      // A pod that was not Ready before its restart is not waited for to become Ready after it.
+      const wasReady = new Set(pending.filter(({ pod }) => podIsReady(podSet.objects.get(pod.metadata.name ?? '') ?? pod)).map(({ crr }) => crr));
       let timedOut = false;
       await waitUntil(
         [crrs, podSet as LiveSet<KubeObject>],
@@ -163,7 +165,7 @@ export async function restartWithCrrs(
             const current = podSet.objects.get(pod.metadata.name ?? '');
             const gone = !current || current.metadata.uid !== pod.metadata.uid;
             if (outcome !== 'Running') finished++;
-            if (outcome === 'Failed' || gone || (outcome === 'Succeeded' && podIsReady(current!))) {
+            if (outcome === 'Failed' || gone || (outcome === 'Succeeded' && (!wasReady.has(crr) || podIsReady(current!)))) {
               ready++;
               if (!doneAt.has(crr)) doneAt.set(crr, Date.now());
             }

@@ -7,7 +7,7 @@ import type { KubeClient, KubeObject } from '../kube/client';
 import type { CrrStrategy } from '../kruise/builders/crr';
 import type { DryRunMode } from '../printers/output';
 import { failure, usageError } from '../cli/exit';
-import { validateRestartTargets } from '../kruise/plans/restart';
+import { batchSizeFor, validateRestartTargets } from '../kruise/plans/restart';
 import type { WorkloadTarget } from './targets';
 
 export type Via = 'auto' | 'kruise' | 'client';
@@ -90,6 +90,11 @@ export async function chooseRestartExecutor(client: KubeClient, via: Via): Promi
  */
 export async function runRestart(ctx: CommandContext, client: KubeClient, target: WorkloadTarget, options: RestartOptions, reporter: RestartReporter): Promise<RestartResult> {
   if (target.pods.length === 0) throw failure(`${target.kind.toLowerCase()}/${target.name} has no pods to restart`);
+  try {
+    batchSizeFor(options.maxUnavailable, target.pods.length);
+  } catch (err) {
+    throw usageError((err as Error).message);
+  }
   const { perPod, problems } = validateRestartTargets(target.pods, options.containers);
   if (problems.length > 0) throw restartValidationError(target, problems);
   const via = await chooseRestartExecutor(client, options.via);

@@ -18,6 +18,7 @@ import {
   patchCloneSet,
   podsOf,
   waitCloneSetSettled,
+  waitExit,
 } from './helpers';
 
 const started: Sandbox[] = [];
@@ -137,19 +138,10 @@ describe('watches dropped every 2 events, resourceVersions expiring after 3 (410
     await patchCloneSet(sb, 'web', { spec: { updateStrategy: { paused: true }, template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.26.0' }] } } } });
     sb.clearAudit();
     const s = streamCli(['rollout', 'status', 'cloneset/web', '-o', 'json', '--timeout=60s'], { kubeconfig: sb.kubeconfig });
-    try {
-      await s.waitFor('"state":"Paused"', 20_000);
-      await patchCloneSet(sb, 'web', { spec: { updateStrategy: { paused: false } } });
-      const r = await s.stop('SIGCONT' as NodeJS.Signals).catch(() => undefined);
-      void r;
-    } finally {
-      /* the exit is awaited below */
-    }
-    const done = await waitUntil('rollout status to exit', () => (s.child.exitCode !== null ? s.child.exitCode : undefined), 60_000, 100).catch(async (e) => {
-      await s.stop('SIGKILL');
-      throw e;
-    });
-    assert.equal(done, 0, `exit ${done}\nstdout:\n${s.stdout()}\nstderr:\n${s.stderr()}`);
+    await s.waitFor('"state":"Paused"', 20_000);
+    await patchCloneSet(sb, 'web', { spec: { updateStrategy: { paused: false } } });
+    const done = await waitExit(s, 60_000);
+    assert.equal(done.code, 0, describeRun(done));
     const lines = s.stdout().trim().split('\n').map((l) => JSON.parse(l));
     const last = lines[lines.length - 1];
     assert.equal(last.state, 'Complete');
@@ -177,8 +169,8 @@ describe('watches dropped every 2 events, resourceVersions expiring after 3 (410
     const s = streamCli(['rollout', 'status', 'cloneset/doomed', '--timeout=30s'], { kubeconfig: sb.kubeconfig });
     await s.waitFor(/paused/i, 20_000);
     assert.equal((await apiSteady(sb, 'DELETE', `${CLONESET}/doomed`)).status, 200);
-    const code = await waitUntil('rollout status to exit', () => (s.child.exitCode !== null ? s.child.exitCode : undefined), 30_000, 100);
-    assert.equal(code, 1, `stdout:\n${s.stdout()}\nstderr:\n${s.stderr()}`);
+    const done = await waitExit(s, 30_000);
+    assert.equal(done.code, 1, describeRun(done));
     assert.match(s.stderr(), /^error: .*doomed.*deleted/m);
   });
 });

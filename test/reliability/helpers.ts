@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { REPO_ROOT, type RunResult } from '../helpers/cli';
+import { REPO_ROOT, type RunResult, type Streaming } from '../helpers/cli';
 import { waitUntil, type ApiResponse, type AuditEntry, type Sandbox } from '../helpers/sandbox';
 
 export const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'reliability');
@@ -104,3 +104,14 @@ export const writes = (entries: AuditEntry[]): AuditEntry[] => entries.filter((e
 
 /** Request key for matching a failed request with its retry. */
 export const requestKey = (e: AuditEntry): string => `${e.method} ${e.path}?${e.query}`;
+
+/** Waits for a streaming command to exit on its own (SIGKILL and throw after the deadline). */
+export async function waitExit(s: Streaming, timeoutMs: number): Promise<RunResult> {
+  try {
+    await waitUntil('the command to exit', () => s.child.exitCode !== null || s.child.signalCode !== null, timeoutMs, 50);
+  } catch (err) {
+    const r = await s.stop('SIGKILL');
+    throw new Error(`${(err as Error).message}\n${describeRun(r)}`);
+  }
+  return s.stop();
+}

@@ -208,6 +208,29 @@ const BUILTIN_PRINTERS: Record<string, Printer> = {
       return [last ? humanDuration(now - Date.parse(last)) : '<unknown>', e.type ?? '', e.reason ?? '', `${String(inv.kind ?? '').toLowerCase()}/${inv.name ?? ''}`, e.message ?? ''];
     },
   },
+  'batch/jobs': {
+    columns: [NAME, col('Status'), col('Completions'), col('Duration'), AGE, col('Containers', 'string', 1), col('Images', 'string', 1), col('Selector', 'string', 1)],
+    cells(o, now) {
+      const st = status(o);
+      const conds = (st.conditions as Any[]) ?? [];
+      const has = (t: string): boolean => conds.some((c) => c.type === t && c.status === 'True');
+      const state = has('Complete') ? 'Complete' : has('Failed') ? 'Failed' : spec(o).suspend ? 'Suspended' : 'Running';
+      const start = st.startTime ? Date.parse(st.startTime) : undefined;
+      const end = st.completionTime ? Date.parse(st.completionTime) : now;
+      return [o.metadata.name, state, `${num(st.succeeded)}/${spec(o).completions ?? 1}`, start ? humanDuration(end - start) : '', age(o, now), containerNames(o), containerImages(o), selectorString(spec(o).selector)];
+    },
+  },
+  'batch/cronjobs': {
+    columns: [NAME, col('Schedule'), col('Timezone'), col('Suspend', 'boolean'), col('Active', 'integer'), col('Last Schedule'), AGE],
+    cells(o, now) {
+      const st = status(o);
+      return [o.metadata.name, spec(o).schedule ?? '', spec(o).timeZone ?? '<none>', Boolean(spec(o).suspend), ((st.active as Any[]) ?? []).length, st.lastScheduleTime ? humanDuration(now - Date.parse(st.lastScheduleTime)) : '<none>', age(o, now)];
+    },
+  },
+  '/serviceaccounts': {
+    columns: [NAME, col('Secrets', 'integer'), AGE],
+    cells: (o, now) => [o.metadata.name, ((o as Any).secrets ?? []).length, age(o, now)],
+  },
   'apiextensions.k8s.io/customresourcedefinitions': {
     columns: [NAME, col('Created At', 'date')],
     cells: (o) => [o.metadata.name, o.metadata.creationTimestamp],
