@@ -16,4 +16,17 @@ import { registerRollout } from './rollout/spec';
 
 type Register = (program: Command, ctx: CommandContext) => void;
 
-export const COMMAND_GROUPS: Register[] = [registerCompletion, registerSet, registerRestart, registerVersion, registerExplain, registerPredownload, registerRollout, registerSandbox, registerCreate, registerGet, registerDescribe];
+// Help lists the groups in this order: the everyday verbs first.
+export const COMMAND_GROUPS: Register[] = [
+  registerRollout,
+  registerSet,
+  registerRestart,
+  registerPredownload,
+  registerCreate,
+  registerGet,
+  registerDescribe,
+  registerExplain,
+  registerSandbox,
+  registerCompletion,
+  registerVersion,
+];

@@ -4,7 +4,7 @@
 // cluster through a KubeClient.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { yamlLib } from '../lib/yaml';
 import { usageError } from '../cli/exit';
 import { dns1123LabelProblem, dns1123SubdomainProblem } from '../kruise/names';
 import type { KubeClient, KubeObject, ResourceType } from './client';
@@ -165,7 +165,7 @@ export function readObjects(path: string, read: (p: string) => string = defaultR
       const code = (e as NodeJS.ErrnoException).code;
       throw usageError(`cannot read ${source}: ${code === 'ENOENT' ? 'no such file' : code ?? (e as Error).message}`);
     }
-    const docs = parseAllDocuments(text, { prettyErrors: true });
+    const docs = yamlLib().parseAllDocuments(text, { prettyErrors: true });
     if (!Array.isArray(docs)) throw usageError(`${source}: not a YAML/JSON document`);
     docs.forEach((doc, index) => {
       const err = doc.errors[0];

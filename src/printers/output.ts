@@ -1,6 +1,6 @@
 // -o handling shared by every command: parse the flag once (usage errors before
 // any request), then print objects or mutation lines the kubectl way.
-import { stringify as toYaml } from 'yaml';
+import { yamlLib } from '../lib/yaml';
 import type { KubeObject } from '../kruise/types';
 import { usageError } from '../cli/exit';
 import { compileJsonPath, JsonPathError } from './jsonpath';
@@ -73,7 +73,7 @@ export function formatObjects(objects: KubeObject[], format: OutputFormat): stri
       return `${JSON.stringify(data, null, 4)}\n`;
     case 'yaml':
       // YAML 1.1 quoting: kubectl reads 1.1, where an unquoted `on`/`yes`/`y` would become a boolean.
-      return toYaml(data, { version: '1.1', lineWidth: 0, aliasDuplicateObjects: false });
+      return yamlLib().stringify(data, { version: '1.1', lineWidth: 0, aliasDuplicateObjects: false });
     case 'name':
       return objects.map((o) => `${resourceName(o.kind ?? '', groupOf(o.apiVersion), o.metadata.name ?? '')}\n`).join('');
     case 'jsonpath': {

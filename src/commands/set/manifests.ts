@@ -2,7 +2,7 @@
 // folder's *.yaml/*.yml/*.json, `-` for stdin). No cluster code: --local relies on it.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { yamlLib } from '../../lib/yaml';
 import { usageError } from '../../cli/exit';
 import type { KubeObject } from '../../kruise/types';
 
@@ -56,7 +56,7 @@ export function readManifests(paths: readonly string[], verb: string): ManifestO
   const out: ManifestObject[] = [];
   for (const path of paths) {
     for (const { text, source } of readSource(path)) {
-      for (const doc of parseAllDocuments(text)) {
+      for (const doc of yamlLib().parseAllDocuments(text)) {
         if (doc.errors.length > 0) {
           const first = doc.errors[0]!;
           throw usageError(`error parsing ${source}: ${first.message.split('\n')[0]}`);
