@@ -71,8 +71,14 @@ function makeContext(globals: GlobalFlags, argv1: string | undefined): { ctx: Co
     kube: () => (kube ??= import('./kube/connect').then((m) => m.connect(ctx))),
   };
   process.once('SIGINT', () => {
+    // The summary describes the moment of the interrupt: read it before aborting tears the waits down.
+    let done = '';
+    try {
+      done = summary.fn ? summary.fn() : '';
+    } catch {
+      /* a summary must never turn an interrupt into a crash */
+    }
     abort.abort();
-    const done = summary.fn ? summary.fn() : '';
     process.stderr.write(`\ninterrupted${done ? `: ${done}` : ''}\n`);
     process.exit(ExitCode.INTERRUPTED);
   });

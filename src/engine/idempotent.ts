@@ -6,7 +6,8 @@ import { KubeApiError, isAlreadyExists } from '../kube/errors';
 import { CliError } from '../cli/exit';
 
 const RESEND_STATUSES = new Set([429, 500, 502, 503, 504]);
-const MAX_ATTEMPTS = 5;
+// Deterministic names make resending safe, so a flaky server gets more chances than a plain write would.
+const MAX_ATTEMPTS = 8;
 
 function resendable(err: unknown): boolean {
   if (err instanceof KubeApiError) return RESEND_STATUSES.has(err.status);

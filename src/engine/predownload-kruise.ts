@@ -108,7 +108,6 @@ export async function pullWithJobs(ctx: CommandContext, client: KubeClient, requ
     }
     return { reports, done };
   };
-  const lastLine = new Map<string, string>();
   let timedOut = false;
   try {
     await waitUntil(
@@ -116,14 +115,8 @@ export async function pullWithJobs(ctx: CommandContext, client: KubeClient, requ
       () => {
         const { reports, done } = reportNow();
         const lines = reports.map((r) => `${r.name} ${r.images.join(',')}: ${r.succeeded}/${r.desired} succeeded, ${r.failed} failed`);
-        reporter.progress(lines.join('; '));
-        // One line per change of a job's counts (a log shows the progress too).
-        for (const [i, r] of reports.entries()) {
-          if (lastLine.get(r.name) !== lines[i] && (r.desired > 0 || r.done)) {
-            lastLine.set(r.name, lines[i]!);
-            reporter.log(lines[i]!);
-          }
-        }
+        // A spinner on a TTY; in a log, one line per change of the counts.
+        if (reports.some((r) => r.desired > 0 || r.done)) reporter.progress(lines.join('; '));
         return done;
       },
       { deadline, signal: ctx.signal, what: `the pre-download of ${request.what}` },

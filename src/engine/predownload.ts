@@ -33,6 +33,7 @@ export interface PredownloadRequest {
 }
 
 export interface PredownloadReporter {
+  /** Progress counts: spinner text on a TTY, a line per change otherwise. */
   progress(text: string): void;
   log(line: string): void;
 }

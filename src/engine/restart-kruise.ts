@@ -79,8 +79,8 @@ export async function restartWithCrrs(
       ttlSecondsAfterFinished: options.ttlSecondsAfterFinished,
     });
 
-  const batches = planBatches(pods, size);
   if (options.dryRun !== 'none') {
+    const batches = planBatches(pods, size);
     const objects = pods.map(build);
     if (options.dryRun === 'server') {
       await mapLimit(objects, options.concurrency ?? DEFAULT_REQUEST_CONCURRENCY, (o) => client.create(crrRt, o, ns, { dryRun: true, signal: ctx.signal }), ctx.signal);
@@ -90,6 +90,23 @@ export async function restartWithCrrs(
 
   const byName = new Map(onRecord.map((c) => [c.metadata.name ?? '', c]));
   const rows = new Map<string, RestartRow>();
+  const nameOf = (p: Pod): string => crrName(p.metadata.name ?? '', p.metadata.uid ?? '', perPod.get(p.metadata.name ?? '') ?? [], runId!);
+  // Pods whose CRR of this run already finished (a resumed run) are not touched again; the
+  // rest are batched as usual.
+  const remaining: Pod[] = [];
+  for (const p of pods) {
+    const existing = byName.get(nameOf(p));
+    if (existing && crrOutcome(existing) !== 'Running') {
+      rows.set(p.metadata.name ?? '', {
+        pod: p.metadata.name ?? '',
+        containers: perPod.get(p.metadata.name ?? '') ?? [],
+        phase: crrOutcome(existing),
+        crr: existing.metadata.name,
+        message: 'done in an earlier attempt',
+      });
+    } else remaining.push(p);
+  }
+  const batches = planBatches(remaining, size);
   const objects: KubeObject[] = [];
   let created = 0;
   let batchesDone = 0;
@@ -108,22 +125,7 @@ export async function restartWithCrrs(
     for (let b = 0; b < batches.length; b++) {
       const batch = batches[b]!;
       const started = Date.now();
-      const names = batch.map((p) => crrName(p.metadata.name ?? '', p.metadata.uid ?? '', perPod.get(p.metadata.name ?? '') ?? [], runId!));
-      // Pods whose CRR of this run already succeeded (a resumed run) are not touched again.
-      const todo = batch.filter((p, i) => {
-        const existing = byName.get(names[i]!);
-        if (existing && crrOutcome(existing) !== 'Running') {
-          rows.set(p.metadata.name ?? '', {
-            pod: p.metadata.name ?? '',
-            containers: perPod.get(p.metadata.name ?? '') ?? [],
-            phase: crrOutcome(existing),
-            crr: names[i],
-            message: 'done in an earlier attempt',
-          });
-          return false;
-        }
-        return true;
-      });
+      const todo = batch;
       for (const p of todo) {
         const cs = perPod.get(p.metadata.name ?? '') ?? [];
         rows.set(p.metadata.name ?? '', { pod: p.metadata.name ?? '', containers: cs, phase: 'Pending', restartsBeforeByContainer: restartCounts(p, cs) });
@@ -165,7 +167,7 @@ export async function restartWithCrrs(
             const current = podSet.objects.get(pod.metadata.name ?? '');
             const gone = !current || current.metadata.uid !== pod.metadata.uid;
             if (outcome !== 'Running') finished++;
-            if (outcome === 'Failed' || gone || (outcome === 'Succeeded' && (!wasReady.has(crr) || podIsReady(current!)))) {
+            if (outcome === 'Failed' || gone || (outcome === 'Succeeded' && podSeenRestarted(obj!, current!) && (!wasReady.has(crr) || podIsReady(current!)))) {
               ready++;
               if (!doneAt.has(crr)) doneAt.set(crr, Date.now());
             }
@@ -215,6 +217,22 @@ export async function restartWithCrrs(
   const rowList = [...rows.values()];
   const ok = rowList.every((r) => r.phase === 'Succeeded');
   return { via: 'kruise', runId, rows: rowList, objects, batches: batches.length, outcome: ok ? 'succeeded' : 'failed' };
+}
+
+/**
+ * The CRR and pod watches are separate streams: a CRR can report Succeeded before the pod's
+ * restart reaches us, and the stale pod still looks Ready. Wait until the pod shows the restart
+ * (restartCount past the CRR's statusContext, or a new containerID) before counting it ready.
+ */
+function podSeenRestarted(crr: KubeObject, pod: Pod): boolean {
+  const specs = ((crr.spec as { containers?: Array<{ name: string; statusContext?: { containerID?: string; restartCount?: number } }> } | undefined)?.containers) ?? [];
+  const statuses = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])];
+  return specs.every((c) => {
+    if (!c.statusContext) return true;
+    const st = statuses.find((s) => s.name === c.name);
+    if (!st) return true;
+    return st.restartCount > (c.statusContext.restartCount ?? 0) || (!!c.statusContext.containerID && st.containerID !== c.statusContext.containerID);
+  });
 }
 
 function fillRows(pending: Array<{ pod: Pod; crr: string }>, rows: Map<string, RestartRow>, crrs: LiveSet<KubeObject>, pods: LiveSet<Pod>, started: number, doneAt: Map<string, number>): void {

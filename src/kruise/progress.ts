@@ -166,7 +166,9 @@ export function evaluateRolloutWith(
   if (adapter.paused(workload)) {
     return result('Paused', `${label} rollout is paused: ${updated} of ${desired} pods updated${kept > 0 ? ` (expected ${expected}, partition keeps ${kept})` : ''}`, extra);
   }
-  return result('Progressing', `Waiting for ${label} rollout to finish: ${waiting}...`, extra);
+  // With OnDelete nothing happens until someone deletes the old pods: say so instead of waiting silently.
+  const onDelete = adapter.updatePolicy(workload) === 'OnDelete' ? ' (OnDelete: old pods are updated only when deleted)' : '';
+  return result('Progressing', `Waiting for ${label} rollout to finish: ${waiting}${onDelete}...`, extra);
 }
 
 /** Why a not-done rollout is still waiting, in kubectl's words, most fundamental reason first. */

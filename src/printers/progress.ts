@@ -18,7 +18,9 @@ interface OraLike {
 }
 
 export async function createProgress(term: Terminal): Promise<Progress> {
-  if (!term.decorate) {
+  // A pty that reports 0 columns (`script`, some CI runners) makes ora's line clearing loop forever.
+  const columns = (term.stderr as { columns?: number }).columns;
+  if (!term.decorate || columns === 0) {
     let last = '';
     return {
       update(text) {

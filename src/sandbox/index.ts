@@ -81,6 +81,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   const settings: SimulationSettings = { readyDelayMs: opts.readyDelayMs, kruise: opts.kruise, nodes: opts.nodes };
   const controllers = opts.noControllers ? [] : await loadControllers(settings);
   for (const c of controllers) if (c.admission) store.addAdmissionHooks(c.admission);
+  store.hasKubelet = controllers.some((c) => c.name === 'kubelet');
   for (const c of controllers) c.start(store, settings);
   // The nodes controller normally creates the nodes; without it the server still has them.
   if (store.listRefs({ group: '', resource: 'nodes' }).length === 0) {

@@ -82,7 +82,8 @@ test('a flaky server (5xx/429, dropped watches, 410 Gone) still gets exactly one
     await waitUntil('cloneset applied', async () => (await kubectl(['apply', '-f', join(FIXTURES, 'cloneset-web.yaml')], sb.kubeconfig)).code === 0, 20_000, 100);
     const before = await readyPods(sb, 6);
     const r = await runCli(['restart', 'cloneset/web', '--max-unavailable=3'], { kubeconfig: sb.kubeconfig, timeoutMs: 50_000 });
-    assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+    const createLog = sb.audit().filter((e) => e.verb === 'create').map((e) => `${e.time} ${e.code} ${e.path.split('/').pop()}`);
+    assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}\ncreates:\n${createLog.join('\n')}`);
     assert.ok(sb.audit().some((e) => e.verb === 'create' && e.code >= 500), 'faults were injected on creates');
     const counts = await crrsByPod(sb);
     assert.equal(counts.size, 6);

@@ -174,3 +174,24 @@ test('--via=client on a cluster without Kruise recreates the pods batch by batch
     await plain.stop();
   }
 });
+
+test('a container that fails after recreation makes the restart exit 1 and stops the batches', async () => {
+  const { readFileSync } = await import('node:fs');
+  const manifest = readFileSync(join(FIXTURES, 'cloneset-web.yaml'), 'utf8')
+    .replace(/name: web$/m, 'name: shaky')
+    .replace(/app: web/g, 'app: shaky')
+    .replace('replicas: 6', 'replicas: 2')
+    .replace('fluent/fluent-bit:2.2', 'fluent/fluent-bit:crashloop');
+  const a = await kubectl(['apply', '-f', '-'], sb.kubeconfig, { input: manifest });
+  assert.equal(a.code, 0, a.stderr);
+  await waitUntil('shaky pods started', async () => {
+    const list = await pods(sb, 'app=shaky');
+    return list.length === 2 && list.every((p) => (p.status?.containerStatuses ?? []).every((c) => (c as { containerID?: string }).containerID)) ? list : undefined;
+  });
+  const r = await runCli(['restart', 'cloneset/shaky', '-c', 'log-agent'], { kubeconfig: sb.kubeconfig, timeoutMs: 30_000 });
+  assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+  assert.match(r.stdout, /^shaky-\S+\s+log-agent\s+Failed\s/m);
+  assert.match(r.stderr, /^error: restart of cloneset\/shaky failed: 1 pod\(s\) of batch 1 did not restart successfully; stopped before the remaining 1 batch\(es\)$/m);
+  const crrs = (await sb.api('GET', CRR_PATH)).body.items as Array<{ metadata: { labels: Record<string, string> } }>;
+  assert.equal(crrs.filter((c) => c.metadata.labels['kubectl-kruise/workload-name'] === 'shaky').length, 1, 'the second batch was not started');
+});

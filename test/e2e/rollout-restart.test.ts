@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli } from '../helpers/cli';
 import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
-import { applyFixture, getObject, isPodReady, PATHS, podsOf, summary, waitSettled, writes } from './rollout-helpers';
+import { applyFixture, getObject, isPodReady, kubectlOk, PATHS, podsOf, summary, waitSettled, writes } from './rollout-helpers';
 
 let sb: Sandbox;
 const cli = (args: string[], timeoutMs = 40_000) => runCli(args, { kubeconfig: sb.kubeconfig, timeoutMs });
@@ -112,4 +112,32 @@ test('native StatefulSet status with -l awaits every match', async () => {
   const none = await cli(['rollout', 'status', 'statefulset', '-l', 'app=nothing', '--timeout=5s']);
   assert.equal(none.code, 1, summary(none));
   assert.match(none.stderr, /^error: no statefulsets found/);
+});
+
+test('several objects are awaited concurrently; the exit code is the worst', async () => {
+  const r = await cli(['rollout', 'status', 'cloneset/web', 'deployment/api', 'sts/cache', '-o', 'json', '--timeout=30s']);
+  assert.equal(r.code, 0, summary(r));
+  const finals = new Map<string, string>();
+  for (const line of r.stdout.trim().split('\n')) {
+    const o = JSON.parse(line);
+    finals.set(`${o.kind}/${o.name}`, o.state);
+  }
+  assert.deepEqual(Object.fromEntries(finals), { 'CloneSet/web': 'Complete', 'Deployment/api': 'Complete', 'StatefulSet/cache': 'Complete' });
+  assert.equal((await cli(['rollout', 'pause', 'cloneset/web'])).code, 0);
+  await kubectlOk(sb, ['patch', 'clonesets.apps.kruise.io', 'web', '--type', 'merge', '-p', '{"spec":{"template":{"spec":{"containers":[{"name":"app","image":"nginx:1.29"}]}}}}']);
+  await waitUntil('generation observed', async () => {
+    const cs = await getObject(sb, PATHS.cloneset());
+    return cs.status.observedGeneration >= cs.metadata.generation;
+  });
+  const mixed = await cli(['rollout', 'status', 'cloneset/web', 'deployment/api', '--watch=false']);
+  assert.equal(mixed.code, 4, summary(mixed));
+  assert.match(mixed.stdout, /cloneset "web" rollout is paused/);
+  assert.match(mixed.stdout, /deployment "api" successfully rolled out/);
+  // A missing object ends the wait at once, even while another rollout (paused) is still waited for.
+  const started = Date.now();
+  const missing = await cli(['rollout', 'status', 'cloneset/web', 'cloneset/missing', '--timeout=20s']);
+  assert.equal(missing.code, 1, summary(missing));
+  assert.match(missing.stderr, /^error: clonesets\.apps\.kruise\.io "missing" not found in namespace "default"$/m);
+  assert.ok(Date.now() - started < 15_000, 'did not wait for the paused rollout');
+  assert.equal((await cli(['rollout', 'resume', 'cloneset/web'])).code, 0);
 });

@@ -4,7 +4,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli, streamCli } from '../helpers/cli';
 import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
-import { applyFixture, getObject, kubectlKruise, isPodReady, jsonLines, kubectlOk, PATHS, podsOf, summary, waitSettled } from './rollout-helpers';
+import { join } from 'node:path';
+import { applyFixture, FIXTURES, getObject, kubectlKruise, isPodReady, jsonLines, kubectlOk, PATHS, podsOf, summary, waitSettled } from './rollout-helpers';
 
 let sb: Sandbox;
 
@@ -130,7 +131,10 @@ test('invalid input exits 2 before anything is sent', async () => {
 test('request budget: status of a finished rollout lists once, no pod list, no discovery on a warm cache', async () => {
   await applyFixture(sb, 'cloneset-web.yaml');
   await waitSettled(sb, PATHS.cloneset(), 30_000);
-  await runCli(['rollout', 'status', 'cloneset/web', '--watch=false'], { kubeconfig: sb.kubeconfig }); // warms discovery
+  // -f names the objects of a manifest (and warms the discovery cache).
+  const fromFile = await runCli(['rollout', 'status', '-f', join(FIXTURES, 'cloneset-web.yaml'), '--watch=false'], { kubeconfig: sb.kubeconfig });
+  assert.equal(fromFile.code, 0, summary(fromFile));
+  assert.equal(fromFile.stdout, 'cloneset "web" successfully rolled out\n');
   sb.clearAudit();
   const r = await runCli(['rollout', 'status', 'cloneset/web'], { kubeconfig: sb.kubeconfig });
   assert.equal(r.code, 0, summary(r));

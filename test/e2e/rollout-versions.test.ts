@@ -1,10 +1,10 @@
 // `rollout status` across Kruise releases: v1.3 and master (CloneSet v1beta1), a CloneSet whose
 // status lacks expectedUpdatedReplicas (Kruise < v1.2, computed client-side), and a sandbox that
-// drops watches every few events (the outcome must not change).
+// drops watches every few events and expires resourceVersions (the outcome must not change).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runCli } from '../helpers/cli';
-import { startSandbox, type Sandbox } from '../helpers/sandbox';
+import { runCli, streamCli, type RunResult } from '../helpers/cli';
+import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
 import { applyFixture, getObject, jsonLines, kubectlOk, PATHS, summary, waitSettled } from './rollout-helpers';
 
 const sandboxes: Record<string, Sandbox> = {};
@@ -14,7 +14,7 @@ before(async () => {
     startSandbox({ kruise: 'v1.3', readyDelay: '50ms' }),
     startSandbox({ kruise: 'master', readyDelay: '50ms' }),
     startSandbox({ kruise: 'v1.9', readyDelay: '50ms' }),
-    startSandbox({ kruise: 'v1.9', readyDelay: '100ms', faults: { dropWatchAfterEvents: 2 } }),
+    startSandbox({ kruise: 'v1.9', readyDelay: '100ms', faults: { dropWatchAfterEvents: 2, expireResourceVersionsAfter: 5 } }),
   ]);
   Object.assign(sandboxes, { v13, master, legacy, flaky });
 });
@@ -31,6 +31,8 @@ interface Flavour {
   /** Merge patch of the partition for this CloneSet shape. */
   partition: (p: number | string) => Record<string, unknown>;
   setup?: (sb: Sandbox) => Promise<void>;
+  /** The sandbox drops watches: the status command must have resumed at least once. */
+  drops?: boolean;
 }
 
 const v1alpha1Partition = (p: number | string) => ({ updateStrategy: { partition: p } });
@@ -54,7 +56,7 @@ const flavours: Flavour[] = [
       await kubectlOk(sb, ['annotate', 'clonesets.apps.kruise.io', 'web', 'sandbox.kruise.io/omit-expected-updated-replicas=true']);
     },
   },
-  { title: 'watches dropped every 2 events', sb: () => sandboxes.flaky!, fixture: 'cloneset-web.yaml', version: 'v1alpha1', partition: v1alpha1Partition },
+  { title: 'watches dropped every 2 events, resourceVersions expiring (410 Gone)', sb: () => sandboxes.flaky!, fixture: 'cloneset-web.yaml', version: 'v1alpha1', partition: v1alpha1Partition, drops: true },
 ];
 
 for (const f of flavours) {
@@ -82,8 +84,21 @@ for (const f of flavours) {
       assert.equal(cs.status.expectedUpdatedReplicas, 1);
     }
 
-    await kubectlOk(sb, ['patch', 'clonesets.apps.kruise.io', 'web', '--type', 'merge', '-p', JSON.stringify({ spec: f.partition(0) })]);
-    const r2 = await runCli(['rollout', 'status', 'cloneset/web', '-o', 'json', '--timeout=30s'], { kubeconfig: sb.kubeconfig, timeoutMs: 40_000 });
+    let r2: RunResult;
+    if (f.drops) {
+      // Paused first, so the watch is surely open for the whole rollout (and gets dropped).
+      const paused = { spec: { ...f.partition(0), updateStrategy: { ...(f.partition(0).updateStrategy as object), paused: true } } };
+      await kubectlOk(sb, ['patch', 'clonesets.apps.kruise.io', 'web', '--type', 'merge', '-p', JSON.stringify(paused)]);
+      sb.clearAudit();
+      const s = streamCli(['rollout', 'status', 'cloneset/web', '-o', 'json', '--timeout=30s'], { kubeconfig: sb.kubeconfig });
+      await s.waitFor(/"state":"Paused"/);
+      await kubectlOk(sb, ['patch', 'clonesets.apps.kruise.io', 'web', '--type', 'merge', '-p', '{"spec":{"updateStrategy":{"paused":false}}}']);
+      await waitUntil('rollout status to exit', () => (s.child.exitCode !== null ? true : undefined), 30_000);
+      r2 = await s.stop();
+    } else {
+      await kubectlOk(sb, ['patch', 'clonesets.apps.kruise.io', 'web', '--type', 'merge', '-p', JSON.stringify({ spec: f.partition(0) })]);
+      r2 = await runCli(['rollout', 'status', 'cloneset/web', '-o', 'json', '--timeout=30s'], { kubeconfig: sb.kubeconfig, timeoutMs: 40_000 });
+    }
     assert.equal(r2.code, 0, summary(r2));
     const last2 = jsonLines(r2.stdout).pop();
     assert.equal(last2.state, 'Complete');
@@ -91,5 +106,9 @@ for (const f of flavours) {
     const done = await getObject(sb, path);
     assert.equal(done.status.updatedReadyReplicas, 8);
     assert.equal(done.status.replicas, 8);
+    if (f.drops) {
+      const watches = sb.audit().filter((e) => e.verb === 'watch' && e.path.endsWith('/clonesets'));
+      assert.ok(watches.length >= 2, `the CloneSet watch was dropped and resumed (${watches.length} watch requests)`);
+    }
   });
 }

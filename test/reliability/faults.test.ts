@@ -11,6 +11,7 @@ import {
   RUN_LABEL,
   apiSteady,
   assertNoStackTrace,
+  assertOneErrorLine,
   createCloneSet,
   describeRun,
   getCloneSet,
@@ -73,7 +74,7 @@ describe('20% 500s and 429s (Retry-After: 1) on reads', () => {
     });
     await createCloneSet(sb, { replicas: 3 });
     sb.clearAudit();
-    const tags = ['1.25.4', '1.26.0', '1.26.1'];
+    const tags = ['1.25.4', '1.25.5', '1.26.0', '1.26.1'];
     for (const tag of tags) {
       const set = await runCli(['set', 'image', 'cloneset/web', `nginx=nginx:${tag}`], { kubeconfig: sb.kubeconfig });
       assert.equal(set.code, 0, describeRun(set));
@@ -88,8 +89,7 @@ describe('20% 500s and 429s (Retry-After: 1) on reads', () => {
     }
     const entries = sb.audit();
     const { faults, throttled } = assertRetried(entries, 1000);
-    assert.ok(faults >= 2, `faults were injected into the CLI's reads (${faults})`);
-    assert.ok(throttled >= 1 || faults >= 3, 'some 429s or several 5xx were injected');
+    assert.ok(faults >= 1, `faults were injected into the CLI's reads (${faults})`);
     // The reads failed, never the writes: exactly one image patch per set image, each applied.
     const patches = entries.filter((e) => e.verb === 'patch');
     assert.equal(patches.length, tags.length, 'one patch per set image (nothing resent twice)');
@@ -97,6 +97,36 @@ describe('20% 500s and 429s (Retry-After: 1) on reads', () => {
     const cs = await getCloneSet(sb);
     assert.deepEqual(images(cs), ['nginx=nginx:1.26.1', 'log-agent=fluent/fluent-bit:2.2']);
     console.log(`# flaky reads: ${faults} faults injected into ${entries.length} CLI requests (${throttled} 429s), all retried`);
+  });
+});
+
+describe('50% 429s with Retry-After on writes', () => {
+  test('set image, pause, resume and restart wait, resend, and apply each change exactly once', async () => {
+    const sb = await sandbox({ readyDelay: '50ms', faults: { seed: 3, errorRate: { patch: { rate: 0.5, code: 429, retryAfterSeconds: 1 }, create: { rate: 0.5, code: 429, retryAfterSeconds: 1 } } } });
+    await createCloneSet(sb, { replicas: 2 });
+    sb.clearAudit();
+    for (const args of [
+      ['set', 'image', 'cloneset/web', 'nginx=nginx:1.26.0'],
+      ['rollout', 'pause', 'cloneset/web'],
+      ['rollout', 'resume', 'cloneset/web'],
+      ['set', 'image', 'cloneset/web', 'log-agent=fluent/fluent-bit:3.0'],
+    ]) {
+      await waitCloneSetSettled(sb);
+      const r = await runCli(args, { kubeconfig: sb.kubeconfig, timeoutMs: 40_000 });
+      assert.equal(r.code, 0, `${args.join(' ')}: ${describeRun(r)}`);
+    }
+    await waitCloneSetSettled(sb);
+    const restart = await runCli(['restart', 'cloneset/web', '--timeout=40s'], { kubeconfig: sb.kubeconfig, timeoutMs: 45_000 });
+    assert.equal(restart.code, 0, describeRun(restart));
+    const entries = sb.audit();
+    const { throttled } = assertRetried(entries, 1000);
+    assert.ok(throttled >= 1, `429s were injected into the CLI's writes (${throttled})`);
+    assert.equal(entries.filter((e) => e.verb === 'patch' && e.code === 200).length, 4, 'each change was applied exactly once');
+    const cs = await waitCloneSetSettled(sb);
+    assert.deepEqual(images(cs), ['nginx=nginx:1.26.0', 'log-agent=fluent/fluent-bit:3.0']);
+    assert.equal(cs.spec.updateStrategy.paused ?? false, false);
+    assert.equal((await listCrrs(sb, 'kubectl-kruise/workload-name=web')).length, 2, 'one CRR per pod');
+    console.log(`# throttled writes: ${throttled} 429s injected, each waited out and resent`);
   });
 });
 
@@ -126,6 +156,31 @@ describe('200 ms latency on every request', () => {
     const cs = await waitCloneSetSettled(sb);
     assert.deepEqual(images(cs), ['nginx=nginx:1.26.0', 'log-agent=fluent/fluent-bit:2.2']);
     assert.equal(cs.spec.updateStrategy.paused ?? false, false);
+  });
+});
+
+describe('a server slower than --request-timeout', () => {
+  test('fails with one clear line naming the timeout, not a hang or a stack trace', async () => {
+    const sb = await sandbox({ faults: { latencyMs: 1500 } });
+    const t0 = Date.now();
+    const r = await runCli(['rollout', 'history', 'cloneset/web', '--request-timeout=400ms'], { kubeconfig: sb.kubeconfig });
+    assert.equal(r.code, 1, describeRun(r));
+    assertOneErrorLine(r, /timed out after 400ms \(--request-timeout\)/);
+    assert.ok(Date.now() - t0 < 15_000, 'gave up in bounded time');
+  });
+});
+
+describe('the API server killed (SIGKILL) while rollout status waits', () => {
+  test('the wait ends at --timeout with exit 3 and one error line', async () => {
+    const sb = await sandbox({ readyDelay: '50ms' });
+    await createCloneSet(sb, { replicas: 2 });
+    await patchCloneSet(sb, 'web', { spec: { updateStrategy: { paused: true }, template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.26.0' }] } } } });
+    const s = streamCli(['rollout', 'status', 'cloneset/web', '--timeout=4s'], { kubeconfig: sb.kubeconfig });
+    await s.waitFor(/paused/, 20_000);
+    sb.process.kill('SIGKILL');
+    const r = await waitExit(s, 20_000);
+    assert.equal(r.code, 3, describeRun(r));
+    assertOneErrorLine(r, /timed out waiting for cloneset "web"/);
   });
 });
 
@@ -221,6 +276,14 @@ describe('a 409 Conflict on every other update (and 30% 500s on creates)', () =>
     const from = sb.audit().length;
     const r = await runCli(['restart', 'cloneset/web', '--max-unavailable=1', '--timeout=40s'], { kubeconfig: sb.kubeconfig, timeoutMs: 45_000 });
     assert.equal(r.code, 0, describeRun(r));
+    // The summary shows each pod's restart as seen after it happened, not a stale read.
+    const rows = r.stdout.split('\n').filter((l) => /^web-/.test(l));
+    assert.equal(rows.length, pods.length, describeRun(r));
+    for (const row of rows) {
+      assert.match(row, /\bSucceeded\b/);
+      const counts = [...row.matchAll(/(\d+)\s*->\s*(\d+)/g)];
+      assert.ok(counts.length > 0 && counts.every((m) => Number(m[2]) > Number(m[1])), `restart counted after it happened: ${row}`);
+    }
     const crrs = await listCrrs(sb, 'kubectl-kruise/workload-name=web');
     assert.equal(crrs.length, pods.length, `one CRR per pod: ${crrs.map((c) => c.metadata.name).join(', ')}`);
     assert.deepEqual(new Set(crrs.map((c) => c.spec.podName)), new Set(pods.map((p) => p.metadata.name)));
@@ -228,7 +291,11 @@ describe('a 409 Conflict on every other update (and 30% 500s on creates)', () =>
     const creates = sb.audit().slice(from).filter((e) => e.verb === 'create');
     assert.ok(creates.every((e) => !/generateName/.test(e.query)), 'deterministic names');
     for (const p of await podsOf(sb, 'web')) {
-      for (const cs of p.status.containerStatuses) assert.equal(cs.restartCount, 1, `${p.metadata.name}/${cs.name} restarted exactly once`);
+      const old = pods.find((x) => x.metadata.name === p.metadata.name);
+      for (const cs of p.status.containerStatuses) {
+        const was = old.status.containerStatuses.find((x: any) => x.name === cs.name).restartCount;
+        assert.equal(cs.restartCount, was + 1, `${p.metadata.name}/${cs.name} restarted exactly once`);
+      }
     }
   });
 });

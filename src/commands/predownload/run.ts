@@ -87,7 +87,9 @@ function resultTable(result: PredownloadResult): string {
   return formatTable(
     ['JOB', 'IMAGES', 'DESIRED', 'SUCCEEDED', 'FAILED', 'FAILED NODES'],
     result.jobs.map((j) => [j.name, j.images.join(','), j.desired, j.succeeded, j.failed, j.failedNodes.join(',')]),
-  ).replace(/ {3}<none>$/gm, '');
+  )
+    .replace(/<none>$/gm, '')
+    .replace(/[ \t]+$/gm, '');
 }
 
 export async function run(ctx: CommandContext, args: string[], flags: PredownloadFlags): Promise<number> {
@@ -126,9 +128,7 @@ export async function run(ctx: CommandContext, args: string[], flags: Predownloa
     let result: PredownloadResult;
     try {
       result = await runPredownload(ctx, client, request, options, {
-        progress: (text) => {
-          if (ctx.term.decorate) progress.update(text);
-        },
+        progress: (text) => progress.update(text),
         log: (line) => progress.log(line),
       });
     } finally {

@@ -64,7 +64,7 @@ export function restartOptionsFromFlags(flags: RestartFlags): RestartOptions {
 
 /** "0 -> 1" for one container, "nginx 0->1, sidecar 2->3" for several. */
 function restartsCell(containers: string[], before: Record<string, number> | undefined, after: Record<string, number> | undefined): string {
-  if (!before && !after) return '';
+  if (!before && !after) return '-';
   const one = (c: string): string => `${before?.[c] ?? '?'}${containers.length === 1 ? ' -> ' : '->'}${after?.[c] ?? '?'}`;
   return containers.length === 1 ? one(containers[0]!) : containers.map((c) => `${c} ${one(c)}`).join(', ');
 }
@@ -74,12 +74,12 @@ export function summaryTable(result: RestartResult): string {
   const headers = ['POD', 'CONTAINERS', 'PHASE', 'RESTARTS', 'DURATION', ...(withMessage ? ['MESSAGE'] : [])];
   return formatTable(
     headers,
-    result.rows.map((r) => [
+    [...result.rows].sort((a, b) => a.pod.localeCompare(b.pod, 'en', { numeric: true })).map((r) => [
       r.pod,
       r.containers.join(','),
       r.phase,
       result.via === 'client' ? 'pod recreated' : restartsCell(r.containers, r.restartsBeforeByContainer, r.restartsAfterByContainer),
-      formatDurationMs(r.durationMs),
+      formatDurationMs(r.durationMs) || '-',
       ...(withMessage ? [r.message ?? '-'] : []),
     ]),
   );

@@ -14,6 +14,7 @@ import { parseTargets, resolveTargets } from './targets';
 import { parseRevisionNumber } from './undo';
 
 export interface HistoryOptions {
+  filename?: string[];
   revision?: string;
   diff?: string;
   output?: string;
@@ -31,10 +32,10 @@ export async function run(ctx: CommandContext, args: string[], opts: HistoryOpti
   const diff = parseDiff(opts.diff);
   if (revision !== undefined && diff) throw usageError('--revision and --diff cannot be combined');
   const format = parseOutputFormat(opts.output, ['default', 'json', 'yaml']);
-  const [ref] = parseTargets('rollout history', args, undefined, { single: true });
+  const refs = parseTargets('rollout history', args, undefined, { single: true, filenames: opts.filename });
   const client = await ctx.kube();
   try {
-    const [t] = await resolveTargets(client, 'rollout history', [ref!]);
+    const [t] = await resolveTargets(client, 'rollout history', refs);
     const name = t!.name!;
     const obj = await client.get(t!.rt, name, t!.namespace);
     const adapter = adapterFor(obj);

@@ -5,17 +5,25 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
 import { ExitCode, usageError } from '../../cli/exit';
 import type { ResourceType } from '../../kube/client';
+import { isConflict } from '../../kube/errors';
 import { adapterFor, adapterForGroupKind } from '../../kruise/workloads/index';
 import { mutationLine } from '../../printers/output';
 import { parseTargets, resolveTargets } from './targets';
+
+/** Attempts of one pause/resume when the server answers 409 Conflict. */
+const CONFLICT_ATTEMPTS = 3;
+
+export interface PauseOptions {
+  filename?: string[];
+}
 
 export function objectRef(rt: ResourceType, name: string): string {
   return `${rt.kind.toLowerCase()}${rt.group ? `.${rt.group}` : ''} "${name}"`;
 }
 
-async function pauseOrResume(ctx: CommandContext, args: string[], paused: boolean): Promise<number> {
+async function pauseOrResume(ctx: CommandContext, args: string[], opts: PauseOptions, paused: boolean): Promise<number> {
   const verb = paused ? 'pause' : 'resume';
-  const refs = parseTargets(`rollout ${verb}`, args, undefined);
+  const refs = parseTargets(`rollout ${verb}`, args, undefined, { filenames: opts.filename });
   const client = await ctx.kube();
   let code: number = ExitCode.OK;
   try {
@@ -29,16 +37,25 @@ async function pauseOrResume(ctx: CommandContext, args: string[], paused: boolea
     for (const t of targets) {
       const name = t.name!;
       try {
-        const obj = await client.get(t.rt, name, t.namespace);
-        const adapter = adapterFor(obj);
-        if (!adapter) throw usageError(`${objectRef(t.rt, name)}: no rollout support for ${obj.apiVersion} ${obj.kind}`);
-        if (adapter.paused(obj) === paused) {
-          ctx.term.stderr.write(`error: ${objectRef(t.rt, name)} ${paused ? 'is already paused' : 'is not paused'}\n`);
-          code = Math.max(code, ExitCode.FAILED);
-          continue;
+        // A 409 Conflict means the object changed under us: decide again on a fresh read (bounded).
+        for (let attempt = 1; ; attempt++) {
+          const obj = await client.get(t.rt, name, t.namespace);
+          const adapter = adapterFor(obj);
+          if (!adapter) throw usageError(`${objectRef(t.rt, name)}: no rollout support for ${obj.apiVersion} ${obj.kind}`);
+          if (adapter.paused(obj) === paused) {
+            ctx.term.stderr.write(`error: ${objectRef(t.rt, name)} ${paused ? 'is already paused' : 'is not paused'}\n`);
+            code = Math.max(code, ExitCode.FAILED);
+            break;
+          }
+          try {
+            await client.patch(t.rt, name, 'merge', adapter.pausePatch(obj, paused), t.namespace);
+          } catch (err) {
+            if (isConflict(err) && attempt < CONFLICT_ATTEMPTS) continue;
+            throw err;
+          }
+          ctx.term.stdout.write(`${mutationLine(t.rt.kind, t.rt.group, name, paused ? 'paused' : 'resumed', 'none')}\n`);
+          break;
         }
-        await client.patch(t.rt, name, 'merge', adapter.pausePatch(obj, paused), t.namespace);
-        ctx.term.stdout.write(`${mutationLine(t.rt.kind, t.rt.group, name, paused ? 'paused' : 'resumed', 'none')}\n`);
       } catch (err) {
         if (targets.length === 1) throw err;
         ctx.term.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
@@ -51,10 +68,10 @@ async function pauseOrResume(ctx: CommandContext, args: string[], paused: boolea
   return code;
 }
 
-export async function runPause(ctx: CommandContext, args: string[], _opts: unknown, _cmd: Command): Promise<number> {
-  return pauseOrResume(ctx, args, true);
+export async function runPause(ctx: CommandContext, args: string[], opts: PauseOptions, _cmd: Command): Promise<number> {
+  return pauseOrResume(ctx, args, opts, true);
 }
 
-export async function runResume(ctx: CommandContext, args: string[], _opts: unknown, _cmd: Command): Promise<number> {
-  return pauseOrResume(ctx, args, false);
+export async function runResume(ctx: CommandContext, args: string[], opts: PauseOptions, _cmd: Command): Promise<number> {
+  return pauseOrResume(ctx, args, opts, false);
 }

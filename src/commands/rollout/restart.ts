@@ -14,6 +14,7 @@ import { restartInPlace } from './restart-inplace';
 export const RESTARTED_AT_ANNOTATION = 'kubectl.kubernetes.io/restartedAt';
 
 export interface RestartOptions {
+  filename?: string[];
   selector?: string;
 }
 
@@ -23,7 +24,7 @@ export function restartPatch(now: Date): Record<string, unknown> {
 }
 
 export async function run(ctx: CommandContext, args: string[], opts: RestartOptions, _cmd: Command): Promise<number> {
-  const refs = parseTargets('rollout restart', args, opts.selector);
+  const refs = parseTargets('rollout restart', args, opts.selector, { filenames: opts.filename });
   const client = await ctx.kube();
   let code: number = ExitCode.OK;
   try {

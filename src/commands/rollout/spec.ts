@@ -19,6 +19,7 @@ export function registerRollout(program: Command, ctx: CommandContext): void {
     .description(`wait until a rollout is done (${KINDS}); exit 0 when complete or partition-complete`)
     .usage('TYPE/NAME... | TYPE NAME... | TYPE -l SELECTOR [flags]')
     .argument('[resources...]')
+    .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
     .option('-l, --selector <selector>', 'await every matching object of TYPE')
     .option('-w, --watch [bool]', 'watch until done (--watch=false: check once, exit 4 when not finished)')
     .option('--timeout <duration>', 'give up after this long (exit 3); 0 = wait forever', '0')
@@ -36,6 +37,7 @@ export function registerRollout(program: Command, ctx: CommandContext): void {
     .description('roll back to a previous revision (the whole pod template is restored)')
     .usage('TYPE/NAME [--to-revision=N] [flags]')
     .argument('[resources...]')
+    .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
     .option('--to-revision <n>', 'the revision to roll back to (default: the previous one)')
     .option('--dry-run [mode]', 'none, client or server')
     .option('-o, --output <format>', 'json, yaml or name: print the resulting object')
@@ -47,6 +49,7 @@ export function registerRollout(program: Command, ctx: CommandContext): void {
     .description('list revisions (REVISION, CHANGE-CAUSE, IMAGES, PODS), show one, or diff two')
     .usage('TYPE/NAME [--revision=N | --diff=A,B] [flags]')
     .argument('[resources...]')
+    .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
     .option('--revision <n>', 'print the pod template of this revision')
     .option('--diff <a,b>', 'unified diff of the pod templates of two revisions')
     .option('-o, --output <format>', 'json or yaml')
@@ -58,6 +61,7 @@ export function registerRollout(program: Command, ctx: CommandContext): void {
     .description('pause the rollout (CloneSet, Advanced StatefulSet, Advanced DaemonSet, Deployment)')
     .usage('TYPE/NAME... [flags]')
     .argument('[resources...]')
+    .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
     .addHelpText('after', `\nExample:\n  ${p} rollout pause cloneset/web`)
     .action(lazyAction(ctx, () => import('./pause').then((m) => ({ run: m.runPause }))));
 
@@ -66,6 +70,7 @@ export function registerRollout(program: Command, ctx: CommandContext): void {
     .description('resume a paused rollout')
     .usage('TYPE/NAME... [flags]')
     .argument('[resources...]')
+    .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
     .addHelpText('after', `\nExample:\n  ${p} rollout resume cloneset/web`)
     .action(lazyAction(ctx, () => import('./pause').then((m) => ({ run: m.runResume }))));
 
@@ -74,6 +79,7 @@ export function registerRollout(program: Command, ctx: CommandContext): void {
     .description('restart the pods: template annotation for native and ReCreate workloads, ContainerRecreateRequests for in-place policies')
     .usage('TYPE/NAME... [flags]')
     .argument('[resources...]')
+    .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
     .option('-l, --selector <selector>', 'restart every matching object of TYPE')
     .addHelpText('after', `\nExample:\n  ${p} rollout restart cloneset/web`)
     .action(lazyAction(ctx, () => import('./restart')));

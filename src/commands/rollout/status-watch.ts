@@ -1,6 +1,7 @@
 // The watch loop of `rollout status` for one workload: re-evaluates (src/kruise/progress.ts)
 // on every workload or pod event, never polls. Pods are watched only while the rollout is not
-// done (failure detection needs them; a finished rollout of 5,000 pods must not list them).
+// done (failure detection needs them; a finished rollout of 5,000 pods must not list them),
+// and only pods in a failing state are kept.
 import type { KubeClient, KubeObject, Observation, ResourceType } from '../../kube/client';
 import type { Pod } from '../../kruise/types';
 import { evaluateRollout, failingContainer, stuckKey, type RolloutProgress } from '../../kruise/progress';
@@ -20,7 +21,8 @@ export class RolloutWatch {
   private resolveFinished!: (p: RolloutProgress) => void;
   private rejectFinished!: (err: unknown) => void;
   private workload: KubeObject | undefined;
-  private readonly pods = new Map<string, Pod>();
+  /** Only pods with a failing container: the others cannot change the verdict (5,000-pod rollouts stay cheap). */
+  private readonly stuckPods = new Map<string, Pod>();
   private readonly firstSeenStuck = new Map<string, number>();
   private podObservation: Observation | undefined;
   private recheckTimer: NodeJS.Timeout | undefined;
@@ -85,7 +87,7 @@ export class RolloutWatch {
     if (this.done || !this.workload) return;
     let p: RolloutProgress;
     try {
-      p = evaluateRollout(this.workload, [...this.pods.values()], Date.now(), {
+      p = evaluateRollout(this.workload, [...this.stuckPods.values()], Date.now(), {
         failureGraceMs: this.settings.failureGraceMs,
         firstSeenStuck: this.firstSeenStuck,
       });
@@ -137,7 +139,7 @@ export class RolloutWatch {
         labelSelector: selector,
         limit: 500,
         onSync: (items) => {
-          this.pods.clear();
+          this.stuckPods.clear();
           for (const item of items) this.trackPod(item as Pod);
           this.evaluate();
         },
@@ -145,7 +147,7 @@ export class RolloutWatch {
       (ev) => {
         const pod = ev.object as Pod;
         if (ev.type === 'BOOKMARK') return;
-        if (ev.type === 'DELETED') this.pods.delete(podKey(pod));
+        if (ev.type === 'DELETED') this.stuckPods.delete(podKey(pod));
         else this.trackPod(pod);
         this.evaluate();
       },
@@ -154,12 +156,14 @@ export class RolloutWatch {
   }
 
   private trackPod(pod: Pod): void {
-    this.pods.set(podKey(pod), pod);
     const stuck = failingContainer(pod);
-    if (stuck) {
-      const key = stuckKey(pod, stuck.reason);
-      if (!this.firstSeenStuck.has(key)) this.firstSeenStuck.set(key, Date.now());
+    if (!stuck) {
+      this.stuckPods.delete(podKey(pod));
+      return;
     }
+    this.stuckPods.set(podKey(pod), pod);
+    const key = stuckKey(pod, stuck.reason);
+    if (!this.firstSeenStuck.has(key)) this.firstSeenStuck.set(key, Date.now());
   }
 
   private stopPods(): void {

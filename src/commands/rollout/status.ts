@@ -19,6 +19,7 @@ import { RolloutWatch } from './status-watch';
 import { parseTargets, resolveTargets, targetLabel, type ResolvedTarget } from './targets';
 
 export interface StatusOptions {
+  filename?: string[];
   watch?: string | boolean;
   timeout?: string;
   failureGrace?: string;
@@ -51,7 +52,7 @@ export async function run(ctx: CommandContext, args: string[], opts: StatusOptio
   const failureGraceMs = opts.failureGrace === undefined ? 60_000 : parseDuration(opts.failureGrace, '--failure-grace');
   const format = parseOutputFormat(opts.output, ['default', 'json']);
   const pinnedRevision = parseRevisionNumber(opts.revision, '--revision');
-  const refs = parseTargets('rollout status', args, opts.selector);
+  const refs = parseTargets('rollout status', args, opts.selector, { filenames: opts.filename });
 
   const client = await ctx.kube();
   try {
@@ -112,6 +113,10 @@ async function watchAll(ctx: CommandContext, client: KubeClient, targets: Resolv
   const observations: Observation[] = [];
   const settings = { failureGraceMs: o.failureGraceMs, onChange: (p: RolloutProgress) => o.printer.change(p) };
   const errors: unknown[] = [];
+  // An error (not found, forbidden, a broken watch) ends the whole wait at once, like kubectl.
+  let rejectFatal!: (err: unknown) => void;
+  const fatal = new Promise<never>((_, rej) => (rejectFatal = rej));
+  fatal.catch(() => undefined);
 
   // One observation per named object, or one per selector (all its matches awaited).
   const started: Array<Promise<void>> = [];
@@ -128,7 +133,7 @@ async function watchAll(ctx: CommandContext, client: KubeClient, targets: Resolv
           onSync: (items) => {
             const obj = items.find((i) => i.metadata.name === t.name);
             if (obj) w.updateWorkload(obj);
-            else if (!synced) w.fail(failure(`${t.rt.resource}${t.rt.group ? `.${t.rt.group}` : ''} "${t.name}" not found`));
+            else if (!synced) w.fail(failure(`${t.rt.resource}${t.rt.group ? `.${t.rt.group}` : ''} "${t.name}" not found in namespace "${t.namespace}"`));
             else w.deleted();
             synced = true;
           },
@@ -141,6 +146,7 @@ async function watchAll(ctx: CommandContext, client: KubeClient, targets: Resolv
       );
       observations.push(obs);
       obs.done.catch((err: unknown) => w.fail(err));
+      w.finished.catch(rejectFatal);
       started.push(w.finished.then(() => obs.stop(), () => obs.stop()));
     } else {
       const group = new Map<string, RolloutWatch>();
@@ -180,14 +186,18 @@ async function watchAll(ctx: CommandContext, client: KubeClient, targets: Resolv
         errors.push(err);
         resolveSynced();
         for (const w of group.values()) w.fail(err);
+        rejectFatal(err);
       });
       started.push(
         synced.then(async () => {
           if (errors.length) return;
           if (group.size === 0) {
             obs.stop();
-            throw failure(`no ${t.rt.resource} found in namespace "${t.namespace}" matching "${selector ?? ''}"`);
+            const err = failure(`no ${t.rt.resource} found in namespace "${t.namespace}" matching "${selector ?? ''}"`);
+            rejectFatal(err);
+            throw err;
           }
+          for (const w of group.values()) w.finished.catch(rejectFatal);
           await Promise.allSettled([...group.values()].map((w) => w.finished));
           obs.stop();
         }),
@@ -203,7 +213,7 @@ async function watchAll(ctx: CommandContext, client: KubeClient, targets: Resolv
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   ctx.setInterruptSummary(() => `stopped waiting for ${watches.filter((w) => !w.isDone).length} rollout(s)`);
   try {
-    const settled = await Promise.allSettled(started);
+    const settled = await Promise.race([Promise.allSettled(started), fatal]);
     const selectorError = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     const results = await Promise.allSettled(watches.map((w) => w.finished));
     const firstError = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -214,6 +224,7 @@ async function watchAll(ctx: CommandContext, client: KubeClient, targets: Resolv
   } finally {
     if (timer) clearTimeout(timer);
     ctx.signal.removeEventListener('abort', onAbort);
+    watches.forEach((w) => w.stop());
     observations.forEach((obs) => obs.stop());
   }
 }

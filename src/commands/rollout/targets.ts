@@ -1,20 +1,22 @@
-// Which workloads a rollout verb acts on: TYPE/NAME..., TYPE NAME..., or TYPE -l SELECTOR.
-// Parsed and validated before any request (exit 2), then resolved through discovery.
+// Which workloads a rollout verb acts on: TYPE/NAME..., TYPE NAME..., -f FILE, or TYPE -l SELECTOR.
+// Parsed and validated before any request (exit 2) by the kube layer's parser; named and -f
+// references resolve through discovery, while a selector stays a selector (status watches it).
 import type { KubeClient, ResourceType } from '../../kube/client';
+import { parseTargets as parseRefs, resolveTargets as resolveRefs, type TargetSpec } from '../../kube/targets';
 import { usageError } from '../../cli/exit';
-import { dns1123SubdomainProblem } from '../../kruise/names';
 import { KIND_LABELS } from '../../kruise/progress';
 import type { WorkloadKindName } from '../../kruise/workloads/types';
 import { adapterForGroupKind } from '../../kruise/workloads/index';
 
-export interface TargetRef {
-  type: string;
-  /** Undefined with -l (every matching object). */
-  name?: string;
+export interface TargetRefs {
+  specs: TargetSpec[];
+  /** The -l selector (only with a TYPE). */
+  selector?: string;
 }
 
 export interface ResolvedTarget {
   rt: ResourceType;
+  /** Undefined with -l (every matching object). */
   name?: string;
   namespace: string;
 }
@@ -29,49 +31,41 @@ export function isRolloutKind(rt: ResourceType): boolean {
 }
 
 /**
- * kubectl's argument forms: every argument `TYPE/NAME`, or `TYPE NAME...`, or `TYPE` with -l.
+ * kubectl's argument forms: every argument `TYPE/NAME`, or `TYPE NAME...`, or `TYPE` with -l, or -f.
  * `single`: the verb takes exactly one object (undo, history).
  */
-export function parseTargets(verb: string, args: string[], selector: string | undefined, opts: { single?: boolean } = {}): TargetRef[] {
-  if (args.length === 0) throw usageError(`${verb} needs a resource, e.g. cloneset/web`);
-  let refs: TargetRef[];
-  if (args[0]!.includes('/')) {
-    refs = args.map((arg) => {
-      const parts = arg.split('/');
-      if (parts.length !== 2 || !parts[0] || !parts[1]) throw usageError(`invalid resource "${arg}": use TYPE/NAME, e.g. cloneset/web`);
-      return { type: parts[0], name: parts[1] };
-    });
-    if (selector) throw usageError('a name cannot be combined with -l/--selector');
-  } else {
-    const [type, ...names] = args;
-    for (const n of names) if (n.includes('/')) throw usageError(`there is no need to specify a resource type as a separate argument when passing arguments in resource/name form ("${n}")`);
-    if (names.length === 0 && !selector) throw usageError(`${verb} needs a name: ${type}/NAME, or -l SELECTOR`);
-    if (names.length > 0 && selector) throw usageError('a name cannot be combined with -l/--selector');
-    refs = names.length ? names.map((name) => ({ type: type!, name })) : [{ type: type! }];
+export function parseTargets(
+  verb: string,
+  args: string[],
+  selector: string | undefined,
+  opts: { single?: boolean; filenames?: string[] } = {},
+): TargetRefs {
+  const specs = parseRefs({ args, selector, filenames: opts.filenames });
+  if (opts.single && (specs.length !== 1 || specs[0]!.kind === 'selector' || specs[0]!.kind === 'all')) {
+    throw usageError(`${verb} takes exactly one TYPE/NAME`);
   }
-  for (const r of refs) {
-    if (r.name === undefined) continue;
-    const problem = dns1123SubdomainProblem(r.name);
-    if (problem) throw usageError(`invalid name "${r.name}": ${problem}`);
-  }
-  if (opts.single && (refs.length !== 1 || refs[0]!.name === undefined)) throw usageError(`${verb} takes exactly one TYPE/NAME`);
-  return refs;
+  return { specs, selector };
+}
+
+function unsupported(verb: string, rt: ResourceType): string | undefined {
+  if (isRolloutKind(rt)) return undefined;
+  return `${verb} is not supported for ${rt.resource}${rt.group ? `.${rt.group}` : ''}: use a CloneSet, Advanced StatefulSet, Advanced DaemonSet, Deployment, StatefulSet or DaemonSet`;
 }
 
 /** Resolves the types through discovery; a kind without rollouts is a usage error (exit 2, nothing sent but discovery). */
-export async function resolveTargets(client: KubeClient, verb: string, refs: TargetRef[]): Promise<ResolvedTarget[]> {
-  const cache = new Map<string, ResourceType>();
+export async function resolveTargets(client: KubeClient, verb: string, refs: TargetRefs): Promise<ResolvedTarget[]> {
   const out: ResolvedTarget[] = [];
-  for (const ref of refs) {
-    let rt = cache.get(ref.type);
-    if (!rt) {
-      rt = await client.resolve(ref.type);
-      cache.set(ref.type, rt);
+  for (const spec of refs.specs) {
+    if (spec.kind === 'selector' || spec.kind === 'all') {
+      const rt = await client.resolve(spec.type);
+      const problem = unsupported(verb, rt);
+      if (problem) throw usageError(problem);
+      out.push({ rt, namespace: client.namespace });
+      continue;
     }
-    if (!isRolloutKind(rt)) {
-      throw usageError(`${verb} is not supported for ${rt.resource}${rt.group ? `.${rt.group}` : ''}: use a CloneSet, Advanced StatefulSet, Advanced DaemonSet, Deployment, StatefulSet or DaemonSet`);
+    for (const t of await resolveRefs(client, [spec], { allow: (rt) => unsupported(verb, rt) })) {
+      out.push({ rt: t.rt, name: t.name, namespace: t.namespace ?? client.namespace });
     }
-    out.push({ rt, name: ref.name, namespace: client.namespace });
   }
   return out;
 }

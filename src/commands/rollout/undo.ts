@@ -14,6 +14,7 @@ import { loadRevisions } from './revision-source';
 import { parseTargets, resolveTargets, type ResolvedTarget } from './targets';
 
 export interface UndoOptions {
+  filename?: string[];
   toRevision?: string;
   dryRun?: string | boolean;
   output?: string;
@@ -30,10 +31,10 @@ export async function run(ctx: CommandContext, args: string[], opts: UndoOptions
   const toRevision = parseRevisionNumber(opts.toRevision, '--to-revision');
   const dryRun = parseDryRun(opts.dryRun);
   const format = parseOutputFormat(opts.output, ['default', 'json', 'yaml', 'name']);
-  const [ref] = parseTargets('rollout undo', args, undefined, { single: true });
+  const refs = parseTargets('rollout undo', args, undefined, { single: true, filenames: opts.filename });
   const client = await ctx.kube();
   try {
-    const [t] = await resolveTargets(client, 'rollout undo', [ref!]);
+    const [t] = await resolveTargets(client, 'rollout undo', refs);
     // The patch is guarded by the resourceVersion we read: if the object changed meanwhile,
     // decide again on fresh state (bounded), never overwrite someone else's change.
     for (let attempt = 1; ; attempt++) {

@@ -151,29 +151,34 @@ export interface RunOnRecord {
   containers: string;
   crrs: number;
   unfinished: number;
+  /** CRRs that finished with a failed container: such a run ended, a rerun starts afresh. */
+  failed: number;
   newest: string;
 }
 
 
 /**
  * The run a rerun should resume: the newest run for the same containers that has fewer CRRs
- * than it planned, or CRRs still in progress. Undefined when every earlier run finished.
+ * than it planned, or CRRs still in progress, and no failed one (a failed run stopped on its
+ * own; running again retries from scratch). Undefined when every earlier run finished.
  */
 export function findResumableRun(crrs: readonly KubeObject[], requestedContainers: readonly string[], labels: { run: string; total: string; containers: string }): RunOnRecord | undefined {
   const runs = new Map<string, RunOnRecord>();
   for (const c of crrs) {
     const runId = c.metadata.labels?.[labels.run];
     if (!runId) continue;
-    const r = runs.get(runId) ?? { runId, total: 0, containers: c.metadata.annotations?.[labels.containers] ?? '', crrs: 0, unfinished: 0, newest: '' };
+    const r = runs.get(runId) ?? { runId, total: 0, containers: c.metadata.annotations?.[labels.containers] ?? '', crrs: 0, unfinished: 0, failed: 0, newest: '' };
     r.total = Math.max(r.total, Number(c.metadata.annotations?.[labels.total] ?? 0) || 0);
     r.crrs++;
-    if (crrOutcome(c) === 'Running') r.unfinished++;
+    const outcome = crrOutcome(c);
+    if (outcome === 'Running') r.unfinished++;
+    if (outcome === 'Failed') r.failed++;
     const ts = c.metadata.creationTimestamp ?? '';
     if (ts > r.newest) r.newest = ts;
     runs.set(runId, r);
   }
   const want = requestedContainers.join(',');
   return [...runs.values()]
-    .filter((r) => r.containers === want && (r.crrs < r.total || r.unfinished > 0))
+    .filter((r) => r.containers === want && r.failed === 0 && (r.crrs < r.total || r.unfinished > 0))
     .sort((a, b) => (a.newest < b.newest ? 1 : a.newest > b.newest ? -1 : 0))[0];
 }

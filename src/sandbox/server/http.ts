@@ -83,7 +83,9 @@ export function createRequestHandler(opts: HttpOptions): (req: IncomingMessage, 
     if (path.startsWith('/openapi/v3/')) {
       const doc = openapi.document(path.slice('/openapi/v3/'.length));
       if (doc === undefined) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
-      r.sendText(200, doc, 'application/json');
+      // A URL with the current hash never changes: clients (kubectl's HTTP cache) may keep it, as with kube.
+      const immutable = r.query('hash') === doc.hash;
+      r.sendText(200, doc.json, 'application/json', immutable ? { 'Cache-Control': 'public, immutable', Etag: `"${doc.hash}"` } : { Etag: `"${doc.hash}"` });
       return;
     }
     const segs = path.split('/').filter(Boolean);

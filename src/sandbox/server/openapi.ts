@@ -73,10 +73,10 @@ export class OpenApiDocs {
     return { paths };
   }
 
-  /** The document of `api/v1` or `apis/<g>/<v>`, as JSON text. */
-  document(path: string): string | undefined {
+  /** The document of `api/v1` or `apis/<g>/<v>`, as JSON text, and its content hash. */
+  document(path: string): { json: string; hash: string } | undefined {
     this.rebuild();
-    return this.docs.get(path)?.json;
+    return this.docs.get(path);
   }
 }
 

@@ -36,6 +36,8 @@ export class ApiRequest {
   readonly time = new Date().toISOString();
   user = 'system:admin';
   verb = 'get';
+  /** Sent as `Warning: 299 - "..."` headers with the response (deprecations, unknown fields). */
+  readonly warnings: string[] = [];
   private responded = false;
 
   constructor(
@@ -90,15 +92,16 @@ export class ApiRequest {
     this.responded = true;
     this.record(code);
     const text = JSON.stringify(body);
-    this.res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-cache, private', ...headers });
+    const warning = this.warnings.length ? { Warning: this.warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(', ') } : {};
+    this.res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-cache, private', ...warning, ...headers });
     this.res.end(text);
   }
 
-  sendText(code: number, text: string, contentType = 'text/plain; charset=utf-8'): void {
+  sendText(code: number, text: string, contentType = 'text/plain; charset=utf-8', headers: Record<string, string> = {}): void {
     if (this.responded) return;
     this.responded = true;
     this.record(code);
-    this.res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) });
+    this.res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text), ...headers });
     this.res.end(text);
   }
 
@@ -113,7 +116,8 @@ export class ApiRequest {
     if (this.responded) return;
     this.responded = true;
     this.record(200);
-    this.res.writeHead(200, { 'Content-Type': contentType, 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+    const warning = this.warnings.length ? { Warning: this.warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(', ') } : {};
+    this.res.writeHead(200, { 'Content-Type': contentType, 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private', ...warning });
     this.res.flushHeaders();
   }
 

@@ -60,6 +60,8 @@ export class ResourceHandler {
     const found = this.ctx.registry.lookup(p.group, p.version, p.resource);
     if (!found) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
     const { type, version } = found;
+    // Like kube: every request to a deprecated version carries its deprecation warning.
+    if (version.deprecated) r.warnings.push(version.deprecationWarning ?? `${groupVersion(type.group, version.name)} ${type.kind} is deprecated`);
     if (!type.namespaced && p.namespace) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
     if (type.namespaced && !p.namespace && !['list', 'watch', 'deletecollection'].includes(verb) && !(verb === 'create' && false)) {
       throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
@@ -193,27 +195,20 @@ export class ResourceHandler {
     return convertTo(type, prepared, type.storageVersion);
   }
 
-  private warningHeaders(warnings: string[]): Record<string, string> {
-    return warnings.length ? { Warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(', ') } : {};
-  }
-
   private async create(r: ApiRequest, p: ResourcePath, type: ResourceType, version: ServedVersion): Promise<void> {
     if (p.name) throw ApiError.methodNotAllowed();
     const body = await r.bodyObject();
     if (type.group === 'authorization.k8s.io' || type.group === 'authentication.k8s.io') return this.review(r, type, body);
     const dryRun = dryRunOf(r);
-    const warnings: string[] = [];
-    const obj = this.prepareIncoming(r, p, type, version, body, warnings);
+    const obj = this.prepareIncoming(r, p, type, version, body, r.warnings);
     const created = this.ctx.store.createRef(this.gr(type), obj, { fromApi: true, dryRun });
-    const out = convertTo(type, created, version.name);
-    r.sendJson(201, out, 'application/json', this.warningHeaders(warnings));
+    r.sendJson(201, convertTo(type, created, version.name));
   }
 
   private async update(r: ApiRequest, p: ResourcePath, type: ResourceType, version: ServedVersion): Promise<void> {
     const body = await r.bodyObject();
     const dryRun = dryRunOf(r);
-    const warnings: string[] = [];
-    const obj = this.prepareIncoming(r, p, type, version, body, warnings);
+    const obj = this.prepareIncoming(r, p, type, version, body, r.warnings);
     if (this.ctx.injectConflict()) throw ApiError.conflict(type.group, type.resource, p.name!);
     const exists = this.ctx.store.getRef(this.gr(type), p.namespace, p.name!);
     if (!exists) {
@@ -230,7 +225,7 @@ export class ResourceHandler {
       });
     }
     const updated = this.ctx.store.updateRef(this.gr(type), obj, { fromApi: true, dryRun });
-    r.sendJson(200, convertTo(type, updated, version.name), 'application/json', this.warningHeaders(warnings));
+    r.sendJson(200, convertTo(type, updated, version.name));
   }
 
   /** Applies a patch of the request's content type to `current` (in the requested version). */
@@ -277,10 +272,9 @@ export class ResourceHandler {
     if (!stored) {
       if (ct === 'application/apply-patch+yaml') {
         const patched = await this.applyPatch(r, type, { apiVersion: groupVersion(type.group, version.name), kind: type.kind, metadata: { name: p.name, namespace: p.namespace } });
-        const warnings: string[] = [];
-        const obj = this.prepareIncoming(r, p, type, version, patched, warnings);
+        const obj = this.prepareIncoming(r, p, type, version, patched, r.warnings);
         const created = this.ctx.store.createRef(this.gr(type), obj, { fromApi: true, dryRun });
-        r.sendJson(201, convertTo(type, created, version.name), 'application/json', this.warningHeaders(warnings));
+        r.sendJson(201, convertTo(type, created, version.name));
         return;
       }
       throw ApiError.notFound(type.group, type.resource, p.name!);
@@ -288,13 +282,12 @@ export class ResourceHandler {
     const current = structuredClone(convertTo(type, stored, version.name));
     const patched = await this.applyPatch(r, type, current);
     if (this.ctx.injectConflict()) throw ApiError.conflict(type.group, type.resource, p.name!);
-    const warnings: string[] = [];
-    const obj = this.prepareIncoming(r, p, type, version, patched, warnings);
+    const obj = this.prepareIncoming(r, p, type, version, patched, r.warnings);
     const updated = this.ctx.store.updateRef(this.gr(type), obj, { fromApi: true, dryRun });
-    r.sendJson(200, convertTo(type, updated, version.name), 'application/json', this.warningHeaders(warnings));
+    r.sendJson(200, convertTo(type, updated, version.name));
   }
 
-  private async deleteOptions(r: ApiRequest): Promise<{ propagationPolicy?: 'Orphan' | 'Background' | 'Foreground'; preconditions?: { uid?: string; resourceVersion?: string }; dryRun: boolean }> {
+  private async deleteOptions(r: ApiRequest): Promise<{ propagationPolicy?: 'Orphan' | 'Background' | 'Foreground'; preconditions?: { uid?: string; resourceVersion?: string }; dryRun: boolean; gracePeriodSeconds?: number }> {
     let body: Obj = {};
     const text = await r.body();
     if (text.trim()) {
@@ -312,7 +305,10 @@ export class ResourceHandler {
     }
     const dryRunBody = Array.isArray(body.dryRun) && body.dryRun.length > 0;
     if (Array.isArray(body.dryRun)) for (const v of body.dryRun) if (v !== 'All') throw ApiError.badRequest(`Invalid dry run value: "${String(v)}"`);
-    return { propagationPolicy: policy as 'Orphan' | 'Background' | 'Foreground' | undefined, preconditions: body.preconditions as { uid?: string; resourceVersion?: string } | undefined, dryRun: dryRunOf(r) || dryRunBody };
+    const graceRaw = r.query('gracePeriodSeconds') ?? body.gracePeriodSeconds;
+    const gracePeriodSeconds = graceRaw === undefined ? undefined : Number(graceRaw);
+    if (gracePeriodSeconds !== undefined && (!Number.isInteger(gracePeriodSeconds) || gracePeriodSeconds < 0)) throw ApiError.badRequest(`invalid gracePeriodSeconds: ${String(graceRaw)}`);
+    return { propagationPolicy: policy as 'Orphan' | 'Background' | 'Foreground' | undefined, preconditions: body.preconditions as { uid?: string; resourceVersion?: string } | undefined, dryRun: dryRunOf(r) || dryRunBody, gracePeriodSeconds };
   }
 
   private async delete(r: ApiRequest, p: ResourcePath, type: ResourceType, version: ServedVersion): Promise<void> {
@@ -407,17 +403,16 @@ export class ResourceHandler {
   private async status(r: ApiRequest, p: ResourcePath, verb: Verb, type: ResourceType, version: ServedVersion): Promise<void> {
     const dryRun = verb === 'get' ? false : dryRunOf(r);
     if (verb === 'get') return this.get(r, p, type, version);
-    const warnings: string[] = [];
     let incoming: unknown;
     if (verb === 'update') incoming = await r.bodyObject();
     else if (verb === 'patch') {
       const stored = this.existing(type, p);
       incoming = await this.applyPatch(r, type, structuredClone(convertTo(type, stored, version.name)));
     } else throw ApiError.methodNotAllowed();
-    const obj = this.prepareIncoming(r, p, type, version, incoming, warnings);
+    const obj = this.prepareIncoming(r, p, type, version, incoming, r.warnings);
     if (this.ctx.injectConflict()) throw ApiError.conflict(type.group, type.resource, p.name!);
     const updated = this.ctx.store.updateRef(this.gr(type), obj, { subresource: 'status', dryRun });
-    r.sendJson(200, convertTo(type, updated, version.name), 'application/json', this.warningHeaders(warnings));
+    r.sendJson(200, convertTo(type, updated, version.name));
   }
 
   private scaleOf(type: ResourceType, version: ServedVersion, obj: KubeObject): Obj {

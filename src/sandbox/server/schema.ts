@@ -164,6 +164,20 @@ function validate(value: unknown, schema: JsonSchema | undefined, path: string, 
       const seen = new Set(value.map((v) => JSON.stringify(v)));
       if (seen.size !== value.length) causes.push({ reason: 'FieldValueDuplicate', field, message: `Duplicate value: ${field} in body shouldn't contain duplicates` });
     }
+    const listType = schema['x-kubernetes-list-type'];
+    if (listType === 'set' || listType === 'map') {
+      // Items of a set, and items of a map with equal keys, must be unique.
+      const keys = schema['x-kubernetes-list-map-keys'] ?? [];
+      const seen = new Set<string>();
+      value.forEach((v, i) => {
+        const k = listType === 'map' && isObj(v) ? JSON.stringify(keys.map((key) => v[key])) : JSON.stringify(v);
+        if (seen.has(k)) {
+          const shown = listType === 'map' && isObj(v) ? `map[string]interface {}{${keys.map((key) => `"${key}":${quote(v[key])}`).join(', ')}}` : quote(v);
+          causes.push({ reason: 'FieldValueDuplicate', field: `${path}[${i}]`, message: `Duplicate value: ${shown}` });
+        }
+        seen.add(k);
+      });
+    }
     if (schema.items) value.forEach((v, i) => validate(v, schema.items, `${path}[${i}]`, causes, false));
   }
   if (isObj(value)) {

@@ -25,6 +25,8 @@ export interface WriteOptions {
 
 export interface DeleteOptions {
   dryRun?: boolean;
+  /** Pods: 0 deletes at once; otherwise a scheduled pod is only marked (the kubelet removes it). */
+  gracePeriodSeconds?: number;
   propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
   preconditions?: { uid?: string; resourceVersion?: string };
 }
@@ -47,10 +49,24 @@ function objKey(namespace: string | undefined, name: string): string {
   return namespace ? `${namespace}/${name}` : name;
 }
 
+/** JSON with object keys sorted: two objects that differ only in key order compare equal. */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .filter((k) => o[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
 /** Everything except metadata and status: a change here bumps metadata.generation. */
 function specPart(obj: KubeObject): string {
   const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj;
-  return JSON.stringify(rest);
+  return canonicalJson(rest);
 }
 
 const NAME_RE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -66,6 +82,8 @@ export class MemoryStore implements Store {
   private compactedRv = 0;
   private generateCounter = 0;
   private pending: StoredEvent[] = [];
+  /** Set when a kubelet controller runs: only then are pods deleted gracefully (it finishes the job). */
+  hasKubelet = false;
   private delivering = false;
 
   constructor(
@@ -272,15 +290,16 @@ export class MemoryStore implements Store {
     next = this.admit('UPDATE', gr, next, old);
     const specChanged = specPart(next) !== specPart(old);
     const statusCountsAsSpec = !hasStatusSubresource && !type.builtin;
-    const changed = specChanged || (statusCountsAsSpec && JSON.stringify(next.status) !== JSON.stringify(old.status));
+    const changed = specChanged || (statusCountsAsSpec && canonicalJson(next.status) !== canonicalJson(old.status));
     if (changed && opts.subresource !== 'status') next.metadata.generation = (old.metadata.generation ?? 0) + 1;
     // A no-op write keeps the resourceVersion and emits nothing, like kube.
-    if (JSON.stringify({ ...next, metadata: { ...next.metadata, resourceVersion: old.metadata.resourceVersion } }) === JSON.stringify(old)) {
+    if (canonicalJson({ ...next, metadata: { ...next.metadata, resourceVersion: old.metadata.resourceVersion } }) === canonicalJson(old)) {
       return old;
     }
     if (opts.dryRun) return { ...next, metadata: { ...next.metadata, resourceVersion: old.metadata.resourceVersion } };
     // The last finalizer removed from an object being deleted: it goes away now.
-    if (next.metadata.deletionTimestamp && !(next.metadata.finalizers ?? []).length) {
+    // (A pod in its grace period stays until the kubelet deletes it.)
+    if (next.metadata.deletionTimestamp && !(next.metadata.finalizers ?? []).length && !next.metadata.deletionGracePeriodSeconds) {
       next = { ...next, metadata: { ...next.metadata, resourceVersion: String(++this.rv) } };
       this.removeStored(gr, next);
       return next;
@@ -310,15 +329,20 @@ export class MemoryStore implements Store {
     if (opts.propagationPolicy === 'Foreground' && !finalizers.includes('foregroundDeletion')) finalizers.push('foregroundDeletion');
     if (opts.propagationPolicy === 'Orphan') this.orphanDependents(old);
     if (gr.group === '' && gr.resource === 'namespaces') this.deleteNamespaceContents(name);
-    if (finalizers.length > 0) {
+    // Graceful pod deletion like kube: a pod on a node is marked Terminating and the node's
+    // kubelet (a controller) deletes it for good once its containers are stopped.
+    const graceful =
+      gr.group === '' && gr.resource === 'pods' && !old.metadata.deletionTimestamp && opts.gracePeriodSeconds !== 0 && Boolean((old.spec as { nodeName?: string } | undefined)?.nodeName) && this.hasKubelet;
+    if (finalizers.length > 0 || graceful) {
       if (old.metadata.deletionTimestamp && finalizers.length === (old.metadata.finalizers ?? []).length) return { deleted: old, removed: false };
+      const grace = opts.gracePeriodSeconds ?? (old.spec as { terminationGracePeriodSeconds?: number } | undefined)?.terminationGracePeriodSeconds ?? 30;
       const marked: KubeObject = {
         ...old,
         metadata: {
           ...old.metadata,
-          finalizers,
-          deletionTimestamp: old.metadata.deletionTimestamp ?? nowTimestamp(),
-          deletionGracePeriodSeconds: 0,
+          ...(finalizers.length ? { finalizers } : {}),
+          deletionTimestamp: old.metadata.deletionTimestamp ?? (graceful ? new Date(Date.now() + grace * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') : nowTimestamp()),
+          deletionGracePeriodSeconds: graceful ? grace : 0,
           generation: (old.metadata.generation ?? 0) + 1,
           resourceVersion: String(++this.rv),
         },

@@ -1,9 +1,8 @@
 // A throwaway CA and server certificate for `sandbox --tls` (SANs 127.0.0.1 and localhost).
-// node-forge builds the X.509 structures; keys and RSA signatures come from node:crypto,
-// which is far faster than forge's pure-JS RSA (start time matters for tests).
-import { constants, createPublicKey, generateKeyPair, privateEncrypt, randomBytes, type KeyObject } from 'node:crypto';
-import { promisify } from 'node:util';
-import forgeModule from 'node-forge';
+// ECDSA P-256 keys from node:crypto (generated in microseconds, unlike RSA), and the X.509
+// structures written directly in DER: a few dozen lines instead of loading node-forge,
+// which keeps a TLS sandbox's start as fast as a plain one.
+import { createHash, createPublicKey, generateKeyPairSync, randomBytes, sign, X509Certificate, type KeyObject } from 'node:crypto';
 
 export interface TlsMaterial {
   caPem: string;
@@ -11,67 +10,89 @@ export interface TlsMaterial {
   keyPem: string;
 }
 
-/** DER prefix of a PKCS#1 v1.5 DigestInfo for SHA-256. */
-const SHA256_DIGEST_INFO = Buffer.from('3031300d060960864801650304020105000420', 'hex');
+// ---- minimal DER ----
+function len(n: number): Buffer {
+  if (n < 0x80) return Buffer.from([n]);
+  const bytes: number[] = [];
+  for (let v = n; v > 0; v = Math.floor(v / 256)) bytes.unshift(v & 0xff);
+  return Buffer.from([0x80 | bytes.length, ...bytes]);
+}
+const tlv = (tag: number, ...content: Buffer[]): Buffer => {
+  const body = Buffer.concat(content);
+  return Buffer.concat([Buffer.from([tag]), len(body.length), body]);
+};
+const seq = (...c: Buffer[]): Buffer => tlv(0x30, ...c);
+const set = (...c: Buffer[]): Buffer => tlv(0x31, ...c);
+const explicit = (n: number, ...c: Buffer[]): Buffer => tlv(0xa0 + n, ...c);
+const octets = (b: Buffer): Buffer => tlv(0x04, b);
+const bitString = (b: Buffer, unused = 0): Buffer => tlv(0x03, Buffer.from([unused]), b);
+const bool = (v: boolean): Buffer => tlv(0x01, Buffer.from([v ? 0xff : 0]));
+const utf8 = (s: string): Buffer => tlv(0x0c, Buffer.from(s, 'utf8'));
+function integer(b: Buffer): Buffer {
+  // Positive: a leading 0 when the top bit is set.
+  return tlv(0x02, b[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), b]) : b);
+}
+function oid(dotted: string): Buffer {
+  const parts = dotted.split('.').map(Number);
+  const out = [40 * parts[0]! + parts[1]!];
+  for (const p of parts.slice(2)) {
+    const chunk: number[] = [p & 0x7f];
+    for (let v = Math.floor(p / 128); v > 0; v = Math.floor(v / 128)) chunk.unshift((v & 0x7f) | 0x80);
+    out.push(...chunk);
+  }
+  return tlv(0x06, Buffer.from(out));
+}
+function utcTime(d: Date): Buffer {
+  const p = (n: number): string => String(n).padStart(2, '0');
+  const s = `${p(d.getUTCFullYear() % 100)}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}Z`;
+  return tlv(0x17, Buffer.from(s, 'ascii'));
+}
+const name = (cn: string): Buffer => seq(set(seq(oid('2.5.4.3'), utf8(cn))));
+const extension = (id: string, critical: boolean, value: Buffer): Buffer => seq(oid(id), ...(critical ? [bool(true)] : []), octets(value));
+const ECDSA_SHA256 = seq(oid('1.2.840.10045.4.3.2'));
+
+function certificate(opts: { subject: string; issuer: string; publicKey: KeyObject; signer: KeyObject; ca: boolean }): Buffer {
+  const spki = opts.publicKey.export({ type: 'spki', format: 'der' });
+  const now = Date.now();
+  const extensions = opts.ca
+    ? [
+        extension('2.5.29.19', true, seq(bool(true))), // basicConstraints CA:TRUE
+        extension('2.5.29.15', true, bitString(Buffer.from([0x86]), 1)), // keyUsage digitalSignature, keyCertSign, cRLSign
+        extension('2.5.29.14', false, octets(createHash('sha1').update(spki).digest())), // subjectKeyIdentifier
+      ]
+    : [
+        extension('2.5.29.19', true, seq()), // basicConstraints CA:FALSE
+        extension('2.5.29.15', true, bitString(Buffer.from([0x80]), 7)), // keyUsage digitalSignature
+        extension('2.5.29.37', false, seq(oid('1.3.6.1.5.5.7.3.1'))), // extKeyUsage serverAuth
+        extension('2.5.29.17', false, seq(tlv(0x87, Buffer.from([127, 0, 0, 1])), tlv(0x82, Buffer.from('localhost', 'ascii')))), // SAN
+      ];
+  const tbs = seq(
+    explicit(0, integer(Buffer.from([2]))), // v3
+    integer(randomBytes(16)),
+    ECDSA_SHA256,
+    name(opts.issuer),
+    seq(utcTime(new Date(now - 60_000)), utcTime(new Date(now + 365 * 24 * 3600_000))),
+    name(opts.subject),
+    spki,
+    explicit(3, seq(...extensions)),
+  );
+  const signature = sign('sha256', tbs, opts.signer);
+  return seq(tbs, ECDSA_SHA256, bitString(signature));
+}
+
+function pem(der: Buffer): string {
+  const b64 = der.toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '');
+  return `-----BEGIN CERTIFICATE-----\n${b64}\n-----END CERTIFICATE-----\n`;
+}
 
 export async function generateTlsMaterial(): Promise<TlsMaterial> {
-  const forge = (forgeModule as unknown as { default?: typeof forgeModule }).default ?? forgeModule;
-  const { pki, md } = forge;
-
-  const keyPair = (privateKey: KeyObject): { privateKey: KeyObject; forgePublic: import('node-forge').pki.PublicKey; signer: { sign(m: import('node-forge').md.MessageDigest): string } } => {
-    const publicPem = createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString();
-    return {
-      privateKey,
-      forgePublic: pki.publicKeyFromPem(publicPem),
-      // forge calls key.sign(md) with the digest of the TBS certificate: RSASSA-PKCS1-v1_5 natively.
-      signer: {
-        sign(m) {
-          const digest = Buffer.from(m.digest().getBytes(), 'binary');
-          return privateEncrypt({ key: privateKey, padding: constants.RSA_PKCS1_PADDING }, Buffer.concat([SHA256_DIGEST_INFO, digest])).toString('binary');
-        },
-      },
-    };
-  };
-
-  // Both keys at once, on libuv's thread pool.
-  const generate = promisify(generateKeyPair);
-  const [caPair, serverPair] = await Promise.all([0, 1].map(() => generate('rsa', { modulusLength: 2048, publicExponent: 0x10001 })));
-  const caKeys = keyPair(caPair!.privateKey);
-  const ca = pki.createCertificate();
-  ca.publicKey = caKeys.forgePublic;
-  ca.serialNumber = `01${randomBytes(8).toString('hex')}`;
-  ca.validity.notBefore = new Date(Date.now() - 60_000);
-  ca.validity.notAfter = new Date(Date.now() + 365 * 24 * 3600_000);
-  const caAttrs = [{ name: 'commonName', value: 'kubectl-kruise-sandbox-ca' }];
-  ca.setSubject(caAttrs);
-  ca.setIssuer(caAttrs);
-  ca.setExtensions([
-    { name: 'basicConstraints', cA: true, critical: true },
-    { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
-    { name: 'subjectKeyIdentifier' },
-  ]);
-  ca.sign(caKeys.signer as unknown as import('node-forge').pki.rsa.PrivateKey, md.sha256.create());
-
-  const keys = keyPair(serverPair!.privateKey);
-  const cert = pki.createCertificate();
-  cert.publicKey = keys.forgePublic;
-  cert.serialNumber = `02${randomBytes(8).toString('hex')}`;
-  cert.validity.notBefore = new Date(Date.now() - 60_000);
-  cert.validity.notAfter = new Date(Date.now() + 365 * 24 * 3600_000);
-  cert.setSubject([{ name: 'commonName', value: 'kube-apiserver' }]);
-  cert.setIssuer(caAttrs);
-  cert.setExtensions([
-    { name: 'basicConstraints', cA: false },
-    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
-    { name: 'extKeyUsage', serverAuth: true },
-    { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }] },
-  ]);
-  cert.sign(caKeys.signer as unknown as import('node-forge').pki.rsa.PrivateKey, md.sha256.create());
-  return {
-    caPem: pki.certificateToPem(ca),
-    certPem: pki.certificateToPem(cert),
-    keyPem: keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-  };
+  const ca = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  const server = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  const caCert = certificate({ subject: 'kubectl-kruise-sandbox-ca', issuer: 'kubectl-kruise-sandbox-ca', publicKey: ca.publicKey, signer: ca.privateKey, ca: true });
+  const serverCert = certificate({ subject: 'kube-apiserver', issuer: 'kubectl-kruise-sandbox-ca', publicKey: createPublicKey(server.privateKey), signer: ca.privateKey, ca: false });
+  // Self-check: a malformed certificate fails here, at start, rather than in every client.
+  if (!new X509Certificate(serverCert).verify(ca.publicKey)) throw new Error('generated server certificate does not verify');
+  return { caPem: pem(caCert), certPem: pem(serverCert), keyPem: server.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
 }
 
 export function randomToken(): string {

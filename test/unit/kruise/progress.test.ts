@@ -212,3 +212,13 @@ test('native DaemonSet finished', () => {
   assert.equal(p.state, 'Complete');
   assert.equal(p.message, 'daemon set "node-exporter" successfully rolled out');
 });
+
+test('OnDelete: the waiting line says old pods update only when deleted', () => {
+  const o = variant('statefulset-native.yaml', {}, (x) => {
+    x.spec.updateStrategy = { type: 'OnDelete' };
+    x.status.updatedReplicas = 1;
+  });
+  const p = evaluateRollout(o, [], NOW);
+  assert.equal(p.state, 'Progressing');
+  assert.match(p.message, /OnDelete: old pods are updated only when deleted/);
+});

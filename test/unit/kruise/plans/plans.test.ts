@@ -91,6 +91,8 @@ test('a rerun resumes the newest unfinished run of the same containers', async (
   assert.equal(findResumableRun(partial, ['nginx'], labels), undefined, 'other containers: a new run');
   const inflight = [...done, crr('busy', 1, 'nginx', undefined, '2026-01-03T00:00:00Z')];
   assert.equal(findResumableRun(inflight, ['nginx'], labels)?.runId, 'busy', 'a CRR still running');
+  const failed = { ...crr('bad', 6, '', 'Completed', '2026-01-04T00:00:00Z'), status: { phase: 'Completed', containerRecreateStates: [{ name: 'nginx', phase: 'Failed' }] } };
+  assert.equal(findResumableRun([...partial, failed], [], labels)?.runId, 'mid', 'a run that failed is not resumed');
 });
 
 test('every CRR built passes the webhook rules the sandbox enforces', async () => {

@@ -215,3 +215,48 @@ describe('watch', () => {
     assert.equal(events[1].object.columnDefinitions, undefined);
   });
 });
+
+describe('CustomResourceDefinitions at runtime', () => {
+  const crd = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.example.com' },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', shortNames: ['wd'] },
+      versions: [
+        { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer', default: 1 } } } } } } },
+        { name: 'v1beta1', served: true, storage: false, deprecated: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } },
+      ],
+    },
+  };
+
+  it('serves a CRD once created: Established, discoverable, with defaults and deprecation warnings', async () => {
+    const created = await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
+    assert.equal(created.status, 201, created.text);
+    assert.ok(created.body.status.conditions.some((c: any) => c.type === 'Established' && c.status === 'True'));
+    const list = await call('GET', '/apis/example.com/v1');
+    assert.equal(list.body.resources[0].name, 'widgets');
+    const w = await call('POST', '/apis/example.com/v1/namespaces/default/widgets', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: {} });
+    assert.equal(w.status, 201, w.text);
+    assert.equal(w.body.spec.size, 1, 'defaulted from the schema');
+    const old = await call('GET', '/apis/example.com/v1beta1/namespaces/default/widgets/w');
+    assert.equal(old.status, 200);
+    assert.equal(old.headers.get('warning'), '299 - "example.com/v1beta1 Widget is deprecated"');
+  });
+
+  it('rejects a CRD whose name does not match its names and group', async () => {
+    const bad = await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { ...crd, metadata: { name: 'gadgets.example.com' } });
+    assert.equal(bad.status, 422);
+    assert.match(bad.body.message, /metadata\.name: Invalid value: "gadgets\.example\.com": must be spec\.names\.plural\+"\."\+spec\.group/);
+  });
+
+  it('deleting the CRD deletes its objects and stops serving it', async () => {
+    const del = await call('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com');
+    assert.equal(del.status, 200);
+    assert.equal((await call('GET', '/apis/example.com/v1/namespaces/default/widgets/w')).status, 404);
+    assert.equal((await call('GET', '/apis/example.com/v1')).status, 404);
+    assert.equal(sb.store.listRefs({ group: 'example.com', resource: 'widgets' }).length, 0);
+  });
+});

@@ -86,6 +86,18 @@ describe('structural schema', () => {
     assert.equal(byField['spec.items'], 'Too many: 3: must have at most 2 items');
     assert.equal(byField['spec.items[2].n'], 'Invalid value: "string": spec.items[2].n in body must be of type integer: "string"');
     assert.equal(byField['spec.selector.matchLabels[a]'], 'Invalid value: "integer": spec.selector.matchLabels[a] in body must be of type string: "integer"');
+    const lists: JsonSchema = {
+      type: 'object',
+      properties: {
+        tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
+        ports: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer' } } } },
+      },
+    };
+    const dup = applyStructuralSchema({ tags: ['a', 'b', 'a'], ports: [{ name: 'http', port: 80 }, { name: 'http', port: 81 }] }, lists);
+    assert.deepEqual(dup.causes.map((c) => [c.field, c.message]), [
+      ['tags[2]', 'Duplicate value: "a"'],
+      ['ports[1]', 'Duplicate value: map[string]interface {}{"name":"http"}'],
+    ]);
     const missing = applyStructuralSchema({ spec: {} }, schema);
     assert.deepEqual(missing.causes.map((c) => [c.field, c.message]), [['spec.selector', 'Required value']]);
   });

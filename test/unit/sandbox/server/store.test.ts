@@ -124,3 +124,18 @@ describe('MemoryStore event order', () => {
     assert.ok(seen[0]! < seen[1]!, `in order: ${seen.join(',')}`);
   });
 });
+
+describe('MemoryStore no-op detection', () => {
+  it('treats a write that only reorders keys as a no-op (no new resourceVersion, no generation bump)', () => {
+    const s = new MemoryStore(new ResourceRegistry());
+    const d = s.create(DEPLOY, deploy('d'));
+    const spec = d.spec as { replicas: number; selector: unknown };
+    const reordered = { kind: d.kind, metadata: d.metadata, apiVersion: d.apiVersion, spec: { selector: spec.selector, replicas: spec.replicas } };
+    const events: string[] = [];
+    s.subscribe((e) => events.push(e.type));
+    const out = s.update(DEPLOY, reordered);
+    assert.equal(out.metadata.resourceVersion, d.metadata.resourceVersion);
+    assert.equal(out.metadata.generation, 1);
+    assert.deepEqual(events, []);
+  });
+});
