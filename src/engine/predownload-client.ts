@@ -11,7 +11,7 @@ import { isNotFound } from '../kube/errors';
 import { createOrAdopt } from './idempotent';
 import { mapLimit } from './concurrency';
 import { waitUntil, watchSet, WaitTimeout, type LiveSet } from './live';
-import { labelSelectorString } from './selectors';
+import { labelSelectorString } from '../kruise/selectors';
 import { NODE_RT, POD_RT } from './targets';
 import type { JobReport, PredownloadOptions, PredownloadReporter, PredownloadRequest, PredownloadResult } from './predownload';
 

@@ -19,7 +19,7 @@ import { usageError } from '../cli/exit';
 import { createOrAdopt } from './idempotent';
 import { DEFAULT_REQUEST_CONCURRENCY, mapLimit } from './concurrency';
 import { waitUntil, watchSet, WaitTimeout, type LiveSet } from './live';
-import { labelSelectorString } from './selectors';
+import { labelSelectorString } from '../kruise/selectors';
 import { POD_RT, type WorkloadTarget } from './targets';
 import { podList, type RestartOptions, type RestartReporter, type RestartResult, type RestartRow } from './restart';
 

@@ -4,7 +4,7 @@ import type { KubeClient, KubeObject, ResourceType } from '../kube/client';
 import type { Pod } from '../kruise/types';
 import { usageError, failure } from '../cli/exit';
 import { dns1123SubdomainProblem } from '../kruise/names';
-import { labelSelectorString } from './selectors';
+import { labelSelectorString } from '../kruise/selectors';
 import { getWithAdvancedHint } from '../kube/resolve';
 import type { LabelSelectorShape } from '../kruise/builders/imagepulljob';
 

@@ -6,19 +6,24 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli } from '../helpers/cli';
 import { startSandbox, type Sandbox } from '../helpers/sandbox';
-import { applyFixture, getObject, PATHS, summary, writes } from './rollout-helpers';
+import { applyFixture, getObject, PATHS, summary, waitSettled, writes } from './rollout-helpers';
 
 let v19: Sandbox;
 let master: Sandbox;
+let conflicts: Sandbox;
 
 before(async () => {
-  [v19, master] = await Promise.all([startSandbox({ kruise: 'v1.9', readyDelay: '50ms' }), startSandbox({ kruise: 'master', readyDelay: '50ms' })]);
+  [v19, master, conflicts] = await Promise.all([
+    startSandbox({ kruise: 'v1.9', readyDelay: '50ms' }),
+    startSandbox({ kruise: 'master', readyDelay: '50ms' }),
+    startSandbox({ kruise: 'v1.9', readyDelay: '50ms', faults: { conflictEveryNthUpdate: 2 } }),
+  ]);
   for (const f of ['cloneset-web.yaml', 'asts-db.yaml', 'ads-agent.yaml', 'deployment-api.yaml', 'statefulset-cache.yaml']) await applyFixture(v19, f);
   await applyFixture(master, 'cloneset-web-v1beta1.yaml');
 });
 
 after(async () => {
-  await Promise.all([v19?.stop(), master?.stop()]);
+  await Promise.all([v19?.stop(), master?.stop(), conflicts?.stop()]);
 });
 
 const cases: Array<{ title: string; sandbox: () => Sandbox; ref: string; line: string; path: () => string; paused: (o: any) => unknown }> = [
@@ -105,4 +110,41 @@ test('native StatefulSet has no pause: exit 2, nothing sent', async () => {
   assert.equal(r.code, 2, summary(r));
   assert.match(r.stderr, /^error: statefulsets\.apps "cache" cannot be paused/);
   assert.deepEqual(writes(v19.audit()), []);
+});
+
+test('a 409 Conflict on every other write: pause, resume, restart and undo retry on fresh state and succeed', async () => {
+  const sb = conflicts;
+  const cli = (args: string[]) => runCli(args, { kubeconfig: sb.kubeconfig, timeoutMs: 40_000 });
+  const created = await sb.api('POST', '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets', {
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    kind: 'CloneSet',
+    metadata: { name: 'web' },
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.25' }] } },
+    },
+  });
+  assert.equal(created.status, 201, created.text);
+  await waitSettled(sb, PATHS.cloneset());
+  sb.clearAudit();
+  for (const [verb, line] of [
+    ['pause', 'cloneset.apps.kruise.io/web paused\n'],
+    ['resume', 'cloneset.apps.kruise.io/web resumed\n'],
+    ['restart', 'cloneset.apps.kruise.io/web restarted\n'],
+  ] as const) {
+    const r = await cli(['rollout', verb, 'cloneset/web']);
+    assert.equal(r.code, 0, summary(r));
+    assert.equal(r.stdout, line);
+  }
+  assert.ok(sb.audit().some((e) => e.code === 409), 'the sandbox answered 409 at least once');
+  const cs = await getObject(sb, PATHS.cloneset());
+  assert.equal(cs.spec.updateStrategy.paused, false);
+  assert.ok(cs.spec.template.metadata.annotations['kubectl.kubernetes.io/restartedAt']);
+  const s = await cli(['rollout', 'status', 'cloneset/web', '--timeout=30s']);
+  assert.equal(s.code, 0, summary(s));
+  const u = await cli(['rollout', 'undo', 'cloneset/web']);
+  assert.equal(u.code, 0, summary(u));
+  const back = await getObject(sb, PATHS.cloneset());
+  assert.equal(back.spec.template.metadata.annotations?.['kubectl.kubernetes.io/restartedAt'], undefined);
 });

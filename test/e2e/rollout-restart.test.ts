@@ -59,7 +59,7 @@ test('restart of an in-place CloneSet goes through ContainerRecreateRequests: sa
   const before = await podsOf(sb, 'app=inpl');
   const r = await cli(['rollout', 'restart', 'cloneset/inpl'], 60_000);
   assert.equal(r.code, 0, summary(r));
-  assert.match(r.stderr, /^cloneset\.apps\.kruise\.io\/inpl has an in-place update policy: restarting containers through ContainerRecreateRequests$/m);
+  assert.match(r.stdout, /^cloneset\.apps\.kruise\.io\/inpl has an in-place update policy: restarting containers through ContainerRecreateRequests$/m);
   assert.match(r.stdout, /cloneset\.apps\.kruise\.io\/inpl restarted/);
   const cs = await getObject(sb, PATHS.cloneset('v1alpha1', 'inpl'));
   assert.equal(cs.spec.template.metadata.annotations?.['kubectl.kubernetes.io/restartedAt'], undefined, 'no template change');
@@ -83,6 +83,11 @@ test('Deployment: restart, history, undo refused while paused, undo', async () =
   const s = await cli(['rollout', 'status', 'deployment/api', '--timeout=30s']);
   assert.equal(s.code, 0, summary(s));
   assert.match(s.stdout, /deployment "api" successfully rolled out\n$/);
+  const pinned = await cli(['rollout', 'status', 'deployment/api', '--revision=2', '--watch=false']);
+  assert.equal(pinned.code, 0, summary(pinned));
+  const wrong = await cli(['rollout', 'status', 'deployment/api', '--revision=9']);
+  assert.equal(wrong.code, 1, summary(wrong));
+  assert.match(wrong.stderr, /^error: desired revision \(9\) is different from the running revision \(2\)/);
   const h = await cli(['rollout', 'history', 'deployment/api']);
   assert.equal(h.code, 0, summary(h));
   assert.match(h.stdout, /^1\s+<none>\s+ghcr\.io\/example\/api:1\.7\.3\s+0$/m);

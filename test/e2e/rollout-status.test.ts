@@ -2,9 +2,9 @@
 // rollouts, failure detection, paused, timeout, deletion while waiting, and `kubectl kruise`.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { runCli, streamCli } from '../helpers/cli';
 import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
-import { join } from 'node:path';
 import { applyFixture, FIXTURES, getObject, kubectlKruise, isPodReady, jsonLines, kubectlOk, PATHS, podsOf, summary, waitSettled } from './rollout-helpers';
 
 let sb: Sandbox;
@@ -142,4 +142,14 @@ test('request budget: status of a finished rollout lists once, no pod list, no d
   assert.ok(requests.length <= 2, JSON.stringify(requests));
   assert.ok(!requests.some((e) => /\/pods/.test(e.path)), 'no pod list for a finished rollout');
   assert.ok(!requests.some((e) => e.path === '/apis' || e.path === '/api' || e.path.startsWith('/apis/apps.kruise.io') && !e.path.includes('/namespaces/')), 'no discovery');
+});
+
+test('Ctrl-C while waiting stops with exit 130 and a one-line summary', async () => {
+  await kubectlOk(sb, ['patch', 'clonesets.apps.kruise.io', 'web', '--type', 'merge', '-p', '{"spec":{"updateStrategy":{"paused":true},"template":{"spec":{"containers":[{"name":"app","image":"nginx:1.30"}]}}}}']);
+  const s = streamCli(['rollout', 'status', 'cloneset/web'], { kubeconfig: sb.kubeconfig });
+  await s.waitFor(/rollout is paused/);
+  const r = await s.stop('SIGINT');
+  assert.equal(r.code, 130, summary(r));
+  assert.match(r.stderr, /^interrupted: stopped waiting for 1 rollout\(s\)$/m);
+  assert.doesNotMatch(r.stderr, /\n\s+at /);
 });

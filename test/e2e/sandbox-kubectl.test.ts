@@ -140,6 +140,21 @@ describe('sandbox with real kubectl', () => {
     assert.equal((await sb.api('GET', path)).body.spec.replicas, 5);
   });
 
+  it('deletes a scheduled pod gracefully: Terminating first, then gone', async () => {
+    const pods = await sb.api('GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Dweb&limit=1');
+    const name = pods.body.items[0].metadata.name as string;
+    const del = await sb.api('DELETE', `/api/v1/namespaces/default/pods/${name}`);
+    assert.equal(del.status, 200);
+    assert.ok(del.body.metadata.deletionTimestamp, 'marked for deletion');
+    assert.equal(del.body.metadata.deletionGracePeriodSeconds, 30);
+    await waitUntil(`pod ${name} gone`, async () => (await sb.api('GET', `/api/v1/namespaces/default/pods/${name}`)).status === 404);
+    const forced = await sb.api('GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Dweb&limit=1');
+    const other = forced.body.items.find((p: { metadata: { deletionTimestamp?: string } }) => !p.metadata.deletionTimestamp).metadata.name as string;
+    const now = await kubectl(['delete', 'pod', other, '--grace-period=0', '--force'], sb.kubeconfig);
+    assert.equal(now.code, 0, now.stderr);
+    assert.equal((await sb.api('GET', `/api/v1/namespaces/default/pods/${other}`)).status, 404, 'grace period 0 deletes at once');
+  });
+
   it('deletes a Deployment and its ReplicaSets and pods in the background', async () => {
     const del = await k(['delete', 'deployment', 'api']);
     assert.equal(del.code, 0, del.stderr);

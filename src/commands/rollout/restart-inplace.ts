@@ -8,7 +8,7 @@ import { adapterFor } from '../../kruise/workloads/index';
 import { mutationLine } from '../../printers/output';
 import { createProgress } from '../../printers/progress';
 
-export async function restartInPlace(ctx: CommandContext, client: KubeClient, rt: ResourceType, obj: KubeObject): Promise<number> {
+export async function restartInPlace(ctx: CommandContext, client: KubeClient, rt: ResourceType, obj: KubeObject, timeoutMs = 0): Promise<number> {
   const [{ runRestart }, { workloadPods }] = await Promise.all([import('../../engine/restart'), import('../../engine/targets')]);
   const adapter = adapterFor(obj);
   const name = obj.metadata.name ?? '';
@@ -26,7 +26,7 @@ export async function restartInPlace(ctx: CommandContext, client: KubeClient, rt
       maxUnavailable: String(adapter.maxUnavailable(obj) ?? 1),
       strategy: {},
       wait: true,
-      timeoutMs: 0,
+      timeoutMs,
       via: 'kruise',
       dryRun: 'none',
     },

@@ -5,16 +5,19 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
 import { ExitCode, failure } from '../../cli/exit';
+import { parseDuration } from '../../cli/globals';
 import type { KubeClient, KubeObject, ResourceType } from '../../kube/client';
 import { adapterFor } from '../../kruise/workloads/index';
 import { mutationLine, resourceName } from '../../printers/output';
 import { parseTargets, resolveTargets } from './targets';
 import { restartInPlace } from './restart-inplace';
+import { retryOnConflict } from './conflict';
 
 export const RESTARTED_AT_ANNOTATION = 'kubectl.kubernetes.io/restartedAt';
 
 export interface RestartOptions {
   filename?: string[];
+  timeout?: string;
   selector?: string;
 }
 
@@ -24,6 +27,7 @@ export function restartPatch(now: Date): Record<string, unknown> {
 }
 
 export async function run(ctx: CommandContext, args: string[], opts: RestartOptions, _cmd: Command): Promise<number> {
+  const timeoutMs = opts.timeout === undefined ? 0 : parseDuration(opts.timeout, '--timeout');
   const refs = parseTargets('rollout restart', args, opts.selector, { filenames: opts.filename });
   const client = await ctx.kube();
   let code: number = ExitCode.OK;
@@ -39,7 +43,7 @@ export async function run(ctx: CommandContext, args: string[], opts: RestartOpti
       }
     }
     for (const { rt, obj } of objects) {
-      code = Math.max(code, await restartOne(ctx, client, rt, obj, objects.length > 1));
+      code = Math.max(code, await restartOne(ctx, client, rt, obj, objects.length > 1, timeoutMs));
     }
   } finally {
     client.close();
@@ -47,7 +51,7 @@ export async function run(ctx: CommandContext, args: string[], opts: RestartOpti
   return code;
 }
 
-async function restartOne(ctx: CommandContext, client: KubeClient, rt: ResourceType, obj: KubeObject, several: boolean): Promise<number> {
+async function restartOne(ctx: CommandContext, client: KubeClient, rt: ResourceType, obj: KubeObject, several: boolean, timeoutMs: number): Promise<number> {
   const name = obj.metadata.name ?? '';
   try {
     const adapter = adapterFor(obj);
@@ -58,10 +62,10 @@ async function restartOne(ctx: CommandContext, client: KubeClient, rt: ResourceT
     }
     const policy = adapter.updatePolicy(obj);
     if (policy === 'InPlaceIfPossible' || policy === 'InPlaceOnly') {
-      ctx.term.stderr.write(`${resourceName(rt.kind, rt.group, name)} has an in-place update policy: restarting containers through ContainerRecreateRequests\n`);
-      return await restartInPlace(ctx, client, rt, obj);
+      ctx.term.stdout.write(`${resourceName(rt.kind, rt.group, name)} has an in-place update policy: restarting containers through ContainerRecreateRequests\n`);
+      return await restartInPlace(ctx, client, rt, obj, timeoutMs);
     }
-    await client.patch(rt, name, 'merge', restartPatch(new Date()), obj.metadata.namespace);
+    await retryOnConflict(() => client.patch(rt, name, 'merge', restartPatch(new Date()), obj.metadata.namespace));
     ctx.term.stdout.write(`${mutationLine(rt.kind, rt.group, name, 'restarted', 'none')}\n`);
     return ExitCode.OK;
   } catch (err) {

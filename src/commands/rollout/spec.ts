@@ -81,6 +81,7 @@ export function registerRollout(program: Command, ctx: CommandContext): void {
     .argument('[resources...]')
     .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
     .option('-l, --selector <selector>', 'restart every matching object of TYPE')
+    .option('--timeout <duration>', 'in-place restarts: give up waiting after this long (exit 3); 0 = no limit', '0')
     .addHelpText('after', `\nExample:\n  ${p} rollout restart cloneset/web`)
     .action(lazyAction(ctx, () => import('./restart')));
 }

@@ -9,7 +9,7 @@ import { KIND_LABELS } from '../../kruise/progress';
 import { undoPatch, undoTarget, withTemplate } from '../../kruise/revisions';
 import { formatObjects, mutationLine, parseDryRun, parseOutputFormat, type DryRunMode, type OutputFormat } from '../../printers/output';
 import type { KubeClient } from '../../kube/client';
-import { KubeApiError } from '../../kube/errors';
+import { retryOnConflict } from './conflict';
 import { loadRevisions } from './revision-source';
 import { parseTargets, resolveTargets, type ResolvedTarget } from './targets';
 
@@ -37,20 +37,11 @@ export async function run(ctx: CommandContext, args: string[], opts: UndoOptions
     const [t] = await resolveTargets(client, 'rollout undo', refs);
     // The patch is guarded by the resourceVersion we read: if the object changed meanwhile,
     // decide again on fresh state (bounded), never overwrite someone else's change.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await undoOnce(ctx, client, t!, { toRevision, dryRun, format });
-      } catch (err) {
-        const raced = err instanceof KubeApiError && (err.status === 409 || (err.status === 422 && /test/i.test(err.message)));
-        if (!raced || attempt >= MAX_ATTEMPTS) throw err;
-      }
-    }
+    return await retryOnConflict(() => undoOnce(ctx, client, t!, { toRevision, dryRun, format }));
   } finally {
     client.close();
   }
 }
-
-const MAX_ATTEMPTS = 3;
 
 async function undoOnce(
   ctx: CommandContext,

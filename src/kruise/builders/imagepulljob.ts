@@ -2,15 +2,13 @@
 // (v1alpha1, v1beta1) share one shape, so only apiVersion differs. Names are deterministic
 // so that rerunning the same pre-download finds the job it already created.
 import type { KubeObject } from '../types';
+import type { LabelSelector } from '../selectors';
 import { shortHash } from './hash';
 import { parseImageReference } from '../rules/imagepull';
 
 export const PREDOWNLOAD_LABEL = 'kubectl-kruise/predownload';
 
-export interface LabelSelectorShape {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: Array<{ key: string; operator: string; values?: string[] }>;
-}
+export type LabelSelectorShape = LabelSelector;
 
 /** Where to pull: nodes by name or labels, or the nodes of the pods a selector picks. */
 export type PullTarget =

@@ -2,6 +2,7 @@
 // not run yet, and on which nodes (those of the pods that will have to pull them).
 import type { Container, Pod } from '../types';
 import type { LabelSelectorShape, PullTarget } from '../builders/imagepulljob';
+import { labelSelectorMatches } from '../selectors';
 
 export interface ImageNeed {
   container: string;
@@ -52,21 +53,6 @@ function revisionHash(revision: string): string {
   return i < 0 ? revision : revision.slice(i + 1);
 }
 
-/** Minimal label-selector matcher for matchLabels + In/NotIn/Exists/DoesNotExist. */
-export function selectorMatches(sel: LabelSelectorShape, labels: Record<string, string> | undefined): boolean {
-  const l = labels ?? {};
-  for (const [k, v] of Object.entries(sel.matchLabels ?? {})) if (l[k] !== v) return false;
-  for (const e of sel.matchExpressions ?? []) {
-    const has = Object.prototype.hasOwnProperty.call(l, e.key);
-    const vals = e.values ?? [];
-    if (e.operator === 'In' && !(has && vals.includes(l[e.key]!))) return false;
-    if (e.operator === 'NotIn' && has && vals.includes(l[e.key]!)) return false;
-    if (e.operator === 'Exists' && !has) return false;
-    if (e.operator === 'DoesNotExist' && has) return false;
-  }
-  return true;
-}
-
 /**
  * Targets the pods still on an older revision the way Kruise's own pre-download does
  * (workload selector + controller-revision-hash NotIn [update revision, its hash]) when that
@@ -91,7 +77,7 @@ export function planWorkloadPredownload(input: {
       ...(input.selector.matchExpressions ?? []).map((e) => ({ ...e })),
       { key: REVISION_LABEL, operator: 'NotIn', values: unique([input.updateRevision, revisionHash(input.updateRevision)]) },
     ];
-    const picked = input.pods.filter((p) => !p.metadata.deletionTimestamp && selectorMatches(podSelector, p.metadata.labels));
+    const picked = input.pods.filter((p) => !p.metadata.deletionTimestamp && labelSelectorMatches(podSelector, p.metadata.labels));
     const pickedNames = unique(picked.map((p) => p.metadata.name ?? ''));
     if (pickedNames.length === podNames.length && pickedNames.every((n, i) => n === podNames[i])) target = { kind: 'pods', podSelector };
   }

@@ -10,6 +10,7 @@
 import { parseIntOrPercent, scaledValueFromIntOrPercent } from '../intstr';
 import { activeOrdinals, advancedStatefulSetMaxUnavailable, explainAdvancedStatefulSetPartition, InvalidValueError, parseReserveOrdinals } from '../partition';
 import type { KubeObject } from '../types';
+import { labelSelectorMatches } from '../selectors';
 import type { FieldError } from './cloneset-webhook';
 import type { UpdatePolicy } from './cloneset';
 
@@ -216,19 +217,6 @@ export function advancedStatefulSetStatus(input: AstsStatusInput): Record<string
   };
 }
 
-function selectorMatches(sel: AdvancedStatefulSetSpecView['selector'], labels: Record<string, string>): boolean {
-  if (!sel) return false;
-  for (const [k, v] of Object.entries(sel.matchLabels ?? {})) if (labels[k] !== v) return false;
-  for (const e of sel.matchExpressions ?? []) {
-    const has = Object.prototype.hasOwnProperty.call(labels, e.key);
-    if (e.operator === 'In' && !(has && (e.values ?? []).includes(labels[e.key]))) return false;
-    if (e.operator === 'NotIn' && has && (e.values ?? []).includes(labels[e.key])) return false;
-    if (e.operator === 'Exists' && !has) return false;
-    if (e.operator === 'DoesNotExist' && has) return false;
-  }
-  return true;
-}
-
 /** Kruise's Advanced StatefulSet validating webhook (the rules of §8 and the enum fields). */
 export function validateAdvancedStatefulSet(obj: KubeObject, old?: KubeObject): FieldError[] {
   const errors: FieldError[] = [];
@@ -290,7 +278,7 @@ export function validateAdvancedStatefulSet(obj: KubeObject, old?: KubeObject): 
   if (!spec.selector) errors.push({ type: 'Required', field: 'spec.selector', detail: '' });
   else {
     const labels = ((spec.template.metadata ?? {}) as { labels?: Record<string, string> }).labels ?? {};
-    if (!selectorMatches(spec.selector, labels)) {
+    if (!labelSelectorMatches(spec.selector, labels)) {
       errors.push({ type: 'Invalid', field: 'spec.template.metadata.labels', value: labels, detail: '`selector` does not match template `labels`' });
     }
   }

@@ -9,6 +9,7 @@
 import { parseIntOrPercent } from '../intstr';
 import { cloneSetRollingLimits, InvalidValueError } from '../partition';
 import type { KubeObject } from '../types';
+import { labelSelectorMatches } from '../selectors';
 import { inPlaceUpdatePlan, nonInPlaceChanges } from './cloneset-inplace';
 import { readCloneSetSpec } from './cloneset';
 
@@ -48,23 +49,6 @@ export function fieldErrorMessage(e: FieldError): string {
     case 'Forbidden':
       return `Forbidden: ${e.detail}`;
   }
-}
-
-function labelsMatch(selector: ReturnType<typeof readCloneSetSpec>['selector'], labels: Record<string, string>): boolean {
-  if (!selector) return false;
-  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) if (labels[k] !== v) return false;
-  for (const e of selector.matchExpressions ?? []) {
-    const has = k(labels, e.key);
-    const vals = e.values ?? [];
-    if (e.operator === 'In' && !(has && vals.includes(labels[e.key]))) return false;
-    if (e.operator === 'NotIn' && has && vals.includes(labels[e.key])) return false;
-    if (e.operator === 'Exists' && !has) return false;
-    if (e.operator === 'DoesNotExist' && has) return false;
-  }
-  return true;
-}
-function k(o: Record<string, string>, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(o, key);
 }
 
 /** Where the rolling-update fields live in this shape. */
@@ -109,7 +93,7 @@ export function validateCloneSet(obj: KubeObject, old?: KubeObject): FieldError[
     const empty = Object.keys(spec.selector.matchLabels ?? {}).length === 0 && (spec.selector.matchExpressions ?? []).length === 0;
     if (empty) errors.push({ type: 'Invalid', field: 'spec.selector', value: spec.selector, detail: 'empty selector is invalid for cloneset' });
     const tplLabels = ((spec.template.metadata ?? {}) as { labels?: Record<string, string> }).labels ?? {};
-    if (!empty && !labelsMatch(spec.selector, tplLabels)) {
+    if (!empty && !labelSelectorMatches(spec.selector, tplLabels)) {
       errors.push({ type: 'Invalid', field: 'spec.template.metadata.labels', value: tplLabels, detail: '`selector` does not match template `labels`' });
     }
   }

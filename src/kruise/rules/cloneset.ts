@@ -8,6 +8,7 @@
 // - `cloneSetStatus(input)`: the status Kruise writes, incl. expectedUpdatedReplicas and currentRevision.
 // - `progressingCondition(...)`: the Progressing condition when progressDeadlineSeconds is set.
 import type { Pod } from '../types';
+import { labelSelectorMatches } from '../selectors';
 import { INPLACE_READY_CONDITION } from './cloneset-inplace';
 
 export const LIFECYCLE_STATE_LABEL = 'lifecycle.apps.kruise.io/state';
@@ -151,7 +152,7 @@ export function podUpdatePriority(strategy: UpdatePriorityStrategy | undefined, 
   if (!strategy) return undefined;
   if (strategy.weightPriority?.length) {
     let sum = 0;
-    for (const t of strategy.weightPriority) if (selectorMatchesLabels(t.matchSelector, labels)) sum += t.weight;
+    for (const t of strategy.weightPriority) if (labelSelectorMatches(t.matchSelector, labels)) sum += t.weight;
     return [sum];
   }
   if (strategy.orderPriority?.length) {
@@ -161,20 +162,6 @@ export function podUpdatePriority(strategy: UpdatePriorityStrategy | undefined, 
     });
   }
   return undefined;
-}
-
-function selectorMatchesLabels(sel: NonNullable<UpdatePriorityStrategy['weightPriority']>[number]['matchSelector'], labels: Record<string, string>): boolean {
-  if (!sel) return false;
-  for (const [k, v] of Object.entries(sel.matchLabels ?? {})) if (labels[k] !== v) return false;
-  for (const e of sel.matchExpressions ?? []) {
-    const has = Object.prototype.hasOwnProperty.call(labels, e.key);
-    const vals = e.values ?? [];
-    if (e.operator === 'In' && !(has && vals.includes(labels[e.key]))) return false;
-    if (e.operator === 'NotIn' && has && vals.includes(labels[e.key])) return false;
-    if (e.operator === 'Exists' && !has) return false;
-    if (e.operator === 'DoesNotExist' && has) return false;
-  }
-  return true;
 }
 
 /**
@@ -378,31 +365,6 @@ export function msUntilProgressDeadline(cond: Record<string, string> | undefined
   const since = Date.parse(cond.lastUpdateTime ?? '');
   if (!Number.isFinite(since)) return undefined;
   return Math.max(0, since + deadlineSeconds * 1000 - now.getTime()) + 5;
-}
-
-/** metav1.FormatLabelSelector: `a=b,c in (d,e)`. */
-export function formatLabelSelector(sel: { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> } | undefined): string {
-  if (!sel) return '';
-  const parts: string[] = [];
-  for (const [k, v] of Object.entries(sel.matchLabels ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) parts.push(`${k}=${v}`);
-  for (const e of sel.matchExpressions ?? []) {
-    const vals = (e.values ?? []).slice().sort().join(',');
-    switch (e.operator) {
-      case 'In':
-        parts.push(`${e.key} in (${vals})`);
-        break;
-      case 'NotIn':
-        parts.push(`${e.key} notin (${vals})`);
-        break;
-      case 'Exists':
-        parts.push(e.key);
-        break;
-      case 'DoesNotExist':
-        parts.push(`!${e.key}`);
-        break;
-    }
-  }
-  return parts.join(',');
 }
 
 /** The CloneSet spec fields the controller needs, read from either shape (v1alpha1 or v1beta1). */

@@ -15,7 +15,8 @@ import {
   validateAdvancedStatefulSet,
   type AstsPlannedPod,
 } from '../../kruise/rules/asts';
-import { formatLabelSelector, isKruisePodAvailable, isKruisePodReady, msUntilAvailable } from '../../kruise/rules/cloneset';
+import { isKruisePodAvailable, isKruisePodReady, msUntilAvailable } from '../../kruise/rules/cloneset';
+import { formatLabelSelector } from '../../kruise/selectors';
 import { jsonEqual, podRevisionMatches, REVISION_HASH_LABEL } from '../../kruise/rules/revisions';
 import type { KubeObject, Pod } from '../../kruise/types';
 import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';

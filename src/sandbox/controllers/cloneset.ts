@@ -8,7 +8,6 @@ import { legacyScaledValue } from '../../kruise/intstr';
 import {
   CLONESET_INSTANCE_ID_LABEL,
   cloneSetStatus,
-  formatLabelSelector,
   isKruisePodAvailable,
   isKruisePodReady,
   isPodAllHooked,
@@ -28,6 +27,7 @@ import {
   type PlannedPod,
 } from '../../kruise/rules/cloneset';
 import { cloneSetDefaults, validateCloneSet } from '../../kruise/rules/cloneset-webhook';
+import { formatLabelSelector } from '../../kruise/selectors';
 import { jsonEqual, podRevisionMatches, POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, revisionHash } from '../../kruise/rules/revisions';
 import type { KubeObject, Pod } from '../../kruise/types';
 import { cloneSetAdapter } from '../../kruise/workloads/cloneset';

@@ -5,7 +5,7 @@
 // ControllerRevisions, and the status `kubectl rollout status daemonset/x` reads.
 import type { KubeObject, Pod, PodTemplate } from '../../kruise/types';
 import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
-import { canonicalJson, semanticForm } from './hash';
+import { semanticForm } from './hash';
 import { Informer } from './informer';
 import { ownedRevisions, pruneRevisions, syncUpdateRevision } from './native-revisions';
 import {
@@ -17,13 +17,13 @@ import {
   isPodAvailable,
   isPodReady,
   keyOf,
-  msUntilAvailable,
   newPodFromTemplate,
   objectKey,
   scaledIntOrPercent,
   type LabelSelector,
 } from './pods';
 import { WorkQueue } from './queue';
+import { countAvailable, writeStatusIfChanged } from './workload-status';
 import { nodeFitsPod } from './scheduler';
 
 export const DAEMONSETS: GroupResource = { group: 'apps', resource: 'daemonsets' };
@@ -173,17 +173,11 @@ export function createDaemonSetController(): ControllerWithAdmission {
       if (!scheduled.has(n)) scheduled.set(n, []);
       scheduled.get(n)!.push(p);
     }
-    let ready = 0;
-    let available = 0;
-    let updated = 0;
-    let wait = 0;
-    for (const list of scheduled.values()) {
-      const newest = list.find((p) => p.metadata.labels?.[REVISION_LABEL] === hash) ?? list[0];
-      if (isPodReady(newest)) ready++;
-      if (isPodAvailable(newest, minReady, now)) available++;
-      else if (isPodReady(newest)) wait = Math.max(wait, msUntilAvailable(newest, minReady, now));
-      if (list.some((p) => p.metadata.labels?.[REVISION_LABEL] === hash)) updated++;
-    }
+    // Each node counts once, by its newest daemon pod (the updated one while a surge pod exists).
+    const newest = [...scheduled.values()].map((list) => list.find((p) => p.metadata.labels?.[REVISION_LABEL] === hash) ?? list[0]!);
+    const ready = newest.filter(isPodReady).length;
+    const { available, recheckMs } = countAvailable(newest, minReady, now);
+    const updated = [...scheduled.values()].filter((list) => list.some((p) => p.metadata.labels?.[REVISION_LABEL] === hash)).length;
     const status: Record<string, unknown> = {
       currentNumberScheduled: scheduled.size,
       desiredNumberScheduled: eligible.size,
@@ -194,12 +188,8 @@ export function createDaemonSetController(): ControllerWithAdmission {
       updatedNumberScheduled: updated,
       observedGeneration: ds.metadata.generation,
     };
-    for (const k of ['numberAvailable', 'numberUnavailable', 'updatedNumberScheduled']) if (status[k] === 0) delete status[k];
-    const old = (ds.status ?? {}) as Record<string, unknown>;
-    if (old.conditions) status.conditions = old.conditions;
-    if (old.collisionCount !== undefined) status.collisionCount = old.collisionCount;
-    if (canonicalJson(status) !== canonicalJson(old)) store.updateStatus(DAEMONSETS, { ...ds, status });
-    if (wait > 0) queue.addAfter(keyOf(ds), wait + 5);
+    writeStatusIfChanged(store, DAEMONSETS, ds, status, ['numberAvailable', 'numberUnavailable', 'updatedNumberScheduled'], { keepCollisionCount: true });
+    if (recheckMs > 0) queue.addAfter(keyOf(ds), recheckMs + 5);
   }
 
   return {

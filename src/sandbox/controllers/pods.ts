@@ -3,6 +3,7 @@
 // real controllers judge them, conditions, label selectors and timestamps.
 import type { KubeObject, OwnerReference, Pod, PodTemplate } from '../../kruise/types';
 import type { GroupResource } from '../store-api';
+import type { LabelSelector, LabelSelectorRequirement } from '../../kruise/selectors';
 import { randomSuffix } from './hash';
 
 export const PODS: GroupResource = { group: '', resource: 'pods' };
@@ -11,15 +12,7 @@ export const CONTROLLER_REVISIONS: GroupResource = { group: 'apps', resource: 'c
 
 export type PodCondition = NonNullable<NonNullable<Pod['status']>['conditions']>[number];
 
-export interface LabelSelectorRequirement {
-  key: string;
-  operator: string;
-  values?: string[];
-}
-export interface LabelSelector {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: LabelSelectorRequirement[];
-}
+export type { LabelSelector, LabelSelectorRequirement } from '../../kruise/selectors';
 
 // ---------------------------------------------------------------- time
 

@@ -4,25 +4,22 @@
 // readyReplicas / availableReplicas (minReadySeconds) / observedGeneration.
 import type { KubeObject, Pod, PodTemplate } from '../../kruise/types';
 import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
-import { canonicalJson } from './hash';
 import { Informer } from './informer';
 import {
   PODS,
   controllerOf,
   isPodActive,
-  isPodAvailable,
   isPodReady,
   keyOf,
   matchesLabelSelector,
-  msUntilAvailable,
   newPodFromTemplate,
   objectKey,
   parseKubeTime,
   podCondition,
-
   type LabelSelector,
 } from './pods';
 import { WorkQueue } from './queue';
+import { countAvailable, writeStatusIfChanged } from './workload-status';
 
 export const REPLICASETS: GroupResource = { group: 'apps', resource: 'replicasets' };
 
@@ -84,23 +81,16 @@ export function createReplicaSetController(): ControllerWithAdmission {
     const minReady = spec.minReadySeconds ?? 0;
     const active = pods.ownedBy(rs.metadata.uid).filter((p) => controllerOf(p)?.uid === rs.metadata.uid && isPodActive(p));
     const templateLabels = spec.template?.metadata?.labels ?? {};
-    let wait = 0;
+    const { available, recheckMs } = countAvailable(active, minReady, now);
     const status: Record<string, unknown> = {
       replicas: active.length,
       fullyLabeledReplicas: active.filter((p) => matchesLabelSelector({ matchLabels: templateLabels }, p.metadata.labels)).length,
       readyReplicas: active.filter(isPodReady).length,
-      availableReplicas: active.filter((p) => {
-        const ok = isPodAvailable(p, minReady, now);
-        if (!ok && isPodReady(p)) wait = Math.max(wait, msUntilAvailable(p, minReady, now));
-        return ok;
-      }).length,
+      availableReplicas: available,
       observedGeneration: rs.metadata.generation,
     };
-    for (const k of ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas']) if (status[k] === 0) delete status[k];
-    const old = (rs.status ?? {}) as Record<string, unknown>;
-    if (old.conditions) status.conditions = old.conditions;
-    if (canonicalJson(status) !== canonicalJson(old)) store.updateStatus(REPLICASETS, { ...rs, status });
-    if (wait > 0) queue.addAfter(keyOf(rs), wait + 5);
+    writeStatusIfChanged(store, REPLICASETS, rs, status, ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas']);
+    if (recheckMs > 0) queue.addAfter(keyOf(rs), recheckMs + 5);
   }
 
   return {

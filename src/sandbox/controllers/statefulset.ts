@@ -7,22 +7,21 @@
 import type { KubeObject, Pod, PodTemplate } from '../../kruise/types';
 import { templateOfRevision, type ControllerRevision } from '../../kruise/rules/revisions';
 import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
-import { canonicalJson, semanticForm } from './hash';
+import { semanticForm } from './hash';
 import { Informer } from './informer';
 import { ownedRevisions, pruneRevisions, syncUpdateRevision } from './native-revisions';
 import {
   CONTROLLER_REVISIONS,
   PODS,
   controllerOf,
-  isPodAvailable,
   isPodReady,
   keyOf,
-  msUntilAvailable,
   newPodFromTemplate,
   objectKey,
   type LabelSelector,
 } from './pods';
 import { WorkQueue } from './queue';
+import { countAvailable, writeStatusIfChanged } from './workload-status';
 
 export const STATEFULSETS: GroupResource = { group: 'apps', resource: 'statefulsets' };
 export const PERSISTENT_VOLUME_CLAIMS: GroupResource = { group: '', resource: 'persistentvolumeclaims' };
@@ -178,16 +177,12 @@ export function createStatefulSetController(): ControllerWithAdmission {
     const minReady = spec.minReadySeconds ?? 0;
     const live = pods.ownedBy(sts.metadata.uid).filter((p) => controllerOf(p)?.uid === sts.metadata.uid && !p.metadata.deletionTimestamp);
     const replicas = spec.replicas ?? 1;
-    let wait = 0;
+    const { available, recheckMs } = countAvailable(live, minReady, now);
     const status: Record<string, unknown> = {
       observedGeneration: sts.metadata.generation,
       replicas: live.length,
       readyReplicas: live.filter(isPodReady).length,
-      availableReplicas: live.filter((p) => {
-        const ok = isPodAvailable(p, minReady, now);
-        if (!ok && isPodReady(p)) wait = Math.max(wait, msUntilAvailable(p, minReady, now));
-        return ok;
-      }).length,
+      availableReplicas: available,
       currentReplicas: live.filter((p) => p.metadata.labels?.[REVISION_LABEL] === currentName).length,
       updatedReplicas: live.filter((p) => p.metadata.labels?.[REVISION_LABEL] === updateName).length,
       currentRevision: currentName,
@@ -199,11 +194,8 @@ export function createStatefulSetController(): ControllerWithAdmission {
       status.currentRevision = updateName;
       status.currentReplicas = status.updatedReplicas;
     }
-    for (const k of ['readyReplicas', 'currentReplicas', 'updatedReplicas']) if (status[k] === 0) delete status[k];
-    const old = (sts.status ?? {}) as Record<string, unknown>;
-    if (old.conditions) status.conditions = old.conditions;
-    if (canonicalJson(status) !== canonicalJson(old)) store.updateStatus(STATEFULSETS, { ...sts, status });
-    if (wait > 0) queue.addAfter(keyOf(sts), wait + 5);
+    writeStatusIfChanged(store, STATEFULSETS, sts, status, ['readyReplicas', 'currentReplicas', 'updatedReplicas']);
+    if (recheckMs > 0) queue.addAfter(keyOf(sts), recheckMs + 5);
   }
 
   return {

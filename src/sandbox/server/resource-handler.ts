@@ -313,9 +313,10 @@ export class ResourceHandler {
 
   private async delete(r: ApiRequest, p: ResourcePath, type: ResourceType, version: ServedVersion): Promise<void> {
     const opts = await this.deleteOptions(r);
-    const result = this.ctx.store.deleteRef(this.gr(type), p.namespace, p.name!, opts);
+    const result = this.ctx.store.deleteRef(this.gr(type), p.namespace, p.name!, { ...opts, fromApi: true });
     if (!result.removed) {
-      this.respondObject(r, 202, type, version, result.deleted);
+      // Marked for deletion (finalizers, graceful pod deletion): kube answers 200 with the object.
+      this.respondObject(r, 200, type, version, result.deleted);
       return;
     }
     r.sendJson(200, {
@@ -333,7 +334,7 @@ export class ResourceHandler {
     const deleted: KubeObject[] = [];
     for (const o of items) {
       try {
-        deleted.push(this.ctx.store.deleteRef(this.gr(type), o.metadata.namespace, o.metadata.name!, opts).deleted);
+        deleted.push(this.ctx.store.deleteRef(this.gr(type), o.metadata.namespace, o.metadata.name!, { ...opts, fromApi: true }).deleted);
       } catch (err) {
         if (!(err instanceof ApiError && err.code === 404)) throw err;
       }

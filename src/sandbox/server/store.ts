@@ -27,6 +27,11 @@ export interface DeleteOptions {
   dryRun?: boolean;
   /** Pods: 0 deletes at once; otherwise a scheduled pod is only marked (the kubelet removes it). */
   gracePeriodSeconds?: number;
+  /**
+   * A client's DELETE (kubectl delete pod): graceful for scheduled pods. Controllers' own deletes
+   * (scale-down) remove pods at once, which their tests and status arithmetic rely on.
+   */
+  fromApi?: boolean;
   propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
   preconditions?: { uid?: string; resourceVersion?: string };
 }
@@ -332,7 +337,7 @@ export class MemoryStore implements Store {
     // Graceful pod deletion like kube: a pod on a node is marked Terminating and the node's
     // kubelet (a controller) deletes it for good once its containers are stopped.
     const graceful =
-      gr.group === '' && gr.resource === 'pods' && !old.metadata.deletionTimestamp && opts.gracePeriodSeconds !== 0 && Boolean((old.spec as { nodeName?: string } | undefined)?.nodeName) && this.hasKubelet;
+      opts.fromApi === true && gr.group === '' && gr.resource === 'pods' && !old.metadata.deletionTimestamp && opts.gracePeriodSeconds !== 0 && Boolean((old.spec as { nodeName?: string } | undefined)?.nodeName) && this.hasKubelet;
     if (finalizers.length > 0 || graceful) {
       if (old.metadata.deletionTimestamp && finalizers.length === (old.metadata.finalizers ?? []).length) return { deleted: old, removed: false };
       const grace = opts.gracePeriodSeconds ?? (old.spec as { terminationGracePeriodSeconds?: number } | undefined)?.terminationGracePeriodSeconds ?? 30;

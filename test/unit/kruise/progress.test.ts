@@ -222,3 +222,15 @@ test('OnDelete: the waiting line says old pods update only when deleted', () => 
   assert.equal(p.state, 'Progressing');
   assert.match(p.message, /OnDelete: old pods are updated only when deleted/);
 });
+
+test('the -o json view carries the contract fields', async () => {
+  const { statusJsonLine } = await import('../../../src/printers/rollout-status');
+  const view = JSON.parse(statusJsonLine(evaluateRollout(load('cloneset-v1alpha1-partition.yaml'), [], NOW)));
+  for (const key of ['kind', 'apiVersion', 'namespace', 'name', 'state', 'replicas', 'expectedUpdatedReplicas', 'updatedReplicas', 'updatedReadyReplicas', 'partition', 'updateRevision', 'currentRevision', 'message']) {
+    assert.ok(key in view, key);
+  }
+  assert.deepEqual(
+    [view.kind, view.apiVersion, view.namespace, view.name, view.state, view.replicas, view.expectedUpdatedReplicas, view.partition],
+    ['CloneSet', 'apps.kruise.io/v1alpha1', 'default', 'web', 'Progressing', 8, 1, 7],
+  );
+});

@@ -139,3 +139,40 @@ describe('MemoryStore no-op detection', () => {
     assert.deepEqual(events, []);
   });
 });
+
+describe('MemoryStore graceful pod deletion', () => {
+  const PODS = { group: '', resource: 'pods' };
+  const pod = (name: string, nodeName?: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { nodeName, containers: [{ name: 'c', image: 'x' }] } });
+
+  it('marks a scheduled pod Terminating on a client delete when a kubelet runs; its second delete removes it', () => {
+    const s = new MemoryStore(new ResourceRegistry());
+    s.hasKubelet = true;
+    s.create(PODS, pod('p', 'node-1'));
+    s.delete(PODS, 'default', 'p', { fromApi: true });
+    const marked = s.get(PODS, 'default', 'p')!;
+    assert.ok(marked.metadata.deletionTimestamp);
+    assert.equal(marked.metadata.deletionGracePeriodSeconds, 30);
+    const updated = s.updateStatus(PODS, { ...marked, status: { phase: 'Running' } });
+    assert.ok(s.get(PODS, 'default', 'p'), 'a status update during the grace period keeps it');
+    void updated;
+    s.delete(PODS, 'default', 'p');
+    assert.equal(s.get(PODS, 'default', 'p'), undefined);
+  });
+
+  it('deletes at once without a kubelet, for unscheduled pods, with gracePeriodSeconds 0 and for controllers', () => {
+    const s = new MemoryStore(new ResourceRegistry());
+    s.create(PODS, pod('a', 'node-1'));
+    s.delete(PODS, 'default', 'a', { fromApi: true });
+    assert.equal(s.get(PODS, 'default', 'a'), undefined);
+    s.hasKubelet = true;
+    s.create(PODS, pod('b'));
+    s.delete(PODS, 'default', 'b', { fromApi: true });
+    assert.equal(s.get(PODS, 'default', 'b'), undefined);
+    s.create(PODS, pod('c', 'node-1'));
+    s.delete(PODS, 'default', 'c', { fromApi: true, gracePeriodSeconds: 0 });
+    assert.equal(s.get(PODS, 'default', 'c'), undefined);
+    s.create(PODS, pod('d', 'node-1'));
+    s.delete(PODS, 'default', 'd');
+    assert.equal(s.get(PODS, 'default', 'd'), undefined, "a controller's delete (scale-down) is immediate");
+  });
+});
