@@ -10,8 +10,6 @@
 // - `historyRows(revisions, pods, source)`: REVISION / CHANGE-CAUSE / IMAGES / PODS.
 // - `templateYaml`, `templateDiff`: one revision's template as YAML, a unified diff of two.
 // - `labelSelectorString(selector)`: a LabelSelector as a `?labelSelector=` value.
-import { createTwoFilesPatch } from 'diff';
-import { stringify as stringifyYaml } from 'yaml';
 import type { KubeObject, Pod } from './types';
 import type { WorkloadKindName } from './workloads/types';
 import { jsonEqual } from './rules/revisions';
@@ -201,15 +199,6 @@ export function historyRows(revisions: readonly Revision[], pods: readonly Pod[]
   }));
 }
 
-/** A template as YAML with sorted keys, so that diffs show content changes only. */
-export function templateYaml(template: unknown): string {
-  return stringifyYaml(template, { sortMapEntries: true });
-}
-
-/** Unified diff of two revisions' templates. Empty hunks when they are equal. */
-export function templateDiff(a: Revision, b: Revision): string {
-  return createTwoFilesPatch(`revision ${a.revision}`, `revision ${b.revision}`, templateYaml(a.template), templateYaml(b.template), a.name, b.name);
-}
 
 type Selector = { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> };
 

@@ -9,11 +9,11 @@ import {
   historyRows,
   labelSelectorString,
   revisionSourceFor,
-  templateDiff,
   undoPatch,
   undoTarget,
   workloadRevisions,
 } from '../../../src/kruise/revisions';
+import { templateDiff } from '../../../src/kruise/revision-diff';
 import { REPO_ROOT } from '../../helpers/cli';
 
 function load(file: string): KubeObject[] {
