@@ -130,6 +130,8 @@ export async function restartWithCrrs(
         const cs = perPod.get(p.metadata.name ?? '') ?? [];
         rows.set(p.metadata.name ?? '', { pod: p.metadata.name ?? '', containers: cs, phase: 'Pending', restartsBeforeByContainer: restartCounts(p, cs) });
       }
+      // Readiness before the CRRs exist: once created, the pod watch may already show the restart.
+      const readyBeforeRestart = new Set(todo.filter((p) => podIsReady(podSet.objects.get(p.metadata.name ?? '') ?? p)).map((p) => p.metadata.name ?? ''));
       const results = await mapLimit(
         todo,
         options.concurrency ?? DEFAULT_REQUEST_CONCURRENCY,
@@ -154,7 +156,7 @@ export async function restartWithCrrs(
       // When each pod was first seen restarted and Ready (the DURATION column).
       const doneAt = new Map<string, number>();
       // A pod that was not Ready before its restart is not waited for to become Ready after it.
-      const wasReady = new Set(pending.filter(({ pod }) => podIsReady(podSet.objects.get(pod.metadata.name ?? '') ?? pod)).map(({ crr }) => crr));
+      const wasReady = new Set(pending.filter(({ pod }) => readyBeforeRestart.has(pod.metadata.name ?? '')).map(({ crr }) => crr));
       let timedOut = false;
       await waitUntil(
         [crrs, podSet as LiveSet<KubeObject>],

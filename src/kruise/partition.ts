@@ -112,6 +112,25 @@ function keptStep(kept: number, expected: number): ArithmeticStep {
   );
 }
 
+/** Closes an explanation: `kept` of `replicas` stay old, the rest is expected at the new revision. */
+function keptResult(replicas: number, partition: IntOrString | undefined, kept: number, steps: ArithmeticStep[], warnings: string[] = []): PartitionExplanation {
+  steps.push(keptStep(kept, replicas - kept));
+  return { replicas, partition, partitionReplicas: kept, expectedUpdatedReplicas: replicas - kept, steps, warnings };
+}
+
+/** The explanation without a partition: nothing is kept old (`text` says so in the kind's words). */
+function noPartition(replicas: number, steps: ArithmeticStep[], text: string): PartitionExplanation {
+  steps.push(step('no-partition', text, 'no partition'));
+  return keptResult(replicas, undefined, 0, steps);
+}
+
+/** StatefulSet kinds type the partition as int32: anything else is refused with the kind's reason. */
+function integerPartition(partition: unknown, notIntegerReason: string): number {
+  if (typeof partition !== 'number' || !Number.isInteger(partition)) throw new InvalidValueError('partition', partition, notIntegerReason);
+  if (partition < 0) throw new InvalidValueError('partition', partition, 'must be ≥ 0');
+  return partition;
+}
+
 function partitionWarnings(field: string, value: unknown, total: number, roundUp: boolean): string[] {
   const w = parserDisagreement(field, value, total, roundUp);
   return w ? [w] : [];
@@ -128,9 +147,7 @@ export function explainCloneSetPartition(partition: unknown, replicasIn: number 
   const steps: ArithmeticStep[] = [];
   const replicas = replicasOrDefault(replicasIn, steps);
   if (partition === undefined || partition === null) {
-    steps.push(step('no-partition', 'no partition: every pod is updated', 'no partition'));
-    steps.push(keptStep(0, replicas));
-    return { replicas, partition: undefined, partitionReplicas: 0, expectedUpdatedReplicas: replicas, steps, warnings: [] };
+    return noPartition(replicas, steps, 'no partition: every pod is updated');
   }
   const scaled = scaleOrThrow('partition', partition, replicas, true);
   steps.push(describeScaling('partition', scaled, replicas, 'replicas'));
@@ -148,8 +165,7 @@ export function explainCloneSetPartition(partition: unknown, replicasIn: number 
   kept = clampSteps(kept, replicas, steps);
   const warnings = partitionWarnings('partition', partition, replicas, true);
   if (typeof partition === 'number' && partition < 0) warnings.push(`partition ${partition} is negative: the webhook rejects it`);
-  steps.push(keptStep(kept, replicas - kept));
-  return { replicas, partition: partition as IntOrString, partitionReplicas: kept, expectedUpdatedReplicas: replicas - kept, steps, warnings };
+  return keptResult(replicas, partition as IntOrString, kept, steps, warnings);
 }
 
 /** CloneSet pods kept at the old revision. Throws InvalidValueError on an unreadable partition. */
@@ -277,24 +293,17 @@ function describeLimit(
  * Advanced StatefulSet (v1.8+): the partition is an integer number of pods kept at the old revision
  * (default 0), clamped to [0, replicas]. A string is invalid (the CRD types it as int32).
  */
-export function explainAdvancedStatefulSetPartition(partition: unknown, replicasIn: number | undefined): PartitionExplanation {
+export function explainAdvancedStatefulSetPartition(partitionIn: unknown, replicasIn: number | undefined): PartitionExplanation {
   const steps: ArithmeticStep[] = [];
   const replicas = replicasOrDefault(replicasIn, steps);
-  if (partition === undefined || partition === null) {
-    steps.push(step('no-partition', 'no partition (default 0): every pod is updated', 'no partition'));
-    steps.push(keptStep(0, replicas));
-    return { replicas, partition: undefined, partitionReplicas: 0, expectedUpdatedReplicas: replicas, steps, warnings: [] };
+  if (partitionIn === undefined || partitionIn === null) {
+    return noPartition(replicas, steps, 'no partition (default 0): every pod is updated');
   }
-  if (typeof partition !== 'number' || !Number.isInteger(partition)) {
-    throw new InvalidValueError('partition', partition, 'an Advanced StatefulSet partition must be an integer (no percentages)');
-  }
-  if (partition < 0) throw new InvalidValueError('partition', partition, 'must be ≥ 0');
+  const partition = integerPartition(partitionIn, 'an Advanced StatefulSet partition must be an integer (no percentages)');
   steps.push(
     step('asts-count', `partition ${partition} counts pods kept at the old revision (Advanced StatefulSet since v1.8), highest ordinals update first`, 'counts pods (not ordinals)'),
   );
-  const kept = clampSteps(partition, replicas, steps);
-  steps.push(keptStep(kept, replicas - kept));
-  return { replicas, partition, partitionReplicas: kept, expectedUpdatedReplicas: replicas - kept, steps, warnings: [] };
+  return keptResult(replicas, partition, clampSteps(partition, replicas, steps), steps);
 }
 
 const ASTS_PERCENT = /^[0-9]+%$/;
@@ -366,18 +375,13 @@ export function advancedStatefulSetUpdateOrder(opts: {
  * Native StatefulSet: the partition is an ordinal; pods with ordinal ≥ partition are updated.
  * Converted here to "pods kept at the old revision" over ordinals [start, start+replicas).
  */
-export function explainStatefulSetOrdinalPartition(partition: unknown, replicasIn: number | undefined, start = 0): PartitionExplanation {
+export function explainStatefulSetOrdinalPartition(partitionIn: unknown, replicasIn: number | undefined, start = 0): PartitionExplanation {
   const steps: ArithmeticStep[] = [];
   const replicas = replicasOrDefault(replicasIn, steps);
-  if (partition === undefined || partition === null) {
-    steps.push(step('no-partition', 'no partition (default 0): every pod is updated', 'no partition'));
-    steps.push(keptStep(0, replicas));
-    return { replicas, partition: undefined, partitionReplicas: 0, expectedUpdatedReplicas: replicas, steps, warnings: [] };
+  if (partitionIn === undefined || partitionIn === null) {
+    return noPartition(replicas, steps, 'no partition (default 0): every pod is updated');
   }
-  if (typeof partition !== 'number' || !Number.isInteger(partition)) {
-    throw new InvalidValueError('partition', partition, 'a StatefulSet partition is an ordinal (an integer)');
-  }
-  if (partition < 0) throw new InvalidValueError('partition', partition, 'must be ≥ 0');
+  const partition = integerPartition(partitionIn, 'a StatefulSet partition is an ordinal (an integer)');
   const kept = Math.max(0, Math.min(partition - start, replicas));
   const last = start + replicas - 1;
   steps.push(
@@ -387,8 +391,7 @@ export function explainStatefulSetOrdinalPartition(partition: unknown, replicasI
       `ordinals ≥ ${partition} update`,
     ),
   );
-  steps.push(keptStep(kept, replicas - kept));
-  return { replicas, partition, partitionReplicas: kept, expectedUpdatedReplicas: replicas - kept, steps, warnings: [] };
+  return keptResult(replicas, partition, kept, steps);
 }
 
 /** apps/v1 StatefulSet maxUnavailable (MaxUnavailableStatefulSet gate): default 1, rounding up, at least 1. */
@@ -407,9 +410,7 @@ export function explainAdvancedDaemonSetPartition(partition: unknown, desiredNum
   const steps: ArithmeticStep[] = [];
   const nodes = desiredNumberScheduled ?? 0;
   if (partition === undefined || partition === null) {
-    steps.push(step('no-partition', 'no partition: every node is updated', 'no partition'));
-    steps.push(keptStep(0, nodes));
-    return { replicas: nodes, partition: undefined, partitionReplicas: 0, expectedUpdatedReplicas: nodes, steps, warnings: [] };
+    return noPartition(nodes, steps, 'no partition: every node is updated');
   }
   const scaled = scaleOrThrow('partition', partition, nodes, false);
   if (scaled.exact < 0) throw new InvalidValueError('partition', partition, 'must be ≥ 0');
@@ -421,8 +422,7 @@ export function explainAdvancedDaemonSetPartition(partition: unknown, desiredNum
   steps.push(
     step('ads-order', 'nodes are updated in descending node-name order', 'descending node names'),
   );
-  steps.push(keptStep(kept, nodes - kept));
-  return { replicas: nodes, partition: partition as IntOrString, partitionReplicas: kept, expectedUpdatedReplicas: nodes - kept, steps, warnings };
+  return keptResult(nodes, partition as IntOrString, kept, steps, warnings);
 }
 
 /**

@@ -4,7 +4,7 @@
 import { isAbsolute, join } from 'node:path';
 import { CliError } from '../cli/exit';
 import type { ConnectionConfig } from './kubeconfig';
-import { redactTokenLike } from './redact';
+import { makeRedactor, redactTokenLike } from './redact';
 
 export interface PluginCredentials {
   /** Authorization header value for the next request (client-node caches until expiry). */
@@ -46,12 +46,15 @@ export async function pluginCredentials(plugin: NonNullable<ConnectionConfig['pl
     }),
   );
   const what = plugin.user.exec ? `exec plugin "${String((plugin.user.exec as { command?: unknown }).command ?? '')}"` : `auth-provider "${plugin.user['auth-provider']?.name ?? ''}"`;
+  // Values the kubeconfig hands the plugin (exec.env) are often the very secrets it echoes when it fails.
+  const envValues = (((plugin.user.exec as { env?: Array<{ value?: unknown }> } | undefined)?.env) ?? []).map((v) => (typeof v?.value === 'string' ? v.value : undefined));
+  const envRedact = makeRedactor(envValues);
   const compute = async (): Promise<HttpsLikeOptions> => {
     const opts: HttpsLikeOptions = { headers: {} };
     try {
       await kc.applyToHTTPSOptions(opts as never);
     } catch (e) {
-      const detail = redactTokenLike(redact(String((e as Error)?.message ?? e).trim().split('\n')[0] ?? ''));
+      const detail = redactTokenLike(envRedact(redact(String((e as Error)?.message ?? e).trim().split('\n')[0] ?? '')));
       throw new CliError(`getting credentials for user "${plugin.name}" from ${what} failed${detail ? `: ${detail}` : ''}`);
     }
     return opts;

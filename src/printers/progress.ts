@@ -61,3 +61,28 @@ export async function createProgress(term: Terminal): Promise<Progress> {
     },
   };
 }
+
+/** How engines report while they run: the live status text, and permanent lines. */
+export interface ProgressReporter {
+  progress(text: string): void;
+  log(line: string): void;
+}
+
+/**
+ * Runs `work` with a progress display on stderr, stopped however `work` ends (a failure must not
+ * leave a spinner running over the error line). With `liveTextOnlyOnTty`, status text is shown
+ * only on an interactive terminal, for commands whose status changes too often for a CI log.
+ */
+export async function withProgress<T>(term: Terminal, work: (reporter: ProgressReporter) => Promise<T>, opts: { liveTextOnlyOnTty?: boolean } = {}): Promise<T> {
+  const progress = await createProgress(term);
+  try {
+    return await work({
+      progress: (text) => {
+        if (!opts.liveTextOnlyOnTty || term.decorate) progress.update(text);
+      },
+      log: (line) => progress.log(line),
+    });
+  } finally {
+    progress.stop();
+  }
+}

@@ -8,6 +8,7 @@ import { runCli, streamCli } from '../helpers/cli';
 import { startSandbox, waitUntil, type AuditEntry, type Sandbox } from '../helpers/sandbox';
 import {
   CLONESET,
+  CRRS,
   RUN_LABEL,
   apiSteady,
   assertNoStackTrace,
@@ -313,6 +314,9 @@ describe('restart interrupted mid-way (SIGINT) and run again', () => {
     assertNoStackTrace(stopped.stderr);
     const before = await listCrrs(sb, 'kubectl-kruise/workload-name=web');
     assert.ok(before.length >= 2 && before.length < 6, `interrupted part-way (${before.length} CRRs)`);
+    // --max-unavailable=1: each CRR is created only once the previous pod is Ready again (ready delay 400 ms).
+    const createdAt = sb.audit().filter((e) => e.verb === 'create' && e.path === CRRS && e.code === 201).map((e) => Date.parse(e.time));
+    for (let i = 1; i < createdAt.length; i++) assert.ok(createdAt[i]! - createdAt[i - 1]! >= 300, `batch ${i + 1} waited for batch ${i} (${createdAt[i]! - createdAt[i - 1]!} ms)`);
     const runId = before[0].metadata.labels[RUN_LABEL];
 
     const rerun = await runCli(args, { kubeconfig: sb.kubeconfig, timeoutMs: 60_000 });

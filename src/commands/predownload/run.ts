@@ -7,7 +7,7 @@ import { parseNodeSelector } from '../../kruise/plans/predownload';
 import { dns1123SubdomainProblem } from '../../kruise/names';
 import { formatObjects, mutationLine, parseDryRun, parseOutputFormat } from '../../printers/output';
 import { formatTable } from '../../printers/table';
-import { createProgress } from '../../printers/progress';
+import { withProgress } from '../../printers/progress';
 import type { PredownloadOptions, PredownloadRequest, PredownloadResult } from '../../engine/predownload';
 import { parseSingleRef, type ResourceRef } from '../../engine/targets';
 import { boolFlag, durationFlag, intFlag, secondsFlag, viaFlag } from '../restart/flags';
@@ -124,16 +124,7 @@ export async function run(ctx: CommandContext, args: string[], flags: Predownloa
     } else {
       request = { images, target: explicit!.target, nodes: explicit!.nodes, nameBase: 'predownload', namespace: client.namespace, what: images.join(', ') };
     }
-    const progress = await createProgress(ctx.term);
-    let result: PredownloadResult;
-    try {
-      result = await runPredownload(ctx, client, request, options, {
-        progress: (text) => progress.update(text),
-        log: (line) => progress.log(line),
-      });
-    } finally {
-      progress.stop();
-    }
+    const result: PredownloadResult = await withProgress(ctx.term, (reporter) => runPredownload(ctx, client, request, options, reporter));
     const out = ctx.term.stdout;
     if (result.outcome === 'dry-run' || result.outcome === 'created') {
       if (output.kind !== 'default') out.write(formatObjects(result.objects, output));

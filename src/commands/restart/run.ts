@@ -5,7 +5,7 @@ import { CliError, ExitCode, failure, usageError } from '../../cli/exit';
 import { batchSizeFor, parseContainerList } from '../../kruise/plans/restart';
 import { formatObjects, mutationLine, parseDryRun, parseOutputFormat } from '../../printers/output';
 import { formatTable } from '../../printers/table';
-import { createProgress } from '../../printers/progress';
+import { withProgress } from '../../printers/progress';
 import type { RestartOptions, RestartResult } from '../../engine/restart';
 import { parseSingleRef } from '../../engine/targets';
 import { boolFlag, durationFlag, formatDurationMs, secondsFlag, viaFlag } from './flags';
@@ -94,18 +94,7 @@ export async function run(ctx: CommandContext, args: string[], flags: RestartFla
     const { resolveWorkload } = await import('../../engine/targets');
     const { runRestart } = await import('../../engine/restart');
     const target = await resolveWorkload(client, ref, ctx.signal);
-    const progress = await createProgress(ctx.term);
-    let result: RestartResult;
-    try {
-      result = await runRestart(ctx, client, target, options, {
-        progress: (text) => {
-          if (ctx.term.decorate) progress.update(text);
-        },
-        log: (line) => progress.log(line),
-      });
-    } finally {
-      progress.stop();
-    }
+    const result: RestartResult = await withProgress(ctx.term, (reporter) => runRestart(ctx, client, target, options, reporter), { liveTextOnlyOnTty: true });
     const out = ctx.term.stdout;
     if (result.outcome === 'dry-run' || result.outcome === 'created') {
       if (output.kind !== 'default') out.write(formatObjects(result.objects, output));

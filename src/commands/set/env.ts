@@ -6,9 +6,10 @@ import { failure, usageError } from '../../cli/exit';
 import { envFromSource, formatEnvList, isValidEnvName, parseEnvArgs, planEnvChange, selectContainers, type EnvEdits } from '../../kruise/containers';
 import { dns1123SubdomainProblem } from '../../kruise/names';
 import type { KubeObject } from '../../kruise/types';
-import { objectName, type EditRequest } from './edit';
+import { objectName } from './edit';
 import { readManifests } from './manifests';
 import { parseCommon, parseContainerSelector, type CommonSetOptions } from './options';
+import { runEdit } from './run-edit';
 import { splitEditArgs } from './targets';
 
 interface EnvOptions extends CommonSetOptions {
@@ -73,15 +74,10 @@ export async function run(ctx: CommandContext, args: string[], opts: EnvOptions,
     // Explicit KEY=VALUE arguments win over the referenced keys.
     edits.set = [...fromEntries.filter((e) => !edits.set.some((s) => s.name === e.name) && !edits.remove.includes(e.name)), ...edits.set];
   }
-  const req: EditRequest = {
+  return runEdit(ctx, common, {
     command: 'set env',
     updatedVerb: 'env updated',
     unchangedVerb: 'env unchanged',
     plan: (obj) => planEnvChange(obj, selector, edits),
-    dryRun: common.dryRun,
-    output: common.output,
-    fieldManager: common.fieldManager,
-  };
-  if (common.selection.local) return (await import('./local')).runLocalEdit(ctx, common.selection.files, req);
-  return (await import('./cluster')).runClusterEdit(ctx, common.selection, req);
+  });
 }

@@ -5,8 +5,8 @@ import type { CommandContext } from '../../cli/context';
 import { usageError } from '../../cli/exit';
 import { parseImageAssignments, planImageChange } from '../../kruise/containers';
 import { parseImageReference } from '../../kruise/rules/imagepull';
-import type { EditRequest } from './edit';
 import { parseCommon, type CommonSetOptions } from './options';
+import { runEdit } from './run-edit';
 import { splitEditArgs } from './targets';
 
 export async function run(ctx: CommandContext, args: string[], opts: CommonSetOptions, _cmd: Command): Promise<number> {
@@ -26,15 +26,10 @@ export async function run(ctx: CommandContext, args: string[], opts: CommonSetOp
     if (!image.ok) throw usageError(`invalid image reference "${pair.image}" for container "${pair.container}": ${image.reason}`);
   }
   const common = parseCommon('set image', resources, opts);
-  const req: EditRequest = {
+  return runEdit(ctx, common, {
     command: 'set image',
     updatedVerb: 'image updated',
     unchangedVerb: 'image unchanged',
     plan: (obj) => planImageChange(obj, parsed.pairs),
-    dryRun: common.dryRun,
-    output: common.output,
-    fieldManager: common.fieldManager,
-  };
-  if (common.selection.local) return (await import('./local')).runLocalEdit(ctx, common.selection.files, req);
-  return (await import('./cluster')).runClusterEdit(ctx, common.selection, req);
+  });
 }

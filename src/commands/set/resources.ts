@@ -4,8 +4,8 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
 import { usageError } from '../../cli/exit';
 import { parseResourceList, planResourcesChange, type ResourceEdits } from '../../kruise/containers';
-import type { EditRequest } from './edit';
 import { parseCommon, parseContainerSelector, type CommonSetOptions } from './options';
+import { runEdit } from './run-edit';
 
 interface ResourcesOptions extends CommonSetOptions {
   containers?: string;
@@ -24,15 +24,10 @@ export async function run(ctx: CommandContext, args: string[], opts: ResourcesOp
   if (!edits.limits && !edits.requests) throw usageError('set resources needs --limits and/or --requests, e.g. --limits=cpu=500m,memory=512Mi');
   const selector = parseContainerSelector(opts.containers);
   const common = parseCommon('set resources', args, opts);
-  const req: EditRequest = {
+  return runEdit(ctx, common, {
     command: 'set resources',
     updatedVerb: 'resource requirements updated',
     unchangedVerb: 'resource requirements unchanged',
     plan: (obj) => planResourcesChange(obj, selector, edits),
-    dryRun: common.dryRun,
-    output: common.output,
-    fieldManager: common.fieldManager,
-  };
-  if (common.selection.local) return (await import('./local')).runLocalEdit(ctx, common.selection.files, req);
-  return (await import('./cluster')).runClusterEdit(ctx, common.selection, req);
+  });
 }

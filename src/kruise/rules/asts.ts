@@ -12,7 +12,7 @@ import { activeOrdinals, advancedStatefulSetMaxUnavailable, explainAdvancedState
 import type { KubeObject } from '../types';
 import { labelSelectorMatches } from '../selectors';
 import type { FieldError } from './cloneset-webhook';
-import type { UpdatePolicy } from './cloneset';
+import { countPodStates, type UpdatePolicy } from './cloneset';
 
 export interface AdvancedStatefulSetSpecView {
   replicas: number;
@@ -177,22 +177,8 @@ export interface AstsStatusInput {
 }
 
 export function advancedStatefulSetStatus(input: AstsStatusInput): Record<string, unknown> {
-  let ready = 0;
-  let available = 0;
-  let current = 0;
-  let updated = 0;
-  let updatedReady = 0;
-  let updatedAvailable = 0;
-  for (const p of input.pods) {
-    if (p.ready) ready++;
-    if (p.available) available++;
-    if (p.current) current++;
-    if (p.updated) {
-      updated++;
-      if (p.ready) updatedReady++;
-      if (p.available) updatedAvailable++;
-    }
-  }
+  const { ready, available, updated, updatedReady, updatedAvailable } = countPodStates(input.pods);
+  const current = input.pods.filter((p) => p.current).length;
   const replicas = input.pods.length;
   let currentRevision = input.currentRevisionName;
   let currentReplicas = current;

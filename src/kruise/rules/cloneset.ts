@@ -265,14 +265,20 @@ export interface CloneSetStatus {
   conditions?: Array<Record<string, string>>;
 }
 
-/** The status fields Kruise computes from the pods (conditions are added separately). */
-export function cloneSetStatus(input: CloneSetStatusInput): CloneSetStatus {
+/** The pod counts behind Kruise's status (CloneSet and Advanced StatefulSet count alike). */
+export function countPodStates(pods: ReadonlyArray<{ updated: boolean; ready: boolean; available: boolean }>): {
+  ready: number;
+  available: number;
+  updated: number;
+  updatedReady: number;
+  updatedAvailable: number;
+} {
   let ready = 0;
   let available = 0;
   let updated = 0;
   let updatedReady = 0;
   let updatedAvailable = 0;
-  for (const p of input.pods) {
+  for (const p of pods) {
     if (p.ready) ready++;
     if (p.available) available++;
     if (p.updated) {
@@ -281,6 +287,12 @@ export function cloneSetStatus(input: CloneSetStatusInput): CloneSetStatus {
       if (p.available) updatedAvailable++;
     }
   }
+  return { ready, available, updated, updatedReady, updatedAvailable };
+}
+
+/** The status fields Kruise computes from the pods (conditions are added separately). */
+export function cloneSetStatus(input: CloneSetStatusInput): CloneSetStatus {
+  const { ready, available, updated, updatedReady, updatedAvailable } = countPodStates(input.pods);
   const replicas = input.pods.length;
   // v1beta1 OnDelete: every pod is expected to move eventually (§3.2)
   const expected = input.policy === 'OnDelete' ? input.specReplicas : Math.max(0, input.specReplicas - input.partitionReplicas);

@@ -3,18 +3,16 @@
 // under spec.updateStrategy.rollingUpdate, no maxSurge; updatedReadyReplicas only in v1beta1 status.
 import type { KubeObject } from '../types';
 import type { PodUpdatePolicy, WorkloadAdapter, WorkloadStatus } from './types';
-import { at, boolAt, conditionsOf, groupVersion, intOrStringAt, mergePatchAt, numAt, pointerOf, strAt } from './access';
-import { commonAccessors, CONTROLLER_REVISION_HASH } from './base';
+import { at, groupVersion, intOrStringAt, numAt, pointerOf, strAt } from './access';
+import { commonAccessors, CONTROLLER_REVISION_HASH, isOnDelete, pausedUnder, replicaStatus, ROLLING_UPDATE as ROLLING } from './base';
 import { advancedStatefulSetMaxUnavailable } from '../partition';
-
-const ROLLING = ['spec', 'updateStrategy', 'rollingUpdate'];
 
 function replicas(obj: KubeObject): number {
   return numAt(obj, 'spec', 'replicas') ?? 1;
 }
 
 function keptOld(obj: KubeObject): number {
-  if (strAt(obj, 'spec', 'updateStrategy', 'type') === 'OnDelete') return 0;
+  if (isOnDelete(obj)) return 0;
   const p = at(obj, ...ROLLING, 'partition');
   if (typeof p !== 'number' || !Number.isInteger(p)) return 0;
   return Math.max(0, Math.min(p, replicas(obj)));
@@ -24,37 +22,26 @@ export const advancedStatefulSetAdapter: WorkloadAdapter = {
   ...commonAccessors,
   kindName: 'AdvancedStatefulSet',
   group: 'apps.kruise.io',
+  ...pausedUnder(() => ROLLING),
   revisionLabelKey: CONTROLLER_REVISION_HASH,
-  supportsPause: true,
   matches: (obj) => obj.kind === 'StatefulSet' && groupVersion(obj).group === 'apps.kruise.io',
   desiredReplicas: replicas,
   partition: (obj) => intOrStringAt(obj, ...ROLLING, 'partition'),
   partitionReplicas: keptOld,
   expectedUpdatedReplicas: (obj) => replicas(obj) - keptOld(obj),
   partitionPointer: () => pointerOf([...ROLLING, 'partition']),
-  paused: (obj) => boolAt(obj, ...ROLLING, 'paused'),
-  pausePatch: (_obj, paused) => mergePatchAt([...ROLLING, 'paused'], paused),
-  pausedPointer: () => pointerOf([...ROLLING, 'paused']),
   updatePolicy(obj): PodUpdatePolicy | 'OnDelete' {
-    if (strAt(obj, 'spec', 'updateStrategy', 'type') === 'OnDelete') return 'OnDelete';
+    if (isOnDelete(obj)) return 'OnDelete';
     const policy = strAt(obj, ...ROLLING, 'podUpdatePolicy');
     return policy === 'InPlaceIfPossible' || policy === 'InPlaceOnly' ? policy : 'ReCreate';
   },
   maxUnavailable: (obj) => intOrStringAt(obj, ...ROLLING, 'maxUnavailable'),
   maxSurge: () => undefined,
   rollingLimits: (obj) => ({ maxUnavailable: advancedStatefulSetMaxUnavailable(at(obj, ...ROLLING, 'maxUnavailable'), replicas(obj)).value, maxSurge: 0 }),
-  status(obj): WorkloadStatus {
-    return {
-      observedGeneration: numAt(obj, 'status', 'observedGeneration'),
-      replicas: numAt(obj, 'status', 'replicas') ?? 0,
-      readyReplicas: numAt(obj, 'status', 'readyReplicas') ?? 0,
-      availableReplicas: numAt(obj, 'status', 'availableReplicas') ?? numAt(obj, 'status', 'readyReplicas') ?? 0,
-      updatedReplicas: numAt(obj, 'status', 'updatedReplicas') ?? 0,
-      updatedReadyReplicas: numAt(obj, 'status', 'updatedReadyReplicas'),
-      expectedUpdatedReplicas: undefined,
-      updateRevision: strAt(obj, 'status', 'updateRevision'),
-      currentRevision: strAt(obj, 'status', 'currentRevision'),
-      conditions: conditionsOf(obj),
-    };
-  },
+  status: (obj): WorkloadStatus => ({
+    ...replicaStatus(obj),
+    // When a status lacks availableReplicas, ready pods stand in for available ones.
+    availableReplicas: numAt(obj, 'status', 'availableReplicas') ?? numAt(obj, 'status', 'readyReplicas') ?? 0,
+    updatedReadyReplicas: numAt(obj, 'status', 'updatedReadyReplicas'),
+  }),
 };

@@ -4,9 +4,9 @@
 // and moves them (plus podUpdatePolicy) under spec.updateStrategy.rollingUpdate.
 import type { KubeObject } from '../types';
 import type { PodUpdatePolicy, WorkloadAdapter, WorkloadStatus } from './types';
-import { at, boolAt, conditionsOf, groupVersion, intOrStringAt, mergePatchAt, numAt, pointerOf, strAt } from './access';
-import { commonAccessors, CONTROLLER_REVISION_HASH } from './base';
-import { cloneSetRollingLimits, explainCloneSetPartition, InvalidValueError } from '../partition';
+import { at, boolAt, groupVersion, intOrStringAt, numAt, pointerOf, strAt } from './access';
+import { commonAccessors, CONTROLLER_REVISION_HASH, isOnDelete, keptOldByPartition, pausedUnder, replicaStatus, ROLLING_UPDATE } from './base';
+import { cloneSetRollingLimits, explainCloneSetPartition } from '../partition';
 
 /** Whether the object has the v1beta1 shape (by apiVersion; by shape when apiVersion is missing). */
 export function isCloneSetV1beta1(obj: KubeObject): boolean {
@@ -19,15 +19,11 @@ export function isCloneSetV1beta1(obj: KubeObject): boolean {
 
 /** Path of the object holding partition/maxUnavailable/maxSurge/paused in this shape. */
 export function cloneSetRollingPath(obj: KubeObject): string[] {
-  return isCloneSetV1beta1(obj) ? ['spec', 'updateStrategy', 'rollingUpdate'] : ['spec', 'updateStrategy'];
+  return isCloneSetV1beta1(obj) ? ROLLING_UPDATE : ['spec', 'updateStrategy'];
 }
 
 function rollingField(obj: KubeObject, field: string): unknown {
   return at(obj, ...cloneSetRollingPath(obj), field);
-}
-
-function isOnDelete(obj: KubeObject): boolean {
-  return strAt(obj, 'spec', 'updateStrategy', 'type') === 'OnDelete';
 }
 
 function replicas(obj: KubeObject): number {
@@ -35,31 +31,21 @@ function replicas(obj: KubeObject): number {
 }
 
 function keptOld(obj: KubeObject): number {
-  if (isOnDelete(obj)) return 0;
-  try {
-    return explainCloneSetPartition(rollingField(obj, 'partition'), numAt(obj, 'spec', 'replicas')).partitionReplicas;
-  } catch (e) {
-    // The webhook rejects unreadable partitions; an object that has one anyway updates nothing we can predict.
-    if (e instanceof InvalidValueError) return 0;
-    throw e;
-  }
+  return keptOldByPartition(obj, () => explainCloneSetPartition(rollingField(obj, 'partition'), numAt(obj, 'spec', 'replicas')).partitionReplicas);
 }
 
 export const cloneSetAdapter: WorkloadAdapter = {
   ...commonAccessors,
   kindName: 'CloneSet',
   group: 'apps.kruise.io',
+  ...pausedUnder(cloneSetRollingPath),
   revisionLabelKey: CONTROLLER_REVISION_HASH,
-  supportsPause: true,
   matches: (obj) => obj.kind === 'CloneSet' && groupVersion(obj).group === 'apps.kruise.io',
   desiredReplicas: replicas,
   partition: (obj) => intOrStringAt(obj, ...cloneSetRollingPath(obj), 'partition'),
   partitionReplicas: keptOld,
   expectedUpdatedReplicas: (obj) => replicas(obj) - keptOld(obj),
   partitionPointer: (obj) => pointerOf([...cloneSetRollingPath(obj), 'partition']),
-  paused: (obj) => boolAt(obj, ...cloneSetRollingPath(obj), 'paused'),
-  pausePatch: (obj, paused) => mergePatchAt([...cloneSetRollingPath(obj), 'paused'], paused),
-  pausedPointer: (obj) => pointerOf([...cloneSetRollingPath(obj), 'paused']),
   updatePolicy(obj): PodUpdatePolicy | 'OnDelete' {
     if (isOnDelete(obj)) return 'OnDelete';
     const policy = isCloneSetV1beta1(obj) ? strAt(obj, 'spec', 'updateStrategy', 'rollingUpdate', 'podUpdatePolicy') : strAt(obj, 'spec', 'updateStrategy', 'type');
@@ -76,18 +62,9 @@ export const cloneSetAdapter: WorkloadAdapter = {
     });
     return { maxUnavailable: r.maxUnavailable, maxSurge: r.maxSurge };
   },
-  status(obj): WorkloadStatus {
-    return {
-      observedGeneration: numAt(obj, 'status', 'observedGeneration'),
-      replicas: numAt(obj, 'status', 'replicas') ?? 0,
-      readyReplicas: numAt(obj, 'status', 'readyReplicas') ?? 0,
-      availableReplicas: numAt(obj, 'status', 'availableReplicas') ?? 0,
-      updatedReplicas: numAt(obj, 'status', 'updatedReplicas') ?? 0,
-      updatedReadyReplicas: numAt(obj, 'status', 'updatedReadyReplicas'),
-      expectedUpdatedReplicas: numAt(obj, 'status', 'expectedUpdatedReplicas'),
-      updateRevision: strAt(obj, 'status', 'updateRevision'),
-      currentRevision: strAt(obj, 'status', 'currentRevision'),
-      conditions: conditionsOf(obj),
-    };
-  },
+  status: (obj): WorkloadStatus => ({
+    ...replicaStatus(obj),
+    updatedReadyReplicas: numAt(obj, 'status', 'updatedReadyReplicas'),
+    expectedUpdatedReplicas: numAt(obj, 'status', 'expectedUpdatedReplicas'),
+  }),
 };

@@ -2,28 +2,15 @@
 // StatefulSet (ordinal partition converted to pods kept old, no pause) and DaemonSet (no partition,
 // no pause). Same interface as the Kruise kinds so commands never branch on kind.
 import type { KubeObject } from '../types';
-import type { PodUpdatePolicy, WorkloadAdapter, WorkloadStatus } from './types';
-import { at, boolAt, conditionsOf, groupVersion, intOrStringAt, mergePatchAt, numAt, pointerOf, strAt } from './access';
-import { commonAccessors, CONTROLLER_REVISION_HASH, noPauseField, POD_TEMPLATE_HASH } from './base';
-import { daemonSetRollingLimits, deploymentRollingLimits, explainStatefulSetOrdinalPartition, InvalidValueError, statefulSetMaxUnavailable } from '../partition';
+import type { PodUpdatePolicy, WorkloadAdapter } from './types';
+import { at, boolAt, groupVersion, intOrStringAt, mergePatchAt, numAt, pointerOf, strAt } from './access';
+import { commonAccessors, CONTROLLER_REVISION_HASH, daemonStatus, isOnDelete, keptOldByPartition, POD_TEMPLATE_HASH, replicaStatus, ROLLING_UPDATE, withoutPause } from './base';
+import { daemonSetRollingLimits, deploymentRollingLimits, explainStatefulSetOrdinalPartition, statefulSetMaxUnavailable } from '../partition';
 
 const isApps = (obj: KubeObject): boolean => groupVersion(obj).group === 'apps';
 const replicas = (obj: KubeObject): number => numAt(obj, 'spec', 'replicas') ?? 1;
-
-function replicaStatus(obj: KubeObject): WorkloadStatus {
-  return {
-    observedGeneration: numAt(obj, 'status', 'observedGeneration'),
-    replicas: numAt(obj, 'status', 'replicas') ?? 0,
-    readyReplicas: numAt(obj, 'status', 'readyReplicas') ?? 0,
-    availableReplicas: numAt(obj, 'status', 'availableReplicas') ?? 0,
-    updatedReplicas: numAt(obj, 'status', 'updatedReplicas') ?? 0,
-    updatedReadyReplicas: undefined,
-    expectedUpdatedReplicas: undefined,
-    updateRevision: strAt(obj, 'status', 'updateRevision'),
-    currentRevision: strAt(obj, 'status', 'currentRevision'),
-    conditions: conditionsOf(obj),
-  };
-}
+/** StatefulSet and DaemonSet either roll (replacing pods) or wait for deletions. */
+const recreateOrOnDelete = (obj: KubeObject): PodUpdatePolicy | 'OnDelete' => (isOnDelete(obj) ? 'OnDelete' : 'ReCreate');
 
 const DEPLOY_ROLLING = ['spec', 'strategy', 'rollingUpdate'];
 
@@ -54,85 +41,52 @@ export const deploymentAdapter: WorkloadAdapter = {
   status: replicaStatus,
 };
 
-const STS_ROLLING = ['spec', 'updateStrategy', 'rollingUpdate'];
+const STS_ROLLING = ROLLING_UPDATE;
 
 function statefulSetKeptOld(obj: KubeObject): number {
-  if (strAt(obj, 'spec', 'updateStrategy', 'type') === 'OnDelete') return 0;
-  try {
-    return explainStatefulSetOrdinalPartition(at(obj, ...STS_ROLLING, 'partition'), replicas(obj), numAt(obj, 'spec', 'ordinals', 'start') ?? 0).partitionReplicas;
-  } catch (e) {
-    if (e instanceof InvalidValueError) return 0;
-    throw e;
-  }
+  return keptOldByPartition(obj, () => explainStatefulSetOrdinalPartition(at(obj, ...STS_ROLLING, 'partition'), replicas(obj), numAt(obj, 'spec', 'ordinals', 'start') ?? 0).partitionReplicas);
 }
 
 export const statefulSetAdapter: WorkloadAdapter = {
   ...commonAccessors,
   kindName: 'StatefulSet',
   group: 'apps',
+  ...withoutPause('StatefulSet'),
   revisionLabelKey: CONTROLLER_REVISION_HASH,
-  supportsPause: false,
   matches: (obj) => obj.kind === 'StatefulSet' && isApps(obj),
   desiredReplicas: replicas,
   partition: (obj) => intOrStringAt(obj, ...STS_ROLLING, 'partition'),
   partitionReplicas: statefulSetKeptOld,
   expectedUpdatedReplicas: (obj) => replicas(obj) - statefulSetKeptOld(obj),
   partitionPointer: () => pointerOf([...STS_ROLLING, 'partition']),
-  paused: () => false,
-  pausePatch: () => {
-    throw noPauseField('StatefulSet');
-  },
-  pausedPointer: () => {
-    throw noPauseField('StatefulSet');
-  },
-  updatePolicy: (obj) => (strAt(obj, 'spec', 'updateStrategy', 'type') === 'OnDelete' ? 'OnDelete' : 'ReCreate'),
+  updatePolicy: recreateOrOnDelete,
   maxUnavailable: (obj) => intOrStringAt(obj, ...STS_ROLLING, 'maxUnavailable'),
   maxSurge: () => undefined,
   rollingLimits: (obj) => ({ maxUnavailable: statefulSetMaxUnavailable(at(obj, ...STS_ROLLING, 'maxUnavailable'), replicas(obj)), maxSurge: 0 }),
   status: replicaStatus,
 };
 
-const DS_ROLLING = ['spec', 'updateStrategy', 'rollingUpdate'];
+const DS_ROLLING = ROLLING_UPDATE;
 const scheduled = (obj: KubeObject): number => numAt(obj, 'status', 'desiredNumberScheduled') ?? 0;
 
 export const daemonSetAdapter: WorkloadAdapter = {
   ...commonAccessors,
   kindName: 'DaemonSet',
   group: 'apps',
+  ...withoutPause('DaemonSet'),
   revisionLabelKey: CONTROLLER_REVISION_HASH,
-  supportsPause: false,
   matches: (obj) => obj.kind === 'DaemonSet' && isApps(obj),
   desiredReplicas: scheduled,
   partition: () => undefined,
   partitionReplicas: () => 0,
   expectedUpdatedReplicas: scheduled,
   partitionPointer: () => undefined,
-  paused: () => false,
-  pausePatch: () => {
-    throw noPauseField('DaemonSet');
-  },
-  pausedPointer: () => {
-    throw noPauseField('DaemonSet');
-  },
-  updatePolicy: (obj) => (strAt(obj, 'spec', 'updateStrategy', 'type') === 'OnDelete' ? 'OnDelete' : 'ReCreate'),
+  updatePolicy: recreateOrOnDelete,
   maxUnavailable: (obj) => intOrStringAt(obj, ...DS_ROLLING, 'maxUnavailable'),
   maxSurge: (obj) => intOrStringAt(obj, ...DS_ROLLING, 'maxSurge'),
   rollingLimits(obj) {
     const r = daemonSetRollingLimits({ desiredNumberScheduled: scheduled(obj), maxUnavailable: at(obj, ...DS_ROLLING, 'maxUnavailable'), maxSurge: at(obj, ...DS_ROLLING, 'maxSurge') });
     return { maxUnavailable: r.maxUnavailable, maxSurge: r.maxSurge };
   },
-  status(obj): WorkloadStatus {
-    return {
-      observedGeneration: numAt(obj, 'status', 'observedGeneration'),
-      replicas: numAt(obj, 'status', 'currentNumberScheduled') ?? 0,
-      readyReplicas: numAt(obj, 'status', 'numberReady') ?? 0,
-      availableReplicas: numAt(obj, 'status', 'numberAvailable') ?? 0,
-      updatedReplicas: numAt(obj, 'status', 'updatedNumberScheduled') ?? 0,
-      updatedReadyReplicas: undefined,
-      expectedUpdatedReplicas: undefined,
-      updateRevision: undefined,
-      currentRevision: undefined,
-      conditions: conditionsOf(obj),
-    };
-  },
+  status: (obj) => daemonStatus(obj, undefined),
 };

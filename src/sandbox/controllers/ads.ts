@@ -18,12 +18,12 @@ import {
 import { isKruisePodAvailable, isKruisePodReady, msUntilAvailable } from '../../kruise/rules/cloneset';
 import { jsonEqual, podRevisionMatches, REVISION_HASH_LABEL, revisionHash } from '../../kruise/rules/revisions';
 import type { KubeObject, Pod } from '../../kruise/types';
-import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
+import type { ControllerWithAdmission, GroupResource, Store } from '../store-api';
 import { randomSuffix } from './hash';
 import { Informer } from './informer';
-import { CONTROLLER_REVISIONS, NODES, PODS, keyOf, splitKey } from './pods';
+import { createKruiseWorkloadController } from './kruise-workload';
+import { NODES, PODS } from './pods';
 import { WorkQueue } from './queue';
-import { rejectInvalid } from './revisions-admission';
 import { createPodForRevision, refreshInPlaceState, updatePodToRevision } from './revisions-pods';
 import { pruneRevisions, syncRevisions } from './revisions';
 
@@ -40,61 +40,17 @@ const DAEMON_TOLERATIONS = [
 ];
 
 export function createAdvancedDaemonSetController(): ControllerWithAdmission {
-  let store: Store | undefined;
-  let settings: SimulationSettings = { readyDelayMs: 500, kruise: 'v1.9', nodes: 3 };
-  let queue: WorkQueue | undefined;
-  const sets = new Informer(ADVANCED_DAEMONSETS);
-  const pods = new Informer<Pod>(PODS);
   const nodes = new Informer(NODES);
-  const revisions = new Informer(CONTROLLER_REVISIONS);
-  const enqueueOwner = (obj: KubeObject) => {
-    for (const ref of obj.metadata.ownerReferences ?? []) {
-      if (ref.controller && ref.kind === 'DaemonSet' && ref.apiVersion.startsWith('apps.kruise.io/')) queue?.add(`${obj.metadata.namespace}/${ref.name}`);
-    }
-  };
-  return {
+  return createKruiseWorkloadController({
     name: 'advanced-daemonset-controller',
-    start(s: Store, st: SimulationSettings) {
-      store = s;
-      settings = st;
-      queue = new WorkQueue('advanced-daemonset', (key) => {
-        const { namespace, name } = splitKey(key);
-        const obj = store?.get(ADVANCED_DAEMONSETS, namespace, name);
-        if (store && obj && !obj.metadata.deletionTimestamp) syncAdvancedDaemonSet(store, obj, pods, nodes, revisions, queue!, key);
-      });
-      sets.on((_t, obj) => queue?.add(keyOf(obj)));
-      pods.on((_t, obj) => enqueueOwner(obj));
-      nodes.on(() => {
-        for (const ds of sets.all()) queue?.add(keyOf(ds));
-      });
-      revisions.on((t, obj) => {
-        if (t === 'DELETED') enqueueOwner(obj);
-      });
-      nodes.start(s);
-      revisions.start(s);
-      pods.start(s);
-      sets.start(s);
-    },
-    stop() {
-      queue?.stop();
-      sets.stop();
-      pods.stop();
-      nodes.stop();
-      revisions.stop();
-    },
-    admission: [
-      {
-        gr: ADVANCED_DAEMONSETS,
-        operations: ['CREATE', 'UPDATE'],
-        admit(op, obj, old) {
-          if (op === 'UPDATE' && old && jsonEqual(old.spec, obj.spec)) return obj;
-          const defaulted = advancedDaemonSetDefaults(obj);
-          rejectInvalid(ADVANCED_DAEMONSETS, 'DaemonSet', defaulted, validateAdvancedDaemonSet(defaulted, settings.kruise));
-          return defaulted;
-        },
-      },
-    ],
-  };
+    queueName: 'advanced-daemonset',
+    gr: ADVANCED_DAEMONSETS,
+    kind: 'DaemonSet',
+    resyncAllOn: [nodes],
+    sync: (ds, { store, pods, revisions, queue, key }) => syncAdvancedDaemonSet(store, ds, pods, nodes, revisions, queue, key),
+    defaults: advancedDaemonSetDefaults,
+    validate: (ds, _old, settings) => validateAdvancedDaemonSet(ds, settings.kruise),
+  });
 }
 
 function syncAdvancedDaemonSet(

@@ -21,64 +21,24 @@ import { jsonEqual, podRevisionMatches, REVISION_HASH_LABEL } from '../../kruise
 import type { KubeObject, Pod } from '../../kruise/types';
 import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
 import { Informer } from './informer';
-import { CONTROLLER_REVISIONS, PODS, keyOf, splitKey } from './pods';
+import { createKruiseWorkloadController } from './kruise-workload';
+import { PODS } from './pods';
 import { WorkQueue } from './queue';
-import { rejectInvalid } from './revisions-admission';
 import { createPodForRevision, inPlaceGraceSeconds, refreshInPlaceState, updatePodToRevision } from './revisions-pods';
 import { pruneRevisions, syncRevisions } from './revisions';
 
 export const ADVANCED_STATEFULSETS: GroupResource = { group: 'apps.kruise.io', resource: 'statefulsets' };
 
 export function createAdvancedStatefulSetController(): ControllerWithAdmission {
-  let store: Store | undefined;
-  let settings: SimulationSettings | undefined;
-  let queue: WorkQueue | undefined;
-  const sets = new Informer(ADVANCED_STATEFULSETS);
-  const pods = new Informer<Pod>(PODS);
-  const revisions = new Informer(CONTROLLER_REVISIONS);
-  const enqueueOwner = (obj: KubeObject) => {
-    for (const ref of obj.metadata.ownerReferences ?? []) {
-      if (ref.controller && ref.kind === 'StatefulSet' && ref.apiVersion.startsWith('apps.kruise.io/')) queue?.add(`${obj.metadata.namespace}/${ref.name}`);
-    }
-  };
-  return {
+  return createKruiseWorkloadController({
     name: 'advanced-statefulset-controller',
-    start(s: Store, st: SimulationSettings) {
-      store = s;
-      settings = st;
-      queue = new WorkQueue('advanced-statefulset', (key) => {
-        const { namespace, name } = splitKey(key);
-        const obj = store?.get(ADVANCED_STATEFULSETS, namespace, name);
-        if (store && obj && !obj.metadata.deletionTimestamp) syncAdvancedStatefulSet(store, settings!, obj, pods, revisions, queue!, key);
-      });
-      sets.on((_t, obj) => queue?.add(keyOf(obj)));
-      pods.on((_t, obj) => enqueueOwner(obj));
-      revisions.on((t, obj) => {
-        if (t === 'DELETED') enqueueOwner(obj);
-      });
-      revisions.start(s);
-      pods.start(s);
-      sets.start(s);
-    },
-    stop() {
-      queue?.stop();
-      sets.stop();
-      pods.stop();
-      revisions.stop();
-    },
-    admission: [
-      {
-        gr: ADVANCED_STATEFULSETS,
-        operations: ['CREATE', 'UPDATE'],
-        admit(op, obj, old) {
-          if (op === 'UPDATE' && old && jsonEqual(old.spec, obj.spec)) return obj;
-          const defaulted = advancedStatefulSetDefaults(obj);
-          rejectInvalid(ADVANCED_STATEFULSETS, 'StatefulSet', defaulted, validateAdvancedStatefulSet(defaulted, op === 'UPDATE' ? old : undefined));
-          return defaulted;
-        },
-      },
-    ],
-  };
+    queueName: 'advanced-statefulset',
+    gr: ADVANCED_STATEFULSETS,
+    kind: 'StatefulSet',
+    sync: (set, { store, settings, pods, revisions, queue, key }) => syncAdvancedStatefulSet(store, settings, set, pods, revisions, queue, key),
+    defaults: advancedStatefulSetDefaults,
+    validate: (set, old) => validateAdvancedStatefulSet(set, old),
+  });
 }
 
 function syncAdvancedStatefulSet(

@@ -31,74 +31,29 @@ import { formatLabelSelector } from '../../kruise/selectors';
 import { jsonEqual, podRevisionMatches, POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, revisionHash } from '../../kruise/rules/revisions';
 import type { KubeObject, Pod } from '../../kruise/types';
 import { cloneSetAdapter } from '../../kruise/workloads/cloneset';
-import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
+import type { ControllerWithAdmission, GroupResource, Store } from '../store-api';
 import { randomSuffix } from './hash';
 import { Informer } from './informer';
-import { CONTROLLER_REVISIONS, PODS, isPodActive, keyOf, splitKey } from './pods';
+import { createKruiseWorkloadController } from './kruise-workload';
+import { PODS, isPodActive } from './pods';
 import { WorkQueue } from './queue';
 import { pruneRevisions, syncRevisions } from './revisions';
-import { rejectInvalid } from './revisions-admission';
 import { createPodForRevision, inPlaceGraceSeconds, refreshInPlaceState, updatePodToRevision } from './revisions-pods';
 
 export const CLONESETS: GroupResource = { group: 'apps.kruise.io', resource: 'clonesets' };
 
 export function createCloneSetController(): ControllerWithAdmission {
-  let store: Store | undefined;
-  let queue: WorkQueue | undefined;
-  const clonesets = new Informer(CLONESETS);
-  const pods = new Informer<Pod>(PODS);
-  const revisions = new Informer(CONTROLLER_REVISIONS);
-
-  const enqueueOwner = (obj: KubeObject) => {
-    for (const ref of obj.metadata.ownerReferences ?? []) {
-      if (ref.controller && ref.kind === 'CloneSet' && ref.apiVersion.startsWith('apps.kruise.io/')) {
-        queue?.add(`${obj.metadata.namespace}/${ref.name}`);
-      }
-    }
-  };
-
-  function reconcile(key: string): void {
-    if (!store) return;
-    const { namespace, name } = splitKey(key);
-    const cs = store.get(CLONESETS, namespace, name);
-    if (!cs || cs.metadata.deletionTimestamp) return;
-    syncCloneSet(store, cs, pods, revisions, queue!, key);
-  }
-
-  return {
+  return createKruiseWorkloadController({
     name: 'cloneset-controller',
-    start(s: Store, _settings: SimulationSettings) {
-      store = s;
-      queue = new WorkQueue('cloneset', reconcile);
-      clonesets.on((_type, obj) => queue?.add(keyOf(obj)));
-      pods.on((_type, obj) => enqueueOwner(obj));
-      revisions.on((type, obj) => {
-        if (type === 'DELETED') enqueueOwner(obj);
-      });
-      revisions.start(s);
-      pods.start(s);
-      clonesets.start(s);
-    },
-    stop() {
-      queue?.stop();
-      clonesets.stop();
-      pods.stop();
-      revisions.stop();
-    },
-    admission: [
-      {
-        gr: CLONESETS,
-        operations: ['CREATE', 'UPDATE'],
-        admit(op, obj, old) {
-          // status writes do not go through Kruise's webhook
-          if (op === 'UPDATE' && old && jsonEqual(old.spec, obj.spec) && jsonEqual(old.metadata.annotations, obj.metadata.annotations)) return obj;
-          const defaulted = cloneSetDefaults(obj);
-          rejectInvalid(CLONESETS, 'CloneSet', defaulted, validateCloneSet(defaulted, op === 'UPDATE' ? old : undefined));
-          return defaulted;
-        },
-      },
-    ],
-  };
+    queueName: 'cloneset',
+    gr: CLONESETS,
+    kind: 'CloneSet',
+    sync: (cs, { store, pods, revisions, queue, key }) => syncCloneSet(store, cs, pods, revisions, queue, key),
+    defaults: cloneSetDefaults,
+    validate: (cs, old) => validateCloneSet(cs, old),
+    // An update that changes annotations but not spec is still admitted (defaulted + validated).
+    webhookOnUnchangedSpec: (old, obj) => !jsonEqual(old.metadata.annotations, obj.metadata.annotations),
+  });
 }
 
 function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, revInformer: Informer, queue: WorkQueue, key: string): void {
