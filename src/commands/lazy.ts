@@ -18,11 +18,17 @@ export interface CommandModule<O = Record<string, unknown>> {
 /** Exit code chosen by the last action that ran; read by the entry point. */
 export const actionResult: { code: number } = { code: 0 };
 
+/** YAML output or manifest input: load the YAML library alongside the command. */
+function needsYaml(opts: Record<string, unknown>): boolean {
+  return opts.output === 'yaml' || (opts.filename !== undefined && opts.filename !== false);
+}
+
 export function lazyAction<O>(ctx: CommandContext, load: () => Promise<CommandModule<O>>) {
   return async (...actionArgs: unknown[]): Promise<void> => {
     const command = actionArgs[actionArgs.length - 1] as Command;
-    const mod = await load();
-    const code = await mod.run(ctx, command.args.slice(), command.opts() as O, command);
+    const opts = command.opts() as Record<string, unknown>;
+    const [mod] = await Promise.all([load(), needsYaml(opts) ? import('../lib/yaml').then((m) => m.preloadYaml()) : undefined]);
+    const code = await mod.run(ctx, command.args.slice(), opts as O, command);
     actionResult.code = typeof code === 'number' ? code : 0;
   };
 }

@@ -1,13 +1,19 @@
-// The `yaml` library (~115 KB) evaluated on first use only: most invocations (status,
-// pause, JSON output) never touch YAML, and its module setup is a visible share of
-// startup. esbuild bundles the require() below as a lazily-initialised module; under
-// tsx (tests) there is no require in ESM scope, so createRequire loads it instead.
+// The `yaml` library (~115 KB) stays out of the hot paths (status, pause, JSON output):
+// commands whose flags call for YAML (-o yaml, -f FILE) get it preloaded as its own chunk
+// before they run (see commands/lazy.ts); any other caller that needs it synchronously
+// falls back to loading the installed package, so correctness never depends on the preload.
 import { createRequire } from 'node:module';
 import type * as YAML from 'yaml';
 
 let lib: typeof YAML | undefined;
 
+export async function preloadYaml(): Promise<void> {
+  // Bundled, a CommonJS package's dynamic import exposes only `default`; under tsx, named exports too.
+  const mod = (await import('yaml')) as typeof YAML & { default?: typeof YAML };
+  lib ??= typeof mod.parseAllDocuments === 'function' ? mod : mod.default!;
+}
+
 export function yamlLib(): typeof YAML {
-  lib ??= (typeof require === 'function' ? require('yaml') : createRequire(import.meta.url)('yaml')) as typeof YAML;
+  lib ??= createRequire(import.meta.url)('yaml') as typeof YAML;
   return lib;
 }
