@@ -15,6 +15,25 @@ export function median(xs) {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
+/**
+ * Median wall times (ms) of several commands measured round-robin (A B C A B C ...), so that
+ * a change in machine load hits every command alike and the ratios stay meaningful.
+ * Each command is [cmd, args, env?]; one warm-up run each.
+ */
+export function wallMsInterleaved(commands, { runs = 15 } = {}) {
+  const once = ([cmd, args, env]) => {
+    const t = performance.now();
+    const r = spawnSync(cmd, args, { env: env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const ms = performance.now() - t;
+    if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+    return ms;
+  };
+  commands.forEach(once);
+  const times = commands.map(() => []);
+  for (let i = 0; i < runs; i++) commands.forEach((c, k) => times[k].push(once(c)));
+  return times.map(median);
+}
+
 /** Median wall time (ms) of `runs` executions, after one warm-up run. */
 export function wallMs(cmd, args, { runs = 15, env = process.env, check = true } = {}) {
   const once = () => {

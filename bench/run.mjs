@@ -3,7 +3,7 @@
 // Sections can be picked: `node bench/run.mjs startup requests` (default: all).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cli, kubectlBin, wallMs, peakMb, startSandbox, run, waitFor, isDiscovery, median } from './lib.mjs';
+import { cli, kubectlBin, wallMs, wallMsInterleaved, peakMb, startSandbox, run, waitFor, isDiscovery, median } from './lib.mjs';
 
 const wanted = new Set(process.argv.slice(2));
 const want = (s) => wanted.size === 0 || wanted.has(s);
@@ -58,16 +58,17 @@ async function waitReady(sb, kind, name, replicas, timeoutMs = 120_000) {
 }
 
 if (want('startup')) {
-  console.log('\n# 1. Startup (whole process, median of 15 runs) vs `node -e 0`');
-  const base = wallMs(process.execPath, ['-e', '0']);
+  console.log('\n# 1. Startup (whole process, median of 21 runs, interleaved with `node -e 0`)');
+  const commands = [['--help'], ['version', '--client'], ['explain', 'partition', '--replicas', '8', '--partition', '90%']];
+  const [base, ...times] = wallMsInterleaved([[process.execPath, ['-e', '0']], ...commands.map((args) => [cli, args])], { runs: 21 });
   const baseMem = peakMb(process.execPath, ['-e', '0']);
   console.log(`      node -e 0: ${r2(base)} ms, ${r2(baseMem)} MB`);
-  for (const args of [['--help'], ['version', '--client'], ['explain', 'partition', '--replicas', '8', '--partition', '90%']]) {
-    const t = wallMs(cli, args);
+  commands.forEach((args, i) => {
+    const t = times[i];
     const m = peakMb(cli, args);
     report(`kubectl-kruise ${args.join(' ')}: time`, r2(t / base), 'x', '<= 1.3x', t / base <= 1.3, `${r2(t)} ms`);
     report(`kubectl-kruise ${args.join(' ')}: peak memory`, r2(m / baseMem), 'x', '<= 1.3x', m / baseMem <= 1.3, `${r2(m)} MB`);
-  }
+  });
 }
 
 if (want('api') || want('requests')) {
@@ -82,15 +83,20 @@ if (want('api') || want('requests')) {
     run(kubectlBin, ['get', 'cloneset', 'x'], sb.env);
 
     if (want('api')) {
-      console.log('\n# 2. One API command vs kubectl on the same sandbox (median of 15)');
-      const ours = wallMs('/bin/sh', ['-c', `"${cli}" rollout pause cloneset/x >/dev/null && "${cli}" rollout resume cloneset/x >/dev/null`], { env: sb.env });
-      const theirs = wallMs('/bin/sh', [
-        '-c',
-        `${kubectlBin} patch cloneset x --type merge -p '{"spec":{"updateStrategy":{"paused":true}}}' >/dev/null && ${kubectlBin} patch cloneset x --type merge -p '{"spec":{"updateStrategy":{"paused":false}}}' >/dev/null`,
-      ], { env: sb.env });
+      console.log('\n# 2. One API command vs kubectl on the same sandbox (median of 15, interleaved)');
+      const pair = (a, b) => ['/bin/sh', ['-c', `${a} >/dev/null && ${b} >/dev/null`], sb.env];
+      const [ours, theirs, s1, s2, base] = wallMsInterleaved([
+        pair(`"${cli}" rollout pause cloneset/x`, `"${cli}" rollout resume cloneset/x`),
+        pair(
+          `${kubectlBin} patch cloneset x --type merge -p '{"spec":{"updateStrategy":{"paused":true}}}'`,
+          `${kubectlBin} patch cloneset x --type merge -p '{"spec":{"updateStrategy":{"paused":false}}}'`,
+        ),
+        [cli, ['rollout', 'status', 'deployment/d'], sb.env],
+        [kubectlBin, ['rollout', 'status', 'deployment/d'], sb.env],
+        [process.execPath, ['-e', '0'], sb.env],
+      ]);
+      console.log(`      for scale: node -e 0 takes ${r2(base)} ms here`);
       report('rollout pause+resume vs kubectl patch x2', r2(ours / theirs), 'x', '<= 1.5x', ours / theirs <= 1.5, `${r2(ours)} ms vs ${r2(theirs)} ms`);
-      const s1 = wallMs(cli, ['rollout', 'status', 'deployment/d'], { env: sb.env });
-      const s2 = wallMs(kubectlBin, ['rollout', 'status', 'deployment/d'], { env: sb.env });
       report('rollout status deployment (finished) vs kubectl', r2(s1 / s2), 'x', '<= 1.5x', s1 / s2 <= 1.5, `${r2(s1)} ms vs ${r2(s2)} ms`);
     }
 

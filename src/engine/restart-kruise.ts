@@ -21,7 +21,7 @@ import { DEFAULT_REQUEST_CONCURRENCY, mapLimit } from './concurrency';
 import { waitUntil, watchSet, WaitTimeout, type LiveSet } from './live';
 import { labelSelectorString } from '../kruise/selectors';
 import { POD_RT, type WorkloadTarget } from './targets';
-import { podList, type RestartOptions, type RestartReporter, type RestartResult, type RestartRow } from './restart';
+import { podList, type RestartOptions, type RestartOutcome, type RestartReporter, type RestartResult, type RestartRow } from './restart';
 
 const CRD_RT: ResourceType = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false };
 
@@ -108,6 +108,16 @@ export async function restartWithCrrs(
   }
   const batches = planBatches(remaining, size);
   const objects: KubeObject[] = [];
+  // The result of this run as far as it got (the rows say which pods restarted).
+  const result = (outcome: RestartOutcome, message?: string): RestartResult => ({
+    via: 'kruise',
+    runId,
+    rows: [...rows.values()],
+    objects,
+    batches: batches.length,
+    outcome,
+    ...(message === undefined ? {} : { message }),
+  });
   let created = 0;
   let batchesDone = 0;
   ctx.setInterruptSummary(
@@ -149,7 +159,7 @@ export async function restartWithCrrs(
         reporter.log(`batch ${b + 1}/${batches.length}: created ${todo.length} ContainerRecreateRequests (${podList(todo.map((p) => p.metadata.name))})`);
         if (!last) reporter.log(`not waiting (--wait=false): ${batches.length - b - 1} more batches remain; run the same command again to continue`);
         for (const p of todo) rows.get(p.metadata.name ?? '')!.phase = 'Created';
-        return { via: 'kruise', runId, rows: [...rows.values()], objects, batches: batches.length, outcome: 'created' };
+        return result('created');
       }
       // Wait for every CRR of the batch to finish and its pod to be Ready again.
       const pending = todo.map((p) => ({ pod: p, crr: rows.get(p.metadata.name ?? '')!.crr ?? '' }));
@@ -184,15 +194,7 @@ export async function restartWithCrrs(
       });
       fillRows(pending, rows, crrs, podSet, started, doneAt);
       if (timedOut) {
-        return {
-          via: 'kruise',
-          runId,
-          rows: [...rows.values()],
-          objects,
-          batches: batches.length,
-          outcome: 'timeout',
-          message: `timed out waiting for batch ${b + 1}/${batches.length} of the restart of ${target.kind.toLowerCase()}/${target.name}; run the same command again to resume`,
-        };
+        return result('timeout', `timed out waiting for batch ${b + 1}/${batches.length} of the restart of ${target.kind.toLowerCase()}/${target.name}; run the same command again to resume`);
       }
       batchesDone++;
       const failedPods = pending.filter(({ pod }) => rows.get(pod.metadata.name ?? '')!.phase !== 'Succeeded');
@@ -201,24 +203,14 @@ export async function restartWithCrrs(
       );
       if (failedPods.length > 0) {
         const rest = batches.length - b - 1;
-        return {
-          via: 'kruise',
-          runId,
-          rows: [...rows.values()],
-          objects,
-          batches: batches.length,
-          outcome: 'failed',
-          message: `${failedPods.length} pod(s) of batch ${b + 1} did not restart successfully${rest > 0 ? `; stopped before the remaining ${rest} batch(es)` : ''}`,
-        };
+        return result('failed', `${failedPods.length} pod(s) of batch ${b + 1} did not restart successfully${rest > 0 ? `; stopped before the remaining ${rest} batch(es)` : ''}`);
       }
     }
   } finally {
     crrs.stop();
     podSet.stop();
   }
-  const rowList = [...rows.values()];
-  const ok = rowList.every((r) => r.phase === 'Succeeded');
-  return { via: 'kruise', runId, rows: rowList, objects, batches: batches.length, outcome: ok ? 'succeeded' : 'failed' };
+  return result([...rows.values()].every((r) => r.phase === 'Succeeded') ? 'succeeded' : 'failed');
 }
 
 /**

@@ -130,17 +130,6 @@ export function parserDisagreement(field: string, value: unknown, total: number,
   return undefined;
 }
 
-/** Whether a value is a string (percentage or not), as Go's IntOrString.Type == String. */
-export function isStringValue(value: unknown): value is string {
-  return typeof value === 'string';
-}
-
-/** "90%" or "3": how a value reads in messages. */
-export function formatIntOrString(value: IntOrString | undefined): string {
-  if (value === undefined) return '<unset>';
-  return typeof value === 'string' ? value : String(value);
-}
-
 /** Compact decimal for explanations: 7.2, 0.0999, 998.9001 (no float noise like 7.200000000000001). */
 export function formatDecimal(n: number): string {
   if (Number.isInteger(n)) return String(n);

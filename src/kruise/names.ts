@@ -27,14 +27,6 @@ export function dns1123LabelProblem(value: string): string | undefined {
   return undefined;
 }
 
-export function isDns1123Subdomain(value: string): boolean {
-  return dns1123SubdomainProblem(value) === undefined;
-}
-
-export function isDns1123Label(value: string): boolean {
-  return dns1123LabelProblem(value) === undefined;
-}
-
 // ───────────── Labels (apimachinery IsValidLabelValue / IsQualifiedName) ─────────────
 
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;

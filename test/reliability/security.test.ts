@@ -114,6 +114,25 @@ describe('secrets are never printed', () => {
     assert.ok(logged >= 8, `-v=9 really logged request headers (${logged} runs did)`);
   });
 
+  test('token files and basic-auth passwords at -v=9', async () => {
+    const tokenFile = join(sb.dir, 'token');
+    writeFileSync(tokenFile, `${adminToken}\n`);
+    const fromFile = kubeconfigVariant('token-file', (c) => {
+      delete c.users[0].user.token;
+      c.users[0].user.tokenFile = tokenFile;
+    });
+    const ok = await cli(['rollout', 'history', 'cloneset/web', '-v=9'], fromFile);
+    assert.equal(ok.code, 0, describeRun(ok).replaceAll(adminToken, '<admin>'));
+    assert.match(ok.stderr, /Authorization: Bearer <redacted>/);
+    assertNoSecret(ok, [adminToken], 'tokenFile run');
+    const password = 'Corr3ct-Horse-Battery-Staple';
+    const basic = kubeconfigVariant('basic-auth', (c) => (c.users[0].user = { username: 'jane', password }));
+    const denied = await cli(['rollout', 'history', 'cloneset/web', '-v=9'], basic);
+    assert.equal(denied.code, 1, describeRun(denied));
+    assertOneErrorLine(denied, /Unauthorized|logged in/);
+    assertNoSecret(denied, [password, Buffer.from(`jane:${password}`).toString('base64')], 'basic-auth run');
+  });
+
   test('client certificate keys at -v=9 and when the key does not match', async () => {
     const client = selfSigned('jane', false);
     const other = selfSigned('someone-else', false);
@@ -243,11 +262,14 @@ describe('exec credential plugins', () => {
   });
 
   test('a failing plugin is one error line without its token; a command string with shell syntax is not interpreted', async () => {
-    const failing = execKubeconfig('exec-fail', { command: plugin, env: [{ name: 'KK_PLUGIN_TOKEN', value: adminToken }, { name: 'KK_PLUGIN_FAIL', value: '1' }] });
-    const r = await cli(['rollout', 'history', 'cloneset/web', '-v=9'], failing, undefined, join(dir, 'work'));
-    assert.equal(r.code, 1, describeRun(r).replaceAll(adminToken, '<admin>'));
-    assertOneErrorLine(r, /sso-user|exec plugin|credentials/i);
-    assert.ok(!(r.stdout + r.stderr).includes(adminToken), 'the failing plugin\'s token was printed');
+    // Real tokens and one without digits (shape-based redaction alone would miss it).
+    for (const secret of [adminToken, 'SsoSessionTokenWithoutAnyDigits_xyzXYZ']) {
+      const failing = execKubeconfig('exec-fail', { command: plugin, env: [{ name: 'KK_PLUGIN_TOKEN', value: secret }, { name: 'KK_PLUGIN_FAIL', value: '1' }] });
+      const r = await cli(['rollout', 'history', 'cloneset/web', '-v=9'], failing, undefined, join(dir, 'work'));
+      assert.equal(r.code, 1, describeRun(r).replaceAll(secret, '<secret>'));
+      assertOneErrorLine(r, /sso-user|exec plugin|credentials/i);
+      assert.ok(!(r.stdout + r.stderr).includes(secret), `the failing plugin's token was printed: ${r.stderr.replaceAll(secret, '<secret>')}`);
+    }
 
     const shelly = execKubeconfig('exec-shell', { command: `node ${plugin}; touch pwned-command $(touch pwned-command2)`, env: [{ name: 'KK_PLUGIN_TOKEN', value: adminToken }] });
     const s = await cli(['rollout', 'history', 'cloneset/web'], shelly, undefined, join(dir, 'work'));

@@ -3,6 +3,7 @@
 import type { Container, Pod } from '../types';
 import type { LabelSelectorShape, PullTarget } from '../builders/imagepulljob';
 import { labelSelectorMatches } from '../selectors';
+import { revisionHash } from '../rules/revisions';
 
 export interface ImageNeed {
   container: string;
@@ -45,12 +46,6 @@ export function imagesNotYetRun(templateContainers: readonly Container[], pods: 
     });
   }
   return needs;
-}
-
-/** The hash part of a revision name (after the last "-"). */
-function revisionHash(revision: string): string {
-  const i = revision.lastIndexOf('-');
-  return i < 0 ? revision : revision.slice(i + 1);
 }
 
 /**

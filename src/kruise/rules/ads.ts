@@ -10,9 +10,10 @@
 import { parseIntOrPercent } from '../intstr';
 import { daemonSetRollingLimits, explainAdvancedDaemonSetPartition, InvalidValueError } from '../partition';
 import type { KubeObject } from '../types';
+import type { LabelSelector } from '../selectors';
 import type { FieldError } from './cloneset-webhook';
 
-type Selector = { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> };
+type Selector = LabelSelector;
 
 export interface AdvancedDaemonSetSpecView {
   selector?: Selector;
@@ -48,7 +49,10 @@ export function readAdvancedDaemonSetSpec(obj: KubeObject): AdvancedDaemonSetSpe
   };
 }
 
-export function labelSelectorMatches(sel: Selector | undefined, labels: Record<string, string> | undefined): boolean {
+// Unlike labelSelectorMatches in ../selectors, this reads a LabelSelector with the node-affinity
+// operator rules (Gt/Lt understood, an unknown operator matches nothing), since it shares
+// requirementMatches with nodeShouldRunDaemonPod. Same results for every valid LabelSelector.
+function daemonSelectorMatches(sel: Selector | undefined, labels: Record<string, string> | undefined): boolean {
   if (!sel) return false;
   const l = labels ?? {};
   for (const [k, v] of Object.entries(sel.matchLabels ?? {})) if (l[k] !== v) return false;
@@ -117,7 +121,7 @@ export function nodesAllowedToUpdate(
 ): string[] {
   const sorted = [...nodes].sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
   const updated = sorted.filter((n) => n.hasUpdatedPod).map((n) => n.name);
-  const rest = sorted.filter((n) => !n.hasUpdatedPod && (!selector || labelSelectorMatches(selector, n.labels))).map((n) => n.name);
+  const rest = sorted.filter((n) => !n.hasUpdatedPod && (!selector || daemonSelectorMatches(selector, n.labels))).map((n) => n.name);
   const max = nodes.length - partition;
   if (max <= 0) return [];
   return [...updated, ...rest].slice(0, max);
@@ -290,7 +294,7 @@ export function validateAdvancedDaemonSet(obj: KubeObject, kruise: string): Fiel
   if (!spec.selector) errors.push({ type: 'Required', field: 'spec.selector', detail: '' });
   else {
     const labels = ((spec.template.metadata ?? {}) as { labels?: Record<string, string> }).labels ?? {};
-    if (!labelSelectorMatches(spec.selector, labels)) {
+    if (!daemonSelectorMatches(spec.selector, labels)) {
       errors.push({ type: 'Invalid', field: 'spec.template.metadata.labels', value: labels, detail: '`selector` does not match template `labels`' });
     }
   }

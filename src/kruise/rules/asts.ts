@@ -10,13 +10,13 @@
 import { parseIntOrPercent, scaledValueFromIntOrPercent } from '../intstr';
 import { activeOrdinals, advancedStatefulSetMaxUnavailable, explainAdvancedStatefulSetPartition, InvalidValueError, parseReserveOrdinals } from '../partition';
 import type { KubeObject } from '../types';
-import { labelSelectorMatches } from '../selectors';
+import { labelSelectorMatches, type LabelSelector } from '../selectors';
 import type { FieldError } from './cloneset-webhook';
 import { countPodStates, type UpdatePolicy } from './cloneset';
 
 export interface AdvancedStatefulSetSpecView {
   replicas: number;
-  selector?: { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> };
+  selector?: LabelSelector;
   template: Record<string, unknown>;
   serviceName?: string;
   parallel: boolean;

@@ -8,7 +8,7 @@
 // - `cloneSetStatus(input)`: the status Kruise writes, incl. expectedUpdatedReplicas and currentRevision.
 // - `progressingCondition(...)`: the Progressing condition when progressDeadlineSeconds is set.
 import type { Pod } from '../types';
-import { labelSelectorMatches } from '../selectors';
+import { labelSelectorMatches, type LabelSelector } from '../selectors';
 import { INPLACE_READY_CONDITION } from './cloneset-inplace';
 
 export const LIFECYCLE_STATE_LABEL = 'lifecycle.apps.kruise.io/state';
@@ -140,7 +140,7 @@ function updateOrder(a: PlannedPod, b: PlannedPod): number {
 }
 
 export interface UpdatePriorityStrategy {
-  weightPriority?: Array<{ weight: number; matchSelector?: { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> } }>;
+  weightPriority?: Array<{ weight: number; matchSelector?: LabelSelector }>;
   orderPriority?: Array<{ orderedKey: string }>;
 }
 
@@ -382,7 +382,7 @@ export function msUntilProgressDeadline(cond: Record<string, string> | undefined
 /** The CloneSet spec fields the controller needs, read from either shape (v1alpha1 or v1beta1). */
 export interface CloneSetSpecView {
   replicas: number;
-  selector?: { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> };
+  selector?: LabelSelector;
   template: Record<string, unknown>;
   policy: UpdatePolicy;
   partition?: number | string;

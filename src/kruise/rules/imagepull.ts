@@ -3,6 +3,7 @@
 // kubelet both apply), defaults, validation of a job spec, and progress arithmetic.
 
 import { parseImageReference as parseNormalizedImage, type ImageParseResult, type ImageReference } from '../names';
+import type { LabelSelector } from '../selectors';
 
 export type { ImageReference };
 export type ParsedImage = ImageParseResult;
@@ -35,7 +36,7 @@ export interface NodeSelectorLike {
 export interface ImagePullJobTemplate {
   pullSecrets?: string[];
   selector?: NodeSelectorLike;
-  podSelector?: { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> };
+  podSelector?: LabelSelector;
   parallelism?: number | string;
   pullPolicy?: { timeoutSeconds?: number; backoffLimit?: number };
   completionPolicy?: { type?: 'Always' | 'Never' | string; activeDeadlineSeconds?: number; ttlSecondsAfterFinished?: number };

@@ -4,7 +4,7 @@
 // or maxSurge (new pod first, old one removed once the new one is available), OnDelete,
 // ControllerRevisions, and the status `kubectl rollout status daemonset/x` reads.
 import type { KubeObject, Pod, PodTemplate } from '../../kruise/types';
-import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
+import type { ControllerWithAdmission, GroupResource, Store } from '../store-api';
 import { semanticForm } from './hash';
 import { Informer } from './informer';
 import { ownedRevisions, pruneRevisions, syncUpdateRevision } from './native-revisions';
@@ -18,11 +18,11 @@ import {
   isPodReady,
   keyOf,
   newPodFromTemplate,
-  objectKey,
   scaledIntOrPercent,
   type LabelSelector,
 } from './pods';
-import { WorkQueue } from './queue';
+import { nativeController } from './native-wiring';
+import type { WorkQueue } from './queue';
 import { countAvailable, writeStatusIfChanged } from './workload-status';
 import { nodeFitsPod } from './scheduler';
 
@@ -192,34 +192,16 @@ export function createDaemonSetController(): ControllerWithAdmission {
     if (recheckMs > 0) queue.addAfter(keyOf(ds), recheckMs + 5);
   }
 
-  return {
+  return nativeController({
     name: 'daemonset',
-    start(s: Store, _settings: SimulationSettings) {
+    workloads: sets,
+    owned: [revisions, pods],
+    owner: { kind: 'DaemonSet', apiVersion: 'apps/v1' },
+    resyncAllOn: [nodes],
+    attach: (s, q) => {
       store = s;
-      queue = new WorkQueue('daemonset', reconcile);
-      sets.on((type, ds) => {
-        if (type !== 'DELETED') queue.add(keyOf(ds));
-      });
-      const enqueueOwner = (_type: string, obj: KubeObject) => {
-        const ref = controllerOf(obj);
-        if (ref?.kind === 'DaemonSet' && ref.apiVersion === 'apps/v1') queue.add(objectKey(obj.metadata.namespace, ref.name));
-      };
-      pods.on(enqueueOwner);
-      revisions.on(enqueueOwner);
-      nodes.on(() => {
-        for (const ds of sets.all()) queue.add(keyOf(ds));
-      });
-      nodes.start(store);
-      revisions.start(store);
-      pods.start(store);
-      sets.start(store);
+      queue = q;
     },
-    stop() {
-      queue?.stop();
-      sets.stop();
-      pods.stop();
-      nodes.stop();
-      revisions.stop();
-    },
-  };
+    reconcile,
+  });
 }

@@ -7,11 +7,12 @@
 // Available / Progressing conditions (NewReplicaSetAvailable, ReplicaSetUpdated,
 // ProgressDeadlineExceeded, DeploymentPaused).
 import type { KubeObject, PodTemplate } from '../../kruise/types';
-import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
+import type { ControllerWithAdmission, GroupResource, Store } from '../store-api';
 import { canonicalJson, revisionName, semanticForm, templateHash } from './hash';
 import { Informer } from './informer';
 import { controllerOf, controllerRef, keyOf, kubeTime, objectKey, parseKubeTime, scaledIntOrPercent, type LabelSelector } from './pods';
-import { WorkQueue } from './queue';
+import { nativeController } from './native-wiring';
+import type { WorkQueue } from './queue';
 import { REPLICASETS } from './replicaset';
 
 export const DEPLOYMENTS: GroupResource = { group: 'apps', resource: 'deployments' };
@@ -348,25 +349,15 @@ export function createDeploymentController(): ControllerWithAdmission {
     if (canonicalJson(status) !== canonicalJson(old)) store.updateStatus(DEPLOYMENTS, { ...d, status });
   }
 
-  return {
+  return nativeController({
     name: 'deployment',
-    start(s: Store, _settings: SimulationSettings) {
+    workloads: deployments,
+    owned: [sets],
+    owner: { kind: 'Deployment' },
+    attach: (s, q) => {
       store = s;
-      queue = new WorkQueue('deployment', reconcile);
-      deployments.on((type, d) => {
-        if (type !== 'DELETED') queue.add(keyOf(d));
-      });
-      sets.on((_type, rs) => {
-        const ref = controllerOf(rs);
-        if (ref?.kind === 'Deployment') queue.add(objectKey(rs.metadata.namespace, ref.name));
-      });
-      sets.start(store);
-      deployments.start(store);
+      queue = q;
     },
-    stop() {
-      queue?.stop();
-      deployments.stop();
-      sets.stop();
-    },
-  };
+    reconcile,
+  });
 }

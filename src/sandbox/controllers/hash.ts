@@ -49,12 +49,6 @@ export function revisionName(workloadName: string, hash: string): string {
   return `${workloadName}-${hash}`;
 }
 
-/** Hash part of a revision name or a `controller-revision-hash` label value (after the last `-`). */
-export function hashOfRevisionName(name: string): string {
-  const i = name.lastIndexOf('-');
-  return i < 0 ? name : name.slice(i + 1);
-}
-
 /** Random lowercase suffix like the API server's generateName (5 safe characters). */
 export function randomSuffix(length = 5): string {
   let out = '';

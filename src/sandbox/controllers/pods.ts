@@ -158,10 +158,6 @@ export function isPodActive(pod: Pod): boolean {
   return !isPodTerminating(pod) && phase !== 'Succeeded' && phase !== 'Failed';
 }
 
-export function isPodScheduled(pod: Pod): boolean {
-  return Boolean(pod.spec.nodeName);
-}
-
 /** Running with PodReady True (PodReady already folds in readiness gates, e.g. InPlaceUpdateReady). */
 export function isPodReady(pod: Pod): boolean {
   return pod.status?.phase === 'Running' && isConditionTrue(pod, 'Ready');

@@ -3,7 +3,7 @@
 // (unscheduled, pending, not ready, newest), and reports replicas / fullyLabeledReplicas /
 // readyReplicas / availableReplicas (minReadySeconds) / observedGeneration.
 import type { KubeObject, Pod, PodTemplate } from '../../kruise/types';
-import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
+import type { ControllerWithAdmission, GroupResource, Store } from '../store-api';
 import { Informer } from './informer';
 import {
   PODS,
@@ -13,12 +13,12 @@ import {
   keyOf,
   matchesLabelSelector,
   newPodFromTemplate,
-  objectKey,
   parseKubeTime,
   podCondition,
   type LabelSelector,
 } from './pods';
-import { WorkQueue } from './queue';
+import { nativeController } from './native-wiring';
+import type { WorkQueue } from './queue';
 import { countAvailable, writeStatusIfChanged } from './workload-status';
 
 export const REPLICASETS: GroupResource = { group: 'apps', resource: 'replicasets' };
@@ -93,26 +93,16 @@ export function createReplicaSetController(): ControllerWithAdmission {
     if (recheckMs > 0) queue.addAfter(keyOf(rs), recheckMs + 5);
   }
 
-  return {
+  return nativeController({
     name: 'replicaset',
-    start(s: Store, _settings: SimulationSettings) {
+    workloads: sets,
+    owned: [pods],
+    owner: { kind: 'ReplicaSet' },
+    attach: (s, q) => {
       store = s;
-      queue = new WorkQueue('replicaset', reconcile);
-      sets.on((type, rs) => {
-        if (type !== 'DELETED') queue.add(keyOf(rs));
-      });
-      pods.on((_type, pod) => {
-        const ref = controllerOf(pod);
-        if (ref?.kind === 'ReplicaSet') queue.add(objectKey(pod.metadata.namespace, ref.name));
-      });
-      pods.start(store);
-      sets.start(store);
+      queue = q;
     },
-    stop() {
-      queue?.stop();
-      sets.stop();
-      pods.stop();
-    },
-  };
+    reconcile,
+  });
 }
 

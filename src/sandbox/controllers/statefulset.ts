@@ -6,7 +6,7 @@
 // `kubectl rollout status statefulset/x` reads it.
 import type { KubeObject, Pod, PodTemplate } from '../../kruise/types';
 import { templateOfRevision, type ControllerRevision } from '../../kruise/rules/revisions';
-import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
+import type { ControllerWithAdmission, GroupResource, Store } from '../store-api';
 import { semanticForm } from './hash';
 import { Informer } from './informer';
 import { ownedRevisions, pruneRevisions, syncUpdateRevision } from './native-revisions';
@@ -17,10 +17,10 @@ import {
   isPodReady,
   keyOf,
   newPodFromTemplate,
-  objectKey,
   type LabelSelector,
 } from './pods';
-import { WorkQueue } from './queue';
+import { nativeController } from './native-wiring';
+import type { WorkQueue } from './queue';
 import { countAvailable, writeStatusIfChanged } from './workload-status';
 
 export const STATEFULSETS: GroupResource = { group: 'apps', resource: 'statefulsets' };
@@ -198,29 +198,15 @@ export function createStatefulSetController(): ControllerWithAdmission {
     if (recheckMs > 0) queue.addAfter(keyOf(sts), recheckMs + 5);
   }
 
-  return {
+  return nativeController({
     name: 'statefulset',
-    start(s: Store, _settings: SimulationSettings) {
+    workloads: sets,
+    owned: [revisions, pods],
+    owner: { kind: 'StatefulSet', apiVersion: 'apps/v1' },
+    attach: (s, q) => {
       store = s;
-      queue = new WorkQueue('statefulset', reconcile);
-      sets.on((type, sts) => {
-        if (type !== 'DELETED') queue.add(keyOf(sts));
-      });
-      const enqueueOwner = (_type: string, obj: KubeObject) => {
-        const ref = controllerOf(obj);
-        if (ref?.kind === 'StatefulSet' && ref.apiVersion === 'apps/v1') queue.add(objectKey(obj.metadata.namespace, ref.name));
-      };
-      pods.on(enqueueOwner);
-      revisions.on(enqueueOwner);
-      revisions.start(store);
-      pods.start(store);
-      sets.start(store);
+      queue = q;
     },
-    stop() {
-      queue?.stop();
-      sets.stop();
-      pods.stop();
-      revisions.stop();
-    },
-  };
+    reconcile,
+  });
 }
