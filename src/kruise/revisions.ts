@@ -200,31 +200,8 @@ export function historyRows(revisions: readonly Revision[], pods: readonly Pod[]
 }
 
 
-type Selector = { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> };
-
-/** A LabelSelector in the string form of `?labelSelector=` (server-side filtering). */
-export function labelSelectorString(selector: Selector | undefined): string {
-  if (!selector) return '';
-  const parts = Object.entries(selector.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
-  for (const e of selector.matchExpressions ?? []) {
-    const values = (e.values ?? []).join(',');
-    switch (e.operator) {
-      case 'In':
-        parts.push(`${e.key} in (${values})`);
-        break;
-      case 'NotIn':
-        parts.push(`${e.key} notin (${values})`);
-        break;
-      case 'Exists':
-        parts.push(e.key);
-        break;
-      case 'DoesNotExist':
-        parts.push(`!${e.key}`);
-        break;
-    }
-  }
-  return parts.join(',');
-}
+/** A LabelSelector in the string form of `?labelSelector=` (one implementation, in selectors.ts). */
+export { labelSelectorString } from './selectors';
 
 function afterLastDash(s: string): string {
   return s.slice(s.lastIndexOf('-') + 1);

@@ -79,20 +79,25 @@ interface StatusPrinter {
 /** Human lines on stdout (spinner on a TTY for intermediate states), or JSON Lines; failures also as `error:` on stderr. */
 async function makePrinter(ctx: CommandContext, json: boolean): Promise<StatusPrinter> {
   const spinner: Progress | undefined = !json && ctx.term.decorate ? await createProgress(ctx.term) : undefined;
+  // Colour only where decoration is allowed; chalk is not even loaded otherwise.
+  const palette = ctx.term.decorate ? (await import('../../printers/colors')).paletteFor(ctx.term) : undefined;
   return {
     change(p) {
       const final = isFinal(p);
       if (json) ctx.term.stdout.write(`${statusJsonLine(p)}\n`);
       if (p.state === 'Failed' || p.state === 'TimedOut') {
         spinner?.stop();
-        ctx.term.stderr.write(`error: ${p.message}\n`);
+        ctx.term.stderr.write(`${palette ? palette.bad(`error: ${p.message}`) : `error: ${p.message}`}\n`);
         return;
       }
       if (json) return;
       if (spinner && !final) spinner.update(statusSpinnerText(p));
       else {
         spinner?.stop();
-        ctx.term.stdout.write(`${p.message}\n`);
+        const done = p.state === 'Complete' || p.state === 'PartitionComplete';
+        // stdout may be piped while stderr is a terminal: no escape codes into a pipe.
+        const colour = (ctx.term.stdout as { isTTY?: boolean }).isTTY ? palette : undefined;
+        ctx.term.stdout.write(`${colour && done ? colour.ok(p.message) : colour && p.state === 'Paused' ? colour.warn(p.message) : p.message}\n`);
       }
     },
     close() {
