@@ -101,9 +101,12 @@ test('InPlaceOnly CloneSet: one JSON patch of image paths, at most one read, pod
   assert.equal(containerOf(cs, 'app').image, 'nginx:1.27');
   assert.equal(containerOf(cs, 'log-agent').image, 'fluent/fluent-bit:2.2', 'other containers untouched');
   assert.equal(containerOf(cs, 'init-config').image, 'busybox:1.36');
+  // The kubelet turns Ready false asynchronously after the image changes (as on a real node), so
+  // "new image and Ready" alone can be the moment before the restart: wait for the restart itself.
+  const restarted = (p: PodView): boolean => p.restarts > (before.find((b) => b.uid === p.uid)?.restarts ?? Infinity);
   const after = await waitUntil('pods updated in place', async () => {
     const pods = await clonesetPods('web');
-    return pods.length === 3 && pods.every((p) => p.image === 'nginx:1.27' && p.ready) ? pods : undefined;
+    return pods.length === 3 && pods.every((p) => p.image === 'nginx:1.27' && p.ready && restarted(p)) ? pods : undefined;
   }, 30_000);
   assert.deepEqual(after.map((p) => [p.name, p.uid]), before.map((p) => [p.name, p.uid]), 'same pods (names and UIDs)');
   for (const p of after) {
