@@ -103,12 +103,12 @@ export function run(cmd, args, env) {
   return r.stdout;
 }
 
-export async function waitFor(what, fn, timeoutMs = 120_000) {
+export async function waitFor(what, fn, timeoutMs = 120_000, intervalMs = 100) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await fn()) return;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
 

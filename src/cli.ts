@@ -34,7 +34,11 @@ function globalsHelp(): string {
   return ['Global flags (kubectl\'s, accepted anywhere):', ...GLOBAL_FLAG_HELP.map(([f, d]) => `  ${f.padEnd(width)}  ${d}`)].join('\n');
 }
 
-export function buildProgram(ctx: CommandContext): Command {
+/**
+ * Builds the command tree. With `only` (the first word of the command line), just the group
+ * that owns that command is registered; help, completion and unknown words get every group.
+ */
+export function buildProgram(ctx: CommandContext, only?: string): Command {
   const program = new Command(ctx.programName);
   program
     .description('OpenKruise workloads from the command line: rollouts, in-place restarts, image pre-download, PersistentPodState')
@@ -42,7 +46,8 @@ export function buildProgram(ctx: CommandContext): Command {
     .helpCommand(false)
     .showSuggestionAfterError(true)
     .addHelpText('after', `\n${globalsHelp()}\n\n${exitCodesHelp()}\n\nUse "${ctx.programName} <command> --help" for more about a command.`);
-  for (const register of COMMAND_GROUPS) register(program, ctx);
+  const owner = only && only !== '__complete' ? COMMAND_GROUPS.find((g) => g.names.includes(only)) : undefined;
+  for (const group of owner ? [owner] : COMMAND_GROUPS) group.register(program, ctx);
   const configure = (cmd: Command): void => {
     cmd.exitOverride();
     cmd.configureOutput({
@@ -126,7 +131,7 @@ export async function main(argv: string[]): Promise<number> {
     const parsed = parseArgv(argv.slice(2));
     globals = parsed.globals;
     const { ctx } = makeContext(globals, argv[1]);
-    const program = buildProgram(ctx);
+    const program = buildProgram(ctx, parsed.rest[0]);
     if (parsed.rest.length === 0) {
       program.outputHelp();
       return ExitCode.OK;
