@@ -48,7 +48,6 @@ export function intFlag(value: unknown, flag: string, min = 0, max = 2147483647)
 }
 
 /** Collects a repeatable string option. */
-export { collect } from '../collect';
 
 /** Seconds with one decimal under a minute, else m/s ("2m05s"). */
 export function formatDurationMs(ms: number | undefined): string {

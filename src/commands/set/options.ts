@@ -34,7 +34,6 @@ export function parseCommon(command: string, resources: string[], opts: CommonSe
 }
 
 /** Collects a repeatable flag (commander calls this once per occurrence). */
-export { collect } from '../collect';
 
 /** -c/--containers: a name or `*`, never empty. */
 export function parseContainerSelector(value: string | undefined): string {

@@ -63,7 +63,8 @@ export class ResourceHandler {
     // Like kube: every request to a deprecated version carries its deprecation warning.
     if (version.deprecated) r.warnings.push(version.deprecationWarning ?? `${groupVersion(type.group, version.name)} ${type.kind} is deprecated`);
     if (!type.namespaced && p.namespace) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
-    if (type.namespaced && !p.namespace && !['list', 'watch', 'deletecollection'].includes(verb) && !(verb === 'create' && false)) {
+    // Namespaced kinds are listed/watched across namespaces; every other verb needs a namespace.
+    if (type.namespaced && !p.namespace && !['list', 'watch', 'deletecollection'].includes(verb)) {
       throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
     }
     if (p.subresource) return this.subresource(r, p, verb, type, version);
