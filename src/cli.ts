@@ -4,7 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { basename } from 'node:path';
 import { CliError, ExitCode } from './cli/exit';
 import { extractGlobalFlags, GLOBAL_FLAG_HELP, defaultGlobals, type GlobalFlags } from './cli/globals';
-import { processTerminal } from './cli/terminal';
+import { outputFor, processTerminal } from './cli/terminal';
 import type { CommandContext } from './cli/context';
 import { COMMAND_GROUPS } from './commands/index';
 import { actionResult } from './commands/lazy';
@@ -84,7 +84,7 @@ function makeContext(globals: GlobalFlags, argv1: string | undefined): { ctx: Co
       /* a summary must never turn an interrupt into a crash */
     }
     abort.abort();
-    process.stderr.write(`\ninterrupted${done ? `: ${done}` : ''}\n`);
+    outputFor(2).write(`\ninterrupted${done ? `: ${done}` : ''}\n`);
     process.exit(ExitCode.INTERRUPTED);
   });
   return { ctx, summary };
@@ -120,8 +120,10 @@ function parseArgv(args: string[]): { globals: GlobalFlags; rest: string[] } {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  // A closed pipe (`| head`) is a normal end for a CLI, not a crash.
-  for (const stream of [process.stdout, process.stderr]) {
+  // A closed pipe (`| head`) is a normal end for a CLI, not a crash. Pipes and files are written
+  // through DescriptorWriter (cli/terminal.ts), which handles EPIPE itself; terminals use the
+  // process streams.
+  for (const stream of [outputFor(1), outputFor(2)].filter((s) => (s as { isTTY?: boolean }).isTTY)) {
     stream.on('error', (e: NodeJS.ErrnoException) => {
       if (e.code === 'EPIPE') process.exit(0);
     });
@@ -141,15 +143,15 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return ExitCode.OK;
-      process.stderr.write(`See '${programNameFor(argv[1])} --help' for usage.\n`);
+      outputFor(2).write(`See '${programNameFor(argv[1])} --help' for usage.\n`);
       return ExitCode.USAGE;
     }
-    return reportError(err, process.stderr, globals.verbosity);
+    return reportError(err, outputFor(2), globals.verbosity);
   }
 }
 
 // Exit explicitly: keep-alive sockets or a leftover timer must not hold a finished command open.
 main(process.argv).then(
   (code) => process.exit(code),
-  (err) => process.exit(reportError(err, process.stderr, 0)),
+  (err) => process.exit(reportError(err, outputFor(2), 0)),
 );

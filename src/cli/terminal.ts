@@ -1,5 +1,21 @@
 // Where output goes and whether it may be decorated. Colour and spinners only on
 // a TTY, never with NO_COLOR, --no-color, CI=true or TERM=dumb (contract "Output").
+// node:fs through getBuiltinModule: the ESM facade of a built-in reads every export, which for
+// fs means loading its stream and promise layers on every start.
+const { fstatSync, writeSync } = process.getBuiltinModule('node:fs');
+
+/**
+ * Whether a descriptor is a terminal. node:tty loads the whole net/stream stack, so ask fstat
+ * first: only a character device can be a terminal (pipes and files, what scripts use, stop here).
+ */
+export function isTerminal(fd: number): boolean {
+  try {
+    if (!fstatSync(fd).isCharacterDevice()) return false;
+  } catch {
+    return false;
+  }
+  return process.getBuiltinModule('node:tty').isatty(fd);
+}
 
 export interface Terminal {
   stdout: NodeJS.WritableStream;
@@ -19,13 +35,65 @@ export function decorationAllowed(env: NodeJS.ProcessEnv, isTTY: boolean, noColo
   return true;
 }
 
+/**
+ * Output to a pipe or file written straight to its descriptor. Creating process.stdout for a
+ * pipe builds a socket stream (a few ms of every start, where scripts capture the output), and
+ * synchronous writes also mean nothing is lost when the command exits right after printing.
+ * A reader that went away (`| head`) ends the command quietly, like SIGPIPE would.
+ */
+export class DescriptorWriter {
+  readonly isTTY = false;
+  constructor(private readonly fd: number) {}
+
+  write(chunk: string | Uint8Array, ...rest: unknown[]): boolean {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    let offset = 0;
+    while (offset < buf.length) {
+      try {
+        offset += writeSync(this.fd, buf, offset);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'EAGAIN') {
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5); // non-blocking pipe is full: wait for the reader
+          continue;
+        }
+        if (code === 'EPIPE') process.exit(0);
+        throw err;
+      }
+    }
+    const callback = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+    callback?.();
+    return true;
+  }
+
+  // Enough of the stream surface for code that listens or ends; a descriptor needs neither.
+  on(): this {
+    return this;
+  }
+  once(): this {
+    return this;
+  }
+  end(): this {
+    return this;
+  }
+}
+
+const outputs: Partial<Record<1 | 2, NodeJS.WritableStream>> = {};
+
+/** The process's stdout (1) or stderr (2): the process stream on a terminal, else a DescriptorWriter. */
+export function outputFor(fd: 1 | 2): NodeJS.WritableStream {
+  outputs[fd] ??= isTerminal(fd) ? (fd === 1 ? process.stdout : process.stderr) : (new DescriptorWriter(fd) as unknown as NodeJS.WritableStream);
+  return outputs[fd]!;
+}
+
 export function processTerminal(noColorFlag: boolean): Terminal {
-  const stderrTTY = Boolean((process.stderr as { isTTY?: boolean }).isTTY);
+  const stdout = outputFor(1);
+  const stderr = outputFor(2);
   return {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    decorate: decorationAllowed(process.env, stderrTTY, noColorFlag),
-    columns: (process.stdout as { columns?: number }).columns,
+    stdout,
+    stderr,
+    decorate: decorationAllowed(process.env, isTerminal(2), noColorFlag),
+    columns: (stdout as { columns?: number }).columns,
     env: process.env,
   };
 }
