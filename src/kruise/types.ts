@@ -1,37 +1,8 @@
 // Plain Kubernetes object shapes used by the pure core. src/kruise imports
 // nothing from src/kube; these mirror the wire format.
 
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
-
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  ownerReferences?: OwnerReference[];
-  finalizers?: string[];
-  [key: string]: unknown;
-}
-
-export interface KubeObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata: ObjectMeta;
-  [key: string]: unknown;
-}
+export type { OwnerReference, ObjectMeta, KubeObject } from '../lib/objects';
+import type { KubeObject } from '../lib/objects';
 
 export interface Container {
   name: string;

@@ -14,28 +14,8 @@ export interface ResourceType {
   subresources?: string[];
 }
 
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  ownerReferences?: Array<{ apiVersion: string; kind: string; name: string; uid: string; controller?: boolean; blockOwnerDeletion?: boolean }>;
-  finalizers?: string[];
-  [key: string]: unknown;
-}
-
-export interface KubeObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata: ObjectMeta;
-  [key: string]: unknown;
-}
+export type { ObjectMeta, KubeObject } from '../lib/objects';
+import type { KubeObject } from '../lib/objects';
 
 export interface KubeList<T extends KubeObject = KubeObject> {
   apiVersion?: string;
