@@ -36,7 +36,8 @@ function globalsHelp(): string {
 
 /**
  * Builds the command tree. With `only` (the first word of the command line), just the group
- * that owns that command is registered; help, completion and unknown words get every group.
+ * that owns that command is registered; the root help and unknown words get every group's
+ * top-level command, completion the whole tree.
  */
 export function buildProgram(ctx: CommandContext, only?: string): Command {
   const program = new Command(ctx.programName);
@@ -47,13 +48,20 @@ export function buildProgram(ctx: CommandContext, only?: string): Command {
     .showSuggestionAfterError(true)
     .addHelpText('after', `\n${globalsHelp()}\n\n${exitCodesHelp()}\n\nUse "${ctx.programName} <command> --help" for more about a command.`);
   const owner = only && only !== '__complete' ? COMMAND_GROUPS.find((g) => g.names.includes(only)) : undefined;
-  for (const group of owner ? [owner] : COMMAND_GROUPS) group.register(program, ctx);
+  if (owner) owner.register(program, ctx);
+  else for (const group of COMMAND_GROUPS) group.register(program, ctx, only !== '__complete');
   const configure = (cmd: Command): void => {
     cmd.exitOverride();
     cmd.configureOutput({
       writeOut: (s) => ctx.term.stdout.write(s),
       writeErr: (s) => ctx.term.stderr.write(s),
       outputError: (s, write) => write(s.startsWith('error: ') ? s : `error: ${s}`),
+      // Answered from our terminal, so commander never instantiates process.stdout/stderr
+      // (a socket stream for a pipe) just to ask for a width or colours. Help is never coloured.
+      getOutHelpWidth: () => ctx.term.columns ?? 80,
+      getErrHelpWidth: () => ctx.term.columns ?? 80,
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
     });
     for (const sub of cmd.commands) configure(sub);
   };

@@ -14,7 +14,11 @@ import { registerExplain } from './explain/spec';
 import { registerSandbox } from './sandbox-spec';
 import { registerRollout } from './rollout/spec';
 
-type Register = (program: Command, ctx: CommandContext) => void;
+/**
+ * Adds a group's commands. `shallow`: only the group's top-level command (name, description), for
+ * the root help and suggestions; its subcommands and their flags are registered when it runs.
+ */
+type Register = (program: Command, ctx: CommandContext, shallow?: boolean) => void;
 
 // Help lists the groups in this order: the everyday verbs first. Each entry names the
 // top-level commands its register function adds, so that one invocation registers only the

@@ -3,9 +3,10 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
 
-export function registerCreate(program: Command, ctx: CommandContext): void {
+export function registerCreate(program: Command, ctx: CommandContext, shallow = false): void {
   const p = ctx.programName;
   const create = program.command('create').description('create Kruise objects (pps: PersistentPodState)').usage('pps NAME --for TYPE/NAME [flags]');
+  if (shallow) return;
   create
     .command('pps')
     .aliases(['persistentpodstate', 'persistentpodstates'])

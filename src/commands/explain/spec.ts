@@ -4,12 +4,13 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
 
-export function registerExplain(program: Command, ctx: CommandContext): void {
+export function registerExplain(program: Command, ctx: CommandContext, shallow = false): void {
   const p = ctx.programName;
   const explain = program
     .command('explain')
     .description("explain Kruise's arithmetic (partition, maxUnavailable, maxSurge, batch plans), offline or for a live object")
     .usage('partition [TYPE/NAME | -f FILE] [flags]');
+  if (shallow) return;
 
   explain
     .command('partition')

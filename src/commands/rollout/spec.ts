@@ -6,13 +6,14 @@ import { lazyAction } from '../lazy';
 
 const KINDS = 'cloneset, asts, ads, deployment, statefulset, daemonset';
 
-export function registerRollout(program: Command, ctx: CommandContext): void {
+export function registerRollout(program: Command, ctx: CommandContext, shallow = false): void {
   const p = ctx.programName;
   const rollout = program
     .command('rollout')
     .description('manage the rollout of Kruise and native workloads (status, undo, history, pause, resume, restart)')
     .usage('<subcommand> TYPE/NAME [flags]')
     .helpCommand(false);
+  if (shallow) return;
 
   rollout
     .command('status')

@@ -29,8 +29,9 @@ Behaviour:
 Exit codes: 0 done (or unchanged), 1 refused or failed (nothing changed by this command for that object),
   2 invalid input (nothing was read or sent).`;
 
-export function registerSet(program: Command, ctx: CommandContext): void {
+export function registerSet(program: Command, ctx: CommandContext, shallow = false): void {
   const set = program.command('set').description('change container images, env or resources with minimal, in-place-friendly patches').helpCommand(false);
+  if (shallow) return;
 
   commonFlags(
     set
