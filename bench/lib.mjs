@@ -35,16 +35,8 @@ export function wallMsInterleaved(commands, { runs = 15 } = {}) {
 }
 
 /** Median wall time (ms) of `runs` executions, after one warm-up run. */
-export function wallMs(cmd, args, { runs = 15, env = process.env, check = true } = {}) {
-  const once = () => {
-    const t = performance.now();
-    const r = spawnSync(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const ms = performance.now() - t;
-    if (check && r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-    return ms;
-  };
-  once();
-  return median(Array.from({ length: runs }, once));
+export function wallMs(cmd, args, { runs = 15, env = process.env } = {}) {
+  return wallMsInterleaved([[cmd, args, env]], { runs })[0];
 }
 
 /** Median peak resident set size (MB) reported by GNU time. */

@@ -10,9 +10,6 @@ import { COMMAND_GROUPS } from './commands/index';
 import { actionResult } from './commands/lazy';
 import type { KubeClient } from './kube/client';
 
-declare const __PLUGIN_VERSION__: string;
-export const PLUGIN_VERSION = typeof __PLUGIN_VERSION__ === 'string' ? __PLUGIN_VERSION__ : '0.0.0-dev';
-
 export function programNameFor(argv1: string | undefined): string {
   const base = basename(argv1 ?? 'kubectl-kruise');
   return base.startsWith('kubectl-') ? 'kubectl kruise' : base;
@@ -69,9 +66,9 @@ export function buildProgram(ctx: CommandContext, only?: string): Command {
   return program;
 }
 
-function makeContext(globals: GlobalFlags, argv1: string | undefined): { ctx: CommandContext; summary: { fn?: () => string } } {
+function makeContext(globals: GlobalFlags, argv1: string | undefined): CommandContext {
   const abort = new AbortController();
-  const summary: { fn?: () => string } = {};
+  let summary: (() => string) | undefined;
   let kube: Promise<KubeClient> | undefined;
   const ctx: CommandContext = {
     globals,
@@ -79,7 +76,7 @@ function makeContext(globals: GlobalFlags, argv1: string | undefined): { ctx: Co
     programName: programNameFor(argv1),
     signal: abort.signal,
     setInterruptSummary: (fn) => {
-      summary.fn = fn;
+      summary = fn;
     },
     kube: () => (kube ??= import('./kube/connect').then((m) => m.connect(ctx))),
   };
@@ -87,7 +84,7 @@ function makeContext(globals: GlobalFlags, argv1: string | undefined): { ctx: Co
     // The summary describes the moment of the interrupt: read it before aborting tears the waits down.
     let done = '';
     try {
-      done = summary.fn ? summary.fn() : '';
+      done = summary ? summary() : '';
     } catch {
       /* a summary must never turn an interrupt into a crash */
     }
@@ -95,7 +92,7 @@ function makeContext(globals: GlobalFlags, argv1: string | undefined): { ctx: Co
     outputFor(2).write(`\ninterrupted${done ? `: ${done}` : ''}\n`);
     process.exit(ExitCode.INTERRUPTED);
   });
-  return { ctx, summary };
+  return ctx;
 }
 
 export function reportError(err: unknown, stderr: NodeJS.WritableStream, verbosity: number): number {
@@ -140,7 +137,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const parsed = parseArgv(argv.slice(2));
     globals = parsed.globals;
-    const { ctx } = makeContext(globals, argv[1]);
+    const ctx = makeContext(globals, argv[1]);
     const program = buildProgram(ctx, parsed.rest[0]);
     if (parsed.rest.length === 0) {
       program.outputHelp();

@@ -14,7 +14,6 @@ export const ExitCode = {
   /** Interrupted by SIGINT. */
   INTERRUPTED: 130,
 } as const;
-export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
 export class CliError extends Error {
   constructor(

@@ -125,8 +125,7 @@ export function extractGlobalFlags(argv: readonly string[]): { globals: GlobalFl
     if (raw === undefined) throw usageError(`flag needs an argument: ${display}`);
     switch (spec.kind) {
       case 'string':
-        if (raw === '' && spec.key !== 'namespace') throw usageError(`flag ${display} needs a non-empty value`);
-        if (spec.key === 'namespace' && raw === '') throw usageError('flag --namespace needs a non-empty value');
+        if (raw === '') throw usageError(`flag ${spec.key === 'namespace' ? '--namespace' : display} needs a non-empty value`);
         globals[spec.key as Key] = raw;
         return;
       case 'list':

@@ -92,7 +92,8 @@ export function processTerminal(noColorFlag: boolean): Terminal {
   return {
     stdout,
     stderr,
-    decorate: decorationAllowed(process.env, isTerminal(2), noColorFlag),
+    // outputFor already asked whether stderr is a terminal: it is the process stream exactly then.
+    decorate: decorationAllowed(process.env, (stderr as { isTTY?: boolean }).isTTY === true, noColorFlag),
     columns: (stdout as { columns?: number }).columns,
     env: process.env,
   };

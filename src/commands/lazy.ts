@@ -1,5 +1,5 @@
-// Commands are registered eagerly (names, flags, help) but their code is loaded
-// only when they run, so `--help` and offline commands stay fast.
+// Spec modules register names, flags and help (commands/index.ts); a command's code is
+// loaded only when it runs, so `--help` and offline commands stay fast.
 import type { Command } from 'commander';
 import type { CommandContext } from '../cli/context';
 

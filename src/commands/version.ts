@@ -3,7 +3,7 @@
 // warning on stderr and exit 0. Loads the kube layer only without --client.
 import type { CommandContext } from '../cli/context';
 import { usageError } from '../cli/exit';
-import { KUBE_PLUGIN_VERSION } from '../kube/user-agent';
+import { KUBE_PLUGIN_VERSION, pluginPlatform } from '../kube/user-agent';
 
 export interface VersionOptions {
   client?: boolean;
@@ -23,13 +23,12 @@ export interface ServerVersion {
 const SERVER_VERSION_TIMEOUT_MS = 3_000;
 
 export function pluginVersionInfo(): { gitVersion: string; platform: string; nodeVersion: string } {
-  const arch = process.arch === 'x64' ? 'amd64' : process.arch;
-  return { gitVersion: `v${KUBE_PLUGIN_VERSION}`, platform: `${process.platform}/${arch}`, nodeVersion: process.versions.node };
+  return { gitVersion: `v${KUBE_PLUGIN_VERSION}`, platform: pluginPlatform(), nodeVersion: process.versions.node };
 }
 
 async function fetchServerVersion(ctx: CommandContext): Promise<ServerVersion> {
-  const { connectWith } = await import('../kube/connect');
-  const client = await connectWith({ globals: ctx.globals, env: process.env, log: (line) => ctx.term.stderr.write(`${line}\n`) });
+  const { connect } = await import('../kube/connect');
+  const client = await connect(ctx);
   try {
     // A short overall budget: version must stay quick even against a dead server.
     const signal = AbortSignal.timeout(SERVER_VERSION_TIMEOUT_MS);
@@ -38,12 +37,6 @@ async function fetchServerVersion(ctx: CommandContext): Promise<ServerVersion> {
   } finally {
     client.close();
   }
-}
-
-// yaml is only needed for -o yaml; the bundle may expose it as a CommonJS default export.
-async function toYaml(doc: unknown): Promise<string> {
-  const mod = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') };
-  return (mod.stringify ?? mod.default!.stringify)(doc);
 }
 
 export async function run(ctx: CommandContext, _args: string[], opts: VersionOptions): Promise<number> {
@@ -65,7 +58,8 @@ export async function run(ctx: CommandContext, _args: string[], opts: VersionOpt
   if (format === 'json' || format === 'yaml') {
     const doc: Record<string, unknown> = { pluginVersion: plugin };
     if (server) doc.serverVersion = server;
-    out.write(format === 'json' ? `${JSON.stringify(doc, null, 2)}\n` : await toYaml(doc));
+    // The YAML library loads only for -o yaml (lazy.ts has preloaded it then).
+    out.write(format === 'json' ? `${JSON.stringify(doc, null, 2)}\n` : (await import('../lib/yaml')).yamlLib().stringify(doc));
     return 0;
   }
   out.write(`Plugin Version: ${plugin.gitVersion}\n`);

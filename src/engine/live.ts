@@ -126,3 +126,17 @@ export function waitUntil<R>(
     void Promise.all(sets.map((s) => s.synced)).then(evaluate);
   });
 }
+
+/** waitUntil for callers that report how far they got: undefined (instead of WaitTimeout) once the deadline passed. */
+export async function waitUntilDeadline<R>(
+  sets: ReadonlyArray<LiveSet<KubeObject>>,
+  check: () => R | undefined | false,
+  opts: { deadline?: number; signal?: AbortSignal; what: string },
+): Promise<R | undefined> {
+  try {
+    return await waitUntil(sets, check, opts);
+  } catch (err) {
+    if (err instanceof WaitTimeout) return undefined;
+    throw err;
+  }
+}

@@ -3,6 +3,7 @@
 import type { KubeObject, Pod } from '../kruise/types';
 import { PPS_INJECTED_ANNOTATION, ppsTopology } from '../kruise/builders/pps';
 import { readPpsSpec, recordPodState } from '../kruise/rules/pps';
+import { comparePodNames } from '../kruise/plans/restart';
 
 export interface PodStateRow {
   pod: string;
@@ -56,16 +57,12 @@ export function podAffinitySummary(pod: Pod, keys: readonly string[]): string {
   return parts.join(', ');
 }
 
-function naturalCompare(a: string, b: string): number {
-  return a.localeCompare(b, 'en', { numeric: true });
-}
-
 export function podStateRows(pps: KubeObject, pods: readonly Pod[]): PodStateRow[] {
   const keys = topologyKeys(pps);
   const byName = new Map(pods.map((p) => [p.metadata.name ?? '', p]));
   const states = recordedStates(pps);
   return Object.keys(states)
-    .sort(naturalCompare)
+    .sort(comparePodNames)
     .map((name) => {
       const st = states[name]!;
       const pod = byName.get(name);

@@ -5,8 +5,9 @@ import type { Pod } from '../kruise/types';
 import { failure, usageError } from '../cli/exit';
 import { isNotFound } from '../kube/errors';
 import { getWithAdvancedHint } from '../kube/resolve';
-import { resolveWorkload, type ResourceRef, type WorkloadTarget } from './targets';
-import { groupOf, ppsTargets, readPpsSpec } from '../kruise/rules/pps';
+import { splitApiVersion } from '../kube/aliases';
+import { resolveWorkload, workloadPods, type ResourceRef, type WorkloadTarget } from './targets';
+import { ppsTargets, readPpsSpec } from '../kruise/rules/pps';
 
 export function isStatefulSetType(rt: ResourceType): boolean {
   return rt.kind === 'StatefulSet' && (rt.group === 'apps' || rt.group === 'apps.kruise.io');
@@ -49,22 +50,15 @@ export async function ppsTargeting(client: KubeClient, ppsRt: ResourceType, sts:
 export async function ppsTargetPods(client: KubeClient, pps: KubeObject, signal?: AbortSignal): Promise<{ pods: Pod[]; targetFound: boolean }> {
   const t = ppsTargetRef(pps);
   if (!t.name || !t.apiVersion) return { pods: [], targetFound: false };
-  const group = groupOf(t.apiVersion);
-  const version = t.apiVersion.slice(t.apiVersion.indexOf('/') + 1);
+  const { group, version } = splitApiVersion(t.apiVersion);
   try {
     const rt = await client.resolve(`statefulsets.${version}.${group}`);
     const obj = await getWithAdvancedHint(client, rt, t.name, pps.metadata.namespace ?? client.namespace, { signal });
-    const target = await resolveWorkloadFromObject(client, rt, obj, signal);
-    return { pods: target, targetFound: true };
+    const selector = (obj.spec as { selector?: { matchLabels?: Record<string, string> } } | undefined)?.selector;
+    const pods = selector ? await workloadPods(client, rt, obj, selector, obj.metadata.namespace ?? client.namespace, signal) : [];
+    return { pods, targetFound: true };
   } catch (err) {
     if (isNotFound(err)) return { pods: [], targetFound: false };
     throw err;
   }
-}
-
-async function resolveWorkloadFromObject(client: KubeClient, rt: ResourceType, obj: KubeObject, signal?: AbortSignal): Promise<Pod[]> {
-  const { workloadPods } = await import('./targets');
-  const selector = (obj.spec as { selector?: { matchLabels?: Record<string, string> } } | undefined)?.selector;
-  if (!selector) return [];
-  return workloadPods(client, rt, obj, selector, obj.metadata.namespace ?? client.namespace, signal);
 }

@@ -10,7 +10,7 @@ import { PREDOWNLOAD_LABEL } from '../kruise/builders/imagepulljob';
 import { isNotFound } from '../kube/errors';
 import { createOrAdopt } from './idempotent';
 import { mapLimit } from './concurrency';
-import { waitUntil, watchSet, WaitTimeout, type LiveSet } from './live';
+import { waitUntilDeadline, watchSet, type LiveSet } from './live';
 import { labelSelectorString } from '../kruise/selectors';
 import { NODE_RT, POD_RT } from './targets';
 import type { JobReport, PredownloadOptions, PredownloadReporter, PredownloadRequest, PredownloadResult } from './predownload';
@@ -102,17 +102,12 @@ export async function pullWithPods(ctx: CommandContext, client: KubeClient, requ
         live.add(t.name);
         await createOrAdopt(client, POD_RT, pods[i]!, { signal: ctx.signal });
         const pullDeadline = Math.min(Date.now() + pullTimeoutMs, deadline ?? Infinity);
-        let outcome: { state: 'pulled' | 'failed' | 'pulling'; reason?: string } = { state: 'pulling' };
-        try {
-          outcome = await waitUntil([podSet as LiveSet<KubeObject>], () => {
-            const s = pullState(podSet.objects.get(t.name));
-            return s.state === 'pulling' ? undefined : s;
-          }, { deadline: pullDeadline, signal: ctx.signal, what: `${t.image} on ${t.node}` });
-        } catch (err) {
-          if (!(err instanceof WaitTimeout)) throw err;
-          if (deadline !== undefined && Date.now() >= deadline) timedOut = true;
-          outcome = { state: 'failed', reason: 'pull timed out' };
-        }
+        const settled = await waitUntilDeadline([podSet as LiveSet<KubeObject>], () => {
+          const s = pullState(podSet.objects.get(t.name));
+          return s.state === 'pulling' ? undefined : s;
+        }, { deadline: pullDeadline, signal: ctx.signal, what: `${t.image} on ${t.node}` });
+        if (!settled && deadline !== undefined && Date.now() >= deadline) timedOut = true;
+        const outcome = settled ?? { state: 'failed', reason: 'pull timed out' };
         const r = reports.get(t.image)!;
         if (outcome.state === 'pulled') r.succeeded++;
         else {

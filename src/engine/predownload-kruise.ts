@@ -6,7 +6,7 @@ import type { KubeClient, KubeObject } from '../kube/client';
 import { buildImageListPullJob, buildImagePullJob, pullJobName } from '../kruise/builders/imagepulljob';
 import { createOrAdopt } from './idempotent';
 import { DEFAULT_REQUEST_CONCURRENCY, mapLimit } from './concurrency';
-import { waitUntil, watchSet, WaitTimeout, type LiveSet } from './live';
+import { waitUntilDeadline, watchSet, type LiveSet } from './live';
 import type { JobReport, PredownloadOptions, PredownloadReporter, PredownloadRequest, PredownloadResult } from './predownload';
 
 interface PullStatus {
@@ -20,7 +20,7 @@ interface PullStatus {
 }
 
 function statusOf(obj: KubeObject | undefined): PullStatus {
-  return ((obj?.status ?? {}) as PullStatus) ?? {};
+  return (obj?.status ?? {}) as PullStatus;
 }
 
 function imagesOf(obj: KubeObject): string[] {
@@ -108,9 +108,9 @@ export async function pullWithJobs(ctx: CommandContext, client: KubeClient, requ
     }
     return { reports, done };
   };
-  let timedOut = false;
+  let timedOut: boolean;
   try {
-    await waitUntil(
+    const finished = await waitUntilDeadline(
       lists ? [ipjs, lists] : [ipjs],
       () => {
         const { reports, done } = reportNow();
@@ -120,10 +120,8 @@ export async function pullWithJobs(ctx: CommandContext, client: KubeClient, requ
         return done;
       },
       { deadline, signal: ctx.signal, what: `the pre-download of ${request.what}` },
-    ).catch((err: unknown) => {
-      if (!(err instanceof WaitTimeout)) throw err;
-      timedOut = true;
-    });
+    );
+    timedOut = finished === undefined;
   } finally {
     ipjs.stop();
     lists?.stop();

@@ -39,7 +39,7 @@ export interface PredownloadReporter {
 }
 
 export interface JobReport {
-  /** "imagepulljob/x" or "pod-pull" for the client engine. */
+  /** "imagepulljob/x", or "pull IMAGE" for the client engine. */
   name: string;
   images: string[];
   desired: number;

@@ -8,7 +8,7 @@ import { batchSizeFor, planBatches, podIsReady } from '../kruise/plans/restart';
 import { usageError } from '../cli/exit';
 import { isNotFound } from '../kube/errors';
 import { DEFAULT_REQUEST_CONCURRENCY, mapLimit } from './concurrency';
-import { waitUntil, watchSet, WaitTimeout, type LiveSet } from './live';
+import { waitUntilDeadline, watchSet, type LiveSet } from './live';
 import { labelSelectorString } from '../kruise/selectors';
 import { POD_RT, type WorkloadTarget } from './targets';
 import { podList, type RestartOptions, type RestartReporter, type RestartResult, type RestartRow } from './restart';
@@ -74,8 +74,7 @@ export async function restartByRecreating(ctx: CommandContext, client: KubeClien
         reporter.log(`batch ${b + 1}/${batches.length}: deleted ${batch.length} pods (${podList(batch.map((p) => p.metadata.name))})`);
         return { via: 'client', rows, objects: [], batches: batches.length, outcome: 'created' };
       }
-      let timedOut = false;
-      await waitUntil(
+      const replaced = await waitUntilDeadline(
         [podSet as LiveSet<KubeObject>],
         () => {
           const current = owned();
@@ -85,10 +84,8 @@ export async function restartByRecreating(ctx: CommandContext, client: KubeClien
           return stillOld === 0 && ready >= readyBefore;
         },
         { deadline, signal: ctx.signal, what: `the replacements of batch ${b + 1}/${batches.length} of ${target.kind.toLowerCase()}/${target.name} to be ready` },
-      ).catch((err: unknown) => {
-        if (!(err instanceof WaitTimeout)) throw err;
-        timedOut = true;
-      });
+      );
+      const timedOut = replaced === undefined;
       for (const r of batchRows) {
         r.durationMs = Date.now() - started;
         r.phase = timedOut ? 'Waiting' : 'Replaced';

@@ -18,7 +18,7 @@ import { batchSizeFor, crrMessage, crrOutcome, crrPhase, findResumableRun, planB
 import { usageError } from '../cli/exit';
 import { createOrAdopt } from './idempotent';
 import { DEFAULT_REQUEST_CONCURRENCY, mapLimit } from './concurrency';
-import { waitUntil, watchSet, WaitTimeout, type LiveSet } from './live';
+import { waitUntilDeadline, watchSet, type LiveSet } from './live';
 import { labelSelectorString } from '../kruise/selectors';
 import { POD_RT, type WorkloadTarget } from './targets';
 import { podList, type RestartOptions, type RestartOutcome, type RestartReporter, type RestartResult, type RestartRow } from './restart';
@@ -133,9 +133,8 @@ export async function restartWithCrrs(
   try {
     await Promise.all([crrs.synced, podSet.synced]);
     for (let b = 0; b < batches.length; b++) {
-      const batch = batches[b]!;
+      const todo = batches[b]!;
       const started = Date.now();
-      const todo = batch;
       for (const p of todo) {
         const cs = perPod.get(p.metadata.name ?? '') ?? [];
         rows.set(p.metadata.name ?? '', { pod: p.metadata.name ?? '', containers: cs, phase: 'Pending', restartsBeforeByContainer: restartCounts(p, cs) });
@@ -167,8 +166,7 @@ export async function restartWithCrrs(
       const doneAt = new Map<string, number>();
       // A pod that was not Ready before its restart is not waited for to become Ready after it.
       const wasReady = new Set(pending.filter(({ pod }) => readyBeforeRestart.has(pod.metadata.name ?? '')).map(({ crr }) => crr));
-      let timedOut = false;
-      await waitUntil(
+      const allReady = await waitUntilDeadline(
         [crrs, podSet as LiveSet<KubeObject>],
         () => {
           let finished = 0;
@@ -188,12 +186,9 @@ export async function restartWithCrrs(
           return ready === pending.length;
         },
         { deadline, signal: ctx.signal, what: `batch ${b + 1}/${batches.length} of the restart of ${target.kind.toLowerCase()}/${target.name}` },
-      ).catch((err: unknown) => {
-        if (!(err instanceof WaitTimeout)) throw err;
-        timedOut = true;
-      });
+      );
       fillRows(pending, rows, crrs, podSet, started, doneAt);
-      if (timedOut) {
+      if (allReady === undefined) {
         return result('timeout', `timed out waiting for batch ${b + 1}/${batches.length} of the restart of ${target.kind.toLowerCase()}/${target.name}; run the same command again to resume`);
       }
       batchesDone++;

@@ -5,6 +5,7 @@
 // reorder makes the server reject the patch instead of hitting the wrong container.
 import type { Container, KubeObject, PodSpec } from './types';
 import { adapterFor } from './workloads/index';
+import { escapePointer, isObj, pointerOf } from './workloads/access';
 
 export type ContainerListName = 'containers' | 'initContainers';
 
@@ -39,10 +40,6 @@ export type EditPlan =
 // ---------------------------------------------------------------------------
 // Locating the pod spec
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** Path segments from the object root to its pod spec, by kind (undefined when the kind has none). */
 export function podSpecPath(obj: KubeObject): string[] | undefined {
   switch (obj.kind) {
@@ -55,30 +52,21 @@ export function podSpecPath(obj: KubeObject): string[] | undefined {
       return ['spec', 'jobTemplate', 'spec', 'template', 'spec'];
     default: {
       const spec = obj.spec;
-      if (isRecord(spec) && isRecord(spec.template)) return ['spec', 'template', 'spec'];
+      if (isObj(spec) && isObj(spec.template)) return ['spec', 'template', 'spec'];
       return undefined;
     }
   }
-}
-
-/** JSON pointer escaping (RFC 6901). */
-export function escapePointer(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 function unescapePointer(segment: string): string {
   return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
-function pointerOf(path: readonly string[]): string {
-  return path.map((s) => `/${escapePointer(s)}`).join('');
-}
-
 function at(obj: unknown, path: readonly string[]): unknown {
   let cur: unknown = obj;
   for (const seg of path) {
     if (Array.isArray(cur)) cur = /^(0|[1-9][0-9]*)$/.test(seg) ? cur[Number(seg)] : undefined;
-    else if (isRecord(cur)) cur = cur[seg];
+    else if (isObj(cur)) cur = cur[seg];
     else return undefined;
   }
   return cur;
@@ -89,7 +77,7 @@ export function locatePodSpec(obj: KubeObject): { pointer: string; spec: Partial
   const path = podSpecPath(obj);
   if (!path) return undefined;
   const spec = at(obj, path);
-  if (!isRecord(spec)) return undefined;
+  if (!isObj(spec)) return undefined;
   return { pointer: pointerOf(path), spec: spec as Partial<PodSpec> };
 }
 
@@ -102,7 +90,7 @@ export function allContainers(obj: KubeObject): ContainerRef[] {
     const items = loc.spec[list];
     if (!Array.isArray(items)) continue;
     items.forEach((container, index) => {
-      if (!isRecord(container) || typeof container.name !== 'string') return;
+      if (!isObj(container) || typeof container.name !== 'string') return;
       out.push({ list, index, name: container.name, container, pointer: `${loc.pointer}/${list}/${index}` });
     });
   }
@@ -317,8 +305,8 @@ export function formatEnvList(resource: string, obj: KubeObject, selector: strin
 }
 
 function describeValueFrom(from: unknown): string {
-  if (!isRecord(from)) return 'an unknown source';
-  const ref = (k: string): Record<string, unknown> | undefined => (isRecord(from[k]) ? (from[k] as Record<string, unknown>) : undefined);
+  if (!isObj(from)) return 'an unknown source';
+  const ref = (k: string): Record<string, unknown> | undefined => (isObj(from[k]) ? (from[k] as Record<string, unknown>) : undefined);
   const cm = ref('configMapKeyRef');
   if (cm) return `configmap ${String(cm.name)}, key ${String(cm.key)}`;
   const secret = ref('secretKeyRef');
@@ -401,7 +389,7 @@ export function planResourcesChange(obj: KubeObject, selector: string, edits: Re
   const changes: ContainerChange[] = [];
   const violations: string[] = [];
   for (const ref of targets) {
-    const current = isRecord(ref.container.resources) ? ref.container.resources : undefined;
+    const current = isObj(ref.container.resources) ? ref.container.resources : undefined;
     const containerWrites: JsonPatchOp[] = [];
     const merged: { limits: Record<string, string>; requests: Record<string, string> } = {
       limits: { ...(current?.limits ?? {}) },
@@ -432,7 +420,7 @@ export function planResourcesChange(obj: KubeObject, selector: string, edits: Re
       for (const kind of ['limits', 'requests'] as const) {
         const values = pending[kind];
         if (!values) continue;
-        if (!isRecord(current[kind])) {
+        if (!isObj(current[kind])) {
           containerWrites.push({ op: 'add', path: `${ref.pointer}/resources/${kind}`, value: { ...values } });
           continue;
         }
@@ -520,7 +508,7 @@ export function applyJsonPatch<T extends KubeObject>(obj: T, ops: readonly JsonP
       else container.splice(index, 1);
       continue;
     }
-    if (!isRecord(container)) throw new JsonPatchError(`path ${op.path} does not exist`);
+    if (!isObj(container)) throw new JsonPatchError(`path ${op.path} does not exist`);
     if (op.op === 'test') {
       if (!sameJson(container[last], op.value)) throw new JsonPatchError(`test failed at ${op.path}`);
     } else if (op.op === 'add') container[last] = structuredClone(op.value);

@@ -7,6 +7,7 @@
 // - persistentPodStateToV1beta1 / persistentPodStateToV1alpha1: nodeTopologyKeys ↔ keys.
 // Every other kind only gets its apiVersion changed. Status is never touched.
 import type { KubeObject } from './types';
+import { isObj, splitApiVersion, type Obj } from './workloads/access';
 
 /** Label (v1alpha1) that became scaleStrategy.excludePreparingDelete (v1beta1). */
 export const EXCLUDE_PREPARING_DELETE_LABEL = 'apps.kruise.io/cloneset-scaling-exclude-preparing-delete';
@@ -30,17 +31,6 @@ export class ConversionError extends Error {
   }
 }
 
-type Obj = Record<string, unknown>;
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function splitApiVersion(apiVersion: string | undefined): { group: string; version: string } {
-  const av = apiVersion ?? '';
-  const i = av.lastIndexOf('/');
-  return i < 0 ? { group: '', version: av } : { group: av.slice(0, i), version: av.slice(i + 1) };
-}
 
 /**
  * Returns a copy of `obj` converted to `toApiVersion` (e.g. "apps.kruise.io/v1beta1").

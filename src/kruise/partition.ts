@@ -5,11 +5,11 @@
 // CloneSet:             partitionReplicas, explainCloneSetPartition, cloneSetExpectedUpdatedReplicas,
 //                       cloneSetRollingLimits (maxUnavailable/maxSurge as the controller reads them)
 // Advanced StatefulSet: explainAdvancedStatefulSetPartition, advancedStatefulSetMaxUnavailable,
-//                       parseReserveOrdinals, activeOrdinals, advancedStatefulSetUpdateOrder
+//                       parseReserveOrdinals, activeOrdinals, ordinalOfPod, advancedStatefulSetUpdateOrder
 // Advanced DaemonSet:   explainAdvancedDaemonSetPartition, daemonSetRollingLimits, daemonSetNodesToUpdate
 // StatefulSet (apps/v1): explainStatefulSetOrdinalPartition, statefulSetMaxUnavailable
 // Deployment:           deploymentRollingLimits (no partition)
-// All kinds:            explainPartition (the report behind `explain partition`), validatePartitionValue
+// All kinds:            explainPartition (the report behind `explain partition`)
 //
 // Invalid input throws `InvalidValueError` (field + value + reason); callers map it to their exit code.
 import {
@@ -183,11 +183,6 @@ export function cloneSetExpectedUpdatedReplicas(partition: unknown, replicas: nu
   return r - partitionReplicas(partition, replicas);
 }
 
-/** Generic form: pods expected at the new revision given the pods kept old. */
-export function expectedUpdatedReplicas(replicas: number, keptOld: number): number {
-  return Math.max(0, replicas - keptOld);
-}
-
 export interface CloneSetRollingInput {
   replicas: number | undefined;
   maxUnavailable?: unknown;
@@ -346,6 +341,13 @@ export function parseReserveOrdinals(list: unknown): Set<number> {
   return out;
 }
 
+/** The pod ordinal from `<set>-<ordinal>`, or undefined when the name does not belong to the set. */
+export function ordinalOfPod(setName: string, podName: string): number | undefined {
+  if (!podName.startsWith(`${setName}-`)) return undefined;
+  const rest = podName.slice(setName.length + 1);
+  return /^\d+$/.test(rest) ? Number(rest) : undefined;
+}
+
 /** The first `replicas` ordinals from `start` that are not reserved (ascending). */
 export function activeOrdinals(replicas: number, start = 0, reserveOrdinals: unknown = undefined): number[] {
   const reserved = reserveOrdinals instanceof Set ? (reserveOrdinals as Set<number>) : parseReserveOrdinals(reserveOrdinals);
@@ -470,9 +472,14 @@ function isNonZero(v: unknown): boolean {
   return p.ok && p.value.kind === 'percent' ? p.value.percent !== 0 : true;
 }
 
+/** The order in which an Advanced DaemonSet updates nodes: node names descending. */
+export function byNodeNameDescending(a: string, b: string): number {
+  return a < b ? 1 : a > b ? -1 : 0;
+}
+
 /** Nodes an Advanced DaemonSet updates (descending node-name order, at most nodes − partition) and keeps. */
 export function daemonSetNodesToUpdate(nodeNames: string[], partitionReplicas: number): { updated: string[]; kept: string[] } {
-  const sorted = [...nodeNames].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+  const sorted = [...nodeNames].sort(byNodeNameDescending);
   const n = Math.max(0, sorted.length - Math.max(0, partitionReplicas));
   return { updated: sorted.slice(0, n), kept: sorted.slice(n) };
 }
@@ -614,15 +621,4 @@ export function explainPartition(input: PartitionInput): PartitionReport {
     chain: steps.map((s) => s.chain).filter((c) => c !== ''),
     ...(ordinals ? { ordinals } : {}),
   };
-}
-
-/** Validates a partition value for a kind without computing anything else; returns the error or undefined. */
-export function validatePartitionValue(kind: PartitionKind, partition: unknown, replicas = 1): InvalidValueError | undefined {
-  try {
-    explainPartition({ kind, partition, replicas });
-    return undefined;
-  } catch (e) {
-    if (e instanceof InvalidValueError) return e;
-    throw e;
-  }
 }

@@ -3,7 +3,7 @@
 // complete (wholly or up to its partition) or failed. The command only watches and prints.
 //
 // - `evaluateRollout(workload, pods, now, opts)`: the decision, via the workload's adapter.
-// - `evaluateRolloutWith(adapter, ...)`: the same with an explicit adapter (tests, sandbox).
+// - `evaluateRolloutWith(adapter, ...)`: the same with an explicit adapter.
 // - `stuckPodSince(pod)`: when a pod's current failure most likely started (for the grace).
 // - `FAILING_REASONS`, `failingContainer(pod)`: container waiting reasons that fail a rollout.
 // - `stuckKey(pod, reason)`: key of a pod's failing state for the watcher's first-seen map.
@@ -12,6 +12,7 @@
 import type { KubeObject, Pod } from './types';
 import type { WorkloadAdapter, WorkloadKindName, WorkloadStatus } from './workloads/types';
 import { adapterFor } from './workloads/index';
+import { POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, revisionLabelMatches } from './rules/revisions';
 
 export type RolloutState = 'Progressing' | 'Paused' | 'PartitionComplete' | 'Complete' | 'Failed' | 'TimedOut';
 
@@ -203,11 +204,10 @@ function updatedPods(adapter: WorkloadAdapter, workload: KubeObject, status: Wor
   const live = pods.filter((p) => !p.metadata.deletionTimestamp);
   const revision = status.updateRevision;
   if (revision) {
-    const hash = afterLastDash(revision);
     return live.filter((p) => {
       const labels = p.metadata.labels ?? {};
-      const value = labels['controller-revision-hash'] ?? labels['pod-template-hash'];
-      return value !== undefined && (value === revision || afterLastDash(value) === hash);
+      const value = labels[REVISION_HASH_LABEL] ?? labels[POD_TEMPLATE_HASH_LABEL];
+      return value !== undefined && revisionLabelMatches(value, revision);
     });
   }
   const template = adapter.template(workload) as { spec?: { containers?: Array<{ name: string; image?: string }> } } | undefined;
@@ -249,10 +249,6 @@ function stuckSince(pod: Pod, reason: string, now: number, firstSeen?: ReadonlyM
   const seen = firstSeen?.get(stuckKey(pod, reason));
   const candidates = [fromPod, seen].filter((t): t is number => t !== undefined && t <= now);
   return candidates.length ? Math.min(...candidates) : now;
-}
-
-function afterLastDash(s: string): string {
-  return s.slice(s.lastIndexOf('-') + 1);
 }
 
 function clamp(n: number, lo: number, hi: number): number {

@@ -8,11 +8,12 @@
 // - `currentRevisionNumber(...)`, `undoTarget(...)`: which revision is live and which to go back to.
 // - `undoPatch(workload, template)`: JSON patch replacing the whole template, guarded by resourceVersion.
 // - `historyRows(revisions, pods, source)`: REVISION / CHANGE-CAUSE / IMAGES / PODS.
-// - `templateYaml`, `templateDiff`: one revision's template as YAML, a unified diff of two.
+// - (`templateYaml`, `templateDiff` live in revision-diff.ts, so status and undo never load YAML/diff.)
 // - `labelSelectorString(selector)`: a LabelSelector as a `?labelSelector=` value.
 import type { KubeObject, Pod } from './types';
+import type { JsonPatchOp } from './containers';
 import type { WorkloadKindName } from './workloads/types';
-import { jsonEqual } from './rules/revisions';
+import { CONTROLLER_HASH_LABEL, isControlledBy, jsonEqual, POD_TEMPLATE_HASH_LABEL, revisionHash, templateOfRevision } from './rules/revisions';
 
 export const CHANGE_CAUSE_ANNOTATION = 'kubernetes.io/change-cause';
 const DEPLOYMENT_REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
@@ -36,14 +37,8 @@ const CONTROLLER_REVISIONS: RevisionSource = {
   podLabel: 'controller-revision-hash',
   undoRefusedWhenPaused: false,
   revisionNumber: (obj) => (typeof obj.revision === 'number' ? obj.revision : undefined),
-  template(obj) {
-    const data = obj.data as { spec?: { template?: Record<string, unknown> } } | undefined;
-    const tpl = data?.spec?.template;
-    if (!tpl) return undefined;
-    const { $patch: _directive, ...rest } = tpl;
-    return rest;
-  },
-  hash: (obj) => obj.metadata.labels?.['controller.kubernetes.io/hash'] ?? afterLastDash(obj.metadata.name ?? ''),
+  template: templateOfRevision,
+  hash: (obj) => obj.metadata.labels?.[CONTROLLER_HASH_LABEL] ?? revisionHash(obj.metadata.name ?? ''),
 };
 
 const REPLICA_SETS: RevisionSource = {
@@ -60,11 +55,11 @@ const REPLICA_SETS: RevisionSource = {
     // The ReplicaSet controller adds pod-template-hash; the Deployment's template never has it.
     const copy = structuredClone(tpl) as { metadata?: { labels?: Record<string, string> } };
     if (copy.metadata?.labels) {
-      delete copy.metadata.labels['pod-template-hash'];
+      delete copy.metadata.labels[POD_TEMPLATE_HASH_LABEL];
     }
     return copy as Record<string, unknown>;
   },
-  hash: (obj) => obj.metadata.labels?.['pod-template-hash'] ?? afterLastDash(obj.metadata.name ?? ''),
+  hash: (obj) => obj.metadata.labels?.[POD_TEMPLATE_HASH_LABEL] ?? revisionHash(obj.metadata.name ?? ''),
 };
 
 export function revisionSourceFor(kindName: WorkloadKindName): RevisionSource {
@@ -82,11 +77,9 @@ export interface Revision {
 
 /** The workload's revisions: objects it controls (owner UID), with a number and a template, oldest first. */
 export function workloadRevisions(workload: KubeObject, source: RevisionSource, objects: readonly KubeObject[]): Revision[] {
-  const uid = workload.metadata.uid;
   const out: Revision[] = [];
   for (const obj of objects) {
-    const owned = (obj.metadata.ownerReferences ?? []).some((r) => r.controller && r.uid === uid);
-    if (!uid || !owned) continue;
+    if (!isControlledBy(obj, workload)) continue;
     const revision = source.revisionNumber(obj);
     const template = source.template(obj);
     if (revision === undefined || !template) continue;
@@ -108,7 +101,7 @@ export function workloadRevisions(workload: KubeObject, source: RevisionSource, 
  */
 export function currentRevisionNumber(revisions: readonly Revision[], currentTemplate: unknown, updateRevision?: string): number | undefined {
   if (updateRevision) {
-    const hash = afterLastDash(updateRevision);
+    const hash = revisionHash(updateRevision);
     const byName = revisions.find((r) => r.name === updateRevision || r.hash === hash);
     if (byName) return byName.revision;
   }
@@ -148,8 +141,6 @@ export function undoTarget(opts: {
   return { kind: 'rollback', target };
 }
 
-export type JsonPatchOp = { op: 'test' | 'replace' | 'add' | 'remove'; path: string; value?: unknown };
-
 /**
  * Replaces the whole template (keys added after that revision disappear, unlike a merge patch),
  * only if nobody changed the object since we read it.
@@ -185,7 +176,7 @@ export function templateImages(template: Record<string, unknown>): string[] {
 export function podAtRevision(pod: KubeObject, revision: Revision, source: RevisionSource): boolean {
   const value = pod.metadata.labels?.[source.podLabel];
   if (!value) return false;
-  return value === revision.name || afterLastDash(value) === revision.hash || value === revision.hash;
+  return value === revision.name || revisionHash(value) === revision.hash || value === revision.hash;
 }
 
 export function historyRows(revisions: readonly Revision[], pods: readonly Pod[], source: RevisionSource): HistoryRow[] {
@@ -199,10 +190,5 @@ export function historyRows(revisions: readonly Revision[], pods: readonly Pod[]
   }));
 }
 
-
 /** A LabelSelector in the string form of `?labelSelector=` (one implementation, in selectors.ts). */
 export { labelSelectorString } from './selectors';
-
-function afterLastDash(s: string): string {
-  return s.slice(s.lastIndexOf('-') + 1);
-}

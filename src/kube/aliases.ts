@@ -102,16 +102,11 @@ export function lookupType(input: string): TypeReference | undefined {
     pinnedVersion = firstPart;
     rest = nextDot === -1 ? '' : rest.slice(nextDot + 1);
   }
-  // "pods.v1" names the core group with a version; "pods." is malformed.
-  const group = rest;
-  if (group === '' && pinnedVersion === undefined) return undefined;
-  const known = KNOWN_TYPES.find((t) => t.group === group && matches(t, head, true));
-  if (!known) return undefined;
-  if (pinnedVersion !== undefined && known.nativeVersion !== undefined && pinnedVersion !== known.nativeVersion) {
-    // Still a known type: resolution reports the version as not served.
-    return { known, pinnedVersion, input };
-  }
-  return { known, pinnedVersion, input };
+  // "pods.v1" names the core group with a version; "pods." is malformed. What remains is the group.
+  if (rest === '' && pinnedVersion === undefined) return undefined;
+  const known = KNOWN_TYPES.find((t) => t.group === rest && matches(t, head, true));
+  // A version the kind does not have is still a known type: resolution reports it as not served.
+  return known ? { known, pinnedVersion, input } : undefined;
 }
 
 /** Finds a type by apiVersion group and kind (objects read from -f files). */

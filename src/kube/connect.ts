@@ -40,9 +40,8 @@ export async function clientFor(conn: ConnectionConfig, opts: ConnectOptions): P
   if (conn.token) secrets.push(conn.token);
   if (conn.basicAuth) secrets.push(conn.basicAuth.password, Buffer.from(`${conn.basicAuth.username}:${conn.basicAuth.password}`).toString('base64'));
   if (conn.clientKey) secrets.push(conn.clientKey.toString('utf8').trim(), conn.clientKey.toString('base64'));
-  const baseRedact = makeRedactor(secrets);
   // Tokens learnt later (exec plugins, rotated files) join the list.
-  let redact = baseRedact;
+  let redact = makeRedactor(secrets);
   const learn = (secret: string | undefined): void => {
     if (secret && !secrets.includes(secret)) {
       secrets.push(secret);

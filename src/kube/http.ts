@@ -76,7 +76,8 @@ export function isAbortError(err: unknown): boolean {
   return err instanceof Error && err.name === 'AbortError';
 }
 
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** setTimeout as a promise that rejects with AbortError when the signal fires. */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new AbortError());
     const onAbort = (): void => {
@@ -216,7 +217,7 @@ export class Transport {
       if (result.kind === 'error') {
         if (isAbortError(result.error)) throw result.error;
         const decision = retryDecision({ method: req.method, idempotent, attempt, errorCode: result.error.code, maxAttempts: req.maxAttempts }, this.config.random);
-        this.logLine(req, `${req.method} ${this.url(req.path, req.query)} failed in ${Date.now() - started} milliseconds: ${result.error.code ?? result.error.message}`);
+        this.logLine(`${req.method} ${this.url(req.path, req.query)} failed in ${Date.now() - started} milliseconds: ${result.error.code ?? result.error.message}`);
         if (!decision.retry) throw transportError(result.error, this.config.server, req.timeoutMs ?? this.config.requestTimeoutMs);
         await this.sleep(decision.delayMs, req.signal);
         continue;
@@ -245,7 +246,7 @@ export class Transport {
         const retryAfter = headerValue(res.headers['retry-after']);
         const decision = retryDecision({ method: req.method, idempotent, attempt, status, retryAfter, maxAttempts: req.maxAttempts }, this.config.random);
         if (decision.retry) {
-          if (this.config.verbosity >= 6) this.config.log(`Retrying ${req.method} ${this.url(req.path, req.query)} after ${decision.delayMs} milliseconds (${decision.reason})`);
+          this.logLine(`Retrying ${req.method} ${this.url(req.path, req.query)} after ${decision.delayMs} milliseconds (${decision.reason})`);
           await this.sleep(decision.delayMs, req.signal);
           continue;
         }
@@ -340,7 +341,8 @@ export class Transport {
     }
   }
 
-  private logLine(_req: HttpRequest, line: string): void {
+  /** A -v>=6 diagnostic line. */
+  private logLine(line: string): void {
     if (this.config.verbosity >= 6) this.config.log(this.config.redact(line));
   }
 

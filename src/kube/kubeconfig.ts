@@ -1,5 +1,5 @@
-// Kubeconfig loading, merging and selection, done by hand (the `yaml` package only)
-// because loading @kubernetes/client-node costs ~70 ms on every command; it is
+// Kubeconfig loading, merging and selection, done by hand (kubeconfig-yaml.ts, the `yaml`
+// package only as a fallback) because loading @kubernetes/client-node costs ~70 ms on every command; it is
 // only loaded (see exec-credentials.ts) when a user needs an exec or auth-provider plugin.
 //
 // Every problem here is invalid input found before any request: exit 2, one line.
@@ -111,18 +111,6 @@ function safeHomedir(): string | undefined {
   }
 }
 
-type FullYamlParser = (text: string) => unknown;
-let fullYaml: FullYamlParser | undefined;
-
-/** The `yaml` package, loaded only for kubeconfigs outside the simple subset (it costs ~10 ms). */
-async function loadFullYaml(): Promise<FullYamlParser> {
-  if (!fullYaml) {
-    const mod = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') };
-    fullYaml = mod.parse ?? mod.default!.parse;
-  }
-  return fullYaml;
-}
-
 /** Parses one kubeconfig file's text (YAML or JSON). Throws a usage error naming the file. */
 export async function parseKubeconfigText(text: string, file: string): Promise<Record<string, unknown>> {
   let doc: unknown;
@@ -131,7 +119,12 @@ export async function parseKubeconfigText(text: string, file: string): Promise<R
     if (text.trimStart().startsWith('{')) doc = JSON.parse(text);
     else {
       doc = parseSimpleYaml(text);
-      if (doc === undefined) doc = (await loadFullYaml())(text);
+      if (doc === undefined) {
+        // The `yaml` package (~10 ms) loads only for kubeconfigs outside the simple subset.
+        const { preloadYaml, yamlLib } = await import('../lib/yaml');
+        await preloadYaml();
+        doc = yamlLib().parse(text);
+      }
     }
   } catch (e) {
     const msg = (e as Error).message.split('\n')[0];

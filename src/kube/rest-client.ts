@@ -191,12 +191,11 @@ export class RestClient implements KubeClient {
   async create<T extends KubeObject = KubeObject>(rt: ResourceType, obj: KubeObject, namespace?: string, opts?: RequestOptions): Promise<T> {
     const ns = this.ns(rt, namespace ?? obj.metadata?.namespace);
     if (obj.metadata?.name) checkName(obj.metadata.name, rt);
-    const body = withTypeMeta({ ...obj, metadata: { ...obj.metadata, ...(ns ? { namespace: ns } : {}) } }, rt);
     return this.request<T>({
       method: 'POST',
       path: resourcePath(rt, ns, undefined, opts?.subresource),
       query: this.writeQuery(opts, true),
-      body: JSON.stringify(body),
+      body: writeBody(obj, rt, ns),
       signal: opts?.signal,
       context: this.ctx('create', rt, ns, obj.metadata?.name ?? obj.metadata?.generateName, opts?.subresource),
     });
@@ -206,12 +205,11 @@ export class RestClient implements KubeClient {
     const name = obj.metadata?.name ?? '';
     checkName(name, rt);
     const ns = this.ns(rt, namespace ?? obj.metadata?.namespace);
-    const body = withTypeMeta({ ...obj, metadata: { ...obj.metadata, ...(ns ? { namespace: ns } : {}) } }, rt);
     return this.request<T>({
       method: 'PUT',
       path: resourcePath(rt, ns, name, opts?.subresource),
       query: this.writeQuery(opts, true),
-      body: JSON.stringify(body),
+      body: writeBody(obj, rt, ns),
       signal: opts?.signal,
       context: this.ctx('update', rt, ns, name, opts?.subresource),
     });
@@ -246,7 +244,7 @@ export class RestClient implements KubeClient {
   }
 
   observe<T extends KubeObject = KubeObject>(rt: ResourceType, namespace: string | undefined, opts: ObserveOptions, onEvent: (ev: WatchEvent<T>) => void | Promise<void>): Observation {
-    const ns = rt.namespaced ? (namespace === undefined ? undefined : namespace) : undefined;
+    const ns = rt.namespaced ? namespace : undefined;
     if (ns !== undefined) checkNamespace(ns);
     if (opts.name !== undefined) checkName(opts.name, rt);
     return observeWith<T>(
@@ -274,6 +272,11 @@ export class RestClient implements KubeClient {
   close(): void {
     this.transport.close();
   }
+}
+
+/** The body of a create/update: the object with its type and the namespace the URL names. */
+function writeBody(obj: KubeObject, rt: ResourceType, ns: string | undefined): string {
+  return JSON.stringify(withTypeMeta({ ...obj, metadata: { ...obj.metadata, ...(ns ? { namespace: ns } : {}) } }, rt));
 }
 
 /** Lists drop apiVersion/kind from items; put them back so printers and adapters can rely on them. */

@@ -7,7 +7,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { KubeList, KubeObject, ListOptions, Observation, ObserveOptions, ResourceType, WatchEvent } from './client';
 import { CliError } from '../cli/exit';
 import { KubeApiError, apiError, isGone, type KubeStatus } from './errors';
-import { AbortError, isAbortError, type QueryValue } from './http';
+import { abortableSleep, isAbortError, type QueryValue } from './http';
 import { backoffDelay } from './retry';
 
 export interface WatchDeps {
@@ -23,21 +23,6 @@ export interface WatchDeps {
 }
 
 const DEFAULT_MAX_OUTAGE_MS = 60_000;
-
-function sleepFor(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new AbortError());
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(t);
-      reject(new AbortError());
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 /** Splits a chunked stream into lines (watch events are newline-delimited JSON). */
 export async function* streamLines(stream: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
@@ -82,7 +67,7 @@ export function observe<T extends KubeObject = KubeObject>(
   const stop = (): void => ac.abort();
   if (opts.signal?.aborted) stop();
   opts.signal?.addEventListener('abort', stop, { once: true });
-  const sleep = deps.sleep ?? sleepFor;
+  const sleep = deps.sleep ?? abortableSleep;
   const random = deps.random ?? Math.random;
   const maxOutage = deps.maxOutageMs ?? DEFAULT_MAX_OUTAGE_MS;
   const fieldSelector = joinSelectors(opts.fieldSelector, opts.name ? `metadata.name=${opts.name}` : undefined);
@@ -97,7 +82,7 @@ export function observe<T extends KubeObject = KubeObject>(
     while (!ac.signal.aborted) {
       try {
         if (needList) {
-          const list = await deps.list(rt, namespace, { labelSelector, fieldSelector, limit: opts.limit ?? 500, signal: ac.signal });
+          const list = await deps.list(rt, namespace, { labelSelector, fieldSelector, limit: opts.limit, signal: ac.signal });
           rv = list.metadata.resourceVersion;
           needList = false;
           if (opts.onSync) await opts.onSync(list.items);

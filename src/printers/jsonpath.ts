@@ -19,6 +19,24 @@ type Segment =
 
 export class JsonPathError extends Error {}
 
+/** Index of the bracket closing the one at `from` (`{`…`}` or `[`…`]`), skipping quoted strings; -1 when unclosed. */
+function closingBracket(s: string, from: number, open: string, close: string): number {
+  let depth = 0;
+  let inStr: string | null = null;
+  for (let j = from; j < s.length; j++) {
+    const c = s[j]!;
+    if (inStr) {
+      if (c === '\\') j++;
+      else if (c === inStr) inStr = null;
+      continue;
+    }
+    if (c === '"' || c === "'") inStr = c;
+    else if (c === open) depth++;
+    else if (c === close && --depth === 0) return j;
+  }
+  return -1;
+}
+
 function splitTemplate(template: string): Array<{ text?: string; expr?: string }> {
   const parts: Array<{ text?: string; expr?: string }> = [];
   let i = 0;
@@ -28,24 +46,8 @@ function splitTemplate(template: string): Array<{ text?: string; expr?: string }
     if (ch === '{') {
       if (text) parts.push({ text });
       text = '';
-      let depth = 0;
-      let j = i;
-      let inStr: string | null = null;
-      for (; j < template.length; j++) {
-        const c = template[j]!;
-        if (inStr) {
-          if (c === '\\') j++;
-          else if (c === inStr) inStr = null;
-          continue;
-        }
-        if (c === '"' || c === "'") inStr = c;
-        else if (c === '{') depth++;
-        else if (c === '}') {
-          depth--;
-          if (depth === 0) break;
-        }
-      }
-      if (j >= template.length) throw new JsonPathError(`unclosed action in template "${template}"`);
+      const j = closingBracket(template, i, '{', '}');
+      if (j === -1) throw new JsonPathError(`unclosed action in template "${template}"`);
       parts.push({ expr: template.slice(i + 1, j).trim() });
       i = j + 1;
     } else {
@@ -84,10 +86,8 @@ export function parsePath(expr: string): Segment[] {
   let i = 0;
   const s = expr.trim();
   if (s.startsWith('"') || s.startsWith("'")) return [{ kind: 'literal', value: unquote(s) }];
-  if (s[0] === '$' || s[0] === '@') {
-    segs.push({ kind: 'root' });
-    i = 1;
-  } else segs.push({ kind: 'root' });
+  segs.push({ kind: 'root' });
+  if (s[0] === '$' || s[0] === '@') i = 1;
   while (i < s.length) {
     const c = s[i]!;
     if (c === '.') {
@@ -115,24 +115,8 @@ export function parsePath(expr: string): Segment[] {
       continue;
     }
     if (c === '[') {
-      let depth = 0;
-      let j = i;
-      let inStr: string | null = null;
-      for (; j < s.length; j++) {
-        const ch = s[j]!;
-        if (inStr) {
-          if (ch === '\\') j++;
-          else if (ch === inStr) inStr = null;
-          continue;
-        }
-        if (ch === '"' || ch === "'") inStr = ch;
-        else if (ch === '[') depth++;
-        else if (ch === ']') {
-          depth--;
-          if (depth === 0) break;
-        }
-      }
-      if (j >= s.length) throw new JsonPathError(`unterminated array notation in "${expr}"`);
+      const j = closingBracket(s, i, '[', ']');
+      if (j === -1) throw new JsonPathError(`unterminated array notation in "${expr}"`);
       const inner = s.slice(i + 1, j).trim();
       i = j + 1;
       if (inner === '*') segs.push({ kind: 'wildcard' });
@@ -169,7 +153,7 @@ function parseFilter(body: string): Segment {
   return { kind: 'filter', left: parsePath(m[1]!), op: m[2], right: rhs };
 }
 
-function evalPath(segs: Segment[], root: unknown, current: unknown): unknown[] {
+function evalPath(segs: Segment[], current: unknown): unknown[] {
   let values: unknown[] = [current];
   for (const seg of segs) {
     const next: unknown[] = [];
@@ -221,12 +205,12 @@ function evalPath(segs: Segment[], root: unknown, current: unknown): unknown[] {
         case 'filter': {
           const items = Array.isArray(v) ? v : v && typeof v === 'object' ? Object.values(v as object) : [];
           for (const item of items) {
-            const lefts = evalPath(seg.left, root, item);
+            const lefts = evalPath(seg.left, item);
             if (!seg.op) {
               if (lefts.length > 0) next.push(item);
               continue;
             }
-            const rights = Array.isArray(seg.right) ? evalPath(seg.right as Segment[], root, item) : [seg.right];
+            const rights = Array.isArray(seg.right) ? evalPath(seg.right as Segment[], item) : [seg.right];
             if (lefts.length && rights.length && compare(lefts[0], seg.op, rights[0])) next.push(item);
           }
           break;
@@ -291,7 +275,7 @@ function stringify(v: unknown): string {
   return JSON.stringify(v);
 }
 
-/** A compiled template; `execute` throws JsonPathError on a missing key only with allowMissing=false. */
+/** A compiled template; a missing key prints nothing, `execute` throws JsonPathError on an array index out of bounds. */
 export interface JsonPathTemplate {
   execute(data: unknown): string;
 }
@@ -300,19 +284,19 @@ export function compileJsonPath(template: string): JsonPathTemplate {
   // kubectl accepts a bare path without braces ("-o jsonpath=.status.replicas").
   const t = template.includes('{') ? template : `{${template}}`;
   const nodes = parseNodes(splitTemplate(t), { i: 0 }, false);
-  const run = (ns: Node[], root: unknown, current: unknown): string => {
+  const run = (ns: Node[], current: unknown): string => {
     let out = '';
     for (const n of ns) {
       if (n.type === 'text') out += n.value;
-      else if (n.type === 'expr') out += evalPath(n.path, root, current).map(stringify).join(' ');
-      else for (const item of evalPath(n.path, root, current).flatMap((x) => (Array.isArray(x) ? x : [x]))) out += run(n.body, root, item);
+      else if (n.type === 'expr') out += evalPath(n.path, current).map(stringify).join(' ');
+      else for (const item of evalPath(n.path, current).flatMap((x) => (Array.isArray(x) ? x : [x]))) out += run(n.body, item);
     }
     return out;
   };
-  return { execute: (data) => run(nodes, data, data) };
+  return { execute: (data) => run(nodes, data) };
 }
 
-/** Evaluates a template against one object (convenience for printer columns and -o jsonpath). */
+/** Compiles and runs a template in one call. */
 export function evaluateJsonPath(template: string, data: unknown): string {
   return compileJsonPath(template).execute(data);
 }

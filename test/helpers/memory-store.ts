@@ -7,6 +7,7 @@
 // Owner-reference GC is not done here (that is the gc controller's job).
 import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../../src/kruise/types';
+import { canonicalJson } from '../../src/sandbox/canonical-json';
 import { ApiError } from '../../src/sandbox/server/errors';
 import { fieldMatcher, labelMatcher } from '../../src/sandbox/server/selectors';
 import type { GroupResource, Store, StoreEvent, StoreListOptions } from '../../src/sandbox/store-api';
@@ -21,21 +22,9 @@ function objKey(namespace: string | undefined, name: string): string {
   return `${namespace ?? ''}/${name}`;
 }
 
-
 function specJson(obj: KubeObject): string {
   const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj;
-  return canonical(rest);
-}
-
-function canonical(v: unknown): string {
-  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  const o = v as Record<string, unknown>;
-  return `{${Object.keys(o)
-    .filter((k) => o[k] !== undefined)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
-    .join(',')}}`;
+  return canonicalJson(rest);
 }
 
 export interface MemoryStoreOptions {
@@ -178,7 +167,7 @@ export class MemoryStore implements Store {
   }
 
   private commit(gr: GroupResource, b: Map<string, KubeObject>, k: string, old: KubeObject, next: KubeObject): KubeObject {
-    if (canonical(next) === canonical(old)) return structuredClone(old); // no-op writes do not bump resourceVersion
+    if (canonicalJson(next) === canonicalJson(old)) return structuredClone(old); // no-op writes do not bump resourceVersion
     next.metadata.resourceVersion = String(++this.rv);
     // A terminating object whose last finalizer went away is removed.
     if (next.metadata.deletionTimestamp && (next.metadata.finalizers ?? []).length === 0) {

@@ -7,17 +7,11 @@ import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import type { FaultSpec as ServerFaultSpec } from '../../src/sandbox/server/faults';
 import { CLI_BIN, REPO_ROOT, testEnv } from './cli';
 
-export interface FaultSpec {
-  latencyMs?: number;
-  errorRate?: Record<string, { rate: number; code?: number; retryAfterSeconds?: number }>;
-  dropWatchAfterEvents?: number;
-  expireResourceVersionsAfter?: number;
-  conflictEveryNthUpdate?: number;
-  seed?: number;
-  [key: string]: unknown;
-}
+/** The server's fault file, plus any other key (tests of the sandbox's own rejection of unknown keys). */
+export type FaultSpec = ServerFaultSpec & { [key: string]: unknown };
 
 export interface SandboxOptions {
   /** --kruise release: v1.3, v1.8, v1.9 (default), master. */

@@ -8,19 +8,21 @@ const NO_SPACE = 2;
 const NO_FILE_COMP = 4;
 
 const WORKLOAD_TYPES = ['cloneset', 'asts', 'ads', 'deployment', 'statefulset', 'daemonset'];
+/** Kinds with a paused field (contract: rollout pause|resume). */
+const PAUSABLE_TYPES = ['cloneset', 'asts', 'ads', 'deployment'];
 /** Which resource types each command path takes (first positional words). */
 const TYPES_BY_COMMAND: Record<string, string[]> = {
   'rollout status': WORKLOAD_TYPES,
   'rollout undo': WORKLOAD_TYPES,
   'rollout history': WORKLOAD_TYPES,
-  'rollout pause': ['cloneset', 'asts', 'ads', 'deployment'],
-  'rollout resume': ['cloneset', 'asts', 'ads', 'deployment'],
+  'rollout pause': PAUSABLE_TYPES,
+  'rollout resume': PAUSABLE_TYPES,
   'rollout restart': WORKLOAD_TYPES,
   'set image': [...WORKLOAD_TYPES, 'pod', 'sidecarset', 'job', 'cronjob'],
   'set env': [...WORKLOAD_TYPES, 'pod'],
   'set resources': [...WORKLOAD_TYPES, 'pod'],
   restart: [...WORKLOAD_TYPES, 'pod'],
-  predownload: ['cloneset', 'asts', 'ads', 'deployment', 'statefulset', 'daemonset'],
+  predownload: WORKLOAD_TYPES,
   'explain partition': ['cloneset', 'asts', 'ads', 'statefulset'],
   'get pps': [],
   'describe pps': [],

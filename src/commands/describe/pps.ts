@@ -3,6 +3,7 @@
 import type { CommandContext } from '../../cli/context';
 import { ExitCode } from '../../cli/exit';
 import { ppsTopology } from '../../kruise/builders/pps';
+import { comparePodNames } from '../../kruise/plans/restart';
 import { formatAge, formatTable } from '../../printers/table';
 import { podStateRows, topologyKeys } from '../../engine/pps-view';
 import { parsePpsArgs } from '../get/pps';
@@ -51,7 +52,7 @@ export async function run(ctx: CommandContext, args: string[]): Promise<number> 
     text += `Pods Elsewhere Than Recorded: ${elsewhere.length === 0 ? '<none>' : ''}\n`;
     for (const r of elsewhere) text += `  ${r.pod}: recorded on ${r.node}, now on ${r.currentNode}\n`;
     const unrecorded = pods.map((p) => p.metadata.name ?? '').filter((n) => !rows.some((r) => r.pod === n));
-    if (unrecorded.length > 0) text += `Pods Not Recorded Yet: ${unrecorded.sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).join(', ')}\n`;
+    if (unrecorded.length > 0) text += `Pods Not Recorded Yet: ${unrecorded.sort(comparePodNames).join(', ')}\n`;
     ctx.term.stdout.write(text);
     return ExitCode.OK;
   } finally {

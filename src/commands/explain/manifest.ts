@@ -1,8 +1,8 @@
 // Reads workload manifests for `explain partition -f` (YAML or JSON, multi-document, "-" = stdin).
-// Loaded lazily: the yaml parser is only needed with -f. Values keep their YAML types, so a
+// Loaded lazily: the yaml parser is only needed with -f (preloaded by lazy.ts). Values keep their YAML types, so a
 // quoted "99" stays a string, exactly as the API server would see it.
 import { readFile } from 'node:fs/promises';
-import { parseAllDocuments } from 'yaml';
+import { yamlLib } from '../../lib/yaml';
 import { usageError } from '../../cli/exit';
 import type { KubeObject } from '../../kruise/types';
 
@@ -14,7 +14,7 @@ export async function readManifest(file: string): Promise<KubeObject[]> {
     throw usageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
   }
   const objects: KubeObject[] = [];
-  for (const doc of parseAllDocuments(text)) {
+  for (const doc of yamlLib().parseAllDocuments(text)) {
     if (doc.errors.length) throw usageError(`${file}: ${doc.errors[0]!.message.split('\n')[0]}`);
     const value: unknown = doc.toJS();
     if (value === null || value === undefined) continue;

@@ -5,7 +5,7 @@ import type { CommandContext } from '../../cli/context';
 import { usageError } from '../../cli/exit';
 import type { KubeObject, Pod } from '../../kruise/types';
 import { adapterFor } from '../../kruise/workloads/index';
-import { labelSelectorString } from '../../kruise/revisions';
+import { loadPods } from '../rollout/revision-source';
 import { parseTargets, resolveTargets } from '../rollout/targets';
 import type { LiveState } from './partition-print';
 
@@ -18,12 +18,7 @@ export async function readLive(ctx: CommandContext, args: string[]): Promise<{ o
     const adapter = adapterFor(object);
     if (!adapter) throw usageError(`${object.apiVersion} ${object.kind} "${target!.name}" has no partition`);
     const status = adapter.status(object);
-    const selector = labelSelectorString(adapter.selector(object));
-    let pods: Pod[] = [];
-    if (selector) {
-      const podType = await client.resolve('pods');
-      pods = (await client.list<Pod & KubeObject>(podType, target!.namespace, { labelSelector: selector, limit: 500, signal: ctx.signal })).items;
-    }
+    const pods = await loadPods(client, object, adapter, ctx.signal);
     const perRevision = podsPerRevision(pods, adapter.revisionLabelKey, status.updateRevision, status.currentRevision);
     const updatedReady = status.updatedReadyReplicas;
     const expected = status.expectedUpdatedReplicas;

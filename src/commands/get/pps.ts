@@ -8,6 +8,8 @@ import { dns1123SubdomainProblem } from '../../kruise/names';
 import { formatObjects, parseOutputFormat } from '../../printers/output';
 import { formatAge, formatTable } from '../../printers/table';
 import { podStateRows, recordedStates, topologyKeys, type PodStateRow } from '../../engine/pps-view';
+import { ppsResourceType, ppsTargetPods, ppsTargetRef } from '../../engine/pps';
+import { groupOf } from '../../kruise/rules/pps';
 
 export const PPS_TYPES = new Set(['pps', 'persistentpodstate', 'persistentpodstates', 'persistentpodstates.apps.kruise.io', 'persistentpodstate.apps.kruise.io']);
 
@@ -42,8 +44,8 @@ function listTable(items: KubeObject[]): string {
     ['NAME', 'TARGET', 'REQUIRED', 'PREFERRED', 'PODS', 'AGE'],
     items.map((p) => {
       const t = ppsTopology(p);
-      const ref = ((p.spec as { targetRef?: { kind?: string; name?: string; apiVersion?: string } } | undefined)?.targetRef ?? {});
-      const group = ref.apiVersion?.includes('/') ? ref.apiVersion.slice(0, ref.apiVersion.indexOf('/')) : '';
+      const ref = ppsTargetRef(p);
+      const group = groupOf(ref.apiVersion);
       return [
         p.metadata.name,
         `${(ref.kind ?? '').toLowerCase()}${group ? `.${group}` : ''}/${ref.name ?? ''}`,
@@ -61,7 +63,6 @@ export async function run(ctx: CommandContext, args: string[], flags: { output?:
   const output = parseOutputFormat(flags.output, ['wide', 'yaml', 'json', 'name']);
   const client = await ctx.kube();
   try {
-    const { ppsResourceType, ppsTargetPods } = await import('../../engine/pps');
     const rt = await ppsResourceType(client);
     const out = ctx.term.stdout;
     if (name === undefined) {

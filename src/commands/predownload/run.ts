@@ -9,7 +9,7 @@ import { formatObjects, mutationLine, parseDryRun, parseOutputFormat } from '../
 import { formatTable } from '../../printers/table';
 import { withProgress } from '../../printers/progress';
 import type { PredownloadOptions, PredownloadRequest, PredownloadResult } from '../../engine/predownload';
-import { parseSingleRef, type ResourceRef } from '../../engine/targets';
+import { isPodType, parseSingleRef, resolveWorkload, type ResourceRef } from '../../engine/targets';
 import { boolFlag, durationFlag, intFlag, secondsFlag, viaFlag } from '../restart/flags';
 
 interface PredownloadFlags {
@@ -111,7 +111,6 @@ export async function run(ctx: CommandContext, args: string[], flags: Predownloa
     const { runPredownload, workloadRequest } = await import('../../engine/predownload');
     let request: PredownloadRequest;
     if (ref) {
-      const { resolveWorkload, isPodType } = await import('../../engine/targets');
       const target = await resolveWorkload(client, ref, ctx.signal);
       if (isPodType(target.rt)) throw usageError('predownload takes a workload (e.g. cloneset/web) or --image, not a pod');
       const r = workloadRequest(target);

@@ -47,8 +47,6 @@ export function intFlag(value: unknown, flag: string, min = 0, max = 2147483647)
   return n;
 }
 
-/** Collects a repeatable string option. */
-
 /** Seconds with one decimal under a minute, else m/s ("2m05s"). */
 export function formatDurationMs(ms: number | undefined): string {
   if (ms === undefined) return '';

@@ -2,12 +2,12 @@
 // hand the plan to the restart engine, print progress on stderr and a summary on stdout.
 import type { CommandContext } from '../../cli/context';
 import { CliError, ExitCode, failure, usageError } from '../../cli/exit';
-import { batchSizeFor, parseContainerList } from '../../kruise/plans/restart';
+import { batchSizeFor, comparePodNames, parseContainerList } from '../../kruise/plans/restart';
 import { formatObjects, mutationLine, parseDryRun, parseOutputFormat } from '../../printers/output';
 import { formatTable } from '../../printers/table';
 import { withProgress } from '../../printers/progress';
 import type { RestartOptions, RestartResult } from '../../engine/restart';
-import { parseSingleRef } from '../../engine/targets';
+import { parseSingleRef, resolveWorkload } from '../../engine/targets';
 import { boolFlag, durationFlag, formatDurationMs, secondsFlag, viaFlag } from './flags';
 
 interface RestartFlags {
@@ -74,7 +74,7 @@ export function summaryTable(result: RestartResult): string {
   const headers = ['POD', 'CONTAINERS', 'PHASE', 'RESTARTS', 'DURATION', ...(withMessage ? ['MESSAGE'] : [])];
   return formatTable(
     headers,
-    [...result.rows].sort((a, b) => a.pod.localeCompare(b.pod, 'en', { numeric: true })).map((r) => [
+    [...result.rows].sort((a, b) => comparePodNames(a.pod, b.pod)).map((r) => [
       r.pod,
       r.containers.join(','),
       r.phase,
@@ -91,7 +91,6 @@ export async function run(ctx: CommandContext, args: string[], flags: RestartFla
   const output = parseOutputFormat(flags.output, ['yaml', 'json', 'name']);
   const client = await ctx.kube();
   try {
-    const { resolveWorkload } = await import('../../engine/targets');
     const { runRestart } = await import('../../engine/restart');
     const target = await resolveWorkload(client, ref, ctx.signal);
     const result: RestartResult = await withProgress(ctx.term, (reporter) => runRestart(ctx, client, target, options, reporter), { liveTextOnlyOnTty: true });

@@ -5,9 +5,10 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
 import { ExitCode, usageError } from '../../cli/exit';
 import type { ResourceType } from '../../kube/client';
-import { isConflict } from '../../kube/errors';
+import { resourceLabel } from '../../kube/errors';
 import { adapterFor, adapterForGroupKind } from '../../kruise/workloads/index';
 import { mutationLine } from '../../printers/output';
+import { retryOnConflict } from './conflict';
 import { parseTargets, resolveTargets } from './targets';
 
 /** Attempts of one pause/resume when the server answers 409 Conflict. */
@@ -17,7 +18,7 @@ export interface PauseOptions {
   filename?: string[];
 }
 
-export function objectRef(rt: ResourceType, name: string): string {
+function objectRef(rt: ResourceType, name: string): string {
   return `${rt.kind.toLowerCase()}${rt.group ? `.${rt.group}` : ''} "${name}"`;
 }
 
@@ -31,30 +32,26 @@ async function pauseOrResume(ctx: CommandContext, args: string[], opts: PauseOpt
     for (const t of targets) {
       // Native StatefulSet and DaemonSet have no paused field: refuse before any request.
       if (!adapterForGroupKind(t.rt.group, t.rt.kind)?.supportsPause) {
-        throw usageError(`${t.rt.resource}${t.rt.group ? `.${t.rt.group}` : ''} "${t.name}" cannot be ${paused ? 'paused' : 'resumed'}: only CloneSet, Advanced StatefulSet, Advanced DaemonSet and Deployment have a paused field`);
+        throw usageError(`${resourceLabel(t.rt)} "${t.name}" cannot be ${paused ? 'paused' : 'resumed'}: only CloneSet, Advanced StatefulSet, Advanced DaemonSet and Deployment have a paused field`);
       }
     }
     for (const t of targets) {
       const name = t.name!;
       try {
         // A 409 Conflict means the object changed under us: decide again on a fresh read (bounded).
-        for (let attempt = 1; ; attempt++) {
+        const patched = await retryOnConflict(async () => {
           const obj = await client.get(t.rt, name, t.namespace);
           const adapter = adapterFor(obj);
           if (!adapter) throw usageError(`${objectRef(t.rt, name)}: no rollout support for ${obj.apiVersion} ${obj.kind}`);
-          if (adapter.paused(obj) === paused) {
-            ctx.term.stderr.write(`error: ${objectRef(t.rt, name)} ${paused ? 'is already paused' : 'is not paused'}\n`);
-            code = Math.max(code, ExitCode.FAILED);
-            break;
-          }
-          try {
-            await client.patch(t.rt, name, 'merge', adapter.pausePatch(obj, paused), t.namespace);
-          } catch (err) {
-            if (isConflict(err) && attempt < CONFLICT_ATTEMPTS) continue;
-            throw err;
-          }
+          if (adapter.paused(obj) === paused) return false;
+          await client.patch(t.rt, name, 'merge', adapter.pausePatch(obj, paused), t.namespace);
+          return true;
+        }, CONFLICT_ATTEMPTS);
+        if (patched) {
           ctx.term.stdout.write(`${mutationLine(t.rt.kind, t.rt.group, name, paused ? 'paused' : 'resumed', 'none')}\n`);
-          break;
+        } else {
+          ctx.term.stderr.write(`error: ${objectRef(t.rt, name)} ${paused ? 'is already paused' : 'is not paused'}\n`);
+          code = Math.max(code, ExitCode.FAILED);
         }
       } catch (err) {
         if (targets.length === 1) throw err;

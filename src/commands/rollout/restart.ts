@@ -9,7 +9,7 @@ import { parseDuration } from '../../cli/globals';
 import type { KubeClient, KubeObject, ResourceType } from '../../kube/client';
 import { adapterFor } from '../../kruise/workloads/index';
 import { mutationLine, resourceName } from '../../printers/output';
-import { parseTargets, resolveTargets } from './targets';
+import { parseTargets, readTargetObjects, resolveTargets } from './targets';
 import { restartInPlace } from './restart-inplace';
 import { retryOnConflict } from './conflict';
 
@@ -32,16 +32,7 @@ export async function run(ctx: CommandContext, args: string[], opts: RestartOpti
   const client = await ctx.kube();
   let code: number = ExitCode.OK;
   try {
-    const targets = await resolveTargets(client, 'rollout restart', refs);
-    const objects: Array<{ rt: ResourceType; obj: KubeObject }> = [];
-    for (const t of targets) {
-      if (t.name !== undefined) objects.push({ rt: t.rt, obj: await client.get(t.rt, t.name, t.namespace) });
-      else {
-        const list = await client.list(t.rt, t.namespace, { labelSelector: opts.selector });
-        if (list.items.length === 0) throw failure(`no ${t.rt.resource} found in namespace "${t.namespace}" matching "${opts.selector ?? ''}"`);
-        for (const obj of list.items) objects.push({ rt: t.rt, obj });
-      }
-    }
+    const objects = await readTargetObjects(client, await resolveTargets(client, 'rollout restart', refs), opts.selector);
     for (const { rt, obj } of objects) {
       code = Math.max(code, await restartOne(ctx, client, rt, obj, objects.length > 1, timeoutMs));
     }

@@ -13,11 +13,11 @@ export async function loadRevisions(client: KubeClient, obj: KubeObject, adapter
   return { source, revisions: workloadRevisions(obj, source, list.items) };
 }
 
-/** The workload's pods (server-side selector, paginated). */
-export async function loadPods(client: KubeClient, obj: KubeObject, adapter: WorkloadAdapter): Promise<Pod[]> {
+/** The workload's pods (server-side selector, paginated); none for an empty selector, which would match the whole namespace. */
+export async function loadPods(client: KubeClient, obj: KubeObject, adapter: WorkloadAdapter, signal?: AbortSignal): Promise<Pod[]> {
   const selector = labelSelectorString(adapter.selector(obj));
   if (!selector) return [];
   const rt = await client.resolve('pods');
-  const list = await client.list<Pod & KubeObject>(rt, obj.metadata.namespace ?? client.namespace, { labelSelector: selector, limit: 500 });
+  const list = await client.list<Pod & KubeObject>(rt, obj.metadata.namespace ?? client.namespace, { labelSelector: selector, limit: 500, signal });
   return list.items;
 }

@@ -5,18 +5,18 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
 import { ExitCode, failure, usageError } from '../../cli/exit';
 import { parseDuration } from '../../cli/globals';
-import type { KubeClient, KubeObject, Observation } from '../../kube/client';
-import type { Pod } from '../../kruise/types';
+import type { KubeClient, Observation } from '../../kube/client';
+import { resourceLabel } from '../../kube/errors';
 import { evaluateRollout, KIND_LABELS, type RolloutProgress, type RolloutState } from '../../kruise/progress';
 import { adapterFor } from '../../kruise/workloads/index';
-import { currentRevisionNumber, labelSelectorString } from '../../kruise/revisions';
-import { loadRevisions } from './revision-source';
+import { currentRevisionNumber } from '../../kruise/revisions';
+import { loadPods, loadRevisions } from './revision-source';
 import { parseRevisionNumber } from './undo';
 import { parseOutputFormat } from '../../printers/output';
 import { createProgress, type Progress } from '../../printers/progress';
 import { isFinal, statusJsonLine, statusSpinnerText } from '../../printers/rollout-status';
 import { RolloutWatch } from './status-watch';
-import { parseTargets, resolveTargets, targetLabel, type ResolvedTarget } from './targets';
+import { parseTargets, readTargetObjects, resolveTargets, targetLabel, type ResolvedTarget } from './targets';
 
 export interface StatusOptions {
   filename?: string[];
@@ -138,7 +138,7 @@ async function watchAll(ctx: CommandContext, client: KubeClient, targets: Resolv
           onSync: (items) => {
             const obj = items.find((i) => i.metadata.name === t.name);
             if (obj) w.updateWorkload(obj);
-            else if (!synced) w.fail(failure(`${t.rt.resource}${t.rt.group ? `.${t.rt.group}` : ''} "${t.name}" not found in namespace "${t.namespace}"`));
+            else if (!synced) w.fail(failure(`${resourceLabel(t.rt)} "${t.name}" not found in namespace "${t.namespace}"`));
             else w.deleted();
             synced = true;
           },
@@ -236,41 +236,26 @@ async function watchAll(ctx: CommandContext, client: KubeClient, targets: Resolv
 
 /** --revision=N (kubectl): fail unless N is the revision being rolled out. Costs a read, only when asked. */
 async function checkRevision(client: KubeClient, targets: ResolvedTarget[], selector: string | undefined, revision: number): Promise<void> {
-  for (const t of targets) {
-    const objects = t.name !== undefined ? [await client.get(t.rt, t.name, t.namespace)] : (await client.list(t.rt, t.namespace, { labelSelector: selector })).items;
-    for (const obj of objects) {
-      const adapter = adapterFor(obj);
-      if (!adapter) continue;
-      const { revisions } = await loadRevisions(client, obj, adapter);
-      const current = currentRevisionNumber(revisions, adapter.template(obj), adapter.status(obj).updateRevision);
-      if (current !== revision) {
-        throw failure(`desired revision (${revision}) is different from the running revision (${current ?? 'none'}) of ${KIND_LABELS[adapter.kindName]} "${obj.metadata.name ?? ''}"`);
-      }
+  for (const { obj } of await readTargetObjects(client, targets, selector)) {
+    const adapter = adapterFor(obj);
+    if (!adapter) continue;
+    const { revisions } = await loadRevisions(client, obj, adapter);
+    const current = currentRevisionNumber(revisions, adapter.template(obj), adapter.status(obj).updateRevision);
+    if (current !== revision) {
+      throw failure(`desired revision (${revision}) is different from the running revision (${current ?? 'none'}) of ${KIND_LABELS[adapter.kindName]} "${obj.metadata.name ?? ''}"`);
     }
   }
 }
 
 /** --watch=false: one read per object (and one paginated pod list only when not done). */
 async function checkOnce(client: KubeClient, targets: ResolvedTarget[], selector: string | undefined, failureGraceMs: number, printer: StatusPrinter): Promise<RolloutProgress[]> {
-  const objects: KubeObject[] = [];
-  for (const t of targets) {
-    if (t.name !== undefined) objects.push(await client.get(t.rt, t.name, t.namespace));
-    else {
-      const list = await client.list(t.rt, t.namespace, { labelSelector: selector });
-      if (list.items.length === 0) throw failure(`no ${t.rt.resource} found in namespace "${t.namespace}" matching "${selector ?? ''}"`);
-      objects.push(...list.items);
-    }
-  }
-  const podType = await client.resolve('pods');
+  const objects = (await readTargetObjects(client, targets, selector)).map((o) => o.obj);
   return Promise.all(
     objects.map(async (obj) => {
       let p = evaluateRollout(obj, [], Date.now(), { failureGraceMs });
-      if (!isFinal(p)) {
-        const podSelector = labelSelectorString(adapterFor(obj)?.selector(obj));
-        if (podSelector) {
-          const pods = await client.list<Pod & KubeObject>(podType, obj.metadata.namespace ?? client.namespace, { labelSelector: podSelector, limit: 500 });
-          p = evaluateRollout(obj, pods.items, Date.now(), { failureGraceMs });
-        }
+      const adapter = adapterFor(obj);
+      if (!isFinal(p) && adapter) {
+        p = evaluateRollout(obj, await loadPods(client, obj, adapter), Date.now(), { failureGraceMs });
       }
       printer.change(p);
       return p;

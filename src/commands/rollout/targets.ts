@@ -1,9 +1,10 @@
 // Which workloads a rollout verb acts on: TYPE/NAME..., TYPE NAME..., -f FILE, or TYPE -l SELECTOR.
 // Parsed and validated before any request (exit 2) by the kube layer's parser; named and -f
 // references resolve through discovery, while a selector stays a selector (status watches it).
-import type { KubeClient, ResourceType } from '../../kube/client';
+import type { KubeClient, KubeObject, ResourceType } from '../../kube/client';
 import { parseTargets as parseRefs, resolveTargets as resolveRefs, type TargetSpec } from '../../kube/targets';
-import { usageError } from '../../cli/exit';
+import { failure, usageError } from '../../cli/exit';
+import { resourceLabel } from '../../kube/errors';
 import { KIND_LABELS } from '../../kruise/progress';
 import type { WorkloadKindName } from '../../kruise/workloads/types';
 import { adapterForGroupKind } from '../../kruise/workloads/index';
@@ -49,7 +50,7 @@ export function parseTargets(
 
 function unsupported(verb: string, rt: ResourceType): string | undefined {
   if (isRolloutKind(rt)) return undefined;
-  return `${verb} is not supported for ${rt.resource}${rt.group ? `.${rt.group}` : ''}: use a CloneSet, Advanced StatefulSet, Advanced DaemonSet, Deployment, StatefulSet or DaemonSet`;
+  return `${verb} is not supported for ${resourceLabel(rt)}: use a CloneSet, Advanced StatefulSet, Advanced DaemonSet, Deployment, StatefulSet or DaemonSet`;
 }
 
 /** Resolves the types through discovery; a kind without rollouts is a usage error (exit 2, nothing sent but discovery). */
@@ -65,6 +66,20 @@ export async function resolveTargets(client: KubeClient, verb: string, refs: Tar
     }
     for (const t of await resolveRefs(client, [spec], { allow: (rt) => unsupported(verb, rt) })) {
       out.push({ rt: t.rt, name: t.name, namespace: t.namespace ?? client.namespace });
+    }
+  }
+  return out;
+}
+
+/** The objects behind resolved targets: one GET per name, one LIST per selector (an empty match is an error). */
+export async function readTargetObjects(client: KubeClient, targets: readonly ResolvedTarget[], selector: string | undefined): Promise<Array<{ rt: ResourceType; obj: KubeObject }>> {
+  const out: Array<{ rt: ResourceType; obj: KubeObject }> = [];
+  for (const t of targets) {
+    if (t.name !== undefined) out.push({ rt: t.rt, obj: await client.get(t.rt, t.name, t.namespace) });
+    else {
+      const list = await client.list(t.rt, t.namespace, { labelSelector: selector });
+      if (list.items.length === 0) throw failure(`no ${t.rt.resource} found in namespace "${t.namespace}" matching "${selector ?? ''}"`);
+      for (const obj of list.items) out.push({ rt: t.rt, obj });
     }
   }
   return out;

@@ -4,7 +4,7 @@
 import type { CommandContext } from '../../cli/context';
 import { failure, usageError } from '../../cli/exit';
 import type { KubeClient, ResourceType } from '../../kube/client';
-import { KubeApiError } from '../../kube/errors';
+import { KubeApiError, resourceLabel } from '../../kube/errors';
 import { applyJsonPatch, type JsonPatchOp } from '../../kruise/containers';
 import type { KubeObject } from '../../kruise/types';
 import { formatOutcomes, objectName, planAll, planObject, type EditOutcome, type EditRequest, type PlannedEdit } from './edit';
@@ -44,7 +44,7 @@ async function resolveManifestType(client: KubeClient, obj: KubeObject): Promise
   throw failure(`the server does not serve ${obj.kind} in ${apiVersion}`);
 }
 
-/** Reads the selected objects (one GET per name, one LIST per selector). */
+/** Reads the selected objects (one GET per name, one LIST per selector), each with its apiVersion and kind. */
 export async function fetchTargets(client: KubeClient, selection: SetSelection, command: string): Promise<LiveObject[]> {
   const out: LiveObject[] = [];
   if (selection.files.length > 0) {
@@ -59,7 +59,7 @@ export async function fetchTargets(client: KubeClient, selection: SetSelection, 
       const rt = await resolveManifestType(client, object);
       checkEditable(rt, command);
       const namespace = rt.namespaced ? (object.metadata.namespace ?? client.namespace) : undefined;
-      out.push({ rt, namespace, obj: await client.get(rt, object.metadata.name!, namespace) });
+      out.push({ rt, namespace, obj: withTypeMeta(await client.get(rt, object.metadata.name!, namespace), rt) });
     }
     return out;
   }
@@ -73,13 +73,13 @@ export async function fetchTargets(client: KubeClient, selection: SetSelection, 
     }
     const namespace = rt.namespaced ? client.namespace : undefined;
     if (ref.name !== undefined) {
-      out.push({ rt, namespace, obj: await client.get(rt, ref.name, namespace) });
+      out.push({ rt, namespace, obj: withTypeMeta(await client.get(rt, ref.name, namespace), rt) });
       continue;
     }
     const list = await client.list(rt, namespace, selection.selector !== undefined ? { labelSelector: selection.selector } : {});
     if (list.items.length === 0) {
       const where = namespace ? ` in namespace "${namespace}"` : '';
-      throw failure(`no ${rt.resource}${rt.group ? `.${rt.group}` : ''} found${selection.selector !== undefined ? ` matching "${selection.selector}"` : ''}${where}; nothing was changed`);
+      throw failure(`no ${resourceLabel(rt)} found${selection.selector !== undefined ? ` matching "${selection.selector}"` : ''}${where}; nothing was changed`);
     }
     // Items of a list carry no apiVersion/kind; the planners need them.
     for (const item of list.items) out.push({ rt, namespace, obj: { ...item, apiVersion: rt.group ? `${rt.group}/${rt.version}` : rt.version, kind: rt.kind } });
@@ -125,7 +125,7 @@ export async function runClusterEdit(ctx: CommandContext, selection: SetSelectio
   const client = await ctx.kube();
   const warn = (line: string): void => void ctx.term.stderr.write(`${line}\n`);
   try {
-    const live = (await fetchTargets(client, selection, req.command)).map((l) => ({ ...l, obj: withTypeMeta(l.obj, l.rt) }));
+    const live = await fetchTargets(client, selection, req.command);
     const planned = planAll(
       live.map((l) => l.obj),
       req,
@@ -156,7 +156,7 @@ export async function runClusterEdit(ctx: CommandContext, selection: SetSelectio
 export async function readTargets(ctx: CommandContext, selection: SetSelection, command: string): Promise<LiveObject[]> {
   const client = await ctx.kube();
   try {
-    return (await fetchTargets(client, selection, command)).map((l) => ({ ...l, obj: withTypeMeta(l.obj, l.rt) }));
+    return await fetchTargets(client, selection, command);
   } finally {
     client.close();
   }
@@ -164,6 +164,7 @@ export async function readTargets(ctx: CommandContext, selection: SetSelection, 
 
 /** Keys of a ConfigMap (data and binaryData) or Secret, for `set env --from`. */
 export async function readSourceKeys(ctx: CommandContext, kind: 'configmap' | 'secret', name: string): Promise<string[]> {
+  // Not closed here: ctx.kube() hands out one shared client, and the edit that follows (runClusterEdit) uses and closes it.
   const client = await ctx.kube();
   const rt = await client.resolve(kind);
   const obj = await client.get(rt, name, client.namespace);

@@ -33,8 +33,6 @@ export function parseCommon(command: string, resources: string[], opts: CommonSe
   return { selection, dryRun, output, fieldManager };
 }
 
-/** Collects a repeatable flag (commander calls this once per occurrence). */
-
 /** -c/--containers: a name or `*`, never empty. */
 export function parseContainerSelector(value: string | undefined): string {
   if (value === undefined) return '*';

@@ -2,7 +2,8 @@
 // deterministic so that a retried POST or a rerun of an interrupted restart finds the
 // request it already made (409 AlreadyExists) instead of restarting a pod twice.
 import type { KubeObject, Pod } from '../types';
-import { shortHash } from './hash';
+import { LABEL_VALUE_MAX } from '../names';
+import { hashSuffixedName, shortHash } from './hash';
 
 /** Labels that tie a CRR to one `restart` run and to the workload it restarts. */
 export const RESTART_RUN_LABEL = 'kubectl-kruise/restart-id';
@@ -46,25 +47,20 @@ export interface CrrBuildInput {
   ttlSecondsAfterFinished?: number;
 }
 
-const MAX_NAME = 253;
-const MAX_LABEL_VALUE = 63;
 
 /**
  * `<pod>-<hash of pod uid, containers and run id>`: stable for one run, different for the
  * next run on the same pod, at most 253 characters.
  */
 export function crrName(podName: string, podUid: string, containers: readonly string[], runId: string): string {
-  const hash = shortHash(`${podUid}\n${[...containers].sort().join(',')}\n${runId}`);
-  const room = MAX_NAME - hash.length - 1;
-  const base = podName.length > room ? podName.slice(0, room).replace(/[-.]+$/, '') : podName;
-  return `${base}-${hash}`;
+  return hashSuffixedName(podName, shortHash(`${podUid}\n${[...containers].sort().join(',')}\n${runId}`));
 }
 
 /** A label value for any name: the name itself when it fits, else a prefix plus a hash. */
 export function labelValueFor(name: string): string {
-  if (name.length <= MAX_LABEL_VALUE) return name;
+  if (name.length <= LABEL_VALUE_MAX) return name;
   const hash = shortHash(name);
-  return `${name.slice(0, MAX_LABEL_VALUE - hash.length - 1).replace(/[-._]+$/, '')}-${hash}`;
+  return `${name.slice(0, LABEL_VALUE_MAX - hash.length - 1).replace(/[-._]+$/, '')}-${hash}`;
 }
 
 export function restartRunLabels(run: Pick<CrrRunInfo, 'runId' | 'workloadKind' | 'workloadName'>): Record<string, string> {

@@ -1,4 +1,5 @@
 // Short, stable hashes for generated object names (pure: no crypto module needed).
+import { DNS1123_SUBDOMAIN_MAX } from '../names';
 
 const ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
@@ -18,4 +19,11 @@ export function shortHash(text: string, length = 10): string {
     hash /= base;
   }
   return out;
+}
+
+/** `<base>-<hash>` within an object name's 253 characters: a long base is cut (and trailing "-"/"." dropped). */
+export function hashSuffixedName(base: string, hash: string): string {
+  const room = DNS1123_SUBDOMAIN_MAX - hash.length - 1;
+  const b = base.length > room ? base.slice(0, room).replace(/[-.]+$/, '') : base;
+  return `${b}-${hash}`;
 }

@@ -3,8 +3,8 @@
 // so that rerunning the same pre-download finds the job it already created.
 import type { KubeObject } from '../types';
 import type { LabelSelector } from '../selectors';
-import { shortHash } from './hash';
-import { parseImageReference } from '../rules/imagepull';
+import { hashSuffixedName, shortHash } from './hash';
+import { MAX_IMAGES_PER_LIST } from '../rules/imagepull';
 
 export const PREDOWNLOAD_LABEL = 'kubectl-kruise/predownload';
 
@@ -38,10 +38,7 @@ export interface PullJobInput {
 
 /** Deterministic job name: `<base>-<hash of images and target>`, a DNS-1123 subdomain ≤ 253. */
 export function pullJobName(base: string, images: readonly string[], target: PullTarget): string {
-  const hash = shortHash(`${[...images].sort().join('\n')}\n${JSON.stringify(target)}`);
-  const room = 253 - hash.length - 1;
-  const b = base.length > room ? base.slice(0, room).replace(/[-.]+$/, '') : base;
-  return `${b}-${hash}`;
+  return hashSuffixedName(base, shortHash(`${[...images].sort().join('\n')}\n${JSON.stringify(target)}`));
 }
 
 function commonSpec(target: PullTarget, o: PullJobOptions): Record<string, unknown> {
@@ -77,7 +74,7 @@ export function buildImagePullJob(input: PullJobInput): KubeObject {
 }
 
 export function buildImageListPullJob(input: PullJobInput): KubeObject {
-  if (input.images.length < 1 || input.images.length > 255) throw new Error('an ImageListPullJob pulls 1 to 255 images');
+  if (input.images.length < 1 || input.images.length > MAX_IMAGES_PER_LIST) throw new Error(`an ImageListPullJob pulls 1 to ${MAX_IMAGES_PER_LIST} images`);
   return {
     apiVersion: input.apiVersion,
     kind: 'ImageListPullJob',
@@ -86,8 +83,5 @@ export function buildImageListPullJob(input: PullJobInput): KubeObject {
   };
 }
 
-/** Why `ref` is not a pullable image reference (undefined when it is), by the webhook's grammar. */
-export function imageReferenceProblem(ref: string): string | undefined {
-  const parsed = parseImageReference(ref);
-  return parsed.ok ? undefined : parsed.reason;
-}
+/** Why an image is not a pullable reference, by the webhook's grammar (one implementation, in names.ts). */
+export { imageReferenceProblem } from '../names';

@@ -1,6 +1,7 @@
 // PersistentPodState objects and auto-generation annotations (kruise-semantics §6).
 // v1alpha1 names topology keys `nodeTopologyKeys`, v1beta1 (main branch) `keys`.
 import type { KubeObject } from '../types';
+import { dns1123SubdomainProblem, labelValueProblem } from '../names';
 
 export const PPS_AUTO_ANNOTATION = 'kruise.io/auto-generate-persistent-pod-state';
 export const PPS_REQUIRED_ANNOTATION = 'kruise.io/required-persistent-topology';
@@ -74,16 +75,14 @@ export function autoGenerateAnnotations(required: readonly string[], preferred: 
   return a;
 }
 
-const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-/** Why `key` is not a valid label key (undefined when it is). */
+/** Why `key` is not a valid label key (undefined when it is), by the name rules of names.ts. */
 export function labelKeyProblem(key: string): string | undefined {
   const slash = key.indexOf('/');
   const prefix = slash === -1 ? undefined : key.slice(0, slash);
   const name = slash === -1 ? key : key.slice(slash + 1);
-  if (prefix !== undefined && (prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) return `invalid prefix "${prefix}"`;
-  if (name.length === 0 || name.length > 63 || !QUALIFIED_NAME.test(name)) return `invalid name part "${name}"`;
+  if (prefix !== undefined && dns1123SubdomainProblem(prefix)) return `invalid prefix "${prefix}"`;
+  // a label value that is not empty is exactly a valid name part
+  if (name.length === 0 || labelValueProblem(name)) return `invalid name part "${name}"`;
   return undefined;
 }
 

@@ -3,7 +3,7 @@
 import type { Container, Pod } from '../types';
 import type { LabelSelectorShape, PullTarget } from '../builders/imagepulljob';
 import { labelSelectorMatches } from '../selectors';
-import { revisionHash } from '../rules/revisions';
+import { REVISION_HASH_LABEL, revisionHash } from '../rules/revisions';
 
 export interface ImageNeed {
   container: string;
@@ -20,8 +20,6 @@ export interface PredownloadPlan {
   target: PullTarget;
   needs: ImageNeed[];
 }
-
-const REVISION_LABEL = 'controller-revision-hash';
 
 function unique(values: Iterable<string>): string[] {
   return [...new Set(values)].sort();
@@ -70,7 +68,7 @@ export function planWorkloadPredownload(input: {
     if (input.selector.matchLabels) podSelector.matchLabels = { ...input.selector.matchLabels };
     podSelector.matchExpressions = [
       ...(input.selector.matchExpressions ?? []).map((e) => ({ ...e })),
-      { key: REVISION_LABEL, operator: 'NotIn', values: unique([input.updateRevision, revisionHash(input.updateRevision)]) },
+      { key: REVISION_HASH_LABEL, operator: 'NotIn', values: unique([input.updateRevision, revisionHash(input.updateRevision)]) },
     ];
     const picked = input.pods.filter((p) => !p.metadata.deletionTimestamp && labelSelectorMatches(podSelector, p.metadata.labels));
     const pickedNames = unique(picked.map((p) => p.metadata.name ?? ''));

@@ -1,6 +1,7 @@
 // Planning an in-place restart: which containers of which pods, in which batches, and
 // whether each pod can be restarted at all (kruise-semantics §4) — decided before any request.
 import type { KubeObject, Pod } from '../types';
+import { crrContainerProblem, isCrrCompleted, type CrrStatus } from '../rules/crr';
 
 export interface RestartProblem {
   pod: string;
@@ -49,17 +50,16 @@ export function podRestartBlocker(pod: Pod): string | undefined {
  * container and have been started, i.e. have a containerID), or all regular containers.
  */
 export function containersToRestart(pod: Pod, requested: readonly string[]): { containers: string[]; problems: string[] } {
-  const statuses = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])];
-  const known = new Set([...pod.spec.containers.map((c) => c.name), ...(pod.spec.initContainers ?? []).map((c) => c.name)]);
   const names = requested.length > 0 ? [...requested] : pod.spec.containers.map((c) => c.name);
   const problems: string[] = [];
   for (const name of names) {
-    if (!known.has(name)) {
+    const problem = crrContainerProblem(pod, name);
+    if (problem === 'not-found') {
+      const known = new Set([...pod.spec.containers, ...(pod.spec.initContainers ?? [])].map((c) => c.name));
       problems.push(`has no container "${name}" (containers: ${[...known].join(', ')})`);
-      continue;
+    } else if (problem === 'not-started') {
+      problems.push(`container "${name}" has not been started yet (no containerID)`);
     }
-    const st = statuses.find((s) => s.name === name);
-    if (!st?.containerID) problems.push(`container "${name}" has not been started yet (no containerID)`);
   }
   return { containers: names, problems };
 }
@@ -106,32 +106,24 @@ export function wholeSeconds(ms: number, flag: string, min = 0): number {
 
 export type CrrOutcome = 'Succeeded' | 'Failed' | 'Running';
 
-interface CrrStatusShape {
-  phase?: string;
-  message?: string;
-  containerRecreateStates?: Array<{ name: string; phase?: string; message?: string }>;
-  completionTime?: string;
-}
-
 /** Outcome judged from the container phases once the CRR is Completed (kruise-semantics §4). */
 export function crrOutcome(crr: KubeObject): CrrOutcome {
-  const st = (crr.status ?? {}) as CrrStatusShape;
-  if (st.phase !== 'Completed') return 'Running';
-  const states = st.containerRecreateStates ?? [];
+  if (!isCrrCompleted(crr)) return 'Running';
+  const states = ((crr.status ?? {}) as CrrStatus).containerRecreateStates ?? [];
   return states.length > 0 && states.every((c) => c.phase === 'Succeeded') ? 'Succeeded' : 'Failed';
 }
 
 export function crrPhase(crr: KubeObject): string {
-  return ((crr.status ?? {}) as CrrStatusShape).phase || 'Pending';
+  return ((crr.status ?? {}) as CrrStatus).phase || 'Pending';
 }
 
 export function crrMessage(crr: KubeObject): string | undefined {
-  const st = (crr.status ?? {}) as CrrStatusShape;
+  const st = (crr.status ?? {}) as CrrStatus;
   const failed = (st.containerRecreateStates ?? []).filter((c) => c.phase === 'Failed').map((c) => `${c.name}: ${c.message ?? 'failed'}`);
   return [st.message, ...failed].filter(Boolean).join('; ') || undefined;
 }
 
-/** A pod counts as ready again when Running with condition Ready=True. */
+/** Running with condition Ready=True: when a restarted pod is back, and which pods a PPS records. */
 export function podIsReady(pod: Pod): boolean {
   return pod.status?.phase === 'Running' && (pod.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 }

@@ -8,10 +8,11 @@
 // - `advancedDaemonSetStatus(input)`: desiredNumberScheduled ... and daemonSetHash/updateRevision.
 // - `validateAdvancedDaemonSet(obj)`, `advancedDaemonSetDefaults(obj)`: the webhook.
 import { parseIntOrPercent } from '../intstr';
-import { daemonSetRollingLimits, explainAdvancedDaemonSetPartition, InvalidValueError } from '../partition';
+import { byNodeNameDescending, daemonSetRollingLimits, explainAdvancedDaemonSetPartition, InvalidValueError } from '../partition';
 import type { KubeObject } from '../types';
 import type { LabelSelector } from '../selectors';
 import type { FieldError } from './cloneset-webhook';
+import { DEFAULT_REVISION_HISTORY_LIMIT } from './revisions';
 
 type Selector = LabelSelector;
 
@@ -45,7 +46,7 @@ export function readAdvancedDaemonSetSpec(obj: KubeObject): AdvancedDaemonSetSpe
     partition: ru.partition,
     paused: ru.paused === true,
     minReadySeconds: typeof spec.minReadySeconds === 'number' ? spec.minReadySeconds : 0,
-    revisionHistoryLimit: typeof spec.revisionHistoryLimit === 'number' ? spec.revisionHistoryLimit : 10,
+    revisionHistoryLimit: typeof spec.revisionHistoryLimit === 'number' ? spec.revisionHistoryLimit : DEFAULT_REVISION_HISTORY_LIMIT,
   };
 }
 
@@ -119,7 +120,7 @@ export function nodesAllowedToUpdate(
   partition: number,
   selector: Selector | undefined,
 ): string[] {
-  const sorted = [...nodes].sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
+  const sorted = [...nodes].sort((a, b) => byNodeNameDescending(a.name, b.name));
   const updated = sorted.filter((n) => n.hasUpdatedPod).map((n) => n.name);
   const rest = sorted.filter((n) => !n.hasUpdatedPod && (!selector || daemonSelectorMatches(selector, n.labels))).map((n) => n.name);
   const max = nodes.length - partition;
@@ -305,7 +306,7 @@ export function validateAdvancedDaemonSet(obj: KubeObject, kruise: string): Fiel
 export function advancedDaemonSetDefaults(obj: KubeObject): KubeObject {
   const out = structuredClone(obj);
   const spec = (out.spec ??= {}) as Record<string, unknown>;
-  if (spec.revisionHistoryLimit === undefined) spec.revisionHistoryLimit = 10;
+  if (spec.revisionHistoryLimit === undefined) spec.revisionHistoryLimit = DEFAULT_REVISION_HISTORY_LIMIT;
   const us = (spec.updateStrategy ??= {}) as Record<string, unknown>;
   if (!us.type) us.type = 'RollingUpdate';
   if (us.type === 'RollingUpdate') {

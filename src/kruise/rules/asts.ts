@@ -13,6 +13,7 @@ import type { KubeObject } from '../types';
 import { labelSelectorMatches, type LabelSelector } from '../selectors';
 import type { FieldError } from './cloneset-webhook';
 import { countPodStates, type UpdatePolicy } from './cloneset';
+import { DEFAULT_REVISION_HISTORY_LIMIT } from './revisions';
 
 export interface AdvancedStatefulSetSpecView {
   replicas: number;
@@ -51,17 +52,13 @@ export function readAdvancedStatefulSetSpec(obj: KubeObject): AdvancedStatefulSe
     minReadySeconds: num(ru.minReadySeconds, 0),
     ordinalsStart: num((spec.ordinals as { start?: number } | undefined)?.start, 0),
     reserveOrdinals: spec.reserveOrdinals,
-    revisionHistoryLimit: num(spec.revisionHistoryLimit, 10),
+    revisionHistoryLimit: num(spec.revisionHistoryLimit, DEFAULT_REVISION_HISTORY_LIMIT),
     volumeClaimTemplates: (spec.volumeClaimTemplates ?? []) as AdvancedStatefulSetSpecView['volumeClaimTemplates'],
   };
 }
 
-/** The pod ordinal from `<set>-<ordinal>`, or undefined when the name does not belong to the set. */
-export function ordinalOfPod(setName: string, podName: string): number | undefined {
-  if (!podName.startsWith(`${setName}-`)) return undefined;
-  const rest = podName.slice(setName.length + 1);
-  return /^\d+$/.test(rest) ? Number(rest) : undefined;
-}
+/** The pod ordinal from `<set>-<ordinal>` (one implementation, next to the other ordinal rules). */
+export { ordinalOfPod } from '../partition';
 
 /**
  * Active ordinals kept at the old revision. Since v1.8 the partition counts pods (the lowest
@@ -282,7 +279,7 @@ export function advancedStatefulSetDefaults(obj: KubeObject): KubeObject {
   const out = structuredClone(obj);
   const spec = (out.spec ??= {}) as Record<string, unknown>;
   if (spec.replicas === undefined) spec.replicas = 1;
-  if (spec.revisionHistoryLimit === undefined) spec.revisionHistoryLimit = 10;
+  if (spec.revisionHistoryLimit === undefined) spec.revisionHistoryLimit = DEFAULT_REVISION_HISTORY_LIMIT;
   if (!spec.podManagementPolicy) spec.podManagementPolicy = 'OrderedReady';
   const us = (spec.updateStrategy ??= {}) as Record<string, unknown>;
   if (!us.type) us.type = 'RollingUpdate';

@@ -91,6 +91,11 @@ export function nonInPlaceChanges(oldTemplate: Template | undefined, newTemplate
   return out;
 }
 
+/** A metav1.Time as the API writes it: RFC 3339 with whole seconds. */
+export function isoSeconds(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
 function containerStatusOf(pod: Pod, name: string): ContainerStatus | undefined {
   return pod.status?.containerStatuses?.find((c) => c.name === name);
 }
@@ -135,7 +140,7 @@ export function applyInPlaceUpdate(pod: Pod, plan: InPlaceUpdatePlan, revisionNa
     const grace: InPlaceUpdateGrace = { revision: revisionName, containerImages: plan.containerImages, graceSeconds, startedAt: now.toISOString() };
     annotations[INPLACE_UPDATE_GRACE_ANNOTATION] = JSON.stringify(grace);
   } else delete annotations[INPLACE_UPDATE_GRACE_ANNOTATION];
-  const ts = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const ts = isoSeconds(now);
   const state: InPlaceUpdateState = {
     revision: revisionName,
     updateTimestamp: ts,
@@ -197,7 +202,7 @@ export function withInPlaceReadyCondition(pod: Pod, status: 'True' | 'False', no
   const next = structuredClone(pod);
   const st = (next.status ??= {});
   const conds = (st.conditions ??= []);
-  const ts = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const ts = isoSeconds(now);
   const existing = conds.find((c) => c.type === INPLACE_READY_CONDITION);
   if (existing) {
     if (existing.status !== status) existing.lastTransitionTime = ts;

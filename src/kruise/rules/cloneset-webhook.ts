@@ -12,6 +12,8 @@ import type { KubeObject } from '../types';
 import { labelSelectorMatches } from '../selectors';
 import { inPlaceUpdatePlan, nonInPlaceChanges } from './cloneset-inplace';
 import { readCloneSetSpec } from './cloneset';
+import { cloneSetRollingPath, isCloneSetV1beta1 } from '../workloads/cloneset';
+import { DEFAULT_REVISION_HISTORY_LIMIT } from './revisions';
 
 export type FieldErrorType = 'Invalid' | 'Forbidden' | 'Required' | 'Duplicate' | 'NotSupported';
 
@@ -51,9 +53,9 @@ export function fieldErrorMessage(e: FieldError): string {
   }
 }
 
-/** Where the rolling-update fields live in this shape. */
+/** Where the rolling-update fields live in this shape, as a field path (one shape rule: the adapter's). */
 export function cloneSetStrategyPath(obj: KubeObject): string {
-  return (obj.apiVersion ?? '').endsWith('/v1beta1') ? 'spec.updateStrategy.rollingUpdate' : 'spec.updateStrategy';
+  return cloneSetRollingPath(obj).join('.');
 }
 
 function checkIntOrPercent(errors: FieldError[], field: string, value: unknown): boolean {
@@ -103,7 +105,7 @@ export function validateCloneSet(obj: KubeObject, old?: KubeObject): FieldError[
   }
 
   const us = (raw.updateStrategy ?? {}) as { type?: unknown; rollingUpdate?: { podUpdatePolicy?: unknown } };
-  const beta = strat.endsWith('rollingUpdate');
+  const beta = isCloneSetV1beta1(obj);
   const policies = ['ReCreate', 'InPlaceIfPossible', 'InPlaceOnly'];
   if (beta) {
     if (us.type !== undefined && us.type !== 'RollingUpdate' && us.type !== 'OnDelete') {
@@ -117,10 +119,9 @@ export function validateCloneSet(obj: KubeObject, old?: KubeObject): FieldError[
     errors.push({ type: 'NotSupported', field: 'spec.updateStrategy.type', value: us.type, detail: 'supported values: "ReCreate", "InPlaceIfPossible", "InPlaceOnly"' });
   }
 
-  const partitionOk = checkIntOrPercent(errors, `${strat}.partition`, spec.partition);
+  checkIntOrPercent(errors, `${strat}.partition`, spec.partition);
   const unavailOk = checkIntOrPercent(errors, `${strat}.maxUnavailable`, spec.maxUnavailable);
   const surgeOk = checkIntOrPercent(errors, `${strat}.maxSurge`, spec.maxSurge);
-  void partitionOk;
   if (unavailOk && surgeOk) {
     try {
       cloneSetRollingLimits({ replicas: spec.replicas, maxUnavailable: spec.maxUnavailable, maxSurge: spec.maxSurge, paused: false });
@@ -160,10 +161,10 @@ export function cloneSetDefaults(obj: KubeObject): KubeObject {
   const out = structuredClone(obj);
   const spec = ((out.spec ??= {}) as Record<string, unknown>);
   if (spec.replicas === undefined) spec.replicas = 1;
-  if (spec.revisionHistoryLimit === undefined) spec.revisionHistoryLimit = 10;
+  if (spec.revisionHistoryLimit === undefined) spec.revisionHistoryLimit = DEFAULT_REVISION_HISTORY_LIMIT;
   const us = ((spec.updateStrategy ??= {}) as Record<string, unknown>);
   let target: Record<string, unknown>;
-  if ((out.apiVersion ?? '').endsWith('/v1beta1')) {
+  if (isCloneSetV1beta1(out)) {
     if (!us.type) us.type = 'RollingUpdate';
     if (us.type === 'OnDelete') return out;
     target = (us.rollingUpdate ??= {}) as Record<string, unknown>;

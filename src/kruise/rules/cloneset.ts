@@ -7,9 +7,12 @@
 //   following Kruise's calculateDiffsWithExpectation / limitUpdateIndexes.
 // - `cloneSetStatus(input)`: the status Kruise writes, incl. expectedUpdatedReplicas and currentRevision.
 // - `progressingCondition(...)`: the Progressing condition when progressDeadlineSeconds is set.
-import type { Pod } from '../types';
+import type { KubeObject, Pod } from '../types';
 import { labelSelectorMatches, type LabelSelector } from '../selectors';
-import { INPLACE_READY_CONDITION } from './cloneset-inplace';
+import { INPLACE_READY_CONDITION, isoSeconds } from './cloneset-inplace';
+import { EXCLUDE_PREPARING_DELETE_LABEL } from '../conversion';
+import { isCloneSetV1beta1 } from '../workloads/cloneset';
+import { DEFAULT_REVISION_HISTORY_LIMIT } from './revisions';
 
 export const LIFECYCLE_STATE_LABEL = 'lifecycle.apps.kruise.io/state';
 export const CLONESET_INSTANCE_ID_LABEL = 'apps.kruise.io/cloneset-instance-id';
@@ -326,10 +329,6 @@ export interface ProgressingInput {
   now: Date;
 }
 
-function isoSeconds(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
 /**
  * The Progressing condition (only when progressDeadlineSeconds is set): CloneSetPaused,
  * CloneSetAvailable (done), ProgressPartitionAvailable (current batch done), CloneSetUpdated
@@ -399,8 +398,6 @@ export interface CloneSetSpecView {
   priorityStrategy?: UpdatePriorityStrategy;
 }
 
-export const EXCLUDE_PREPARING_DELETE_LABEL = 'apps.kruise.io/cloneset-scaling-exclude-preparing-delete';
-
 /**
  * v1alpha1 keeps everything in `spec.updateStrategy` with `type` = the pod update policy; v1beta1
  * (main branch) has `type` RollingUpdate/OnDelete and the rest under `rollingUpdate` (§3.2).
@@ -408,7 +405,7 @@ export const EXCLUDE_PREPARING_DELETE_LABEL = 'apps.kruise.io/cloneset-scaling-e
 export function readCloneSetSpec(obj: { apiVersion?: string; spec?: unknown; metadata?: unknown }): CloneSetSpecView {
   const spec = (obj.spec ?? {}) as Record<string, unknown>;
   const us = (spec.updateStrategy ?? {}) as Record<string, unknown>;
-  const beta = (obj.apiVersion ?? '').endsWith('/v1beta1');
+  const beta = isCloneSetV1beta1(obj as KubeObject);
   const ru = (beta ? us.rollingUpdate ?? {} : us) as Record<string, unknown>;
   let policy: UpdatePolicy;
   if (beta) policy = us.type === 'OnDelete' ? 'OnDelete' : ((ru.podUpdatePolicy as UpdatePolicy | undefined) ?? 'ReCreate');
@@ -427,7 +424,7 @@ export function readCloneSetSpec(obj: { apiVersion?: string; spec?: unknown; met
     paused: ru.paused === true,
     minReadySeconds: num(spec.minReadySeconds) ?? 0,
     progressDeadlineSeconds: num(spec.progressDeadlineSeconds),
-    revisionHistoryLimit: num(spec.revisionHistoryLimit) ?? 10,
+    revisionHistoryLimit: num(spec.revisionHistoryLimit) ?? DEFAULT_REVISION_HISTORY_LIMIT,
     podsToDelete: scale.podsToDelete ?? [],
     scaleMaxUnavailable: scale.maxUnavailable,
     lifecycle: (spec.lifecycle ?? {}) as CloneSetSpecView['lifecycle'],

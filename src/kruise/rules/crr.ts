@@ -81,6 +81,16 @@ export function validateCrrSpec(spec: CrrSpec | undefined): FieldProblem[] {
   return problems;
 }
 
+/**
+ * Why a CRR cannot recreate container `name` of the pod: it is neither a container nor an init
+ * container of the pod, or it has no containerID in the pod status yet (never started).
+ */
+export function crrContainerProblem(pod: Pod, name: string): 'not-found' | 'not-started' | undefined {
+  if (![...(pod.spec.containers ?? []), ...(pod.spec.initContainers ?? [])].some((c) => c.name === name)) return 'not-found';
+  const statuses = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])];
+  return statuses.find((s) => s.name === name)?.containerID ? undefined : 'not-started';
+}
+
 /** Rules against the target pod: active, scheduled, every container present with a containerID. */
 export function validateCrrAgainstPod(spec: CrrSpec, pod: Pod | undefined): FieldProblem[] {
   if (!pod) return [{ field: 'spec.podName', message: `Not found: "${spec.podName ?? ''}"` }];
@@ -90,15 +100,13 @@ export function validateCrrAgainstPod(spec: CrrSpec, pod: Pod | undefined): Fiel
     problems.push({ field: 'spec.podName', message: `Invalid value: "${pod.metadata.name}": pod is not active` });
   }
   if (!pod.spec.nodeName) problems.push({ field: 'spec.podName', message: `Invalid value: "${pod.metadata.name}": pod has not been scheduled` });
-  const statuses = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])];
-  const names = new Set([...(pod.spec.containers ?? []), ...(pod.spec.initContainers ?? [])].map((c) => c.name));
   (spec.containers ?? []).forEach((c, i) => {
-    if (!names.has(c.name)) {
+    const problem = crrContainerProblem(pod, c.name);
+    if (problem === 'not-found') {
       problems.push({ field: `spec.containers[${i}].name`, message: `Invalid value: "${c.name}": container not found in pod ${pod.metadata.name}` });
-      return;
+    } else if (problem === 'not-started') {
+      problems.push({ field: `spec.containers[${i}].name`, message: `Invalid value: "${c.name}": container has no containerID in pod status, it has not started yet` });
     }
-    const st = statuses.find((s) => s.name === c.name);
-    if (!st?.containerID) problems.push({ field: `spec.containers[${i}].name`, message: `Invalid value: "${c.name}": container has no containerID in pod status, it has not started yet` });
   });
   return problems;
 }

@@ -2,20 +2,13 @@
 // validity (docker/distribution's normalized reference grammar, which the webhook and the
 // kubelet both apply), defaults, validation of a job spec, and progress arithmetic.
 
-import { parseImageReference as parseNormalizedImage, type ImageParseResult, type ImageReference } from '../names';
+import { parseImageReference } from '../names';
 import type { LabelSelector } from '../selectors';
 
-export type { ImageReference };
-export type ParsedImage = ImageParseResult;
-
-/**
- * reference.ParseNormalizedNamed: the form Kruise's webhook and the kubelet accept (one
- * implementation, in src/kruise/names.ts). Rejects upper case repositories, bare 64-hex ids,
- * and anything outside the grammar.
- */
-export function parseImageReference(image: string): ParsedImage {
-  return parseNormalizedImage(image);
-}
+// reference.ParseNormalizedNamed, the form Kruise's webhook and the kubelet accept: one
+// implementation, in src/kruise/names.ts, re-exported for the pull-job callers.
+export { parseImageReference };
+export type { ImageReference, ImageParseResult as ParsedImage } from '../names';
 
 /** Tag of an image reference (`latest` when none and no digest). */
 export function imageTag(image: string): string | undefined {

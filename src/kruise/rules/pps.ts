@@ -14,6 +14,8 @@ import {
   PPS_REQUIRED_ANNOTATION,
 } from '../builders/pps';
 import type { KubeObject, Pod } from '../types';
+import { ordinalOfPod } from '../partition';
+import { podIsReady } from '../plans/restart';
 import type { FieldError } from './cloneset-webhook';
 
 export { PPS_AUTO_ANNOTATION, PPS_INJECTED_ANNOTATION, PPS_POD_ANNOTATIONS_ANNOTATION, PPS_PREFERRED_ANNOTATION, PPS_REQUIRED_ANNOTATION };
@@ -71,14 +73,10 @@ export function ppsTargets(spec: PpsSpecView, ref: { apiVersion: string; kind: s
   return !!t && t.kind === ref.kind && t.name === ref.name && groupOf(t.apiVersion) === groupOf(ref.apiVersion);
 }
 
-function isReady(pod: Pod): boolean {
-  return pod.status?.phase === 'Running' && (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-}
-
 /** The state Kruise records for a Ready pod with a nodeName; undefined for other pods. */
 export function recordPodState(spec: PpsSpecView, pod: Pod, node: KubeObject | undefined): PodState | undefined {
   const nodeName = pod.spec.nodeName;
-  if (!nodeName || !isReady(pod) || pod.metadata.deletionTimestamp) return undefined;
+  if (!nodeName || !podIsReady(pod) || pod.metadata.deletionTimestamp) return undefined;
   const state: PodState = { nodeName };
   const labels = node?.metadata.labels ?? {};
   const keys = [...spec.required, ...spec.preferred.flatMap((p) => p.keys)];
@@ -92,13 +90,6 @@ export function recordPodState(spec: PpsSpecView, pod: Pod, node: KubeObject | u
   }
   if (Object.keys(ann).length > 0) state.annotations = ann;
   return state;
-}
-
-/** The pod ordinal of a StatefulSet pod `<set>-<ordinal>`. */
-export function statefulSetPodOrdinal(setName: string, podName: string): number | undefined {
-  if (!podName.startsWith(`${setName}-`)) return undefined;
-  const rest = podName.slice(setName.length + 1);
-  return /^\d+$/.test(rest) ? Number(rest) : undefined;
 }
 
 /**
@@ -118,7 +109,7 @@ export function nextPodStates(input: {
   const live = new Map(input.pods.filter((p) => !p.metadata.deletionTimestamp).map((p) => [p.metadata.name ?? '', p]));
   for (const [name, state] of Object.entries(input.current)) {
     if (!live.has(name) && input.spec.retention === 'WhenScaled' && input.activeOrdinals) {
-      const ord = statefulSetPodOrdinal(input.setName, name);
+      const ord = ordinalOfPod(input.setName, name);
       if (ord === undefined || !input.activeOrdinals.has(ord)) continue;
     }
     out[name] = state;

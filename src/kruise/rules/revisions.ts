@@ -7,6 +7,7 @@
 // - `revisionsToPrune(revisions, inUse, limit)`: the oldest unused revisions beyond revisionHistoryLimit.
 // - `buildControllerRevision(...)`: the apps/v1 object as Kruise writes it.
 // - `podRevisionMatches(pod, revisionName)`: whole name or the hash after the last `-`.
+// - `revisionLabelMatches(value, revision)`: the same comparison when either side may be the bare hash.
 import type { KubeObject, OwnerReference } from '../types';
 
 export const REVISION_HASH_LABEL = 'controller-revision-hash';
@@ -110,9 +111,15 @@ export function buildControllerRevision(opts: {
 export function podRevisionMatches(pod: KubeObject, revisionName: string): boolean {
   const value = pod.metadata.labels?.[REVISION_HASH_LABEL];
   if (!value) return false;
-  if (value === revisionName) return true;
-  const hash = revisionName.slice(revisionName.lastIndexOf('-') + 1);
-  return value === hash;
+  return value === revisionName || value === revisionHash(revisionName);
+}
+
+/**
+ * Whether a pod's revision label value names `revision`, whichever of the two holds the full
+ * name and which only the hash (pods with CloneSetShortHash; DaemonSet statuses hold the hash).
+ */
+export function revisionLabelMatches(value: string, revision: string): boolean {
+  return value === revision || revisionHash(value) === revisionHash(revision);
 }
 
 /** The hash part of a revision name `<workload>-<hash>`. */

@@ -45,10 +45,15 @@ export function intOrStringAt(obj: unknown, ...path: string[]): IntOrString | un
 }
 
 /** "apps.kruise.io/v1beta1" → { group: "apps.kruise.io", version: "v1beta1" }; core "v1" → group "". */
-export function groupVersion(obj: KubeObject): { group: string; version: string } {
-  const av = obj.apiVersion ?? '';
+export function splitApiVersion(apiVersion: string | undefined): { group: string; version: string } {
+  const av = apiVersion ?? '';
   const i = av.lastIndexOf('/');
   return i < 0 ? { group: '', version: av } : { group: av.slice(0, i), version: av.slice(i + 1) };
+}
+
+/** The group and version of an object's apiVersion (see splitApiVersion). */
+export function groupVersion(obj: KubeObject): { group: string; version: string } {
+  return splitApiVersion(obj.apiVersion);
 }
 
 /** Nested merge patch { a: { b: { c: value } } } for a path of keys. */
@@ -58,9 +63,14 @@ export function mergePatchAt(path: string[], value: unknown): Record<string, unk
   return patch as Record<string, unknown>;
 }
 
-/** JSON pointer of a path of keys (RFC 6901 escaping). */
-export function pointerOf(path: string[]): string {
-  return `/${path.map((k) => k.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+/** One JSON pointer segment (RFC 6901 escaping). */
+export function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** JSON pointer of a path of keys. */
+export function pointerOf(path: readonly string[]): string {
+  return `/${path.map(escapePointer).join('/')}`;
 }
 
 export type Conditions = Array<{ type: string; status: string; reason?: string; message?: string }>;

@@ -5,7 +5,8 @@
 import type { KubeObject } from '../types';
 import type { PodUpdatePolicy, WorkloadAdapter, WorkloadStatus } from './types';
 import { at, groupVersion, intOrStringAt, numAt, pointerOf, strAt } from './access';
-import { commonAccessors, CONTROLLER_REVISION_HASH, daemonStatus, isOnDelete, keptOldByPartition, pausedUnder, ROLLING_UPDATE as ROLLING } from './base';
+import { commonAccessors, daemonStatus, isOnDelete, keptOldByPartition, pausedUnder, ROLLING_UPDATE as ROLLING } from './base';
+import { REVISION_HASH_LABEL } from '../rules/revisions';
 import { daemonSetRollingLimits, explainAdvancedDaemonSetPartition } from '../partition';
 
 function scheduled(obj: KubeObject): number {
@@ -21,7 +22,7 @@ export const advancedDaemonSetAdapter: WorkloadAdapter = {
   kindName: 'AdvancedDaemonSet',
   group: 'apps.kruise.io',
   ...pausedUnder(() => ROLLING),
-  revisionLabelKey: CONTROLLER_REVISION_HASH,
+  revisionLabelKey: REVISION_HASH_LABEL,
   matches: (obj) => obj.kind === 'DaemonSet' && groupVersion(obj).group === 'apps.kruise.io',
   desiredReplicas: scheduled,
   partition: (obj) => intOrStringAt(obj, ...ROLLING, 'partition'),

@@ -4,18 +4,16 @@
 import type { KubeObject } from '../types';
 import type { PodUpdatePolicy, WorkloadAdapter, WorkloadStatus } from './types';
 import { at, groupVersion, intOrStringAt, numAt, pointerOf, strAt } from './access';
-import { commonAccessors, CONTROLLER_REVISION_HASH, isOnDelete, pausedUnder, replicaStatus, ROLLING_UPDATE as ROLLING } from './base';
-import { advancedStatefulSetMaxUnavailable } from '../partition';
+import { commonAccessors, isOnDelete, keptOldByPartition, pausedUnder, replicaStatus, ROLLING_UPDATE as ROLLING } from './base';
+import { REVISION_HASH_LABEL } from '../rules/revisions';
+import { advancedStatefulSetMaxUnavailable, explainAdvancedStatefulSetPartition } from '../partition';
 
 function replicas(obj: KubeObject): number {
   return numAt(obj, 'spec', 'replicas') ?? 1;
 }
 
 function keptOld(obj: KubeObject): number {
-  if (isOnDelete(obj)) return 0;
-  const p = at(obj, ...ROLLING, 'partition');
-  if (typeof p !== 'number' || !Number.isInteger(p)) return 0;
-  return Math.max(0, Math.min(p, replicas(obj)));
+  return keptOldByPartition(obj, () => explainAdvancedStatefulSetPartition(at(obj, ...ROLLING, 'partition'), numAt(obj, 'spec', 'replicas')).partitionReplicas);
 }
 
 export const advancedStatefulSetAdapter: WorkloadAdapter = {
@@ -23,7 +21,7 @@ export const advancedStatefulSetAdapter: WorkloadAdapter = {
   kindName: 'AdvancedStatefulSet',
   group: 'apps.kruise.io',
   ...pausedUnder(() => ROLLING),
-  revisionLabelKey: CONTROLLER_REVISION_HASH,
+  revisionLabelKey: REVISION_HASH_LABEL,
   matches: (obj) => obj.kind === 'StatefulSet' && groupVersion(obj).group === 'apps.kruise.io',
   desiredReplicas: replicas,
   partition: (obj) => intOrStringAt(obj, ...ROLLING, 'partition'),

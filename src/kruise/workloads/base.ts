@@ -6,9 +6,6 @@ import type { WorkloadAdapter, WorkloadStatus } from './types';
 import { boolAt, conditionsOf, mergePatchAt, numAt, objAt, pointerOf, strAt, templateContainers } from './access';
 import { InvalidValueError } from '../partition';
 
-export const CONTROLLER_REVISION_HASH = 'controller-revision-hash';
-export const POD_TEMPLATE_HASH = 'pod-template-hash';
-
 /** Where StatefulSet, DaemonSet and their Kruise twins (and CloneSet v1beta1) keep the rolling fields. */
 export const ROLLING_UPDATE = ['spec', 'updateStrategy', 'rollingUpdate'];
 

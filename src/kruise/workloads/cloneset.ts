@@ -5,7 +5,8 @@
 import type { KubeObject } from '../types';
 import type { PodUpdatePolicy, WorkloadAdapter, WorkloadStatus } from './types';
 import { at, boolAt, groupVersion, intOrStringAt, numAt, pointerOf, strAt } from './access';
-import { commonAccessors, CONTROLLER_REVISION_HASH, isOnDelete, keptOldByPartition, pausedUnder, replicaStatus, ROLLING_UPDATE } from './base';
+import { commonAccessors, isOnDelete, keptOldByPartition, pausedUnder, replicaStatus, ROLLING_UPDATE } from './base';
+import { REVISION_HASH_LABEL } from '../rules/revisions';
 import { cloneSetRollingLimits, explainCloneSetPartition } from '../partition';
 
 /** Whether the object has the v1beta1 shape (by apiVersion; by shape when apiVersion is missing). */
@@ -39,7 +40,7 @@ export const cloneSetAdapter: WorkloadAdapter = {
   kindName: 'CloneSet',
   group: 'apps.kruise.io',
   ...pausedUnder(cloneSetRollingPath),
-  revisionLabelKey: CONTROLLER_REVISION_HASH,
+  revisionLabelKey: REVISION_HASH_LABEL,
   matches: (obj) => obj.kind === 'CloneSet' && groupVersion(obj).group === 'apps.kruise.io',
   desiredReplicas: replicas,
   partition: (obj) => intOrStringAt(obj, ...cloneSetRollingPath(obj), 'partition'),

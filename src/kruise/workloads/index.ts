@@ -1,7 +1,7 @@
 // The adapter registry: `adapterFor(obj)` picks the adapter of a workload object by group and
 // kind (versions are handled inside each adapter). Undefined for kinds without rollout rules.
 import type { KubeObject } from '../types';
-import type { WorkloadAdapter, WorkloadKindName } from './types';
+import type { WorkloadAdapter } from './types';
 import { cloneSetAdapter } from './cloneset';
 import { advancedStatefulSetAdapter } from './advanced-statefulset';
 import { advancedDaemonSetAdapter } from './advanced-daemonset';
@@ -27,9 +27,4 @@ export function adapterFor(obj: KubeObject): WorkloadAdapter | undefined {
 /** The adapter for an API group and kind ("apps.kruise.io", "StatefulSet" → Advanced StatefulSet). */
 export function adapterForGroupKind(group: string, kind: string): WorkloadAdapter | undefined {
   return adapterFor({ apiVersion: group ? `${group}/v1` : 'v1', kind, metadata: {} });
-}
-
-/** The adapter of a kind name. */
-export function adapterForKindName(kindName: WorkloadKindName): WorkloadAdapter {
-  return WORKLOAD_ADAPTERS.find((a) => a.kindName === kindName)!;
 }

@@ -4,7 +4,8 @@
 import type { KubeObject } from '../types';
 import type { PodUpdatePolicy, WorkloadAdapter } from './types';
 import { at, boolAt, groupVersion, intOrStringAt, mergePatchAt, numAt, pointerOf, strAt } from './access';
-import { commonAccessors, CONTROLLER_REVISION_HASH, daemonStatus, isOnDelete, keptOldByPartition, POD_TEMPLATE_HASH, replicaStatus, ROLLING_UPDATE, withoutPause } from './base';
+import { commonAccessors, daemonStatus, isOnDelete, keptOldByPartition, replicaStatus, ROLLING_UPDATE, withoutPause } from './base';
+import { POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL } from '../rules/revisions';
 import { daemonSetRollingLimits, deploymentRollingLimits, explainStatefulSetOrdinalPartition, statefulSetMaxUnavailable } from '../partition';
 
 const isApps = (obj: KubeObject): boolean => groupVersion(obj).group === 'apps';
@@ -18,7 +19,7 @@ export const deploymentAdapter: WorkloadAdapter = {
   ...commonAccessors,
   kindName: 'Deployment',
   group: 'apps',
-  revisionLabelKey: POD_TEMPLATE_HASH,
+  revisionLabelKey: POD_TEMPLATE_HASH_LABEL,
   supportsPause: true,
   matches: (obj) => obj.kind === 'Deployment' && isApps(obj),
   desiredReplicas: replicas,
@@ -52,7 +53,7 @@ export const statefulSetAdapter: WorkloadAdapter = {
   kindName: 'StatefulSet',
   group: 'apps',
   ...withoutPause('StatefulSet'),
-  revisionLabelKey: CONTROLLER_REVISION_HASH,
+  revisionLabelKey: REVISION_HASH_LABEL,
   matches: (obj) => obj.kind === 'StatefulSet' && isApps(obj),
   desiredReplicas: replicas,
   partition: (obj) => intOrStringAt(obj, ...STS_ROLLING, 'partition'),
@@ -74,7 +75,7 @@ export const daemonSetAdapter: WorkloadAdapter = {
   kindName: 'DaemonSet',
   group: 'apps',
   ...withoutPause('DaemonSet'),
-  revisionLabelKey: CONTROLLER_REVISION_HASH,
+  revisionLabelKey: REVISION_HASH_LABEL,
   matches: (obj) => obj.kind === 'DaemonSet' && isApps(obj),
   desiredReplicas: scheduled,
   partition: () => undefined,

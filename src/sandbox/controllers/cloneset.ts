@@ -28,7 +28,7 @@ import {
 } from '../../kruise/rules/cloneset';
 import { cloneSetDefaults, validateCloneSet } from '../../kruise/rules/cloneset-webhook';
 import { formatLabelSelector } from '../../kruise/selectors';
-import { jsonEqual, podRevisionMatches, POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, revisionHash } from '../../kruise/rules/revisions';
+import { isControlledBy, jsonEqual, podRevisionMatches, POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, revisionHash } from '../../kruise/rules/revisions';
 import type { KubeObject, Pod } from '../../kruise/types';
 import { cloneSetAdapter } from '../../kruise/workloads/cloneset';
 import type { ControllerWithAdmission, GroupResource, Store } from '../store-api';
@@ -63,7 +63,7 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
   const revs = syncRevisions(store, revInformer, cs, spec.template, prevStatus.collisionCount ?? 0, prevStatus.currentRevision);
   const updateRevName = revs.updateRevision.metadata.name ?? '';
 
-  const ownPods = () => podInformer.ownedBy(cs.metadata.uid).filter((p) => isControlledByUid(p, cs.metadata.uid) && isPodActive(p));
+  const ownPods = () => podInformer.ownedBy(cs.metadata.uid).filter((p) => isControlledBy(p, cs) && isPodActive(p));
 
   // the rollout knobs come from the shared workload adapter (both shapes, partition.ts arithmetic)
   const adapter = cloneSetAdapter;
@@ -180,10 +180,6 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
   }
   pruneRevisions(store, revs.revisions, inUse, spec.revisionHistoryLimit);
   if (requeueMs !== undefined) queue.addAfter(key, requeueMs);
-}
-
-function isControlledByUid(obj: KubeObject, uid: string | undefined): boolean {
-  return !!uid && (obj.metadata.ownerReferences ?? []).some((r) => r.controller && r.uid === uid);
 }
 
 function safeDelete(store: Store, namespace: string | undefined, name: string): void {

@@ -23,7 +23,7 @@ import {
 } from '../../kruise/rules/crr';
 import { ApiError } from '../server/errors';
 import type { AdmissionHook, ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
-import { canonicalJson } from './hash';
+import { canonicalJson } from '../canonical-json';
 import { Informer } from './informer';
 import { imageBehaviour, restartContainerStatus } from './kubelet';
 import { PODS, keyOf, kubeTime, objectKey, parseKubeTime } from './pods';

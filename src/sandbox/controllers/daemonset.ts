@@ -7,7 +7,8 @@ import type { KubeObject, Pod, PodTemplate } from '../../kruise/types';
 import type { ControllerWithAdmission, GroupResource, Store } from '../store-api';
 import { semanticForm } from './hash';
 import { Informer } from './informer';
-import { ownedRevisions, pruneRevisions, syncUpdateRevision } from './native-revisions';
+import { ownedRevisions, syncUpdateRevision } from './native-revisions';
+import { pruneRevisions } from './revisions';
 import {
   CONTROLLER_REVISIONS,
   NODES,

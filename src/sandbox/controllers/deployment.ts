@@ -8,7 +8,8 @@
 // ProgressDeadlineExceeded, DeploymentPaused).
 import type { KubeObject, PodTemplate } from '../../kruise/types';
 import type { ControllerWithAdmission, GroupResource, Store } from '../store-api';
-import { canonicalJson, revisionName, semanticForm, templateHash } from './hash';
+import { canonicalJson } from '../canonical-json';
+import { revisionName, semanticForm, templateHash } from './hash';
 import { Informer } from './informer';
 import { controllerOf, controllerRef, keyOf, kubeTime, objectKey, parseKubeTime, scaledIntOrPercent, type LabelSelector } from './pods';
 import { nativeController } from './native-wiring';

@@ -5,9 +5,10 @@
 //   to it are removed from its dependents, then the finalizer;
 // - `foregroundDeletion` finalizer (propagationPolicy=Foreground): dependents are deleted
 //   first, and the finalizer is removed once none is left.
-// The API server expresses the propagation policy by adding those finalizers on DELETE, as a
-// real server does. Dependents are indexed by owner UID, so a deletion costs O(dependents).
-import type { KubeObject } from '../../kruise/types';
+// A Foreground DELETE gets the `foregroundDeletion` finalizer from the store, as on a real
+// server; an Orphan DELETE has the store strip the owner references at once (store.ts,
+// orphanDependents), so the `orphan` path here serves clients that set that finalizer
+// themselves. Dependents are indexed by owner UID, so a deletion costs O(dependents).
 import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store, StoreEvent } from '../store-api';
 import { WorkQueue } from './queue';
 
@@ -74,15 +75,6 @@ export function createGarbageCollector(): ControllerWithAdmission {
     }
   }
 
-  function dependentsOf(uid: string): KubeObject[] {
-    const out: KubeObject[] = [];
-    for (const ref of dependents.get(uid)?.values() ?? []) {
-      const obj = store.get(ref.gr, ref.namespace, ref.name);
-      if (obj && (obj.metadata.ownerReferences ?? []).some((r) => r.uid === uid)) out.push(obj);
-    }
-    return out;
-  }
-
   function refsOf(uid: string): Ref[] {
     return [...(dependents.get(uid)?.values() ?? [])];
   }
@@ -113,10 +105,11 @@ export function createGarbageCollector(): ControllerWithAdmission {
       return;
     }
     if (kind === 'orphan') {
-      for (const dep of dependentsOf(uid)) {
-        const gr = refsOf(uid).find((r) => r.name === dep.metadata.name && r.namespace === dep.metadata.namespace)?.gr;
-        if (!gr) continue;
-        store.update(gr, { ...dep, metadata: { ...dep.metadata, ownerReferences: (dep.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid) } });
+      // Each ref carries its dependent's kind: one pass, not a search of the refs per dependent.
+      for (const ref of refsOf(uid)) {
+        const dep = store.get(ref.gr, ref.namespace, ref.name);
+        if (!dep || !(dep.metadata.ownerReferences ?? []).some((r) => r.uid === uid)) continue;
+        store.update(ref.gr, { ...dep, metadata: { ...dep.metadata, ownerReferences: (dep.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid) } });
       }
       removeFinalizer(uid, ORPHAN_FINALIZER);
       return;

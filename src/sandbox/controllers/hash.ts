@@ -2,20 +2,10 @@
 // template with FNV-32a and encodes the decimal value with a vowel-free alphabet (so a hash
 // never spells a word); we do the same over a canonical JSON form, which gives names that
 // look like a real cluster's (`web-5d8f7b9c4`) and are stable for equal templates.
+import { canonicalJson } from '../canonical-json';
 
 /** The alphabet of k8s.io/apimachinery/pkg/util/rand (no vowels, no confusable digits). */
 const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
-
-/** JSON with object keys sorted, so equal values always hash equally. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
-  const entries = Object.keys(value as Record<string, unknown>)
-    .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-  return `{${entries.join(',')}}`;
-}
 
 /** FNV-1a, 32 bit, over the UTF-8 bytes of `text`. */
 export function fnv32a(text: string): number {

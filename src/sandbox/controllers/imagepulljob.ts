@@ -6,6 +6,7 @@
 // the node is in failedNodes. Status and messages as Kruise writes them; completionPolicy
 // Always/Never, activeDeadlineSeconds, ttlSecondsAfterFinished. An ImageListPullJob owns one
 // ImagePullJob per image and aggregates them. Rules: src/kruise/rules/imagepull.
+import { labelSelectorMatches } from '../../kruise/selectors';
 import type { KubeObject, Pod } from '../../kruise/types';
 import {
   PULL_MESSAGE_COMPLETED,
@@ -22,10 +23,11 @@ import {
 } from '../../kruise/rules/imagepull';
 import { ApiError } from '../server/errors';
 import type { AdmissionHook, ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
-import { canonicalJson, templateHash } from './hash';
+import { canonicalJson } from '../canonical-json';
+import { templateHash } from './hash';
 import { Informer } from './informer';
 import { imageBehaviour, imageDelayMs } from './kubelet';
-import { NODES, PODS, controllerOf, controllerRef, isPodActive, keyOf, kubeTime, matchesLabelSelector, objectKey, parseKubeTime } from './pods';
+import { NODES, PODS, controllerOf, controllerRef, isPodActive, keyOf, kubeTime, objectKey, parseKubeTime } from './pods';
 import { WorkQueue } from './queue';
 
 export const IMAGE_PULL_JOBS: GroupResource = { group: 'apps.kruise.io', resource: 'imagepulljobs' };
@@ -93,12 +95,12 @@ export function createImagePullJobController(): ControllerWithAdmission {
       const wanted = new Set(spec.selector.names);
       names = all.map((n) => n.metadata.name ?? '').filter((n) => wanted.has(n));
     } else if (spec.selector) {
-      names = all.filter((n) => matchesLabelSelector(spec.selector, n.metadata.labels)).map((n) => n.metadata.name ?? '');
+      names = all.filter((n) => labelSelectorMatches(spec.selector, n.metadata.labels)).map((n) => n.metadata.name ?? '');
     } else if (spec.podSelector) {
       const set = new Set<string>();
       for (const p of pods.all()) {
         if (p.metadata.namespace !== job.metadata.namespace || !p.spec.nodeName || !isPodActive(p)) continue;
-        if (matchesLabelSelector(spec.podSelector, p.metadata.labels)) set.add(p.spec.nodeName);
+        if (labelSelectorMatches(spec.podSelector, p.metadata.labels)) set.add(p.spec.nodeName);
       }
       names = [...set];
     } else names = all.map((n) => n.metadata.name ?? '');

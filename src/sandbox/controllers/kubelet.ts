@@ -13,7 +13,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { ContainerStatus, KubeObject, Pod } from '../../kruise/types';
 import { parseImageReference, imageTag } from '../../kruise/rules/imagepull';
 import type { ControllerWithAdmission, SimulationSettings, Store } from '../store-api';
-import { canonicalJson } from './hash';
+import { canonicalJson } from '../canonical-json';
 import { Informer } from './informer';
 import { NODES, PODS, kubeTime, keyOf, setCondition, splitKey, type PodCondition } from './pods';
 import { WorkQueue } from './queue';

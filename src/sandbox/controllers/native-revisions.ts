@@ -4,9 +4,10 @@
 import type { KubeObject, PodTemplate } from '../../kruise/types';
 import {
   buildControllerRevision,
+  CONTROLLER_HASH_LABEL,
   findRevisionWithTemplate,
   nextRevisionNumber,
-  revisionsToPrune,
+  revisionHash,
   type ControllerRevision,
 } from '../../kruise/rules/revisions';
 import type { Store } from '../store-api';
@@ -50,20 +51,6 @@ export function syncUpdateRevision(store: Store, revisions: Informer, owner: Kub
   }
 }
 
-export function hashOf(rev: KubeObject): string {
-  const label = rev.metadata.labels?.['controller.kubernetes.io/hash'];
-  if (label) return label;
-  const name = rev.metadata.name ?? '';
-  return name.slice(name.lastIndexOf('-') + 1);
-}
-
-/** Deletes the oldest unused revisions beyond revisionHistoryLimit. */
-export function pruneRevisions(store: Store, all: ControllerRevision[], inUse: Set<string>, limit: number): void {
-  for (const r of revisionsToPrune(all, inUse, limit)) {
-    try {
-      store.delete(CONTROLLER_REVISIONS, r.metadata.namespace, r.metadata.name ?? '');
-    } catch {
-      // already gone
-    }
-  }
+function hashOf(rev: KubeObject): string {
+  return rev.metadata.labels?.[CONTROLLER_HASH_LABEL] || revisionHash(rev.metadata.name ?? '');
 }

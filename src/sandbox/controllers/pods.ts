@@ -1,9 +1,9 @@
 // Shared pod helpers for every sandbox controller (native and Kruise workloads): building a
 // pod from a template with its owner reference, readiness / availability predicates as the
-// real controllers judge them, conditions, label selectors and timestamps.
+// real controllers judge them, conditions, node selector requirements and timestamps.
 import type { KubeObject, OwnerReference, Pod, PodTemplate } from '../../kruise/types';
 import type { GroupResource } from '../store-api';
-import type { LabelSelector, LabelSelectorRequirement } from '../../kruise/selectors';
+import type { LabelSelectorRequirement } from '../../kruise/selectors';
 import { randomSuffix } from './hash';
 
 export const PODS: GroupResource = { group: '', resource: 'pods' };
@@ -59,11 +59,6 @@ export function controllerRef(owner: KubeObject): OwnerReference {
 /** The controller owner reference of an object, if any. */
 export function controllerOf(obj: KubeObject): OwnerReference | undefined {
   return obj.metadata.ownerReferences?.find((r) => r.controller === true);
-}
-
-export function isControlledBy(obj: KubeObject, owner: KubeObject): boolean {
-  const ref = controllerOf(obj);
-  return ref !== undefined && ref.uid === owner.metadata.uid;
 }
 
 // ---------------------------------------------------------------- building pods
@@ -178,17 +173,12 @@ export function msUntilAvailable(pod: Pod, minReadySeconds = 0, nowMs: number = 
   return Math.max(0, since + minReadySeconds * 1000 - nowMs);
 }
 
-// ---------------------------------------------------------------- label selectors
+// ---------------------------------------------------------------- node selector requirements
 
-/** metav1.LabelSelector semantics: an empty selector matches everything. */
-export function matchesLabelSelector(selector: LabelSelector | undefined, labels: Record<string, string> | undefined): boolean {
-  if (!selector) return false; // kube: a nil selector matches nothing
-  const l = labels ?? {};
-  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) if (l[k] !== v) return false;
-  for (const req of selector.matchExpressions ?? []) if (!matchesRequirement(req, l)) return false;
-  return true;
-}
-
+/**
+ * A NodeSelectorRequirement (node affinity), which unlike a LabelSelector also knows Gt / Lt;
+ * workload and job selectors go through labelSelectorMatches of src/kruise/selectors.
+ */
 export function matchesRequirement(req: LabelSelectorRequirement, labels: Record<string, string>): boolean {
   const has = Object.prototype.hasOwnProperty.call(labels, req.key);
   const value = labels[req.key];
@@ -213,21 +203,6 @@ export function matchesRequirement(req: LabelSelectorRequirement, labels: Record
     default:
       return false;
   }
-}
-
-/** `a=b,c in (d,e)` string form of a LabelSelector, as written to status.labelSelector. */
-export function labelSelectorString(selector: LabelSelector | undefined): string {
-  if (!selector) return '';
-  const parts: string[] = [];
-  for (const [k, v] of Object.entries(selector.matchLabels ?? {}).sort(([a], [b]) => a.localeCompare(b))) parts.push(`${k}=${v}`);
-  for (const req of selector.matchExpressions ?? []) {
-    const vals = [...(req.values ?? [])].sort().join(',');
-    if (req.operator === 'In') parts.push(`${req.key} in (${vals})`);
-    else if (req.operator === 'NotIn') parts.push(`${req.key} notin (${vals})`);
-    else if (req.operator === 'Exists') parts.push(req.key);
-    else if (req.operator === 'DoesNotExist') parts.push(`!${req.key}`);
-  }
-  return parts.join(',');
 }
 
 // ---------------------------------------------------------------- int-or-percent (native kinds)

@@ -2,6 +2,7 @@
 // active pods labelled from the template, deletes surplus pods least-valuable first
 // (unscheduled, pending, not ready, newest), and reports replicas / fullyLabeledReplicas /
 // readyReplicas / availableReplicas (minReadySeconds) / observedGeneration.
+import { labelSelectorMatches } from '../../kruise/selectors';
 import type { KubeObject, Pod, PodTemplate } from '../../kruise/types';
 import type { ControllerWithAdmission, GroupResource, Store } from '../store-api';
 import { Informer } from './informer';
@@ -11,7 +12,6 @@ import {
   isPodActive,
   isPodReady,
   keyOf,
-  matchesLabelSelector,
   newPodFromTemplate,
   parseKubeTime,
   podCondition,
@@ -84,7 +84,7 @@ export function createReplicaSetController(): ControllerWithAdmission {
     const { available, recheckMs } = countAvailable(active, minReady, now);
     const status: Record<string, unknown> = {
       replicas: active.length,
-      fullyLabeledReplicas: active.filter((p) => matchesLabelSelector({ matchLabels: templateLabels }, p.metadata.labels)).length,
+      fullyLabeledReplicas: active.filter((p) => labelSelectorMatches({ matchLabels: templateLabels }, p.metadata.labels)).length,
       readyReplicas: active.filter(isPodReady).length,
       availableReplicas: available,
       observedGeneration: rs.metadata.generation,

@@ -14,11 +14,10 @@ import {
   readInPlaceUpdateState,
   withInPlaceReadyCondition,
 } from '../../kruise/rules/cloneset-inplace';
-import { templateOfRevision, type ControllerRevision } from '../../kruise/rules/revisions';
+import { podRevisionMatches, templateOfRevision, type ControllerRevision } from '../../kruise/rules/revisions';
 import type { KubeObject, Pod, PodTemplate } from '../../kruise/types';
 import type { Store } from '../store-api';
 import { kubeTime, newPodFromTemplate, PODS } from './pods';
-import { revisionOfPod } from './revisions';
 
 export interface PodIdentity {
   name: string;
@@ -75,7 +74,7 @@ export function updatePodToRevision(
   const ns = pod.metadata.namespace;
   const name = pod.metadata.name ?? '';
   if (policy !== 'ReCreate') {
-    const from = revisionOfPod(revisions, pod.metadata.labels?.['controller-revision-hash']) ?? currentRevision;
+    const from = revisions.find((r) => podRevisionMatches(pod, r.metadata.name ?? '')) ?? currentRevision;
     const plan = inPlaceUpdatePlan(templateOfRevision(from), templateOfRevision(updateRevision));
     if (plan) {
       const target = updateRevision.metadata.name ?? '';

@@ -88,12 +88,3 @@ export function pruneRevisions(store: Store, revisions: ControllerRevision[], in
     }
   }
 }
-
-/** The revision a pod belongs to, by its controller-revision-hash label (full name or hash). */
-export function revisionOfPod(revisions: ControllerRevision[], labelValue: string | undefined): ControllerRevision | undefined {
-  if (!labelValue) return undefined;
-  return revisions.find((r) => {
-    const name = r.metadata.name ?? '';
-    return name === labelValue || name.slice(name.lastIndexOf('-') + 1) === labelValue;
-  });
-}

@@ -9,7 +9,8 @@ import { templateOfRevision, type ControllerRevision } from '../../kruise/rules/
 import type { ControllerWithAdmission, GroupResource, Store } from '../store-api';
 import { semanticForm } from './hash';
 import { Informer } from './informer';
-import { ownedRevisions, pruneRevisions, syncUpdateRevision } from './native-revisions';
+import { ownedRevisions, syncUpdateRevision } from './native-revisions';
+import { pruneRevisions } from './revisions';
 import {
   CONTROLLER_REVISIONS,
   PODS,

@@ -3,7 +3,7 @@
 // changed, so an idle controller produces no writes and no watch events.
 import type { KubeObject, Pod } from '../../kruise/types';
 import type { GroupResource, Store } from '../store-api';
-import { canonicalJson } from './hash';
+import { canonicalJson } from '../canonical-json';
 import { isPodAvailable, isPodReady, msUntilAvailable } from './pods';
 
 /**

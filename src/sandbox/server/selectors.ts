@@ -105,20 +105,6 @@ export function labelMatcher(selector: string | undefined): LabelMatcher {
   return reqs.length === 0 ? () => true : (labels) => matchesLabels(reqs, labels);
 }
 
-/** A metav1.LabelSelector (matchLabels/matchExpressions) as a matcher, for controllers and GC. */
-export function structuredLabelMatcher(sel: { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> } | undefined): LabelMatcher {
-  if (!sel) return () => false;
-  const reqs: LabelRequirement[] = [];
-  for (const [key, value] of Object.entries(sel.matchLabels ?? {})) reqs.push({ key, op: 'eq', value });
-  for (const e of sel.matchExpressions ?? []) {
-    const op = e.operator.toLowerCase();
-    if (op === 'in' || op === 'notin') reqs.push({ key: e.key, op, values: e.values ?? [] });
-    else if (op === 'exists') reqs.push({ key: e.key, op: 'exists' });
-    else if (op === 'doesnotexist') reqs.push({ key: e.key, op: 'notexists' });
-  }
-  return (labels) => matchesLabels(reqs, labels);
-}
-
 interface FieldRequirement {
   path: string;
   negate: boolean;

@@ -3,7 +3,9 @@
 // never mutated in place (each write stores a new object), so watch backlogs and list
 // responses can share them; the controller-facing Store methods hand out copies.
 import { randomUUID } from 'node:crypto';
+import { dns1123LabelProblem, dns1123SubdomainProblem, labelValueProblem } from '../../kruise/names';
 import type { KubeObject } from '../../kruise/types';
+import { canonicalJson } from '../canonical-json';
 import type { AdmissionHook, GroupResource, Store, StoreEvent, StoreListOptions } from '../store-api';
 import { ApiError } from './errors';
 import type { ResourceRegistry } from './registry';
@@ -54,28 +56,11 @@ function objKey(namespace: string | undefined, name: string): string {
   return namespace ? `${namespace}/${name}` : name;
 }
 
-/** JSON with object keys sorted: two objects that differ only in key order compare equal. */
-export function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  if (v && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .filter((k) => o[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v) ?? 'null';
-}
-
 /** Everything except metadata and status: a change here bumps metadata.generation. */
 function specPart(obj: KubeObject): string {
   const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj;
   return canonicalJson(rest);
 }
-
-const NAME_RE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const LABEL_NAME_RE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 export class MemoryStore implements Store {
   private readonly buckets = new Map<string, Map<string, KubeObject>>();
@@ -172,17 +157,14 @@ export class MemoryStore implements Store {
     const byLabel = labelMatcher(opts.labelSelector);
     const byField = fieldMatcher(opts.fieldSelector);
     const prefix = opts.namespace ? `${opts.namespace}/` : undefined;
-    const out: KubeObject[] = [];
+    // The bucket's keys are the objects' namespace/name keys: sort on them, not on rebuilt strings.
+    const out: Array<[string, KubeObject]> = [];
     for (const [k, o] of bucket) {
       if (prefix && !k.startsWith(prefix)) continue;
       if (!byLabel(o.metadata.labels) || !byField(o)) continue;
-      out.push(o);
+      out.push([k, o]);
     }
-    return out.sort((a, b) => {
-      const ka = objKey(a.metadata.namespace, a.metadata.name!);
-      const kb = objKey(b.metadata.namespace, b.metadata.name!);
-      return ka < kb ? -1 : ka > kb ? 1 : 0;
-    });
+    return out.sort(([ka], [kb]) => (ka < kb ? -1 : ka > kb ? 1 : 0)).map(([, o]) => o);
   }
 
   /** Events after `fromRv` for one kind (all kinds when gr is undefined); throws 410 when they are gone. */
@@ -267,8 +249,9 @@ export class MemoryStore implements Store {
     let next: KubeObject;
     const hasStatusSubresource = type.versions.some((v) => v.status);
     if (opts.subresource === 'status') {
-      // Only .status changes through /status; metadata and spec stay as stored.
-      next = { ...old, status: input.status };
+      // Only .status changes through /status; metadata and spec stay as stored. The metadata is
+      // copied because it is edited below, and the stored object must never change in place.
+      next = { ...old, metadata: { ...old.metadata }, status: input.status };
       if (input.status === undefined) delete next.status;
     } else {
       next = { ...input, metadata: { ...meta } };
@@ -293,10 +276,12 @@ export class MemoryStore implements Store {
     if (old.metadata.deletionGracePeriodSeconds !== undefined) nm.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
     delete nm.resourceVersion;
     next = this.admit('UPDATE', gr, next, old);
-    const specChanged = specPart(next) !== specPart(old);
-    const statusCountsAsSpec = !hasStatusSubresource && !type.builtin;
-    const changed = specChanged || (statusCountsAsSpec && canonicalJson(next.status) !== canonicalJson(old.status));
-    if (changed && opts.subresource !== 'status') next.metadata.generation = (old.metadata.generation ?? 0) + 1;
+    // A /status write never bumps generation, so only the other writes pay for comparing specs.
+    if (opts.subresource !== 'status') {
+      const statusCountsAsSpec = !hasStatusSubresource && !type.builtin;
+      const changed = specPart(next) !== specPart(old) || (statusCountsAsSpec && canonicalJson(next.status) !== canonicalJson(old.status));
+      if (changed) next.metadata.generation = (old.metadata.generation ?? 0) + 1;
+    }
     // A no-op write keeps the resourceVersion and emits nothing, like kube.
     if (canonicalJson({ ...next, metadata: { ...next.metadata, resourceVersion: old.metadata.resourceVersion } }) === canonicalJson(old)) {
       return old;
@@ -447,10 +432,9 @@ export class MemoryStore implements Store {
     const m = obj.metadata;
     const name = m.name ?? '';
     const causes: Array<{ field: string; message: string; reason: string }> = [];
-    const nameRe = type.group === '' && (type.resource === 'namespaces' || type.resource === 'services') ? LABEL_NAME_RE : NAME_RE;
-    const max = nameRe === LABEL_NAME_RE ? 63 : 253;
-    if (!nameRe.test(name) || name.length > max) {
-      const what = nameRe === LABEL_NAME_RE ? 'a lowercase RFC 1123 label' : 'a lowercase RFC 1123 subdomain';
+    const isLabel = type.group === '' && (type.resource === 'namespaces' || type.resource === 'services');
+    if ((isLabel ? dns1123LabelProblem : dns1123SubdomainProblem)(name) !== undefined) {
+      const what = isLabel ? 'a lowercase RFC 1123 label' : 'a lowercase RFC 1123 subdomain';
       causes.push({
         reason: 'FieldValueInvalid',
         field: 'metadata.name',
@@ -458,7 +442,7 @@ export class MemoryStore implements Store {
       });
     }
     for (const [k, v] of Object.entries(m.labels ?? {})) {
-      if (typeof v !== 'string' || v.length > 63 || !/^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/.test(v)) {
+      if (typeof v !== 'string' || labelValueProblem(v) !== undefined) {
         causes.push({ reason: 'FieldValueInvalid', field: 'metadata.labels', message: `Invalid value: "${String(v)}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character` });
       }
       if (!/^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(k)) {

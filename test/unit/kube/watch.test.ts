@@ -6,6 +6,7 @@ import { RestClient } from '../../../src/kube/rest-client';
 import { streamLines } from '../../../src/kube/watch';
 import type { ResourceType, WatchEvent } from '../../../src/kube/client';
 import { sendJson, startFakeApi, status, testTransport, type Recorded } from './fake-api';
+import { waitUntil } from '../../helpers/sandbox';
 
 const api = await startFakeApi();
 after(() => api.close());
@@ -20,18 +21,6 @@ function client() {
 
 function event(res: ServerResponse, type: string, object: unknown): void {
   res.write(`${JSON.stringify({ type, object })}\n`);
-}
-
-function waitFor(cond: () => boolean, what: string, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  return new Promise((resolve, reject) => {
-    const tick = (): void => {
-      if (cond()) return resolve();
-      if (Date.now() > deadline) return reject(new Error(`timed out waiting for ${what}`));
-      setTimeout(tick, 5);
-    };
-    tick();
-  });
 }
 
 test('list, watch from its resourceVersion, resume after a drop, re-list on 410 (event and HTTP)', async () => {
@@ -75,7 +64,7 @@ test('list, watch from its resourceVersion, resume after a drop, re-list on 410 
   const obs = client().observe(CS, 'prod', { name: 'web', onSync: (items) => void syncs.push(items.map((i) => `${i.metadata.name}@${i.metadata.resourceVersion}`)) }, (ev) => {
     events.push(ev);
   });
-  await waitFor(() => events.length === 4, 'four events');
+  await waitUntil('four events', () => events.length === 4, 5000, 5);
   obs.stop();
   await obs.done;
   assert.deepEqual(events.map((e) => `${e.type} ${e.object.metadata.name}@${e.object.metadata.resourceVersion}`), ['MODIFIED web@11', 'MODIFIED web@13', 'DELETED web@21', 'ADDED api@31']);
@@ -104,7 +93,7 @@ test('events are delivered one at a time, in order, even with a slow handler', a
     seen.push(ev.object.metadata.name!);
     active--;
   });
-  await waitFor(() => seen.length === 10, 'ten events');
+  await waitUntil('ten events', () => seen.length === 10, 5000, 5);
   obs.stop();
   await obs.done;
   assert.deepEqual(seen, ['p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8', 'p9', 'p10', 'p11']);

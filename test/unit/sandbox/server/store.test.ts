@@ -57,6 +57,17 @@ describe('MemoryStore', () => {
     assert.deepEqual((s.get(CM, 'default', 'a') as { data?: unknown }).data, { k: 'v' });
   });
 
+  it('keeps the resourceVersion of stored objects across status writes (no-op or not)', () => {
+    const s = new MemoryStore(new ResourceRegistry());
+    const d = s.create(DEPLOY, deploy('d'));
+    const before = s.getRef(DEPLOY, 'default', 'd')!;
+    s.updateStatus(DEPLOY, { ...d });
+    assert.equal(s.get(DEPLOY, 'default', 'd')!.metadata.resourceVersion, d.metadata.resourceVersion, 'a no-op status write keeps the resourceVersion');
+    const written = s.updateStatus(DEPLOY, { ...d, status: { replicas: 1 } });
+    assert.ok(Number(written.metadata.resourceVersion) > Number(d.metadata.resourceVersion));
+    assert.equal(before.metadata.resourceVersion, d.metadata.resourceVersion, 'the previous stored object (shared with watch backlogs) is not edited');
+  });
+
   it('marks objects with finalizers for deletion and removes them with the last finalizer', () => {
     const s = new MemoryStore(new ResourceRegistry());
     const events: string[] = [];
