@@ -5,6 +5,7 @@
 // ControllerRevisions, and the status `kubectl rollout status daemonset/x` reads.
 import type { KubeObject, Pod, PodTemplate } from '../../kruise/types';
 import type { ControllerWithAdmission, GroupResource, Store } from '../store-api';
+import { daemonSetRollingLimits } from '../../kruise/partition';
 import { semanticForm } from './hash';
 import { Informer } from './informer';
 import { ownedRevisions, syncUpdateRevision } from './native-revisions';
@@ -113,9 +114,7 @@ export function createDaemonSetController(): ControllerWithAdmission {
     if ((spec.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') {
       const desired = eligible.length;
       const ru = spec.updateStrategy?.rollingUpdate ?? {};
-      const maxSurge = scaledIntOrPercent(ru.maxSurge, desired, true, 0);
-      let maxUnavailable = scaledIntOrPercent(ru.maxUnavailable, desired, true, 1);
-      if (maxSurge === 0 && maxUnavailable === 0) maxUnavailable = 1;
+      const { maxSurge, maxUnavailable } = nativeDaemonSetLimits(ru, desired);
       const active = (node: string) => (byNode.get(node) ?? []).filter((p) => isPodActive(p));
       if (maxSurge === 0) {
         // Delete old pods while the number of nodes without an available pod stays within maxUnavailable.
@@ -205,4 +204,16 @@ export function createDaemonSetController(): ControllerWithAdmission {
     },
     reconcile,
   });
+}
+
+/** maxSurge / maxUnavailable of a native DaemonSet: the src/kruise arithmetic, lenient on values the API server would refuse. */
+function nativeDaemonSetLimits(ru: { maxSurge?: number | string; maxUnavailable?: number | string }, desired: number): { maxSurge: number; maxUnavailable: number } {
+  try {
+    const { maxSurge, maxUnavailable } = daemonSetRollingLimits({ desiredNumberScheduled: desired, maxSurge: ru.maxSurge, maxUnavailable: ru.maxUnavailable });
+    return { maxSurge, maxUnavailable };
+  } catch {
+    const maxSurge = scaledIntOrPercent(ru.maxSurge, desired, true, 0);
+    const maxUnavailable = scaledIntOrPercent(ru.maxUnavailable, desired, true, 1);
+    return { maxSurge, maxUnavailable: maxSurge === 0 && maxUnavailable === 0 ? 1 : maxUnavailable };
+  }
 }

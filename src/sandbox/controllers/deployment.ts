@@ -11,6 +11,7 @@ import type { ControllerWithAdmission, GroupResource, Store } from '../store-api
 import { canonicalJson } from '../canonical-json';
 import { revisionName, semanticForm, templateHash } from './hash';
 import { Informer } from './informer';
+import { deploymentRollingLimits } from '../../kruise/partition';
 import { controllerOf, controllerRef, keyOf, kubeTime, objectKey, parseKubeTime, scaledIntOrPercent, type LabelSelector } from './pods';
 import { nativeController } from './native-wiring';
 import type { WorkQueue } from './queue';
@@ -84,10 +85,16 @@ export function resolveFenceposts(d: KubeObject): { maxSurge: number; maxUnavail
   const replicas = spec.replicas ?? 1;
   if (spec.strategy?.type === 'Recreate') return { maxSurge: 0, maxUnavailable: 0 };
   const ru = spec.strategy?.rollingUpdate ?? {};
-  const maxSurge = scaledIntOrPercent(ru.maxSurge, replicas, true, '25%');
-  let maxUnavailable = scaledIntOrPercent(ru.maxUnavailable, replicas, false, '25%');
-  if (maxSurge === 0 && maxUnavailable === 0) maxUnavailable = 1;
-  return { maxSurge, maxUnavailable };
+  try {
+    // The same arithmetic `explain partition --kind=deployment` shows (src/kruise).
+    const { maxSurge, maxUnavailable } = deploymentRollingLimits({ replicas, maxSurge: ru.maxSurge, maxUnavailable: ru.maxUnavailable });
+    return { maxSurge, maxUnavailable };
+  } catch {
+    // A value the API server would have refused: keep rolling with the lenient reading.
+    const maxSurge = scaledIntOrPercent(ru.maxSurge, replicas, true, '25%');
+    const maxUnavailable = scaledIntOrPercent(ru.maxUnavailable, replicas, false, '25%');
+    return { maxSurge, maxUnavailable: maxSurge === 0 && maxUnavailable === 0 ? 1 : maxUnavailable };
+  }
 }
 
 function setCondition(conditions: Condition[], cond: Condition, now: string): void {
