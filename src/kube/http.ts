@@ -235,9 +235,9 @@ export class Transport {
         body = await readBody(res, req.signal);
       } catch (e) {
         if (isAbortError(e)) throw e;
-        const error = e as NodeJS.ErrnoException;
+        const error = timedOutResponses.get(res) ?? (e as NodeJS.ErrnoException);
         const decision = retryDecision({ method: req.method, idempotent, attempt, errorCode: error.code ?? 'ECONNRESET', maxAttempts: req.maxAttempts }, this.config.random);
-        if (!decision.retry) throw transportError(error, this.config.server);
+        if (!decision.retry) throw transportError(error, this.config.server, req.timeoutMs ?? this.config.requestTimeoutMs);
         await this.sleep(decision.delayMs, req.signal);
         continue;
       }
@@ -300,10 +300,14 @@ export class Transport {
         settle({ kind: 'error', error: e as NodeJS.ErrnoException });
         return;
       }
+      let response: http.IncomingMessage | undefined;
       if (timeoutMs > 0) {
         timer = setTimeout(() => {
           const err = new Error(`request timed out after ${timeoutMs}ms`) as NodeJS.ErrnoException;
           err.code = 'REQUEST_TIMEOUT';
+          // A body still arriving fails as a timeout too, not as a reset connection.
+          if (response) timedOutResponses.set(response, err);
+          response?.destroy(err);
           creq.destroy(err);
         }, timeoutMs);
       }
@@ -314,6 +318,7 @@ export class Transport {
           return;
         }
         settled = true;
+        response = res;
         req.signal?.removeEventListener('abort', onAbort);
         // A watch may stay open for minutes: the timeout only covers its establishment.
         // Plain requests keep it until the body has been read.
@@ -364,6 +369,9 @@ export class Transport {
 function headerValue(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
+
+/** Responses whose body --request-timeout cut off, with the timeout error to report. */
+const timedOutResponses = new WeakMap<http.IncomingMessage, NodeJS.ErrnoException>();
 
 function readBody(res: http.IncomingMessage, signal?: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {

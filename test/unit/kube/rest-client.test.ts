@@ -164,6 +164,17 @@ test('--request-timeout ends a hanging request with a clear error', async () => 
   assert.ok(Date.now() - started < 2000);
 });
 
+test('--request-timeout also covers a body that stops arriving, reported as a timeout', async () => {
+  api.handle((_r, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.write('{"apiVersion":'); // headers and part of the body, then nothing
+  });
+  const { c } = client({ requestTimeoutMs: 150 });
+  const started = Date.now();
+  await assert.rejects(c.get(CS, 'web'), /timed out after 150ms \(--request-timeout\)/);
+  assert.ok(Date.now() - started < 5000);
+});
+
 test('an aborted signal stops a request', async () => {
   api.handle(() => undefined);
   const { c } = client();
