@@ -2,10 +2,7 @@
 // typing rules: a manifest's quoted "99" stays a string (an error for Kruise), unquoted 99 is
 // an integer; a flag value of plain digits is an integer, anything else a string.
 import { usageError } from '../../cli/exit';
-import type { KubeObject } from '../../kruise/types';
 import type { PartitionInput, PartitionKind } from '../../kruise/partition';
-import { adapterFor, cloneSetRollingPath } from '../../kruise/workloads/index';
-import { at } from '../../kruise/workloads/access';
 import type { IntOrString } from '../../kruise/intstr';
 
 export interface ExplainFlags {
@@ -58,54 +55,6 @@ export function replicasFlag(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value.trim())) throw usageError(`invalid --replicas "${value}": expected an integer ≥ 0`);
   return Number(value.trim());
-}
-
-/** Which arithmetic applies to a manifest / live object; a usage error for kinds without a partition. */
-export function partitionKindOf(obj: KubeObject): PartitionKind {
-  const adapter = adapterFor(obj);
-  const name = obj.metadata?.name ? ` "${obj.metadata.name}"` : '';
-  switch (adapter?.kindName) {
-    case 'CloneSet':
-      return 'cloneset';
-    case 'AdvancedStatefulSet':
-      return 'asts';
-    case 'AdvancedDaemonSet':
-      return 'ads';
-    case 'StatefulSet':
-      return 'statefulset';
-    case 'Deployment':
-    case 'DaemonSet':
-      throw usageError(`${obj.kind}${name} has no partition: explain partition supports CloneSet, Advanced StatefulSet, Advanced DaemonSet and StatefulSet`);
-    default:
-      throw usageError(`${obj.apiVersion ?? '?'} ${obj.kind ?? '?'}${name} is not a workload with a partition (CloneSet, Advanced StatefulSet, Advanced DaemonSet, StatefulSet)`);
-  }
-}
-
-/** Reads the arithmetic's input from an object exactly as typed (raw values, no coercion). */
-export function inputFromObject(obj: KubeObject): PartitionInput {
-  const kind = partitionKindOf(obj);
-  const adapter = adapterFor(obj)!;
-  const type = at(obj, 'spec', 'updateStrategy', 'type');
-  // Raw values, so that a wrongly typed field (a quoted "99") reaches the validation as written.
-  const rollingPath = kind === 'cloneset' ? cloneSetRollingPath(obj) : ['spec', 'updateStrategy', 'rollingUpdate'];
-  const raw = (field: string): unknown => at(obj, ...rollingPath, field);
-  const replicasRaw = kind === 'ads' ? at(obj, 'status', 'desiredNumberScheduled') : at(obj, 'spec', 'replicas');
-  if (replicasRaw !== undefined && (typeof replicasRaw !== 'number' || !Number.isInteger(replicasRaw) || replicasRaw < 0)) {
-    throw usageError(`invalid replicas ${JSON.stringify(replicasRaw)} in ${obj.kind} "${obj.metadata?.name ?? ''}": expected an integer ≥ 0`);
-  }
-  const input: PartitionInput = {
-    kind,
-    replicas: replicasRaw as number | undefined,
-    partition: raw('partition'),
-    maxUnavailable: raw('maxUnavailable'),
-    maxSurge: kind === 'cloneset' || kind === 'ads' ? raw('maxSurge') : undefined,
-    paused: adapter.paused(obj),
-    onDelete: type === 'OnDelete',
-  };
-  const start = at(obj, 'spec', 'ordinals', 'start');
-  if (typeof start === 'number') input.ordinalsStart = start;
-  if (kind === 'asts') input.reserveOrdinals = at(obj, 'spec', 'reserveOrdinals');
-  return input;
 }
 
 /** Flags override the object's values ("what if the partition were 50%?"). */

@@ -7,7 +7,7 @@ import { usageError } from '../../cli/exit';
 import { explainPartition, InvalidValueError, type PartitionInput } from '../../kruise/partition';
 import { parsePlanList, planRollout, type RolloutPlan } from '../../kruise/plan';
 import type { KubeObject } from '../../kruise/types';
-import { applyFlags, inputFromObject, parseKindFlag, partitionKindOf, type ExplainFlags } from './partition-input';
+import { applyFlags, parseKindFlag, type ExplainFlags } from './partition-input';
 import { reportJson, reportText, type LiveState } from './partition-print';
 
 export async function run(ctx: CommandContext, args: string[], flags: ExplainFlags, _command: Command): Promise<number> {
@@ -18,11 +18,11 @@ export async function run(ctx: CommandContext, args: string[], flags: ExplainFla
 
   let inputs: Array<{ input: PartitionInput; live?: LiveState; origin?: string }>;
   if (args.length > 0) {
-    const { readLive } = await import('./partition-live');
+    const [{ readLive }, { inputFromObjectChecked }] = await Promise.all([import('./partition-live'), import('./partition-object')]);
     const live = await readLive(ctx, args);
     inputs = [{ input: applyFlags(inputFromObjectChecked(live.object, kindFlag), flags), live: live.state, origin: describe(live.object) }];
   } else if (flags.filename) {
-    const { readManifest } = await import('./manifest');
+    const [{ readManifest }, { inputFromObjectChecked, hasPartitionKind }] = await Promise.all([import('./manifest'), import('./partition-object')]);
     const objects = await readManifest(flags.filename);
     // In a multi-object file, kinds without a partition (a Deployment next to a CloneSet) are skipped.
     const usable = objects.length === 1 ? objects : objects.filter((obj) => hasPartitionKind(obj));
@@ -74,23 +74,6 @@ function guard<T>(fn: () => T, origin?: string): T {
   }
 }
 
-function hasPartitionKind(obj: KubeObject): boolean {
-  try {
-    partitionKindOf(obj);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function describe(obj: KubeObject): string {
   return `${obj.kind ?? 'object'} "${obj.metadata?.name ?? ''}"`;
-}
-
-function inputFromObjectChecked(obj: KubeObject, kindFlag: ReturnType<typeof parseKindFlag>): PartitionInput {
-  const input = inputFromObject(obj);
-  if (kindFlag && kindFlag !== input.kind) {
-    throw usageError(`--kind=${kindFlag} does not match ${obj.kind} "${obj.metadata?.name ?? ''}" (${input.kind})`);
-  }
-  return input;
 }

@@ -1,0 +1,73 @@
+// Reading the arithmetic's input from a manifest or live object: only the -f and TYPE/NAME
+// forms load this (and the workload adapters); the offline form with flags never does.
+import { usageError } from '../../cli/exit';
+import type { PartitionInput, PartitionKind } from '../../kruise/partition';
+import type { KubeObject } from '../../kruise/types';
+import { at } from '../../kruise/workloads/access';
+import { adapterFor, cloneSetRollingPath } from '../../kruise/workloads/index';
+
+/** Which arithmetic applies to a manifest / live object; a usage error for kinds without a partition. */
+export function partitionKindOf(obj: KubeObject): PartitionKind {
+  const adapter = adapterFor(obj);
+  const name = obj.metadata?.name ? ` "${obj.metadata.name}"` : '';
+  switch (adapter?.kindName) {
+    case 'CloneSet':
+      return 'cloneset';
+    case 'AdvancedStatefulSet':
+      return 'asts';
+    case 'AdvancedDaemonSet':
+      return 'ads';
+    case 'StatefulSet':
+      return 'statefulset';
+    case 'Deployment':
+    case 'DaemonSet':
+      throw usageError(`${obj.kind}${name} has no partition: explain partition supports CloneSet, Advanced StatefulSet, Advanced DaemonSet and StatefulSet`);
+    default:
+      throw usageError(`${obj.apiVersion ?? '?'} ${obj.kind ?? '?'}${name} is not a workload with a partition (CloneSet, Advanced StatefulSet, Advanced DaemonSet, StatefulSet)`);
+  }
+}
+
+/** Reads the arithmetic's input from an object exactly as typed (raw values, no coercion). */
+export function inputFromObject(obj: KubeObject): PartitionInput {
+  const kind = partitionKindOf(obj);
+  const adapter = adapterFor(obj)!;
+  const type = at(obj, 'spec', 'updateStrategy', 'type');
+  // Raw values, so that a wrongly typed field (a quoted "99") reaches the validation as written.
+  const rollingPath = kind === 'cloneset' ? cloneSetRollingPath(obj) : ['spec', 'updateStrategy', 'rollingUpdate'];
+  const raw = (field: string): unknown => at(obj, ...rollingPath, field);
+  const replicasRaw = kind === 'ads' ? at(obj, 'status', 'desiredNumberScheduled') : at(obj, 'spec', 'replicas');
+  if (replicasRaw !== undefined && (typeof replicasRaw !== 'number' || !Number.isInteger(replicasRaw) || replicasRaw < 0)) {
+    throw usageError(`invalid replicas ${JSON.stringify(replicasRaw)} in ${obj.kind} "${obj.metadata?.name ?? ''}": expected an integer ≥ 0`);
+  }
+  const input: PartitionInput = {
+    kind,
+    replicas: replicasRaw as number | undefined,
+    partition: raw('partition'),
+    maxUnavailable: raw('maxUnavailable'),
+    maxSurge: kind === 'cloneset' || kind === 'ads' ? raw('maxSurge') : undefined,
+    paused: adapter.paused(obj),
+    onDelete: type === 'OnDelete',
+  };
+  const start = at(obj, 'spec', 'ordinals', 'start');
+  if (typeof start === 'number') input.ordinalsStart = start;
+  if (kind === 'asts') input.reserveOrdinals = at(obj, 'spec', 'reserveOrdinals');
+  return input;
+}
+
+export function hasPartitionKind(obj: KubeObject): boolean {
+  try {
+    partitionKindOf(obj);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** inputFromObject, refusing a --kind that contradicts the object. */
+export function inputFromObjectChecked(obj: KubeObject, kindFlag: PartitionKind | undefined): PartitionInput {
+  const input = inputFromObject(obj);
+  if (kindFlag && kindFlag !== input.kind) {
+    throw usageError(`--kind=${kindFlag} does not match ${obj.kind} "${obj.metadata?.name ?? ''}" (${input.kind})`);
+  }
+  return input;
+}
