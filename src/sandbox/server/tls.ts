@@ -29,8 +29,12 @@ const bitString = (b: Buffer, unused = 0): Buffer => tlv(0x03, Buffer.from([unus
 const bool = (v: boolean): Buffer => tlv(0x01, Buffer.from([v ? 0xff : 0]));
 const utf8 = (s: string): Buffer => tlv(0x0c, Buffer.from(s, 'utf8'));
 function integer(b: Buffer): Buffer {
-  // Positive: a leading 0 when the top bit is set.
-  return tlv(0x02, b[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), b]) : b);
+  // DER wants the minimal form: no leading zero bytes (a random serial starts with one in 1 of
+  // 256 cases, which OpenSSL rejects as "illegal padding"), then one zero if the top bit is set.
+  let start = 0;
+  while (start < b.length - 1 && b[start] === 0) start++;
+  const v = b.subarray(start);
+  return tlv(0x02, v[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), v]) : v);
 }
 function oid(dotted: string): Buffer {
   const parts = dotted.split('.').map(Number);
