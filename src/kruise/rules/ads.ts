@@ -13,6 +13,7 @@ import type { KubeObject } from '../types';
 import type { LabelSelector } from '../selectors';
 import type { FieldError } from './cloneset-webhook';
 import { DEFAULT_REVISION_HISTORY_LIMIT } from './revisions';
+import { nodeRequirementMatches, podSpecFitsNode } from './node-affinity';
 
 type Selector = LabelSelector;
 
@@ -52,52 +53,19 @@ export function readAdvancedDaemonSetSpec(obj: KubeObject): AdvancedDaemonSetSpe
 
 // Unlike labelSelectorMatches in ../selectors, this reads a LabelSelector with the node-affinity
 // operator rules (Gt/Lt understood, an unknown operator matches nothing), since it shares
-// requirementMatches with nodeShouldRunDaemonPod. Same results for every valid LabelSelector.
+// the node-affinity requirement rules with nodeShouldRunDaemonPod. Same results for every valid LabelSelector.
 function daemonSelectorMatches(sel: Selector | undefined, labels: Record<string, string> | undefined): boolean {
   if (!sel) return false;
   const l = labels ?? {};
   for (const [k, v] of Object.entries(sel.matchLabels ?? {})) if (l[k] !== v) return false;
-  for (const e of sel.matchExpressions ?? []) if (!requirementMatches(e, l, undefined)) return false;
+  for (const e of sel.matchExpressions ?? []) if (!nodeRequirementMatches(e, l)) return false;
   return true;
 }
 
-function requirementMatches(e: { key: string; operator: string; values?: string[] }, labels: Record<string, string>, fieldValue: string | undefined): boolean {
-  const has = fieldValue !== undefined || Object.prototype.hasOwnProperty.call(labels, e.key);
-  const v = fieldValue ?? labels[e.key];
-  const vals = e.values ?? [];
-  switch (e.operator) {
-    case 'In':
-      return has && vals.includes(v);
-    case 'NotIn':
-      return !has || !vals.includes(v);
-    case 'Exists':
-      return has;
-    case 'DoesNotExist':
-      return !has;
-    case 'Gt':
-      return has && Number(v) > Number(vals[0]);
-    case 'Lt':
-      return has && Number(v) < Number(vals[0]);
-    default:
-      return false;
-  }
-}
 
 /** Whether a daemon pod of this template belongs on the node (nodeSelector + required node affinity). */
 export function nodeShouldRunDaemonPod(template: Record<string, unknown>, node: KubeObject): boolean {
-  const spec = (template.spec ?? {}) as { nodeSelector?: Record<string, string>; affinity?: { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms?: Array<{ matchExpressions?: Array<{ key: string; operator: string; values?: string[] }>; matchFields?: Array<{ key: string; operator: string; values?: string[] }> }> } } } };
-  const labels = node.metadata.labels ?? {};
-  for (const [k, v] of Object.entries(spec.nodeSelector ?? {})) if (labels[k] !== v) return false;
-  const terms = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
-  if (terms && terms.length > 0) {
-    const ok = terms.some(
-      (t) =>
-        (t.matchExpressions ?? []).every((e) => requirementMatches(e, labels, undefined)) &&
-        (t.matchFields ?? []).every((e) => e.key === 'metadata.name' && requirementMatches(e, {}, node.metadata.name ?? '')),
-    );
-    if (!ok) return false;
-  }
-  return true;
+  return podSpecFitsNode((template.spec ?? {}) as Record<string, unknown>, node);
 }
 
 /** Nodes kept at the old revision by the partition (int ≤ v1.8; int-or-percent rounding down since v1.9). */

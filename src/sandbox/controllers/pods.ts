@@ -3,7 +3,6 @@
 // real controllers judge them, conditions, node selector requirements and timestamps.
 import type { KubeObject, OwnerReference, Pod, PodTemplate } from '../../kruise/types';
 import type { GroupResource } from '../store-api';
-import type { LabelSelectorRequirement } from '../../kruise/selectors';
 import { randomSuffix } from './hash';
 
 export const PODS: GroupResource = { group: '', resource: 'pods' };
@@ -174,36 +173,6 @@ export function msUntilAvailable(pod: Pod, minReadySeconds = 0, nowMs: number = 
 }
 
 // ---------------------------------------------------------------- node selector requirements
-
-/**
- * A NodeSelectorRequirement (node affinity), which unlike a LabelSelector also knows Gt / Lt;
- * workload and job selectors go through labelSelectorMatches of src/kruise/selectors.
- */
-export function matchesRequirement(req: LabelSelectorRequirement, labels: Record<string, string>): boolean {
-  const has = Object.prototype.hasOwnProperty.call(labels, req.key);
-  const value = labels[req.key];
-  const values = req.values ?? [];
-  switch (req.operator) {
-    case 'In':
-      return has && values.includes(value);
-    case 'NotIn':
-      return !has || !values.includes(value);
-    case 'Exists':
-      return has;
-    case 'DoesNotExist':
-      return !has;
-    case 'Gt':
-    case 'Lt': {
-      if (!has || values.length !== 1) return false;
-      const a = Number.parseInt(value, 10);
-      const b = Number.parseInt(values[0], 10);
-      if (Number.isNaN(a) || Number.isNaN(b)) return false;
-      return req.operator === 'Gt' ? a > b : a < b;
-    }
-    default:
-      return false;
-  }
-}
 
 // ---------------------------------------------------------------- int-or-percent (native kinds)
 

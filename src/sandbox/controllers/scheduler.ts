@@ -5,15 +5,11 @@
 import type { KubeObject, Pod } from '../../kruise/types';
 import type { ControllerWithAdmission, SimulationSettings, Store } from '../store-api';
 import { Informer } from './informer';
-import { NODES, PODS, keyOf, kubeTime, matchesRequirement, setCondition, type LabelSelectorRequirement, type PodCondition } from './pods';
+import { NODES, PODS, keyOf, kubeTime, setCondition, type PodCondition } from './pods';
+import { nodeMatchesTerm, podSpecFitsNode, type NodeSelectorTerm } from '../../kruise/rules/node-affinity';
 import { WorkQueue } from './queue';
 
-interface NodeSelectorTerm {
-  matchExpressions?: LabelSelectorRequirement[];
-  matchFields?: LabelSelectorRequirement[];
-}
 interface NodeAffinity {
-  requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms?: NodeSelectorTerm[] };
   preferredDuringSchedulingIgnoredDuringExecution?: Array<{ weight: number; preference: NodeSelectorTerm }>;
 }
 
@@ -21,23 +17,11 @@ function nodeAffinityOf(spec: Pod['spec']): NodeAffinity | undefined {
   return (spec.affinity as { nodeAffinity?: NodeAffinity } | undefined)?.nodeAffinity;
 }
 
-/** A node selector term: all expressions (over labels) and fields (metadata.name) must match. */
-export function nodeMatchesTerm(term: NodeSelectorTerm, node: KubeObject): boolean {
-  const labels = node.metadata.labels ?? {};
-  const fields = { 'metadata.name': node.metadata.name ?? '' };
-  const exprs = term.matchExpressions ?? [];
-  const fieldReqs = term.matchFields ?? [];
-  if (exprs.length === 0 && fieldReqs.length === 0) return false; // an empty term matches nothing
-  return exprs.every((r) => matchesRequirement(r, labels)) && fieldReqs.every((r) => matchesRequirement(r, fields));
-}
+export { nodeMatchesTerm };
 
-/** Whether `node` satisfies the pod's nodeSelector and required node affinity (and is Ready, schedulable). */
+/** Whether `node` satisfies the pod's nodeSelector and required node affinity (src/kruise rule). */
 export function nodeFitsPod(spec: Pod['spec'], node: KubeObject): boolean {
-  const labels = node.metadata.labels ?? {};
-  for (const [k, v] of Object.entries(spec.nodeSelector ?? {})) if (labels[k] !== v) return false;
-  const required = nodeAffinityOf(spec)?.requiredDuringSchedulingIgnoredDuringExecution;
-  if (required?.nodeSelectorTerms && !required.nodeSelectorTerms.some((t) => nodeMatchesTerm(t, node))) return false;
-  return true;
+  return podSpecFitsNode(spec, node);
 }
 
 /** Whether new pods may land on the node (Ready, and not cordoned unless the pod tolerates it, as DaemonSet pods do). */

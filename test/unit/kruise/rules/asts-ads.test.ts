@@ -64,3 +64,14 @@ test('ADS node eligibility and status hash field per version', () => {
   const beta = advancedDaemonSetStatus({ generation: 1, hash: 'h', beta: true, collisionCount: 0, nodes });
   assert.deepEqual([beta.updateRevision, 'daemonSetHash' in beta, beta.desiredNumberScheduled], ['h', false, 1]);
 });
+
+test('node affinity: an empty required term matches no node, as for the Kubernetes scheduler', async () => {
+  const { podSpecFitsNode } = await import('../../../../src/kruise/rules/node-affinity');
+  const node = { metadata: { name: 'node-1', labels: { 'topology.kubernetes.io/zone': 'zone-a' } } };
+  const tpl = (terms: unknown[]) => ({ spec: { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } } } });
+  assert.equal(nodeShouldRunDaemonPod(tpl([{}]), node), false);
+  assert.equal(nodeShouldRunDaemonPod(tpl([{}, { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node-1'] }] }]), node), true);
+  assert.equal(nodeShouldRunDaemonPod(tpl([{ matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'NotIn', values: ['zone-a'] }] }]), node), false);
+  // The sandbox scheduler and the DaemonSet rules answer alike.
+  assert.equal(podSpecFitsNode(tpl([{}]).spec, node), nodeShouldRunDaemonPod(tpl([{}]), node));
+});
