@@ -8,6 +8,7 @@ import { outputFor, processTerminal } from './cli/terminal';
 import type { CommandContext } from './cli/context';
 import { COMMAND_GROUPS } from './commands/index';
 import { actionResult } from './commands/lazy';
+import { noteCommand } from './cli/code-cache';
 import type { KubeClient } from './kube/client';
 
 export function programNameFor(argv1: string | undefined): string {
@@ -140,6 +141,7 @@ export async function main(argv: string[]): Promise<number> {
     const ctx = makeContext(globals, argv[1]);
     const program = buildProgram(ctx, parsed.rest[0]);
     if (parsed.rest.length === 0) {
+      noteCommand('help');
       program.outputHelp();
       return ExitCode.OK;
     }
@@ -147,7 +149,10 @@ export async function main(argv: string[]): Promise<number> {
     return actionResult.code;
   } catch (err) {
     if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return ExitCode.OK;
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
+        noteCommand('help');
+        return ExitCode.OK;
+      }
       outputFor(2).write(`See '${programNameFor(argv[1])} --help' for usage.\n`);
       return ExitCode.USAGE;
     }

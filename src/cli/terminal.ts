@@ -4,13 +4,25 @@
 // fs means loading its stream and promise layers on every start.
 const { fstatSync, writeSync } = process.getBuiltinModule('node:fs');
 
+/** Major device number of /dev/null, /dev/zero and the other Linux memory devices. */
+const LINUX_MEM_MAJOR = 1;
+
+/** Major number of a Linux dev_t (glibc's gnu_dev_major). */
+export function linuxMajor(rdev: number): number {
+  return (Math.floor(rdev / 2 ** 8) & 0xfff) | (Math.floor(rdev / 2 ** 32) & ~0xfff);
+}
+
 /**
  * Whether a descriptor is a terminal. node:tty loads the whole net/stream stack, so ask fstat
  * first: only a character device can be a terminal (pipes and files, what scripts use, stop here).
  */
 export function isTerminal(fd: number): boolean {
   try {
-    if (!fstatSync(fd).isCharacterDevice()) return false;
+    const st = fstatSync(fd);
+    if (!st.isCharacterDevice()) return false;
+    // `>/dev/null` is a character device too; on Linux the memory devices (null, zero, full,
+    // random) are major 1, never a terminal, so scripts that discard output skip node:tty as well.
+    if (process.platform === 'linux' && linuxMajor(st.rdev) === LINUX_MEM_MAJOR) return false;
   } catch {
     return false;
   }

@@ -2,6 +2,7 @@
 // loaded only when it runs, so `--help` and offline commands stay fast.
 import type { Command } from 'commander';
 import type { CommandContext } from '../cli/context';
+import { noteCommand } from '../cli/code-cache';
 
 /** A command's implementation: returns the exit code (0 when omitted). */
 export type CommandRun<O = Record<string, unknown>> = (
@@ -23,10 +24,18 @@ function needsYaml(opts: Record<string, unknown>): boolean {
   return opts.output === 'yaml' || (opts.filename !== undefined && opts.filename !== false);
 }
 
+/** "rollout status": the names from the root's child down to this command. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
 export function lazyAction<O>(ctx: CommandContext, load: () => Promise<CommandModule<O>>) {
   return async (...actionArgs: unknown[]): Promise<void> => {
     const command = actionArgs[actionArgs.length - 1] as Command;
     const opts = command.opts() as Record<string, unknown>;
+    noteCommand(commandPath(command));
     const [mod] = await Promise.all([load(), needsYaml(opts) ? import('../lib/yaml').then((m) => m.preloadYaml()) : undefined]);
     const code = await mod.run(ctx, command.args.slice(), opts as O, command);
     actionResult.code = typeof code === 'number' ? code : 0;

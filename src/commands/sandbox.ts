@@ -31,14 +31,14 @@ export async function run(ctx: CommandContext, args: string[], opts: SandboxComm
   if (args.length > 0) throw usageError(`sandbox takes no arguments (got "${args.join(' ')}")`);
   const port = intFlag(opts.port, '--port', 0, 65535);
   const nodes = intFlag(opts.nodes, '--nodes', 1, 500);
-  const { parseKruiseRelease } = await import('../sandbox/crds/builtin-crds');
+  const { parseKruiseRelease } = await import('../sandbox/index');
   const kruise = parseKruiseRelease(opts.kruise);
   if (!kruise) throw usageError(`invalid value "${opts.kruise}" for --kruise: use v1.3, v1.8, v1.9 or master`);
   const readyDelayMs = parseDuration(opts.readyDelay, '--ready-delay');
   if (opts.crds !== undefined && !(existsSync(opts.crds) && statSync(opts.crds).isDirectory())) {
     throw usageError(`--crds ${opts.crds}: not a folder`);
   }
-  let faults: import('../sandbox/server/faults').FaultSpec | undefined;
+  let faults: import('../sandbox/index').FaultSpec | undefined;
   if (opts.faults !== undefined) {
     let text: string;
     try {
@@ -46,7 +46,7 @@ export async function run(ctx: CommandContext, args: string[], opts: SandboxComm
     } catch (err) {
       throw usageError(`--faults ${opts.faults}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
     }
-    const { validateFaultSpec } = await import('../sandbox/server/faults');
+    const { validateFaultSpec } = await import('../sandbox/index');
     try {
       faults = validateFaultSpec(parse(text));
     } catch (err) {
@@ -68,7 +68,7 @@ export async function run(ctx: CommandContext, args: string[], opts: SandboxComm
   // A kubeconfig left by an earlier run must not make a waiting script think we are ready.
   rmSync(kubeconfigPath, { force: true });
 
-  const [{ startSandbox }, { writeFileAtomic }] = await Promise.all([import('../sandbox/index'), import('../sandbox/server/kubeconfig')]);
+  const { startSandbox, writeFileAtomic } = await import('../sandbox/index');
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
     sandbox = await startSandbox({ port, nodes, kruise, crdsDir: opts.crds, tls: Boolean(opts.tls), auditLog: opts.auditLog, faults, readyDelayMs });

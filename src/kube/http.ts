@@ -161,8 +161,16 @@ export class Transport {
     return `${this.base.protocol}//${this.base.host}${prefix}${path}${buildQuery(query)}`;
   }
 
+  /**
+   * Lets the process exit: every socket is unref'd and ends with the process (or when the server
+   * times the idle connection out). Not destroyed: destroying a socket makes Node build
+   * process.stderr (net's Socket._destroy compares against it), a stream a CLI that writes
+   * through descriptors never needs, on every command's way out.
+   */
   close(): void {
-    this.agent.destroy();
+    for (const group of [this.agent.sockets, this.agent.freeSockets]) {
+      for (const list of Object.values(group)) for (const socket of list ?? []) socket.unref();
+    }
   }
 
   /** Sends a request (retrying as allowed) and returns the response, whatever its status. */

@@ -1,8 +1,7 @@
 // The `yaml` library (~115 KB) stays out of the hot paths (status, pause, JSON output):
-// commands whose flags call for YAML (-o yaml, -f FILE) get it preloaded as its own chunk
-// before they run (see commands/lazy.ts); any other caller that needs it synchronously
-// falls back to loading the installed package, so correctness never depends on the preload.
-import { createRequire } from 'node:module';
+// commands whose flags call for YAML (-o yaml, -f FILE) get it preloaded (its own file in
+// dist/vendor) before they run (see commands/lazy.ts); any other caller that needs it
+// synchronously loads it on the spot, so correctness never depends on the preload.
 import type * as YAML from 'yaml';
 
 let lib: typeof YAML | undefined;
@@ -14,6 +13,9 @@ export async function preloadYaml(): Promise<void> {
 }
 
 export function yamlLib(): typeof YAML {
-  lib ??= createRequire(import.meta.url)('yaml') as typeof YAML;
+  // In the CommonJS bundle `require` exists and esbuild points it at dist/vendor/yaml.cjs;
+  // running from source (ES modules under tsx) it does not. node:module is asked for only
+  // then: loading it brings in the ES module loader.
+  lib ??= (typeof require === 'function' ? require('yaml') : process.getBuiltinModule('node:module').createRequire(import.meta.url)('yaml')) as typeof YAML;
   return lib;
 }

@@ -16,6 +16,12 @@ import type { AuditRecord } from './server/request';
 import { MemoryStore } from './server/store';
 import { loadConverters } from './server/versions';
 
+// What the `sandbox` command needs besides startSandbox: the build puts this module and
+// everything under src/sandbox into dist/sandbox.cjs, so the command reaches it only here.
+export { parseKruiseRelease } from './crds/builtin-crds';
+export { validateFaultSpec, type FaultSpec } from './server/faults';
+export { writeFileAtomic } from './server/kubeconfig';
+
 export interface SandboxOptions {
   /** 0 = a free port. */
   port: number;
