@@ -34,10 +34,11 @@ function globalsHelp(): string {
 
 /**
  * Builds the command tree. With `only` (the first word of the command line), just the group
- * that owns that command is registered; the root help and unknown words get every group's
+ * that owns that command is registered (and of it, with `sub`, the second word, possibly just
+ * that subcommand); the root help and unknown words get every group's
  * top-level command, completion the whole tree.
  */
-export function buildProgram(ctx: CommandContext, only?: string): Command {
+export function buildProgram(ctx: CommandContext, only?: string, sub?: string): Command {
   const program = new Command(ctx.programName);
   program
     .description('OpenKruise workloads from the command line: rollouts, in-place restarts, image pre-download, PersistentPodState')
@@ -46,7 +47,7 @@ export function buildProgram(ctx: CommandContext, only?: string): Command {
     .showSuggestionAfterError(true)
     .addHelpText('after', `\n${globalsHelp()}\n\n${exitCodesHelp()}\n\nUse "${ctx.programName} <command> --help" for more about a command.`);
   const owner = only && only !== '__complete' ? COMMAND_GROUPS.find((g) => g.names.includes(only)) : undefined;
-  if (owner) owner.register(program, ctx);
+  if (owner) owner.register(program, ctx, false, sub);
   else for (const group of COMMAND_GROUPS) group.register(program, ctx, only !== '__complete');
   const configure = (cmd: Command): void => {
     cmd.exitOverride();
@@ -139,7 +140,7 @@ export async function main(argv: string[]): Promise<number> {
     const parsed = parseArgv(argv.slice(2));
     globals = parsed.globals;
     const ctx = makeContext(globals, argv[1]);
-    const program = buildProgram(ctx, parsed.rest[0]);
+    const program = buildProgram(ctx, parsed.rest[0], parsed.rest[1]);
     if (parsed.rest.length === 0) {
       noteCommand('help');
       program.outputHelp();

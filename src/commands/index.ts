@@ -17,8 +17,10 @@ import { registerRollout } from './rollout/spec';
 /**
  * Adds a group's commands. `shallow`: only the group's top-level command (name, description), for
  * the root help and suggestions; its subcommands and their flags are registered when it runs.
+ * `sub`: the word after the group's name; groups with many subcommands register just that one
+ * when it names one of theirs (see subcommands.ts).
  */
-type Register = (program: Command, ctx: CommandContext, shallow?: boolean) => void;
+type Register = (program: Command, ctx: CommandContext, shallow?: boolean, sub?: string) => void;
 
 // Help lists the groups in this order: the everyday verbs first. Each entry names the
 // top-level commands its register function adds, so that one invocation registers only the

@@ -3,10 +3,11 @@
 import { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
+import { subcommandFilter } from '../subcommands';
 
 const KINDS = 'cloneset, asts, ads, deployment, statefulset, daemonset';
 
-export function registerRollout(program: Command, ctx: CommandContext, shallow = false): void {
+export function registerRollout(program: Command, ctx: CommandContext, shallow = false, sub?: string): void {
   const p = ctx.programName;
   const rollout = program
     .command('rollout')
@@ -14,75 +15,88 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
     .usage('<subcommand> TYPE/NAME [flags]')
     .helpCommand(false);
   if (shallow) return;
+  const want = subcommandFilter(sub, ['status', 'undo', 'history', 'pause', 'resume', 'restart']);
 
-  rollout
-    .command('status')
-    .description(`wait until a rollout is done (${KINDS}); exit 0 when complete or partition-complete`)
-    .usage('TYPE/NAME... | TYPE NAME... | TYPE -l SELECTOR [flags]')
-    .argument('[resources...]')
-    .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
-    .option('-l, --selector <selector>', 'await every matching object of TYPE')
-    .option('-w, --watch [bool]', 'watch until done (--watch=false: check once, exit 4 when not finished)')
-    .option('--timeout <duration>', 'give up after this long (exit 3); 0 = wait forever', '0')
-    .option('--failure-grace <duration>', 'how long an updated pod may stay in ErrImagePull, CrashLoopBackOff... before the rollout fails (0 = at once)', '60s')
-    .option('-o, --output <format>', 'json: one JSON object per change of state (JSON Lines)')
-    .option('--revision <n>', 'fail (exit 1) unless this revision is the one being rolled out')
-    .addHelpText(
-      'after',
-      `\nStates: Progressing, Paused, PartitionComplete, Complete, Failed, TimedOut.\nExit codes: 0 done, 1 failed or deleted, 2 invalid input, 3 timed out, 4 not finished (--watch=false).\n\nExamples:\n  ${p} rollout status cloneset/web\n  ${p} rollout status cloneset/web --timeout=5m -o json\n  ${p} rollout status asts -l app=db --watch=false`,
-    )
-    .action(lazyAction(ctx, () => import('./status')));
+  if (want('status')) {
+    rollout
+      .command('status')
+      .description(`wait until a rollout is done (${KINDS}); exit 0 when complete or partition-complete`)
+      .usage('TYPE/NAME... | TYPE NAME... | TYPE -l SELECTOR [flags]')
+      .argument('[resources...]')
+      .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
+      .option('-l, --selector <selector>', 'await every matching object of TYPE')
+      .option('-w, --watch [bool]', 'watch until done (--watch=false: check once, exit 4 when not finished)')
+      .option('--timeout <duration>', 'give up after this long (exit 3); 0 = wait forever', '0')
+      .option('--failure-grace <duration>', 'how long an updated pod may stay in ErrImagePull, CrashLoopBackOff... before the rollout fails (0 = at once)', '60s')
+      .option('-o, --output <format>', 'json: one JSON object per change of state (JSON Lines)')
+      .option('--revision <n>', 'fail (exit 1) unless this revision is the one being rolled out')
+      .addHelpText(
+        'after',
+        `\nStates: Progressing, Paused, PartitionComplete, Complete, Failed, TimedOut.\nExit codes: 0 done, 1 failed or deleted, 2 invalid input, 3 timed out, 4 not finished (--watch=false).\n\nExamples:\n  ${p} rollout status cloneset/web\n  ${p} rollout status cloneset/web --timeout=5m -o json\n  ${p} rollout status asts -l app=db --watch=false`,
+      )
+      .action(lazyAction(ctx, () => import('./status')));
+  }
 
-  rollout
-    .command('undo')
-    .description('roll back to a previous revision (the whole pod template is restored)')
-    .usage('TYPE/NAME [--to-revision=N] [flags]')
-    .argument('[resources...]')
-    .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
-    .option('--to-revision <n>', 'the revision to roll back to (default: the previous one)')
-    .option('--dry-run [mode]', 'none, client or server')
-    .option('-o, --output <format>', 'json, yaml or name: print the resulting object')
-    .addHelpText('after', `\nExamples:\n  ${p} rollout undo cloneset/web\n  ${p} rollout undo cloneset/web --to-revision=2 --dry-run=server -o yaml`)
-    .action(lazyAction(ctx, () => import('./undo')));
+  if (want('undo')) {
+    rollout
+      .command('undo')
+      .description('roll back to a previous revision (the whole pod template is restored)')
+      .usage('TYPE/NAME [--to-revision=N] [flags]')
+      .argument('[resources...]')
+      .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
+      .option('--to-revision <n>', 'the revision to roll back to (default: the previous one)')
+      .option('--dry-run [mode]', 'none, client or server')
+      .option('-o, --output <format>', 'json, yaml or name: print the resulting object')
+      .addHelpText('after', `\nExamples:\n  ${p} rollout undo cloneset/web\n  ${p} rollout undo cloneset/web --to-revision=2 --dry-run=server -o yaml`)
+      .action(lazyAction(ctx, () => import('./undo')));
+  }
 
-  rollout
-    .command('history')
-    .description('list revisions (REVISION, CHANGE-CAUSE, IMAGES, PODS), show one, or diff two')
-    .usage('TYPE/NAME [--revision=N | --diff=A,B] [flags]')
-    .argument('[resources...]')
-    .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
-    .option('--revision <n>', 'print the pod template of this revision')
-    .option('--diff <a,b>', 'unified diff of the pod templates of two revisions')
-    .option('-o, --output <format>', 'json or yaml')
-    .addHelpText('after', `\nExamples:\n  ${p} rollout history cloneset/web\n  ${p} rollout history cloneset/web --diff=1,2`)
-    .action(lazyAction(ctx, () => import('./history')));
+  if (want('history')) {
+    rollout
+      .command('history')
+      .description('list revisions (REVISION, CHANGE-CAUSE, IMAGES, PODS), show one, or diff two')
+      .usage('TYPE/NAME [--revision=N | --diff=A,B] [flags]')
+      .argument('[resources...]')
+      .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
+      .option('--revision <n>', 'print the pod template of this revision')
+      .option('--diff <a,b>', 'unified diff of the pod templates of two revisions')
+      .option('-o, --output <format>', 'json or yaml')
+      .addHelpText('after', `\nExamples:\n  ${p} rollout history cloneset/web\n  ${p} rollout history cloneset/web --diff=1,2`)
+      .action(lazyAction(ctx, () => import('./history')));
+  }
 
-  rollout
-    .command('pause')
-    .description('pause the rollout (CloneSet, Advanced StatefulSet, Advanced DaemonSet, Deployment)')
-    .usage('TYPE/NAME... [flags]')
-    .argument('[resources...]')
-    .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
-    .addHelpText('after', `\nExample:\n  ${p} rollout pause cloneset/web`)
-    .action(lazyAction(ctx, () => import('./pause').then((m) => ({ run: m.runPause }))));
+  if (want('pause')) {
+    rollout
+      .command('pause')
+      .description('pause the rollout (CloneSet, Advanced StatefulSet, Advanced DaemonSet, Deployment)')
+      .usage('TYPE/NAME... [flags]')
+      .argument('[resources...]')
+      .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
+      .addHelpText('after', `\nExample:\n  ${p} rollout pause cloneset/web`)
+      .action(lazyAction(ctx, () => import('./pause').then((m) => ({ run: m.runPause }))));
+  }
 
-  rollout
-    .command('resume')
-    .description('resume a paused rollout')
-    .usage('TYPE/NAME... [flags]')
-    .argument('[resources...]')
-    .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
-    .addHelpText('after', `\nExample:\n  ${p} rollout resume cloneset/web`)
-    .action(lazyAction(ctx, () => import('./pause').then((m) => ({ run: m.runResume }))));
+  if (want('resume')) {
+    rollout
+      .command('resume')
+      .description('resume a paused rollout')
+      .usage('TYPE/NAME... [flags]')
+      .argument('[resources...]')
+      .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
+      .addHelpText('after', `\nExample:\n  ${p} rollout resume cloneset/web`)
+      .action(lazyAction(ctx, () => import('./pause').then((m) => ({ run: m.runResume }))));
+  }
 
-  rollout
-    .command('restart')
-    .description('restart the pods: template annotation for native and ReCreate workloads, ContainerRecreateRequests for in-place policies')
-    .usage('TYPE/NAME... [flags]')
-    .argument('[resources...]')
-    .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
-    .option('-l, --selector <selector>', 'restart every matching object of TYPE')
-    .option('--timeout <duration>', 'in-place restarts: give up waiting after this long (exit 3); 0 = no limit', '0')
-    .addHelpText('after', `\nExample:\n  ${p} rollout restart cloneset/web`)
-    .action(lazyAction(ctx, () => import('./restart')));
+  if (want('restart')) {
+    rollout
+      .command('restart')
+      .description('restart the pods: template annotation for native and ReCreate workloads, ContainerRecreateRequests for in-place policies')
+      .usage('TYPE/NAME... [flags]')
+      .argument('[resources...]')
+      .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
+      .option('-l, --selector <selector>', 'restart every matching object of TYPE')
+      .option('--timeout <duration>', 'in-place restarts: give up waiting after this long (exit 3); 0 = no limit', '0')
+      .addHelpText('after', `\nExample:\n  ${p} rollout restart cloneset/web`)
+      .action(lazyAction(ctx, () => import('./restart')));
+  }
 }

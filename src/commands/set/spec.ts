@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
 import { collect } from '../collect';
+import { subcommandFilter } from '../subcommands';
 
 function commonFlags(cmd: Command): Command {
   return cmd
@@ -29,74 +30,81 @@ Behaviour:
 Exit codes: 0 done (or unchanged), 1 refused or failed (nothing changed by this command for that object),
   2 invalid input (nothing was read or sent).`;
 
-export function registerSet(program: Command, ctx: CommandContext, shallow = false): void {
+export function registerSet(program: Command, ctx: CommandContext, shallow = false, sub?: string): void {
   const set = program.command('set').description('change container images, env or resources with minimal, in-place-friendly patches').helpCommand(false);
   if (shallow) return;
+  const want = subcommandFilter(sub, ['image', 'env', 'resources']);
 
-  commonFlags(
-    set
-      .command('image')
-      .description('update container images (containers and init containers; * = all)')
-      .usage('(TYPE/NAME... | TYPE NAME... | TYPE -l SELECTOR | TYPE --all | -f FILE) CONTAINER=IMAGE... [flags]')
-      .argument('[args...]', 'objects, then CONTAINER=IMAGE pairs'),
-  )
-    .addHelpText(
-      'after',
-      `
-Kinds: CloneSet (v1alpha1/v1beta1), Advanced StatefulSet, Advanced DaemonSet, SidecarSet, Deployment,
-  StatefulSet, DaemonSet, ReplicaSet, Pod, Job, CronJob.
-Images are checked client-side (lower-case repository, valid tag/digest): a malformed one exits 2.
-${BEHAVIOUR}
-
-Examples:
-  ${ctx.programName} set image cloneset/web app=nginx:1.27
-  ${ctx.programName} set image cloneset/web '*=registry.example.com/web:2.0' --dry-run=server
-  ${ctx.programName} set image --local -f web.yaml app=nginx:1.27 -o yaml    # offline, no cluster`,
+  if (want('image')) {
+    commonFlags(
+      set
+        .command('image')
+        .description('update container images (containers and init containers; * = all)')
+        .usage('(TYPE/NAME... | TYPE NAME... | TYPE -l SELECTOR | TYPE --all | -f FILE) CONTAINER=IMAGE... [flags]')
+        .argument('[args...]', 'objects, then CONTAINER=IMAGE pairs'),
     )
-    .action(lazyAction(ctx, () => import('./image')));
+      .addHelpText(
+        'after',
+        `
+  Kinds: CloneSet (v1alpha1/v1beta1), Advanced StatefulSet, Advanced DaemonSet, SidecarSet, Deployment,
+    StatefulSet, DaemonSet, ReplicaSet, Pod, Job, CronJob.
+  Images are checked client-side (lower-case repository, valid tag/digest): a malformed one exits 2.
+  ${BEHAVIOUR}
 
-  commonFlags(
-    set
-      .command('env')
-      .description('set, change or remove environment variables of containers')
-      .usage('(TYPE/NAME... | TYPE -l SELECTOR | -f FILE) KEY=VALUE... KEY-... [-c CONTAINER] [--from=configmap/NAME|secret/NAME] [flags]')
-      .argument('[args...]', 'objects, then KEY=VALUE (set) and KEY- (remove) arguments'),
-  )
-    .option('-c, --containers <name>', 'the container to change (a name or * for all, incl. init containers)', undefined)
-    .option('--from <source>', 'reference every key of configmap/NAME or secret/NAME (names upper-cased, invalid characters become _)')
-    .option('--prefix <prefix>', 'prefix for the names of the variables added with --from')
-    .option('--list', 'print the env of the selected containers as KEY=value lines (kubectl format) and change nothing')
-    .addHelpText(
-      'after',
-      `
-Env names follow the API server rule (letters, digits, '_', '-', '.'; not starting with a digit): others exit 2.
-${BEHAVIOUR}
+  Examples:
+    ${ctx.programName} set image cloneset/web app=nginx:1.27
+    ${ctx.programName} set image cloneset/web '*=registry.example.com/web:2.0' --dry-run=server
+    ${ctx.programName} set image --local -f web.yaml app=nginx:1.27 -o yaml    # offline, no cluster`,
+      )
+      .action(lazyAction(ctx, () => import('./image')));
+  }
 
-Examples:
-  ${ctx.programName} set env cloneset/web -c app LOG_LEVEL=debug OLD_FLAG-
-  ${ctx.programName} set env cloneset/web --from=configmap/settings --prefix=APP_
-  ${ctx.programName} set env cloneset/web --list`,
+  if (want('env')) {
+    commonFlags(
+      set
+        .command('env')
+        .description('set, change or remove environment variables of containers')
+        .usage('(TYPE/NAME... | TYPE -l SELECTOR | -f FILE) KEY=VALUE... KEY-... [-c CONTAINER] [--from=configmap/NAME|secret/NAME] [flags]')
+        .argument('[args...]', 'objects, then KEY=VALUE (set) and KEY- (remove) arguments'),
     )
-    .action(lazyAction(ctx, () => import('./env')));
+      .option('-c, --containers <name>', 'the container to change (a name or * for all, incl. init containers)', undefined)
+      .option('--from <source>', 'reference every key of configmap/NAME or secret/NAME (names upper-cased, invalid characters become _)')
+      .option('--prefix <prefix>', 'prefix for the names of the variables added with --from')
+      .option('--list', 'print the env of the selected containers as KEY=value lines (kubectl format) and change nothing')
+      .addHelpText(
+        'after',
+        `
+  Env names follow the API server rule (letters, digits, '_', '-', '.'; not starting with a digit): others exit 2.
+  ${BEHAVIOUR}
 
-  commonFlags(
-    set
-      .command('resources')
-      .description('set resource requests and limits of containers')
-      .usage('(TYPE/NAME... | TYPE -l SELECTOR | -f FILE) [-c CONTAINER] [--limits=cpu=..,memory=..] [--requests=..] [flags]')
-      .argument('[args...]', 'objects'),
-  )
-    .option('-c, --containers <name>', 'the container to change (a name or * for all, incl. init containers)', undefined)
-    .option('--limits <list>', 'limits, e.g. cpu=500m,memory=512Mi')
-    .option('--requests <list>', 'requests, e.g. cpu=100m,memory=128Mi')
-    .addHelpText(
-      'after',
-      `
-Quantities are checked client-side (e.g. 500m, 2, 512Mi, 1Gi; not negative), and so is request <= limit.
-${BEHAVIOUR}
+  Examples:
+    ${ctx.programName} set env cloneset/web -c app LOG_LEVEL=debug OLD_FLAG-
+    ${ctx.programName} set env cloneset/web --from=configmap/settings --prefix=APP_
+    ${ctx.programName} set env cloneset/web --list`,
+      )
+      .action(lazyAction(ctx, () => import('./env')));
+  }
 
-Examples:
-  ${ctx.programName} set resources cloneset/web -c app --limits=cpu=1,memory=1Gi --requests=cpu=250m`,
+  if (want('resources')) {
+    commonFlags(
+      set
+        .command('resources')
+        .description('set resource requests and limits of containers')
+        .usage('(TYPE/NAME... | TYPE -l SELECTOR | -f FILE) [-c CONTAINER] [--limits=cpu=..,memory=..] [--requests=..] [flags]')
+        .argument('[args...]', 'objects'),
     )
-    .action(lazyAction(ctx, () => import('./resources')));
+      .option('-c, --containers <name>', 'the container to change (a name or * for all, incl. init containers)', undefined)
+      .option('--limits <list>', 'limits, e.g. cpu=500m,memory=512Mi')
+      .option('--requests <list>', 'requests, e.g. cpu=100m,memory=128Mi')
+      .addHelpText(
+        'after',
+        `
+  Quantities are checked client-side (e.g. 500m, 2, 512Mi, 1Gi; not negative), and so is request <= limit.
+  ${BEHAVIOUR}
+
+  Examples:
+    ${ctx.programName} set resources cloneset/web -c app --limits=cpu=1,memory=1Gi --requests=cpu=250m`,
+      )
+      .action(lazyAction(ctx, () => import('./resources')));
+  }
 }
