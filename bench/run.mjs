@@ -3,7 +3,7 @@
 // Sections can be picked: `node bench/run.mjs startup requests` (default: all).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cli, kubectlBin, wallMs, wallMsInterleaved, peakMb, startSandbox, run, waitFor, isDiscovery, median } from './lib.mjs';
+import { cli, root, kubectlBin, wallMs, wallMsInterleaved, peakMb, startSandbox, run, waitFor, isDiscovery, median } from './lib.mjs';
 
 const wanted = new Set(process.argv.slice(2));
 const want = (s) => wanted.size === 0 || wanted.has(s);
@@ -85,7 +85,9 @@ if (want('api') || want('requests')) {
     if (want('api')) {
       console.log('\n# 2. One API command vs kubectl on the same sandbox (median of 15, interleaved)');
       const pair = (a, b) => ['/bin/sh', ['-c', `${a} >/dev/null && ${b} >/dev/null`], sb.env];
-      const [ours, theirs, s1, s2, base] = wallMsInterleaved([
+      const server = /server: (\S+)/.exec(readFileSync(sb.env.KUBECONFIG, 'utf8'))[1];
+      const floor = `"${process.execPath}" "${join(root, 'bench', 'node-floor.cjs')}" ${server} default x`;
+      const [ours, theirs, s1, s2, base, bare] = wallMsInterleaved([
         pair(`"${cli}" rollout pause cloneset/x`, `"${cli}" rollout resume cloneset/x`),
         pair(
           `${kubectlBin} patch cloneset x --type merge -p '{"spec":{"updateStrategy":{"paused":true}}}'`,
@@ -93,11 +95,14 @@ if (want('api') || want('requests')) {
         ),
         [cli, ['rollout', 'status', 'deployment/d'], sb.env],
         [kubectlBin, ['rollout', 'status', 'deployment/d'], sb.env],
-        [process.execPath, ['-e', '0'], sb.env],
+        pair(`"${process.execPath}" -e 0`, `"${process.execPath}" -e 0`),
+        pair(`${floor} true`, `${floor} false`),
       ]);
-      console.log(`      for scale: node -e 0 takes ${r2(base)} ms here`);
       report('rollout pause+resume vs kubectl patch x2', r2(ours / theirs), 'x', '<= 1.5x', ours / theirs <= 1.5, `${r2(ours)} ms vs ${r2(theirs)} ms`);
       report('rollout status deployment (finished) vs kubectl', r2(s1 / s2), 'x', '<= 1.5x', s1 / s2 <= 1.5, `${r2(s1)} ms vs ${r2(s2)} ms`);
+      // What Node.js itself costs, measured in the same rounds (see bench/node-floor.cjs).
+      console.log(`      reference: node -e 0 twice = ${r2(base)} ms (${r2(base / theirs)}x the two kubectl patches);`);
+      console.log(`      a bare node:http GET+PATCH script twice = ${r2(bare)} ms (${r2(bare / theirs)}x): the floor for any Node.js CLI here`);
     }
 
     if (want('requests')) {

@@ -1,7 +1,7 @@
 // Bundles the CLI into dist/:
 //   dist/cli.cjs          the CLI and the small libraries: one CommonJS module body, written
-//                         already wrapped as `(function (exports, require, module, __filename,
-//                         __dirname) {...})` for bin/kubectl-kruise to compile. Code reached only
+//                         already wrapped as `/*FINGERPRINT*/(function (exports, require, module,
+//                         __filename, __dirname) {...})` for bin/kubectl-kruise to compile. Code reached only
 //                         through import() stays uninitialised until that path runs.
 //   dist/sandbox.cjs      the sandbox (API server, controllers): a third of our code, which no
 //                         other command should have to read on every start.
@@ -15,6 +15,7 @@
 // dist/ (and a rebuilt bundle never meets a code cache made for the old one).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { rmSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 
 const root = new URL('..', import.meta.url);
@@ -70,7 +71,11 @@ await build({ ...common, plugins: [vendorExternal], entryPoints: { sandbox: 'src
 const cliFile = new URL(`${tmp}/cli.cjs`, root);
 const body = readFileSync(cliFile, 'latin1');
 if (/[^\x00-\x7f]/.test(body)) throw new Error('dist/cli.cjs is not ASCII');
-writeFileSync(cliFile, `(function (exports, require, module, __filename, __dirname) {${body}\n})`, 'latin1');
+// A fingerprint of the bundle leads the file: the launcher keeps code caches per fingerprint, as
+// V8 checks only the length of the source a cache was made for.
+const wrapped = `(function (exports, require, module, __filename, __dirname) {${body}\n})`;
+const fingerprint = createHash('sha256').update(wrapped).digest('hex').slice(0, 16);
+writeFileSync(cliFile, `/*${fingerprint}*/${wrapped}`, 'latin1');
 await Promise.all(
   Object.entries(VENDOR).map(([mod, name]) =>
     build({

@@ -35,6 +35,26 @@ test('an unknown subcommand or flag is a usage error: one error line, exit 2', (
   assert.match(f.stderr, /^error: unknown option '--frob'/);
 });
 
+test('a group lists all its subcommands, runs one with only its own flags, and suggests on a typo', () => {
+  const k = join(bin, 'kubectl-kruise');
+  const group = run(k, ['rollout', '--help']);
+  assert.equal(group.code, 0);
+  for (const sub of ['status', 'undo', 'history', 'pause', 'resume', 'restart']) assert.match(group.stdout, new RegExp(`^  ${sub} `, 'm'));
+  const pause = run(k, ['rollout', 'pause', '--help']);
+  assert.equal(pause.code, 0);
+  assert.match(pause.stdout, /^Usage: kubectl kruise rollout pause TYPE\/NAME\.\.\. \[flags\]/);
+  const typo = run(k, ['rollout', 'pase', 'cloneset/web']);
+  assert.equal(typo.code, 2);
+  assert.match(typo.stderr, /^error: unknown command 'pase'\n\(Did you mean pause\?\)/);
+  const setTypo = run(k, ['set', 'imag', 'cloneset/web', 'app=nginx:1.27']);
+  assert.equal(setTypo.code, 2);
+  assert.match(setTypo.stderr, /Did you mean image\?/);
+  // A subcommand's own flags are still parsed when it is the only one registered.
+  const flag = run(k, ['set', 'image', '--frob', 'cloneset/web', 'app=nginx:1.27']);
+  assert.equal(flag.code, 2);
+  assert.match(flag.stderr, /^error: unknown option '--frob'/);
+});
+
 test('through kubectl: `kubectl kruise --help` works and `kubectl plugin list` has no warnings', () => {
   const help = run('/usr/bin/kubectl', ['kruise', '--help']);
   assert.equal(help.code, 0);
