@@ -21,7 +21,6 @@ function run(opts: { beta?: boolean; nodes?: number }, fn: (sim: Sim) => Promise
   return async () => {
     const sim = startSim([createAdvancedDaemonSetController()], {
       settings: { nodes: opts.nodes ?? 3, kruise: opts.beta ? 'v1.9' : 'v1.8' },
-      store: opts.beta ? { storageVersions: { 'daemonsets.apps.kruise.io': 'apps.kruise.io/v1beta1' } } : {},
     });
     try {
       await fn(sim);

@@ -35,7 +35,8 @@ const readyAll = (sim: Sim, n: number) => () => {
 function withSim(shape: 'v1alpha1' | 'v1beta1', fn: (sim: Sim) => Promise<void>) {
   return async () => {
     const sim = startSim([createCloneSetController()], {
-      store: { storageVersions: { 'clonesets.apps.kruise.io': `apps.kruise.io/${shape}` } },
+      // CloneSet is stored as v1beta1 only on master (kruise-semantics §1).
+      settings: { kruise: shape === 'v1beta1' ? 'master' : 'v1.9' },
     });
     try {
       await fn(sim);

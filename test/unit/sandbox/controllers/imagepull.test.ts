@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { MemoryStore, waitFor } from '../../../helpers/memory-store';
+import { createStore, type MemoryStore, startOnStore, waitFor } from '../../../helpers/memory-store';
 import { createNodesController } from '../../../../src/sandbox/controllers/nodes';
 import { createScheduler } from '../../../../src/sandbox/controllers/scheduler';
 import { createKubelet } from '../../../../src/sandbox/controllers/kubelet';
@@ -25,11 +25,9 @@ import type { KubeObject, Pod } from '../../../../src/kruise/types';
 const fixture = (name: string) => parse(readFileSync(new URL(`../../../fixtures/sandbox-controllers/${name}`, import.meta.url), 'utf8')) as KubeObject;
 
 function start(readyDelayMs = 40, nodes = 3) {
-  const store = new MemoryStore();
   const s: SimulationSettings = { readyDelayMs, kruise: 'v1.9', nodes };
   const cs: Controller[] = [createNodesController(), createScheduler(), createKubelet(), createGarbageCollector(), createImagePullJobController()];
-  for (const c of cs) c.start(store, s);
-  return { store, stop: () => cs.forEach((c) => c.stop()) };
+  return startOnStore(cs, s);
 }
 
 const jobStatus = (store: MemoryStore, name: string) => (store.get(IMAGE_PULL_JOBS, 'default', name)?.status ?? {}) as ImagePullJobStatus;
@@ -131,7 +129,7 @@ test('podSelector targets only the nodes of matching pods; Never keeps the job o
 });
 
 test('the webhook rejects bad images, selector + podSelector, and Never with a TTL (422 with field paths)', () => {
-  const store = new MemoryStore();
+  const store = createStore();
   const bad = (mut: (s: Record<string, unknown>) => void, field: string) => {
     const job = fixture('imagepulljob-nginx.yaml');
     mut(job.spec as Record<string, unknown>);
@@ -170,7 +168,7 @@ test('ImageListPullJob owns one ImagePullJob per image and aggregates them', asy
     assert.ok(jobs.every((j) => j.metadata.ownerReferences?.[0]?.kind === 'ImageListPullJob'));
     assert.ok(jobs.some((j) => j.metadata.name === failed[0].imagePullJob));
     rt.store.delete(IMAGE_LIST_PULL_JOBS, 'default', 'base-images');
-    await waitFor('jobs collected', () => rt.store.count(IMAGE_PULL_JOBS) === 0);
+    await waitFor('jobs collected', () => rt.store.list(IMAGE_PULL_JOBS).length === 0);
   } finally {
     rt.stop();
   }

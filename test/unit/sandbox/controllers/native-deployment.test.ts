@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { MemoryStore, waitFor } from '../../../helpers/memory-store';
+import { type MemoryStore, startOnStore, waitFor } from '../../../helpers/memory-store';
 import { createNodesController } from '../../../../src/sandbox/controllers/nodes';
 import { createScheduler } from '../../../../src/sandbox/controllers/scheduler';
 import { createKubelet } from '../../../../src/sandbox/controllers/kubelet';
@@ -17,11 +17,9 @@ import type { KubeObject, Pod } from '../../../../src/kruise/types';
 const fixture = (name: string) => parse(readFileSync(new URL(`../../../fixtures/sandbox-controllers/${name}`, import.meta.url), 'utf8')) as KubeObject;
 
 function start(readyDelayMs = 20) {
-  const store = new MemoryStore();
   const s: SimulationSettings = { readyDelayMs, kruise: 'v1.9', nodes: 3 };
   const cs: Controller[] = [createNodesController(), createScheduler(), createKubelet(), createGarbageCollector(), createReplicaSetController(), createDeploymentController()];
-  for (const c of cs) c.start(store, s);
-  return { store, stop: () => cs.forEach((c) => c.stop()) };
+  return startOnStore(cs, s);
 }
 
 interface DStatus {
@@ -88,7 +86,7 @@ test('an image change rolls out within maxSurge/maxUnavailable, revision 2; undo
     let maxPods = 0;
     let minAvailable = Infinity;
     const unsub = rt.store.subscribe(() => {
-      maxPods = Math.max(maxPods, rt.store.count(PODS));
+      maxPods = Math.max(maxPods, rt.store.list(PODS).length);
     });
     await waitFor(
       'second rollout',
@@ -149,7 +147,7 @@ test('Recreate scales the old ReplicaSet to zero before the new one starts', asy
     rt.store.update(DEPLOYMENTS, d);
     await waitFor('recreated', () => {
       const x = rt.store.get(DEPLOYMENTS, 'default', 'web')!;
-      return rolledOut(x) && (rt.store.list(PODS) as Pod[]).every((p) => p.spec.containers[0].image === 'nginx:1.26') && rt.store.count(PODS) === 4;
+      return rolledOut(x) && (rt.store.list(PODS) as Pod[]).every((p) => p.spec.containers[0].image === 'nginx:1.26') && rt.store.list(PODS).length === 4;
     });
     unsub();
     assert.equal(mixed, false, 'old and new pods never coexist');
@@ -188,7 +186,7 @@ test('GC: deleting a Deployment deletes its ReplicaSets and their pods; orphan f
     rt.store.create(DEPLOYMENTS, fixture('deployment-web.yaml'));
     await waitFor('rolled out', () => rolledOut(rt.store.get(DEPLOYMENTS, 'default', 'web')));
     rt.store.delete(DEPLOYMENTS, 'default', 'web');
-    await waitFor('cascade', () => rt.store.count(REPLICASETS) === 0 && rt.store.count(PODS) === 0);
+    await waitFor('cascade', () => rt.store.list(REPLICASETS).length === 0 && rt.store.list(PODS).length === 0);
 
     rt.store.create(DEPLOYMENTS, fixture('deployment-web.yaml'));
     await waitFor('rolled out again', () => rolledOut(rt.store.get(DEPLOYMENTS, 'default', 'web')));
@@ -201,10 +199,10 @@ test('GC: deleting a Deployment deletes its ReplicaSets and their pods; orphan f
     const sets = rt.store.list(REPLICASETS);
     assert.equal(sets.length, 1);
     assert.equal(sets[0].metadata.ownerReferences?.length ?? 0, 0);
-    assert.equal(rt.store.count(PODS), 4);
+    assert.equal(rt.store.list(PODS).length, 4);
     // Deleting the orphaned ReplicaSet still cascades to its pods.
     rt.store.delete(REPLICASETS, 'default', sets[0].metadata.name!);
-    await waitFor('pods gone', () => rt.store.count(PODS) === 0);
+    await waitFor('pods gone', () => rt.store.list(PODS).length === 0);
   } finally {
     rt.stop();
   }
@@ -221,7 +219,7 @@ test('GC: foregroundDeletion removes dependents first; a dependent with another 
     });
     rt.store.create(REPLICASETS, rsOf('a', 2));
     const b = rt.store.create(REPLICASETS, rsOf('b', 0));
-    await waitFor('2 pods', () => rt.store.count(PODS) === 2);
+    await waitFor('2 pods', () => rt.store.list(PODS).length === 2);
     // One pod of `a` is also owned (not as controller) by `b`.
     const shared = rt.store.list(PODS)[0] as Pod;
     shared.metadata.ownerReferences!.push({ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'b', uid: b.metadata.uid!, controller: false });
@@ -234,7 +232,7 @@ test('GC: foregroundDeletion removes dependents first; a dependent with another 
     assert.ok(rt.store.get(REPLICASETS, 'default', 'a')?.metadata.deletionTimestamp, 'owner waits for its dependents');
     await waitFor('owner gone', () => rt.store.get(REPLICASETS, 'default', 'a') === undefined);
     // The foreground pass deletes every dependent of `a`, shared or not (as kube does).
-    await waitFor('dependents gone', () => rt.store.count(PODS) === 0);
+    await waitFor('dependents gone', () => rt.store.list(PODS).length === 0);
 
     // Background: a dependent with another live owner keeps living, minus the dangling reference.
     const c = rt.store.create(REPLICASETS, rsOf('c', 1));

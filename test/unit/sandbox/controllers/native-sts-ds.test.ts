@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { MemoryStore, waitFor } from '../../../helpers/memory-store';
+import { startOnStore, waitFor } from '../../../helpers/memory-store';
 import { createNodesController } from '../../../../src/sandbox/controllers/nodes';
 import { createScheduler } from '../../../../src/sandbox/controllers/scheduler';
 import { createKubelet } from '../../../../src/sandbox/controllers/kubelet';
@@ -17,11 +17,9 @@ import type { KubeObject, Pod } from '../../../../src/kruise/types';
 const fixture = (name: string) => parse(readFileSync(new URL(`../../../fixtures/sandbox-controllers/${name}`, import.meta.url), 'utf8')) as KubeObject;
 
 function start(readyDelayMs = 20, nodes = 3) {
-  const store = new MemoryStore();
   const s: SimulationSettings = { readyDelayMs, kruise: 'v1.9', nodes };
   const cs: Controller[] = [createNodesController(), createScheduler(), createKubelet(), createGarbageCollector(), createStatefulSetController(), createDaemonSetController()];
-  for (const c of cs) c.start(store, s);
-  return { store, stop: () => cs.forEach((c) => c.stop()) };
+  return startOnStore(cs, s);
 }
 
 type Status = Record<string, number | string | undefined>;
@@ -108,7 +106,7 @@ test('StatefulSet Parallel scale down removes the highest ordinals; claims from 
     const sts = rt.store.get(STATEFULSETS, 'default', 'db')!;
     (sts.spec as Record<string, unknown>).replicas = 2;
     rt.store.update(STATEFULSETS, sts);
-    await waitFor('2 left', () => rt.store.count(PODS) === 2);
+    await waitFor('2 left', () => rt.store.list(PODS).length === 2);
     assert.deepEqual(rt.store.list(PODS).map((p) => p.metadata.name).sort(), ['db-0', 'db-1']);
     const claims = rt.store.list({ group: '', resource: 'persistentvolumeclaims' });
     assert.deepEqual(claims.map((c) => c.metadata.name).sort(), ['data-db-0', 'data-db-1', 'data-db-2', 'data-db-3', 'data-db-4']);

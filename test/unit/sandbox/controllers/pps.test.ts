@@ -18,7 +18,8 @@ const pod = (sim: Sim, n: string) => sim.store.get(PODS, 'default', n) as Pod | 
 function run(version: 'v1alpha1' | 'v1beta1', fn: (sim: Sim) => Promise<void>) {
   return async () => {
     const sim = startSim([createAdvancedStatefulSetController(), createPersistentPodStateController()], {
-      store: { storageVersions: { 'persistentpodstates.apps.kruise.io': `apps.kruise.io/${version}` } },
+      // PersistentPodState is stored as v1beta1 only on master (kruise-semantics §1).
+      settings: { kruise: version === 'v1beta1' ? 'master' : 'v1.9' },
     });
     try {
       await fn(sim);

@@ -2,7 +2,7 @@
 // image conventions, in-place restarts and readiness gates.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MemoryStore, waitFor } from '../../../helpers/memory-store';
+import { type MemoryStore, startOnStore, waitFor } from '../../../helpers/memory-store';
 import { createNodesController } from '../../../../src/sandbox/controllers/nodes';
 import { createScheduler } from '../../../../src/sandbox/controllers/scheduler';
 import { createKubelet, imageBehaviour, restartContainerStatus } from '../../../../src/sandbox/controllers/kubelet';
@@ -11,11 +11,9 @@ import type { Controller, SimulationSettings } from '../../../../src/sandbox/sto
 import type { Pod } from '../../../../src/kruise/types';
 
 function startRuntime(settings: Partial<SimulationSettings> = {}) {
-  const store = new MemoryStore();
   const s: SimulationSettings = { readyDelayMs: 30, kruise: 'v1.9', nodes: 3, ...settings };
   const controllers: Controller[] = [createNodesController(), createScheduler(), createKubelet()];
-  for (const c of controllers) c.start(store, s);
-  return { store, settings: s, stop: () => controllers.forEach((c) => c.stop()) };
+  return startOnStore(controllers, s);
 }
 
 function pod(name: string, image: string, extra: Partial<Pod['spec']> = {}): Pod {
