@@ -1,7 +1,7 @@
 // What `get pps` / `describe pps` show: the recorded pod states next to where the pods sit
 // now, and whether a pod carries the affinity Kruise injected from them. Pure functions.
 import type { KubeObject, Pod } from '../kruise/types';
-import { PPS_INJECTED_ANNOTATION, ppsTopology } from '../kruise/builders/pps';
+import { PPS_INJECTED_ANNOTATION } from '../kruise/builders/pps';
 import { readPpsSpec, recordPodState } from '../kruise/rules/pps';
 import { comparePodNames } from '../kruise/plans/restart';
 
@@ -33,8 +33,8 @@ export function recordedStates(pps: KubeObject): Record<string, PodState> {
 
 /** Topology keys in display order: required first, then preferred. */
 export function topologyKeys(pps: KubeObject): string[] {
-  const t = ppsTopology(pps);
-  return [...new Set([...t.required, ...t.preferred.map((p) => p.key)])];
+  const spec = readPpsSpec(pps);
+  return [...new Set([...spec.required, ...spec.preferred.flatMap((p) => p.keys)])];
 }
 
 interface PreferredTerm {

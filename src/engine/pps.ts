@@ -5,7 +5,7 @@ import type { Pod } from '../kruise/types';
 import { failure, usageError } from '../cli/exit';
 import { isNotFound } from '../kube/errors';
 import { getWithAdvancedHint } from '../kube/resolve';
-import { splitApiVersion } from '../kube/aliases';
+import { splitApiVersion } from '../kruise/api-version';
 import { resolveWorkload, workloadPods, type ResourceRef, type WorkloadTarget } from './targets';
 import { ppsTargets, readPpsSpec } from '../kruise/rules/pps';
 
@@ -29,16 +29,6 @@ export async function resolveStatefulSet(client: KubeClient, ref: ResourceRef, s
   return resolveWorkload(client, ref, signal);
 }
 
-interface TargetRef {
-  apiVersion?: string;
-  kind?: string;
-  name?: string;
-}
-
-export function ppsTargetRef(pps: KubeObject): TargetRef {
-  return ((pps.spec as { targetRef?: TargetRef } | undefined)?.targetRef ?? {}) as TargetRef;
-}
-
 /** Other PPS in the namespace already targeting this StatefulSet (Kruise allows one). */
 export async function ppsTargeting(client: KubeClient, ppsRt: ResourceType, sts: WorkloadTarget, signal?: AbortSignal): Promise<KubeObject[]> {
   const list = await client.list(ppsRt, sts.namespace, { signal });
@@ -48,8 +38,8 @@ export async function ppsTargeting(client: KubeClient, ppsRt: ResourceType, sts:
 
 /** The pods of the PPS's target StatefulSet ([] when the StatefulSet is gone). */
 export async function ppsTargetPods(client: KubeClient, pps: KubeObject, signal?: AbortSignal): Promise<{ pods: Pod[]; targetFound: boolean }> {
-  const t = ppsTargetRef(pps);
-  if (!t.name || !t.apiVersion) return { pods: [], targetFound: false };
+  const t = readPpsSpec(pps).targetRef;
+  if (!t?.name || !t.apiVersion) return { pods: [], targetFound: false };
   const { group, version } = splitApiVersion(t.apiVersion);
   try {
     const rt = await client.resolve(`statefulsets.${version}.${group}`);

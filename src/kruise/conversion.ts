@@ -7,7 +7,8 @@
 // - persistentPodStateToV1beta1 / persistentPodStateToV1alpha1: nodeTopologyKeys ↔ keys.
 // Every other kind only gets its apiVersion changed. Status is never touched.
 import type { KubeObject } from './types';
-import { isObj, splitApiVersion, type Obj } from './workloads/access';
+import { splitApiVersion } from './api-version';
+import { isObj, type Obj } from './workloads/access';
 
 /** Label (v1alpha1) that became scaleStrategy.excludePreparingDelete (v1beta1). */
 export const EXCLUDE_PREPARING_DELETE_LABEL = 'apps.kruise.io/cloneset-scaling-exclude-preparing-delete';

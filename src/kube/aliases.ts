@@ -114,12 +114,6 @@ export function lookupKind(group: string, kind: string): KnownType | undefined {
   return KNOWN_TYPES.find((t) => t.group === group && t.kind === kind);
 }
 
-/** "group/version" → { group, version }; "v1" → core. */
-export function splitApiVersion(apiVersion: string): { group: string; version: string } {
-  const slash = apiVersion.indexOf('/');
-  return slash === -1 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
-}
-
 /**
  * Kubernetes version priority (GA > beta > alpha; higher numbers first), as used for
  * preferring a version: negative when `a` is preferred over `b`.

@@ -8,7 +8,8 @@ import { yamlLib } from '../lib/yaml';
 import { usageError } from '../cli/exit';
 import { dns1123LabelProblem, dns1123SubdomainProblem } from '../kruise/names';
 import type { KubeClient, KubeObject, ResourceType } from './client';
-import { lookupKind, splitApiVersion } from './aliases';
+import { splitApiVersion } from '../kruise/api-version';
+import { lookupKind } from './aliases';
 import { resourceLabel } from './errors';
 
 export type TargetSpec =
@@ -235,7 +236,7 @@ export async function resolveTargets(client: KubeClient, specs: TargetSpec[], op
         break;
       }
       case 'object': {
-        const { group, version } = splitApiVersion(spec.object.apiVersion ?? '');
+        const { group, version } = splitApiVersion(spec.object.apiVersion);
         const known = lookupKind(group, spec.object.kind ?? '');
         if (!known) throw usageError(`${spec.source}: ${spec.object.kind} (${spec.object.apiVersion}) is not a kind this command handles`);
         const rt = check(await client.resolve(`${known.resource}.${version}${group ? `.${group}` : ''}`));

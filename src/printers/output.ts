@@ -1,6 +1,7 @@
 // -o handling shared by every command: parse the flag once (usage errors before
 // any request), then print objects or mutation lines the kubectl way.
 import { yamlLib } from '../lib/yaml';
+import { apiGroupOf } from '../kruise/api-version';
 import type { KubeObject } from '../kruise/types';
 import { usageError } from '../cli/exit';
 import { compileJsonPath, JsonPathError } from './jsonpath';
@@ -59,11 +60,6 @@ export function mutationLine(kind: string, group: string, name: string, verb: st
   return `${resourceName(kind, group, name)} ${verb}${dryRunSuffix(dryRun)}`;
 }
 
-function groupOf(apiVersion: string | undefined): string {
-  if (!apiVersion || !apiVersion.includes('/')) return '';
-  return apiVersion.slice(0, apiVersion.indexOf('/'));
-}
-
 /** Prints objects in json/yaml/name/jsonpath form (a List when several, like kubectl). */
 export function formatObjects(objects: KubeObject[], format: OutputFormat): string {
   const single = objects.length === 1;
@@ -75,7 +71,7 @@ export function formatObjects(objects: KubeObject[], format: OutputFormat): stri
       // YAML 1.1 quoting: kubectl reads 1.1, where an unquoted `on`/`yes`/`y` would become a boolean.
       return yamlLib().stringify(data, { version: '1.1', lineWidth: 0, aliasDuplicateObjects: false });
     case 'name':
-      return objects.map((o) => `${resourceName(o.kind ?? '', groupOf(o.apiVersion), o.metadata.name ?? '')}\n`).join('');
+      return objects.map((o) => `${resourceName(o.kind ?? '', apiGroupOf(o.apiVersion), o.metadata.name ?? '')}\n`).join('');
     case 'jsonpath': {
       try {
         const out = compileJsonPath(format.template).execute(data);

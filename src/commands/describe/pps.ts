@@ -2,7 +2,7 @@
 // elsewhere than recorded, and the affinity Kruise injected into the pods.
 import type { CommandContext } from '../../cli/context';
 import { ExitCode } from '../../cli/exit';
-import { ppsTopology } from '../../kruise/builders/pps';
+import { preferredByKey, readPpsSpec } from '../../kruise/rules/pps';
 import { comparePodNames } from '../../kruise/plans/restart';
 import { formatAge, formatTable } from '../../printers/table';
 import { podStateRows, topologyKeys } from '../../engine/pps-view';
@@ -19,23 +19,23 @@ export async function run(ctx: CommandContext, args: string[]): Promise<number> 
   const name = parsePpsArgs(args[0] ?? '', args[1], 'describe', true)!;
   const client = await ctx.kube();
   try {
-    const { ppsResourceType, ppsTargetPods, ppsTargetRef } = await import('../../engine/pps');
+    const { ppsResourceType, ppsTargetPods } = await import('../../engine/pps');
     const rt = await ppsResourceType(client);
     const pps = await client.get(rt, name, client.namespace, { signal: ctx.signal });
     const { pods, targetFound } = await ppsTargetPods(client, pps, ctx.signal);
-    const t = ppsTopology(pps);
-    const ref = ppsTargetRef(pps);
+    const spec = readPpsSpec(pps);
+    const ref = spec.targetRef;
     const keys = topologyKeys(pps);
     const rows = podStateRows(pps, pods);
     const lines: string[] = [
       `Name:                 ${pps.metadata.name}`,
       `Namespace:            ${pps.metadata.namespace ?? client.namespace}`,
       `API Version:          ${pps.apiVersion}`,
-      `Target:               ${ref.kind}/${ref.name} (${ref.apiVersion})${targetFound ? '' : ' — not found'}`,
-      `Required Topology:    ${t.required.join(', ') || '<none>'}`,
-      `Preferred Topology:   ${t.preferred.map((p) => `${p.key} (weight ${p.weight})`).join(', ') || '<none>'}`,
-      `Persistent Annotations: ${t.podAnnotations.join(', ') || '<none>'}`,
-      `Retention Policy:     ${t.retention}`,
+      `Target:               ${ref?.kind}/${ref?.name} (${ref?.apiVersion})${targetFound ? '' : ' — not found'}`,
+      `Required Topology:    ${spec.required.join(', ') || '<none>'}`,
+      `Preferred Topology:   ${preferredByKey(spec).map((p) => `${p.key} (weight ${p.weight})`).join(', ') || '<none>'}`,
+      `Persistent Annotations: ${spec.podAnnotations.join(', ') || '<none>'}`,
+      `Retention Policy:     ${spec.retention}`,
       `Age:                  ${formatAge(pps.metadata.creationTimestamp)}`,
       `Recorded Pod States:  ${rows.length}`,
     ];

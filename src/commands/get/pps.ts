@@ -3,13 +3,13 @@
 import type { CommandContext } from '../../cli/context';
 import { ExitCode, usageError } from '../../cli/exit';
 import type { KubeObject } from '../../kruise/types';
-import { ppsTopology } from '../../kruise/builders/pps';
 import { dns1123SubdomainProblem } from '../../kruise/names';
-import { formatObjects, parseOutputFormat } from '../../printers/output';
+import { formatObjects, parseOutputFormat, resourceName } from '../../printers/output';
 import { formatAge, formatTable } from '../../printers/table';
 import { podStateRows, recordedStates, topologyKeys, type PodStateRow } from '../../engine/pps-view';
-import { ppsResourceType, ppsTargetPods, ppsTargetRef } from '../../engine/pps';
-import { groupOf } from '../../kruise/rules/pps';
+import { ppsResourceType, ppsTargetPods } from '../../engine/pps';
+import { apiGroupOf } from '../../kruise/api-version';
+import { preferredByKey, readPpsSpec } from '../../kruise/rules/pps';
 
 export const PPS_TYPES = new Set(['pps', 'persistentpodstate', 'persistentpodstates', 'persistentpodstates.apps.kruise.io', 'persistentpodstate.apps.kruise.io']);
 
@@ -43,14 +43,15 @@ function listTable(items: KubeObject[]): string {
   return formatTable(
     ['NAME', 'TARGET', 'REQUIRED', 'PREFERRED', 'PODS', 'AGE'],
     items.map((p) => {
-      const t = ppsTopology(p);
-      const ref = ppsTargetRef(p);
-      const group = groupOf(ref.apiVersion);
+      const spec = readPpsSpec(p);
+      const ref = spec.targetRef;
       return [
         p.metadata.name,
-        `${(ref.kind ?? '').toLowerCase()}${group ? `.${group}` : ''}/${ref.name ?? ''}`,
-        t.required.join(','),
-        t.preferred.map((x) => `${x.key}:${x.weight}`).join(','),
+        resourceName(ref?.kind ?? '', apiGroupOf(ref?.apiVersion), ref?.name ?? ''),
+        spec.required.join(','),
+        preferredByKey(spec)
+          .map((x) => `${x.key}:${x.weight}`)
+          .join(','),
         Object.keys(recordedStates(p)).length,
         formatAge(p.metadata.creationTimestamp),
       ];

@@ -5,14 +5,14 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
 import { ExitCode, usageError } from '../../cli/exit';
 import type { ResourceType } from '../../kube/client';
+import { retryOnConflict } from '../../kube/conflict';
 import { resourceLabel } from '../../kube/errors';
 import { adapterFor, adapterForGroupKind } from '../../kruise/workloads/index';
 import { mutationLine } from '../../printers/output';
-import { retryOnConflict } from './conflict';
 import { parseTargets, resolveTargets } from './targets';
 
-/** Attempts of one pause/resume when the server answers 409 Conflict. */
-const CONFLICT_ATTEMPTS = 3;
+/** Attempts of one pause/resume when the object changed under us (409 Conflict). */
+const PAUSE_ATTEMPTS = 3;
 
 export interface PauseOptions {
   filename?: string[];
@@ -46,7 +46,7 @@ async function pauseOrResume(ctx: CommandContext, args: string[], opts: PauseOpt
           if (adapter.paused(obj) === paused) return false;
           await client.patch(t.rt, name, 'merge', adapter.pausePatch(obj, paused), t.namespace);
           return true;
-        }, CONFLICT_ATTEMPTS);
+        }, { attempts: PAUSE_ATTEMPTS });
         if (patched) {
           ctx.term.stdout.write(`${mutationLine(t.rt.kind, t.rt.group, name, paused ? 'paused' : 'resumed', 'none')}\n`);
         } else {

@@ -7,11 +7,11 @@ import type { CommandContext } from '../../cli/context';
 import { ExitCode, failure } from '../../cli/exit';
 import { parseDuration } from '../../cli/globals';
 import type { KubeClient, KubeObject, ResourceType } from '../../kube/client';
+import { retryOnConflict } from '../../kube/conflict';
 import { adapterFor } from '../../kruise/workloads/index';
 import { mutationLine, resourceName } from '../../printers/output';
 import { parseTargets, readTargetObjects, resolveTargets } from './targets';
 import { restartInPlace } from './restart-inplace';
-import { retryOnConflict } from './conflict';
 
 export const RESTARTED_AT_ANNOTATION = 'kubectl.kubernetes.io/restartedAt';
 

@@ -9,7 +9,7 @@ import { KIND_LABELS } from '../../kruise/progress';
 import { undoPatch, undoTarget, withTemplate } from '../../kruise/revisions';
 import { formatObjects, mutationLine, parseDryRun, parseOutputFormat, type DryRunMode, type OutputFormat } from '../../printers/output';
 import type { KubeClient } from '../../kube/client';
-import { retryOnConflict } from './conflict';
+import { retryOnConflict } from '../../kube/conflict';
 import { loadRevisions } from './revision-source';
 import { parseTargets, resolveTargets, type ResolvedTarget } from './targets';
 

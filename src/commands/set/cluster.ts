@@ -4,7 +4,9 @@
 import type { CommandContext } from '../../cli/context';
 import { failure, usageError } from '../../cli/exit';
 import type { KubeClient, ResourceType } from '../../kube/client';
-import { KubeApiError, resourceLabel } from '../../kube/errors';
+import { retryOnConflict } from '../../kube/conflict';
+import { resourceLabel } from '../../kube/errors';
+import { apiGroupOf, joinApiVersion, splitApiVersion } from '../../kruise/api-version';
 import { applyJsonPatch, type JsonPatchOp } from '../../kruise/containers';
 import type { KubeObject } from '../../kruise/types';
 import { formatOutcomes, objectName, planAll, planObject, type EditOutcome, type EditRequest, type PlannedEdit } from './edit';
@@ -27,8 +29,7 @@ function checkEditable(rt: ResourceType, command: string): void {
 
 /** The type string discovery resolves for an object read from a file, pinned to its version. */
 async function resolveManifestType(client: KubeClient, obj: KubeObject): Promise<ResourceType> {
-  const apiVersion = obj.apiVersion ?? '';
-  const [group, version] = apiVersion.includes('/') ? apiVersion.split('/', 2) : ['', apiVersion];
+  const { group, version } = splitApiVersion(obj.apiVersion);
   const kind = (obj.kind ?? '').toLowerCase();
   const candidates = group ? [`${kind}.${version}.${group}`, `${kind}.${group}`] : [kind];
   let lastError: unknown;
@@ -41,7 +42,7 @@ async function resolveManifestType(client: KubeClient, obj: KubeObject): Promise
     }
   }
   if (lastError) throw lastError;
-  throw failure(`the server does not serve ${obj.kind} in ${apiVersion}`);
+  throw failure(`the server does not serve ${obj.kind} in ${obj.apiVersion ?? ''}`);
 }
 
 /** Reads the selected objects (one GET per name, one LIST per selector), each with its apiVersion and kind. */
@@ -51,8 +52,7 @@ export async function fetchTargets(client: KubeClient, selection: SetSelection, 
     const manifests = readManifests(selection.files, command);
     // Every object's kind is checked before the first request.
     for (const { object, source } of manifests) {
-      const group = (object.apiVersion ?? '').includes('/') ? object.apiVersion!.split('/')[0]! : '';
-      const problem = editableProblem(group, object.kind ?? '', `${(object.kind ?? '').toLowerCase()}s`, command);
+      const problem = editableProblem(apiGroupOf(object.apiVersion), object.kind ?? '', `${(object.kind ?? '').toLowerCase()}s`, command);
       if (problem) throw usageError(`${problem} (${object.kind} "${object.metadata.name}" in ${source})`);
     }
     for (const { object } of manifests) {
@@ -82,43 +82,38 @@ export async function fetchTargets(client: KubeClient, selection: SetSelection, 
       throw failure(`no ${resourceLabel(rt)} found${selection.selector !== undefined ? ` matching "${selection.selector}"` : ''}${where}; nothing was changed`);
     }
     // Items of a list carry no apiVersion/kind; the planners need them.
-    for (const item of list.items) out.push({ rt, namespace, obj: { ...item, apiVersion: rt.group ? `${rt.group}/${rt.version}` : rt.version, kind: rt.kind } });
+    for (const item of list.items) out.push({ rt, namespace, obj: { ...item, apiVersion: joinApiVersion(rt.group, rt.version), kind: rt.kind } });
   }
   return out;
 }
 
 function withTypeMeta(obj: KubeObject, rt: ResourceType): KubeObject {
-  return obj.apiVersion && obj.kind ? obj : { ...obj, apiVersion: rt.group ? `${rt.group}/${rt.version}` : rt.version, kind: rt.kind };
-}
-
-/** A JSON patch rejected because a `test` op failed (the server answers 422), or a conflict. */
-function isStaleWrite(err: unknown): boolean {
-  if (!(err instanceof KubeApiError)) return false;
-  if (err.status === 409) return true;
-  return err.status === 422 && /test(ing value)?\b.*fail|test operation|test failed/i.test(err.message);
+  return obj.apiVersion && obj.kind ? obj : { ...obj, apiVersion: joinApiVersion(rt.group, rt.version), kind: rt.kind };
 }
 
 async function writeOne(client: KubeClient, live: LiveObject, first: PlannedEdit, req: EditRequest, warn: (line: string) => void): Promise<EditOutcome> {
   let planned = first;
-  for (let attempt = 1; ; attempt++) {
-    if (planned.ops.length === 0) return { obj: planned.obj, changed: false };
-    if (req.dryRun === 'client') return { obj: applyJsonPatch(planned.obj, planned.ops), changed: true };
-    try {
-      const result = await client.patch(live.rt, live.obj.metadata.name!, 'json', planned.ops satisfies JsonPatchOp[], live.namespace, {
+  const name = live.obj.metadata.name!;
+  return retryOnConflict(
+    async (attempt) => {
+      if (attempt > 1) {
+        // The containers moved or the object changed: rebuild the patch from what is there now.
+        planned = planObject(withTypeMeta(await client.get(live.rt, name, live.namespace), live.rt), req, warn);
+      }
+      if (planned.ops.length === 0) return { obj: planned.obj, changed: false };
+      if (req.dryRun === 'client') return { obj: applyJsonPatch(planned.obj, planned.ops), changed: true };
+      const result = await client.patch(live.rt, name, 'json', planned.ops satisfies JsonPatchOp[], live.namespace, {
         dryRun: req.dryRun === 'server',
         fieldManager: req.fieldManager,
       });
       return { obj: withTypeMeta(result, live.rt), changed: true };
-    } catch (err) {
-      if (!isStaleWrite(err)) throw err;
-      if (attempt >= PATCH_ATTEMPTS) {
-        throw failure(`${objectName(planned.obj)} kept changing while it was being patched (${attempt} attempts); this object was not changed`, `hint: last server answer: ${(err as Error).message}`);
-      }
-      // The containers moved or the object changed: rebuild the patch from what is there now.
-      const fresh = withTypeMeta(await client.get(live.rt, live.obj.metadata.name!, live.namespace), live.rt);
-      planned = planObject(fresh, req, warn);
-    }
-  }
+    },
+    {
+      attempts: PATCH_ATTEMPTS,
+      exhausted: (last, attempts) =>
+        failure(`${objectName(planned.obj)} kept changing while it was being patched (${attempts} attempts); this object was not changed`, `hint: last server answer: ${last.message}`),
+    },
+  );
 }
 
 export async function runClusterEdit(ctx: CommandContext, selection: SetSelection, req: EditRequest): Promise<number> {

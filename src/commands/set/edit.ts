@@ -11,8 +11,9 @@ import {
   type EditPlan,
   type JsonPatchOp,
 } from '../../kruise/containers';
+import { apiGroupOf } from '../../kruise/api-version';
 import type { KubeObject } from '../../kruise/types';
-import { formatObjects, mutationLine, type DryRunMode, type OutputFormat } from '../../printers/output';
+import { formatObjects, mutationLine, resourceName, type DryRunMode, type OutputFormat } from '../../printers/output';
 
 export interface EditRequest {
   /** "set image", for messages. */
@@ -38,19 +39,14 @@ export interface EditOutcome {
   changed: boolean;
 }
 
-function groupOf(obj: KubeObject): string {
-  const v = obj.apiVersion ?? '';
-  return v.includes('/') ? v.slice(0, v.indexOf('/')) : '';
-}
-
 /** "cloneset.apps.kruise.io/web" */
 export function objectName(obj: KubeObject): string {
-  return `${(obj.kind ?? '').toLowerCase()}${groupOf(obj) ? `.${groupOf(obj)}` : ''}/${obj.metadata.name ?? ''}`;
+  return resourceName(obj.kind ?? '', apiGroupOf(obj.apiVersion), obj.metadata.name ?? '');
 }
 
 /** `cloneset "web"`, `advanced statefulset "db"`: how people name the workload in prose. */
 export function objectLabel(obj: KubeObject): string {
-  const kruise = groupOf(obj) === 'apps.kruise.io';
+  const kruise = apiGroupOf(obj.apiVersion) === 'apps.kruise.io';
   const kind = obj.kind ?? '';
   const label = kruise && (kind === 'StatefulSet' || kind === 'DaemonSet') ? `advanced ${kind.toLowerCase()}` : kind.toLowerCase();
   return `${label} "${obj.metadata.name ?? ''}"`;
@@ -105,6 +101,6 @@ export function planAll(objects: readonly KubeObject[], req: EditRequest, warn: 
 export function formatOutcomes(outcomes: readonly EditOutcome[], req: EditRequest): string {
   if (req.output.kind !== 'default') return formatObjects(outcomes.map((o) => o.obj), req.output);
   return outcomes
-    .map((o) => `${mutationLine(o.obj.kind ?? '', groupOf(o.obj), o.obj.metadata.name ?? '', o.changed ? req.updatedVerb : req.unchangedVerb, req.dryRun)}\n`)
+    .map((o) => `${mutationLine(o.obj.kind ?? '', apiGroupOf(o.obj.apiVersion), o.obj.metadata.name ?? '', o.changed ? req.updatedVerb : req.unchangedVerb, req.dryRun)}\n`)
     .join('');
 }

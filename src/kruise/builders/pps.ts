@@ -41,28 +41,6 @@ export function buildPps(input: PpsSpecInput): KubeObject {
   return { apiVersion: input.apiVersion, kind: 'PersistentPodState', metadata: { name: input.name, namespace: input.namespace }, spec };
 }
 
-/** Reads the topology of a PPS of either version into one shape. */
-export function ppsTopology(pps: KubeObject): { required: string[]; preferred: PreferredTopology[]; podAnnotations: string[]; retention: string } {
-  const spec = (pps.spec ?? {}) as {
-    requiredPersistentTopology?: { keys?: string[]; nodeTopologyKeys?: string[] };
-    preferredPersistentTopology?: Array<{ weight?: number; preference?: { keys?: string[]; nodeTopologyKeys?: string[] } }>;
-    persistentPodAnnotations?: Array<{ key: string }>;
-    persistentPodStateRetentionPolicy?: string;
-  };
-  const req = spec.requiredPersistentTopology;
-  const required = req?.keys ?? req?.nodeTopologyKeys ?? [];
-  const preferred: PreferredTopology[] = [];
-  for (const t of spec.preferredPersistentTopology ?? []) {
-    for (const key of t.preference?.keys ?? t.preference?.nodeTopologyKeys ?? []) preferred.push({ key, weight: t.weight ?? 0 });
-  }
-  return {
-    required: [...required],
-    preferred,
-    podAnnotations: (spec.persistentPodAnnotations ?? []).map((a) => a.key),
-    retention: spec.persistentPodStateRetentionPolicy ?? 'WhenScaled',
-  };
-}
-
 /**
  * Annotations that make Kruise generate the PPS itself (named after the StatefulSet).
  * The preferred annotation has no weights: Kruise uses 100.

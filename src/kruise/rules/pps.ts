@@ -1,6 +1,7 @@
 // PersistentPodState rules (kruise-semantics §6), pure, shared by the sandbox controller and
 // webhook and by the CLI (`create pps --preview`, `describe pps`):
-// - `readPpsSpec(pps)`: the spec of either version (v1alpha1 `nodeTopologyKeys`, v1beta1 `keys`).
+// - `readPpsSpec(pps)`: the spec of either version (v1alpha1 `nodeTopologyKeys`, v1beta1 `keys`); the one reader
+//   of a PPS spec (`preferredByKey` flattens its preferred terms for display).
 // - `recordPodState(spec, pod, node)`: what Kruise records for a Ready pod with a nodeName.
 // - `nextPodStates(...)`: the new status.podStates (record, keep, drop under WhenScaled).
 // - `injectPersistentPodState(pod, ppsName, spec, state)`: the pod after the webhook's injection.
@@ -12,7 +13,9 @@ import {
   PPS_POD_ANNOTATIONS_ANNOTATION,
   PPS_PREFERRED_ANNOTATION,
   PPS_REQUIRED_ANNOTATION,
+  type PreferredTopology,
 } from '../builders/pps';
+import { apiGroupOf } from '../api-version';
 import type { KubeObject, Pod } from '../types';
 import { ordinalOfPod } from '../partition';
 import { podIsReady } from '../plans/restart';
@@ -60,17 +63,15 @@ export function readPpsSpec(pps: KubeObject): PpsSpecView {
   };
 }
 
-/** The API group of an apiVersion ("apps/v1" → "apps", "v1" → ""). */
-export function groupOf(apiVersion: string | undefined): string {
-  const v = apiVersion ?? '';
-  const i = v.indexOf('/');
-  return i < 0 ? '' : v.slice(0, i);
+/** The preferred terms one key at a time, in spec order: how `create pps --preferred-topology` and the tables spell them. */
+export function preferredByKey(spec: PpsSpecView): PreferredTopology[] {
+  return spec.preferred.flatMap((t) => t.keys.map((key) => ({ key, weight: t.weight })));
 }
 
 /** Whether the PPS targets this StatefulSet (kind StatefulSet, same name, same group). */
 export function ppsTargets(spec: PpsSpecView, ref: { apiVersion: string; kind: string; name: string }): boolean {
   const t = spec.targetRef;
-  return !!t && t.kind === ref.kind && t.name === ref.name && groupOf(t.apiVersion) === groupOf(ref.apiVersion);
+  return !!t && t.kind === ref.kind && t.name === ref.name && apiGroupOf(t.apiVersion) === apiGroupOf(ref.apiVersion);
 }
 
 /** The state Kruise records for a Ready pod with a nodeName; undefined for other pods. */
@@ -196,7 +197,7 @@ export function validatePersistentPodState(pps: KubeObject, old: KubeObject | un
   const t = spec.targetRef;
   if (!t || !t.apiVersion || !t.kind || !t.name) {
     errors.push({ type: 'Required', field: 'spec.targetRef', detail: 'TargetRef is required (apiVersion, kind and name)' });
-  } else if (t.kind !== 'StatefulSet' || !['apps', 'apps.kruise.io'].includes(groupOf(t.apiVersion))) {
+  } else if (t.kind !== 'StatefulSet' || !['apps', 'apps.kruise.io'].includes(apiGroupOf(t.apiVersion))) {
     errors.push({ type: 'Invalid', field: 'spec.targetRef', value: t, detail: 'TargetRef only supports StatefulSet of apps/v1 or apps.kruise.io' });
   }
   if (spec.required.length === 0 && spec.preferred.length === 0) {

@@ -1,5 +1,6 @@
 // Small typed readers over plain objects, shared by the workload adapters, so that each
 // adapter reads like a list of field paths instead of a pile of casts.
+import { splitApiVersion, type GroupVersion } from '../api-version';
 import type { KubeObject } from '../types';
 import type { IntOrString, TemplateContainer } from './types';
 
@@ -44,15 +45,8 @@ export function intOrStringAt(obj: unknown, ...path: string[]): IntOrString | un
   return typeof v === 'number' || typeof v === 'string' ? v : undefined;
 }
 
-/** "apps.kruise.io/v1beta1" → { group: "apps.kruise.io", version: "v1beta1" }; core "v1" → group "". */
-export function splitApiVersion(apiVersion: string | undefined): { group: string; version: string } {
-  const av = apiVersion ?? '';
-  const i = av.lastIndexOf('/');
-  return i < 0 ? { group: '', version: av } : { group: av.slice(0, i), version: av.slice(i + 1) };
-}
-
 /** The group and version of an object's apiVersion (see splitApiVersion). */
-export function groupVersion(obj: KubeObject): { group: string; version: string } {
+export function groupVersion(obj: KubeObject): GroupVersion {
   return splitApiVersion(obj.apiVersion);
 }
 

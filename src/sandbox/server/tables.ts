@@ -1,5 +1,6 @@
 // Server-side printing (meta.k8s.io/v1 Table): CRD additionalPrinterColumns, and
 // kubectl's own columns for the built-in kinds, so `kubectl get` looks like a real cluster.
+import { apiGroupOf } from '../../kruise/api-version';
 import type { KubeObject } from '../../kruise/types';
 import { jsonPathValues } from './jsonpath';
 import type { PrinterColumn, ResourceType, ServedVersion } from './resource-types';
@@ -157,7 +158,7 @@ const BUILTIN_PRINTERS: Record<string, Printer> = {
       const owner = o.metadata.ownerReferences?.find((r) => r.controller);
       let controller = '<none>';
       if (owner) {
-        const group = owner.apiVersion.includes('/') ? owner.apiVersion.split('/')[0] : '';
+        const group = apiGroupOf(owner.apiVersion);
         controller = `${owner.kind.toLowerCase()}${group ? `.${group}` : ''}/${owner.name}`;
       }
       return [o.metadata.name, controller, num((o as Any).revision), age(o, now)];

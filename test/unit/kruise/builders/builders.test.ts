@@ -5,7 +5,8 @@ import { parseAllDocuments } from 'yaml';
 import type { Pod } from '../../../../src/kruise/types';
 import { buildCrr, crrName, labelValueFor, RESTART_RUN_LABEL, workloadCrrSelector } from '../../../../src/kruise/builders/crr';
 import { buildImageListPullJob, buildImagePullJob, imageReferenceProblem, pullJobName } from '../../../../src/kruise/builders/imagepulljob';
-import { buildPps, parsePreferredTopology, parseTopologyKeys, ppsTopology } from '../../../../src/kruise/builders/pps';
+import { buildPps, parsePreferredTopology, parseTopologyKeys } from '../../../../src/kruise/builders/pps';
+import { preferredByKey, readPpsSpec } from '../../../../src/kruise/rules/pps';
 import { crdSchema, servedVersions, validate } from './crd-schema';
 
 const pods = parseAllDocuments(readFileSync(new URL('../../../fixtures/ops/cloneset-web-pods.yaml', import.meta.url), 'utf8')).map((d) => d.toJS() as Pod);
@@ -110,7 +111,7 @@ for (const release of RELEASES) {
       assert.deepEqual(validate(schema, pps), []);
       const keysField = version === 'v1beta1' ? 'keys' : 'nodeTopologyKeys';
       assert.deepEqual((pps.spec as { requiredPersistentTopology: Record<string, string[]> }).requiredPersistentTopology[keysField], ['topology.kubernetes.io/zone']);
-      assert.deepEqual(ppsTopology(pps).preferred, [{ key: 'kubernetes.io/hostname', weight: 100 }]);
+      assert.deepEqual(preferredByKey(readPpsSpec(pps)), [{ key: 'kubernetes.io/hostname', weight: 100 }]);
     });
   }
 }
