@@ -1,5 +1,9 @@
 // RFC 6902 JSON Patch (add, remove, replace, move, copy, test) with RFC 6901 pointers.
-// Errors are the messages kube returns for a patch that cannot be applied.
+// Errors are what kube returns for a patch that cannot be applied: a malformed patch is a 400
+// naming the problem; a patch that does not apply to the stored object (a failed `test`, a
+// missing path) is a bare 422 Invalid. The apiserver drops json-patch's own explanation there
+// (NewGenericServerResponse(422, ..., isUnexpectedResponse=false): generic message, no causes),
+// and so does the sandbox, so clients are tested against the answer they will really get.
 import { ApiError } from '../errors';
 
 type Json = unknown;
@@ -23,8 +27,12 @@ function isContainer(v: Json): v is Record<string, Json> | Json[] {
   return typeof v === 'object' && v !== null;
 }
 
-function fail(op: Operation, why: string): never {
-  throw new ApiError(422, 'Invalid', `the server rejected our request due to an error in our request: ${op.op} operation does not apply: ${why}`);
+/** The apiserver's whole answer to a JSON patch that does not apply. */
+const NOT_APPLIED = 'the server rejected our request due to an error in our request';
+
+// `op` and `why` say what json-patch would report; like the apiserver, the answer leaves them out.
+function fail(_op: Operation, _why: string): never {
+  throw new ApiError(422, 'Invalid', NOT_APPLIED, {});
 }
 
 function arrayIndex(op: Operation, arr: Json[], token: string, forAdd: boolean): number {
@@ -137,7 +145,7 @@ export function applyJsonPatch(doc: Json, patch: Json): Json {
       case 'test': {
         const actual = getAt(out, op.path, op);
         if (!deepEqual(actual, op.value)) {
-          throw new ApiError(422, 'Invalid', `the server rejected our request due to an error in our request: testing value ${op.path} failed: test failed`);
+          fail(op, `testing value ${op.path} failed`);
         }
         break;
       }

@@ -35,8 +35,13 @@ describe('JSON patch', () => {
   });
 
   it('fails on a failed test, a missing path or an out-of-range index', () => {
-    assert.throws(() => applyJsonPatch({ a: 1 }, [{ op: 'test', path: '/a', value: 2 }]), (e: unknown) => e instanceof ApiError && e.code === 422 && /test failed/.test(e.message));
-    assert.throws(() => applyJsonPatch({ a: 1 }, [{ op: 'replace', path: '/b', value: 2 }]), (e: unknown) => e instanceof ApiError && /missing/.test(e.message));
+    // Exactly kube-apiserver's answer: generic message, Invalid, no causes.
+    const notApplied = (e: unknown) =>
+      e instanceof ApiError && e.code === 422 && e.reason === 'Invalid' && e.message === 'the server rejected our request due to an error in our request' && !e.toStatus().details?.causes;
+    assert.throws(() => applyJsonPatch({ a: 1 }, [{ op: 'test', path: '/a', value: 2 }]), notApplied);
+    assert.throws(() => applyJsonPatch({ a: 1 }, [{ op: 'test', path: '/b', value: 1 }]), notApplied);
+    assert.throws(() => applyJsonPatch({ a: 1 }, [{ op: 'replace', path: '/b/c', value: 1 }]), notApplied);
+    assert.throws(() => applyJsonPatch({ a: 1 }, [{ op: 'replace', path: '/b', value: 2 }]), notApplied);
     assert.throws(() => applyJsonPatch({ a: [1] }, [{ op: 'add', path: '/a/5', value: 2 }]), ApiError);
     assert.throws(() => applyJsonPatch({ a: 1 }, { op: 'add' }), (e: unknown) => e instanceof ApiError && e.code === 400);
   });
