@@ -54,8 +54,9 @@ function fakeClient(objects: KubeObject[], beforePatch?: (name: string, attempt:
       let next: KubeObject;
       try {
         next = applyJsonPatch(current, body as JsonPatchOp[]);
-      } catch (e) {
-        throw new KubeApiError(`the server rejected our request due to an error in our request: testing value failed: ${(e as Error).message}`, 422, 'Invalid', undefined);
+      } catch {
+        // kube-apiserver's whole answer to a JSON patch that does not apply (no causes, no detail).
+        throw new KubeApiError('the server rejected our request due to an error in our request', 422, 'Invalid', undefined);
       }
       if (!opts?.dryRun) store.set(name, next);
       return structuredClone(next);
