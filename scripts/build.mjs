@@ -17,9 +17,12 @@ import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { rmSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const root = new URL('..', import.meta.url);
-const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
+// A file path, not URL.pathname: that one is percent-encoded (a checkout in "My Projects" would not build).
+const root = fileURLToPath(new URL('..', import.meta.url));
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const tmp = `dist.tmp-${process.pid}`;
 
 // Large libraries: bundled on their own, required by path from dist/cli.cjs.
@@ -60,7 +63,7 @@ const lazyChildProcess = {
 
 // NO_MINIFY=1 npm run build keeps function names readable in CPU profiles. import() of the
 // vendor and sandbox files becomes require(): a script compiled through vm has no import().
-const common = { absWorkingDir: root.pathname, bundle: true, format: 'cjs', platform: 'node', target: 'node20', minify: !process.env.NO_MINIFY, legalComments: 'none', logLevel: 'warning', supported: { 'dynamic-import': false } };
+const common = { absWorkingDir: root, bundle: true, format: 'cjs', platform: 'node', target: 'node20', minify: !process.env.NO_MINIFY, legalComments: 'none', logLevel: 'warning', supported: { 'dynamic-import': false } };
 
 // The bundles run as CommonJS: the one import.meta.url in the sources (createRequire) gets the file name.
 const define = { __PLUGIN_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__filename' };
@@ -68,7 +71,7 @@ await build({ ...common, plugins: [vendorExternal, sandboxExternal, lazyChildPro
 await build({ ...common, plugins: [vendorExternal], entryPoints: { sandbox: 'src/sandbox/index.ts' }, outdir: tmp, outExtension: { '.js': '.cjs' }, define });
 // Wrapped here rather than at every start: the launcher compiles the file's text as it is. The
 // launcher reads it as latin1 (no UTF-8 decoding), so it must be ASCII, esbuild's default charset.
-const cliFile = new URL(`${tmp}/cli.cjs`, root);
+const cliFile = join(root, tmp, 'cli.cjs');
 const body = readFileSync(cliFile, 'latin1');
 if (/[^\x00-\x7f]/.test(body)) throw new Error('dist/cli.cjs is not ASCII');
 // A fingerprint of the bundle leads the file: the launcher keeps code caches per fingerprint, as
@@ -76,29 +79,36 @@ if (/[^\x00-\x7f]/.test(body)) throw new Error('dist/cli.cjs is not ASCII');
 const wrapped = `(function (exports, require, module, __filename, __dirname) {${body}\n})`;
 const fingerprint = createHash('sha256').update(wrapped).digest('hex').slice(0, 16);
 writeFileSync(cliFile, `/*${fingerprint}*/${wrapped}`, 'latin1');
+// Our sources are ES modules (package.json "type": "module"), so esbuild's interop gives the
+// bundle module.exports itself as the default export of a vendor file. An ES-module-only package
+// with a default export (ora: `const { default: ora } = await import('ora')`) must therefore
+// export that default, carrying the named exports; the others export their namespace as is.
+const vendorEntry = (mod) =>
+  `const ns = require(${JSON.stringify(mod)});\nmodule.exports = ns.__esModule && typeof ns.default === 'function' ? Object.assign(ns.default, ns) : ns;`;
 await Promise.all(
   Object.entries(VENDOR).map(([mod, name]) =>
     build({
       ...common,
-      stdin: { contents: `module.exports = require(${JSON.stringify(mod)});`, resolveDir: root.pathname, loader: 'js' },
+      stdin: { contents: vendorEntry(mod), resolveDir: root, loader: 'js' },
       outfile: `${tmp}/vendor/${name}.cjs`,
     }),
   ),
 );
 
-const dist = new URL('dist', root).pathname;
+const dist = join(root, 'dist');
 const old = `${dist}.old-${process.pid}`;
 try {
   renameSync(dist, old);
 } catch {
   /* no previous build */
 }
-renameSync(new URL(tmp, root).pathname, dist);
+renameSync(join(root, tmp), dist);
 rmSync(old, { recursive: true, force: true });
 
 // Seed the code cache with the offline commands, so even the first runs after a build start
 // warm (API commands add themselves the first time they succeed; see bin/kubectl-kruise).
-const launcher = new URL('bin/kubectl-kruise', root).pathname;
+const launcher = join(root, 'bin', 'kubectl-kruise');
 for (const args of [['--help'], ['version', '--client'], ['explain', 'partition', '--replicas', '8', '--partition', '90%']]) {
-  spawnSync(process.execPath, [launcher, ...args], { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } });
+  // Best effort: a seed that fails or hangs (it never should) costs a warm first start, not the build.
+  spawnSync(process.execPath, [launcher, ...args], { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' }, timeout: 30_000 });
 }

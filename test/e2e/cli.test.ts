@@ -55,6 +55,36 @@ test('a group lists all its subcommands, runs one with only its own flags, and s
   assert.match(flag.stderr, /^error: unknown option '--frob'/);
 });
 
+/** The names of a help page's "Commands:" section (aliases and `help` left out). */
+function commandNames(help: string): string[] {
+  const section = /^Commands:\n([\s\S]*?)(?:\n\n|(?![\s\S]))/m.exec(help)?.[1] ?? '';
+  return [...section.matchAll(/^ {2}([a-z][\w-]*)/gm)].map((m) => m[1]!).filter((n) => n !== 'help');
+}
+
+test('every group and every subcommand answers --help with its own usage, laid out like the rest', () => {
+  // Each subcommand is registered alone when named, so each needs its own check: a subcommand
+  // whose registration the filter skipped would answer with its group's help instead.
+  const k = join(bin, 'kubectl-kruise');
+  const groups = commandNames(run(k, ['--help']).stdout);
+  assert.ok(groups.length >= 10 && groups.includes('rollout') && groups.includes('set'), groups.join(' '));
+  let subcommands = 0;
+  for (const group of groups) {
+    const g = run(k, [group, '--help']);
+    assert.equal(g.code, 0, `${group} --help: ${g.stderr}`);
+    assert.match(g.stdout, new RegExp(`^Usage: kubectl kruise ${group} `), group);
+    for (const sub of commandNames(g.stdout)) {
+      subcommands++;
+      const s = run(k, [group, sub, '--help']);
+      assert.equal(s.code, 0, `${group} ${sub} --help: ${s.stderr}`);
+      assert.match(s.stdout, new RegExp(`^Usage: kubectl kruise ${group} ${sub}\\b`), `${group} ${sub}`);
+      // Help text added after the options starts at the margin ("Examples:"), with no trailing blanks.
+      assert.match(s.stdout, /^Examples?:\n {2}kubectl kruise /m, `${group} ${sub}: examples at the margin`);
+      assert.deepEqual(s.stdout.split('\n').filter((l) => /\s$/.test(l)), [], `${group} ${sub}: trailing blanks`);
+    }
+  }
+  assert.ok(subcommands >= 10, `subcommands checked: ${subcommands}`);
+});
+
 test('through kubectl: `kubectl kruise --help` works and `kubectl plugin list` has no warnings', () => {
   const help = run('/usr/bin/kubectl', ['kruise', '--help']);
   assert.equal(help.code, 0);

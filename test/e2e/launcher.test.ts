@@ -1,13 +1,14 @@
-// bin/kubectl-kruise runs the bundle through V8's code cache (dist/cache/<fingerprint>/<command>.v8).
+// bin/kubectl-kruise runs the bundle through V8's code cache (dist/cache/<fingerprint>/<node release>/<command>.v8).
 // Each test works on its own copy of bin/ and dist/, so caches start empty and nothing races
 // with the other tests' processes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { REPO_ROOT, testEnv } from '../helpers/cli';
+import { join, relative } from 'node:path';
+import { CLI_BIN, REPO_ROOT, testEnv } from '../helpers/cli';
+import { startSandbox } from '../helpers/sandbox';
 
 function installCopy(): { root: string; bin: string; cacheDir: () => string | undefined } {
   const root = mkdtempSync(join(tmpdir(), 'kk-launcher-'));
@@ -18,7 +19,8 @@ function installCopy(): { root: string; bin: string; cacheDir: () => string | un
   return {
     root,
     bin: join(root, 'bin', 'kubectl-kruise'),
-    cacheDir: () => (existsSync(cacheRoot) ? join(cacheRoot, readdirSync(cacheRoot)[0]!) : undefined),
+    // dist/cache/<fingerprint>/<node release>: the folder holding the .v8 files, once there is one.
+    cacheDir: () => (existsSync(cacheRoot) ? join(cacheRoot, readdirSync(cacheRoot)[0]!, NODE_RELEASE) : undefined),
   };
 }
 
@@ -27,15 +29,18 @@ function run(bin: string, args: string[]): { code: number | null; stdout: string
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** The launcher keeps caches per Node.js release: V8 checks only its own version (11.3.244.8 in many Node 20 releases). */
+const NODE_RELEASE = `${process.version}-${process.arch}`;
+
 const EXPLAIN = ['explain', 'partition', '--replicas', '8', '--partition', '90%', '-o', 'json'];
 
-test('a successful command leaves its code cache, named after the bundle fingerprint and the command', () => {
+test('a successful command leaves its code cache, named after the bundle fingerprint, the Node.js release and the command', () => {
   const { bin, root, cacheDir } = installCopy();
   const first = run(bin, EXPLAIN);
   assert.equal(first.code, 0, first.stderr);
   const fingerprint = /^\/\*([0-9a-f]{16})\*\//.exec(readFileSync(join(root, 'dist', 'cli.cjs'), 'latin1'))![1]!;
   const dir = cacheDir()!;
-  assert.equal(dir.endsWith(fingerprint), true);
+  assert.equal(dir, join(root, 'dist', 'cache', fingerprint, NODE_RELEASE));
   assert.deepEqual(readdirSync(dir), ['explain-partition.v8']);
   const written = statSync(join(dir, 'explain-partition.v8'));
   assert.ok(written.size > 10_000, `a real code cache (${written.size} bytes)`);
@@ -47,6 +52,32 @@ test('a successful command leaves its code cache, named after the bundle fingerp
   assert.equal(statSync(join(dir, 'explain-partition.v8')).mtimeMs, written.mtimeMs);
 });
 
+test('20 concurrent first runs of one command all succeed and leave one whole cache file', async () => {
+  const { bin, cacheDir } = installCopy();
+  const once = () =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(bin, EXPLAIN, { env: testEnv(undefined, { KUBECONFIG: '/nonexistent/kubeconfig' }) });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+  const runs = await Promise.all(Array.from({ length: 20 }, once));
+  for (const r of runs) {
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, '');
+    assert.equal(r.stdout, runs[0]!.stdout);
+  }
+  // Every writer renamed its own temporary file into place: one file, no leftovers, and V8 takes it.
+  const dir = cacheDir()!;
+  assert.deepEqual(readdirSync(dir), ['explain-partition.v8']);
+  const written = statSync(join(dir, 'explain-partition.v8')).mtimeMs;
+  const after = run(bin, EXPLAIN);
+  assert.equal(after.code, 0, after.stderr);
+  assert.equal(statSync(join(dir, 'explain-partition.v8')).mtimeMs, written, 'accepted, so not rewritten');
+});
+
 test('a failing command writes no cache', () => {
   const { bin, cacheDir } = installCopy();
   const r = run(bin, ['explain', 'partition', '--replicas', '8', '--partition', 'lots']);
@@ -54,7 +85,7 @@ test('a failing command writes no cache', () => {
   assert.equal(cacheDir(), undefined);
 });
 
-test('a cache V8 rejects (corrupt, or from another Node.js) is ignored and rewritten', () => {
+test('a cache V8 rejects (damaged header, other V8 flags) is ignored and rewritten', () => {
   const { bin, cacheDir } = installCopy();
   assert.equal(run(bin, EXPLAIN).code, 0);
   const file = join(cacheDir()!, 'explain-partition.v8');
@@ -66,14 +97,19 @@ test('a cache V8 rejects (corrupt, or from another Node.js) is ignored and rewri
   assert.notDeepEqual(readFileSync(file).subarray(0, 64), Buffer.alloc(64, 0x5a));
 });
 
-test('a read-only install works without a cache and says nothing about it', () => {
+// Root writes into a read-only folder anyway: as root, run the launcher as "nobody" instead.
+const asNobody = process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0;
+
+test('a read-only install works without a cache and says nothing about it', { skip: process.getuid?.() === 0 && !asNobody && 'root without setpriv' }, () => {
   const { bin, root, cacheDir } = installCopy();
+  chmodSync(root, 0o755); // mkdtemp's 0700 would keep "nobody" out altogether
   chmodSync(join(root, 'dist'), 0o555);
   try {
-    const r = run(bin, EXPLAIN);
+    const r = asNobody ? run('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', bin, ...EXPLAIN]) : run(bin, EXPLAIN);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr, '');
-    if (process.getuid?.() !== 0) assert.equal(cacheDir(), undefined); // root writes anyway
+    assert.equal(JSON.parse(r.stdout).replicas, 8);
+    assert.equal(cacheDir(), undefined);
   } finally {
     chmodSync(join(root, 'dist'), 0o755);
   }
@@ -94,4 +130,78 @@ test('without a build the launcher says how to build, in one line', () => {
   const r = run(bin, ['version', '--client']);
   assert.equal(r.code, 1);
   assert.equal(r.stderr, 'error: kubectl-kruise is not built; run "npm run build" in its folder\n');
+});
+
+// util-linux script(1) gives the command a pseudo-terminal (-e: its exit code comes back).
+const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
+
+test('on a terminal, a waiting command shows its spinner (ora, read from dist/vendor)', { skip: !hasScript && 'no script(1)' }, async () => {
+  const sb = await startSandbox({ readyDelay: '50ms' });
+  try {
+    const path = '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets';
+    const cloneset = {
+      apiVersion: 'apps.kruise.io/v1alpha1',
+      kind: 'CloneSet',
+      metadata: { name: 'web' },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.25' }] } },
+        updateStrategy: { paused: true },
+      },
+    };
+    assert.equal((await sb.api('POST', path, cloneset)).status, 201);
+    // A paused rollout with a new template: `rollout status` waits (spinner) until its --timeout.
+    const patch = { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:1.26' }] } } } };
+    assert.equal((await sb.api('PATCH', `${path}/web`, patch, { contentType: 'application/merge-patch+json' })).status, 200);
+    const r = spawnSync('script', ['-qec', `stty cols 100 rows 20; exec '${CLI_BIN}' rollout status cloneset/web --timeout=1s`, '/dev/null'], {
+      env: testEnv(sb.kubeconfig, { CI: undefined, NO_COLOR: undefined, TERM: 'xterm' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    // The pty carries stdout and stderr together.
+    assert.doesNotMatch(r.stdout, /error: (?!timed out)/, r.stdout);
+    assert.equal(r.status, 3, r.stdout);
+    assert.match(r.stdout, /[\u2800-\u28ff]\S* cloneset "web" rollout is paused/, 'a spinner frame (braille) leads the status line');
+    assert.match(r.stdout, /error: timed out waiting for cloneset "web"/);
+  } finally {
+    await sb.stop();
+  }
+});
+
+test('the build runs from a folder whose path has a space, twice in a row, and seeds the offline caches', () => {
+  // scripts/build.mjs once used URL.pathname, which is percent-encoded: esbuild found no src/.
+  const root = join(mkdtempSync(join(tmpdir(), 'kk-build-')), 'My Projects', 'kubectl-kruise');
+  for (const part of ['src', 'scripts', 'bin', 'package.json']) cpSync(join(REPO_ROOT, part), join(root, part), { recursive: true });
+  symlinkSync(join(REPO_ROOT, 'node_modules'), join(root, 'node_modules'));
+  for (const round of [1, 2]) {
+    const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: tmpdir(), encoding: 'utf8', timeout: 60_000 });
+    assert.equal(b.status, 0, `build ${round}: ${b.stderr}`);
+    assert.deepEqual(readdirSync(root).filter((f) => f.startsWith('dist')), ['dist'], `build ${round} leaves no temporary folder`);
+  }
+  const fingerprint = /^\/\*([0-9a-f]{16})\*\//.exec(readFileSync(join(root, 'dist', 'cli.cjs'), 'latin1'))![1]!;
+  assert.deepEqual(readdirSync(join(root, 'dist', 'cache')), [fingerprint]);
+  assert.deepEqual(readdirSync(join(root, 'dist', 'cache', fingerprint)), [NODE_RELEASE]);
+  assert.deepEqual(readdirSync(join(root, 'dist', 'cache', fingerprint, NODE_RELEASE)).sort(), ['explain-partition.v8', 'help.v8', 'version.v8']);
+  const r = run(join(root, 'bin', 'kubectl-kruise'), ['version', '--client']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^Plugin Version: v\d+\.\d+\.\d+/);
+});
+
+test('installed as a symlink (as npm does), found on PATH, run by kubectl or under another name', () => {
+  // The launcher finds dist/ from its real location; the program name in help comes from the name it was run by.
+  const dir = mkdtempSync(join(tmpdir(), 'kk-link-'));
+  symlinkSync(CLI_BIN, join(dir, 'kubectl-kruise'));
+  symlinkSync(relative(dir, CLI_BIN), join(dir, 'kruise')); // a relative link, too
+  const env = testEnv(undefined, { PATH: `${dir}:${process.env.PATH}` });
+  const viaKubectl = spawnSync('/usr/bin/kubectl', ['kruise', 'version', '--client'], { env, encoding: 'utf8', cwd: tmpdir() });
+  assert.equal(viaKubectl.status, 0, viaKubectl.stderr);
+  assert.match(viaKubectl.stdout, /^Plugin Version: v/);
+  const help = spawnSync('kubectl-kruise', ['rollout', '--help'], { env, encoding: 'utf8', cwd: '/' });
+  assert.equal(help.status, 0, help.stderr);
+  assert.match(help.stdout, /^Usage: kubectl kruise rollout /);
+  const renamed = spawnSync('kruise', ['--help'], { env, encoding: 'utf8', cwd: dir });
+  assert.equal(renamed.status, 0, renamed.stderr);
+  assert.match(renamed.stdout, /^Usage: kruise <command>/);
 });

@@ -46,15 +46,15 @@ export function registerSet(program: Command, ctx: CommandContext, shallow = fal
       .addHelpText(
         'after',
         `
-  Kinds: CloneSet (v1alpha1/v1beta1), Advanced StatefulSet, Advanced DaemonSet, SidecarSet, Deployment,
-    StatefulSet, DaemonSet, ReplicaSet, Pod, Job, CronJob.
-  Images are checked client-side (lower-case repository, valid tag/digest): a malformed one exits 2.
-  ${BEHAVIOUR}
+Kinds: CloneSet (v1alpha1/v1beta1), Advanced StatefulSet, Advanced DaemonSet, SidecarSet, Deployment,
+  StatefulSet, DaemonSet, ReplicaSet, Pod, Job, CronJob.
+Images are checked client-side (lower-case repository, valid tag/digest): a malformed one exits 2.
+${BEHAVIOUR}
 
-  Examples:
-    ${ctx.programName} set image cloneset/web app=nginx:1.27
-    ${ctx.programName} set image cloneset/web '*=registry.example.com/web:2.0' --dry-run=server
-    ${ctx.programName} set image --local -f web.yaml app=nginx:1.27 -o yaml    # offline, no cluster`,
+Examples:
+  ${ctx.programName} set image cloneset/web app=nginx:1.27
+  ${ctx.programName} set image cloneset/web '*=registry.example.com/web:2.0' --dry-run=server
+  ${ctx.programName} set image --local -f web.yaml app=nginx:1.27 -o yaml    # offline, no cluster`,
       )
       .action(lazyAction(ctx, () => import('./image')));
   }
@@ -74,13 +74,13 @@ export function registerSet(program: Command, ctx: CommandContext, shallow = fal
       .addHelpText(
         'after',
         `
-  Env names follow the API server rule (letters, digits, '_', '-', '.'; not starting with a digit): others exit 2.
-  ${BEHAVIOUR}
+Env names follow the API server rule (letters, digits, '_', '-', '.'; not starting with a digit): others exit 2.
+${BEHAVIOUR}
 
-  Examples:
-    ${ctx.programName} set env cloneset/web -c app LOG_LEVEL=debug OLD_FLAG-
-    ${ctx.programName} set env cloneset/web --from=configmap/settings --prefix=APP_
-    ${ctx.programName} set env cloneset/web --list`,
+Examples:
+  ${ctx.programName} set env cloneset/web -c app LOG_LEVEL=debug OLD_FLAG-
+  ${ctx.programName} set env cloneset/web --from=configmap/settings --prefix=APP_
+  ${ctx.programName} set env cloneset/web --list`,
       )
       .action(lazyAction(ctx, () => import('./env')));
   }
@@ -99,11 +99,11 @@ export function registerSet(program: Command, ctx: CommandContext, shallow = fal
       .addHelpText(
         'after',
         `
-  Quantities are checked client-side (e.g. 500m, 2, 512Mi, 1Gi; not negative), and so is request <= limit.
-  ${BEHAVIOUR}
+Quantities are checked client-side (e.g. 500m, 2, 512Mi, 1Gi; not negative), and so is request <= limit.
+${BEHAVIOUR}
 
-  Examples:
-    ${ctx.programName} set resources cloneset/web -c app --limits=cpu=1,memory=1Gi --requests=cpu=250m`,
+Examples:
+  ${ctx.programName} set resources cloneset/web -c app --limits=cpu=1,memory=1Gi --requests=cpu=250m`,
       )
       .action(lazyAction(ctx, () => import('./resources')));
   }
