@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { CLI_BIN, REPO_ROOT, testEnv } from '../helpers/cli';
+import { CLI_BIN, REPO_ROOT, kubectl, testEnv } from '../helpers/cli';
 import { startSandbox } from '../helpers/sandbox';
 
 function installCopy(): { root: string; bin: string; cacheDir: () => string | undefined } {
@@ -139,18 +139,8 @@ test('on a terminal, a waiting command shows its spinner (ora, read from dist/ve
   const sb = await startSandbox({ readyDelay: '50ms' });
   try {
     const path = '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets';
-    const cloneset = {
-      apiVersion: 'apps.kruise.io/v1alpha1',
-      kind: 'CloneSet',
-      metadata: { name: 'web' },
-      spec: {
-        replicas: 2,
-        selector: { matchLabels: { app: 'web' } },
-        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.25' }] } },
-        updateStrategy: { paused: true },
-      },
-    };
-    assert.equal((await sb.api('POST', path, cloneset)).status, 201);
+    const applied = await kubectl(['apply', '-f', join(REPO_ROOT, 'test/fixtures/rollout/cloneset-web-paused.yaml')], sb.kubeconfig);
+    assert.equal(applied.code, 0, applied.stderr);
     // A paused rollout with a new template: `rollout status` waits (spinner) until its --timeout.
     const patch = { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:1.26' }] } } } };
     assert.equal((await sb.api('PATCH', `${path}/web`, patch, { contentType: 'application/merge-patch+json' })).status, 200);
