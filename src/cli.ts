@@ -5,6 +5,7 @@ import { basename } from 'node:path';
 import { CliError, ExitCode } from './cli/exit';
 import { extractGlobalFlags, GLOBAL_FLAG_HELP, defaultGlobals, type GlobalFlags } from './cli/globals';
 import { outputFor, processTerminal } from './cli/terminal';
+import { bareOptionalFlagsLast } from './cli/optional-values';
 import type { CommandContext } from './cli/context';
 import { COMMAND_GROUPS } from './commands/index';
 import { actionResult } from './commands/lazy';
@@ -146,7 +147,7 @@ export async function main(argv: string[]): Promise<number> {
       program.outputHelp();
       return ExitCode.OK;
     }
-    await program.parseAsync(parsed.rest, { from: 'user' });
+    await program.parseAsync(bareOptionalFlagsLast(program, parsed.rest), { from: 'user' });
     return actionResult.code;
   } catch (err) {
     if (err instanceof CommanderError) {

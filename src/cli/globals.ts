@@ -169,7 +169,10 @@ export function extractGlobalFlags(argv: readonly string[]): { globals: GlobalFl
     if (arg.length >= 2 && arg[0] === '-' && arg[1] !== '-') {
       const spec = BY_SHORT.get(arg[1]!);
       if (!spec) {
-        rest.push(arg);
+        // kubectl (pflag) reads `-o=json` as `-o json`; commander would take "=json" as the value,
+        // so the command's own short flags get the attached form it understands (`-ojson`, `-wfalse`).
+        if (arg[2] === '=') rest.push(...(arg.length > 3 ? [`-${arg[1]}${arg.slice(3)}`] : [`-${arg[1]}`, '']));
+        else rest.push(arg);
         continue;
       }
       if (arg.length > 2) {

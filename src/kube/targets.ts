@@ -109,12 +109,12 @@ export function parseTargets(input: TargetInput): TargetSpec[] {
     if (args.length !== 1 || args[0]!.includes('/')) {
       throw usageError(`${input.all ? '--all' : '-l'} needs exactly one TYPE and no names (e.g. ${input.all ? '"cloneset --all"' : '"cloneset -l app=web"'})`);
     }
-    validateType(args[0]!, args[0]!);
+    const types = splitTypes(args[0]!);
     if (input.selector !== undefined) {
       validateSelector(input.selector);
-      return [{ kind: 'selector', type: args[0]!, selector: input.selector }];
+      return types.map((type) => ({ kind: 'selector' as const, type, selector: input.selector! }));
     }
-    return [{ kind: 'all', type: args[0]! }];
+    return types.map((type) => ({ kind: 'all' as const, type }));
   }
   if (args.length === 0) throw usageError('you must specify the type of resource and a name, e.g. cloneset/web (or -f FILE, -l SELECTOR)');
   if (args[0]!.includes('/')) {
@@ -124,13 +124,21 @@ export function parseTargets(input: TargetInput): TargetSpec[] {
     });
   }
   const type = args[0]!;
-  validateType(type, type);
+  const types = splitTypes(type);
   if (args.length === 1) throw usageError(`a name is required for "${type}": give ${type}/NAME, "${type} NAME", -l SELECTOR or --all`);
-  return args.slice(1).map((name) => {
+  const names = args.slice(1).map((name) => {
     if (name.includes('/')) throw usageError(`"${truncate(name)}" looks like TYPE/NAME: do not mix it with "${type} NAME" (there is no need to give the type separately)`);
     validateName(name);
-    return { kind: 'named' as const, type, name };
+    return name;
   });
+  return types.flatMap((t) => names.map((name) => ({ kind: 'named' as const, type: t, name })));
+}
+
+/** `deployment,cloneset` (kubectl's TYPE1,TYPE2 form): each type validated on its own. */
+function splitTypes(arg: string): string[] {
+  const types = arg.split(',');
+  for (const t of types) validateType(t, arg);
+  return types;
 }
 
 function defaultRead(path: string): string {

@@ -61,8 +61,9 @@ export function mutationLine(kind: string, group: string, name: string, verb: st
 }
 
 /** Prints objects in json/yaml/name/jsonpath form (a List when several, like kubectl). */
-export function formatObjects(objects: KubeObject[], format: OutputFormat): string {
-  const single = objects.length === 1;
+export function formatObjects(objects: KubeObject[], format: OutputFormat, opts: { list?: boolean } = {}): string {
+  // `opts.list`: a list request (kubectl get TYPE) prints a List even with one item.
+  const single = objects.length === 1 && opts.list !== true;
   const data: unknown = single ? objects[0] : { apiVersion: 'v1', kind: 'List', items: objects, metadata: { resourceVersion: '' } };
   switch (format.kind) {
     case 'json':

@@ -3,10 +3,11 @@
 // logging without secrets, TLS verification and RBAC messages.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { startSandbox, type Sandbox } from '../helpers/sandbox';
-import { runCli, type RunResult } from '../helpers/cli';
+import { REPO_ROOT, runCli, type RunResult } from '../helpers/cli';
 import { connectWith } from '../../src/kube/connect';
 import { defaultGlobals } from '../../src/cli/globals';
 import { CliError } from '../../src/cli/exit';
@@ -150,6 +151,39 @@ test('sts is the native StatefulSet; when only an Advanced StatefulSet exists th
   assert.equal(created.status, 201, created.text);
   const r = await runCli(['set', 'image', 'sts/db', 'db=redis:8'], { kubeconfig: sb.kubeconfig });
   oneErrorLine(r, 1, /^error: statefulsets\.apps "db" not found.*; an Advanced StatefulSet "db" exists: use asts\/db$/);
+  // rollout status watches rather than GETs: the same hint, on both its paths.
+  for (const watch of ['--watch=true', '--watch=false']) {
+    const status = await runCli(['rollout', 'status', 'sts/db', watch], { kubeconfig: sb.kubeconfig });
+    oneErrorLine(status, 1, /^error: statefulsets\.apps "db" not found.*; an Advanced StatefulSet "db" exists: use asts\/db$/);
+  }
   const plain = await runCli(['set', 'image', 'sts/none', 'db=redis:8'], { kubeconfig: sb.kubeconfig });
   oneErrorLine(plain, 1, /^error: statefulsets\.apps "none" not found in namespace "default"$/);
+});
+
+test('server Warning headers (a deprecated CRD version) reach stderr once per command; stdout stays clean', async () => {
+  // The real v1.9.0 CRDs, read at test time, with CloneSet v1alpha1 marked deprecated in a scratch copy.
+  const source = resolve(REPO_ROOT, '..', 'shared', 'kruise-crds', 'v1.9.0');
+  const crds = mkdtempSync(join(tmpdir(), 'kk-deprecated-crds-'));
+  for (const f of readdirSync(source).filter((n) => n.endsWith('.yaml'))) {
+    let text = readFileSync(join(source, f), 'utf8');
+    if (f === 'apps.kruise.io_clonesets.yaml') {
+      const marked = text.replace('    name: v1alpha1\n    schema:', '    name: v1alpha1\n    deprecated: true\n    deprecationWarning: apps.kruise.io/v1alpha1 CloneSet is deprecated; use v1beta1\n    schema:');
+      assert.notEqual(marked, text, 'the CloneSet CRD still has the expected layout');
+      text = marked;
+    }
+    writeFileSync(join(crds, f), text);
+  }
+  const dep = await startSandbox({ crds, readyDelay: '50ms' });
+  try {
+    const created = await dep.api('POST', '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets', cloneset('web'));
+    assert.equal(created.status, 201, created.text);
+    assert.match(String(created.headers.warning), /deprecated/, 'the sandbox sends the warning');
+    const r = await runCli(['set', 'image', 'cloneset/web', 'app=nginx:1.26'], { kubeconfig: dep.kubeconfig });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'cloneset.apps.kruise.io/web image updated\n');
+    assert.equal(r.stderr, 'Warning: apps.kruise.io/v1alpha1 CloneSet is deprecated; use v1beta1\n');
+  } finally {
+    await dep.stop();
+    rmSync(crds, { recursive: true, force: true });
+  }
 });

@@ -148,3 +148,31 @@ test('a 409 Conflict on every other write: pause, resume, restart and undo retry
   const back = await getObject(sb, PATHS.cloneset());
   assert.equal(back.spec.template.metadata.annotations?.['kubectl.kubernetes.io/restartedAt'], undefined);
 });
+
+test('pause/resume take TYPE -l SELECTOR and -o like kubectl; restart takes -o', async () => {
+  const cli = (args: string[]) => runCli(args, { kubeconfig: v19.kubeconfig });
+  const p = await cli(['rollout', 'pause', 'cloneset', '-l', 'app=web', '-o', 'name']);
+  assert.equal(p.code, 0, summary(p));
+  assert.equal(p.stdout, 'cloneset.apps.kruise.io/web\n');
+  assert.equal((await getObject(v19, PATHS.cloneset('v1alpha1'))).spec.updateStrategy.paused, true);
+
+  const r = await cli(['rollout', 'resume', 'cloneset/web', '-o', 'jsonpath={.metadata.name} {.spec.updateStrategy.paused}']);
+  assert.equal(r.code, 0, summary(r));
+  assert.equal(r.stdout.trim(), 'web false');
+  assert.equal((await getObject(v19, PATHS.cloneset('v1alpha1'))).spec.updateStrategy.paused, false);
+
+  const none = await cli(['rollout', 'pause', 'cloneset', '-l', 'app=nothing']);
+  assert.equal(none.code, 1, summary(none));
+  assert.match(none.stderr, /^error: no clonesets found in namespace "default" matching "app=nothing"$/m);
+
+  v19.clearAudit();
+  const bad = await cli(['rollout', 'pause', 'cloneset/web', '-o', 'wide']);
+  assert.equal(bad.code, 2, summary(bad));
+  assert.deepEqual(writes(v19.audit()), []);
+
+  const y = await cli(['rollout', 'restart', 'deployment/api', '-o', 'yaml']);
+  assert.equal(y.code, 0, summary(y));
+  assert.match(y.stdout, /^kind: Deployment$/m);
+  assert.match(y.stdout, /kubectl\.kubernetes\.io\/restartedAt: /);
+  assert.ok((await getObject(v19, PATHS.deployment())).spec.template.metadata.annotations['kubectl.kubernetes.io/restartedAt']);
+});

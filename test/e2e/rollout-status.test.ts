@@ -153,3 +153,19 @@ test('Ctrl-C while waiting stops with exit 130 and a one-line summary', async ()
   assert.match(r.stderr, /^interrupted: stopped waiting for 1 rollout\(s\)$/m);
   assert.doesNotMatch(r.stderr, /\n\s+at /);
 });
+
+test("kubectl's flag spellings: -w before the resource, -o=json, -w=false, -l=SELECTOR", async () => {
+  // The CloneSet was left paused by the previous test: a Deployment of its own.
+  await applyFixture(sb, 'deployment-api.yaml');
+  await waitSettled(sb, PATHS.deployment(), 30_000);
+  for (const args of [
+    ['rollout', 'status', '-w', 'deployment/api'],
+    ['rollout', 'status', '--watch', 'deployment', 'api'],
+    ['rollout', 'status', 'deployment/api', '-o=json', '-w=false'],
+    ['rollout', 'status', 'deployment', '-l=app=api', '-w=false'],
+  ]) {
+    const r = await runCli(args, { kubeconfig: sb.kubeconfig });
+    assert.equal(r.code, 0, `${args.join(' ')}: ${summary(r)}`);
+    assert.match(r.stdout, /successfully rolled out/, args.join(' '));
+  }
+});

@@ -172,3 +172,51 @@ test('Advanced DaemonSet: status, history and undo', async () => {
   const s3 = await cli(['rollout', 'status', 'ads/agent', '--timeout=20s']);
   assert.equal(s3.code, 0, summary(s3));
 });
+
+test('TYPE -l SELECTOR and several objects: history of each, undo of each (like kubectl)', async () => {
+  const deployment = (name: string) => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, labels: { tier: 'front' } },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'nginx:1.25' }] } },
+    },
+  });
+  for (const name of ['front-a', 'front-b']) {
+    const created = await sb.api('POST', '/apis/apps/v1/namespaces/default/deployments', deployment(name));
+    assert.equal(created.status, 201, created.text);
+    await waitSettled(sb, PATHS.deployment(name));
+    await patchTemplate('deployments.apps', name, { spec: { containers: [{ name: 'app', image: 'nginx:1.26' }] } });
+    await waitSettled(sb, PATHS.deployment(name));
+  }
+
+  const table = await cli(['rollout', 'history', 'deployment', '-l', 'tier=front']);
+  assert.equal(table.code, 0, summary(table));
+  assert.match(table.stdout, /^deployment\.apps\/front-a\nREVISION\s+CHANGE-CAUSE\s+IMAGES\s+PODS\n1\s+<none>\s+nginx:1\.25\s+0\n2\s+<none>\s+nginx:1\.26\s+1\n\ndeployment\.apps\/front-b\n/);
+  const json = await cli(['rollout', 'history', 'deployment/front-a', 'deployment/front-b', '-o', 'json']);
+  assert.equal(json.code, 0, summary(json));
+  const list = JSON.parse(json.stdout);
+  assert.equal(list.kind, 'List');
+  assert.deepEqual(list.items.map((v: any) => v.name), ['front-a', 'front-b']);
+
+  sb.clearAudit();
+  const dry = await cli(['rollout', 'undo', 'deployment', '-l', 'tier=front', '--dry-run=server', '-o', 'name']);
+  assert.equal(dry.code, 0, summary(dry));
+  assert.equal(dry.stdout, 'deployment.apps/front-a\ndeployment.apps/front-b\n');
+  const dryWrites = writes(sb.audit());
+  assert.equal(dryWrites.length, 2, JSON.stringify(dryWrites));
+  assert.ok(dryWrites.every((e) => /dryRun=All/.test(e.query ?? '')), JSON.stringify(dryWrites));
+
+  const undo = await cli(['rollout', 'undo', 'deployment', '-l', 'tier=front']);
+  assert.equal(undo.code, 0, summary(undo));
+  assert.equal(undo.stdout, 'deployment.apps/front-a rolled back\ndeployment.apps/front-b rolled back\n');
+  for (const name of ['front-a', 'front-b']) {
+    assert.equal((await getObject(sb, PATHS.deployment(name))).spec.template.spec.containers[0].image, 'nginx:1.25');
+  }
+
+  const none = await cli(['rollout', 'undo', 'deployment', '-l', 'tier=none']);
+  assert.equal(none.code, 1, summary(none));
+  assert.match(none.stderr, /^error: no deployments found in namespace "default" matching "tier=none"$/m);
+});

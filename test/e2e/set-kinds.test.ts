@@ -115,6 +115,10 @@ test('-l selects every matching object of a type; -f reads the objects from a ma
   const all = await runCli(['set', 'image', 'cloneset', '--all', 'log-agent=fluent/fluent-bit:3.1'], { kubeconfig: sb.kubeconfig });
   assert.equal(all.code, 0, all.stderr);
   assert.equal(all.stdout, 'cloneset.apps.kruise.io/web image updated\n');
+  // kubectl's TYPE1,TYPE2 form: every object of both types; the edit names a container of each.
+  const twoTypes = await runCli(['set', 'image', 'cloneset,deployment', '--all', '*=nginx:1.27', '--dry-run=client', '-o', 'name'], { kubeconfig: sb.kubeconfig });
+  assert.equal(twoTypes.code, 0, twoTypes.stderr);
+  assert.equal(twoTypes.stdout, 'cloneset.apps.kruise.io/web\ndeployment.apps/api\n');
   const byFile = await runCli(['set', 'image', '-f', join(FIXTURES, 'deployment-api.yaml'), 'api=ghcr.io/example/api:1.6.0'], { kubeconfig: sb.kubeconfig });
   assert.equal(byFile.code, 0, byFile.stderr);
   assert.equal(containers(await getJson('deployment', 'api'))[0].image, 'ghcr.io/example/api:1.6.0');

@@ -1,21 +1,23 @@
-// `rollout history TYPE/NAME [--revision=N] [--diff=A,B] [-o json|yaml]`: the revision table
+// `rollout history TYPE/NAME... | TYPE -l SEL [--revision=N] [--diff=A,B] [-o json|yaml]`: the revision table
 // (REVISION / CHANGE-CAUSE / IMAGES / PODS), one revision's pod template, or a unified diff.
 import type { Command } from 'commander';
 import { stringify as toYaml } from 'yaml';
 import type { CommandContext } from '../../cli/context';
+import type { KubeClient } from '../../kube/client';
 import { failure, usageError } from '../../cli/exit';
 import { adapterFor } from '../../kruise/workloads/index';
 import { KIND_LABELS } from '../../kruise/progress';
 import { historyRows, type Revision } from '../../kruise/revisions';
 import { templateDiff, templateYaml } from '../../kruise/revision-diff';
-import { parseOutputFormat, resourceName } from '../../printers/output';
+import { parseOutputFormat, resourceName, type OutputFormat } from '../../printers/output';
 import { historyObject, historyTable } from '../../printers/rollout-history';
 import { loadPods, loadRevisions } from './revision-source';
-import { parseTargets, resolveTargets } from './targets';
+import { namedTargets, parseTargets, resolveTargets, type ResolvedTarget } from './targets';
 import { parseRevisionNumber } from './undo';
 
 export interface HistoryOptions {
   filename?: string[];
+  selector?: string;
   revision?: string;
   diff?: string;
   output?: string;
@@ -33,51 +35,70 @@ export async function run(ctx: CommandContext, args: string[], opts: HistoryOpti
   const diff = parseDiff(opts.diff);
   if (revision !== undefined && diff) throw usageError('--revision and --diff cannot be combined');
   const format = parseOutputFormat(opts.output, ['default', 'json', 'yaml']);
-  const refs = parseTargets('rollout history', args, undefined, { single: true, filenames: opts.filename });
+  const refs = parseTargets('rollout history', args, opts.selector, { filenames: opts.filename });
   const client = await ctx.kube();
   try {
-    const [t] = await resolveTargets(client, 'rollout history', refs);
-    const name = t!.name!;
-    const obj = await client.get(t!.rt, name, t!.namespace);
-    const adapter = adapterFor(obj);
-    if (!adapter) throw failure(`no rollout support for ${obj.apiVersion} ${obj.kind} "${name}"`);
-    const label = `${KIND_LABELS[adapter.kindName]} "${name}"`;
-    const header = resourceName(t!.rt.kind, t!.rt.group, name);
-    const { source, revisions } = await loadRevisions(client, obj, adapter);
-    const find = (n: number): Revision => {
-      const r = revisions.find((x) => x.revision === n);
-      if (!r) throw failure(`unable to find the specified revision ${n} in history of ${label}`);
-      return r;
-    };
-
-    if (diff) {
-      const out = templateDiff(find(diff[0]), find(diff[1]));
-      ctx.term.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
-      return 0;
+    const targets = await namedTargets(client, await resolveTargets(client, 'rollout history', refs), opts.selector);
+    const views: unknown[] = [];
+    for (const [i, t] of targets.entries()) {
+      // Several objects (kubectl: a blank line between them); -o json|yaml collects them into one List.
+      if (i > 0 && format.kind === 'default') ctx.term.stdout.write('\n');
+      const view = await historyOf(ctx, client, t, { revision, diff, format });
+      if (view !== undefined) views.push(view);
     }
-    if (revision !== undefined) {
-      const r = find(revision);
-      if (format.kind === 'json') ctx.term.stdout.write(`${JSON.stringify(r.template, null, 4)}\n`);
-      else if (format.kind === 'yaml') ctx.term.stdout.write(toYaml(r.template));
-      else ctx.term.stdout.write(`${header} with revision #${r.revision}\nPod Template:\n${indent(templateYaml(r.template))}`);
-      return 0;
+    if (views.length > 0) {
+      const data = views.length === 1 ? views[0] : { apiVersion: 'v1', kind: 'List', items: views, metadata: { resourceVersion: '' } };
+      ctx.term.stdout.write(format.kind === 'json' ? `${JSON.stringify(data, null, 4)}\n` : toYaml(data));
     }
-    const pods = await loadPods(client, obj, adapter);
-    const rows = historyRows(revisions, pods, source);
-    if (format.kind === 'json' || format.kind === 'yaml') {
-      const view = historyObject(obj.kind ?? '', obj.apiVersion ?? '', obj.metadata.namespace ?? t!.namespace, name, rows);
-      ctx.term.stdout.write(format.kind === 'json' ? `${JSON.stringify(view, null, 4)}\n` : toYaml(view));
-      return 0;
-    }
-    if (rows.length === 0) {
-      ctx.term.stdout.write(`${header}: no rollout history found\n`);
-      return 0;
-    }
-    ctx.term.stdout.write(`${header}\n${historyTable(rows)}`);
     return 0;
   } finally {
     client.close();
   }
+}
+
+/** Prints one object's history (table, one revision or a diff); with -o json|yaml returns the view to print instead. */
+async function historyOf(
+  ctx: CommandContext,
+  client: KubeClient,
+  t: ResolvedTarget,
+  o: { revision?: number; diff?: [number, number]; format: OutputFormat },
+): Promise<unknown> {
+  const { revision, diff, format } = o;
+  const name = t.name!;
+  const obj = await client.get(t.rt, name, t.namespace);
+  const adapter = adapterFor(obj);
+  if (!adapter) throw failure(`no rollout support for ${obj.apiVersion} ${obj.kind} "${name}"`);
+  const label = `${KIND_LABELS[adapter.kindName]} "${name}"`;
+  const header = resourceName(t.rt.kind, t.rt.group, name);
+  const { source, revisions } = await loadRevisions(client, obj, adapter);
+  const find = (n: number): Revision => {
+    const r = revisions.find((x) => x.revision === n);
+    if (!r) throw failure(`unable to find the specified revision ${n} in history of ${label}`);
+    return r;
+  };
+
+  if (diff) {
+    const out = templateDiff(find(diff[0]), find(diff[1]));
+    ctx.term.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
+    return undefined;
+  }
+  if (revision !== undefined) {
+    const r = find(revision);
+    if (format.kind === 'json' || format.kind === 'yaml') return r.template;
+    ctx.term.stdout.write(`${header} with revision #${r.revision}\nPod Template:\n${indent(templateYaml(r.template))}`);
+    return undefined;
+  }
+  const pods = await loadPods(client, obj, adapter);
+  const rows = historyRows(revisions, pods, source);
+  if (format.kind === 'json' || format.kind === 'yaml') {
+    return historyObject(obj.kind ?? '', obj.apiVersion ?? '', obj.metadata.namespace ?? t.namespace, name, rows);
+  }
+  if (rows.length === 0) {
+    ctx.term.stdout.write(`${header}: no rollout history found\n`);
+    return undefined;
+  }
+  ctx.term.stdout.write(`${header}\n${historyTable(rows)}`);
+  return undefined;
 }
 
 function indent(text: string): string {

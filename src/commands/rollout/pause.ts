@@ -4,18 +4,20 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
 import { ExitCode, usageError } from '../../cli/exit';
-import type { ResourceType } from '../../kube/client';
+import type { KubeObject, ResourceType } from '../../kube/client';
 import { retryOnConflict } from '../../kube/conflict';
 import { resourceLabel } from '../../kube/errors';
 import { adapterFor, adapterForGroupKind } from '../../kruise/workloads/index';
-import { mutationLine } from '../../printers/output';
-import { parseTargets, resolveTargets } from './targets';
+import { formatObjects, mutationLine, parseOutputFormat } from '../../printers/output';
+import { namedTargets, parseTargets, resolveTargets } from './targets';
 
 /** Attempts of one pause/resume when the object changed under us (409 Conflict). */
 const PAUSE_ATTEMPTS = 3;
 
 export interface PauseOptions {
   filename?: string[];
+  selector?: string;
+  output?: string;
 }
 
 function objectRef(rt: ResourceType, name: string): string {
@@ -24,17 +26,21 @@ function objectRef(rt: ResourceType, name: string): string {
 
 async function pauseOrResume(ctx: CommandContext, args: string[], opts: PauseOptions, paused: boolean): Promise<number> {
   const verb = paused ? 'pause' : 'resume';
-  const refs = parseTargets(`rollout ${verb}`, args, undefined, { filenames: opts.filename });
+  // -o prints the patched objects (a List when several, like undo) instead of the mutation lines.
+  const format = parseOutputFormat(opts.output, ['default', 'json', 'yaml', 'name', 'jsonpath']);
+  const refs = parseTargets(`rollout ${verb}`, args, opts.selector, { filenames: opts.filename });
   const client = await ctx.kube();
   let code: number = ExitCode.OK;
   try {
-    const targets = await resolveTargets(client, `rollout ${verb}`, refs);
-    for (const t of targets) {
+    const resolved = await resolveTargets(client, `rollout ${verb}`, refs);
+    for (const t of resolved) {
       // Native StatefulSet and DaemonSet have no paused field: refuse before any request.
       if (!adapterForGroupKind(t.rt.group, t.rt.kind)?.supportsPause) {
-        throw usageError(`${resourceLabel(t.rt)} "${t.name}" cannot be ${paused ? 'paused' : 'resumed'}: only CloneSet, Advanced StatefulSet, Advanced DaemonSet and Deployment have a paused field`);
+        throw usageError(`${resourceLabel(t.rt)}${t.name === undefined ? '' : ` "${t.name}"`} cannot be ${paused ? 'paused' : 'resumed'}: only CloneSet, Advanced StatefulSet, Advanced DaemonSet and Deployment have a paused field`);
       }
     }
+    const targets = await namedTargets(client, resolved, opts.selector);
+    const printed: KubeObject[] = [];
     for (const t of targets) {
       const name = t.name!;
       try {
@@ -43,11 +49,12 @@ async function pauseOrResume(ctx: CommandContext, args: string[], opts: PauseOpt
           const obj = await client.get(t.rt, name, t.namespace);
           const adapter = adapterFor(obj);
           if (!adapter) throw usageError(`${objectRef(t.rt, name)}: no rollout support for ${obj.apiVersion} ${obj.kind}`);
-          if (adapter.paused(obj) === paused) return false;
-          await client.patch(t.rt, name, 'merge', adapter.pausePatch(obj, paused), t.namespace);
-          return true;
+          if (adapter.paused(obj) === paused) return undefined;
+          return client.patch(t.rt, name, 'merge', adapter.pausePatch(obj, paused), t.namespace);
         }, { attempts: PAUSE_ATTEMPTS });
-        if (patched) {
+        if (patched && format.kind !== 'default') {
+          printed.push(patched);
+        } else if (patched) {
           ctx.term.stdout.write(`${mutationLine(t.rt.kind, t.rt.group, name, paused ? 'paused' : 'resumed', 'none')}\n`);
         } else {
           ctx.term.stderr.write(`error: ${objectRef(t.rt, name)} ${paused ? 'is already paused' : 'is not paused'}\n`);
@@ -59,6 +66,7 @@ async function pauseOrResume(ctx: CommandContext, args: string[], opts: PauseOpt
         code = Math.max(code, err instanceof Error && 'exitCode' in err ? Number((err as { exitCode: number }).exitCode) : ExitCode.FAILED);
       }
     }
+    if (printed.length > 0) ctx.term.stdout.write(formatObjects(printed, format));
   } finally {
     client.close();
   }

@@ -8,7 +8,7 @@ import { adapterFor } from '../../kruise/workloads/index';
 import { mutationLine } from '../../printers/output';
 import { createProgress } from '../../printers/progress';
 
-export async function restartInPlace(ctx: CommandContext, client: KubeClient, rt: ResourceType, obj: KubeObject, timeoutMs = 0): Promise<number> {
+export async function restartInPlace(ctx: CommandContext, client: KubeClient, rt: ResourceType, obj: KubeObject, timeoutMs = 0, printLine = true): Promise<number> {
   const [{ runRestart }, { workloadPods }] = await Promise.all([import('../../engine/restart'), import('../../engine/targets')]);
   const adapter = adapterFor(obj);
   const name = obj.metadata.name ?? '';
@@ -36,6 +36,6 @@ export async function restartInPlace(ctx: CommandContext, client: KubeClient, rt
   if (result.outcome !== 'succeeded') {
     throw failure(`restarting ${rt.kind.toLowerCase()} "${name}" in place did not succeed${result.message ? `: ${result.message}` : ''}`);
   }
-  ctx.term.stdout.write(`${mutationLine(rt.kind, rt.group, name, 'restarted', 'none')}\n`);
+  if (printLine) ctx.term.stdout.write(`${mutationLine(rt.kind, rt.group, name, 'restarted', 'none')}\n`);
   return ExitCode.OK;
 }

@@ -9,7 +9,7 @@ import { parseDuration } from '../../cli/globals';
 import type { KubeClient, KubeObject, ResourceType } from '../../kube/client';
 import { retryOnConflict } from '../../kube/conflict';
 import { adapterFor } from '../../kruise/workloads/index';
-import { mutationLine, resourceName } from '../../printers/output';
+import { formatObjects, mutationLine, parseOutputFormat, resourceName } from '../../printers/output';
 import { parseTargets, readTargetObjects, resolveTargets } from './targets';
 import { restartInPlace } from './restart-inplace';
 
@@ -19,6 +19,7 @@ export interface RestartOptions {
   filename?: string[];
   timeout?: string;
   selector?: string;
+  output?: string;
 }
 
 /** Merge patch adding the restartedAt annotation to the pod template (what kubectl sends). */
@@ -28,21 +29,25 @@ export function restartPatch(now: Date): Record<string, unknown> {
 
 export async function run(ctx: CommandContext, args: string[], opts: RestartOptions, _cmd: Command): Promise<number> {
   const timeoutMs = opts.timeout === undefined ? 0 : parseDuration(opts.timeout, '--timeout');
+  const format = parseOutputFormat(opts.output, ['default', 'json', 'yaml', 'name', 'jsonpath']);
   const refs = parseTargets('rollout restart', args, opts.selector, { filenames: opts.filename });
   const client = await ctx.kube();
   let code: number = ExitCode.OK;
   try {
     const objects = await readTargetObjects(client, await resolveTargets(client, 'rollout restart', refs), opts.selector);
+    // With -o, the restarted objects are printed together at the end (a List when several).
+    const printed: KubeObject[] = [];
     for (const { rt, obj } of objects) {
-      code = Math.max(code, await restartOne(ctx, client, rt, obj, objects.length > 1, timeoutMs));
+      code = Math.max(code, await restartOne(ctx, client, rt, obj, objects.length > 1, timeoutMs, format.kind === 'default' ? undefined : printed));
     }
+    if (printed.length > 0) ctx.term.stdout.write(formatObjects(printed, format));
   } finally {
     client.close();
   }
   return code;
 }
 
-async function restartOne(ctx: CommandContext, client: KubeClient, rt: ResourceType, obj: KubeObject, several: boolean, timeoutMs: number): Promise<number> {
+async function restartOne(ctx: CommandContext, client: KubeClient, rt: ResourceType, obj: KubeObject, several: boolean, timeoutMs: number, printed?: KubeObject[]): Promise<number> {
   const name = obj.metadata.name ?? '';
   try {
     const adapter = adapterFor(obj);
@@ -53,11 +58,17 @@ async function restartOne(ctx: CommandContext, client: KubeClient, rt: ResourceT
     }
     const policy = adapter.updatePolicy(obj);
     if (policy === 'InPlaceIfPossible' || policy === 'InPlaceOnly') {
-      ctx.term.stdout.write(`${resourceName(rt.kind, rt.group, name)} has an in-place update policy: restarting containers through ContainerRecreateRequests\n`);
-      return await restartInPlace(ctx, client, rt, obj, timeoutMs);
+      // With -o, stdout carries only the formatted object: the note goes to stderr.
+      const note = printed ? ctx.term.stderr : ctx.term.stdout;
+      note.write(`${resourceName(rt.kind, rt.group, name)} has an in-place update policy: restarting containers through ContainerRecreateRequests\n`);
+      const code = await restartInPlace(ctx, client, rt, obj, timeoutMs, !printed);
+      // The workload object itself is unchanged (its containers restarted in place): -o prints it as read.
+      printed?.push(obj);
+      return code;
     }
-    await retryOnConflict(() => client.patch(rt, name, 'merge', restartPatch(new Date()), obj.metadata.namespace));
-    ctx.term.stdout.write(`${mutationLine(rt.kind, rt.group, name, 'restarted', 'none')}\n`);
+    const patched = await retryOnConflict(() => client.patch(rt, name, 'merge', restartPatch(new Date()), obj.metadata.namespace));
+    if (printed) printed.push(patched);
+    else ctx.term.stdout.write(`${mutationLine(rt.kind, rt.group, name, 'restarted', 'none')}\n`);
     return ExitCode.OK;
   } catch (err) {
     if (!several) throw err;

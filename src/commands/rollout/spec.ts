@@ -41,12 +41,13 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
     rollout
       .command('undo')
       .description('roll back to a previous revision (the whole pod template is restored)')
-      .usage('TYPE/NAME [--to-revision=N] [flags]')
+      .usage('TYPE/NAME... | TYPE -l SELECTOR [--to-revision=N] [flags]')
       .argument('[resources...]')
       .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
+      .option('-l, --selector <selector>', 'roll back every matching object of TYPE')
       .option('--to-revision <n>', 'the revision to roll back to (default: the previous one)')
       .option('--dry-run [mode]', 'none, client or server')
-      .option('-o, --output <format>', 'json, yaml or name: print the resulting object')
+      .option('-o, --output <format>', 'json, yaml, name or jsonpath=TEMPLATE: print the resulting object')
       .addHelpText('after', `\nExamples:\n  ${p} rollout undo cloneset/web\n  ${p} rollout undo cloneset/web --to-revision=2 --dry-run=server -o yaml`)
       .action(lazyAction(ctx, () => import('./undo')));
   }
@@ -55,9 +56,10 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
     rollout
       .command('history')
       .description('list revisions (REVISION, CHANGE-CAUSE, IMAGES, PODS), show one, or diff two')
-      .usage('TYPE/NAME [--revision=N | --diff=A,B] [flags]')
+      .usage('TYPE/NAME... | TYPE -l SELECTOR [--revision=N | --diff=A,B] [flags]')
       .argument('[resources...]')
       .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
+      .option('-l, --selector <selector>', 'the history of every matching object of TYPE')
       .option('--revision <n>', 'print the pod template of this revision')
       .option('--diff <a,b>', 'unified diff of the pod templates of two revisions')
       .option('-o, --output <format>', 'json or yaml')
@@ -72,7 +74,9 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
       .usage('TYPE/NAME... [flags]')
       .argument('[resources...]')
       .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
-      .addHelpText('after', `\nExample:\n  ${p} rollout pause cloneset/web`)
+      .option('-l, --selector <selector>', 'pause every matching object of TYPE')
+      .option('-o, --output <format>', 'json, yaml, name or jsonpath=TEMPLATE: print the patched object')
+      .addHelpText('after', `\nExamples:\n  ${p} rollout pause cloneset/web\n  ${p} rollout pause cloneset -l app=web`)
       .action(lazyAction(ctx, () => import('./pause').then((m) => ({ run: m.runPause }))));
   }
 
@@ -83,7 +87,9 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
       .usage('TYPE/NAME... [flags]')
       .argument('[resources...]')
       .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
-      .addHelpText('after', `\nExample:\n  ${p} rollout resume cloneset/web`)
+      .option('-l, --selector <selector>', 'resume every matching object of TYPE')
+      .option('-o, --output <format>', 'json, yaml, name or jsonpath=TEMPLATE: print the patched object')
+      .addHelpText('after', `\nExamples:\n  ${p} rollout resume cloneset/web\n  ${p} rollout resume cloneset -l app=web`)
       .action(lazyAction(ctx, () => import('./pause').then((m) => ({ run: m.runResume }))));
   }
 
@@ -96,6 +102,7 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
       .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
       .option('-l, --selector <selector>', 'restart every matching object of TYPE')
       .option('--timeout <duration>', 'in-place restarts: give up waiting after this long (exit 3); 0 = no limit', '0')
+      .option('-o, --output <format>', 'json, yaml, name or jsonpath=TEMPLATE: print the object')
       .addHelpText('after', `\nExample:\n  ${p} rollout restart cloneset/web`)
       .action(lazyAction(ctx, () => import('./restart')));
   }

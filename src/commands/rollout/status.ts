@@ -7,6 +7,7 @@ import { ExitCode, failure, usageError } from '../../cli/exit';
 import { parseDuration } from '../../cli/globals';
 import type { KubeClient, Observation } from '../../kube/client';
 import { resourceLabel } from '../../kube/errors';
+import { advancedKindHint } from '../../kube/resolve';
 import { evaluateRollout, KIND_LABELS, type RolloutProgress, type RolloutState } from '../../kruise/progress';
 import { adapterFor } from '../../kruise/workloads/index';
 import { currentRevisionNumber } from '../../kruise/revisions';
@@ -138,7 +139,7 @@ async function watchAll(ctx: CommandContext, client: KubeClient, targets: Resolv
           onSync: (items) => {
             const obj = items.find((i) => i.metadata.name === t.name);
             if (obj) w.updateWorkload(obj);
-            else if (!synced) w.fail(failure(`${resourceLabel(t.rt)} "${t.name}" not found in namespace "${t.namespace}"`));
+            else if (!synced) void notFound(client, t).then((err) => w.fail(err));
             else w.deleted();
             synced = true;
           },
@@ -232,6 +233,12 @@ async function watchAll(ctx: CommandContext, client: KubeClient, targets: Resolv
     watches.forEach((w) => w.stop());
     observations.forEach((obs) => obs.stop());
   }
+}
+
+/** A named object missing at the start; `sts/x` when only an Advanced StatefulSet `x` exists says so (like a GET would). */
+async function notFound(client: KubeClient, t: ResolvedTarget): Promise<Error> {
+  const hint = await advancedKindHint(client, t.rt, t.name!, t.namespace);
+  return failure(`${resourceLabel(t.rt)} "${t.name}" not found in namespace "${t.namespace}"${hint ? `; ${hint}` : ''}`);
 }
 
 /** --revision=N (kubectl): fail unless N is the revision being rolled out. Costs a read, only when asked. */

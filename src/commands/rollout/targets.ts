@@ -33,7 +33,7 @@ export function isRolloutKind(rt: ResourceType): boolean {
 
 /**
  * kubectl's argument forms: every argument `TYPE/NAME`, or `TYPE NAME...`, or `TYPE` with -l, or -f.
- * `single`: the verb takes exactly one object (undo, history).
+ * `single`: the verb takes exactly one object (explain partition).
  */
 export function parseTargets(
   verb: string,
@@ -81,6 +81,21 @@ export async function readTargetObjects(client: KubeClient, targets: readonly Re
       if (list.items.length === 0) throw failure(`no ${t.rt.resource} found in namespace "${t.namespace}" matching "${selector ?? ''}"`);
       for (const obj of list.items) out.push({ rt: t.rt, obj });
     }
+  }
+  return out;
+}
+
+/** A `TYPE -l SELECTOR` target becomes one named target per matching object (one LIST; no match is an error). */
+export async function namedTargets(client: KubeClient, targets: readonly ResolvedTarget[], selector: string | undefined): Promise<ResolvedTarget[]> {
+  const out: ResolvedTarget[] = [];
+  for (const t of targets) {
+    if (t.name !== undefined) {
+      out.push(t);
+      continue;
+    }
+    const list = await client.list(t.rt, t.namespace, { labelSelector: selector });
+    if (list.items.length === 0) throw failure(`no ${t.rt.resource} found in namespace "${t.namespace}" matching "${selector ?? ''}"`);
+    for (const obj of list.items) out.push({ rt: t.rt, name: obj.metadata.name ?? '', namespace: t.namespace });
   }
   return out;
 }

@@ -1,20 +1,21 @@
-// `rollout undo TYPE/NAME [--to-revision=N] [--dry-run] [-o]`: restores the pod template of a
+// `rollout undo TYPE/NAME... | TYPE -l SEL [--to-revision=N] [--dry-run] [-o]`: restores the pod template of a
 // revision as a whole (JSON patch `replace` of /spec/template guarded by a `test` of the
 // resourceVersion), so keys added after that revision disappear — unlike a merge patch.
 import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
-import { failure, usageError } from '../../cli/exit';
+import { ExitCode, failure, usageError } from '../../cli/exit';
 import { adapterFor } from '../../kruise/workloads/index';
 import { KIND_LABELS } from '../../kruise/progress';
 import { undoPatch, undoTarget, withTemplate } from '../../kruise/revisions';
 import { formatObjects, mutationLine, parseDryRun, parseOutputFormat, type DryRunMode, type OutputFormat } from '../../printers/output';
-import type { KubeClient } from '../../kube/client';
+import type { KubeClient, KubeObject } from '../../kube/client';
 import { retryOnConflict } from '../../kube/conflict';
 import { loadRevisions } from './revision-source';
-import { parseTargets, resolveTargets, type ResolvedTarget } from './targets';
+import { namedTargets, parseTargets, resolveTargets, type ResolvedTarget } from './targets';
 
 export interface UndoOptions {
   filename?: string[];
+  selector?: string;
   toRevision?: string;
   dryRun?: string | boolean;
   output?: string;
@@ -30,14 +31,28 @@ export function parseRevisionNumber(value: string | undefined, flag: string): nu
 export async function run(ctx: CommandContext, args: string[], opts: UndoOptions, _cmd: Command): Promise<number> {
   const toRevision = parseRevisionNumber(opts.toRevision, '--to-revision');
   const dryRun = parseDryRun(opts.dryRun);
-  const format = parseOutputFormat(opts.output, ['default', 'json', 'yaml', 'name']);
-  const refs = parseTargets('rollout undo', args, undefined, { single: true, filenames: opts.filename });
+  const format = parseOutputFormat(opts.output, ['default', 'json', 'yaml', 'name', 'jsonpath']);
+  const refs = parseTargets('rollout undo', args, opts.selector, { filenames: opts.filename });
   const client = await ctx.kube();
   try {
-    const [t] = await resolveTargets(client, 'rollout undo', refs);
-    // The patch is guarded by the resourceVersion we read: if the object changed meanwhile,
-    // decide again on fresh state (bounded), never overwrite someone else's change.
-    return await retryOnConflict(() => undoOnce(ctx, client, t!, { toRevision, dryRun, format }));
+    const targets = await namedTargets(client, await resolveTargets(client, 'rollout undo', refs), opts.selector);
+    // Like kubectl, each object is rolled back on its own: one failure does not stop the others.
+    let code = 0;
+    const printed: KubeObject[] = [];
+    for (const t of targets) {
+      try {
+        // The patch is guarded by the resourceVersion we read: if the object changed meanwhile,
+        // decide again on fresh state (bounded), never overwrite someone else's change.
+        const result = await retryOnConflict(() => undoOnce(ctx, client, t, { toRevision, dryRun, format }));
+        if (result) printed.push(result);
+      } catch (err) {
+        if (targets.length === 1) throw err;
+        ctx.term.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+        code = Math.max(code, err instanceof Error && 'exitCode' in err ? Number((err as { exitCode: number }).exitCode) : ExitCode.FAILED);
+      }
+    }
+    if (format.kind !== 'default' && printed.length > 0) ctx.term.stdout.write(formatObjects(printed, format));
+    return code;
   } finally {
     client.close();
   }
@@ -48,7 +63,7 @@ async function undoOnce(
   client: KubeClient,
   t: ResolvedTarget,
   o: { toRevision?: number; dryRun: DryRunMode; format: OutputFormat },
-): Promise<number> {
+): Promise<KubeObject | undefined> {
   const name = t.name!;
   const obj = await client.get(t.rt, name, t.namespace);
   const adapter = adapterFor(obj);
@@ -68,17 +83,13 @@ async function undoOnce(
   if (decision.kind === 'error') throw failure(decision.message);
   if (decision.kind === 'skip') {
     ctx.term.stdout.write(`${mutationLine(t.rt.kind, t.rt.group, name, `skipped rollback (current template already matches revision ${decision.target.revision})`, o.dryRun)}\n`);
-    return 0;
+    return undefined;
   }
   const template = decision.target.template;
   let result = withTemplate(obj, template);
   if (o.dryRun !== 'client') {
     result = await client.patch(t.rt, name, 'json', undoPatch(obj, template, adapter.templatePointer(obj)), t.namespace, { dryRun: o.dryRun === 'server' });
   }
-  if (o.format.kind === 'default') {
-    ctx.term.stdout.write(`${mutationLine(t.rt.kind, t.rt.group, name, 'rolled back', o.dryRun)}\n`);
-  } else {
-    ctx.term.stdout.write(formatObjects([result], o.format));
-  }
-  return 0;
+  if (o.format.kind === 'default') ctx.term.stdout.write(`${mutationLine(t.rt.kind, t.rt.group, name, 'rolled back', o.dryRun)}\n`);
+  return result;
 }

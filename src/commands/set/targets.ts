@@ -100,7 +100,9 @@ export function parseSelection(verb: string, resources: readonly string[], flags
     }
     if (names.length > 0 && (selector !== undefined || all)) throw usageError('names cannot be combined with -l/--selector or --all');
     if (names.length === 0 && selector === undefined && !all) throw usageError(`${verb} needs a name: ${type}/NAME, ${type} NAME, or ${type} with -l SELECTOR or --all`);
-    refs = names.length > 0 ? names.map((name) => ({ type: type!, name })) : [{ type: type! }];
+    // kubectl's TYPE1,TYPE2 form: every type with every name (or with the selector / --all).
+    const types = type!.split(',');
+    refs = types.flatMap((t) => (names.length > 0 ? names.map((name) => ({ type: t, name })) : [{ type: t }]));
   }
   for (const r of refs) {
     checkType(r.type, verb);

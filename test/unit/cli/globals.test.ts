@@ -23,6 +23,11 @@ test('short flags accept attached values and bools accept =false', () => {
   assert.equal(globals.server, 'https://x:6443');
 });
 
+test('a command\'s short flag written -x=VALUE (kubectl\'s form) reaches commander as -xVALUE', () => {
+  const { rest } = extractGlobalFlags(['rollout', 'status', 'cloneset', '-l=app=web', '-o=json', '-w=false', '-f=a.yaml', '-o=', '--', '-l=x']);
+  assert.deepEqual(rest, ['rollout', 'status', 'cloneset', '-lapp=web', '-ojson', '-wfalse', '-fa.yaml', '-o', '', '--', '-l=x']);
+});
+
 test('arguments after -- are left alone', () => {
   const { globals, rest } = extractGlobalFlags(['restart', '--', '-n', 'x']);
   assert.equal(globals.namespace, undefined);

@@ -46,6 +46,23 @@ test('-l and --all need exactly one TYPE', () => {
   usage({ args: ['cloneset'], selector: '' }, /empty label selector/);
 });
 
+test("kubectl's TYPE1,TYPE2 form: every type with the selector, --all or every name", () => {
+  assert.deepEqual(parseTargets({ args: ['deploy,cloneset'], selector: 'app=web' }), [
+    { kind: 'selector', type: 'deploy', selector: 'app=web' },
+    { kind: 'selector', type: 'cloneset', selector: 'app=web' },
+  ]);
+  assert.deepEqual(parseTargets({ args: ['deploy,asts'], all: true }), [
+    { kind: 'all', type: 'deploy' },
+    { kind: 'all', type: 'asts' },
+  ]);
+  assert.deepEqual(parseTargets({ args: ['deploy,cloneset', 'web'] }), [
+    { kind: 'named', type: 'deploy', name: 'web' },
+    { kind: 'named', type: 'cloneset', name: 'web' },
+  ]);
+  usage({ args: ['deploy,', 'web'] }, /the type is empty/);
+  usage({ args: ['deploy,clone set'], all: true }, /invalid resource type/);
+});
+
 test('malformed references and names are usage errors before any request', () => {
   usage({ args: [] }, /you must specify the type of resource and a name/);
   usage({ args: ['cloneset'] }, /a name is required for "cloneset"/);
