@@ -38,6 +38,15 @@ export async function run(ctx: CommandContext, args: string[], opts: SandboxComm
   if (opts.crds !== undefined && !(existsSync(opts.crds) && statSync(opts.crds).isDirectory())) {
     throw usageError(`--crds ${opts.crds}: not a folder`);
   }
+  if (opts.crds !== undefined) {
+    // A folder without CRDs, or with a file that is not YAML, is bad input: exit 2 before serving.
+    const { readCrdFolder } = await import('../sandbox/index');
+    try {
+      await readCrdFolder(opts.crds);
+    } catch (err) {
+      throw usageError(`--crds ${opts.crds}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+    }
+  }
   let faults: import('../sandbox/index').FaultSpec | undefined;
   if (opts.faults !== undefined) {
     let text: string;

@@ -18,6 +18,8 @@ export class WaitAborted extends CliError {
 
 export interface LiveSet<T extends KubeObject> {
   readonly objects: Map<string, T>;
+  /** The last state of objects deleted since the watch began (a CRR removed by its TTL right after completing). */
+  readonly gone: Map<string, T>;
   /** Resolves once the first list arrived (or the observation failed). */
   readonly synced: Promise<void>;
   /** The observation's error, once it failed. */
@@ -34,6 +36,7 @@ export function watchSet<T extends KubeObject>(
   opts: { labelSelector?: string; fieldSelector?: string; signal?: AbortSignal },
 ): LiveSet<T> {
   const objects = new Map<string, T>();
+  const gone = new Map<string, T>();
   const listeners = new Set<() => void>();
   let failed: unknown;
   const notify = (): void => {
@@ -49,8 +52,14 @@ export function watchSet<T extends KubeObject>(
       fieldSelector: opts.fieldSelector,
       signal: opts.signal,
       onSync: (items) => {
+        // A re-list (after 410 Gone) may miss deletions: what disappeared keeps its last state in `gone`.
+        const listed = new Set(items.map((o) => o.metadata.name ?? ''));
+        for (const [name, o] of objects) if (!listed.has(name)) gone.set(name, o);
         objects.clear();
-        for (const o of items) objects.set(o.metadata.name ?? '', o as T);
+        for (const o of items) {
+          objects.set(o.metadata.name ?? '', o as T);
+          gone.delete(o.metadata.name ?? '');
+        }
         markSynced();
         notify();
       },
@@ -58,8 +67,13 @@ export function watchSet<T extends KubeObject>(
     (ev) => {
       if (ev.type === 'BOOKMARK') return;
       const name = ev.object.metadata.name ?? '';
-      if (ev.type === 'DELETED') objects.delete(name);
-      else objects.set(name, ev.object);
+      if (ev.type === 'DELETED') {
+        objects.delete(name);
+        gone.set(name, ev.object);
+      } else {
+        objects.set(name, ev.object);
+        gone.delete(name);
+      }
       notify();
     },
   );
@@ -70,6 +84,7 @@ export function watchSet<T extends KubeObject>(
   });
   return {
     objects,
+    gone,
     synced,
     failure: () => failed,
     onChange(listener) {

@@ -87,21 +87,24 @@ export async function pullWithJobs(ctx: CommandContext, client: KubeClient, requ
   const ipjs: LiveSet<KubeObject> = watchSet(client, ipjRt, ns, { signal: ctx.signal });
   const lists: LiveSet<KubeObject> | undefined = ilpjRt ? watchSet(client, ilpjRt, ns, { signal: ctx.signal }) : undefined;
   const deadline = options.timeoutMs > 0 ? Date.now() + options.timeoutMs : undefined;
+  // A job removed by its TTL right after finishing (--ttl=0s) is judged from its last state.
+  const lastState = (set: LiveSet<KubeObject> | undefined, name: string | undefined): KubeObject | undefined => set?.objects.get(name ?? '') ?? set?.gone.get(name ?? '');
   const reportNow = (): { reports: JobReport[]; done: boolean } => {
     const reports: JobReport[] = [];
     let done = true;
     for (const job of jobs) {
       if (job.kind === 'ImageListPullJob') {
-        const live = lists?.objects.get(job.metadata.name ?? '');
+        const live = lastState(lists, job.metadata.name);
         const st = statusOf(live);
-        const children = [...ipjs.objects.values()].filter((c) => c.metadata.ownerReferences?.some((o) => o.uid === job.metadata.uid));
+        const byName = new Map([...ipjs.gone, ...ipjs.objects]);
+        const children = [...byName.values()].filter((c) => c.metadata.ownerReferences?.some((o) => o.uid === job.metadata.uid));
         for (const c of children) reports.push(jobReport(`imagepulljob/${c.metadata.name}`, c, imagesOf(c)));
         const missing = imagesOf(job).filter((img) => !children.some((c) => imagesOf(c).includes(img)));
         if (missing.length > 0 && !st.completionTime) reports.push(jobReport(`imagelistpulljob/${job.metadata.name}`, undefined, missing));
         const listDone = Boolean(st.completionTime) || ((st.desired ?? 0) > 0 && (st.completed ?? 0) >= (st.desired ?? 0));
         if (!listDone) done = false;
       } else {
-        const r = jobReport(`imagepulljob/${job.metadata.name}`, ipjs.objects.get(job.metadata.name ?? ''), imagesOf(job));
+        const r = jobReport(`imagepulljob/${job.metadata.name}`, lastState(ipjs, job.metadata.name), imagesOf(job));
         reports.push(r);
         if (!r.done) done = false;
       }
@@ -127,9 +130,9 @@ export async function pullWithJobs(ctx: CommandContext, client: KubeClient, requ
     lists?.stop();
   }
   const { reports } = reportNow();
-  const listFailures = jobs.flatMap((j) => (j.kind === 'ImageListPullJob' ? statusOf(lists?.objects.get(j.metadata.name ?? '')).failedImageStatuses ?? [] : []));
+  const listFailures = jobs.flatMap((j) => (j.kind === 'ImageListPullJob' ? statusOf(lastState(lists, j.metadata.name)).failedImageStatuses ?? [] : []));
   const failed = reports.some((r) => r.failed > 0) || listFailures.length > 0;
-  const finalJobs = jobs.map((j) => (j.kind === 'ImageListPullJob' ? lists?.objects.get(j.metadata.name ?? '') : ipjs.objects.get(j.metadata.name ?? '')) ?? j);
+  const finalJobs = jobs.map((j) => (j.kind === 'ImageListPullJob' ? lastState(lists, j.metadata.name) : lastState(ipjs, j.metadata.name)) ?? j);
   if (timedOut) return { via: 'kruise', objects: finalJobs, jobs: reports, outcome: 'timeout', message: `timed out waiting for the pre-download of ${request.what}` };
   return { via: 'kruise', objects: finalJobs, jobs: reports, outcome: failed ? 'failed' : 'succeeded' };
 }

@@ -9,7 +9,9 @@ import type { DryRunMode } from '../printers/output';
 import { failure } from '../cli/exit';
 import { planWorkloadPredownload } from '../kruise/plans/predownload';
 import type { Via } from './restart';
-import type { WorkloadTarget } from './targets';
+import { NODE_RT, type WorkloadTarget } from './targets';
+import { isForbidden } from '../kube/errors';
+import { labelSelectorString } from '../kruise/selectors';
 
 export interface PredownloadOptions extends PullJobOptions {
   parallelism: number;
@@ -77,6 +79,29 @@ export function workloadRequest(target: WorkloadTarget): PredownloadRequest | un
     namespace: target.namespace,
     what: `${target.kind.toLowerCase()}/${target.name}`,
   };
+}
+
+/**
+ * Explicit nodes must exist and a node selector must match some node: otherwise Kruise would
+ * report a job of 0 nodes as done (and client-side pull pods pinned to a missing node would wait
+ * forever). Read-only; a user who may not list nodes skips the check rather than fail.
+ */
+export async function checkPullNodes(client: KubeClient, target: PullTarget, signal: AbortSignal): Promise<void> {
+  if (target.kind === 'pods') return;
+  const labelSelector = target.kind === 'nodeSelector' ? labelSelectorString({ matchLabels: target.matchLabels }) : undefined;
+  let names: Set<string>;
+  try {
+    names = new Set((await client.list(NODE_RT, undefined, { labelSelector, signal })).items.map((n) => n.metadata.name ?? ''));
+  } catch (err) {
+    if (isForbidden(err)) return;
+    throw err;
+  }
+  if (target.kind === 'nodes') {
+    const missing = target.names.filter((n) => !names.has(n));
+    if (missing.length > 0) throw failure(`${missing.length === 1 ? `node "${missing[0]}"` : `nodes ${missing.map((n) => `"${n}"`).join(', ')}`} not found; nothing was created`);
+  } else if (names.size === 0) {
+    throw failure(target.kind === 'nodeSelector' ? `no node matches --node-selector ${labelSelector}; nothing was created` : 'the cluster has no nodes; nothing was created');
+  }
 }
 
 export async function choosePullExecutor(client: KubeClient, via: Via): Promise<'kruise' | 'client'> {

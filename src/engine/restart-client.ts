@@ -28,11 +28,11 @@ export async function restartByRecreating(ctx: CommandContext, client: KubeClien
   const batches = planBatches(pods, size);
   const wholePod = pods[0]!.spec.containers.map((c) => c.name);
   if (options.dryRun !== 'none') {
-    for (const b of batches) for (const p of b) reporter.log(`pod/${p.metadata.name} deleted${options.dryRun === 'server' ? ' (server dry run)' : ' (dry run)'}`);
     if (options.dryRun === 'server') {
       await mapLimit(pods, options.concurrency ?? DEFAULT_REQUEST_CONCURRENCY, (p) => client.delete(POD_RT, p.metadata.name ?? '', ns, { dryRun: true, signal: ctx.signal }), ctx.signal);
     }
-    return { via: 'client', rows: [], objects: [], batches: batches.length, outcome: 'dry-run' };
+    // The pods that would be deleted, batch by batch: the command prints them like kubectl delete --dry-run.
+    return { via: 'client', rows: [], objects: batches.flat() as KubeObject[], batches: batches.length, outcome: 'dry-run' };
   }
   if (options.containers.length > 0) reporter.log(`note: without Kruise the whole pod is recreated, not only ${options.containers.join(', ')}`);
 

@@ -2,7 +2,7 @@
 // CRR names are derived from pod + run, and a rerun adopts the newest unfinished run of
 // the same containers, so an interrupted restart is resumed without restarting any pod twice.
 import type { CommandContext } from '../cli/context';
-import type { KubeClient, KubeObject, ResourceType } from '../kube/client';
+import type { KubeClient, KubeObject } from '../kube/client';
 import type { Pod } from '../kruise/types';
 import {
   buildCrr,
@@ -21,21 +21,12 @@ import { DEFAULT_REQUEST_CONCURRENCY, mapLimit } from './concurrency';
 import { waitUntilDeadline, watchSet, type LiveSet } from './live';
 import { labelSelectorString } from '../kruise/selectors';
 import { POD_RT, type WorkloadTarget } from './targets';
+import { crdVersionLacksField } from './crd-fields';
 import { podList, type RestartOptions, type RestartOutcome, type RestartReporter, type RestartResult, type RestartRow } from './restart';
 
-const CRD_RT: ResourceType = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false };
-
-/** --force needs strategy.forceRecreate (Kruise ≥ v1.8); a real server would silently prune it. Best effort: skipped when the CRD is not readable. */
+/** --force needs strategy.forceRecreate (Kruise ≥ v1.8); a real server would silently prune it. */
 async function checkForceSupported(client: KubeClient, version: string): Promise<void> {
-  let crd: KubeObject;
-  try {
-    crd = await client.get(CRD_RT, 'containerrecreaterequests.apps.kruise.io');
-  } catch {
-    return;
-  }
-  const versions = ((crd.spec as { versions?: Array<{ name: string; schema?: unknown }> } | undefined)?.versions ?? []);
-  const v = versions.find((x) => x.name === version);
-  if (v?.schema && !JSON.stringify(v.schema).includes('"forceRecreate"')) {
+  if (await crdVersionLacksField(client, 'containerrecreaterequests.apps.kruise.io', version, 'forceRecreate')) {
     throw usageError('--force needs OpenKruise v1.8 or later: this cluster\'s ContainerRecreateRequest has no spec.strategy.forceRecreate; nothing was created');
   }
 }
@@ -155,8 +146,9 @@ export async function restartWithCrrs(
       for (const [i, p] of todo.entries()) rows.get(p.metadata.name ?? '')!.crr = results[i]?.metadata.name;
       const last = b === batches.length - 1;
       if (!options.wait) {
-        reporter.log(`batch ${b + 1}/${batches.length}: created ${todo.length} ContainerRecreateRequests (${podList(todo.map((p) => p.metadata.name))})`);
-        if (!last) reporter.log(`not waiting (--wait=false): ${batches.length - b - 1} more batches remain; run the same command again to continue`);
+        const left = batches.length - b - 1;
+        reporter.log(`batch ${b + 1}/${batches.length}: created ${todo.length} ContainerRecreateRequest${todo.length === 1 ? '' : 's'} (${podList(todo.map((p) => p.metadata.name))})`);
+        if (!last) reporter.log(`not waiting (--wait=false): ${left} more batch${left === 1 ? '' : 'es'} remain${left === 1 ? 's' : ''}; run the same command again to continue`);
         for (const p of todo) rows.get(p.metadata.name ?? '')!.phase = 'Created';
         return result('created');
       }
@@ -172,8 +164,8 @@ export async function restartWithCrrs(
           let finished = 0;
           let ready = 0;
           for (const { pod, crr } of pending) {
-            const obj = crrs.objects.get(crr);
-            const outcome = obj ? crrOutcome(obj) : 'Running';
+            const obj = crrs.objects.get(crr) ?? crrs.gone.get(crr);
+            const outcome = crrOutcomeSeen(crrs, crr);
             const current = podSet.objects.get(pod.metadata.name ?? '');
             const gone = !current || current.metadata.uid !== pod.metadata.uid;
             if (outcome !== 'Running') finished++;
@@ -209,6 +201,19 @@ export async function restartWithCrrs(
 }
 
 /**
+ * A CRR's outcome from its current or, once deleted (ttlSecondsAfterFinished, or by hand), its
+ * last state: deleted after completing counts as completed; deleted before that, as failed.
+ */
+function crrOutcomeSeen(crrs: LiveSet<KubeObject>, name: string): 'Running' | 'Succeeded' | 'Failed' {
+  const live = crrs.objects.get(name);
+  if (live) return crrOutcome(live);
+  const last = crrs.gone.get(name);
+  if (!last) return 'Running';
+  const outcome = crrOutcome(last);
+  return outcome === 'Running' ? 'Failed' : outcome;
+}
+
+/**
  * The CRR and pod watches are separate streams: a CRR can report Succeeded before the pod's
  * restart reaches us, and the stale pod still looks Ready. Wait until the pod shows the restart
  * (restartCount past the CRR's statusContext, or a new containerID) before counting it ready.
@@ -227,16 +232,16 @@ function podSeenRestarted(crr: KubeObject, pod: Pod): boolean {
 function fillRows(pending: Array<{ pod: Pod; crr: string }>, rows: Map<string, RestartRow>, crrs: LiveSet<KubeObject>, pods: LiveSet<Pod>, started: number, doneAt: Map<string, number>): void {
   for (const { pod, crr } of pending) {
     const row = rows.get(pod.metadata.name ?? '')!;
-    const obj = crrs.objects.get(crr);
+    const obj = crrs.objects.get(crr) ?? crrs.gone.get(crr);
     const current = pods.objects.get(pod.metadata.name ?? '');
     const gone = !current || current.metadata.uid !== pod.metadata.uid;
-    const outcome = obj ? crrOutcome(obj) : 'Running';
+    const outcome = crrOutcomeSeen(crrs, crr);
     row.phase = outcome === 'Running' ? (obj ? crrPhase(obj) : 'Pending') : outcome;
     if (gone && outcome !== 'Failed') {
       row.phase = 'Failed';
       row.message = 'pod has gone';
     }
-    if (obj && outcome === 'Failed') row.message = crrMessage(obj) ?? 'recreate failed';
+    if (obj && outcome === 'Failed') row.message = crrMessage(obj) ?? (crrs.objects.has(crr) ? 'recreate failed' : 'ContainerRecreateRequest deleted before it completed');
     if (current && !gone) row.restartsAfterByContainer = restartCounts(current, row.containers);
     row.durationMs = (doneAt.get(crr) ?? Date.now()) - started;
   }

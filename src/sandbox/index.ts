@@ -21,6 +21,7 @@ import { loadConverters } from './server/versions';
 export { parseKruiseRelease } from './crds/builtin-crds';
 export { validateFaultSpec, type FaultSpec } from './server/faults';
 export { writeFileAtomic } from './server/kubeconfig';
+export { readCrdFolder } from './server/crd-lifecycle';
 
 export interface SandboxOptions {
   /** 0 = a free port. */

@@ -103,6 +103,18 @@ test('create pps, recreate a pod: the new pod carries the injected affinity and 
   assert.equal(get.stdout.trim().split('\n').length, 4);
   const list = await runCli(['get', 'pps'], { kubeconfig: sb.kubeconfig });
   assert.match(list.stdout, /^db\s+statefulset\.apps\/db\s+topology\.kubernetes\.io\/zone\s+kubernetes\.io\/hostname:80\s+3\s/m);
+  // Like kubectl get: the list form is a List even with one item; jsonpath works on both forms.
+  const listJson = await runCli(['get', 'pps', '-o', 'json'], { kubeconfig: sb.kubeconfig });
+  assert.equal(listJson.code, 0, listJson.stderr);
+  const parsed = JSON.parse(listJson.stdout) as { kind: string; items: Array<{ metadata: { name: string } }> };
+  assert.equal(parsed.kind, 'List');
+  assert.deepEqual(parsed.items.map((i) => i.metadata.name), ['db']);
+  const names = await runCli(['get', 'pps', '-o', 'jsonpath={.items[*].spec.targetRef.name}'], { kubeconfig: sb.kubeconfig });
+  assert.equal(names.code, 0, names.stderr);
+  assert.equal(names.stdout.trim(), 'db');
+  const node = await runCli(['get', 'pps', 'db', '-o', `jsonpath={.status.podStates.db-1.nodeName}`], { kubeconfig: sb.kubeconfig });
+  assert.equal(node.code, 0, node.stderr);
+  assert.equal(node.stdout.trim(), recorded.nodeName);
 });
 
 test('--auto annotates the StatefulSet and Kruise generates a PPS named after it', async () => {
@@ -123,4 +135,35 @@ test('--auto annotates the StatefulSet and Kruise generates a PPS named after it
   assert.equal(pps.spec.targetRef.name, 'cache');
   const weighted = await runCli(['create', 'pps', '--for', 'sts/cache', '--auto', '--preferred-topology', 'kubernetes.io/hostname:50'], { kubeconfig: sb.kubeconfig });
   assert.equal(weighted.code, 2);
+});
+
+test('completion offers pps after get/describe, PersistentPodState names, and StatefulSets after --for', async () => {
+  const complete = async (...words: string[]): Promise<string[]> => {
+    const r = await runCli(['__complete', ...words], { kubeconfig: sb.kubeconfig });
+    assert.equal(r.code, 0, r.stderr);
+    return r.stdout.trim().split('\n');
+  };
+  assert.deepEqual(await complete('get', ''), ['pps', ':4']);
+  assert.deepEqual(await complete('describe', 'pps', 'd'), ['db', ':4']);
+  assert.deepEqual(await complete('get', 'pps', 'db', ''), [':4']);
+  assert.deepEqual(await complete('create', 'pps', 'x', '--for', ''), ['statefulset/', 'asts/', ':6']);
+  assert.ok((await complete('create', 'pps', 'x', '--for', 'statefulset/')).includes('statefulset/db'));
+});
+
+test('like kubectl: describe pps without NAME describes every PPS of the namespace; get pps -A lists all namespaces', async () => {
+  const all = await runCli(['describe', 'pps'], { kubeconfig: sb.kubeconfig });
+  assert.equal(all.code, 0, all.stderr);
+  const names = [...all.stdout.matchAll(/^Name:\s+(\S+)$/gm)].map((m) => m[1]).sort();
+  const listed = ((await sb.api('GET', PPS_PATH)).body.items as Array<{ metadata: { name: string } }>).map((i) => i.metadata.name).sort();
+  assert.ok(listed.length >= 2, `two PPSs by now: ${listed.join(',')}`);
+  assert.deepEqual(names, listed);
+  const empty = await runCli(['describe', 'pps', '-n', 'kube-public'], { kubeconfig: sb.kubeconfig });
+  assert.equal(empty.code, 0, empty.stderr);
+  assert.equal(empty.stderr, 'No resources found in kube-public namespace.\n');
+  const wide = await runCli(['get', 'pps', '-A'], { kubeconfig: sb.kubeconfig });
+  assert.equal(wide.code, 0, wide.stderr);
+  assert.match(wide.stdout, /^NAMESPACE\s+NAME\s+TARGET/);
+  assert.match(wide.stdout, /^default\s+db\s+statefulset\.apps\/db\s/m);
+  const byName = await runCli(['get', 'pps', 'db', '-A'], { kubeconfig: sb.kubeconfig });
+  assert.equal(byName.code, 2);
 });

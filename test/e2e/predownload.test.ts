@@ -123,3 +123,32 @@ test('--via=client pulls with pods pinned to each node and removes them', async 
   assert.equal(fail.code, 1);
   assert.match(fail.stderr, /failed on 1 node\(s\): node-2/);
 });
+
+test('a missing node or a selector matching no node exits 1 and creates nothing (Kruise would call a 0-node job done)', async () => {
+  sb.clearAudit();
+  const missing = await runCli(['predownload', '--image', 'nginx:1.27', '--nodes', 'node-1,node-9'], { kubeconfig: sb.kubeconfig });
+  assert.equal(missing.code, 1, missing.stderr);
+  assert.equal(missing.stderr, 'error: node "node-9" not found; nothing was created\n');
+  const none = await runCli(['predownload', '--image', 'nginx:1.27', '--node-selector', 'topology.kubernetes.io/zone=zone-x', '--via=client'], { kubeconfig: sb.kubeconfig });
+  assert.equal(none.code, 1, none.stderr);
+  assert.match(none.stderr, /^error: no node matches --node-selector topology\.kubernetes\.io\/zone=zone-x; nothing was created$/m);
+  assert.deepEqual(sb.audit().filter((e) => !['get', 'list', 'watch'].includes(e.verb)), []);
+});
+
+test('--ttl=0s: jobs deleted by Kruise as they finish still count as done (exit 0, every node reported)', async () => {
+  const r = await runCli(['predownload', '--image', 'nginx:1.29', '--image', 'redis:7.4', '--nodes', 'node-1,node-2', '--ttl=0s', '--timeout=20s'], { kubeconfig: sb.kubeconfig, timeoutMs: 30_000 });
+  assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+  assert.match(r.stdout, /nginx:1\.29\s+2\s+2\s+0/);
+  assert.match(r.stdout, /redis:7\.4\s+2\s+2\s+0/);
+  assert.ok(r.stderr.split('\n').length < 40, `progress lines stay few: ${r.stderr.split('\n').length}`);
+});
+
+test('--wait=false creates the job and returns; --timeout shorter than the pulls exits 3', async () => {
+  const nowait = await runCli(['predownload', '--image', 'memcached:1.6', '--nodes', 'node-1', '--wait=false'], { kubeconfig: sb.kubeconfig });
+  assert.equal(nowait.code, 0, nowait.stderr);
+  assert.match(nowait.stdout, /^imagepulljob\.apps\.kruise\.io\/predownload-\S+ created$/m);
+  // A `slow` image takes 5 x 200ms per node: 4 nodes one at a time outlast a 2s wait.
+  const slow = await runCli(['predownload', '--image', 'nginx:slow', '--timeout=2s'], { kubeconfig: sb.kubeconfig, timeoutMs: 30_000 });
+  assert.equal(slow.code, 3, `${slow.stdout}\n${slow.stderr}`);
+  assert.match(slow.stderr, /^error: timed out waiting for the pre-download of nginx:slow$/m);
+});

@@ -1,5 +1,5 @@
 // Every CRR, ImagePullJob, ImageListPullJob and PersistentPodState the CLI builds is accepted
-// by a sandbox running the real Kruise CRDs of v1.3.0, v1.9.0 and master (schema validation
+// by a sandbox running the real Kruise CRDs of v1.3.0, v1.8.4, v1.9.0 and master (schema validation
 // on, 422 otherwise). Created for real (CRR) or with a server-side dry run (the rest).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,6 +13,7 @@ const CRDS = '/work/shared/kruise-crds';
 
 const RELEASES: Array<{ dir: string; kruise: string; force: boolean; listJobs: boolean; ppsAnnotations: boolean }> = [
   { dir: 'v1.3.0', kruise: 'v1.3', force: false, listJobs: false, ppsAnnotations: false },
+  { dir: 'v1.8.4', kruise: 'v1.8', force: true, listJobs: true, ppsAnnotations: true },
   { dir: 'v1.9.0', kruise: 'v1.9', force: true, listJobs: true, ppsAnnotations: true },
   { dir: 'master', kruise: 'master', force: true, listJobs: true, ppsAnnotations: true },
 ];
@@ -49,6 +50,7 @@ for (const rel of RELEASES) {
       const restartArgs = ['restart', 'cloneset/web', '-c', 'nginx', '--max-unavailable=100%', '--ordered', '--failure-policy=Ignore', '--unready-grace-period=1s', '--min-started=1s', '--active-deadline=60s', '--ttl=300s'];
       const r = await runCli([...restartArgs, ...(rel.force ? ['--force'] : [])], env);
       assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+      assert.doesNotMatch(r.stderr, /Warning/, 'no field of the CRRs is pruned by this release');
       const crrs = (await sb.api('GET', `/apis/apps.kruise.io/${crrVersion}/namespaces/default/containerrecreaterequests`)).body.items as Array<{ apiVersion: string }>;
       assert.equal(crrs.length, 6);
       if (!rel.force) {
@@ -60,9 +62,11 @@ for (const rel of RELEASES) {
 
       const one = await runCli(['predownload', '--image', 'nginx:1.27', '--nodes', 'node-1,node-2', '--parallelism=2', '--timeout=120s', '--backoff-limit=2', '--pull-secret=regcred', '--ttl=300s', '--dry-run=server', '-o', 'json'], env);
       assert.equal(one.code, 0, one.stderr);
+      assert.doesNotMatch(one.stderr, /Warning/, 'no field of the job is pruned by this release');
       assert.equal(JSON.parse(one.stdout).kind, 'ImagePullJob');
       const podSelected = await runCli(['predownload', '--image', 'nginx:1.27', '--image', 'redis:7.2', '--node-selector', 'topology.kubernetes.io/zone=zone-b', '--dry-run=server', '-o', 'json'], env);
       assert.equal(podSelected.code, 0, podSelected.stderr);
+      assert.doesNotMatch(podSelected.stderr, /Warning/);
       const parsed = JSON.parse(podSelected.stdout) as { kind: string; items?: Array<{ kind: string }> };
       if (rel.listJobs) assert.equal(parsed.kind, 'ImageListPullJob');
       else assert.deepEqual(parsed.items?.map((i) => i.kind), ['ImagePullJob', 'ImagePullJob']);
@@ -75,7 +79,14 @@ for (const rel of RELEASES) {
       const ppsArgs = ['create', 'pps', 'db', '--for', 'sts/db', '--required-topology', 'topology.kubernetes.io/zone', '--preferred-topology', 'kubernetes.io/hostname:50', '--retention=WhenDeleted'];
       const pps = await runCli([...ppsArgs, ...(rel.ppsAnnotations ? ['--persistent-annotations', 'example.com/ip'] : []), '--dry-run=server', '-o', 'yaml'], env);
       assert.equal(pps.code, 0, pps.stderr);
+      assert.doesNotMatch(pps.stderr, /Warning/, 'no field of the PPS is pruned by this release');
       assert.match(pps.stdout, rel.dir === 'master' ? /^\s+keys:/m : /^\s+nodeTopologyKeys:/m);
+      if (!rel.ppsAnnotations) {
+        // v1.3 has no spec.persistentPodAnnotations: refused up front instead of silently pruned.
+        const annotated = await runCli([...ppsArgs, '--persistent-annotations', 'example.com/ip', '--dry-run=server'], env);
+        assert.equal(annotated.code, 2, annotated.stderr);
+        assert.match(annotated.stderr, /--persistent-annotations needs a newer OpenKruise/);
+      }
     } finally {
       await sb.stop();
     }

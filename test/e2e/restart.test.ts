@@ -79,6 +79,10 @@ test('--dry-run=client -o yaml prints one CRR per pod and creates nothing', asyn
   assert.equal(r.stdout.match(/kind: ContainerRecreateRequest/g)?.length, 6);
   assert.match(r.stdout, /apiVersion: apps\.kruise\.io\/v1alpha1/);
   assert.doesNotMatch(r.stdout, /preStop|statusContext|ports/);
+  const jp = await runCli(['restart', 'cloneset/web', '-c', 'nginx', '--dry-run=client', '-o', 'jsonpath={.items[*].spec.podName}'], { kubeconfig: sb.kubeconfig });
+  assert.equal(jp.code, 0, jp.stderr);
+  const podNames = (await pods(sb, 'app=web')).map((p) => p.metadata.name).sort();
+  assert.deepEqual(jp.stdout.trim().split(' ').sort(), podNames);
   assert.deepEqual(writes(sb), []);
 });
 
@@ -136,6 +140,16 @@ test('--wait=false creates the first batch; running again resumes the same run w
   }
 });
 
+test('--ttl=0s: Kruise deletes each CRR as it completes; the restart still ends with exit 0, not a timeout', async () => {
+  const [pod] = await allReady(sb, 'app=web', 6);
+  const was = pod!.status!.containerStatuses!.find((c) => c.name === 'nginx')!.restartCount;
+  const r = await runCli(['restart', `pod/${pod!.metadata.name}`, '-c', 'nginx', '--ttl=0s', '--timeout=20s'], { kubeconfig: sb.kubeconfig, timeoutMs: 30_000 });
+  assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+  assert.match(r.stdout, new RegExp(`^${pod!.metadata.name}\\s+nginx\\s+Succeeded\\s`, 'm'));
+  const now = (await sb.api('GET', `/api/v1/namespaces/default/pods/${pod!.metadata.name}`)).body as PodView;
+  assert.equal(now.status!.containerStatuses!.find((c) => c.name === 'nginx')!.restartCount, was + 1);
+});
+
 test('restart pod/NAME -c restarts one container of one pod', async () => {
   const [pod] = await allReady(sb, 'app=web', 6);
   const r = await runCli(['restart', `pod/${pod!.metadata.name}`, '-c', 'log-agent'], { kubeconfig: sb.kubeconfig, timeoutMs: 30_000 });
@@ -158,6 +172,10 @@ test('--via=client on a cluster without Kruise recreates the pods batch by batch
     assert.equal(a.code, 0, a.stderr);
     const apiBefore = await allReady(plain, 'app=api', 4);
     plain.clearAudit();
+    // Like kubectl delete --dry-run: the pods that would be recreated, on stdout, nothing deleted.
+    const dry = await runCli(['restart', 'deployment/api', '--dry-run=client'], { kubeconfig: plain.kubeconfig });
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.deepEqual(dry.stdout.trim().split('\n').sort(), apiBefore.map((p) => `pod/${p.metadata.name} deleted (dry run)`).sort());
     const kruise = await runCli(['restart', 'deployment/api', '--via=kruise'], { kubeconfig: plain.kubeconfig });
     assert.equal(kruise.code, 1);
     assert.match(kruise.stderr, /does not serve containerrecreaterequests/);
@@ -194,4 +212,15 @@ test('a container that fails after recreation makes the restart exit 1 and stops
   assert.match(r.stderr, /^error: restart of cloneset\/shaky failed: 1 pod\(s\) of batch 1 did not restart successfully; stopped before the remaining 1 batch\(es\)$/m);
   const crrs = (await sb.api('GET', CRR_PATH)).body.items as Array<{ metadata: { labels: Record<string, string> } }>;
   assert.equal(crrs.filter((c) => c.metadata.labels['kubectl-kruise/workload-name'] === 'shaky').length, 1, 'the second batch was not started');
+});
+
+test('--timeout ends the wait with exit 3 and one error line; the CRR stays for a rerun to resume', async () => {
+  const list = await allReady(sb, 'app=web', 6);
+  const pod = list[list.length - 1]!;
+  const r = await runCli(['restart', `pod/${pod.metadata.name}`, '-c', 'nginx', '--min-started=60s', '--timeout=1s'], { kubeconfig: sb.kubeconfig, timeoutMs: 30_000 });
+  assert.equal(r.code, 3, `${r.stdout}\n${r.stderr}`);
+  assert.equal(r.stderr.split('\n').filter((l) => l.startsWith('error: ')).length, 1, r.stderr);
+  assert.match(r.stderr, /^error: timed out waiting for batch 1\/1 of the restart of pod\/\S+; run the same command again to resume$/m);
+  const crrs = (await sb.api('GET', CRR_PATH)).body.items as Array<{ spec: { podName: string }; status?: { phase?: string } }>;
+  assert.ok(crrs.some((c) => c.spec.podName === pod.metadata.name && c.status?.phase !== 'Completed'), 'the CRR is still recreating');
 });

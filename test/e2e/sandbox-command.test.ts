@@ -16,6 +16,7 @@ describe('kubectl-kruise sandbox', () => {
     [['--nodes', 'three'], /invalid value "three" for --nodes/],
     [['--ready-delay', 'soon'], /invalid duration "soon" for --ready-delay/],
     [['--crds', '/nonexistent/folder'], /--crds \/nonexistent\/folder: not a folder/],
+    [['--crds', join(REPO_ROOT, 'test', 'fixtures', 'sandbox', 'not-crds')], /--crds \S+not-crds: no CustomResourceDefinition found/],
     [['--faults', '/nonexistent.yaml'], /--faults \/nonexistent\.yaml: no such file/],
     [['extra-arg'], /too many arguments for 'sandbox'/],
   ];

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { kubectl, REPO_ROOT } from '../helpers/cli';
-import { startSandbox, type Sandbox } from '../helpers/sandbox';
+import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
 
 const CRDS = resolve(REPO_ROOT, '..', 'shared', 'kruise-crds');
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'sandbox');
@@ -104,5 +104,38 @@ describe('sandbox --crds v1.9.0: schema validation', { skip: !haveCrds && 'no ..
     const res = await kubectl(['create', '--dry-run=server', '-f', join(FIXTURES, 'cloneset-invalid-replicas.yaml')], sb.kubeconfig);
     assert.equal(res.code, 1);
     assert.match(res.stderr, /spec\.replicas/);
+  });
+});
+
+describe('sandbox --kruise v1.3 --crds v1.3.0: controller status fits the release schema', { skip: !existsSync(join(CRDS, 'v1.3.0')) && 'no ../shared/kruise-crds/v1.3.0' }, () => {
+  let sb: Sandbox;
+  before(async () => {
+    sb = await startSandbox({ kruise: 'v1.3', crds: join(CRDS, 'v1.3.0'), readyDelay: '50ms' });
+  });
+  after(async () => {
+    await sb.stop();
+  });
+
+  it('a CloneSet and a ContainerRecreateRequest carry no status field v1.3 lacks, so patching them warns about nothing', async () => {
+    const applied = await kubectl(['apply', '-f', join(FIXTURES, 'cloneset-web.yaml')], sb.kubeconfig);
+    assert.equal(applied.code, 0, applied.stderr);
+    const cs = await waitUntil('web ready', async () => {
+      const r = await sb.api('GET', '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/web');
+      return r.body?.status?.readyReplicas === 4 ? r.body : undefined;
+    });
+    // v1.3's CRD has no updatedAvailableReplicas (added in a later release): the server prunes it.
+    assert.equal(cs.status.updatedAvailableReplicas, undefined, JSON.stringify(cs.status));
+    assert.equal(cs.status.updatedReadyReplicas, 4);
+    const pods = (await sb.api('GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Dweb')).body.items as Array<{ metadata: { name: string } }>;
+    const crr = await kubectl(['create', '-f', '-'], sb.kubeconfig, {
+      input: JSON.stringify({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ContainerRecreateRequest', metadata: { name: 'probe', namespace: 'default' }, spec: { podName: pods[0]!.metadata.name, containers: [{ name: 'nginx' }] } }),
+    });
+    assert.equal(crr.code, 0, crr.stderr);
+    await waitUntil('CRR completed', async () => ((await sb.api('GET', '/apis/apps.kruise.io/v1alpha1/namespaces/default/containerrecreaterequests/probe')).body?.status?.phase === 'Completed' ? true : undefined));
+    for (const target of ['clonesets.apps.kruise.io/web', 'containerrecreaterequests.apps.kruise.io/probe']) {
+      const annotated = await kubectl(['annotate', target, 'audit=1'], sb.kubeconfig);
+      assert.equal(annotated.code, 0, annotated.stderr);
+      assert.doesNotMatch(annotated.stderr, /Warning/, `${target}: ${annotated.stderr}`);
+    }
   });
 });

@@ -204,5 +204,10 @@ describe('sandbox with real kubectl', () => {
     assert.ok(entries.some((e) => e.verb === 'watch'));
     assert.ok(entries.some((e) => e.code === 415));
     for (const e of entries) assert.equal(typeof e.durationMs, 'number');
+    // The contract's fields are on every line, also for requests without a body (contentType "").
+    const fields = ['time', 'user', 'verb', 'method', 'path', 'query', 'contentType', 'code', 'durationMs'];
+    for (const e of entries) assert.deepEqual(fields.filter((f) => !(f in e)), [], JSON.stringify(e));
+    const get = entries.find((e) => e.method === 'GET');
+    assert.equal(get?.contentType, '');
   });
 });

@@ -24,8 +24,6 @@ const TYPES_BY_COMMAND: Record<string, string[]> = {
   restart: [...WORKLOAD_TYPES, 'pod'],
   predownload: WORKLOAD_TYPES,
   'explain partition': ['cloneset', 'asts', 'ads', 'statefulset'],
-  'get pps': [],
-  'describe pps': [],
 };
 const FLAG_VALUES: Record<string, string[]> = {
   '-o': ['json', 'yaml', 'name', 'wide', 'jsonpath='],
@@ -77,6 +75,15 @@ async function objectNames(ctx: CommandContext, type: string): Promise<string[]>
   }
 }
 
+async function forCandidates(ctx: CommandContext, current: string): Promise<{ items: string[]; directive: number }> {
+  const slash = current.indexOf('/');
+  if (slash > 0) {
+    const names = await objectNames(ctx, current.slice(0, slash));
+    return { items: names.filter((n) => n.startsWith(current)), directive: NO_FILE_COMP };
+  }
+  return { items: ['statefulset/', 'asts/'].filter((t) => t.startsWith(current)), directive: NO_FILE_COMP | NO_SPACE };
+}
+
 export async function candidates(ctx: CommandContext, root: Command, words: string[]): Promise<{ items: string[]; directive: number }> {
   const current = words.length ? words[words.length - 1]! : '';
   const before = words.slice(0, -1);
@@ -90,12 +97,17 @@ export async function candidates(ctx: CommandContext, root: Command, words: stri
   const subs = command.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden).map((c) => c.name());
   if (subs.length && positionals.length === 0) return { items: subs.filter((s) => s.startsWith(current)), directive: NO_FILE_COMP };
   if (path[0] === 'completion') return { items: ['bash', 'zsh', 'fish'], directive: NO_FILE_COMP };
-  const types = TYPES_BY_COMMAND[path.join(' ')];
-  if (!types) return { items: [], directive: NO_FILE_COMP };
-  if (path[0] === 'get' || path[0] === 'describe') {
+  // get/describe take the type as a positional (`get pps NAME`), not as a subcommand.
+  if (path.length === 1 && (path[0] === 'get' || path[0] === 'describe')) {
+    if (positionals.length === 0) return { items: ['pps'].filter((t) => t.startsWith(current)), directive: NO_FILE_COMP };
+    if (positionals.length > 1) return { items: [], directive: NO_FILE_COMP };
     const names = await objectNames(ctx, 'pps');
     return { items: names.map((n) => n.slice(n.indexOf('/') + 1)).filter((n) => n.startsWith(current)), directive: NO_FILE_COMP };
   }
+  // create pps NAME --for TYPE/NAME: the StatefulSets a PersistentPodState may target.
+  if (prev === '--for') return forCandidates(ctx, current);
+  const types = TYPES_BY_COMMAND[path.join(' ')];
+  if (!types) return { items: [], directive: NO_FILE_COMP };
   const slash = current.indexOf('/');
   if (slash > 0) {
     const names = await objectNames(ctx, current.slice(0, slash));

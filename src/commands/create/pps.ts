@@ -91,7 +91,7 @@ export function parseCreatePps(args: readonly string[], flags: CreatePpsFlags): 
     auto: Boolean(flags.auto),
     preview: Boolean(flags.preview),
     dryRun: parseDryRun(flags.dryRun),
-    output: parseOutputFormat(flags.output, ['yaml', 'json', 'name']),
+    output: parseOutputFormat(flags.output, ['yaml', 'json', 'name', 'jsonpath']),
   };
 }
 
@@ -118,6 +118,12 @@ export async function run(ctx: CommandContext, args: string[], flags: CreatePpsF
     const { validatePersistentPodState } = await import('../../kruise/rules/pps');
     const problems = validatePersistentPodState(pps, undefined, []);
     if (problems.length > 0) throw usageError(`persistentpodstate "${name}" is invalid: ${problems.map((p) => `${p.field}: ${p.detail}`).join('; ')}`);
+    if (input.podAnnotations.length > 0 && !input.auto) {
+      const { crdVersionLacksField } = await import('../../engine/crd-fields');
+      if (await crdVersionLacksField(client, 'persistentpodstates.apps.kruise.io', ppsRt.version, 'persistentPodAnnotations')) {
+        throw usageError('--persistent-annotations needs a newer OpenKruise: this cluster\'s PersistentPodState has no spec.persistentPodAnnotations; nothing was created');
+      }
+    }
     const out = ctx.term.stdout;
     if (input.preview) {
       const { previewTable } = await import('./pps-preview');

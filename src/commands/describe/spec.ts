@@ -7,10 +7,10 @@ export function registerDescribe(program: Command, ctx: CommandContext): void {
   const p = ctx.programName;
   program
     .command('describe')
-    .description('describe a PersistentPodState: its topology, the recorded pod states, pods elsewhere than recorded and injected affinity')
-    .usage('pps NAME')
+    .description('describe a PersistentPodState (all of the namespace without NAME): its topology, the recorded pod states, pods elsewhere than recorded and injected affinity')
+    .usage('pps [NAME]')
     .argument('<type>')
     .argument('[name]')
-    .addHelpText('after', `\nExample:\n  ${p} describe pps db`)
+    .addHelpText('after', `\nExamples:\n  ${p} describe pps db\n  ${p} describe pps -n shop`)
     .action(lazyAction(ctx, () => import('./pps')));
 }

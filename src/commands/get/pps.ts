@@ -39,13 +39,14 @@ export function podStatesTable(rows: PodStateRow[], keys: string[]): string {
   );
 }
 
-function listTable(items: KubeObject[]): string {
+function listTable(items: KubeObject[], withNamespace: boolean): string {
   return formatTable(
-    ['NAME', 'TARGET', 'REQUIRED', 'PREFERRED', 'PODS', 'AGE'],
+    [...(withNamespace ? ['NAMESPACE'] : []), 'NAME', 'TARGET', 'REQUIRED', 'PREFERRED', 'PODS', 'AGE'],
     items.map((p) => {
       const spec = readPpsSpec(p);
       const ref = spec.targetRef;
       return [
+        ...(withNamespace ? [p.metadata.namespace ?? ''] : []),
         p.metadata.name,
         resourceName(ref?.kind ?? '', apiGroupOf(ref?.apiVersion), ref?.name ?? ''),
         spec.required.join(','),
@@ -59,24 +60,26 @@ function listTable(items: KubeObject[]): string {
   );
 }
 
-export async function run(ctx: CommandContext, args: string[], flags: { output?: string }): Promise<number> {
+export async function run(ctx: CommandContext, args: string[], flags: { output?: string; allNamespaces?: boolean }): Promise<number> {
   const name = parsePpsArgs(args[0] ?? '', args[1], 'get', false);
-  const output = parseOutputFormat(flags.output, ['wide', 'yaml', 'json', 'name']);
+  const allNamespaces = flags.allNamespaces === true;
+  if (allNamespaces && name !== undefined) throw usageError('a resource cannot be retrieved by name across all namespaces');
+  const output = parseOutputFormat(flags.output, ['wide', 'yaml', 'json', 'name', 'jsonpath']);
   const client = await ctx.kube();
   try {
     const rt = await ppsResourceType(client);
     const out = ctx.term.stdout;
     if (name === undefined) {
-      const list = await client.list(rt, client.namespace, { signal: ctx.signal });
+      const list = await client.list(rt, allNamespaces ? undefined : client.namespace, { signal: ctx.signal });
       if (output.kind !== 'default' && output.kind !== 'wide') {
-        out.write(formatObjects(list.items, output));
+        out.write(formatObjects(list.items, output, { list: true }));
         return ExitCode.OK;
       }
       if (list.items.length === 0) {
-        ctx.term.stderr.write(`No resources found in ${client.namespace} namespace.\n`);
+        ctx.term.stderr.write(allNamespaces ? 'No resources found\n' : `No resources found in ${client.namespace} namespace.\n`);
         return ExitCode.OK;
       }
-      out.write(listTable(list.items));
+      out.write(listTable(list.items, allNamespaces));
       return ExitCode.OK;
     }
     const pps = await client.get(rt, name, client.namespace, { signal: ctx.signal });

@@ -11,7 +11,8 @@ export function registerGet(program: Command, ctx: CommandContext): void {
     .usage('pps [NAME] [flags]')
     .argument('<type>')
     .argument('[name]')
-    .option('-o, --output <format>', 'wide, yaml, json or name')
-    .addHelpText('after', `\nExamples:\n  ${p} get pps\n  ${p} get pps db\n  ${p} get pps db -o yaml`)
+    .option('-A, --all-namespaces', 'list the PersistentPodStates of every namespace')
+    .option('-o, --output <format>', 'wide, yaml, json, name or jsonpath=TEMPLATE')
+    .addHelpText('after', `\nExamples:\n  ${p} get pps\n  ${p} get pps -A\n  ${p} get pps db\n  ${p} get pps db -o yaml\n  ${p} get pps db -o jsonpath='{.status.podStates}'`)
     .action(lazyAction(ctx, () => import('./pps')));
 }

@@ -104,11 +104,11 @@ export async function run(ctx: CommandContext, args: string[], flags: Predownloa
   }
   const explicit = ref ? undefined : explicitTarget(flags);
   const options = predownloadOptionsFromFlags(flags);
-  const output = parseOutputFormat(flags.output, ['yaml', 'json', 'name']);
+  const output = parseOutputFormat(flags.output, ['yaml', 'json', 'name', 'jsonpath']);
 
   const client = await ctx.kube();
   try {
-    const { runPredownload, workloadRequest } = await import('../../engine/predownload');
+    const { checkPullNodes, runPredownload, workloadRequest } = await import('../../engine/predownload');
     let request: PredownloadRequest;
     if (ref) {
       const target = await resolveWorkload(client, ref, ctx.signal);
@@ -122,6 +122,7 @@ export async function run(ctx: CommandContext, args: string[], flags: Predownloa
       ctx.term.stderr.write(`pre-downloading ${r.images.join(', ')} on ${r.nodes?.length ?? 0} node(s) of the pods that do not run them yet: ${(r.nodes ?? []).join(', ')}\n`);
     } else {
       request = { images, target: explicit!.target, nodes: explicit!.nodes, nameBase: 'predownload', namespace: client.namespace, what: images.join(', ') };
+      await checkPullNodes(client, request.target, ctx.signal);
     }
     const result: PredownloadResult = await withProgress(ctx.term, (reporter) => runPredownload(ctx, client, request, options, reporter));
     const out = ctx.term.stdout;

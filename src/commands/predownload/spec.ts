@@ -22,7 +22,7 @@ export function registerPredownload(program: Command, ctx: CommandContext): void
     .option('--wait [bool]', 'wait for the pulls and report (--wait=false: create the job and return)')
     .option('--via <engine>', 'auto (Kruise when served), kruise (ImagePullJob) or client (pods pinned to nodes)', 'auto')
     .option('--dry-run [mode]', 'none, client (print the job) or server')
-    .option('-o, --output <format>', 'yaml, json or name: print the jobs')
+    .option('-o, --output <format>', 'yaml, json, name or jsonpath=TEMPLATE: print the jobs')
     .addHelpText(
       'after',
       `\nExit codes: 0 pulled everywhere, 1 a node failed to pull (listed), 2 invalid input, 3 timed out.\n\nExamples:\n  ${p} predownload cloneset/web\n  ${p} predownload --image nginx:1.27 --nodes node-1,node-2 --parallelism=2\n  ${p} predownload --image nginx:1.27 --image redis:7 --node-selector topology.kubernetes.io/zone=zone-a --dry-run=client -o yaml`,

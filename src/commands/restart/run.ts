@@ -88,7 +88,7 @@ export function summaryTable(result: RestartResult): string {
 export async function run(ctx: CommandContext, args: string[], flags: RestartFlags): Promise<number> {
   const ref = parseSingleRef(args, 'restart');
   const options = restartOptionsFromFlags(flags);
-  const output = parseOutputFormat(flags.output, ['yaml', 'json', 'name']);
+  const output = parseOutputFormat(flags.output, ['yaml', 'json', 'name', 'jsonpath']);
   const client = await ctx.kube();
   try {
     const { runRestart } = await import('../../engine/restart');
@@ -98,6 +98,7 @@ export async function run(ctx: CommandContext, args: string[], flags: RestartFla
     if (result.outcome === 'dry-run' || result.outcome === 'created') {
       if (output.kind !== 'default') out.write(formatObjects(result.objects, output));
       else if (result.via === 'kruise') for (const o of result.objects) out.write(`${mutationLine('ContainerRecreateRequest', 'apps.kruise.io', o.metadata.name ?? '', 'created', options.dryRun)}\n`);
+      else if (result.outcome === 'dry-run') for (const o of result.objects) out.write(`${mutationLine('Pod', '', o.metadata.name ?? '', 'deleted', options.dryRun)}\n`);
       return ExitCode.OK;
     }
     if (output.kind !== 'default') out.write(formatObjects(result.objects, output));

@@ -24,7 +24,7 @@ export function registerRestart(program: Command, ctx: CommandContext): void {
     .option('--timeout <duration>', 'give up waiting after this long (exit 3); 0 = no limit', '0')
     .option('--via <engine>', 'auto (Kruise when served), kruise (ContainerRecreateRequests) or client (recreate pods)', 'auto')
     .option('--dry-run [mode]', 'none, client (print the requests) or server')
-    .option('-o, --output <format>', 'yaml, json or name: print the ContainerRecreateRequests instead of the summary')
+    .option('-o, --output <format>', 'yaml, json, name or jsonpath=TEMPLATE: print the ContainerRecreateRequests instead of the summary')
     .addHelpText(
       'after',
       `\nExit codes: 0 every container restarted, 1 a restart failed, 2 invalid input (nothing created), 3 timed out.\nAn interrupted restart (Ctrl-C, lost connection) resumes where it stopped when run again.\n\nExamples:\n  ${p} restart cloneset/web --max-unavailable=2\n  ${p} restart pod/web-x7k2p -c nginx\n  ${p} restart asts/db -c app --max-unavailable=25% --dry-run=client -o yaml\n  ${p} restart deployment/api --via=client`,

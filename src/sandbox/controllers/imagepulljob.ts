@@ -83,6 +83,9 @@ export function createImagePullJobController(): ControllerWithAdmission {
   const nodes = new Informer(NODES);
   const pods = new Informer<Pod>(PODS);
   const progress = new Map<string, Map<string, NodePull>>(); // job uid → node → pull
+  // list uid → image → its child job's final state: a child removed by its TTL right after
+  // finishing (the template's ttlSecondsAfterFinished applies to it too) stays done, not re-created.
+  const finishedChildren = new Map<string, Map<string, { name: string; status: ImagePullJobStatus }>>();
   const pulled = new Map<string, Set<string>>(); // node → images present (IfNotPresent skips)
   let jobQueue: WorkQueue;
   let listQueue: WorkQueue;
@@ -127,8 +130,11 @@ export function createImagePullJobController(): ControllerWithAdmission {
     let state = progress.get(uid);
     if (!state) progress.set(uid, (state = new Map()));
     const image = spec.image ?? '';
-    const delay = Math.max(1, imageDelayMs(image, settings));
-    const failing = imageBehaviour(image) === 'fail-pull' || imageBehaviour(image) === 'invalid';
+    const pullMs = Math.max(1, imageDelayMs(image, settings));
+    // pullPolicy.timeoutSeconds: a pull that would take longer is cut off then and counts as a failed attempt.
+    const tooSlow = pullMs > knobs.timeoutSeconds * 1000;
+    const delay = Math.min(pullMs, Math.max(1, knobs.timeoutSeconds * 1000));
+    const failing = imageBehaviour(image) === 'fail-pull' || imageBehaviour(image) === 'invalid' || tooSlow;
 
     for (const node of targetNodes(job)) if (!state.has(node)) state.set(node, { phase: 'waiting', attempts: 0, until: 0 });
     // Finish pulls whose time has come.
@@ -207,8 +213,9 @@ export function createImagePullJobController(): ControllerWithAdmission {
     const { images: _i, ...template } = spec;
     const owned = jobs.ownedBy(list.metadata.uid).filter((j) => controllerOf(j)?.uid === list.metadata.uid);
     const byImage = new Map(owned.map((j) => [(j.spec as ImagePullJobSpec).image ?? '', j]));
+    const finished = finishedChildren.get(list.metadata.uid ?? '') ?? new Map<string, { name: string; status: ImagePullJobStatus }>();
     for (const image of images) {
-      if (byImage.has(image)) continue;
+      if (byImage.has(image) || finished.has(image)) continue;
       const job: KubeObject = {
         apiVersion: store.storageVersion(IMAGE_PULL_JOBS) ?? 'apps.kruise.io/v1alpha1',
         kind: 'ImagePullJob',
@@ -219,7 +226,10 @@ export function createImagePullJobController(): ControllerWithAdmission {
     }
     for (const [image, job] of byImage) if (!images.includes(image)) store.delete(IMAGE_PULL_JOBS, job.metadata.namespace, job.metadata.name ?? '');
 
-    const current = images.map((i) => byImage.get(i)).filter((j): j is KubeObject => j !== undefined).map((j) => jobs.get(keyOf(j)) ?? j);
+    const current = images
+      .map((i) => byImage.get(i) ?? (finished.has(i) ? { metadata: { name: finished.get(i)!.name }, spec: { image: i }, status: finished.get(i)!.status } : undefined))
+      .filter((j): j is KubeObject => j !== undefined)
+      .map((j) => (j.metadata.uid ? (jobs.get(keyOf(j)) ?? j) : j));
     const statusOf = (j: KubeObject) => (j.status ?? {}) as ImagePullJobStatus;
     const completed = current.filter((j) => statusOf(j).completionTime);
     const failedImageStatuses = current
@@ -250,10 +260,15 @@ export function createImagePullJobController(): ControllerWithAdmission {
         if (type === 'DELETED') progress.delete(job.metadata.uid ?? '');
         else jobQueue.add(keyOf(job));
         const ref = controllerOf(job);
+        if (type === 'DELETED' && ref?.kind === 'ImageListPullJob' && isFinished(job)) {
+          const byImage = finishedChildren.get(ref.uid) ?? new Map<string, { name: string; status: ImagePullJobStatus }>();
+          finishedChildren.set(ref.uid, byImage.set((job.spec as ImagePullJobSpec).image ?? '', { name: job.metadata.name ?? '', status: (job.status ?? {}) as ImagePullJobStatus }));
+        }
         if (ref?.kind === 'ImageListPullJob') listQueue.add(objectKey(job.metadata.namespace, ref.name));
       });
       lists.on((type, list) => {
         if (type !== 'DELETED') listQueue.add(keyOf(list));
+        else finishedChildren.delete(list.metadata.uid ?? '');
       });
       nodes.on(() => {
         for (const j of jobs.all()) if (!isFinished(j)) jobQueue.add(keyOf(j));

@@ -53,13 +53,57 @@ export function validateFaultSpec(raw: unknown): FaultSpec {
   }
   if (spec.errorRate !== undefined) {
     if (typeof spec.errorRate !== 'object' || spec.errorRate === null) throw new Error('errorRate in the faults file must map verbs to {rate, code, retryAfterSeconds}');
-    for (const [verb, v] of Object.entries(spec.errorRate as Record<string, unknown>)) {
+    const table: Record<string, ErrorRateSpec | number> = {};
+    for (const [verb, v] of errorRateEntries(spec.errorRate)) {
       if (![...READ, ...WRITE, 'read', 'write', 'all', '*'].includes(verb)) throw new Error(`errorRate: unknown verb "${verb}"`);
-      const rate = typeof v === 'number' ? v : (v as ErrorRateSpec | null)?.rate;
+      table[verb] = typeof v === 'number' ? v : errorRateEntry(verb, v);
+      const rate = typeof v === 'number' ? v : (table[verb] as ErrorRateSpec).rate;
       if (typeof rate !== 'number' || rate < 0 || rate > 1) throw new Error(`errorRate.${verb}.rate must be between 0 and 1`);
     }
+    return { ...(spec as FaultSpec), errorRate: table };
   }
   return spec as FaultSpec;
+}
+
+/** `{verb: entry}`, or a list of entries each naming its `verb` (or `verbs`): [verb, entry] pairs. */
+function errorRateEntries(raw: object): Array<[string, unknown]> {
+  if (!Array.isArray(raw)) return Object.entries(raw as Record<string, unknown>);
+  return raw.flatMap((item: unknown, i): Array<[string, unknown]> => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new Error(`errorRate[${i}] must be a mapping with a verb and a rate`);
+    const { verb, verbs, ...entry } = item as Record<string, unknown>;
+    const names = verbs ?? verb;
+    const list = Array.isArray(names) ? names : [names];
+    if (list.length === 0 || list.some((n) => typeof n !== 'string')) throw new Error(`errorRate[${i}] needs a verb (get, list, watch, create, update, patch, delete, deletecollection, read, write or all)`);
+    return (list as string[]).map((n) => [n, entry]);
+  });
+}
+
+// The names people write for the status code and Retry-After, all accepted; anything else is a typo
+// that would silently inject the wrong fault, so it is refused.
+const CODE_KEYS = ['code', 'status', 'statusCode'];
+const RETRY_AFTER_KEYS = ['retryAfterSeconds', 'retryAfter', 'Retry-After'];
+
+function errorRateEntry(verb: string, v: unknown): ErrorRateSpec {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error(`errorRate.${verb} must be a rate (0..1) or {rate, code, retryAfterSeconds}`);
+  const raw = v as Record<string, unknown>;
+  const known = ['rate', 'codes', ...CODE_KEYS, ...RETRY_AFTER_KEYS];
+  for (const k of Object.keys(raw)) if (!known.includes(k)) throw new Error(`errorRate.${verb}: unknown key "${k}" (known: rate, code, codes, retryAfterSeconds)`);
+  const entry: ErrorRateSpec = { rate: raw.rate as number };
+  const code = CODE_KEYS.map((k) => raw[k]).find((x) => x !== undefined);
+  if (code !== undefined) {
+    if (!Number.isInteger(code) || (code as number) < 400 || (code as number) > 599) throw new Error(`errorRate.${verb}.code must be an HTTP error status (400-599)`);
+    entry.code = code as number;
+  }
+  if (raw.codes !== undefined) {
+    if (!Array.isArray(raw.codes) || raw.codes.length === 0 || raw.codes.some((c) => !Number.isInteger(c) || c < 400 || c > 599)) throw new Error(`errorRate.${verb}.codes must list HTTP error statuses (400-599)`);
+    entry.codes = raw.codes as number[];
+  }
+  const retry = RETRY_AFTER_KEYS.map((k) => raw[k]).find((x) => x !== undefined);
+  if (retry !== undefined) {
+    if (typeof retry !== 'number' || !Number.isFinite(retry) || retry < 0) throw new Error(`errorRate.${verb}.retryAfterSeconds must be a non-negative number of seconds`);
+    entry.retryAfterSeconds = retry;
+  }
+  return entry;
 }
 
 export class FaultInjector {

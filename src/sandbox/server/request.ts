@@ -25,7 +25,8 @@ export interface AuditRecord {
   method: string;
   path: string;
   query: string;
-  contentType?: string;
+  /** "" for a request without a body: every line carries every field, so scripts can rely on the keys. */
+  contentType: string;
   code: number;
   durationMs: number;
 }
@@ -81,7 +82,7 @@ export class ApiRequest {
       method: this.method,
       path: this.path,
       query: this.url.search.replace(/^\?/, ''),
-      contentType: this.contentType,
+      contentType: this.contentType ?? '',
       code,
       durationMs: Math.round((performance.now() - this.started) * 100) / 100,
     });

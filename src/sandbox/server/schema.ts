@@ -205,6 +205,16 @@ function validate(value: unknown, schema: JsonSchema | undefined, path: string, 
   }
 }
 
+/** A copy of `value` with the fields `schema` does not know removed and its defaults filled in (no validation). */
+export function pruneToSchema(value: unknown, schema: JsonSchema): unknown {
+  return pruneAndDefault(structuredClone(value), schema, '', [], false);
+}
+
+/** A whole custom resource pruned and defaulted by `schema` (apiVersion, kind and metadata kept as they are). */
+export function pruneObjectToSchema<T extends object>(obj: T, schema: JsonSchema): T {
+  return pruneAndDefault(structuredClone(obj), schema, '', [], true) as T;
+}
+
 /** Prunes, defaults and validates a custom resource (in the version it was sent in). */
 export function applyStructuralSchema(obj: Obj, schema: JsonSchema | undefined): SchemaResult {
   const copy = structuredClone(obj);

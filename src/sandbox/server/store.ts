@@ -10,6 +10,8 @@ import type { AdmissionHook, GroupResource, Store, StoreEvent, StoreListOptions 
 import { ApiError } from './errors';
 import type { ResourceRegistry } from './registry';
 import { fieldMatcher, labelMatcher } from './selectors';
+import { pruneObjectToSchema, pruneToSchema } from './schema';
+import { applyBuiltinDefaults } from './builtin-defaults';
 import type { ResourceType } from './resource-types';
 import { groupVersion } from './resource-types';
 
@@ -218,6 +220,9 @@ export class MemoryStore implements Store {
       if (gr.group === '' && gr.resource === 'pods') input.status = { phase: 'Pending', qosClass: 'BestEffort' };
     }
     if (gr.group === '' && gr.resource === 'namespaces') input.status = { phase: 'Active' };
+    // Pods made by the simulated controllers get the API server's defaults too (ports TCP,
+    // imagePullPolicy, restartPolicy...), as pods a real controller creates through the API do.
+    if (!opts.fromApi && gr.group === '' && gr.resource === 'pods') applyBuiltinDefaults(gr.group, gr.resource, input);
     let obj = this.admit('CREATE', gr, input, undefined);
     const m = obj.metadata;
     m.uid = randomUUID();
@@ -230,6 +235,17 @@ export class MemoryStore implements Store {
     this.bucket(gr).set(objKey(m.namespace, m.name!), obj);
     this.emit('ADDED', gr, obj);
     return obj;
+  }
+
+  /**
+   * A status written by a simulated controller, pruned to the installed CRD's schema like kube-apiserver
+   * prunes every write: a release whose CRD lacks a field (v1.3 has no updatedAvailableReplicas) never
+   * stores it, so later patches of the object do not warn about fields the user never sent.
+   */
+  private prunedStatus(type: ResourceType, status: unknown): unknown {
+    const schema = type.builtin ? undefined : type.versions.find((v) => v.name === type.storageVersion)?.schema?.properties?.status;
+    if (!schema || status === undefined || status === null) return status;
+    return pruneToSchema(status, schema);
   }
 
   updateRef(gr: GroupResource, input: KubeObject, opts: WriteOptions = {}): KubeObject {
@@ -251,7 +267,7 @@ export class MemoryStore implements Store {
     if (opts.subresource === 'status') {
       // Only .status changes through /status; metadata and spec stay as stored. The metadata is
       // copied because it is edited below, and the stored object must never change in place.
-      next = { ...old, metadata: { ...old.metadata }, status: input.status };
+      next = { ...old, metadata: { ...old.metadata }, status: this.prunedStatus(type, input.status) };
       if (input.status === undefined) delete next.status;
     } else {
       next = { ...input, metadata: { ...meta } };
@@ -406,10 +422,20 @@ export class MemoryStore implements Store {
     const hooks = this.hooks.get(grKey(gr));
     if (!hooks) return obj;
     let cur = obj;
+    let admitted = false;
     for (const h of hooks) {
       if (!h.operations.includes(op)) continue;
+      admitted = true;
       const out = h.admit(op, op === 'DELETE' ? structuredClone(cur) : cur, old ? structuredClone(old) : undefined, this);
       if (out && op !== 'DELETE') cur = out;
+    }
+    // kube-apiserver prunes and defaults a custom resource again after mutating admission: what a
+    // webhook filled in (CRR ports copied from the pod) is stored exactly as a later patch will see it,
+    // so an immutable spec does not look changed on the next write.
+    if (op !== 'DELETE' && admitted) {
+      const type = this.typeOf(gr);
+      const schema = type.builtin ? undefined : type.versions.find((v) => v.name === type.storageVersion)?.schema;
+      if (schema) cur = pruneObjectToSchema(cur, schema);
     }
     return cur;
   }

@@ -98,6 +98,27 @@ test('a fail-pull image ends with every node in failedNodes (sorted) after backo
   }
 });
 
+test('a pull slower than pullPolicy.timeoutSeconds fails on every node; one within it succeeds', async () => {
+  const rt = start(300, 2); // a `slow` tag takes 5 x 300ms = 1.5s, over a 1s timeout
+  try {
+    for (const [name, image] of [['pull-slow', 'nginx:slow'], ['pull-quick', 'nginx:1.27']] as const) {
+      const job = fixture('imagepulljob-nginx.yaml');
+      job.metadata.name = name;
+      Object.assign(job.spec as Record<string, unknown>, { image, parallelism: 2, selector: { matchLabels: { 'kubernetes.io/os': 'linux' } }, pullPolicy: { timeoutSeconds: 1, backoffLimit: 0 } });
+      rt.store.create(IMAGE_PULL_JOBS, job);
+    }
+    const done = (name: string) => waitFor(`${name} completed`, () => {
+      const s = jobStatus(rt.store, name);
+      return s.completionTime ? s : undefined;
+    });
+    const [slow, quick] = await Promise.all([done('pull-slow'), done('pull-quick')]);
+    assert.deepEqual([slow.succeeded, slow.failed, slow.failedNodes], [0, 2, ['node-1', 'node-2']]);
+    assert.deepEqual([quick.succeeded, quick.failed], [2, 0]);
+  } finally {
+    rt.stop();
+  }
+});
+
 test('podSelector targets only the nodes of matching pods; Never keeps the job open; TTL deletes a finished job', async () => {
   const rt = start(10, 3);
   try {
@@ -169,6 +190,29 @@ test('ImageListPullJob owns one ImagePullJob per image and aggregates them', asy
     assert.ok(jobs.some((j) => j.metadata.name === failed[0].imagePullJob));
     rt.store.delete(IMAGE_LIST_PULL_JOBS, 'default', 'base-images');
     await waitFor('jobs collected', () => rt.store.list(IMAGE_PULL_JOBS).length === 0);
+  } finally {
+    rt.stop();
+  }
+});
+
+test('ImageListPullJob with ttlSecondsAfterFinished 0: children removed on finishing are not re-created, and the list completes', async () => {
+  const rt = start(10, 2);
+  try {
+    const created: string[] = [];
+    rt.store.subscribe((ev) => {
+      if (ev.gr.resource === 'imagepulljobs' && ev.type === 'ADDED') created.push(ev.object.metadata.name ?? '');
+    });
+    const list = fixture('imagelistpulljob-base.yaml');
+    (list.spec as Record<string, unknown>).completionPolicy = { type: 'Always', ttlSecondsAfterFinished: 0 };
+    rt.store.create(IMAGE_LIST_PULL_JOBS, list);
+    const st = await waitFor('list completed (or gone by its own TTL)', () => {
+      const l = rt.store.get(IMAGE_LIST_PULL_JOBS, 'default', 'base-images');
+      return !l || (l.status as Record<string, unknown> | undefined)?.completionTime ? (l?.status ?? 'gone') : undefined;
+    });
+    if (st !== 'gone') assert.equal((st as Record<string, unknown>).completed, 2);
+    assert.equal(created.length, 2, `one child per image, never re-created: ${created.join(', ')}`);
+    await waitFor('list removed by its TTL', () => (rt.store.get(IMAGE_LIST_PULL_JOBS, 'default', 'base-images') ? undefined : true));
+    assert.equal(created.length, 2);
   } finally {
     rt.stop();
   }

@@ -29,5 +29,25 @@ describe('FaultInjector', () => {
     assert.throws(() => validateFaultSpec({ errorRate: { get: { rate: 2 } } }), /errorRate\.get\.rate must be between 0 and 1/);
     assert.throws(() => validateFaultSpec({ errorRate: { fetch: 0.1 } }), /unknown verb "fetch"/);
     assert.throws(() => validateFaultSpec([1]), /YAML mapping/);
+    assert.throws(() => validateFaultSpec({ errorRate: { patch: { rate: 0.5, retry_after: 2 } } }), /errorRate\.patch: unknown key "retry_after"/);
+    assert.throws(() => validateFaultSpec({ errorRate: { get: { rate: 0.5, code: 200 } } }), /errorRate\.get\.code must be an HTTP error status/);
+  });
+
+  it('accepts the usual names for the status code and Retry-After', () => {
+    for (const entry of [{ rate: 1, status: 503, retryAfter: 2 }, { rate: 1, statusCode: 503, 'Retry-After': 2 }, { rate: 1, code: 503, retryAfterSeconds: 2 }]) {
+      const err = new FaultInjector(validateFaultSpec({ errorRate: { create: entry } })).errorFor('create');
+      assert.equal(err?.code, 503, JSON.stringify(entry));
+      assert.equal(err?.details?.retryAfterSeconds, 2, JSON.stringify(entry));
+    }
+  });
+
+  it('also takes errorRate as a list of entries naming their verbs', () => {
+    const spec = validateFaultSpec({ errorRate: [{ verb: 'patch', rate: 1, code: 409 }, { verbs: ['get', 'list'], rate: 1, code: 503, retryAfter: 1 }] });
+    const f = new FaultInjector(spec);
+    assert.equal(f.errorFor('patch')?.code, 409);
+    assert.equal(f.errorFor('list')?.code, 503);
+    assert.equal(f.errorFor('create'), undefined);
+    assert.throws(() => validateFaultSpec({ errorRate: [{ rate: 1 }] }), /errorRate\[0\] needs a verb/);
+    assert.throws(() => validateFaultSpec({ errorRate: [{ verb: 'fetch', rate: 1 }] }), /unknown verb "fetch"/);
   });
 });

@@ -187,3 +187,44 @@ describe('MemoryStore graceful pod deletion', () => {
     assert.equal(s.get(PODS, 'default', 'd'), undefined, "a controller's delete (scale-down) is immediate");
   });
 });
+
+describe('MemoryStore and CRD schemas', () => {
+  it('prunes and defaults a custom resource after admission and on controller status writes, like kube-apiserver', () => {
+    const registry = new ResourceRegistry();
+    registry.installCrd({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            subresources: { status: {} },
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: {
+                  spec: { type: 'object', properties: { ports: { type: 'array', items: { type: 'object', properties: { port: { type: 'integer' }, protocol: { type: 'string', default: 'TCP' } } } }, frozen: { type: 'boolean' } } },
+                  status: { type: 'object', properties: { phase: { type: 'string' } } },
+                },
+              },
+            },
+          },
+        ],
+      },
+    });
+    const s = new MemoryStore(registry);
+    const WIDGETS = { group: 'example.com', resource: 'widgets' };
+    // A webhook that fills what only the server may set (as Kruise's CRR webhook copies the pod's ports).
+    s.addAdmissionHooks([{ gr: WIDGETS, operations: ['CREATE'], admit: (_op, obj) => ({ ...obj, spec: { ...(obj.spec as object), ports: [{ port: 80 }], webhookOnly: true } }) }]);
+    const created = s.create(WIDGETS, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'default' }, spec: { frozen: true } });
+    assert.deepEqual(created.spec, { frozen: true, ports: [{ port: 80, protocol: 'TCP' }] }, 'defaulted and pruned after the webhook');
+    const withStatus = s.updateStatus(WIDGETS, { ...created, status: { phase: 'Done', notInThisRelease: 3 } });
+    assert.deepEqual(withStatus.status, { phase: 'Done' }, 'a controller cannot store a status field the CRD lacks');
+  });
+});
