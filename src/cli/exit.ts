@@ -27,6 +27,11 @@ export class CliError extends Error {
   }
 }
 
+/** The exit code an error stands for: its own (CliError, API errors), else 1. */
+export function exitCodeOf(err: unknown): number {
+  return err instanceof Error && 'exitCode' in err ? Number((err as { exitCode: number }).exitCode) : ExitCode.FAILED;
+}
+
 /** Invalid input found before any request: exit 2. */
 export function usageError(message: string, hint?: string): CliError {
   return new CliError(message, ExitCode.USAGE, hint);

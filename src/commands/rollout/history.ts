@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { stringify as toYaml } from 'yaml';
 import type { CommandContext } from '../../cli/context';
-import type { KubeClient } from '../../kube/client';
+import type { KubeClient, KubeObject, ResourceType } from '../../kube/client';
 import { failure, usageError } from '../../cli/exit';
 import { adapterFor } from '../../kruise/workloads/index';
 import { KIND_LABELS } from '../../kruise/progress';
@@ -12,7 +12,7 @@ import { templateDiff, templateYaml } from '../../kruise/revision-diff';
 import { parseOutputFormat, resourceName, type OutputFormat } from '../../printers/output';
 import { historyObject, historyTable } from '../../printers/rollout-history';
 import { loadPods, loadRevisions } from './revision-source';
-import { namedTargets, parseTargets, resolveTargets, type ResolvedTarget } from './targets';
+import { parseTargets, readTargetObjects, resolveTargets } from './targets';
 import { parseRevisionNumber } from './undo';
 
 export interface HistoryOptions {
@@ -38,12 +38,13 @@ export async function run(ctx: CommandContext, args: string[], opts: HistoryOpti
   const refs = parseTargets('rollout history', args, opts.selector, { filenames: opts.filename });
   const client = await ctx.kube();
   try {
-    const targets = await namedTargets(client, await resolveTargets(client, 'rollout history', refs), opts.selector);
+    // One GET per name, one LIST per selector: each object is read once.
+    const objects = await readTargetObjects(client, await resolveTargets(client, 'rollout history', refs), opts.selector);
     const views: unknown[] = [];
-    for (const [i, t] of targets.entries()) {
+    for (const [i, { rt, obj }] of objects.entries()) {
       // Several objects (kubectl: a blank line between them); -o json|yaml collects them into one List.
       if (i > 0 && format.kind === 'default') ctx.term.stdout.write('\n');
-      const view = await historyOf(ctx, client, t, { revision, diff, format });
+      const view = await historyOf(ctx, client, rt, obj, { revision, diff, format });
       if (view !== undefined) views.push(view);
     }
     if (views.length > 0) {
@@ -60,16 +61,16 @@ export async function run(ctx: CommandContext, args: string[], opts: HistoryOpti
 async function historyOf(
   ctx: CommandContext,
   client: KubeClient,
-  t: ResolvedTarget,
+  rt: ResourceType,
+  obj: KubeObject,
   o: { revision?: number; diff?: [number, number]; format: OutputFormat },
 ): Promise<unknown> {
   const { revision, diff, format } = o;
-  const name = t.name!;
-  const obj = await client.get(t.rt, name, t.namespace);
+  const name = obj.metadata.name ?? '';
   const adapter = adapterFor(obj);
   if (!adapter) throw failure(`no rollout support for ${obj.apiVersion} ${obj.kind} "${name}"`);
   const label = `${KIND_LABELS[adapter.kindName]} "${name}"`;
-  const header = resourceName(t.rt.kind, t.rt.group, name);
+  const header = resourceName(rt.kind, rt.group, name);
   const { source, revisions } = await loadRevisions(client, obj, adapter);
   const find = (n: number): Revision => {
     const r = revisions.find((x) => x.revision === n);
@@ -91,7 +92,7 @@ async function historyOf(
   const pods = await loadPods(client, obj, adapter);
   const rows = historyRows(revisions, pods, source);
   if (format.kind === 'json' || format.kind === 'yaml') {
-    return historyObject(obj.kind ?? '', obj.apiVersion ?? '', obj.metadata.namespace ?? t.namespace, name, rows);
+    return historyObject(obj.kind ?? '', obj.apiVersion ?? '', obj.metadata.namespace ?? '', name, rows);
   }
   if (rows.length === 0) {
     ctx.term.stdout.write(`${header}: no rollout history found\n`);

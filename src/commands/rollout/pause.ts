@@ -3,7 +3,7 @@
 // Budget: one GET (to know the shape and the current value) and one PATCH per object.
 import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
-import { ExitCode, usageError } from '../../cli/exit';
+import { ExitCode, exitCodeOf, usageError } from '../../cli/exit';
 import type { KubeObject, ResourceType } from '../../kube/client';
 import { retryOnConflict } from '../../kube/conflict';
 import { resourceLabel } from '../../kube/errors';
@@ -63,7 +63,7 @@ async function pauseOrResume(ctx: CommandContext, args: string[], opts: PauseOpt
       } catch (err) {
         if (targets.length === 1) throw err;
         ctx.term.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
-        code = Math.max(code, err instanceof Error && 'exitCode' in err ? Number((err as { exitCode: number }).exitCode) : ExitCode.FAILED);
+        code = Math.max(code, exitCodeOf(err));
       }
     }
     if (printed.length > 0) ctx.term.stdout.write(formatObjects(printed, format));

@@ -4,7 +4,7 @@
 // their containers are restarted through ContainerRecreateRequests (the `restart` engine).
 import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
-import { ExitCode, failure } from '../../cli/exit';
+import { ExitCode, exitCodeOf, failure } from '../../cli/exit';
 import { parseDuration } from '../../cli/globals';
 import type { KubeClient, KubeObject, ResourceType } from '../../kube/client';
 import { retryOnConflict } from '../../kube/conflict';
@@ -73,6 +73,6 @@ async function restartOne(ctx: CommandContext, client: KubeClient, rt: ResourceT
   } catch (err) {
     if (!several) throw err;
     ctx.term.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
-    return err instanceof Error && 'exitCode' in err ? Number((err as { exitCode: number }).exitCode) : ExitCode.FAILED;
+    return exitCodeOf(err);
   }
 }

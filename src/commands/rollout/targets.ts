@@ -76,26 +76,27 @@ export async function readTargetObjects(client: KubeClient, targets: readonly Re
   const out: Array<{ rt: ResourceType; obj: KubeObject }> = [];
   for (const t of targets) {
     if (t.name !== undefined) out.push({ rt: t.rt, obj: await client.get(t.rt, t.name, t.namespace) });
-    else {
-      const list = await client.list(t.rt, t.namespace, { labelSelector: selector });
-      if (list.items.length === 0) throw failure(`no ${t.rt.resource} found in namespace "${t.namespace}" matching "${selector ?? ''}"`);
-      for (const obj of list.items) out.push({ rt: t.rt, obj });
-    }
+    else for (const obj of await listMatching(client, t, selector)) out.push({ rt: t.rt, obj });
   }
   return out;
 }
 
-/** A `TYPE -l SELECTOR` target becomes one named target per matching object (one LIST; no match is an error). */
+/** The objects a `TYPE -l SELECTOR` target matches (one LIST); none is an error. */
+async function listMatching(client: KubeClient, t: ResolvedTarget, selector: string | undefined): Promise<KubeObject[]> {
+  const list = await client.list(t.rt, t.namespace, { labelSelector: selector });
+  if (list.items.length === 0) throw failure(`no ${t.rt.resource} found in namespace "${t.namespace}" matching "${selector ?? ''}"`);
+  return list.items;
+}
+
+/**
+ * A `TYPE -l SELECTOR` target becomes one named target per matching object; named targets are
+ * kept as they are, unread (verbs that re-read inside a conflict retry read them there).
+ */
 export async function namedTargets(client: KubeClient, targets: readonly ResolvedTarget[], selector: string | undefined): Promise<ResolvedTarget[]> {
   const out: ResolvedTarget[] = [];
   for (const t of targets) {
-    if (t.name !== undefined) {
-      out.push(t);
-      continue;
-    }
-    const list = await client.list(t.rt, t.namespace, { labelSelector: selector });
-    if (list.items.length === 0) throw failure(`no ${t.rt.resource} found in namespace "${t.namespace}" matching "${selector ?? ''}"`);
-    for (const obj of list.items) out.push({ rt: t.rt, name: obj.metadata.name ?? '', namespace: t.namespace });
+    if (t.name !== undefined) out.push(t);
+    else for (const obj of await listMatching(client, t, selector)) out.push({ rt: t.rt, name: obj.metadata.name ?? '', namespace: t.namespace });
   }
   return out;
 }

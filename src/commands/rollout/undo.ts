@@ -3,7 +3,7 @@
 // resourceVersion), so keys added after that revision disappear — unlike a merge patch.
 import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
-import { ExitCode, failure, usageError } from '../../cli/exit';
+import { exitCodeOf, failure, usageError } from '../../cli/exit';
 import { adapterFor } from '../../kruise/workloads/index';
 import { KIND_LABELS } from '../../kruise/progress';
 import { undoPatch, undoTarget, withTemplate } from '../../kruise/revisions';
@@ -48,7 +48,7 @@ export async function run(ctx: CommandContext, args: string[], opts: UndoOptions
       } catch (err) {
         if (targets.length === 1) throw err;
         ctx.term.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
-        code = Math.max(code, err instanceof Error && 'exitCode' in err ? Number((err as { exitCode: number }).exitCode) : ExitCode.FAILED);
+        code = Math.max(code, exitCodeOf(err));
       }
     }
     if (format.kind !== 'default' && printed.length > 0) ctx.term.stdout.write(formatObjects(printed, format));
