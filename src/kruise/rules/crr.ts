@@ -115,24 +115,209 @@ export function isCrrCompleted(crr: KubeObject): boolean {
   return (crr.status as CrrStatus | undefined)?.phase === 'Completed';
 }
 
-/** Containers to act on now: all pending ones, or (orderedRecreate) the first unfinished one. */
-export function containersToRecreate(states: ContainerRecreateState[], ordered: boolean): string[] {
-  if (!ordered) return states.filter((s) => s.phase === 'Pending').map((s) => s.name);
-  const next = states.find((s) => s.phase !== 'Succeeded' && s.phase !== 'Failed');
-  return next && next.phase === 'Pending' ? [next.name] : [];
+// ---------------------------------------------------------------- controller + daemon (Kruise v1.9.0)
+
+/** Annotation the controller keeps the running containers' statuses in, for the daemon to judge Ready. */
+export const CRR_SYNC_CONTAINER_STATUSES_KEY = 'crr.apps.kruise.io/sync-container-statuses';
+/** Annotation (RFC 3339 time) and finalizer: the pod was made not-ready for unreadyGracePeriodSeconds. */
+export const CRR_UNREADY_ACQUIRED_KEY = 'crr.apps.kruise.io/unready-acquired';
+/** The readiness gate Kruise flips to hold a pod not-ready (apis/apps/pub KruisePodReadyConditionType). */
+export const KRUISE_POD_READY_CONDITION = 'KruisePodReady';
+/** User agent of CRR entries in the KruisePodReady condition message (getReadinessMessage). */
+export const CRR_READINESS_USER_AGENT = 'ContainerRecreateRequest';
+
+export interface CrrSyncContainerStatus {
+  name: string;
+  ready: boolean;
+  restartCount: number;
+  containerID?: string;
+}
+
+function podContainerStatus(pod: Pod, name: string) {
+  return pod.status?.containerStatuses?.find((s) => s.name === name) ?? pod.status?.initContainerStatuses?.find((s) => s.name === name);
 }
 
 /**
- * Whether every container reached a final phase, applying the failure policy: with `Fail`
- * (the default) the first failure ends the request and marks the rest Failed too.
+ * What the controller copies from the pod into CRR_SYNC_CONTAINER_STATUSES_KEY
+ * (crr_controller.go syncContainerStatuses): the requested containers that are running and
+ * were started no earlier than the CRR was created (history is ignored). Times are kube's
+ * whole seconds, so "before" compares seconds.
  */
-export function settleCrrStates(states: ContainerRecreateState[], failurePolicy: string | undefined): { states: ContainerRecreateState[]; done: boolean } {
-  const out = states.map((s) => ({ ...s }));
-  const failed = out.find((s) => s.phase === 'Failed');
-  if (failed && (failurePolicy ?? 'Fail') === 'Fail') {
-    for (const s of out) if (s.phase === 'Pending') Object.assign(s, { phase: 'Failed', message: `stopped because container ${failed.name} failed` });
+export function crrSyncContainerStatuses(spec: CrrSpec, pod: Pod, crrCreatedMs: number): CrrSyncContainerStatus[] {
+  const out: CrrSyncContainerStatus[] = [];
+  for (const c of spec.containers ?? []) {
+    const cs = podContainerStatus(pod, c.name);
+    const startedAt = Date.parse(cs?.state?.running?.startedAt ?? '');
+    if (!cs || !cs.state?.running || (!Number.isNaN(startedAt) && startedAt < crrCreatedMs)) continue;
+    const entry: CrrSyncContainerStatus = { name: cs.name, ready: cs.ready, restartCount: cs.restartCount };
+    if (cs.containerID) entry.containerID = cs.containerID;
+    out.push(entry);
   }
-  return { states: out, done: out.every((s) => s.phase === 'Succeeded' || s.phase === 'Failed') };
+  return out;
+}
+
+export function parseCrrSyncContainerStatuses(raw: string | undefined): Map<string, CrrSyncContainerStatus> {
+  const out = new Map<string, CrrSyncContainerStatus>();
+  if (!raw) return out;
+  try {
+    const list = JSON.parse(raw) as unknown;
+    if (Array.isArray(list)) for (const s of list as CrrSyncContainerStatus[]) if (s && typeof s.name === 'string') out.set(s.name, s);
+  } catch {
+    // Kruise logs and treats an unreadable annotation as absent.
+  }
+  return out;
+}
+
+/** A container as the node's runtime sees it (what the daemon reads through CRI). */
+export interface RuntimeContainer {
+  name: string;
+  containerID: string;
+  restartCount: number;
+  /** false: the latest instance has exited (crashed, or killed and not yet started again). */
+  running: boolean;
+  startedAtMs?: number;
+}
+
+/**
+ * The runtime's view of a pod's containers, read from pod status: a container with no
+ * containerID has no instance on the node; one waiting (CrashLoopBackOff) or terminated has
+ * an exited instance.
+ */
+export function runtimeContainersOf(pod: Pod): RuntimeContainer[] {
+  return [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])]
+    .filter((s) => s.containerID)
+    .map((s) => {
+      const started = Date.parse(s.state?.running?.startedAt ?? '');
+      const rc: RuntimeContainer = { name: s.name, containerID: s.containerID ?? '', restartCount: s.restartCount, running: Boolean(s.state?.running) };
+      if (!Number.isNaN(started)) rc.startedAtMs = started;
+      return rc;
+    });
+}
+
+function recreateState(name: string, phase: ContainerRecreatePhase, isKilled: boolean, message?: string): ContainerRecreateState {
+  // Go's omitempty: no isKilled when false, no message when empty.
+  const s: ContainerRecreateState = { name, phase };
+  if (message) s.message = message;
+  if (isKilled) s.isKilled = true;
+  return s;
+}
+
+/**
+ * Each container's phase now (crr_daemon_util.go getCurrentCRRContainersRecreateStates):
+ * finished states stay; no instance on the node → Pending "not found container on Node"; an
+ * exited instance → Recreating (it will be restarted); forceRecreate before the kill →
+ * Pending; a new containerID or a higher restartCount than at creation → Recreating, and
+ * Succeeded once the controller saw that same instance Ready and it has run longer than
+ * minStartedSeconds; otherwise Pending. A crashing container therefore never succeeds: it
+ * stays Recreating until activeDeadlineSeconds.
+ */
+export function currentContainerRecreateStates(
+  spec: CrrSpec,
+  previous: readonly ContainerRecreateState[] | undefined,
+  runtime: readonly RuntimeContainer[],
+  synced: Map<string, CrrSyncContainerStatus>,
+  nowMs: number,
+): ContainerRecreateState[] {
+  const minStartedMs = (spec.strategy?.minStartedSeconds ?? 0) * 1000;
+  return (spec.containers ?? []).map((c) => {
+    const prev = previous?.find((s) => s.name === c.name);
+    if (prev && (prev.phase === 'Failed' || prev.phase === 'Succeeded')) return { ...prev };
+    const wasKilled = prev?.isKilled === true;
+    const rc = runtime.find((r) => r.name === c.name);
+    if (!rc) return recreateState(c.name, 'Pending', wasKilled, 'not found container on Node');
+    if (!rc.running) return recreateState(c.name, 'Recreating', wasKilled);
+    if (spec.strategy?.forceRecreate && !wasKilled) return recreateState(c.name, 'Pending', false);
+    const ctx = c.statusContext;
+    if (ctx && (rc.containerID !== ctx.containerID || rc.restartCount > (ctx.restartCount ?? 0))) {
+      const sync = synced.get(c.name);
+      const succeeded = sync !== undefined && sync.containerID === rc.containerID && nowMs - (rc.startedAtMs ?? nowMs) > minStartedMs && sync.ready;
+      return recreateState(c.name, succeeded ? 'Succeeded' : 'Recreating', wasKilled);
+    }
+    return recreateState(c.name, 'Pending', wasKilled);
+  });
+}
+
+export interface CrrManageStep {
+  states: ContainerRecreateState[];
+  /** Container to kill now (at most one per pass, as the daemon does). */
+  kill?: string;
+  /** Complete the request now (message stays empty: success is read from the states). */
+  complete: boolean;
+}
+
+/**
+ * One pass of the daemon over the current states (crr_daemon_controller.go manage): a
+ * Failed container completes the request at once under failurePolicy Fail (the others are
+ * left as they are) and is skipped under Ignore; Recreating ones count as killed and, with
+ * orderedRecreate, hold back the rest; the first Pending one found on the node is killed and
+ * nothing more happens in this pass. Completes when every container Succeeded or Failed.
+ */
+export function crrManageStep(current: readonly ContainerRecreateState[], strategy: CrrSpec['strategy'], runtime: readonly RuntimeContainer[]): CrrManageStep {
+  const states = current.map((s) => ({ ...s }));
+  let completed = 0;
+  for (const state of states) {
+    if (state.phase === 'Succeeded') {
+      completed++;
+      continue;
+    }
+    if (state.phase === 'Failed') {
+      completed++;
+      if (strategy?.failurePolicy === 'Ignore') continue;
+      // completeCRRStatus(crr, ""): the stored states are kept as they were.
+      return { states: current.map((s) => ({ ...s })), complete: true };
+    }
+    if (state.phase === 'Recreating') {
+      state.isKilled = true;
+      if (strategy?.orderedRecreate) break;
+      continue;
+    }
+    if (!runtime.some((r) => r.name === state.name)) break;
+    state.isKilled = true;
+    state.phase = 'Recreating';
+    return { states, kill: state.name, complete: false };
+  }
+  return { states, complete: completed === states.length };
+}
+
+const PHASE_WEIGHT: Record<string, number> = { Completed: 1, Recreating: 2, Pending: 3 };
+
+/**
+ * Which of a pod's requests the daemon works on (crr_daemon_util.go crrListByPhaseAndCreated
+ * + pickRecreateRequest): Recreating before Pending before new, then oldest first; finished or
+ * deleting ones are skipped. The others wait (a new one is marked Pending).
+ */
+export function pickCrr<T extends KubeObject>(crrs: readonly T[]): T | undefined {
+  const weight = (c: KubeObject) => PHASE_WEIGHT[(c.status as CrrStatus | undefined)?.phase ?? ''] ?? 4;
+  const created = (c: KubeObject) => Date.parse(c.metadata.creationTimestamp ?? '') || 0;
+  const sorted = [...crrs].sort((a, b) => (weight(a) === weight(b) ? created(a) - created(b) : weight(a) - weight(b)));
+  return sorted.find((c) => !c.metadata.deletionTimestamp && !(c.status as CrrStatus | undefined)?.completionTime);
+}
+
+/** One entry of the KruisePodReady condition's message (pkg/util/podreadiness Message). */
+export interface ReadinessMessage {
+  userAgent: string;
+  key: string;
+}
+
+/**
+ * The KruisePodReady condition message with `msg` added or removed (podreadiness addMessage /
+ * removeMessage, dumped sorted by userAgent then key). `changed` is false when nothing moved.
+ */
+export function editReadinessMessage(base: string | undefined, msg: ReadinessMessage, op: 'add' | 'remove'): { changed: boolean; message: string; count: number } {
+  let list: ReadinessMessage[] = [];
+  if (base) {
+    try {
+      const parsed = JSON.parse(base) as unknown;
+      if (Array.isArray(parsed)) list = parsed as ReadinessMessage[];
+    } catch {
+      list = [];
+    }
+  }
+  const has = list.some((m) => m.userAgent === msg.userAgent && m.key === msg.key);
+  if (op === 'add' ? has : !has) return { changed: false, message: base ?? '', count: list.length };
+  const next = op === 'add' ? [...list, msg] : list.filter((m) => !(m.userAgent === msg.userAgent && m.key === msg.key));
+  next.sort((a, b) => (a.userAgent === b.userAgent ? (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) : a.userAgent < b.userAgent ? -1 : 1));
+  return { changed: true, message: JSON.stringify(next.map((m) => ({ userAgent: m.userAgent, key: m.key }))), count: next.length };
 }
 
 /** Milliseconds left before activeDeadlineSeconds (Infinity without a deadline). */

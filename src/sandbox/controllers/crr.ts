@@ -1,8 +1,9 @@
-// ContainerRecreateRequest: Kruise's webhook (validation, labels, statusContext/preStop/ports
-// filled in, spec immutable) and its controller + daemon (queueing behind another active
-// request of the same pod, per-container recreation with restartCount+1 on the pod, ordered
-// recreate, unreadyGracePeriodSeconds, minStartedSeconds, failurePolicy, activeDeadlineSeconds,
-// "pod has gone", active label removed on completion, TTL deletion). Rules: src/kruise/rules/crr.
+// ContainerRecreateRequest as Kruise v1.9.0 runs it: the webhook (validation, labels,
+// statusContext/preStop/ports filled in, spec immutable), the kruise-manager controller
+// (pod gone, activeDeadlineSeconds, the sync-container-statuses annotation, making the pod
+// not-ready for unreadyGracePeriodSeconds, active label, TTL) and the kruise-daemon on the
+// node (one request per pod at a time, one kill per pass, success only for a restarted,
+// Ready container older than minStartedSeconds, failurePolicy). Rules: src/kruise/rules/crr.
 import type { KubeObject, Pod } from '../../kruise/types';
 import {
   CRR_ACTIVE_LABEL,
@@ -10,14 +11,21 @@ import {
   CRR_MESSAGE_POD_GONE,
   CRR_NODE_NAME_LABEL,
   CRR_POD_UID_LABEL,
-  containersToRecreate,
+  CRR_READINESS_USER_AGENT,
+  CRR_SYNC_CONTAINER_STATUSES_KEY,
+  CRR_UNREADY_ACQUIRED_KEY,
+  KRUISE_POD_READY_CONDITION,
   crrDeadlineLeftMs,
+  crrManageStep,
+  crrSyncContainerStatuses,
   crrTtlExpiryMs,
-  isCrrCompleted,
-  settleCrrStates,
+  currentContainerRecreateStates,
+  editReadinessMessage,
+  parseCrrSyncContainerStatuses,
+  pickCrr,
+  runtimeContainersOf,
   validateCrrAgainstPod,
   validateCrrSpec,
-  type ContainerRecreateState,
   type CrrSpec,
   type CrrStatus,
 } from '../../kruise/rules/crr';
@@ -25,8 +33,8 @@ import { ApiError } from '../server/errors';
 import type { AdmissionHook, ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
 import { canonicalJson } from '../canonical-json';
 import { Informer } from './informer';
-import { imageBehaviour, restartContainerStatus } from './kubelet';
-import { PODS, keyOf, kubeTime, objectKey, parseKubeTime } from './pods';
+import { restartContainerStatus } from './kubelet';
+import { PODS, keyOf, kubeTime, objectKey, parseKubeTime, setCondition, type PodCondition } from './pods';
 import { WorkQueue } from './queue';
 
 export const CRRS: GroupResource = { group: 'apps.kruise.io', resource: 'containerrecreaterequests' };
@@ -80,13 +88,12 @@ export function createCrrController(): ControllerWithAdmission {
   let store: Store;
   const crrs = new Informer(CRRS);
   const pods = new Informer<Pod>(PODS);
-  const recreatingSince = new Map<string, number>(); // crr uid → when Recreating began
-  const killed = new Map<string, { at: number; containerID: string }>(); // crr uid/container → the kill
   const byPod = new Map<string, Set<string>>(); // pod key → request keys
-  let queue: WorkQueue;
+  let queue: WorkQueue; // kruise-manager's controller, per request
+  let daemon: WorkQueue; // kruise-daemon on the pod's node, per pod (objectKey in crr_daemon_controller.go)
 
   function indexByPod(type: string, crr: KubeObject): void {
-    const podKey = objectKey(crr.metadata.namespace, (crr.spec as CrrSpec | undefined)?.podName ?? '');
+    const podKey = podKeyOf(crr);
     let set = byPod.get(podKey);
     if (type === 'DELETED') {
       set?.delete(keyOf(crr));
@@ -97,48 +104,47 @@ export function createCrrController(): ControllerWithAdmission {
     set.add(keyOf(crr));
   }
 
+  const fresh = (crr: KubeObject) => store.get(CRRS, crr.metadata.namespace, crr.metadata.name ?? '');
+
   function writeStatus(crr: KubeObject, status: CrrStatus): void {
-    if (canonicalJson(status) !== canonicalJson(crr.status ?? {})) store.updateStatus(CRRS, { ...crr, status } as KubeObject);
+    const cur = fresh(crr);
+    if (!cur || canonicalJson(status) === canonicalJson(cur.status ?? {})) return;
+    store.updateStatus(CRRS, { ...cur, status } as KubeObject);
   }
 
-  function complete(crr: KubeObject, status: CrrStatus, message?: string): void {
-    const next: CrrStatus = { ...status, phase: 'Completed', completionTime: kubeTime() };
-    if (message) next.message = message;
-    else delete next.message;
-    writeStatus(crr, next);
-    const fresh = crrs.get(keyOf(crr));
-    if (fresh?.metadata.labels?.[CRR_ACTIVE_LABEL]) {
-      const labels = { ...fresh.metadata.labels };
-      delete labels[CRR_ACTIVE_LABEL];
-      store.update(CRRS, { ...fresh, metadata: { ...fresh.metadata, labels } });
-    }
-    recreatingSince.delete(crr.metadata.uid ?? '');
+  function writeMetadata(crr: KubeObject, edit: (meta: KubeObject['metadata']) => void): void {
+    const cur = fresh(crr);
+    if (!cur) return;
+    const meta = structuredClone(cur.metadata);
+    edit(meta);
+    if (canonicalJson(meta) !== canonicalJson(cur.metadata)) store.update(CRRS, { ...cur, metadata: meta });
   }
 
-  /** An unfinished request of the same pod that goes first (Recreating, or created earlier). */
-  function blockedBy(crr: KubeObject): KubeObject | undefined {
-    const podUid = crr.metadata.labels?.[CRR_POD_UID_LABEL];
-    const mine = [parseKubeTime(crr.metadata.creationTimestamp) ?? 0, crr.metadata.name ?? ''] as const;
-    for (const other of siblingsOf(crr)) {
-      if (other === crr || other.metadata.uid === crr.metadata.uid || other.metadata.namespace !== crr.metadata.namespace) continue;
-      if (other.metadata.labels?.[CRR_POD_UID_LABEL] !== podUid || isCrrCompleted(other) || other.metadata.deletionTimestamp) continue;
-      if ((other.status as CrrStatus | undefined)?.phase === 'Recreating') return other;
-      const theirs = [parseKubeTime(other.metadata.creationTimestamp) ?? 0, other.metadata.name ?? ''] as const;
-      if (theirs[0] < mine[0] || (theirs[0] === mine[0] && theirs[1] < mine[1])) return other;
-    }
-    return undefined;
+  /** completeCRR / completeCRRStatus: phase, completionTime, message; the states stay as they are. */
+  function complete(crr: KubeObject, message: string): void {
+    const status: CrrStatus = { ...structuredClone((fresh(crr)?.status ?? {}) as CrrStatus), phase: 'Completed', completionTime: kubeTime() };
+    if (message) status.message = message;
+    else delete status.message;
+    writeStatus(crr, status);
   }
+
+  // ------------------------------------------------------------ controller (crr_controller.go)
 
   function reconcile(key: string): void {
     const crr = crrs.get(key);
-    if (!crr || crr.metadata.deletionTimestamp) return;
+    if (!crr) return;
     const spec = (crr.spec ?? {}) as CrrSpec;
-    const status: CrrStatus = structuredClone((crr.status ?? {}) as CrrStatus);
+    const status = (crr.status ?? {}) as CrrStatus;
     const now = Date.now();
-    const uid = crr.metadata.uid ?? '';
+    const pod = pods.get(podKeyOf(crr));
 
-    if (isCrrCompleted(crr)) {
-      if (crr.metadata.labels?.[CRR_ACTIVE_LABEL]) complete(crr, status, status.message);
+    if (crr.metadata.deletionTimestamp || status.completionTime) {
+      if ((crr.metadata.finalizers ?? []).includes(CRR_UNREADY_ACQUIRED_KEY)) releasePodNotReady(crr, pod);
+      if (crr.metadata.deletionTimestamp) return;
+      if (crr.metadata.labels?.[CRR_ACTIVE_LABEL] !== undefined) {
+        writeMetadata(crr, (m) => delete m.labels![CRR_ACTIVE_LABEL]);
+        return;
+      }
       const expiry = crrTtlExpiryMs(crr);
       if (expiry !== undefined) {
         if (now >= expiry) store.delete(CRRS, crr.metadata.namespace, crr.metadata.name ?? '');
@@ -146,93 +152,138 @@ export function createCrrController(): ControllerWithAdmission {
       }
       return;
     }
-
-    const states: ContainerRecreateState[] = status.containerRecreateStates ?? (spec.containers ?? []).map((c) => ({ name: c.name, phase: 'Pending' }));
-    status.containerRecreateStates = states;
-    const pod = pods.get(objectKey(crr.metadata.namespace, spec.podName ?? ''));
-    const podUid = crr.metadata.labels?.[CRR_POD_UID_LABEL];
-    if (!pod || (podUid && pod.metadata.uid !== podUid) || pod.metadata.deletionTimestamp) {
-      complete(crr, status, CRR_MESSAGE_POD_GONE);
+    if (!pod || pod.metadata.deletionTimestamp || pod.metadata.uid !== crr.metadata.labels?.[CRR_POD_UID_LABEL]) {
+      complete(crr, CRR_MESSAGE_POD_GONE);
       return;
     }
     const deadlineLeft = crrDeadlineLeftMs(crr, now);
     if (deadlineLeft <= 0) {
-      complete(crr, status, CRR_MESSAGE_DEADLINE);
+      complete(crr, CRR_MESSAGE_DEADLINE);
       return;
     }
     if (deadlineLeft !== Infinity) queue.addAfter(key, deadlineLeft + 5);
+    if (status.phase !== 'Recreating') return;
 
-    if (blockedBy(crr)) {
-      writeStatus(crr, { ...status, phase: 'Pending' });
+    const synced = JSON.stringify(crrSyncContainerStatuses(spec, pod, parseKubeTime(crr.metadata.creationTimestamp) ?? 0));
+    if (crr.metadata.annotations?.[CRR_SYNC_CONTAINER_STATUSES_KEY] !== synced) {
+      writeMetadata(crr, (m) => (m.annotations = { ...(m.annotations ?? {}), [CRR_SYNC_CONTAINER_STATUSES_KEY]: synced }));
       return;
     }
-    if (!recreatingSince.has(uid)) recreatingSince.set(uid, now);
-    status.phase = 'Recreating';
-    // unreadyGracePeriodSeconds: the pod is held not-ready this long before the first kill.
-    const grace = (spec.strategy?.unreadyGracePeriodSeconds ?? 0) * 1000;
-    const since = recreatingSince.get(uid)!;
-    if (now < since + grace) {
-      writeStatus(crr, status);
-      queue.addAfter(key, since + grace - now + 5);
+    if (spec.strategy?.unreadyGracePeriodSeconds !== undefined && !crr.metadata.annotations?.[CRR_UNREADY_ACQUIRED_KEY]) acquirePodNotReady(crr, pod);
+  }
+
+  const readinessMessage = (crr: KubeObject) => ({ userAgent: CRR_READINESS_USER_AGENT, key: `${crr.metadata.namespace}/${crr.metadata.name}` });
+  const hasReadinessGate = (pod: Pod) => ((pod.spec.readinessGates as Array<{ conditionType: string }> | undefined) ?? []).some((g) => g.conditionType === KRUISE_POD_READY_CONDITION);
+
+  /**
+   * acquirePodNotReady: with the KruisePodReady readiness gate, a finalizer on the request and
+   * this request's key in the gate's condition (status False, so the pod leaves Service
+   * endpoints); without the gate nothing can be done to the pod. Either way the time is
+   * recorded, and the daemon waits unreadyGracePeriodSeconds from it before the first kill.
+   */
+  function acquirePodNotReady(crr: KubeObject, pod: Pod): void {
+    if (hasReadinessGate(pod)) {
+      writeMetadata(crr, (m) => {
+        if (!(m.finalizers ?? []).includes(CRR_UNREADY_ACQUIRED_KEY)) m.finalizers = [...(m.finalizers ?? []), CRR_UNREADY_ACQUIRED_KEY];
+      });
+      editPodReadiness(pod, readinessMessage(crr), 'add');
+    }
+    writeMetadata(crr, (m) => (m.annotations = { ...(m.annotations ?? {}), [CRR_UNREADY_ACQUIRED_KEY]: kubeTime() }));
+  }
+
+  function releasePodNotReady(crr: KubeObject, pod: Pod | undefined): void {
+    if (pod && !pod.metadata.deletionTimestamp && hasReadinessGate(pod)) editPodReadiness(pod, readinessMessage(crr), 'remove');
+    writeMetadata(crr, (m) => (m.finalizers = (m.finalizers ?? []).filter((f) => f !== CRR_UNREADY_ACQUIRED_KEY)));
+  }
+
+  /** podreadiness addNotReadyKey / removeNotReadyKey on the KruisePodReady condition. */
+  function editPodReadiness(pod: Pod, msg: { userAgent: string; key: string }, op: 'add' | 'remove'): void {
+    const cur = store.get(PODS, pod.metadata.namespace, pod.metadata.name ?? '') as Pod | undefined;
+    if (!cur) return;
+    const status = structuredClone(cur.status ?? {});
+    const conditions = (status.conditions ??= []) as PodCondition[];
+    const cond = conditions.find((c) => c.type === KRUISE_POD_READY_CONDITION);
+    if (op === 'remove' && !cond) return;
+    const edited = editReadinessMessage(cond?.message, msg, op);
+    if (!edited.changed && cond) return;
+    const now = kubeTime();
+    if (!cond) {
+      // Kruise appends the condition without a status: not "True", so the gate holds the pod.
+      conditions.push({ type: KRUISE_POD_READY_CONDITION, message: edited.message, lastTransitionTime: now } as unknown as PodCondition);
+    } else {
+      if (op === 'add') cond.status = 'False';
+      else if (edited.count === 0) cond.status = 'True';
+      cond.message = edited.message;
+      cond.lastTransitionTime = now;
+    }
+    if (op === 'add') {
+      // util.SetPodReadyCondition: Ready follows the gates at once.
+      const ready = conditions.find((c) => c.type === 'Ready');
+      const containersReady = conditions.find((c) => c.type === 'ContainersReady');
+      if (ready && containersReady?.status === 'True') {
+        setCondition(conditions, { type: 'Ready', status: 'False', reason: 'ReadinessGatesNotReady', message: `the status of pod readiness gate "${KRUISE_POD_READY_CONDITION}" is not "True", but ${cond?.status ?? ''}` }, now);
+      }
+    }
+    store.updateStatus(PODS, { ...cur, status } as KubeObject);
+  }
+
+  // ------------------------------------------------------------ daemon (crr_daemon_controller.go)
+
+  function sync(podKey: string): void {
+    const list = [...(byPod.get(podKey) ?? [])].map((k) => crrs.get(k)).filter((x): x is KubeObject => x !== undefined);
+    const picked = pickCrr(list);
+    for (const other of list) {
+      const st = (other.status ?? {}) as CrrStatus;
+      if (other !== picked && !other.metadata.deletionTimestamp && !st.completionTime && !st.phase) writeStatus(other, { ...st, phase: 'Pending' });
+    }
+    if (!picked) return;
+    const crr = picked;
+    const spec = (crr.spec ?? {}) as CrrSpec;
+    const status = (crr.status ?? {}) as CrrStatus;
+    const now = Date.now();
+    if (status.phase !== 'Recreating') {
+      writeStatus(crr, { ...status, phase: 'Recreating' });
       return;
     }
-
-    // Kill what is due now.
-    let podStatus = pod.status;
-    let podChanged = false;
-    for (const name of containersToRecreate(states, spec.strategy?.orderedRecreate === true)) {
-      const state = states.find((s) => s.name === name)!;
-      const cs = podStatus?.containerStatuses?.find((s) => s.name === name) ?? podStatus?.initContainerStatuses?.find((s) => s.name === name);
-      const image = [...pod.spec.containers, ...(pod.spec.initContainers ?? [])].find((c) => c.name === name)?.image;
-      const behaviour = imageBehaviour(image);
-      if (!cs?.containerID || behaviour === 'fail-pull' || behaviour === 'invalid') {
-        Object.assign(state, { phase: 'Failed', message: `container ${name} cannot be recreated: ${cs?.state?.waiting?.reason ?? 'it has no running container'}` });
-        continue;
+    const grace = spec.strategy?.unreadyGracePeriodSeconds;
+    if (grace !== undefined) {
+      const acquired = crr.metadata.annotations?.[CRR_UNREADY_ACQUIRED_KEY];
+      if (!acquired) return; // waiting for the controller to make the pod not-ready
+      const at = parseKubeTime(acquired);
+      if (at === undefined) {
+        complete(crr, `failed to parse unready time ${acquired}`);
+        return;
       }
-      podStatus = restartContainerStatus({ ...pod, status: podStatus }, name, now);
-      podChanged = true;
-      const after = podStatus.containerStatuses?.find((s) => s.name === name);
-      killed.set(`${uid}/${name}`, { at: now, containerID: after?.containerID ?? '' });
-      Object.assign(state, { phase: 'Recreating', isKilled: true });
-      delete state.message;
-      if (behaviour === 'crashloop') Object.assign(state, { phase: 'Failed', message: `container ${name} exited after recreation: CrashLoopBackOff` });
-    }
-    if (podChanged) store.updateStatus(PODS, { ...pod, status: podStatus } as KubeObject);
-
-    // Judge the recreated ones.
-    const current = pods.get(keyOf(pod)) ?? pod;
-    const minStarted = (spec.strategy?.minStartedSeconds ?? 0) * 1000;
-    for (const state of states) {
-      if (state.phase !== 'Recreating') continue;
-      const cs = current.status?.containerStatuses?.find((s) => s.name === state.name);
-      const kill = killed.get(`${uid}/${state.name}`);
-      const baseline = (spec.containers ?? []).find((c) => c.name === state.name)?.statusContext?.restartCount ?? 0;
-      if (!cs) {
-        Object.assign(state, { phase: 'Failed', message: `container ${state.name} has gone from the pod status` });
-        continue;
+      const left = grace * 1000 - (now - at);
+      if (left > 0) {
+        daemon.addAfter(podKey, left + 100);
+        return;
       }
-      const restarted = cs.restartCount > baseline || (kill !== undefined && cs.containerID === kill.containerID);
-      if (!restarted) continue;
-      if (!cs.state?.running) {
-        if (cs.state?.waiting) Object.assign(state, { phase: 'Failed', message: `container ${state.name} is not running: ${cs.state.waiting.reason}` });
-        continue;
-      }
-      const startedAt = kill?.at ?? now;
-      if (now >= startedAt + minStarted) state.phase = 'Succeeded';
-      else queue.addAfter(key, startedAt + minStarted - now + 5);
     }
 
-    const settled = settleCrrStates(states, spec.strategy?.failurePolicy);
-    status.containerRecreateStates = settled.states;
-    if (settled.done) {
-      const failed = settled.states.filter((s) => s.phase === 'Failed').map((s) => s.name);
-      complete(crr, status, failed.length > 0 ? `failed to recreate containers: ${failed.join(', ')}` : undefined);
-      for (const s of settled.states) killed.delete(`${uid}/${s.name}`);
+    const pod = pods.get(podKey);
+    const runtime = pod && pod.metadata.uid === crr.metadata.labels?.[CRR_POD_UID_LABEL] ? runtimeContainersOf(pod) : [];
+    const synced = parseCrrSyncContainerStatuses(crr.metadata.annotations?.[CRR_SYNC_CONTAINER_STATUSES_KEY]);
+    const current = currentContainerRecreateStates(spec, status.containerRecreateStates, runtime, synced, now);
+    if (canonicalJson(current) !== canonicalJson(status.containerRecreateStates ?? null)) {
+      writeStatus(crr, { ...status, containerRecreateStates: current });
       return;
     }
-    writeStatus(crr, status);
-    // Ordered recreate continues with the next container on the following pass.
-    if (containersToRecreate(settled.states, spec.strategy?.orderedRecreate === true).length > 0) queue.add(key);
+    const step = crrManageStep(current, spec.strategy, runtime);
+    if (step.kill && pod) {
+      // Killing the container: the kubelet starts a new instance (restartCount+1, new containerID).
+      store.updateStatus(PODS, { ...pod, status: restartContainerStatus(pod, step.kill, now) } as KubeObject);
+    }
+    if (canonicalJson(step.states) !== canonicalJson(current)) {
+      writeStatus(crr, { ...status, containerRecreateStates: step.states });
+      return;
+    }
+    if (step.complete) {
+      complete(crr, '');
+      return;
+    }
+    const minStarted = spec.strategy?.minStartedSeconds ?? 0;
+    if (minStarted > 0) daemon.addAfter(podKey, minStarted * 1000);
   }
 
   return {
@@ -241,45 +292,32 @@ export function createCrrController(): ControllerWithAdmission {
     start(s: Store, _settings: SimulationSettings) {
       store = s;
       queue = new WorkQueue('containerrecreaterequest', reconcile);
+      daemon = new WorkQueue('containerrecreaterequest-daemon', sync);
       crrs.on((type, crr) => {
         indexByPod(type, crr);
-        if (type === 'DELETED') {
-          recreatingSince.delete(crr.metadata.uid ?? '');
-          // The next request of the same pod may go now.
-          for (const other of siblingsOf(crr)) queue.add(keyOf(other));
-          return;
-        }
-        queue.add(keyOf(crr));
-        if (isCrrCompleted(crr)) {
-          for (const other of siblingsOf(crr)) if (other.metadata.uid !== crr.metadata.uid && !isCrrCompleted(other)) queue.add(keyOf(other));
-        }
+        if (type !== 'DELETED') queue.add(keyOf(crr));
+        daemon.add(podKeyOf(crr));
       });
       pods.on((_type, pod) => {
-        for (const crr of crrsOfPod(pod)) queue.add(keyOf(crr));
+        const key = keyOf(pod);
+        const own = byPod.get(key);
+        if (!own) return;
+        for (const k of own) queue.add(k);
+        // The real daemon reads the runtime, which moves on its own; the pod status mirrors it.
+        daemon.add(key);
       });
       pods.start(store);
       crrs.start(store);
     },
     stop() {
       queue?.stop();
+      daemon?.stop();
       crrs.stop();
       pods.stop();
     },
   };
+}
 
-  /** Every request naming the same pod as `crr` (itself included). */
-  function siblingsOf(crr: KubeObject): KubeObject[] {
-    const podKey = objectKey(crr.metadata.namespace, (crr.spec as CrrSpec | undefined)?.podName ?? '');
-    return [...(byPod.get(podKey) ?? [])].map((k) => crrs.get(k)).filter((x): x is KubeObject => x !== undefined);
-  }
-
-  /** Unfinished requests naming this pod (the pod index keeps this O(requests of the pod)). */
-  function crrsOfPod(pod: Pod): KubeObject[] {
-    const out: KubeObject[] = [];
-    for (const key of byPod.get(keyOf(pod)) ?? []) {
-      const crr = crrs.get(key);
-      if (crr && !isCrrCompleted(crr)) out.push(crr);
-    }
-    return out;
-  }
+function podKeyOf(crr: KubeObject): string {
+  return objectKey(crr.metadata.namespace, (crr.spec as CrrSpec | undefined)?.podName ?? '');
 }
