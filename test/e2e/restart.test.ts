@@ -193,7 +193,7 @@ test('--via=client on a cluster without Kruise recreates the pods batch by batch
   }
 });
 
-test('a container that fails after recreation makes the restart exit 1 and stops the batches', async () => {
+test('a container that crashes after recreation fails its CRR at --active-deadline, the restart exits 1 and stops the batches', async () => {
   const { readFileSync } = await import('node:fs');
   const manifest = readFileSync(join(FIXTURES, 'cloneset-web.yaml'), 'utf8')
     .replace(/name: web$/m, 'name: shaky')
@@ -206,8 +206,14 @@ test('a container that fails after recreation makes the restart exit 1 and stops
     const list = await pods(sb, 'app=shaky');
     return list.length === 2 && list.every((p) => (p.status?.containerStatuses ?? []).every((c) => (c as { containerID?: string }).containerID)) ? list : undefined;
   });
-  const r = await runCli(['restart', 'cloneset/shaky', '-c', 'log-agent'], { kubeconfig: sb.kubeconfig, timeoutMs: 30_000 });
+  // Kruise never marks a crashing container Failed (pkg/daemon/containerrecreate/crr_daemon_util.go
+  // getCurrentCRRContainersRecreateStates: an exited or unready container stays Recreating); only
+  // activeDeadlineSeconds ends the request (pkg/controller/containerrecreaterequest/crr_controller.go).
+  const started = Date.now();
+  const r = await runCli(['restart', 'cloneset/shaky', '-c', 'log-agent', '--active-deadline=3s'], { kubeconfig: sb.kubeconfig, timeoutMs: 30_000 });
   assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+  assert.ok(Date.now() - started >= 2000, 'the CRR ran until its active deadline');
+  assert.match(r.stdout + r.stderr, /recreating has exceeded the activeDeadlineSeconds/);
   assert.match(r.stdout, /^shaky-\S+\s+log-agent\s+Failed\s/m);
   assert.match(r.stderr, /^error: restart of cloneset\/shaky failed: 1 pod\(s\) of batch 1 did not restart successfully; stopped before the remaining 1 batch\(es\)$/m);
   const crrs = (await sb.api('GET', CRR_PATH)).body.items as Array<{ metadata: { labels: Record<string, string> } }>;

@@ -26,6 +26,7 @@ import {
   runtimeContainersOf,
   validateCrrAgainstPod,
   validateCrrSpec,
+  type ContainerRecreateState,
   type CrrSpec,
   type CrrStatus,
 } from '../../kruise/rules/crr';
@@ -106,10 +107,20 @@ export function createCrrController(): ControllerWithAdmission {
 
   const fresh = (crr: KubeObject) => store.get(CRRS, crr.metadata.namespace, crr.metadata.name ?? '');
 
+  // Kruise < 1.8 CRDs have no containerRecreateStates[].isKilled: the server prunes it, and
+  // the daemon must compare states as stored or it would rewrite them forever.
+  let keepsIsKilled = true;
+
   function writeStatus(crr: KubeObject, status: CrrStatus): void {
     const cur = fresh(crr);
     if (!cur || canonicalJson(status) === canonicalJson(cur.status ?? {})) return;
-    store.updateStatus(CRRS, { ...cur, status } as KubeObject);
+    const stored = (store.updateStatus(CRRS, { ...cur, status } as KubeObject).status ?? {}) as CrrStatus;
+    if ((status.containerRecreateStates ?? []).some((s) => s.isKilled) && !(stored.containerRecreateStates ?? []).some((s) => s.isKilled)) keepsIsKilled = false;
+  }
+
+  function asStored(states: ContainerRecreateState[]): ContainerRecreateState[] {
+    if (keepsIsKilled) return states;
+    return states.map(({ isKilled: _k, ...rest }) => rest);
   }
 
   function writeMetadata(crr: KubeObject, edit: (meta: KubeObject['metadata']) => void): void {
@@ -264,7 +275,7 @@ export function createCrrController(): ControllerWithAdmission {
     const pod = pods.get(podKey);
     const runtime = pod && pod.metadata.uid === crr.metadata.labels?.[CRR_POD_UID_LABEL] ? runtimeContainersOf(pod) : [];
     const synced = parseCrrSyncContainerStatuses(crr.metadata.annotations?.[CRR_SYNC_CONTAINER_STATUSES_KEY]);
-    const current = currentContainerRecreateStates(spec, status.containerRecreateStates, runtime, synced, now);
+    const current = asStored(currentContainerRecreateStates(spec, status.containerRecreateStates, runtime, synced, now));
     if (canonicalJson(current) !== canonicalJson(status.containerRecreateStates ?? null)) {
       writeStatus(crr, { ...status, containerRecreateStates: current });
       return;
@@ -274,8 +285,8 @@ export function createCrrController(): ControllerWithAdmission {
       // Killing the container: the kubelet starts a new instance (restartCount+1, new containerID).
       store.updateStatus(PODS, { ...pod, status: restartContainerStatus(pod, step.kill, now) } as KubeObject);
     }
-    if (canonicalJson(step.states) !== canonicalJson(current)) {
-      writeStatus(crr, { ...status, containerRecreateStates: step.states });
+    if (canonicalJson(asStored(step.states)) !== canonicalJson(current)) {
+      writeStatus(crr, { ...status, containerRecreateStates: asStored(step.states) });
       return;
     }
     if (step.complete) {
