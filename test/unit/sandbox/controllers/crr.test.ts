@@ -175,3 +175,60 @@ test('a crashlooping container stays Recreating until activeDeadlineSeconds, the
     rt.stop();
   }
 });
+
+test('unreadyGracePeriodSeconds: the pod is held not-ready through its KruisePodReady gate for the grace period before the kill, then released (pkg/controller/containerrecreaterequest/crr_controller.go acquirePodNotReady/releasePodNotReady; crr_daemon_controller.go sync)', async () => {
+  const rt = await start(20, (p) => {
+    p.spec.readinessGates = [{ conditionType: 'KruisePodReady' }];
+  });
+  try {
+    const pod0 = rt.store.get(PODS, 'default', 'web-0') as Pod;
+    const conds = [...(pod0.status!.conditions ?? []), { type: 'KruisePodReady', status: 'True', lastTransitionTime: pod0.metadata.creationTimestamp }];
+    rt.store.updateStatus(PODS, { ...pod0, status: { ...pod0.status, conditions: conds } } as KubeObject);
+    await waitFor('pod ready', () => isPodReady(rt.store.get(PODS, 'default', 'web-0') as Pod));
+    const before = containerStatus(rt.store, 'app').restartCount;
+    const c = fixture('crr-web.yaml');
+    (c.spec as { strategy: Record<string, unknown> }).strategy = { unreadyGracePeriodSeconds: 2 };
+    createCrr(rt.store, c);
+    const held = await waitFor('pod held not-ready', () => {
+      const pod = rt.store.get(PODS, 'default', 'web-0') as Pod;
+      const gate = pod.status?.conditions?.find((x) => x.type === 'KruisePodReady');
+      return gate?.status === 'False' ? { pod, gate } : undefined;
+    });
+    assert.equal(held.gate.message, '[{"userAgent":"ContainerRecreateRequest","key":"default/web-restart-app"}]');
+    assert.equal(isPodReady(held.pod), false);
+    const crr = rt.store.get(CRRS, 'default', 'web-restart-app')!;
+    assert.deepEqual(crr.metadata.finalizers, ['crr.apps.kruise.io/unready-acquired']);
+    const acquired = Date.parse(crr.metadata.annotations!['crr.apps.kruise.io/unready-acquired']!);
+    assert.ok(!Number.isNaN(acquired));
+    assert.equal(containerStatus(rt.store, 'app').restartCount, before, 'not killed during the grace period');
+    const killedAt = await waitFor('killed', () => (containerStatus(rt.store, 'app').restartCount > before ? Date.now() : undefined), 5000);
+    assert.ok(killedAt >= acquired + 2000, `killed ${killedAt - acquired}ms after the pod was made not-ready`);
+    await waitFor('completed', () => crrStatus(rt.store, 'web-restart-app').phase === 'Completed', 5000);
+    await waitFor('released', () => {
+      const pod = rt.store.get(PODS, 'default', 'web-0') as Pod;
+      const gate = pod.status?.conditions?.find((x) => x.type === 'KruisePodReady');
+      return gate?.status === 'True' && gate.message === '[]' && (rt.store.get(CRRS, 'default', 'web-restart-app')!.metadata.finalizers ?? []).length === 0;
+    });
+    await waitFor('ready again', () => isPodReady(rt.store.get(PODS, 'default', 'web-0') as Pod));
+  } finally {
+    rt.stop();
+  }
+});
+
+test('minStartedSeconds: the recreated container succeeds only after running that long (pkg/daemon/containerrecreate/crr_daemon_util.go getCurrentCRRContainersRecreateStates)', async () => {
+  const rt = await start(20);
+  try {
+    await waitFor('pod ready', () => isPodReady(rt.store.get(PODS, 'default', 'web-0') as Pod));
+    const c = fixture('crr-web.yaml');
+    (c.spec as { strategy: Record<string, unknown> }).strategy = { minStartedSeconds: 2 };
+    createCrr(rt.store, c);
+    await waitFor('ready after the kill', () => containerStatus(rt.store, 'app').restartCount === 1 && containerStatus(rt.store, 'app').ready);
+    const startedAt = Date.parse(containerStatus(rt.store, 'app').state!.running!.startedAt!);
+    assert.notEqual(crrStatus(rt.store, 'web-restart-app').phase, 'Completed');
+    await waitFor('completed', () => crrStatus(rt.store, 'web-restart-app').phase === 'Completed', 6000);
+    assert.ok(Date.now() > startedAt + 2000);
+    assert.deepEqual(crrStatus(rt.store, 'web-restart-app').containerRecreateStates, [{ name: 'app', phase: 'Succeeded', isKilled: true }]);
+  } finally {
+    rt.stop();
+  }
+});
