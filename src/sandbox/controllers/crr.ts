@@ -55,6 +55,16 @@ export const crrAdmission: AdmissionHook = {
       if (old && canonicalJson(old.spec ?? {}) !== canonicalJson(obj.spec ?? {})) {
         reject(obj, [{ field: 'spec', message: 'Forbidden: spec of ContainerRecreateRequest is immutable' }]);
       }
+      // crr_mutating_handler.go: the webhook's labels and the unready-acquired time stay as set.
+      for (const label of [CRR_POD_UID_LABEL, CRR_NODE_NAME_LABEL]) {
+        if (old && (obj.metadata.labels?.[label] ?? '') !== (old.metadata.labels?.[label] ?? '')) {
+          reject(obj, [{ field: `metadata.labels[${label}]`, message: `Forbidden: not allowed to update immutable label ${label}` }]);
+        }
+      }
+      const acquired = old?.metadata.annotations?.[CRR_UNREADY_ACQUIRED_KEY];
+      if (acquired && obj.metadata.annotations?.[CRR_UNREADY_ACQUIRED_KEY] !== acquired) {
+        reject(obj, [{ field: `metadata.annotations[${CRR_UNREADY_ACQUIRED_KEY}]`, message: `Forbidden: not allowed to update immutable annotation ${CRR_UNREADY_ACQUIRED_KEY}` }]);
+      }
       return obj;
     }
     const problems = validateCrrSpec(spec);
@@ -70,15 +80,26 @@ export const crrAdmission: AdmissionHook = {
       [CRR_ACTIVE_LABEL]: 'true',
     };
     const nextSpec = next.spec as CrrSpec;
+    const readOnly = (nextSpec.containers ?? []).findIndex((c) => c.preStop !== undefined || c.ports !== undefined || c.statusContext !== undefined);
+    if (readOnly >= 0) reject(obj, [{ field: `spec.containers[${readOnly}]`, message: 'Forbidden: preStop, ports, statusContext in container are ready-only fields' }]);
     nextSpec.strategy = { failurePolicy: 'Fail', ...(nextSpec.strategy ?? {}) };
+    // injectPodIntoContainerRecreateRequest: the pod's grace period unless the request sets one.
+    const podGrace = (pod.spec as { terminationGracePeriodSeconds?: number }).terminationGracePeriodSeconds;
+    if (nextSpec.strategy.terminationGracePeriodSeconds === undefined && podGrace !== undefined) nextSpec.strategy.terminationGracePeriodSeconds = podGrace;
     const statuses = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])];
     const podContainers = [...pod.spec.containers, ...(pod.spec.initContainers ?? [])];
     nextSpec.containers = (nextSpec.containers ?? []).map((c) => {
       const st = statuses.find((s) => s.name === c.name);
-      const pc = podContainers.find((x) => x.name === c.name) as { lifecycle?: { preStop?: unknown }; ports?: unknown[] } | undefined;
-      const filled: typeof c = { ...c, statusContext: { containerID: st?.containerID ?? '', restartCount: st?.restartCount ?? 0 } };
-      if (pc?.lifecycle?.preStop) filled.preStop = pc.lifecycle.preStop;
-      if (pc?.ports) filled.ports = pc.ports;
+      const pc = podContainers.find((x) => x.name === c.name) as { lifecycle?: { preStop?: { exec?: unknown; httpGet?: unknown; tcpSocket?: unknown } }; ports?: unknown[] } | undefined;
+      const filled: typeof c = { ...c };
+      const preStop = pc?.lifecycle?.preStop;
+      if (preStop) {
+        const { exec, httpGet, tcpSocket } = preStop;
+        filled.preStop = Object.fromEntries(Object.entries({ exec, httpGet, tcpSocket }).filter(([, v]) => v !== undefined));
+        // The ports only matter to an HTTP preStop hook (a named port).
+        if (httpGet && pc?.ports) filled.ports = pc.ports;
+      }
+      filled.statusContext = { containerID: st?.containerID ?? '', restartCount: st?.restartCount ?? 0 };
       return filled;
     });
     return next;

@@ -47,7 +47,10 @@ test('a CRR restarts exactly the named container (restartCount+1) and completes;
     assert.equal(created.metadata.labels!['crr.apps.kruise.io/active'], 'true');
     const spec = created.spec as { containers: Array<{ statusContext: { containerID: string; restartCount: number }; ports?: unknown[]; preStop?: unknown }> };
     assert.equal(spec.containers[0].statusContext.containerID, before.containerID);
-    assert.ok(spec.containers[0].preStop && spec.containers[0].ports);
+    // crr_mutating_handler.go injectPodIntoContainerRecreateRequest: the exec preStop hook is
+    // copied; ports only accompany an httpGet hook.
+    assert.deepEqual(spec.containers[0].preStop, { exec: { command: ['/bin/sh', '-c', 'sleep 2'] } });
+    assert.equal(spec.containers[0].ports, undefined);
 
     const st = await waitFor('completed', () => {
       const s = crrStatus(rt.store, 'web-restart-app');
@@ -84,6 +87,8 @@ test('the webhook rejects unknown containers, duplicates, a short deadline, a mi
     bad((c) => ((c.spec as Record<string, unknown>).activeDeadlineSeconds = 2), /spec\.activeDeadlineSeconds/);
     bad((c) => ((c.spec as Record<string, unknown>).podName = 'ghost'), /spec\.podName/);
     bad((c) => delete (c.spec as Record<string, unknown>).podName, /spec\.podName/);
+    // crr_mutating_handler.go: "preStop, ports, statusContext in container are ready-only fields".
+    bad((c) => ((c.spec as { containers: unknown[] }).containers = [{ name: 'app', statusContext: { containerID: 'containerd://x', restartCount: 0 } }]), /ready-only fields/);
     const created = createCrr(rt.store, base);
     const changed = structuredClone(created);
     (changed.spec as Record<string, unknown>).activeDeadlineSeconds = 600;
