@@ -75,15 +75,25 @@ export function imagePullDefaults(spec: ImagePullJobTemplate): {
   activeDeadlineSeconds?: number;
   ttlSecondsAfterFinished?: number;
 } {
-  const p = typeof spec.parallelism === 'number' ? spec.parallelism : Number.parseInt(String(spec.parallelism ?? DEFAULT_PARALLELISM), 10);
   return {
-    parallelism: Number.isFinite(p) && p > 0 ? p : DEFAULT_PARALLELISM,
+    parallelism: pullParallelism(spec.parallelism),
     timeoutSeconds: spec.pullPolicy?.timeoutSeconds ?? DEFAULT_PULL_TIMEOUT_SECONDS,
     backoffLimit: spec.pullPolicy?.backoffLimit ?? DEFAULT_BACKOFF_LIMIT,
     completionType: spec.completionPolicy?.type === 'Never' ? 'Never' : 'Always',
     activeDeadlineSeconds: spec.completionPolicy?.activeDeadlineSeconds,
     ttlSecondsAfterFinished: spec.completionPolicy?.ttlSecondsAfterFinished,
   };
+}
+
+/**
+ * How many nodes may pull at once (imagepulljob_controller.go syncNodeImages): 1 when unset
+ * (v1alpha1 has no default), else the value as intstr IntValue() reads it. 0 is valid and
+ * means no node is ever asked to pull: the job stays at 0% until its activeDeadlineSeconds.
+ */
+export function pullParallelism(value: number | string | undefined): number {
+  if (value === undefined) return DEFAULT_PARALLELISM;
+  const p = typeof value === 'number' ? value : /^[+-]?\d+$/.test(value.trim()) ? Number.parseInt(value, 10) : 0;
+  return Number.isFinite(p) && p > 0 ? p : 0;
 }
 
 /** The template rules Kruise's webhook applies to both job kinds (prefix: "spec"). */
@@ -105,8 +115,15 @@ export function validateImagePullTemplate(spec: ImagePullJobTemplate): ImagePull
     });
   }
   if (spec.parallelism !== undefined) {
-    const p = typeof spec.parallelism === 'number' ? spec.parallelism : Number(spec.parallelism);
-    if (!Number.isInteger(p) || p < 1) problems.push({ field: 'spec.parallelism', message: `Invalid value: ${JSON.stringify(spec.parallelism)}: must be a positive integer` });
+    // imagepulljob_create_update_handler.go validate: any non-negative integer (0 included), no percentage.
+    const raw = spec.parallelism;
+    if (typeof raw === 'string' && raw.endsWith('%')) {
+      problems.push({ field: 'spec.parallelism', message: `Invalid value: ${JSON.stringify(raw)}: parallelism does not support percentage value` });
+    } else {
+      const p = typeof raw === 'number' ? raw : /^[+-]?\d+$/.test(raw) ? Number(raw) : Number.NaN;
+      if (!Number.isInteger(p)) problems.push({ field: 'spec.parallelism', message: `Invalid value: ${JSON.stringify(raw)}: parallelism must be a valid integer` });
+      else if (p < 0) problems.push({ field: 'spec.parallelism', message: `Invalid value: ${JSON.stringify(raw)}: parallelism must be non-negative` });
+    }
   }
   if (spec.pullPolicy?.backoffLimit !== undefined && spec.pullPolicy.backoffLimit < 0) {
     problems.push({ field: 'spec.pullPolicy.backoffLimit', message: `Invalid value: ${spec.pullPolicy.backoffLimit}: must be greater than or equal to 0` });
@@ -179,6 +196,66 @@ export function isPullJobDone(status: Pick<ImagePullJobStatus, 'desired' | 'succ
 export const PULL_MESSAGE_COMPLETED = 'job has completed';
 export const PULL_MESSAGE_DEADLINE = 'job exceeds activeDeadlineSeconds';
 
+/** imagepulljob_utils.go formatStatusMessage for a job still running. */
 export function pullRunningMessage(status: Pick<ImagePullJobStatus, 'desired' | 'succeeded' | 'failed'>): string {
+  if ((status.desired ?? 0) === 0) return 'job is running, no progress';
   return `job is running, progress ${pullProgressPercent(status).toFixed(1)}%`;
+}
+
+/**
+ * Where one target node stands for a job: not yet asked to pull (Kruise: the job's tag is not
+ * in the node's NodeImage spec), pulling, or done.
+ */
+export type NodePullPhase = 'notSynced' | 'pulling' | 'succeeded' | 'failed';
+
+export interface PullJobStatusInput {
+  /** Target nodes in the order Kruise lists their NodeImages. */
+  nodes: ReadonlyArray<{ name: string; phase: NodePullPhase }>;
+  startTime?: string;
+  nowMs: number;
+  completionType: 'Always' | 'Never';
+  activeDeadlineSeconds?: number;
+}
+
+/** Byte-wise string order, as Go's sort.Strings and sets.String.List() give. */
+function goSort(names: string[]): string[] {
+  return names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+function kubeSeconds(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/**
+ * The job's status and the nodes still to be asked to pull, in the order Kruise asks them
+ * (imagepulljob_controller.go calculateStatus + syncNodeImages, which takes the first
+ * `parallelism - active` of `notSynced`, sorted by name). At activeDeadlineSeconds (not with
+ * completionPolicy Never) a job not yet done completes: every node still pulling or never asked
+ * counts as failed, message "job exceeds activeDeadlineSeconds".
+ */
+export function calculatePullJobStatus(input: PullJobStatusInput): { status: ImagePullJobStatus; notSynced: string[] } {
+  const startTime = input.startTime ?? kubeSeconds(input.nowMs);
+  const byPhase = (phase: NodePullPhase) => input.nodes.filter((n) => n.phase === phase).map((n) => n.name);
+  const pulling = byPhase('pulling');
+  const succeeded = byPhase('succeeded');
+  const failed = byPhase('failed');
+  const notSynced = goSort([...new Set(byPhase('notSynced'))]);
+  const desired = input.nodes.length;
+  const status: ImagePullJobStatus = { startTime, desired, active: 0, succeeded: succeeded.length, failed: failed.length };
+  if (input.completionType !== 'Never' && input.activeDeadlineSeconds !== undefined && desired !== succeeded.length + failed.length) {
+    if (input.activeDeadlineSeconds * 1000 <= input.nowMs - Date.parse(startTime)) {
+      const all = [...failed, ...pulling, ...notSynced];
+      status.completionTime = kubeSeconds(input.nowMs);
+      status.failed = all.length;
+      // Kruise returns early here: the list keeps its order (failed, pulling, never asked).
+      if (all.length > 0) status.failedNodes = all;
+      status.message = PULL_MESSAGE_DEADLINE;
+      return { status, notSynced: [] };
+    }
+  }
+  status.active = pulling.length;
+  if (failed.length > 0) status.failedNodes = goSort(failed);
+  if (input.completionType !== 'Never' && desired - succeeded.length - failed.length === 0) status.completionTime = kubeSeconds(input.nowMs);
+  status.message = status.completionTime ? PULL_MESSAGE_COMPLETED : pullRunningMessage(status);
+  return { status, notSynced };
 }

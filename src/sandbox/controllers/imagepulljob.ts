@@ -9,11 +9,9 @@
 import { labelSelectorMatches } from '../../kruise/selectors';
 import type { KubeObject, Pod } from '../../kruise/types';
 import {
-  PULL_MESSAGE_COMPLETED,
   PULL_MESSAGE_DEADLINE,
+  calculatePullJobStatus,
   imagePullDefaults,
-  isPullJobDone,
-  pullRunningMessage,
   validateImageListPullJobSpec,
   validateImagePullJobSpec,
   type ImageListPullJobSpec,
@@ -107,7 +105,8 @@ export function createImagePullJobController(): ControllerWithAdmission {
       }
       names = [...set];
     } else names = all.map((n) => n.metadata.name ?? '');
-    return names.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+    // The API server lists by key, so NodeImages come sorted by name (byte order).
+    return names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   function reconcileJob(key: string): void {
@@ -148,41 +147,33 @@ export function createImagePullJobController(): ControllerWithAdmission {
       } else if (pull.attempts > knobs.backoffLimit) pull.phase = 'failed';
       else pull.until = now + delay; // back off and retry
     }
-    // Start new pulls up to parallelism, in node order.
-    let active = [...state.values()].filter((p) => p.phase === 'pulling').length;
-    for (const [node, pull] of state) {
-      if (active >= knobs.parallelism) break;
-      if (pull.phase !== 'waiting') continue;
-      if (spec.imagePullPolicy !== 'Always' && pulled.get(node)?.has(image)) {
-        pull.phase = 'succeeded';
-        continue;
+    const targets = new Set(targetNodes(job));
+    const calculate = () =>
+      calculatePullJobStatus({
+        nodes: [...state.entries()].filter(([n]) => targets.has(n) || state.get(n)!.phase !== 'waiting').map(([name, p]) => ({ name, phase: p.phase === 'waiting' ? 'notSynced' : p.phase })),
+        startTime: old.startTime,
+        nowMs: now,
+        completionType: knobs.completionType,
+        activeDeadlineSeconds: knobs.activeDeadlineSeconds,
+      });
+    let { status, notSynced } = calculate();
+    if (!status.completionTime) {
+      // Ask the next nodes to pull, up to parallelism, in Kruise's order (names sorted).
+      const room = knobs.parallelism - (status.active ?? 0);
+      let started = 0;
+      for (const node of notSynced.slice(0, Math.max(0, room))) {
+        const pull = state.get(node)!;
+        started++;
+        if (spec.imagePullPolicy !== 'Always' && pulled.get(node)?.has(image)) {
+          pull.phase = 'succeeded';
+          continue;
+        }
+        pull.phase = 'pulling';
+        pull.until = now + delay;
       }
-      pull.phase = 'pulling';
-      pull.until = now + delay;
-      active++;
+      if (started > 0) ({ status, notSynced } = calculate());
     }
-
-    const values = [...state.entries()];
-    const status: ImagePullJobStatus = {
-      startTime: old.startTime ?? kubeTime(now),
-      desired: state.size,
-      active: values.filter(([, p]) => p.phase === 'pulling').length,
-      succeeded: values.filter(([, p]) => p.phase === 'succeeded').length,
-      failed: values.filter(([, p]) => p.phase === 'failed').length,
-    };
-    const failedNodes = values.filter(([, p]) => p.phase === 'failed').map(([n]) => n).sort();
-    if (failedNodes.length > 0) status.failedNodes = failedNodes;
     const started = parseKubeTime(status.startTime) ?? now;
-    if (knobs.completionType === 'Always' && isPullJobDone(status)) {
-      status.completionTime = kubeTime(now);
-      status.message = PULL_MESSAGE_COMPLETED;
-    } else if (knobs.completionType === 'Always' && knobs.activeDeadlineSeconds !== undefined && now >= started + knobs.activeDeadlineSeconds * 1000) {
-      status.completionTime = kubeTime(now);
-      status.message = PULL_MESSAGE_DEADLINE;
-      status.active = 0;
-    } else {
-      status.message = pullRunningMessage(status);
-    }
     if (canonicalJson(status) !== canonicalJson(old)) store.updateStatus(IMAGE_PULL_JOBS, { ...job, status } as KubeObject);
     if (status.completionTime) {
       jobQueue.add(key); // TTL bookkeeping

@@ -217,3 +217,56 @@ test('ImageListPullJob with ttlSecondsAfterFinished 0: children removed on finis
     rt.stop();
   }
 });
+
+test('at completionPolicy.activeDeadlineSeconds a node still pulling and the nodes never asked count as failed (imagepulljob_controller.go calculateStatus; row "job timeout with active deadline seconds")', async () => {
+  const rt = start(100, 12);
+  try {
+    const job = fixture('imagepulljob-nginx.yaml');
+    const spec = job.spec as Record<string, unknown>;
+    // A pull that keeps failing and retrying (backoffLimit 1000) never finishes on its own.
+    spec.image = 'registry.example.com/shop/web:fail-pull';
+    spec.parallelism = 2;
+    delete spec.selector;
+    spec.pullPolicy = { backoffLimit: 1000, timeoutSeconds: 1 };
+    spec.completionPolicy = { type: 'Always', activeDeadlineSeconds: 2 };
+    rt.store.create(IMAGE_PULL_JOBS, job);
+    await waitFor('pulling', () => jobStatus(rt.store, 'pull-nginx').active === 2);
+    const st = await waitFor('deadline', () => {
+      const s = jobStatus(rt.store, 'pull-nginx');
+      return s.completionTime ? s : undefined;
+    }, 5000);
+    assert.ok(Date.parse(st.completionTime!) >= Date.parse(st.startTime!) + 2000, 'completed at the deadline');
+    assert.equal(st.message, 'job exceeds activeDeadlineSeconds');
+    assert.deepEqual([st.desired, st.active, st.succeeded, st.failed], [12, 0, 0, 12]);
+    // The two pulling first (Kruise asks nodes in byte order of their names: node-1, node-10),
+    // then the never-asked ones, sorted.
+    assert.deepEqual(st.failedNodes, ['node-1', 'node-10', 'node-11', 'node-12', 'node-2', 'node-3', 'node-4', 'node-5', 'node-6', 'node-7', 'node-8', 'node-9']);
+  } finally {
+    rt.stop();
+  }
+});
+
+test('parallelism 0 is accepted and asks no node to pull: 0.0% until the deadline fails every node (imagepulljob_create_update_handler.go validate; imagepulljob_controller.go syncNodeImages)', async () => {
+  const rt = start(20);
+  try {
+    const job = fixture('imagepulljob-nginx.yaml');
+    const spec = job.spec as Record<string, unknown>;
+    spec.parallelism = 0;
+    spec.pullPolicy = { timeoutSeconds: 1 };
+    spec.completionPolicy = { type: 'Always', activeDeadlineSeconds: 1 };
+    rt.store.create(IMAGE_PULL_JOBS, job);
+    const running = await waitFor('status', () => {
+      const s = jobStatus(rt.store, 'pull-nginx');
+      return s.desired ? s : undefined;
+    });
+    assert.equal(running.message, 'job is running, progress 0.0%');
+    assert.equal(running.active, 0);
+    const st = await waitFor('deadline', () => {
+      const s = jobStatus(rt.store, 'pull-nginx');
+      return s.completionTime ? s : undefined;
+    }, 4000);
+    assert.deepEqual([st.succeeded, st.failed, st.failedNodes, st.message], [0, 3, ['node-1', 'node-2', 'node-3'], 'job exceeds activeDeadlineSeconds']);
+  } finally {
+    rt.stop();
+  }
+});
