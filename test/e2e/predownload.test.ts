@@ -152,3 +152,18 @@ test('--wait=false creates the job and returns; --timeout shorter than the pulls
   assert.equal(slow.code, 3, `${slow.stdout}\n${slow.stderr}`);
   assert.match(slow.stderr, /^error: timed out waiting for the pre-download of nginx:slow$/m);
 });
+
+test('an ImagePullJob whose node never finishes reports that node (and the one never asked) failed at activeDeadlineSeconds (imagepulljob_controller.go calculateStatus)', async () => {
+  const a = await kubectl(['apply', '-f', join(REPO_ROOT, 'test', 'fixtures', 'ops', 'imagepulljob-stuck.yaml')], sb.kubeconfig);
+  assert.equal(a.code, 0, a.stderr);
+  const st = await waitUntil('job past its deadline', async () => {
+    const r = await sb.api('GET', '/apis/apps.kruise.io/v1alpha1/namespaces/default/imagepulljobs/pull-stuck');
+    const s = (r.body as { status?: { completionTime?: string; startTime?: string; message?: string; failed?: number; succeeded?: number; active?: number; failedNodes?: string[] } }).status;
+    return s?.completionTime ? s : undefined;
+  });
+  assert.ok(Date.parse(st.completionTime!) >= Date.parse(st.startTime!) + 2000, 'not before the deadline');
+  assert.deepEqual([st.message, st.succeeded, st.failed, st.active, st.failedNodes], ['job exceeds activeDeadlineSeconds', 0, 2, 0, ['node-1', 'node-2']]);
+  const k = await kubectl(['get', 'imagepulljob', 'pull-stuck', '-o', 'jsonpath={.status.failedNodes}'], sb.kubeconfig);
+  assert.equal(k.code, 0, k.stderr);
+  assert.match(k.stdout, /node-1.*node-2/);
+});
