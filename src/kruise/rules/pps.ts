@@ -106,6 +106,8 @@ export function nextPodStates(input: {
   /** Active ordinals of the StatefulSet; undefined when the workload is gone. */
   activeOrdinals?: Set<number>;
 }): Record<string, PodState> {
+  // persistent_pod_state_controller.go Reconcile: a deleted (or deleting) workload clears every state.
+  if (!input.activeOrdinals) return {};
   const out: Record<string, PodState> = {};
   const live = new Map(input.pods.filter((p) => !p.metadata.deletionTimestamp).map((p) => [p.metadata.name ?? '', p]));
   for (const [name, state] of Object.entries(input.current)) {
@@ -136,14 +138,15 @@ export function injectPersistentPodState(pod: Pod, ppsName: string, spec: PpsSpe
     out.spec.nodeSelector = { ...(out.spec.nodeSelector ?? {}) };
     for (const k of required) out.spec.nodeSelector[k] = labels[k];
   }
-  const terms = spec.preferred
-    .map((p) => ({ weight: p.weight, matchExpressions: p.keys.filter((k) => k in labels).map((k) => ({ key: k, operator: 'In', values: [labels[k]] })) }))
-    .filter((t) => t.matchExpressions.length > 0);
+  // persistent_pod_state.go createNodeAffinity: every preferred term is appended, even one whose
+  // keys were not recorded (an empty preference, which matches every node).
+  const terms = spec.preferred.map((p) => ({ weight: p.weight, matchExpressions: p.keys.filter((k) => k in labels).map((k) => ({ key: k, operator: 'In', values: [labels[k]] })) }));
+  if (required.length === 0 && terms.length === 0) return undefined;
   if (terms.length > 0) {
     const affinity = { ...((out.spec.affinity ?? {}) as Record<string, unknown>) };
     const nodeAffinity = { ...((affinity.nodeAffinity ?? {}) as Record<string, unknown>) };
     const preferred = [...((nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution ?? []) as unknown[])];
-    for (const t of terms) preferred.push({ weight: t.weight, preference: { matchExpressions: t.matchExpressions } });
+    for (const t of terms) preferred.push({ weight: t.weight, preference: t.matchExpressions.length > 0 ? { matchExpressions: t.matchExpressions } : {} });
     nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution = preferred;
     affinity.nodeAffinity = nodeAffinity;
     out.spec.affinity = affinity;

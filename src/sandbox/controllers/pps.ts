@@ -162,7 +162,7 @@ function syncStatus(store: Store, pps: KubeObject, podInformer: Informer<Pod>, n
     setName: t.name,
     pods,
     nodes,
-    activeOrdinals: sts ? activeOrdinalSet(sts) : undefined,
+    activeOrdinals: sts && !sts.metadata.deletionTimestamp ? activeOrdinalSet(sts) : undefined,
   });
   const status: Record<string, unknown> = { observedGeneration: pps.metadata.generation ?? 1 };
   if (Object.keys(podStates).length > 0) status.podStates = podStates;

@@ -106,3 +106,28 @@ test('webhook: weight out of range, missing topology, wrong kind, second PPS for
   moved.spec.targetRef.name = 'other';
   assert.throws(() => sim.store.update(PERSISTENT_POD_STATES, moved), /spec\.targetRef: Forbidden: TargetRef is immutable/);
 }));
+
+test('deleting the target StatefulSet clears the recorded states of a PersistentPodState (pkg/controller/persistentpodstate/persistent_pod_state_controller.go Reconcile)', run('v1alpha1', async (sim) => {
+  const set = fixture('asts-pps-annotated.yaml')[0] as Obj;
+  delete set.metadata.annotations!['kruise.io/auto-generate-persistent-pod-state'];
+  sim.store.create(ADVANCED_STATEFULSETS, set);
+  sim.store.create(PERSISTENT_POD_STATES, {
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    kind: 'PersistentPodState',
+    metadata: { name: 'keep-zone', namespace: 'default' },
+    spec: {
+      targetRef: { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', name: 'echoserver' },
+      requiredPersistentTopology: { nodeTopologyKeys: ['topology.kubernetes.io/zone'] },
+      persistentPodStateRetentionPolicy: 'WhenDeleted',
+    },
+  });
+  const manual = () => sim.store.get(PERSISTENT_POD_STATES, 'default', 'keep-zone') as Obj | undefined;
+  await waitFor('2 states', () => Object.keys(manual()?.status?.podStates ?? {}).length === 2 || undefined, 5000);
+  sim.store.delete(ADVANCED_STATEFULSETS, 'default', 'echoserver');
+  const cleared = await waitFor('states cleared', () => {
+    const st = manual()?.status;
+    return st && !st.podStates ? st : undefined;
+  }, 5000);
+  assert.equal(cleared.observedGeneration, manual()!.metadata.generation ?? 1);
+  assert.ok(manual(), 'the PPS itself stays (it is not owned by the workload)');
+}));
