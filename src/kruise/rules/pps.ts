@@ -210,7 +210,8 @@ export function validatePersistentPodState(pps: KubeObject, old: KubeObject | un
     if (!Number.isInteger(p.weight) || p.weight < 1 || p.weight > 100) {
       errors.push({ type: 'Invalid', field: `spec.preferredPersistentTopology[${i}].weight`, value: p.weight, detail: 'must be in the range 1-100' });
     }
-    if (p.keys.length === 0) errors.push({ type: 'Required', field: `spec.preferredPersistentTopology[${i}].preference`, detail: 'topology keys are required' });
+    // No rule on the keys: Kruise accepts an empty list (persistent_create_update_handler.go), and
+    // the pod webhook then injects the term with an empty preference.
   });
   if (old) {
     const before = readPpsSpec(old).targetRef;

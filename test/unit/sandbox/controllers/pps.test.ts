@@ -92,6 +92,12 @@ test('webhook: weight out of range, missing topology, wrong kind, second PPS for
   const w = base();
   w.spec.preferredPersistentTopology[0].weight = 101;
   reject(w, /preferredPersistentTopology\[0\]\.weight: Invalid value: 101/);
+  // persistent_create_update_handler.go has no rule on the keys: an empty list is accepted.
+  const empty = base();
+  empty.metadata.name = 'p-empty';
+  empty.spec.targetRef = { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'other' };
+  empty.spec.preferredPersistentTopology[0].preference.nodeTopologyKeys = [];
+  assert.doesNotThrow(() => sim.store.create(PERSISTENT_POD_STATES, empty));
   const none = base();
   delete none.spec.preferredPersistentTopology;
   reject(none, /requiredPersistentTopology or preferredPersistentTopology is required/);
