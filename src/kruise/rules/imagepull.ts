@@ -259,3 +259,32 @@ export function calculatePullJobStatus(input: PullJobStatusInput): { status: Ima
   status.message = status.completionTime ? PULL_MESSAGE_COMPLETED : pullRunningMessage(status);
   return { status, notSynced };
 }
+
+/**
+ * An ImageListPullJob's counts from its child jobs (imagelistpulljob_controller.go
+ * calculateStatus): children not started yet are skipped; active = children with a node
+ * pulling, completed = every node done (succeeded or failed, completionTime or not),
+ * succeeded = every node succeeded; one failedImageStatuses entry per child with a failure.
+ */
+export function imageListPullJobCounts(children: ReadonlyArray<{ name: string; image: string; status: ImagePullJobStatus }>): {
+  active: number;
+  completed: number;
+  succeeded: number;
+  failedImageStatuses: Array<{ imagePullJob: string; name: string; message: string }>;
+} {
+  let active = 0;
+  let completed = 0;
+  let succeeded = 0;
+  const failedImageStatuses: Array<{ imagePullJob: string; name: string; message: string }> = [];
+  for (const c of children) {
+    const st = c.status;
+    if (!st.startTime) continue;
+    if ((st.active ?? 0) > 0) active++;
+    if ((st.failed ?? 0) > 0) {
+      failedImageStatuses.push({ imagePullJob: c.name, name: c.image, message: `Please check for details which nodes failed by 'kubectl get ImagePullJob ${c.name}'.` });
+    }
+    if ((st.desired ?? 0) === (st.failed ?? 0) + (st.succeeded ?? 0)) completed++;
+    if ((st.desired ?? 0) === (st.succeeded ?? 0)) succeeded++;
+  }
+  return { active, completed, succeeded, failedImageStatuses };
+}

@@ -9,8 +9,8 @@
 import { labelSelectorMatches } from '../../kruise/selectors';
 import type { KubeObject, Pod } from '../../kruise/types';
 import {
-  PULL_MESSAGE_DEADLINE,
   calculatePullJobStatus,
+  imageListPullJobCounts,
   imagePullDefaults,
   validateImageListPullJobSpec,
   validateImagePullJobSpec,
@@ -221,20 +221,11 @@ export function createImagePullJobController(): ControllerWithAdmission {
       .map((i) => byImage.get(i) ?? (finished.has(i) ? { metadata: { name: finished.get(i)!.name }, spec: { image: i }, status: finished.get(i)!.status } : undefined))
       .filter((j): j is KubeObject => j !== undefined)
       .map((j) => (j.metadata.uid ? (jobs.get(keyOf(j)) ?? j) : j));
-    const statusOf = (j: KubeObject) => (j.status ?? {}) as ImagePullJobStatus;
-    const completed = current.filter((j) => statusOf(j).completionTime);
-    const failedImageStatuses = current
-      .filter((j) => (statusOf(j).failed ?? 0) > 0)
-      .map((j) => ({ imagePullJob: j.metadata.name, name: (j.spec as ImagePullJobSpec).image, message: `Please check for details: failed nodes ${(statusOf(j).failedNodes ?? []).join(',')}` }));
-    const status: Record<string, unknown> = {
-      startTime: old.startTime ?? kubeTime(now),
-      desired: images.length,
-      active: current.length - completed.length,
-      completed: completed.length,
-      succeeded: completed.filter((j) => (statusOf(j).failed ?? 0) === 0 && statusOf(j).message !== PULL_MESSAGE_DEADLINE).length,
-    };
-    if (failedImageStatuses.length > 0) status.failedImageStatuses = failedImageStatuses;
-    if ((spec.completionPolicy?.type ?? 'Always') === 'Always' && completed.length === images.length) status.completionTime = kubeTime(now);
+    const status: Record<string, unknown> = { ...imageListPullJobCounts(current.map((j) => ({ name: j.metadata.name ?? '', image: (j.spec as ImagePullJobSpec).image ?? '', status: (j.status ?? {}) as ImagePullJobStatus }))) };
+    status.desired = images.length;
+    status.startTime = old.startTime ?? kubeTime(now);
+    if ((status.failedImageStatuses as unknown[]).length === 0) delete status.failedImageStatuses;
+    if ((spec.completionPolicy?.type ?? 'Always') === 'Always' && status.completed === images.length) status.completionTime = kubeTime(now);
     if (canonicalJson(status) !== canonicalJson(old)) store.updateStatus(IMAGE_LIST_PULL_JOBS, { ...list, status });
     if (status.completionTime) listQueue.add(key);
   }

@@ -1,7 +1,7 @@
 // ImagePullJob status and ordering rules, ported from Kruise v1.9.0's controller tests.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { calculatePullJobStatus, pullParallelism, pullRunningMessage, validateImagePullJobSpec, type NodePullPhase } from '../../../../src/kruise/rules/imagepull';
+import { calculatePullJobStatus, imageListPullJobCounts, pullParallelism, pullRunningMessage, validateImagePullJobSpec, type NodePullPhase } from '../../../../src/kruise/rules/imagepull';
 
 const NOW = Date.parse('2026-11-24T12:00:00Z');
 const nodes = (...list: Array<[string, NodePullPhase]>) => list.map(([name, phase]) => ({ name, phase }));
@@ -85,4 +85,17 @@ test('imagepulljob_create_update_handler.go validate + imagepulljob_controller.g
   assert.equal(pullParallelism(0), 0);
   assert.equal(pullParallelism(undefined), 1);
   assert.equal(pullParallelism('4'), 4);
+});
+
+test('TestReconcile row "test-imagelistpulljob-controller" (pkg/controller/imagelistpulljob/imagelistpulljob_controller_test.go): active 1, succeeded 1, completed 2, one failed image', () => {
+  const now = '2026-11-24T12:00:00Z';
+  const counts = imageListPullJobCounts([
+    { name: 'j01', image: 'nginx:1.25', status: { active: 0, startTime: now, completionTime: now, succeeded: 1, failed: 0, desired: 1 } },
+    { name: 'j02', image: 'redis:7.2', status: { desired: 1, active: 1, startTime: now } },
+    { name: 'j03', image: 'busybox:1.36', status: { desired: 1, active: 0, startTime: now, completionTime: now, failed: 1, succeeded: 0, failedNodes: ['1.1.1.1'] } },
+    // Not started yet: not counted at all.
+    { name: 'j04', image: 'alpine:3.20', status: {} },
+  ]);
+  assert.deepEqual([counts.active, counts.succeeded, counts.completed], [1, 1, 2]);
+  assert.deepEqual(counts.failedImageStatuses, [{ imagePullJob: 'j03', name: 'busybox:1.36', message: "Please check for details which nodes failed by 'kubectl get ImagePullJob j03'." }]);
 });
