@@ -117,11 +117,37 @@ export function nextPodStates(input: {
     }
     out[name] = state;
   }
+  const topologyKeys = new Set([...input.spec.required, ...input.spec.preferred.flatMap((p) => p.keys)]);
+  const annotationKeys = new Set(input.spec.podAnnotations);
   for (const [name, pod] of live) {
-    const rec = recordPodState(input.spec, pod, input.nodes.get(pod.spec.nodeName ?? ''));
+    const old = out[name];
+    if (old && alreadyRecorded(old, pod, topologyKeys, annotationKeys)) continue;
+    const node = input.nodes.get(pod.spec.nodeName ?? '');
+    if (!node) continue; // Kruise cannot read the node: the pod is skipped this time
+    const rec = recordPodState(input.spec, pod, node);
     if (rec) out[name] = rec;
   }
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+const sameSet = (a: Set<string>, b: Iterable<string>) => {
+  const bs = new Set(b);
+  return bs.size === a.size && [...a].every((x) => bs.has(x));
+};
+
+/**
+ * persistent_pod_state_controller.go Reconcile "already recorded, no need to regenerate": same
+ * node, the recorded topology keys are exactly the spec's keys, and the recorded annotations
+ * match the spec's keys. Kruise compares the recorded annotation *values* with the keys, so a
+ * state with annotations is regenerated on every pass (same result); a node whose labels later
+ * change keeps its old values when every key was found.
+ */
+function alreadyRecorded(state: PodState, pod: Pod, topologyKeys: Set<string>, annotationKeys: Set<string>): boolean {
+  return (
+    state.nodeName === pod.spec.nodeName &&
+    sameSet(topologyKeys, Object.keys(state.nodeTopologyLabels ?? {})) &&
+    sameSet(annotationKeys, Object.values(state.annotations ?? {}))
+  );
 }
 
 /**

@@ -135,3 +135,15 @@ test('pkg/controller/persistentpodstate/persistent_pod_state_controller.go Recon
   assert.deepEqual(nextPodStates({ spec, current, setName: 'web', pods: [], nodes: new Map(), activeOrdinals: undefined }), {});
   assert.deepEqual(nextPodStates({ spec: { ...spec, retention: 'WhenDeleted' }, current, setName: 'web', pods: [], nodes: new Map(), activeOrdinals: undefined }), {});
 });
+
+test('pkg/controller/persistentpodstate/persistent_pod_state_controller.go Reconcile "already recorded, no need to regenerate": same node and same keys keep the old values; a node that cannot be read records nothing', () => {
+  const spec = { ...readPpsSpec(pps), required: ['topology.kubernetes.io/zone'], preferred: [], podAnnotations: [] };
+  const recorded = { nodeName: 'node-2', nodeTopologyLabels: { 'topology.kubernetes.io/zone': 'zone-b' } };
+  const relabelled: KubeObject = { metadata: { name: 'node-2', labels: { 'topology.kubernetes.io/zone': 'zone-c' } } };
+  const base = { spec, setName: 'web', pods: [readyPod('web-0')], activeOrdinals: new Set([0]) };
+  assert.deepEqual(nextPodStates({ ...base, current: { 'web-0': recorded }, nodes: new Map([['node-2', relabelled]]) }), { 'web-0': recorded });
+  // Moved to another node: recorded again from that node.
+  const moved = { ...recorded, nodeName: 'node-1' };
+  assert.deepEqual(nextPodStates({ ...base, current: { 'web-0': moved }, nodes: new Map([['node-2', relabelled]]) }), { 'web-0': { nodeName: 'node-2', nodeTopologyLabels: { 'topology.kubernetes.io/zone': 'zone-c' } } });
+  assert.deepEqual(nextPodStates({ ...base, current: {}, nodes: new Map() }), {});
+});
