@@ -7,11 +7,11 @@
 //   within maxUnavailable.
 // - `advancedStatefulSetStatus(input)`: the status Kruise writes (incl. updatedReadyReplicas).
 // - `validateAdvancedStatefulSet(obj, old?)`, `advancedStatefulSetDefaults(obj)`: the webhook.
-import { parseIntOrPercent, scaledValueFromIntOrPercent } from '../intstr';
-import { activeOrdinals, advancedStatefulSetMaxUnavailable, explainAdvancedStatefulSetPartition, InvalidValueError, parseReserveOrdinals } from '../partition';
+import { activeOrdinals, explainAdvancedStatefulSetPartition } from '../partition';
 import type { KubeObject } from '../types';
 import { labelSelectorMatches, type LabelSelector } from '../selectors';
-import type { FieldError } from './cloneset-webhook';
+import { forbiddenSpecChanges, type FieldError } from './cloneset-webhook';
+import { validatePositiveIntOrPercent, valueFromIntOrPercent } from './intstr-validation';
 import { countPodStates, type UpdatePolicy } from './cloneset';
 import { DEFAULT_REVISION_HISTORY_LIMIT } from './revisions';
 
@@ -200,75 +200,124 @@ export function advancedStatefulSetStatus(input: AstsStatusInput): Record<string
   };
 }
 
-/** Kruise's Advanced StatefulSet validating webhook (the rules of §8 and the enum fields). */
-export function validateAdvancedStatefulSet(obj: KubeObject, old?: KubeObject): FieldError[] {
+/** Field names Kruise lets an update change (ValidateStatefulSetUpdate), per release. */
+const ASTS_UPDATABLE_V13 = ['replicas', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy', 'scaleStrategy', 'reserveOrdinals', 'lifecycle', 'revisionHistoryLimit'];
+const ASTS_UPDATABLE = [...ASTS_UPDATABLE_V13, 'volumeClaimTemplates', 'volumeClaimUpdateStrategy', 'ordinals'];
+const ASTS_FORBIDDEN_V13 =
+  "updates to statefulset spec for fields other than 'replicas', 'template', 'reserveOrdinals', 'lifecycle', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'updateStrategy' are forbidden";
+const ASTS_FORBIDDEN =
+  "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'reserveOrdinals', 'lifecycle', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy', `volumeClaimTemplates`, `VolumeClaimUpdateStrategy` and 'updateStrategy' are forbidden";
+
+/** Kruise's validateMaxUnavailableField (statefulset_validation.go): a positive int or integer percent, ≥ 1 of 1, and only 1 unless Parallel. */
+function validateMaxUnavailableField(field: string, mu: unknown, parallel: boolean): FieldError[] {
+  const errors = validatePositiveIntOrPercent(field, mu);
+  const scaled = valueFromIntOrPercent(mu ?? 1, 1, true);
+  if ('error' in scaled) errors.push({ type: 'Invalid', field, value: 0, detail: `getValueFromIntOrPercent error: ${scaled.error}` });
+  else if (scaled.value < 1) errors.push({ type: 'Invalid', field, value: scaled.value, detail: 'should not be less than 1' });
+  if (!parallel && mu !== 1) errors.push({ type: 'Invalid', field, value: mu, detail: 'can only work with Parallel PodManagementPolicyType' });
+  return errors;
+}
+
+/**
+ * Kruise's validateReserveOrdinals. Since v1.8 items are int-or-string: ints ≥ 0 and "a-b" ranges
+ * with a ≤ b (the error names the root `spec`, as Kruise's fldPath.Root() does). v1.3 has a list of
+ * ints only (a string fails the CRD's type), without duplicates.
+ */
+function validateReserveOrdinals(list: unknown, kruise: string): FieldError[] {
+  if (!Array.isArray(list) || list.length === 0) return [];
+  const errors: FieldError[] = [];
+  if (kruise === 'v1.3') {
+    list.forEach((v, i) => {
+      if (typeof v !== 'number') errors.push({ type: 'Invalid', field: `spec.reserveOrdinals[${i}]`, value: v, detail: `spec.reserveOrdinals[${i}] in body must be of type integer: "${typeof v}"` });
+    });
+    if (errors.length > 0) return errors;
+    if (new Set(list).size !== list.length) errors.push({ type: 'Invalid', field: 'spec', value: list, detail: 'reserveOrdinals contains duplicated items' });
+    for (const v of list as number[]) if (v < 0) errors.push({ type: 'Invalid', field: 'spec', value: list, detail: `reserveOrdinals contains ${v} which must be order >= 0` });
+    return errors;
+  }
+  list.forEach((v, i) => {
+    if (typeof v === 'string') {
+      if (!/^\d+-\d+$/.test(v)) errors.push({ type: 'Invalid', field: 'spec', value: list, detail: `${i} th reserve ordinal is not a valid range: ${v}` });
+      const parts = v.split('-');
+      const bad =
+        parts.length !== 2
+          ? `invalid range ${v}`
+          : !/^[+-]?\d+$/.test(parts[0])
+            ? `strconv.Atoi: parsing "${parts[0]}": invalid syntax`
+            : !/^[+-]?\d+$/.test(parts[1])
+              ? `strconv.Atoi: parsing "${parts[1]}": invalid syntax`
+              : Number(parts[0]) > Number(parts[1])
+                ? `invalid range ${v}`
+                : undefined;
+      if (bad) errors.push({ type: 'Invalid', field: 'spec', value: list, detail: `${i} th reserve ordinal is invalid: ${v}, err = ${bad}` });
+    } else if (typeof v === 'number' && v < 0) {
+      errors.push({ type: 'Invalid', field: 'spec', value: list, detail: `${i} th reserve ordinal is negative: ${v}` });
+    }
+  });
+  return errors;
+}
+
+/**
+ * Kruise's Advanced StatefulSet validating webhook (pkg/webhook/statefulset/validating/
+ * statefulset_validation.go), run on the defaulted object; `kruise` picks the release's rules.
+ */
+export function validateAdvancedStatefulSet(obj: KubeObject, old?: KubeObject, kruise = 'v1.9'): FieldError[] {
   const errors: FieldError[] = [];
   const raw = (obj.spec ?? {}) as Record<string, unknown>;
   const spec = readAdvancedStatefulSetSpec(obj);
   const ru = 'spec.updateStrategy.rollingUpdate';
+  const pmp = raw.podManagementPolicy;
+  if (pmp === undefined || pmp === '') errors.push({ type: 'Required', field: 'spec.podManagementPolicy', detail: '' });
+  else if (pmp !== 'OrderedReady' && pmp !== 'Parallel') {
+    errors.push({ type: 'Invalid', field: 'spec.podManagementPolicy', value: pmp, detail: "must be 'OrderedReady' or 'Parallel'" });
+  }
+  errors.push(...validateReserveOrdinals(raw.reserveOrdinals, kruise));
+  const scaleMu = (raw.scaleStrategy as { maxUnavailable?: unknown } | undefined)?.maxUnavailable;
+  if (scaleMu !== undefined && scaleMu !== null) errors.push(...validateMaxUnavailableField('spec.scaleStrategy.maxUnavailable', scaleMu, spec.parallel));
+
+  const us = (raw.updateStrategy ?? {}) as { type?: unknown; rollingUpdate?: Record<string, unknown> };
+  if (us.type === undefined || us.type === '') errors.push({ type: 'Required', field: 'spec.updateStrategy', detail: '' });
+  else if (us.type === 'OnDelete') {
+    if (us.rollingUpdate) errors.push({ type: 'Invalid', field: `${ru}`, value: us.rollingUpdate, detail: "only allowed for updateStrategy 'RollingUpdate'" });
+  } else if (us.type !== 'RollingUpdate') {
+    errors.push({ type: 'Invalid', field: 'spec.updateStrategy', value: us, detail: "must be 'RollingUpdate' or 'OnDelete'" });
+  } else if (us.rollingUpdate) {
+    const r = us.rollingUpdate;
+    if (typeof r.partition === 'number' && r.partition < 0) errors.push({ type: 'Invalid', field: `${ru}.partition`, value: r.partition, detail: 'must be greater than or equal to 0' });
+    else if (r.partition !== undefined && typeof r.partition !== 'number') errors.push({ type: 'Invalid', field: `${ru}.partition`, value: r.partition, detail: 'must be an integer' });
+    if (typeof r.minReadySeconds === 'number') {
+      if (r.minReadySeconds < 0) errors.push({ type: 'Invalid', field: `${ru}.minReadySeconds`, value: r.minReadySeconds, detail: 'must be greater than or equal to 0' });
+      if (r.minReadySeconds > 300) errors.push({ type: 'Invalid', field: `${ru}.minReadySeconds`, value: r.minReadySeconds, detail: 'must be no more than 300 seconds' });
+    }
+    if (r.maxUnavailable === undefined || r.maxUnavailable === null) errors.push({ type: 'Required', field: `${ru}.maxUnavailable`, detail: '' });
+    else errors.push(...validateMaxUnavailableField(`${ru}.maxUnavailable`, r.maxUnavailable, spec.parallel));
+    const pol = r.podUpdatePolicy;
+    if (pol === undefined || pol === '') errors.push({ type: 'Required', field: `${ru}.podUpdatePolicy`, detail: '' });
+    else if (pol === 'InPlaceIfPossible' || pol === 'InPlaceOnly') {
+      const gates = ((spec.template.spec as { readinessGates?: Array<{ conditionType?: string }> } | undefined)?.readinessGates ?? []);
+      if (!gates.some((g) => g.conditionType === 'InPlaceUpdateReady')) {
+        errors.push({ type: 'Invalid', field: 'spec.template.spec.readinessGates', value: gates, detail: `must contains InPlaceUpdateReady when podUpdatePolicy is ${pol}` });
+      }
+    } else if (pol !== 'ReCreate') {
+      errors.push({ type: 'Invalid', field: `${ru}.podUpdatePolicy`, value: pol, detail: "must be 'ReCreate', InPlaceIfPossible or 'InPlaceOnly'" });
+    }
+  }
   if (typeof raw.replicas === 'number' && raw.replicas < 0) {
     errors.push({ type: 'Invalid', field: 'spec.replicas', value: raw.replicas, detail: 'must be greater than or equal to 0' });
   }
-  if (raw.podManagementPolicy !== undefined && raw.podManagementPolicy !== 'OrderedReady' && raw.podManagementPolicy !== 'Parallel') {
-    errors.push({ type: 'NotSupported', field: 'spec.podManagementPolicy', value: raw.podManagementPolicy, detail: 'supported values: "OrderedReady", "Parallel"' });
-  }
-  const type = (raw.updateStrategy as { type?: string } | undefined)?.type;
-  if (type !== undefined && type !== 'RollingUpdate' && type !== 'OnDelete') {
-    errors.push({ type: 'NotSupported', field: 'spec.updateStrategy.type', value: type, detail: 'supported values: "OnDelete", "RollingUpdate"' });
-  }
-  if (!['ReCreate', 'InPlaceIfPossible', 'InPlaceOnly'].includes(spec.podUpdatePolicy)) {
-    errors.push({ type: 'NotSupported', field: `${ru}.podUpdatePolicy`, value: spec.podUpdatePolicy, detail: 'supported values: "ReCreate", "InPlaceIfPossible", "InPlaceOnly"' });
-  }
-  if (spec.partition !== undefined && spec.partition !== null) {
-    if (typeof spec.partition !== 'number' || !Number.isInteger(spec.partition)) {
-      errors.push({ type: 'Invalid', field: `${ru}.partition`, value: spec.partition, detail: 'must be an integer' });
-    } else if (spec.partition < 0) {
-      errors.push({ type: 'Invalid', field: `${ru}.partition`, value: spec.partition, detail: 'must be greater than or equal to 0' });
-    }
-  }
-  if (spec.maxUnavailable !== undefined && spec.maxUnavailable !== null) {
-    const mu = spec.maxUnavailable;
-    let isOne = mu === 1;
-    if (typeof mu === 'number' && mu < 1) {
-      errors.push({ type: 'Invalid', field: `${ru}.maxUnavailable`, value: mu, detail: 'must be greater than or equal to 1' });
-    } else if (typeof mu === 'string') {
-      const p = parseIntOrPercent(mu);
-      if (!p.ok || p.value.kind !== 'percent' || !/^[0-9]+%$/.test(mu)) {
-        errors.push({ type: 'Invalid', field: `${ru}.maxUnavailable`, value: mu, detail: 'must be an integer or a percentage like "20%"' });
-      } else if (p.value.percent > 100 || scaledValueFromIntOrPercent(mu, spec.replicas, false) < 1) {
-        errors.push({ type: 'Invalid', field: `${ru}.maxUnavailable`, value: mu, detail: 'must be greater than or equal to 1 after scaling and at most 100%' });
-      } else {
-        try {
-          isOne = advancedStatefulSetMaxUnavailable(mu, spec.replicas).value === 1;
-        } catch {
-          isOne = false;
-        }
-      }
-    }
-    if (!isOne && !spec.parallel && errors.length === 0) {
-      errors.push({ type: 'Invalid', field: `${ru}.maxUnavailable`, value: mu, detail: 'maxUnavailable can only be 1 unless podManagementPolicy is Parallel' });
-    }
-  }
-  try {
-    parseReserveOrdinals(spec.reserveOrdinals);
-  } catch (e) {
-    if (!(e instanceof InvalidValueError)) throw e;
-    errors.push({ type: 'Invalid', field: 'spec.reserveOrdinals', value: e.value, detail: e.reason });
-  }
-  if (spec.minReadySeconds < 0 || spec.minReadySeconds > 300) {
-    errors.push({ type: 'Invalid', field: `${ru}.minReadySeconds`, value: spec.minReadySeconds, detail: 'must be between 0 and 300' });
-  }
   if (!spec.selector) errors.push({ type: 'Required', field: 'spec.selector', detail: '' });
   else {
+    const empty = Object.keys(spec.selector.matchLabels ?? {}).length === 0 && (spec.selector.matchExpressions ?? []).length === 0;
+    if (empty) errors.push({ type: 'Invalid', field: 'spec.selector', value: spec.selector, detail: 'empty selector is invalid for statefulset' });
     const labels = ((spec.template.metadata ?? {}) as { labels?: Record<string, string> }).labels ?? {};
-    if (!labelSelectorMatches(spec.selector, labels)) {
+    if (!empty && !labelSelectorMatches(spec.selector, labels)) {
       errors.push({ type: 'Invalid', field: 'spec.template.metadata.labels', value: labels, detail: '`selector` does not match template `labels`' });
     }
   }
   if (old) {
-    const before = readAdvancedStatefulSetSpec(old);
-    if (JSON.stringify(before.selector ?? null) !== JSON.stringify(spec.selector ?? null)) {
-      errors.push({ type: 'Forbidden', field: 'spec', detail: "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy', 'revisionHistoryLimit' and 'minReadySeconds' are forbidden" });
+    const v13 = kruise === 'v1.3';
+    if (forbiddenSpecChanges(old, obj, v13 ? ASTS_UPDATABLE_V13 : ASTS_UPDATABLE).length > 0) {
+      errors.push({ type: 'Forbidden', field: 'spec', detail: v13 ? ASTS_FORBIDDEN_V13 : ASTS_FORBIDDEN });
     }
   }
   return errors;

@@ -37,7 +37,7 @@ export function createAdvancedStatefulSetController(): ControllerWithAdmission {
     kind: 'StatefulSet',
     sync: (set, { store, settings, pods, revisions, queue, key }) => syncAdvancedStatefulSet(store, settings, set, pods, revisions, queue, key),
     defaults: advancedStatefulSetDefaults,
-    validate: (set, old) => validateAdvancedStatefulSet(set, old),
+    validate: (set, old, settings) => validateAdvancedStatefulSet(set, old, settings.kruise),
   });
 }
 

@@ -118,7 +118,8 @@ test('webhook: partition, maxUnavailable with OrderedReady, reserveOrdinals rang
       s.spec.reserveOrdinals = ['5-2'];
       sim.store.create(ADVANCED_STATEFULSETS, s);
     } catch (e) {
-      assert.match((e as Error).message, /spec\.reserveOrdinals: Invalid value: "5-2"/);
+      // Kruise names the root `spec` (validateReserveOrdinals, fldPath.Root())
+      assert.match((e as Error).message, /spec: Invalid value: \["5-2"\]: 0 th reserve ordinal is invalid: 5-2, err = invalid range 5-2/);
     }
   } finally {
     sim.stop();
