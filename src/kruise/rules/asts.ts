@@ -57,6 +57,14 @@ export function readAdvancedStatefulSetSpec(obj: KubeObject): AdvancedStatefulSe
   };
 }
 
+/**
+ * Kruise's getStartOrdinal (pkg/controller/statefulset/stateful_set_control.go): spec.ordinals.start
+ * counts only with the StatefulSetStartOrdinal feature gate (Alpha, off by default); otherwise 0.
+ */
+export function withStartOrdinal(spec: AdvancedStatefulSetSpecView, startOrdinalGate: boolean): AdvancedStatefulSetSpecView {
+  return startOrdinalGate ? spec : { ...spec, ordinalsStart: 0 };
+}
+
 /** The pod ordinal from `<set>-<ordinal>` (one implementation, next to the other ordinal rules). */
 export { ordinalOfPod } from '../partition';
 
@@ -83,6 +91,8 @@ export interface AstsPlannedPod {
   runningAndReady: boolean;
   available: boolean;
   terminating: boolean;
+  /** Labelled apps.kruise.io/specified-delete (any value; Kruise v1.8+ deletes and recreates it). */
+  specifiedDelete?: boolean;
 }
 
 export interface AstsSyncInput {
@@ -144,19 +154,30 @@ export function planAdvancedStatefulSetSync(input: AstsSyncInput): AstsSyncStep 
   if (step.create.length > 0 || step.delete.length > 0 || waiting) return step;
   if (!input.rollingUpdate || input.paused) return step;
 
-  let unavailable = input.active.filter((o) => !live.get(o)?.available).length;
-  const candidates = input.active
-    .filter((o) => !input.kept.has(o))
-    .map((o) => live.get(o)!)
-    .filter((p) => !p.updated)
+  const unavailable = new Set(input.active.filter((o) => !live.get(o)?.available).map((o) => `${o}`));
+  // handleSpecifiedDeletedPods (stateful_set_control.go): highest ordinal first, not bound by the
+  // partition, within maxUnavailable unless the pod is unavailable already; the scale step recreates it
+  // (an ordinal whose pod is still terminating has no live pod: Parallel goes on without it)
+  const byOrdinalDesc = input.active
+    .map((o) => live.get(o))
+    .filter((p): p is AstsPlannedPod => p !== undefined)
     .sort((a, b) => b.ordinal - a.ordinal);
+  const specified = new Set<string>();
+  for (const p of byOrdinalDesc) {
+    if (!p.specifiedDelete) continue;
+    if (unavailable.size >= input.maxUnavailable && !unavailable.has(`${p.ordinal}`)) continue;
+    specified.add(p.name);
+    step.delete.push(p.name);
+    unavailable.add(`${p.ordinal}`);
+  }
+  const candidates = byOrdinalDesc.filter((p) => !input.kept.has(p.ordinal) && !p.updated && !specified.has(p.name));
   for (const p of candidates) {
     if (!p.available) {
       step.update.push(p.name);
       continue;
     }
-    if (unavailable >= input.maxUnavailable) break;
-    unavailable++;
+    if (unavailable.size >= input.maxUnavailable) break;
+    unavailable.add(`${p.ordinal}`);
     step.update.push(p.name);
   }
   return step;
@@ -170,12 +191,19 @@ export interface AstsStatusInput {
   currentRevisionName: string;
   collisionCount: number;
   labelSelector: string;
-  pods: Array<{ updated: boolean; current: boolean; ready: boolean; available: boolean }>;
+  /**
+   * Every created pod, terminating ones included (flagged): Kruise's computeReplicaStatus counts
+   * them in `replicas` (isCreated) and, while Running and Ready, in ready/available, but not in
+   * current/updated replicas.
+   */
+  pods: Array<{ updated: boolean; current: boolean; ready: boolean; available: boolean; terminating?: boolean }>;
 }
 
 export function advancedStatefulSetStatus(input: AstsStatusInput): Record<string, unknown> {
-  const { ready, available, updated, updatedReady, updatedAvailable } = countPodStates(input.pods);
-  const current = input.pods.filter((p) => p.current).length;
+  const alive = input.pods.filter((p) => !p.terminating);
+  const { updated } = countPodStates(alive);
+  const { ready, available, updatedReady, updatedAvailable } = countPodStates(input.pods);
+  const current = alive.filter((p) => p.current).length;
   const replicas = input.pods.length;
   let currentRevision = input.currentRevisionName;
   let currentReplicas = current;
