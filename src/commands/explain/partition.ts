@@ -41,7 +41,7 @@ export async function run(ctx: CommandContext, args: string[], flags: ExplainFla
   });
 
   if (json) {
-    const objs = results.map((r) => reportJson(r.report, r.plan));
+    const objs = results.map((r) => reportJson(r.report, r.plan, r.live));
     ctx.term.stdout.write(`${JSON.stringify(objs.length === 1 ? objs[0] : objs, null, 2)}\n`);
   } else {
     ctx.term.stdout.write(results.map((r) => reportText(r.report, r.plan, r.live)).join('\n'));
