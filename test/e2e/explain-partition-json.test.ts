@@ -71,6 +71,16 @@ test('offline, every kind: the JSON rebuilds the text (ASTS ordinals included)',
   await compare(['-f', fixture('workloads/cloneset-v1beta1.yaml')]);
 });
 
+test('a manifest Kruise would refuse is said so, with the webhook rule the sandbox applies (validateMaxUnavailableField, statefulset_validation.go)', async () => {
+  const j = await compare(['-f', fixture('webhooks/asts-ordered-maxunavailable.yaml')]);
+  assert.ok(
+    j.warnings.includes("Kruise's webhook rejects this object: spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: 2: can only work with Parallel PodManagementPolicyType"),
+    JSON.stringify(j.warnings),
+  );
+  const clean = await compare(['-f', fixture('workloads/asts-v1beta1.yaml')]);
+  assert.ok(!clean.warnings.some((w: string) => /webhook/.test(w)), JSON.stringify(clean.warnings));
+});
+
 let sb: Sandbox;
 before(async () => {
   sb = await startSandbox({ readyDelay: '20ms', nodes: 2 });

@@ -32,6 +32,16 @@ export function webhookRejections(before: KubeObject, after: KubeObject): FieldE
   return errors.filter((e) => !existing.has(key(e)));
 }
 
+/** What Kruise's webhook says about the object on its own (as a create would see it), e.g. for warnings. */
+export function webhookErrors(obj: KubeObject): FieldError[] {
+  return kruiseValidate(obj) ?? [];
+}
+
+/** One warning line per webhook error: the object as written would not be admitted. */
+export function webhookWarnings(obj: KubeObject): string[] {
+  return webhookErrors(obj).map((e) => `Kruise's webhook rejects this object: ${key(e)}`);
+}
+
 /** `spec.x: Invalid value: ...` for the first error (and how many more), as the API server words it. */
 export function describeRejections(errors: readonly FieldError[]): string {
   const first = key(errors[0]);
