@@ -286,6 +286,35 @@ function validateReserveOrdinals(list: unknown, kruise: string): FieldError[] {
 }
 
 /**
+ * Kruise's validateTemplateInPlaceOnly (statefulset_validation.go): the JSON patch from the old to
+ * the new template.spec may only `replace /containers/N/image`. Returns the first other operation
+ * as `op /path`, or undefined.
+ */
+export function firstNonImageChange(before: unknown, after: unknown, path = ''): string | undefined {
+  if (JSON.stringify(before) === JSON.stringify(after)) return undefined;
+  const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (Array.isArray(before) && Array.isArray(after)) {
+    for (let i = 0; i < Math.max(before.length, after.length); i++) {
+      if (i >= before.length) return `add ${path}/${i}`;
+      if (i >= after.length) return `remove ${path}/${i}`;
+      const c = firstNonImageChange(before[i], after[i], `${path}/${i}`);
+      if (c) return c;
+    }
+    return undefined;
+  }
+  if (isObj(before) && isObj(after)) {
+    for (const k of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
+      if (!(k in after)) return `remove ${path}/${k}`;
+      if (!(k in before)) return `add ${path}/${k}`;
+      const c = firstNonImageChange(before[k], after[k], `${path}/${k}`);
+      if (c) return c;
+    }
+    return undefined;
+  }
+  return /^\/containers\/[0-9]+\/image$/.test(path) ? undefined : `replace ${path}`;
+}
+
+/**
  * Kruise's Advanced StatefulSet validating webhook (pkg/webhook/statefulset/validating/
  * statefulset_validation.go), run on the defaulted object; `kruise` picks the release's rules.
  */
@@ -340,6 +369,19 @@ export function validateAdvancedStatefulSet(obj: KubeObject, old?: KubeObject, k
     const labels = ((spec.template.metadata ?? {}) as { labels?: Record<string, string> }).labels ?? {};
     if (!empty && !labelSelectorMatches(spec.selector, labels)) {
       errors.push({ type: 'Invalid', field: 'spec.template.metadata.labels', value: labels, detail: '`selector` does not match template `labels`' });
+    }
+  }
+  if (old && (us.rollingUpdate as { podUpdatePolicy?: unknown } | undefined)?.podUpdatePolicy === 'InPlaceOnly') {
+    const change = firstNonImageChange(
+      ((old.spec as { template?: { spec?: unknown } } | undefined)?.template?.spec ?? {}) as unknown,
+      ((spec.template.spec ?? {}) as unknown),
+    );
+    if (change) {
+      errors.push({
+        type: 'Forbidden',
+        field: 'spec.template',
+        detail: `invalid template modified with InPlaceOnly strategy: ${change}, currently only image update is allowed for InPlaceOnly`,
+      });
     }
   }
   if (old) {

@@ -260,3 +260,18 @@ test('TestValidateDaemonSetUpdateStrategy (pkg/webhook/daemonset/validating/daem
   assert.deepEqual(validateAdvancedDaemonSet(ads({ maxSurge: 1 }), 'v1.9'), [], 'RollingUpdate with maxSurge');
   assert.deepEqual(fields(validateAdvancedDaemonSet(ads(undefined, 'InvalidType'), 'v1.9')), ['spec.updateStrategy'], 'Invalid strategy type');
 });
+
+test('validateTemplateInPlaceOnly (pkg/webhook/statefulset/validating/statefulset_validation.go, called by statefulset_create_update_handler.go): InPlaceOnly allows only image replaces', () => {
+  const old = asts((s) => {
+    s.updateStrategy = ru({ podUpdatePolicy: 'InPlaceOnly' });
+    s.template.spec.readinessGates = [{ conditionType: 'InPlaceUpdateReady' }];
+  });
+  const image = structuredClone(old);
+  image.spec.template.spec.containers[0].image = 'image:2';
+  assert.deepEqual(validateAdvancedStatefulSet(image, old), []);
+  const env = structuredClone(old);
+  env.spec.template.spec.containers[0].env = [{ name: 'A', value: '1' }];
+  assert.deepEqual(messages(validateAdvancedStatefulSet(env, old)), [
+    'spec.template: Forbidden: invalid template modified with InPlaceOnly strategy: add /containers/0/env, currently only image update is allowed for InPlaceOnly',
+  ]);
+});
