@@ -275,3 +275,9 @@ test('validateTemplateInPlaceOnly (pkg/webhook/statefulset/validating/statefulse
     'spec.template: Forbidden: invalid template modified with InPlaceOnly strategy: add /containers/0/env, currently only image update is allowed for InPlaceOnly',
   ]);
 });
+
+test(`TestValidateStatefulSet rows "empty selector", "selector_doesnt_match", "negative_replicas" (${STS})`, () => {
+  assert.ok(messages(validateAdvancedStatefulSet(asts((s) => (s.selector = {})))).includes('spec.selector: Invalid value: {}: empty selector is invalid for statefulset'));
+  assert.deepEqual(fields(validateAdvancedStatefulSet(asts((s) => (s.selector = { matchLabels: { foo: 'bar' } })))), ['spec.template.metadata.labels']);
+  assert.deepEqual(messages(validateAdvancedStatefulSet(asts((s) => (s.replicas = -1)))), ['spec.replicas: Invalid value: -1: must be greater than or equal to 0']);
+});
