@@ -17,6 +17,7 @@ export interface SandboxCommandOptions {
   auditLog?: string;
   faults?: string;
   readyDelay: string;
+  featureGates?: string;
   tour?: boolean;
 }
 
@@ -62,9 +63,18 @@ export async function run(ctx: CommandContext, args: string[], opts: SandboxComm
       throw usageError(`--faults ${opts.faults}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
     }
   }
+  let featureGates: Readonly<Record<string, boolean>> | undefined;
+  if (opts.featureGates !== undefined) {
+    const { parseFeatureGates } = await import('../sandbox/index');
+    try {
+      featureGates = parseFeatureGates(opts.featureGates);
+    } catch (err) {
+      throw usageError(`--feature-gates ${opts.featureGates}: ${(err as Error).message}`);
+    }
+  }
   if (opts.tour) {
     const [{ startSandbox }, { runTour }] = await Promise.all([import('../sandbox/index'), import('./sandbox-tour')]);
-    const sandbox = await startSandbox({ port, nodes, kruise, crdsDir: opts.crds, tls: false, auditLog: opts.auditLog, faults, readyDelayMs: Math.min(readyDelayMs, 300) });
+    const sandbox = await startSandbox({ port, nodes, kruise, crdsDir: opts.crds, tls: false, auditLog: opts.auditLog, faults, readyDelayMs: Math.min(readyDelayMs, 300), featureGates });
     try {
       return await runTour(ctx, sandbox);
     } finally {
@@ -80,7 +90,7 @@ export async function run(ctx: CommandContext, args: string[], opts: SandboxComm
   const { startSandbox, writeFileAtomic } = await import('../sandbox/index');
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
-    sandbox = await startSandbox({ port, nodes, kruise, crdsDir: opts.crds, tls: Boolean(opts.tls), auditLog: opts.auditLog, faults, readyDelayMs });
+    sandbox = await startSandbox({ port, nodes, kruise, crdsDir: opts.crds, tls: Boolean(opts.tls), auditLog: opts.auditLog, faults, readyDelayMs, featureGates });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE') throw usageError(`--port ${port}: address already in use`);

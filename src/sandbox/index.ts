@@ -22,6 +22,7 @@ export { parseKruiseRelease } from './crds/builtin-crds';
 export { validateFaultSpec, type FaultSpec } from './server/faults';
 export { writeFileAtomic } from './server/kubeconfig';
 export { readCrdFolder } from './server/crd-lifecycle';
+export { parseFeatureGates } from './feature-gates';
 
 export interface SandboxOptions {
   /** 0 = a free port. */
@@ -35,6 +36,8 @@ export interface SandboxOptions {
   auditLog?: string;
   faults?: FaultSpec;
   readyDelayMs: number;
+  /** kruise-manager's feature gates (parseFeatureGates); absent: every gate at its default. */
+  featureGates?: Readonly<Record<string, boolean>>;
   /** Skip the simulated controllers (unit tests of the server itself). */
   noControllers?: boolean;
 }
@@ -85,7 +88,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   installCrds(store, opts.crdsDir ? await readCrdFolder(opts.crdsDir) : builtinKruiseCrds(opts.kruise));
   await loadConverters();
 
-  const settings: SimulationSettings = { readyDelayMs: opts.readyDelayMs, kruise: opts.kruise, nodes: opts.nodes };
+  const settings: SimulationSettings = { readyDelayMs: opts.readyDelayMs, kruise: opts.kruise, nodes: opts.nodes, featureGates: opts.featureGates };
   const controllers = opts.noControllers ? [] : await loadControllers(settings);
   for (const c of controllers) if (c.admission) store.addAdmissionHooks(c.admission);
   store.hasKubelet = controllers.some((c) => c.name === 'kubelet');

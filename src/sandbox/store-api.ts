@@ -44,6 +44,8 @@ export interface SimulationSettings {
   /** Which Kruise release is imitated. */
   kruise: 'v1.3' | 'v1.8' | 'v1.9' | 'master';
   nodes: number;
+  /** kruise-manager's --feature-gates (src/sandbox/feature-gates.ts); absent gates take their default. */
+  featureGates?: Readonly<Record<string, boolean>>;
 }
 
 export interface Controller {

@@ -20,8 +20,12 @@ export interface LiveState {
   perRevision: Array<{ revision: string; pods: number; ready: number; current: 'update' | 'current' | 'other' }>;
 }
 
-/** The contract's -o json object: exactly these keys, `plan` only with --plan. */
-export function reportJson(report: PartitionReport, plan?: RolloutPlan): Record<string, unknown> {
+/**
+ * The contract's -o json object (its keys first, in its order, `plan` last and only with --plan),
+ * plus what the text shows beyond them: `chain` (the arrow line), `ordinals` (ASTS/StatefulSet:
+ * updated in order, kept), and for a live object `object` and `live` (the "Now:" section).
+ */
+export function reportJson(report: PartitionReport, plan?: RolloutPlan, live?: LiveState): Record<string, unknown> {
   const out: Record<string, unknown> = {
     kind: report.kind,
     replicas: report.replicas,
@@ -32,7 +36,21 @@ export function reportJson(report: PartitionReport, plan?: RolloutPlan): Record<
     maxSurge: report.maxSurge,
     rules: report.rules,
     warnings: plan ? [...report.warnings, ...plan.warnings] : report.warnings,
+    chain: report.chain,
   };
+  if (report.ordinals) out.ordinals = { updated: report.ordinals.updated, kept: report.ordinals.kept };
+  if (live) {
+    out.object = { kind: live.kind, namespace: live.namespace, name: live.name };
+    out.live = {
+      updatedReplicas: live.updatedReplicas,
+      ...(live.updatedReadyReplicas === undefined ? {} : { updatedReadyReplicas: live.updatedReadyReplicas }),
+      readyReplicas: live.readyReplicas,
+      replicas: live.replicas,
+      ...(live.statusExpected === undefined ? {} : { statusExpectedUpdatedReplicas: live.statusExpected }),
+      revisions: live.perRevision,
+      batchDone: live.batchDone,
+    };
+  }
   if (plan) out.plan = plan.steps;
   return out;
 }

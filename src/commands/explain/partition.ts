@@ -16,11 +16,11 @@ export async function run(ctx: CommandContext, args: string[], flags: ExplainFla
   const planList = flags.plan !== undefined ? guard(() => parsePlanList(flags.plan!)) : undefined;
   if (args.length > 0 && flags.filename) throw usageError('give either TYPE/NAME or -f FILE, not both');
 
-  let inputs: Array<{ input: PartitionInput; live?: LiveState; origin?: string }>;
+  let inputs: Array<{ input: PartitionInput; live?: LiveState; origin?: string; object?: KubeObject }>;
   if (args.length > 0) {
     const [{ readLive }, { inputFromObjectChecked }] = await Promise.all([import('./partition-live'), import('./partition-object')]);
     const live = await readLive(ctx, args);
-    inputs = [{ input: applyFlags(inputFromObjectChecked(live.object, kindFlag), flags), live: live.state, origin: describe(live.object) }];
+    inputs = [{ input: applyFlags(inputFromObjectChecked(live.object, kindFlag), flags), live: live.state, origin: describe(live.object), object: live.object }];
   } else if (flags.filename) {
     const [{ readManifest }, { inputFromObjectChecked, hasPartitionKind }] = await Promise.all([import('./manifest'), import('./partition-object')]);
     const objects = await readManifest(flags.filename);
@@ -28,20 +28,23 @@ export async function run(ctx: CommandContext, args: string[], flags: ExplainFla
     const usable = objects.length === 1 ? objects : objects.filter((obj) => hasPartitionKind(obj));
     if (usable.length === 0) inputFromObjectChecked(objects[0]!, kindFlag); // throws the precise error
     for (const obj of objects) if (!usable.includes(obj)) ctx.term.stderr.write(`skipped ${describe(obj)}: no partition\n`);
-    inputs = usable.map((obj) => ({ input: applyFlags(inputFromObjectChecked(obj, kindFlag), flags), origin: `${describe(obj)} (${flags.filename})` }));
+    inputs = usable.map((obj) => ({ input: applyFlags(inputFromObjectChecked(obj, kindFlag), flags), origin: `${describe(obj)} (${flags.filename})`, object: obj }));
   } else {
     inputs = [{ input: applyFlags({ kind: kindFlag ?? 'cloneset' }, flags) }];
   }
 
-  const results = inputs.map(({ input, live, origin }) => {
+  // The same webhook rules the sandbox and the write pre-checks use: an object Kruise would refuse is said so.
+  const webhook = inputs.some((i) => i.object) ? await import('../../kruise/rules/webhook-precheck') : undefined;
+  const results = inputs.map(({ input, live, origin, object }) => {
     const report = guard(() => explainPartition(input), origin);
+    if (object && webhook) report.warnings.push(...webhook.webhookWarnings(object));
     const plan: RolloutPlan | undefined = planList ? guard(() => planRollout(withoutPartition(input), planList), origin) : undefined;
     if (live) live.batchDone = live.batchDone && live.updatedReplicas >= report.expectedUpdatedReplicas;
     return { report, plan, live };
   });
 
   if (json) {
-    const objs = results.map((r) => reportJson(r.report, r.plan));
+    const objs = results.map((r) => reportJson(r.report, r.plan, r.live));
     ctx.term.stdout.write(`${JSON.stringify(objs.length === 1 ? objs[0] : objs, null, 2)}\n`);
   } else {
     ctx.term.stdout.write(results.map((r) => reportText(r.report, r.plan, r.live)).join('\n'));

@@ -7,6 +7,7 @@ import { exitCodeOf, failure, usageError } from '../../cli/exit';
 import { adapterFor } from '../../kruise/workloads/index';
 import { KIND_LABELS } from '../../kruise/progress';
 import { undoPatch, undoTarget, withTemplate } from '../../kruise/revisions';
+import { describeRejections, webhookRejections } from '../../kruise/rules/webhook-precheck';
 import { formatObjects, mutationLine, parseDryRun, parseOutputFormat, type DryRunMode, type OutputFormat } from '../../printers/output';
 import type { KubeClient, KubeObject } from '../../kube/client';
 import { retryOnConflict } from '../../kube/conflict';
@@ -87,6 +88,14 @@ async function undoOnce(
   }
   const template = decision.target.template;
   let result = withTemplate(obj, template);
+  // What Kruise's webhook would refuse (e.g. an InPlaceOnly CloneSet back to a revision with
+  // other env): refuse here, before anything is sent.
+  const rejected = webhookRejections(obj, result);
+  if (rejected.length > 0) {
+    throw usageError(
+      `${label}: rolling back to revision ${decision.target.revision} would be rejected by Kruise's webhook: ${describeRejections(rejected)}; nothing was changed`,
+    );
+  }
   if (o.dryRun !== 'client') {
     result = await client.patch(t.rt, name, 'json', undoPatch(obj, template, adapter.templatePointer(obj)), t.namespace, { dryRun: o.dryRun === 'server' });
   }

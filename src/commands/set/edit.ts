@@ -2,9 +2,10 @@
 // every object first (all-or-nothing: an unknown container or a change the update policy
 // would reject stops everything before the first write), warn about changes that will
 // recreate pods, and print the outcome the kubectl way. No cluster code here.
-import { failure } from '../../cli/exit';
+import { failure, usageError } from '../../cli/exit';
 import {
   allContainers,
+  applyJsonPatch,
   inPlaceVerdict,
   locatePodSpec,
   type ContainerChange,
@@ -13,6 +14,7 @@ import {
 } from '../../kruise/containers';
 import { apiGroupOf } from '../../kruise/api-version';
 import type { KubeObject } from '../../kruise/types';
+import { describeRejections, webhookRejections } from '../../kruise/rules/webhook-precheck';
 import { formatObjects, mutationLine, resourceName, type DryRunMode, type OutputFormat } from '../../printers/output';
 
 export interface EditRequest {
@@ -83,6 +85,11 @@ export function planObject(obj: KubeObject, req: EditRequest, warn: (line: strin
       `${objectLabel(obj)} uses InPlaceOnly, which only allows container image updates: its webhook would reject ${verdict.what} ("only allowed to update images"); nothing was changed`,
       'hint: switch its update policy to InPlaceIfPossible or ReCreate first if the pods may be recreated',
     );
+  }
+  // Anything else Kruise's validating webhook would refuse for the edited object: exit 2, nothing sent.
+  const rejected = plan.ops.length > 0 ? webhookRejections(obj, applyJsonPatch(obj, plan.ops)) : [];
+  if (rejected.length > 0) {
+    throw usageError(`${objectLabel(obj)}: ${req.command} would be rejected by Kruise's webhook: ${describeRejections(rejected)}; nothing was changed`);
   }
   if (verdict && plan.ops.length > 0) warn(`Warning: ${verdict.what} cannot be applied in place; ${objectLabel(obj)} (${verdict.policy}) will recreate its pods`);
   return { obj, ops: plan.ops, changes: plan.changes };

@@ -7,13 +7,13 @@
 //   maxSurge, in place for InPlaceIfPossible).
 // - `advancedDaemonSetStatus(input)`: desiredNumberScheduled ... and daemonSetHash/updateRevision.
 // - `validateAdvancedDaemonSet(obj)`, `advancedDaemonSetDefaults(obj)`: the webhook.
-import { parseIntOrPercent } from '../intstr';
-import { byNodeNameDescending, daemonSetRollingLimits, explainAdvancedDaemonSetPartition, InvalidValueError } from '../partition';
+import { byNodeNameDescending, explainAdvancedDaemonSetPartition } from '../partition';
 import type { KubeObject } from '../types';
 import type { LabelSelector } from '../selectors';
 import type { FieldError } from './cloneset-webhook';
 import { DEFAULT_REVISION_HISTORY_LIMIT } from './revisions';
 import { nodeRequirementMatches, podSpecFitsNode } from './node-affinity';
+import { intOrPercentValue, isNotMoreThan100Percent, validatePositiveIntOrPercent } from './intstr-validation';
 
 type Selector = LabelSelector;
 
@@ -223,48 +223,71 @@ export function advancedDaemonSetStatus(input: AdsStatusInput): Record<string, u
   return status;
 }
 
-function positiveIntOrPercent(errors: FieldError[], field: string, value: unknown): void {
-  if (value === undefined || value === null) return;
-  const p = parseIntOrPercent(value);
-  if (!p.ok) {
-    errors.push({ type: 'Invalid', field, value, detail: p.error.reason });
-    return;
+/**
+ * Kruise's validateRollingUpdateDaemonSet (pkg/webhook/daemonset/validating/daemonset_validation.go):
+ * a value counts as set when getIntOrPercentValue is not 0 (so a non-integer percent like "12.5%"
+ * counts as 0 and is never parsed), exactly one of maxUnavailable/maxSurge must be set, no surge
+ * for InPlaceIfPossible, no maxUnavailable for the deprecated Surging type. Kruise's own field
+ * paths for the type and partition repeat `rollingUpdate` (fldPath.Child("rollingUpdate") on the
+ * rollingUpdate path); they are reproduced as its webhook words them.
+ */
+function validateRollingUpdateDaemonSet(ru: Record<string, unknown>, kruise: string): FieldError[] {
+  const path = 'spec.updateStrategy.rollingUpdate';
+  const errors: FieldError[] = [];
+  const mu = ru.maxUnavailable;
+  const ms = ru.maxSurge;
+  const hasUnavailable = mu !== undefined && mu !== null && intOrPercentValue(mu) !== 0;
+  const hasSurge = ms !== undefined && ms !== null && intOrPercentValue(ms) !== 0;
+  if (hasUnavailable) errors.push(...validatePositiveIntOrPercent(`${path}.maxUnavailable`, mu), ...isNotMoreThan100Percent(`${path}.maxUnavailable`, mu));
+  if (hasSurge) errors.push(...validatePositiveIntOrPercent(`${path}.maxSurge`, ms), ...isNotMoreThan100Percent(`${path}.maxSurge`, ms));
+  if (hasUnavailable && hasSurge) errors.push({ type: 'Invalid', field: `${path}.maxSurge`, value: ms, detail: 'may not be set when maxUnavailable is non-zero' });
+  if (!hasUnavailable && !hasSurge) errors.push({ type: 'Required', field: `${path}.maxUnavailable`, detail: 'cannot be 0 when maxSurge is 0' });
+  const t = ru.rollingUpdateType;
+  if (t === 'InPlaceIfPossible') {
+    if (hasSurge) errors.push({ type: 'Required', field: `${path}.maxSurge`, detail: 'must be 0 for InPlaceIfPossible type' });
+  } else if (t === 'Surging') {
+    if (hasUnavailable) errors.push({ type: 'Required', field: `${path}.maxUnavailable`, detail: 'must be 0 for Surging type' });
+  } else if (t !== undefined && t !== '' && t !== 'Standard') {
+    errors.push({ type: 'NotSupported', field: `${path}.rollingUpdate.type`, value: t, detail: 'supported values: "Standard", "Surging", "InPlaceIfPossible"' });
   }
-  const n = p.value.kind === 'int' ? p.value.value : p.value.percent;
-  if (n < 0) errors.push({ type: 'Invalid', field, value, detail: 'must be greater than or equal to 0' });
-  if (p.value.kind === 'percent' && p.value.percent > 100) errors.push({ type: 'Invalid', field, value, detail: 'must not be greater than 100%' });
+  const partition = ru.partition;
+  if (partition !== undefined && partition !== null) {
+    const field = `${path}.rollingUpdate.partition`;
+    if (typeof partition === 'string' && (kruise === 'v1.3' || kruise === 'v1.8')) {
+      // an int32 before v1.9: the CRD's type rejects a string
+      errors.push({ type: 'Invalid', field: `${path}.partition`, value: partition, detail: 'must be an integer' });
+    } else if (typeof partition === 'string') {
+      errors.push(...validatePositiveIntOrPercent(field, partition), ...isNotMoreThan100Percent(field, partition));
+    } else if (typeof partition === 'number' && partition < 0) {
+      errors.push({ type: 'Invalid', field, value: partition, detail: 'must be greater than or equal to 0' });
+    }
+  }
+  return errors;
 }
 
-/** Kruise's Advanced DaemonSet validating webhook (§8). */
+/** Kruise's Advanced DaemonSet validating webhook (§8), run on the defaulted object. */
 export function validateAdvancedDaemonSet(obj: KubeObject, kruise: string): FieldError[] {
   const errors: FieldError[] = [];
   const spec = readAdvancedDaemonSetSpec(obj);
-  const ru = 'spec.updateStrategy.rollingUpdate';
-  const rawRu = ((obj.spec as { updateStrategy?: { rollingUpdate?: Record<string, unknown> } } | undefined)?.updateStrategy?.rollingUpdate ?? {}) as Record<string, unknown>;
-  const t = rawRu.rollingUpdateType;
-  if (t !== undefined && !['Standard', 'Surging', 'InPlaceIfPossible'].includes(String(t))) {
-    errors.push({ type: 'NotSupported', field: `${ru}.rollingUpdateType`, value: t, detail: 'supported values: "Standard", "InPlaceIfPossible"' });
+  const raw = (obj.spec ?? {}) as Record<string, unknown>;
+  const us = (raw.updateStrategy ?? {}) as { type?: unknown; rollingUpdate?: Record<string, unknown> };
+  if (us.type === 'RollingUpdate') {
+    if (!us.rollingUpdate) errors.push({ type: 'Required', field: 'spec.updateStrategy.rollingUpdate', detail: '' });
+    else errors.push(...validateRollingUpdateDaemonSet(us.rollingUpdate, kruise));
+  } else if (us.type !== 'OnDelete') {
+    errors.push({ type: 'NotSupported', field: 'spec.updateStrategy', value: us, detail: 'supported values: "RollingUpdate", "OnDelete"' });
   }
-  positiveIntOrPercent(errors, `${ru}.maxUnavailable`, spec.maxUnavailable);
-  positiveIntOrPercent(errors, `${ru}.maxSurge`, spec.maxSurge);
-  if (errors.length === 0) {
-    try {
-      daemonSetRollingLimits({ desiredNumberScheduled: 1, maxUnavailable: spec.maxUnavailable, maxSurge: spec.maxSurge, advanced: true });
-    } catch (e) {
-      if (!(e instanceof InvalidValueError)) throw e;
-      errors.push({ type: 'Invalid', field: `${ru}.${e.field}`, value: e.value, detail: e.reason });
-    }
-  }
-  if (spec.partition !== undefined && spec.partition !== null) {
-    if (typeof spec.partition === 'string' && (kruise === 'v1.3' || kruise === 'v1.8')) {
-      errors.push({ type: 'Invalid', field: `${ru}.partition`, value: spec.partition, detail: 'must be an integer' });
-    } else positiveIntOrPercent(errors, `${ru}.partition`, spec.partition);
+  if (typeof raw.minReadySeconds === 'number' && raw.minReadySeconds < 0) {
+    errors.push({ type: 'Invalid', field: 'spec.minReadySeconds', value: raw.minReadySeconds, detail: 'must be greater than or equal to 0' });
   }
   if (!spec.selector) errors.push({ type: 'Required', field: 'spec.selector', detail: '' });
   else {
     const labels = ((spec.template.metadata ?? {}) as { labels?: Record<string, string> }).labels ?? {};
     if (!daemonSelectorMatches(spec.selector, labels)) {
       errors.push({ type: 'Invalid', field: 'spec.template.metadata.labels', value: labels, detail: '`selector` does not match template `labels`' });
+    }
+    if (Object.keys(spec.selector.matchLabels ?? {}).length + (spec.selector.matchExpressions ?? []).length === 0) {
+      errors.push({ type: 'Invalid', field: 'spec.selector', value: spec.selector, detail: 'empty selector is invalid for daemonset' });
     }
   }
   return errors;
@@ -279,7 +302,12 @@ export function advancedDaemonSetDefaults(obj: KubeObject): KubeObject {
   if (!us.type) us.type = 'RollingUpdate';
   if (us.type === 'RollingUpdate') {
     const ru = (us.rollingUpdate ??= {}) as Record<string, unknown>;
-    if (!ru.rollingUpdateType) ru.rollingUpdateType = 'Standard';
+    // the deprecated Surging type becomes Standard with a surge of 1 (SetDefaultsDaemonSet)
+    if (ru.rollingUpdateType === 'Surging') {
+      if (ru.maxSurge === undefined) ru.maxSurge = 1;
+      if (ru.maxUnavailable === undefined) ru.maxUnavailable = 0;
+    }
+    if (!ru.rollingUpdateType || ru.rollingUpdateType === 'Surging') ru.rollingUpdateType = 'Standard';
     if (ru.maxUnavailable === undefined && ru.maxSurge === undefined) ru.maxUnavailable = 1;
     if (ru.maxSurge === undefined) ru.maxSurge = 0;
     if (ru.maxUnavailable === undefined) ru.maxUnavailable = 0;

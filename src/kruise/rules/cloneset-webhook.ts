@@ -2,9 +2,11 @@
 // sending and the sandbox can reject like Kruise's webhook does.
 // - `FieldError` + `fieldErrorMessage`: a field-path error worded like apimachinery's field.Error
 //   (shared by the ASTS/ADS/PPS webhook rules).
-// - `validateCloneSet(obj, old?)`: replicas ≥ 0, partition/maxUnavailable/maxSurge readable and ≥ 0,
-//   percentages end in `%`, no maxSurge with InPlaceOnly, podsToDelete unique, selector matches the
-//   template and is immutable, InPlaceOnly updates only change images.
+// - `validateCloneSet(obj, old?, pods?)`: replicas ≥ 0, partition/maxUnavailable/maxSurge readable and ≥ 0,
+//   percentages end in `%`, no maxSurge with InPlaceOnly, progressDeadlineSeconds > minReadySeconds,
+//   podsToDelete unique and (newly named ones) existing pods of this CloneSet, selector matches the
+//   template, only Kruise's updatable spec fields change, InPlaceOnly updates only change images.
+// - `forbiddenSpecChanges(old, obj, updatable)`: whether a spec field outside `updatable` changed.
 // - `cloneSetDefaults(obj)`: the defaults Kruise's mutating webhook writes.
 import { parseIntOrPercent } from '../intstr';
 import { cloneSetRollingLimits, InvalidValueError } from '../partition';
@@ -80,8 +82,54 @@ function isPositive(value: unknown): boolean {
   return p.value.kind === 'int' ? p.value.value > 0 : p.value.percent > 0;
 }
 
+/** What the webhook reads of a pod named in podsToDelete (the sandbox answers from its store). */
+export interface PodLookupResult {
+  terminating: boolean;
+  controllerUid?: string;
+}
+export type PodLookup = (namespace: string | undefined, name: string) => PodLookupResult | undefined;
+
+/** The largest int32: progressDeadlineSeconds at this value means "no deadline" (validation.go, math.MaxInt32). */
+const MAX_INT32 = 2147483647;
+
+const CLONESET_UPDATABLE = ['replicas', 'template', 'lifecycle', 'scaleStrategy', 'updateStrategy', 'minReadySeconds', 'progressDeadlineSeconds', 'volumeClaimTemplates', 'revisionHistoryLimit'];
+const CLONESET_FORBIDDEN_DETAIL =
+  "updates to cloneset spec for fields other than 'replicas', 'template', 'lifecycle', 'scaleStrategy', 'updateStrategy', 'minReadySeconds', 'progressDeadlineSeconds', 'volumeClaimTemplates' and 'revisionHistoryLimit' are forbidden";
+
+/** Whether a spec field other than `updatable` differs between old and new (Kruise's DeepEqual after restoring them). */
+export function forbiddenSpecChanges(old: KubeObject, obj: KubeObject, updatable: readonly string[]): string[] {
+  const a = (old.spec ?? {}) as Record<string, unknown>;
+  const b = (obj.spec ?? {}) as Record<string, unknown>;
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].filter((k) => !updatable.includes(k) && JSON.stringify(a[k] ?? null) !== JSON.stringify(b[k] ?? null)).sort();
+}
+
+/**
+ * Kruise's validateScaleStrategy (pkg/webhook/cloneset/validating/validation.go): duplicates reject
+ * the list; otherwise each name not already listed before must be an existing, not terminating pod
+ * controlled by this CloneSet (checked only when the caller can look pods up).
+ */
+function validatePodsToDelete(errors: FieldError[], obj: KubeObject, names: string[], oldNames: string[], pods?: PodLookup): void {
+  const field = 'spec.scaleStrategy.podsToDelete';
+  const dups = [...new Set(names.filter((n, i) => names.indexOf(n) !== i))].sort();
+  if (dups.length > 0) {
+    errors.push({ type: 'Invalid', field, value: names, detail: `duplicated items [${dups.join(' ')}]` });
+    return;
+  }
+  if (!pods) return;
+  const fresh = [...new Set(names)].filter((n) => !oldNames.includes(n)).sort();
+  for (const name of fresh) {
+    const pod = pods(obj.metadata.namespace, name);
+    if (!pod) errors.push({ type: 'Invalid', field, value: name, detail: `find pod ${name} failed: pods "${name}" not found` });
+    else if (pod.terminating) errors.push({ type: 'Invalid', field, value: name, detail: `find pod ${name} already terminating` });
+    else if (!pod.controllerUid || pod.controllerUid !== obj.metadata.uid) {
+      errors.push({ type: 'Invalid', field, value: name, detail: `find pod ${name} owner is not this CloneSet` });
+    }
+  }
+}
+
 /** Kruise's CloneSet validating webhook, as far as the sandbox and the CLI need it. */
-export function validateCloneSet(obj: KubeObject, old?: KubeObject): FieldError[] {
+export function validateCloneSet(obj: KubeObject, old?: KubeObject, pods?: PodLookup): FieldError[] {
   const errors: FieldError[] = [];
   const spec = readCloneSetSpec(obj);
   const raw = (obj.spec ?? {}) as Record<string, unknown>;
@@ -133,16 +181,20 @@ export function validateCloneSet(obj: KubeObject, old?: KubeObject): FieldError[
   if (spec.policy === 'InPlaceOnly' && isPositive(spec.maxSurge)) {
     errors.push({ type: 'Invalid', field: `${strat}.maxSurge`, value: spec.maxSurge, detail: 'can not use maxSurge with strategy type InPlaceOnly' });
   }
-  const seen = new Set<string>();
-  spec.podsToDelete.forEach((name, i) => {
-    if (seen.has(name)) errors.push({ type: 'Duplicate', field: `spec.scaleStrategy.podsToDelete[${i}]`, value: name, detail: '' });
-    seen.add(name);
-  });
+  validatePodsToDelete(errors, obj, spec.podsToDelete, old ? readCloneSetSpec(old).podsToDelete : [], pods);
+  const pds = raw.progressDeadlineSeconds;
+  if (typeof pds === 'number') {
+    const minReady = typeof raw.minReadySeconds === 'number' ? raw.minReadySeconds : 0;
+    if (pds < 0) errors.push({ type: 'Invalid', field: 'spec.progressDeadlineSeconds', value: pds, detail: 'must be greater than or equal to 0' });
+    if (pds !== MAX_INT32 && pds <= minReady) {
+      errors.push({ type: 'Invalid', field: 'spec.progressDeadlineSeconds', value: pds, detail: 'must be greater than minReadySeconds' });
+    }
+  }
 
   if (old) {
     const before = readCloneSetSpec(old);
-    if (JSON.stringify(before.selector ?? null) !== JSON.stringify(spec.selector ?? null)) {
-      errors.push({ type: 'Invalid', field: 'spec.selector', value: spec.selector, detail: 'field is immutable' });
+    if (forbiddenSpecChanges(old, obj, CLONESET_UPDATABLE).length > 0) {
+      errors.push({ type: 'Forbidden', field: 'spec', detail: CLONESET_FORBIDDEN_DETAIL });
     }
     if (spec.policy === 'InPlaceOnly' && !inPlaceUpdatePlan(before.template, spec.template)) {
       const what = nonInPlaceChanges(before.template, spec.template);

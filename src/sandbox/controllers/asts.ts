@@ -13,9 +13,11 @@ import {
   planAdvancedStatefulSetSync,
   readAdvancedStatefulSetSpec,
   validateAdvancedStatefulSet,
+  withStartOrdinal,
   type AstsPlannedPod,
 } from '../../kruise/rules/asts';
-import { isKruisePodAvailable, isKruisePodReady, msUntilAvailable } from '../../kruise/rules/cloneset';
+import { isKruisePodAvailable, isKruisePodReady, msUntilAvailable, SPECIFIED_DELETE_LABEL } from '../../kruise/rules/cloneset';
+import { featureEnabled } from '../feature-gates';
 import { formatLabelSelector } from '../../kruise/selectors';
 import { jsonEqual, podRevisionMatches, REVISION_HASH_LABEL } from '../../kruise/rules/revisions';
 import type { KubeObject, Pod } from '../../kruise/types';
@@ -37,7 +39,7 @@ export function createAdvancedStatefulSetController(): ControllerWithAdmission {
     kind: 'StatefulSet',
     sync: (set, { store, settings, pods, revisions, queue, key }) => syncAdvancedStatefulSet(store, settings, set, pods, revisions, queue, key),
     defaults: advancedStatefulSetDefaults,
-    validate: (set, old) => validateAdvancedStatefulSet(set, old),
+    validate: (set, old, settings) => validateAdvancedStatefulSet(set, old, settings.kruise),
   });
 }
 
@@ -52,7 +54,8 @@ function syncAdvancedStatefulSet(
 ): void {
   const now = new Date();
   const name = set.metadata.name ?? '';
-  const spec = readAdvancedStatefulSetSpec(set);
+  // Kruise's getStartOrdinal: spec.ordinals.start only behind the StatefulSetStartOrdinal gate
+  const spec = withStartOrdinal(readAdvancedStatefulSetSpec(set), featureEnabled(settings.featureGates, 'StatefulSetStartOrdinal'));
   const prev = (set.status ?? {}) as { collisionCount?: number; currentRevision?: string };
   const revs = syncRevisions(store, revInformer, set, spec.template, prev.collisionCount ?? 0, prev.currentRevision);
   const updateName = revs.updateRevision.metadata.name ?? '';
@@ -86,6 +89,8 @@ function syncAdvancedStatefulSet(
       runningAndReady: isKruisePodReady(p),
       available: isKruisePodAvailable(p, spec.minReadySeconds, now),
       terminating: Boolean(p.metadata.deletionTimestamp),
+      // handleSpecifiedDeletedPods arrived in Kruise v1.8 (stateful_set_control.go)
+      specifiedDelete: settings.kruise !== 'v1.3' && p.metadata.labels?.[SPECIFIED_DELETE_LABEL] !== undefined,
     };
   });
   const step = planAdvancedStatefulSetSync({
@@ -142,6 +147,8 @@ function syncAdvancedStatefulSet(
   }
 
   const live = owned().filter((p) => !p.metadata.deletionTimestamp);
+  // computeReplicaStatus counts every created pod, terminating ones too (isCreated: a phase is set)
+  const created = owned().filter((p) => Boolean(p.status?.phase));
   const status = advancedStatefulSetStatus({
     generation: set.metadata.generation ?? 1,
     rollingUpdate: spec.rollingUpdate,
@@ -149,12 +156,17 @@ function syncAdvancedStatefulSet(
     currentRevisionName: currentName,
     collisionCount: revs.collisionCount,
     labelSelector: formatLabelSelector(spec.selector),
-    pods: live.map((p) => ({
-      updated: podRevisionMatches(p, updateName),
-      current: podRevisionMatches(p, currentName),
-      ready: isKruisePodReady(p),
-      available: isKruisePodAvailable(p, spec.minReadySeconds, now),
-    })),
+    pods: created.map((p) => {
+      // Kruise's isRunningAndReady does not look at the deletion timestamp
+      const asRunning = p.metadata.deletionTimestamp ? { ...p, metadata: { ...p.metadata, deletionTimestamp: undefined } } : p;
+      return {
+        updated: podRevisionMatches(p, updateName),
+        current: podRevisionMatches(p, currentName),
+        ready: isKruisePodReady(asRunning),
+        available: isKruisePodAvailable(asRunning, spec.minReadySeconds, now),
+        terminating: Boolean(p.metadata.deletionTimestamp),
+      };
+    }),
   });
   const conditions = (set.status as { conditions?: unknown[] } | undefined)?.conditions;
   if (conditions && conditions.length > 0) status.conditions = conditions;

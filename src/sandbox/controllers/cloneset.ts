@@ -26,7 +26,7 @@ import {
   type LifecycleHook,
   type PlannedPod,
 } from '../../kruise/rules/cloneset';
-import { cloneSetDefaults, validateCloneSet } from '../../kruise/rules/cloneset-webhook';
+import { cloneSetDefaults, validateCloneSet, type PodLookup } from '../../kruise/rules/cloneset-webhook';
 import { formatLabelSelector } from '../../kruise/selectors';
 import { isControlledBy, jsonEqual, podRevisionMatches, POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, revisionHash } from '../../kruise/rules/revisions';
 import type { KubeObject, Pod } from '../../kruise/types';
@@ -42,6 +42,16 @@ import { createPodForRevision, inPlaceGraceSeconds, refreshInPlaceState, updateP
 
 export const CLONESETS: GroupResource = { group: 'apps.kruise.io', resource: 'clonesets' };
 
+/** The webhook's view of the pods podsToDelete names (it GETs each one, as Kruise's does). */
+export function podLookup(store: Store): PodLookup {
+  return (namespace, name) => {
+    const pod = store.get(PODS, namespace, name);
+    if (!pod) return undefined;
+    const owner = (pod.metadata.ownerReferences ?? []).find((r) => r.controller);
+    return { terminating: Boolean(pod.metadata.deletionTimestamp), controllerUid: owner?.uid };
+  };
+}
+
 export function createCloneSetController(): ControllerWithAdmission {
   return createKruiseWorkloadController({
     name: 'cloneset-controller',
@@ -50,7 +60,7 @@ export function createCloneSetController(): ControllerWithAdmission {
     kind: 'CloneSet',
     sync: (cs, { store, pods, revisions, queue, key }) => syncCloneSet(store, cs, pods, revisions, queue, key),
     defaults: cloneSetDefaults,
-    validate: (cs, old) => validateCloneSet(cs, old),
+    validate: (cs, old, _settings, store) => validateCloneSet(cs, old, podLookup(store)),
     // An update that changes annotations but not spec is still admitted (defaulted + validated).
     webhookOnUnchangedSpec: (old, obj) => !jsonEqual(old.metadata.annotations, obj.metadata.annotations),
   });

@@ -32,7 +32,7 @@ export interface KruiseWorkloadControllerSpec {
   sync(obj: KubeObject, ctx: KruiseSyncContext): void;
   /** The webhook: defaults, then the field errors that reject the object with a 422. */
   defaults(obj: KubeObject): KubeObject;
-  validate(defaulted: KubeObject, old: KubeObject | undefined, settings: SimulationSettings): FieldError[];
+  validate(defaulted: KubeObject, old: KubeObject | undefined, settings: SimulationSettings, store: Store): FieldError[];
   /** Whether an update that leaves spec alone still goes through the webhook (status writes never do). */
   webhookOnUnchangedSpec?(old: KubeObject, obj: KubeObject): boolean;
 }
@@ -88,11 +88,11 @@ export function createKruiseWorkloadController(spec: KruiseWorkloadControllerSpe
       {
         gr: spec.gr,
         operations: ['CREATE', 'UPDATE'],
-        admit(op, obj, old) {
+        admit(op, obj, old, admissionStore) {
           // status writes do not go through Kruise's webhook
           if (op === 'UPDATE' && old && jsonEqual(old.spec, obj.spec) && !spec.webhookOnUnchangedSpec?.(old, obj)) return obj;
           const defaulted = spec.defaults(obj);
-          rejectInvalid(spec.gr, spec.kind, defaulted, spec.validate(defaulted, op === 'UPDATE' ? old : undefined, settings));
+          rejectInvalid(spec.gr, spec.kind, defaulted, spec.validate(defaulted, op === 'UPDATE' ? old : undefined, settings, admissionStore));
           return defaulted;
         },
       },

@@ -75,3 +75,47 @@ test('node affinity: an empty required term matches no node, as for the Kubernet
   // The sandbox scheduler and the DaemonSet rules answer alike.
   assert.equal(podSpecFitsNode(tpl([{}]).spec, node), nodeShouldRunDaemonPod(tpl([{}]), node));
 });
+
+test('TestStatefulSetControlRollingUpdateWithSpecifiedDelete (pkg/controller/statefulset/stateful_set_control_test.go): specified-delete pods go first, not bound by the partition, within maxUnavailable', () => {
+  // 6 pods, partition 3 (ordinals 0-2 kept), maxUnavailable 3, pod 0 labelled: delete 0, update 5 and 4
+  const base = { active: [0, 1, 2, 3, 4, 5], kept: new Set([0, 1, 2]), parallel: true, rollingUpdate: true, paused: false, maxUnavailable: 3 };
+  const first = planAdvancedStatefulSetSync({ ...base, pods: [0, 1, 2, 3, 4, 5].map((o) => sp(o, { specifiedDelete: o === 0 })) });
+  assert.deepEqual(first, { create: [], delete: ['db-0'], update: ['db-5', 'db-4'] });
+  // then 0, 1, 2 and 5 labelled, 4 and 5 updated: 5, 2, 1 go (highest first), 0 waits, 3 is not updated
+  const second = planAdvancedStatefulSetSync({
+    ...base,
+    pods: [0, 1, 2, 3, 4, 5].map((o) => sp(o, { specifiedDelete: [0, 1, 2, 5].includes(o), updated: o >= 4 })),
+  });
+  assert.deepEqual(second, { create: [], delete: ['db-5', 'db-2', 'db-1'], update: [] });
+  // paused or OnDelete: nothing (handleSpecifiedDeletedPods runs inside rollingUpdateStatefulsetPods)
+  assert.deepEqual(planAdvancedStatefulSetSync({ ...base, paused: true, pods: [0, 1, 2, 3, 4, 5].map((o) => sp(o, { specifiedDelete: true })) }).delete, []);
+});
+
+test('computeReplicaStatus (pkg/controller/statefulset/stateful_set_control.go): terminating pods count in replicas and readiness, not in current/updated', () => {
+  const s = advancedStatefulSetStatus({
+    generation: 2,
+    rollingUpdate: true,
+    updateRevision: 'db-new',
+    currentRevisionName: 'db-old',
+    collisionCount: 0,
+    labelSelector: 'app=db',
+    pods: [
+      { updated: true, current: false, ready: true, available: true },
+      { updated: true, current: false, ready: true, available: true },
+      { updated: true, current: false, ready: true, available: true, terminating: true },
+    ],
+  });
+  assert.equal(s.replicas, 3);
+  assert.equal(s.readyReplicas, 3);
+  assert.equal(s.updatedReplicas, 2);
+  assert.equal(s.updatedReadyReplicas, 3);
+  // completeRollingUpdate needs updatedReplicas == replicas: a terminating pod holds the revision back
+  assert.equal(s.currentRevision, 'db-old');
+});
+
+test('Parallel with a terminating pod (pkg/controller/statefulset/stateful_set_control.go, rollingUpdateStatefulsetPods skips nil replicas): the update step goes on without it', () => {
+  const base = { active: [0, 1, 2], kept: new Set<number>(), parallel: true, rollingUpdate: true, paused: false, maxUnavailable: 2 };
+  const step = planAdvancedStatefulSetSync({ ...base, pods: [sp(0), sp(1, { terminating: true, available: false }), sp(2)] });
+  // the terminating ordinal counts as unavailable: one more update fits
+  assert.deepEqual(step, { create: [], delete: [], update: ['db-2'] });
+});

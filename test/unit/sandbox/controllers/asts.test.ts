@@ -118,9 +118,62 @@ test('webhook: partition, maxUnavailable with OrderedReady, reserveOrdinals rang
       s.spec.reserveOrdinals = ['5-2'];
       sim.store.create(ADVANCED_STATEFULSETS, s);
     } catch (e) {
-      assert.match((e as Error).message, /spec\.reserveOrdinals: Invalid value: "5-2"/);
+      // Kruise names the root `spec` (validateReserveOrdinals, fldPath.Root())
+      assert.match((e as Error).message, /spec: Invalid value: \["5-2"\]: 0 th reserve ordinal is invalid: 5-2, err = invalid range 5-2/);
     }
   } finally {
     sim.stop();
   }
 });
+
+const parallelSet = (replicas: number): Sts => {
+  const sts = fixture('asts-v1beta1.yaml')[0] as Sts;
+  delete sts.spec.reserveOrdinals;
+  sts.spec.replicas = replicas;
+  return sts;
+};
+
+test('TestStatefulSetControlRollingUpdateWithSpecifiedDelete (pkg/controller/statefulset/stateful_set_control_test.go): a pod labelled apps.kruise.io/specified-delete is deleted and recreated without the label', run('v1.9', async (sim) => {
+  sim.store.create(ADVANCED_STATEFULSETS, parallelSet(3));
+  await waitFor('3 ready', settled(sim, 3), 5000);
+  const before = pod(sim, 'db-1');
+  sim.store.update(PODS, { ...before, metadata: { ...before.metadata, labels: { ...before.metadata.labels, 'apps.kruise.io/specified-delete': 'true' } } });
+  const fresh = await waitFor('db-1 recreated', () => {
+    const p = pod(sim, 'db-1');
+    return p && p.metadata.uid !== before.metadata.uid && !p.metadata.deletionTimestamp ? p : undefined;
+  }, 5000);
+  assert.equal(fresh.metadata.labels?.['apps.kruise.io/specified-delete'], undefined);
+  assert.equal(pod(sim, 'db-0').metadata.uid !== undefined, true);
+  await waitFor('3 ready again', settled(sim, 3), 5000);
+}));
+
+test('getStartOrdinal (pkg/controller/statefulset/stateful_set_control.go): spec.ordinals.start is ignored unless the StatefulSetStartOrdinal gate is on', async () => {
+  for (const [gate, expected] of [[false, ['db-0', 'db-1']], [true, ['db-5', 'db-6']]] as const) {
+    const sim = startSim([createAdvancedStatefulSetController()], { settings: { featureGates: { StatefulSetStartOrdinal: gate } } });
+    try {
+      const sts = parallelSet(2);
+      sts.spec.ordinals = { start: 5 };
+      sim.store.create(ADVANCED_STATEFULSETS, sts);
+      await waitFor('2 ready', settled(sim, 2), 5000);
+      assert.deepEqual(podNames(sim), expected, `gate ${gate}`);
+    } finally {
+      sim.stop();
+    }
+  }
+});
+
+test('computeReplicaStatus (pkg/controller/statefulset/stateful_set_control.go): status.replicas counts a terminating pod', run('v1.9', async (sim) => {
+  sim.store.create(ADVANCED_STATEFULSETS, parallelSet(2));
+  await waitFor('2 ready', settled(sim, 2), 5000);
+  // a finalizer keeps db-1 terminating: Kruise still counts it in replicas (isCreated), not in updatedReplicas
+  const p = pod(sim, 'db-1');
+  sim.store.update(PODS, { ...p, metadata: { ...p.metadata, finalizers: ['example.com/hold'] } });
+  sim.store.delete(PODS, 'default', 'db-1');
+  const s = await waitFor('terminating pod counted', () => {
+    const st = get(sim).status!;
+    return pod(sim, 'db-1')?.metadata.deletionTimestamp && st.updatedReplicas === 1 ? st : undefined;
+  }, 5000);
+  assert.equal(s.replicas, 2);
+  const held = pod(sim, 'db-1');
+  sim.store.update(PODS, { ...held, metadata: { ...held.metadata, finalizers: [] } });
+}));

@@ -317,7 +317,7 @@ test('webhook: invalid values are rejected with field paths; InPlaceOnly rejects
       bad((c) => Object.assign(c.spec.updateStrategy, { type: 'InPlaceOnly', maxSurge: 1 })).message,
       /maxSurge.*InPlaceOnly/,
     );
-    assert.match(bad((c) => (c.spec.scaleStrategy = { podsToDelete: ['a', 'a'] })).message, /podsToDelete\[1\]: Duplicate value/);
+    assert.match(bad((c) => (c.spec.scaleStrategy = { podsToDelete: ['a', 'a'] })).message, /spec\.scaleStrategy\.podsToDelete: Invalid value: \["a","a"\]: duplicated items \[a\]/);
     assert.equal(bad((c) => (c.spec.replicas = -1)).code, 422);
 
     const ok = fixture('cloneset-v1alpha1.yaml')[0] as CS;

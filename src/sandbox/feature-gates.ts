@@ -1,0 +1,32 @@
+// kruise-manager's --feature-gates for the sandbox: `Name=true|false,...`, only the gates the
+// simulation honours (each off by default, as in pkg/features/kruise_features.go); an unknown gate
+// is an error, as it is for kruise-manager.
+//   StatefulSetStartOrdinal (Alpha, off): Advanced StatefulSet honours spec.ordinals.start; with it
+//   off Kruise's getStartOrdinal ignores the field (pods start at 0) and the webhook still accepts it.
+
+export const FEATURE_GATE_DEFAULTS: Readonly<Record<string, boolean>> = {
+  StatefulSetStartOrdinal: false,
+};
+
+export type FeatureGates = Readonly<Record<string, boolean>>;
+
+/** Parses `A=true,B=false`; throws an Error whose message names the bad item. */
+export function parseFeatureGates(text: string): FeatureGates {
+  const gates: Record<string, boolean> = { ...FEATURE_GATE_DEFAULTS };
+  for (const raw of text.split(',')) {
+    const item = raw.trim();
+    if (item === '') continue;
+    const m = /^([A-Za-z0-9]+)=(.*)$/.exec(item);
+    if (!m) throw new Error(`"${item}": expected Name=true or Name=false`);
+    const [, name, value] = m;
+    if (!(name in FEATURE_GATE_DEFAULTS)) throw new Error(`unrecognized feature gate: ${name} (known: ${Object.keys(FEATURE_GATE_DEFAULTS).join(', ')})`);
+    if (value !== 'true' && value !== 'false') throw new Error(`invalid value of ${name}: ${value}, err: strconv.ParseBool: parsing "${value}": invalid syntax`);
+    gates[name] = value === 'true';
+  }
+  return gates;
+}
+
+/** Whether a gate is on in these settings (absent: its default). */
+export function featureEnabled(gates: FeatureGates | undefined, name: keyof typeof FEATURE_GATE_DEFAULTS): boolean {
+  return gates?.[name] ?? FEATURE_GATE_DEFAULTS[name] ?? false;
+}
