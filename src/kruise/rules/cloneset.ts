@@ -13,6 +13,7 @@ import { INPLACE_READY_CONDITION, isoSeconds } from './cloneset-inplace';
 import { EXCLUDE_PREPARING_DELETE_LABEL } from '../conversion';
 import { isCloneSetV1beta1 } from '../workloads/cloneset';
 import { DEFAULT_REVISION_HISTORY_LIMIT } from './revisions';
+import { explainCloneSetPartition } from '../partition';
 
 export const LIFECYCLE_STATE_LABEL = 'lifecycle.apps.kruise.io/state';
 export const CLONESET_INSTANCE_ID_LABEL = 'apps.kruise.io/cloneset-instance-id';
@@ -241,8 +242,8 @@ export function planCloneSetSync(input: CloneSetSyncInput): CloneSetSyncStep {
 export interface CloneSetStatusInput {
   generation: number;
   specReplicas: number;
-  partitionReplicas: number;
-  policy: UpdatePolicy;
+  /** Kruise's expectedUpdatedReplicas (`cloneSetExpectedUpdatedReplicas`). */
+  expectedUpdatedReplicas: number;
   updateRevision: string;
   /** currentRevision as previously written (undefined on the first sync). */
   previousCurrentRevision?: string;
@@ -293,12 +294,32 @@ export function countPodStates(pods: ReadonlyArray<{ updated: boolean; ready: bo
   return { ready, available, updated, updatedReady, updatedAvailable };
 }
 
+/**
+ * expectedUpdatedReplicas as Kruise's calculateStatus writes it: replicas − partition, the partition
+ * read even under OnDelete (v1.9 v1alpha1 and master v1beta1 alike); on v1beta1 without
+ * `rollingUpdate` (OnDelete converted from v1alpha1) it is replicas. An unreadable partition leaves it 0.
+ */
+export function cloneSetExpectedUpdatedReplicas(obj: { apiVersion?: string; spec?: unknown; metadata?: unknown }): number {
+  const spec = (obj.spec ?? {}) as { replicas?: number; updateStrategy?: { partition?: unknown; rollingUpdate?: { partition?: unknown } } };
+  const replicas = typeof spec.replicas === 'number' ? spec.replicas : 1;
+  const us = spec.updateStrategy ?? {};
+  let partition: unknown;
+  if (isCloneSetV1beta1(obj as KubeObject)) {
+    if (!us.rollingUpdate) return replicas;
+    partition = us.rollingUpdate.partition;
+  } else partition = us.partition;
+  try {
+    return replicas - explainCloneSetPartition(partition, replicas).partitionReplicas;
+  } catch {
+    return 0;
+  }
+}
+
 /** The status fields Kruise computes from the pods (conditions are added separately). */
 export function cloneSetStatus(input: CloneSetStatusInput): CloneSetStatus {
   const { ready, available, updated, updatedReady, updatedAvailable } = countPodStates(input.pods);
   const replicas = input.pods.length;
-  // v1beta1 OnDelete: every pod is expected to move eventually (§3.2)
-  const expected = input.policy === 'OnDelete' ? input.specReplicas : Math.max(0, input.specReplicas - input.partitionReplicas);
+  const expected = input.expectedUpdatedReplicas;
   let currentRevision = input.previousCurrentRevision || input.updateRevision;
   if (updated === replicas && replicas === input.specReplicas) currentRevision = input.updateRevision;
   const status: CloneSetStatus = {
@@ -323,54 +344,60 @@ export interface ProgressingInput {
   progressDeadlineSeconds?: number;
   paused: boolean;
   specReplicas: number;
+  /** The status computed in this sync (counts, revisions, expectedUpdatedReplicas). */
   status: CloneSetStatus;
-  previous?: Partial<CloneSetStatus>;
+  /** expectedUpdatedReplicas as Kruise computes it (also when it is omitted from JSON). */
+  expectedUpdatedReplicas: number;
+  /** The Progressing condition carried over from the stored status (Kruise copies the conditions). */
   previousCondition?: Record<string, string>;
   now: Date;
 }
 
+/** Kruise writes no Progressing condition without a deadline or with MaxInt32 (HasProgressDeadline). */
+const MAX_INT32 = 2147483647;
+
 /**
- * The Progressing condition (only when progressDeadlineSeconds is set): CloneSetPaused,
- * CloneSetAvailable (done), ProgressPartitionAvailable (current batch done), CloneSetUpdated
- * (progress seen), ProgressDeadlineExceeded (no progress for the deadline).
+ * The Progressing condition (Kruise v1.9 cloneset_status.go calculateProgressingStatus), first match:
+ * CloneSetAvailable, CloneSetPaused (True), ProgressPartitionAvailable, ProgressDeadlineExceeded
+ * (False; once written it stays until one of the three above), CloneSetUpdated. Like Kruise's
+ * SetCloneSetCondition the stored condition is kept as it is while status and reason stay the same,
+ * so the deadline runs from the last change of reason, not from the last change of counts.
  */
 export function progressingCondition(input: ProgressingInput): Record<string, string> | undefined {
-  if (input.progressDeadlineSeconds === undefined || input.progressDeadlineSeconds === null) return undefined;
-  const { status: s, previous: p, previousCondition: prev, now } = input;
-  const make = (status: string, reason: string, message: string, progressed: boolean): Record<string, string> => {
+  const pds = input.progressDeadlineSeconds;
+  if (pds === undefined || pds === null || pds === MAX_INT32) return undefined;
+  const { status: s, previousCondition: prev, now } = input;
+  const set = (status: string, reason: string, message: string): Record<string, string> => {
+    if (prev && prev.status === status && prev.reason === reason) return prev;
     const ts = isoSeconds(now);
-    const lastUpdateTime = progressed || !prev || prev.reason !== reason ? ts : prev.lastUpdateTime ?? ts;
     const lastTransitionTime = prev && prev.status === status ? prev.lastTransitionTime ?? ts : ts;
-    return { type: 'Progressing', status, lastUpdateTime, lastTransitionTime, reason, message };
+    return { type: 'Progressing', status, lastUpdateTime: ts, lastTransitionTime, reason, message };
   };
-  const expected = s.expectedUpdatedReplicas ?? 0;
-  if (s.updatedAvailableReplicas >= input.specReplicas && s.availableReplicas >= input.specReplicas && s.replicas === input.specReplicas) {
-    return make('True', 'CloneSetAvailable', 'CloneSet is available', false);
+  const spec = input.specReplicas;
+  // CloneSetAvailable (cloneset_utils.go)
+  if (s.currentRevision === s.updateRevision && s.replicas === spec && s.updatedReplicas === spec && s.updatedAvailableReplicas === spec) {
+    return set('True', 'CloneSetAvailable', 'CloneSet is available');
   }
-  if (input.paused) return make('Unknown', 'CloneSetPaused', 'CloneSet is paused', false);
-  if (expected < input.specReplicas && s.updatedAvailableReplicas >= expected) {
-    return make('True', 'ProgressPartitionAvailable', 'CloneSet has been paused due to partition ready', false);
+  if (input.paused) return set('True', 'CloneSetPaused', 'CloneSet is paused');
+  // CloneSetPartitionAvailable
+  const expected = input.expectedUpdatedReplicas;
+  if (expected < spec && expected <= s.updatedAvailableReplicas) {
+    return set('True', 'ProgressPartitionAvailable', 'CloneSet has been paused due to partition ready');
   }
-  const progressed =
-    !p ||
-    p.updateRevision !== s.updateRevision ||
-    p.replicas !== s.replicas ||
-    p.updatedReplicas !== s.updatedReplicas ||
-    p.readyReplicas !== s.readyReplicas ||
-    p.updatedReadyReplicas !== s.updatedReadyReplicas ||
-    p.availableReplicas !== s.availableReplicas;
-  if (progressed || !prev || prev.reason === 'CloneSetAvailable' || prev.reason === 'ProgressPartitionAvailable' || prev.reason === 'CloneSetPaused') {
-    return make('True', 'CloneSetUpdated', 'CloneSet is progressing', true);
+  // CloneSetDeadlineExceeded: judged on the carried condition, whatever its reason
+  if (prev) {
+    const since = Date.parse(prev.lastUpdateTime ?? '');
+    if (prev.reason === 'ProgressDeadlineExceeded' || (Number.isFinite(since) && since + pds * 1000 < now.getTime())) {
+      return set('False', 'ProgressDeadlineExceeded', `CloneSet revision ${s.updateRevision} has timed out progressing`);
+    }
   }
-  if (prev.reason === 'ProgressDeadlineExceeded') return make('False', 'ProgressDeadlineExceeded', prev.message ?? 'CloneSet has timed out progressing', false);
-  const since = Date.parse(prev.lastUpdateTime ?? prev.lastTransitionTime ?? '');
-  if (Number.isFinite(since) && now.getTime() - since >= input.progressDeadlineSeconds * 1000) {
-    return make('False', 'ProgressDeadlineExceeded', 'CloneSet has timed out progressing', false);
-  }
-  return make('True', prev.reason ?? 'CloneSetUpdated', prev.message ?? 'CloneSet is progressing', false);
+  return set('True', 'CloneSetUpdated', 'CloneSet is progressing');
 }
 
-/** Ms until the progress deadline passes (for re-queueing), if it can. */
+/**
+ * Ms until the progress deadline passes (for re-queueing), like getRequeueSecondsFromCondition:
+ * only while the condition is CloneSetUpdated. A little past the deadline, as Kruise's check is strict.
+ */
 export function msUntilProgressDeadline(cond: Record<string, string> | undefined, deadlineSeconds: number | undefined, now: Date): number | undefined {
   if (!cond || deadlineSeconds === undefined || cond.reason !== 'CloneSetUpdated') return undefined;
   const since = Date.parse(cond.lastUpdateTime ?? '');

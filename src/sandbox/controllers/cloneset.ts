@@ -7,6 +7,7 @@
 import { legacyScaledValue } from '../../kruise/intstr';
 import {
   CLONESET_INSTANCE_ID_LABEL,
+  cloneSetExpectedUpdatedReplicas,
   cloneSetStatus,
   isKruisePodAvailable,
   isKruisePodReady,
@@ -31,7 +32,7 @@ import { formatLabelSelector } from '../../kruise/selectors';
 import { isControlledBy, jsonEqual, podRevisionMatches, POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, revisionHash } from '../../kruise/rules/revisions';
 import type { KubeObject, Pod } from '../../kruise/types';
 import { cloneSetAdapter } from '../../kruise/workloads/cloneset';
-import type { ControllerWithAdmission, GroupResource, Store } from '../store-api';
+import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
 import { randomSuffix } from './hash';
 import { Informer } from './informer';
 import { createKruiseWorkloadController } from './kruise-workload';
@@ -48,7 +49,7 @@ export function createCloneSetController(): ControllerWithAdmission {
     queueName: 'cloneset',
     gr: CLONESETS,
     kind: 'CloneSet',
-    sync: (cs, { store, pods, revisions, queue, key }) => syncCloneSet(store, cs, pods, revisions, queue, key),
+    sync: (cs, { store, pods, revisions, queue, key, settings }) => syncCloneSet(store, cs, pods, revisions, queue, key, settings),
     defaults: cloneSetDefaults,
     validate: (cs, old) => validateCloneSet(cs, old),
     // An update that changes annotations but not spec is still admitted (defaulted + validated).
@@ -56,7 +57,7 @@ export function createCloneSetController(): ControllerWithAdmission {
   });
 }
 
-function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, revInformer: Informer, queue: WorkQueue, key: string): void {
+function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, revInformer: Informer, queue: WorkQueue, key: string, settings: SimulationSettings): void {
   const now = new Date();
   const spec = readCloneSetSpec(cs);
   const prevStatus = (cs.status ?? {}) as Partial<CloneSetStatus> & { conditions?: Array<Record<string, string>> };
@@ -138,12 +139,12 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
   }
 
   // status from the pods as they are after this step
+  const expectedUpdated = cloneSetExpectedUpdatedReplicas(cs);
   const finalPods = ownPods();
   const status = cloneSetStatus({
     generation: cs.metadata.generation ?? 1,
     specReplicas: spec.replicas,
-    partitionReplicas: partition,
-    policy,
+    expectedUpdatedReplicas: expectedUpdated,
     updateRevision: updateRevName,
     previousCurrentRevision: revs.currentRevision.metadata.name,
     collisionCount: revs.collisionCount,
@@ -156,12 +157,13 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
     omitExpectedUpdatedReplicas: cs.metadata.annotations?.[OMIT_EXPECTED_UPDATED_ANNOTATION] === 'true',
   });
   const others = (prevStatus.conditions ?? []).filter((c) => c.type !== 'Progressing');
+  // progressDeadlineSeconds arrived in Kruise v1.9 (cloneset_status.go calculateProgressingStatus)
   const progressing = progressingCondition({
-    progressDeadlineSeconds: spec.progressDeadlineSeconds,
+    progressDeadlineSeconds: settings.kruise === 'v1.3' || settings.kruise === 'v1.8' ? undefined : spec.progressDeadlineSeconds,
     paused,
     specReplicas: spec.replicas,
     status,
-    previous: prevStatus,
+    expectedUpdatedReplicas: expectedUpdated,
     previousCondition: (prevStatus.conditions ?? []).find((c) => c.type === 'Progressing'),
     now,
   });

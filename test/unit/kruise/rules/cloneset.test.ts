@@ -3,11 +3,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  cloneSetExpectedUpdatedReplicas,
   cloneSetStatus,
   isKruisePodReady,
   planCloneSetSync,
   podUpdatePriority,
-  progressingCondition,
   readCloneSetSpec,
   type PlannedPod,
 } from '../../../../src/kruise/rules/cloneset';
@@ -74,29 +74,25 @@ test('podsToDelete are deleted before anything else', () => {
   assert.deepEqual(planCloneSetSync({ ...base, replicas: 3, pods: list }), { kind: 'delete-specified', pods: ['p1'] });
 });
 
-test('status: expectedUpdatedReplicas = replicas − partition, omitted when 0; currentRevision moves when all updated', () => {
-  const input = { generation: 3, specReplicas: 8, partitionReplicas: 7, policy: 'ReCreate' as const, updateRevision: 'web-new', previousCurrentRevision: 'web-old', collisionCount: 0, labelSelector: 'app=web' };
+test('status: expectedUpdatedReplicas as given, omitted when 0; currentRevision moves when all updated', () => {
+  const input = { generation: 3, specReplicas: 8, expectedUpdatedReplicas: 1, updateRevision: 'web-new', previousCurrentRevision: 'web-old', collisionCount: 0, labelSelector: 'app=web' };
   const some = cloneSetStatus({ ...input, pods: [...Array(7).fill({ updated: false, ready: true, available: true }), { updated: true, ready: true, available: true }] });
   assert.equal(some.expectedUpdatedReplicas, 1);
   assert.equal(some.updatedReadyReplicas, 1);
   assert.equal(some.currentRevision, 'web-old');
-  const none = cloneSetStatus({ ...input, partitionReplicas: 8, pods: [] });
+  const none = cloneSetStatus({ ...input, expectedUpdatedReplicas: 0, pods: [] });
   assert.equal('expectedUpdatedReplicas' in none, false);
-  const all = cloneSetStatus({ ...input, partitionReplicas: 0, pods: Array(8).fill({ updated: true, ready: false, available: false }) });
+  const all = cloneSetStatus({ ...input, expectedUpdatedReplicas: 8, pods: Array(8).fill({ updated: true, ready: false, available: false }) });
   assert.equal(all.currentRevision, 'web-new', 'updatedReplicas == replicas == spec.replicas');
-  assert.equal(cloneSetStatus({ ...input, policy: 'OnDelete', pods: [] }).expectedUpdatedReplicas, 8);
 });
 
-test('Progressing: available, partition available, paused, deadline exceeded', () => {
-  const st = cloneSetStatus({ generation: 1, specReplicas: 2, partitionReplicas: 0, policy: 'ReCreate', updateRevision: 'a', collisionCount: 0, labelSelector: '', pods: [{ updated: true, ready: true, available: true }, { updated: false, ready: true, available: true }] });
-  const now = new Date('2026-01-01T00:10:00Z');
-  const c1 = progressingCondition({ progressDeadlineSeconds: 60, paused: false, specReplicas: 2, status: st, now })!;
-  assert.equal(c1.reason, 'CloneSetUpdated');
-  const stale = { ...c1, lastUpdateTime: '2026-01-01T00:08:00Z' };
-  const c2 = progressingCondition({ progressDeadlineSeconds: 60, paused: false, specReplicas: 2, status: st, previous: st, previousCondition: stale, now })!;
-  assert.deepEqual([c2.status, c2.reason], ['False', 'ProgressDeadlineExceeded']);
-  assert.equal(progressingCondition({ progressDeadlineSeconds: 60, paused: true, specReplicas: 2, status: st, now })!.reason, 'CloneSetPaused');
-  assert.equal(progressingCondition({ paused: false, specReplicas: 2, status: st, now }), undefined, 'only with progressDeadlineSeconds');
+const cs = (apiVersion: string, updateStrategy: Record<string, unknown>) => ({ apiVersion: `apps.kruise.io/${apiVersion}`, kind: 'CloneSet', metadata: { name: 'web' }, spec: { replicas: 8, updateStrategy } });
+test('expectedUpdatedReplicas = replicas − partition, OnDelete too (pkg/controller/cloneset/cloneset_status.go calculateStatus, v1.9.0 and main)', () => {
+  assert.equal(cloneSetExpectedUpdatedReplicas(cs('v1alpha1', { type: 'ReCreate', partition: '90%' })), 1, 'v1.2 release note: 8 × 90% → 7 kept');
+  assert.equal(cloneSetExpectedUpdatedReplicas(cs('v1alpha1', { type: 'OnDelete', partition: 3 })), 5);
+  assert.equal(cloneSetExpectedUpdatedReplicas(cs('v1beta1', { type: 'OnDelete', rollingUpdate: { partition: 3 } })), 5);
+  assert.equal(cloneSetExpectedUpdatedReplicas(cs('v1beta1', { type: 'OnDelete' })), 8, 'no rollingUpdate: replicas');
+  assert.equal(cloneSetExpectedUpdatedReplicas(cs('v1beta1', { type: 'RollingUpdate', rollingUpdate: { partition: 8 } })), 0);
 });
 
 test('in-place plan: images and metadata only; anything else needs a recreate', () => {
