@@ -297,6 +297,52 @@ test(
   }),
 );
 
+test('Progressing clock resets only when its reason changes: a steady rollout slower than the deadline is ProgressDeadlineExceeded, and stays so until available (pkg/controller/cloneset/cloneset_status.go calculateProgressingStatus, v1.9.0)', async () => {
+  const sim = startSim([createCloneSetController()], { settings: { readyDelayMs: 500 } });
+  const reasons: string[] = [];
+  const unsubscribe = sim.store.subscribe((ev) => {
+    if (ev.gr.resource !== 'clonesets') return;
+    const c = ((ev.object.status as { conditions?: Array<Record<string, string>> } | undefined)?.conditions ?? []).find((x) => x.type === 'Progressing');
+    if (c && reasons[reasons.length - 1] !== c.reason) reasons.push(c.reason);
+  });
+  try {
+    const cs = fixture('cloneset-v1alpha1.yaml')[0] as CS;
+    cs.spec.replicas = 8;
+    cs.spec.progressDeadlineSeconds = 2;
+    cs.spec.updateStrategy = { type: 'ReCreate', maxUnavailable: 1 };
+    sim.store.create(CLONESETS, cs);
+    await waitFor('ready', readyAll(sim, 8), 5000);
+    patchSpec(sim, (c) => {
+      c.spec.template.spec.containers[0].image = 'nginx:1.26';
+    });
+    reasons.length = 0; // the spec write itself still carries CloneSetAvailable
+    // each pod is replaced well within the 2 s deadline, the whole rollout (8 × 0.5 s) is not
+    const done = await waitFor('rolled out', () => {
+      const st = getCs(sim).status!;
+      return fresh(sim) && st.updatedReadyReplicas === 8 && st.currentRevision === st.updateRevision && reasons[reasons.length - 1] === 'CloneSetAvailable' ? st : undefined;
+    }, 10_000);
+    assert.equal(done.replicas, 8);
+    assert.deepEqual(reasons, ['CloneSetUpdated', 'ProgressDeadlineExceeded', 'CloneSetAvailable']);
+  } finally {
+    unsubscribe();
+    sim.stop();
+  }
+});
+
+test('no Progressing condition before Kruise v1.9 (progressDeadlineSeconds arrived in v1.9.0)', async () => {
+  const sim = startSim([createCloneSetController()], { settings: { kruise: 'v1.8' } });
+  try {
+    const cs = fixture('cloneset-v1alpha1.yaml')[0] as CS;
+    cs.spec.replicas = 1;
+    cs.spec.progressDeadlineSeconds = 5;
+    sim.store.create(CLONESETS, cs);
+    const st = await waitFor('ready', readyAll(sim, 1), 5000);
+    assert.equal((st.conditions ?? []).some((c: { type: string }) => c.type === 'Progressing'), false);
+  } finally {
+    sim.stop();
+  }
+});
+
 test('webhook: invalid values are rejected with field paths; InPlaceOnly rejects non-image changes', () => {
   const sim = startSim([createCloneSetController()]);
   try {
