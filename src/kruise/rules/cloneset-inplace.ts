@@ -7,7 +7,7 @@
 // - `inPlaceUpdateCompleted(pod)`: whether the kubelet has restarted every updated container.
 // - readiness-gate helpers for the `InPlaceUpdateReady` condition.
 import type { ContainerStatus, Pod } from '../types';
-import { jsonEqual, POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, revisionHash } from './revisions';
+import { jsonEqual, POD_TEMPLATE_HASH_LABEL, podRevisionMatches, REVISION_HASH_LABEL, revisionHash } from './revisions';
 
 export const INPLACE_UPDATE_STATE_ANNOTATION = 'apps.kruise.io/inplace-update-state';
 export const INPLACE_UPDATE_GRACE_ANNOTATION = 'apps.kruise.io/inplace-update-grace';
@@ -217,7 +217,8 @@ export function withInPlaceReadyCondition(pod: Pod, status: 'True' | 'False', no
 
 /**
  * Kruise's finishGracePeriod: once the grace period has passed, the parked images go into the spec
- * (the kubelet then restarts those containers). Returns the updated pod, or the ms left to wait.
+ * (the kubelet then restarts those containers); a grace spec for a revision the pod no longer has is
+ * dropped. Returns the updated pod, or the ms left to wait.
  */
 export function finishInPlaceGracePeriod(pod: Pod, now: Date): { pod: Pod } | { waitMs: number } | undefined {
   const raw = pod.metadata.annotations?.[INPLACE_UPDATE_GRACE_ANNOTATION];
@@ -228,11 +229,15 @@ export function finishInPlaceGracePeriod(pod: Pod, now: Date): { pod: Pod } | { 
   } catch {
     return undefined;
   }
-  const since = Date.parse(grace.startedAt ?? readInPlaceUpdateState(pod)?.updateTimestamp ?? '');
-  const due = (Number.isFinite(since) ? since : 0) + grace.graceSeconds * 1000;
-  if (now.getTime() < due) return { waitMs: due - now.getTime() };
   const next = structuredClone(pod);
-  for (const c of next.spec.containers) if (c.name in grace.containerImages) c.image = grace.containerImages[c.name];
+  // the pod moved to another revision meanwhile: drop the parked change, the normal update follows
+  const sameRevision = podRevisionMatches(pod, grace.revision);
+  if (sameRevision) {
+    const since = Date.parse(grace.startedAt ?? readInPlaceUpdateState(pod)?.updateTimestamp ?? '');
+    const due = (Number.isFinite(since) ? since : 0) + grace.graceSeconds * 1000;
+    if (now.getTime() < due) return { waitMs: due - now.getTime() };
+    for (const c of next.spec.containers) if (c.name in grace.containerImages) c.image = grace.containerImages[c.name];
+  }
   const annotations = { ...(next.metadata.annotations ?? {}) };
   delete annotations[INPLACE_UPDATE_GRACE_ANNOTATION];
   next.metadata.annotations = annotations;

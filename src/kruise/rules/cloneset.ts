@@ -92,6 +92,11 @@ export interface PlannedPod {
   preparingDelete?: boolean;
   /** updateStrategy.priorityStrategy rank (podUpdatePriority): higher is updated first. */
   updatePriority?: number[];
+  /**
+   * Carries the in-place grace annotation (images parked for inPlaceUpdateStrategy.gracePeriodSeconds):
+   * Kruise skips it when choosing pods to update, so a newer revision cannot overwrite the parked change.
+   */
+  inGracePeriod?: boolean;
 }
 
 export interface CloneSetSyncInput {
@@ -222,7 +227,7 @@ export function planCloneSetSync(input: CloneSetSyncInput): CloneSetSyncStep {
 
   if (updateOldDiff <= 0) return { kind: 'none' };
   const updateMaxUnavailable = input.maxUnavailable + pods.length - replicas;
-  const waiting = oldPods.slice().sort(updateOrder).slice(0, updateOldDiff);
+  const waiting = oldPods.filter((p) => !p.inGracePeriod).sort(updateOrder).slice(0, updateOldDiff);
   let unavailable = pods.filter((p) => !p.available).length;
   const targetUnavailable = newPods.filter((p) => !p.available).length;
   const chosen: string[] = [];

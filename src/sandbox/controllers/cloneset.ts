@@ -27,6 +27,7 @@ import {
   type LifecycleHook,
   type PlannedPod,
 } from '../../kruise/rules/cloneset';
+import { INPLACE_UPDATE_GRACE_ANNOTATION } from '../../kruise/rules/cloneset-inplace';
 import { cloneSetDefaults, validateCloneSet } from '../../kruise/rules/cloneset-webhook';
 import { formatLabelSelector } from '../../kruise/selectors';
 import { isControlledBy, jsonEqual, podRevisionMatches, POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, revisionHash } from '../../kruise/rules/revisions';
@@ -103,6 +104,7 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
       specifiedDelete: specified.has(p.metadata.name ?? '') || p.metadata.labels?.[SPECIFIED_DELETE_LABEL] === 'true',
       preparingDelete: p.metadata.labels?.[LIFECYCLE_STATE_LABEL] === 'PreparingDelete',
       updatePriority: podUpdatePriority(spec.priorityStrategy, p.metadata.labels ?? {}),
+      inGracePeriod: Boolean(p.metadata.annotations?.[INPLACE_UPDATE_GRACE_ANNOTATION]),
     };
   });
   const step = planCloneSetSync({

@@ -11,7 +11,7 @@ import {
   readCloneSetSpec,
   type PlannedPod,
 } from '../../../../src/kruise/rules/cloneset';
-import { inPlaceUpdatePlan, inPlaceUpdateCompleted, applyInPlaceUpdate } from '../../../../src/kruise/rules/cloneset-inplace';
+import { inPlaceUpdatePlan, inPlaceUpdateCompleted, applyInPlaceUpdate, finishInPlaceGracePeriod, INPLACE_UPDATE_GRACE_ANNOTATION } from '../../../../src/kruise/rules/cloneset-inplace';
 import { cloneSetDefaults, validateCloneSet } from '../../../../src/kruise/rules/cloneset-webhook';
 import type { Pod } from '../../../../src/kruise/types';
 import { cloneSetAdapter } from '../../../../src/kruise/workloads/cloneset';
@@ -165,4 +165,27 @@ test('priorityStrategy: higher weight (or ordered label value) is updated first'
   const list = pods(3);
   list[2].updatePriority = [50];
   assert.deepEqual(planCloneSetSync({ ...base, replicas: 3, maxUnavailable: 1, pods: list }), { kind: 'update', pods: ['p2'] });
+});
+
+test('pods in an in-place grace period are not chosen for an update (pkg/controller/cloneset/sync/cloneset_update.go Update: "still in grace period")', () => {
+  const list = pods(4);
+  list[0].inGracePeriod = true;
+  assert.deepEqual(planCloneSetSync({ ...base, replicas: 4, pods: list }), { kind: 'update', pods: ['p1', 'p2'] });
+});
+
+test('finishGracePeriod drops a grace spec whose revision the pod no longer has (pkg/util/inplaceupdate/inplace_update.go finishGracePeriod)', () => {
+  const pod = {
+    metadata: {
+      name: 'web-a',
+      labels: { 'controller-revision-hash': 'web-3' },
+      annotations: { [INPLACE_UPDATE_GRACE_ANNOTATION]: JSON.stringify({ revision: 'web-2', containerImages: { app: 'nginx:2' }, graceSeconds: 60, startedAt: '2026-01-01T00:00:00.000Z' }) },
+    },
+    spec: { containers: [{ name: 'app', image: 'nginx:1' }] },
+  } as unknown as Pod;
+  const res = finishInPlaceGracePeriod(pod, new Date('2026-01-01T00:00:01Z'));
+  assert.ok(res && 'pod' in res, 'not waiting for a stale grace period');
+  assert.equal(res.pod.metadata.annotations?.[INPLACE_UPDATE_GRACE_ANNOTATION], undefined);
+  assert.equal(res.pod.spec.containers[0].image, 'nginx:1', 'the stale parked image is not applied');
+  pod.metadata.labels!['controller-revision-hash'] = 'web-2';
+  assert.deepEqual(finishInPlaceGracePeriod(pod, new Date('2026-01-01T00:00:01Z')), { waitMs: 59_000 });
 });

@@ -410,6 +410,34 @@ test(
 );
 
 test(
+  'a template change during the in-place grace period does not lose the earlier change: pods in grace are skipped (pkg/controller/cloneset/sync/cloneset_update.go Update "still in grace period", pkg/util/inplaceupdate/inplace_update.go finishGracePeriod)',
+  withSim('v1alpha1', async (sim) => {
+    const cs = fixture('cloneset-v1alpha1.yaml')[0] as CS;
+    cs.spec.replicas = 2;
+    cs.spec.template.spec.containers.push({ name: 'sidecar', image: 'envoy:1.0' });
+    cs.spec.updateStrategy.inPlaceUpdateStrategy = { gracePeriodSeconds: 1 };
+    sim.store.create(CLONESETS, cs);
+    await waitFor('ready', readyAll(sim, 2), 5000);
+    patchSpec(sim, (c) => {
+      c.spec.template.spec.containers[1].image = 'envoy:2.0';
+    });
+    await waitFor('sidecar change parked', () => (podsOf(sim).every((p) => p.metadata.annotations?.['apps.kruise.io/inplace-update-grace']) ? true : undefined));
+    // a second revision arrives while the first one's images are still parked
+    patchSpec(sim, (c) => {
+      c.spec.template.spec.containers[0].image = 'nginx:1.26';
+    });
+    const done = await waitFor('rolled out', () => {
+      const s = getCs(sim).status!;
+      return fresh(sim) && s.updatedReadyReplicas === 2 && s.readyReplicas === 2 && s.currentRevision === s.updateRevision ? s : undefined;
+    }, 8000);
+    for (const p of podsOf(sim)) {
+      assert.equal(p.metadata.labels!['controller-revision-hash'], done.updateRevision);
+      assert.deepEqual(p.spec.containers.map((c) => c.image), ['nginx:1.26', 'envoy:2.0'], `${p.metadata.name} runs both changes`);
+    }
+  }),
+);
+
+test(
   'lifecycle: preDelete hook holds a pod in PreparingDelete until released; preNormal holds new pods; exclude label replaces early',
   withSim('v1alpha1', async (sim) => {
     const cs = fixture('cloneset-v1alpha1.yaml')[0] as CS;
