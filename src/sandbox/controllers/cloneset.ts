@@ -133,7 +133,7 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
     case 'update':
       for (const n of step.pods) {
         const pod = byName.get(n);
-        if (pod) updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, policy, now, inPlaceGraceSeconds(cs), remove);
+        if (pod) updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, policy, now, inPlaceGraceSeconds(cs), remove, settings.kruise !== 'v1.3');
       }
       break;
     case 'none':

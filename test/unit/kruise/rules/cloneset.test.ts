@@ -100,7 +100,7 @@ test('in-place plan: images and metadata only; anything else needs a recreate', 
   const b = structuredClone(a);
   b.spec.containers[0].image = 'nginx:1.26';
   (b.metadata as { annotations?: Record<string, string> }).annotations = { x: 'y' };
-  assert.deepEqual(inPlaceUpdatePlan(a, b), { containerImages: { c: 'nginx:1.26' }, labels: {}, annotations: { x: 'y' } });
+  assert.deepEqual(inPlaceUpdatePlan(a, b), { containerImages: { c: 'nginx:1.26' }, labels: {}, annotations: { x: 'y' }, envFromMetadataContainers: [] });
   const c = structuredClone(a);
   (c.spec.containers[0] as Record<string, unknown>).env = [{ name: 'A', value: '1' }];
   assert.equal(inPlaceUpdatePlan(a, c), undefined);
@@ -188,4 +188,31 @@ test('finishGracePeriod drops a grace spec whose revision the pod no longer has 
   assert.equal(res.pod.spec.containers[0].image, 'nginx:1', 'the stale parked image is not applied');
   pod.metadata.labels!['controller-revision-hash'] = 'web-2';
   assert.deepEqual(finishInPlaceGracePeriod(pod, new Date('2026-01-01T00:00:01Z')), { waitMs: 59_000 });
+});
+
+const envReading = (path: string) => [{ name: 'TEST_ENV', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: path } } }];
+test('TestCalculateInPlaceUpdateSpec row "env from metadata.labels[\'k\'], k changed, k1 added" (pkg/util/inplaceupdate/inplace_update_test.go)', () => {
+  const before = { metadata: { labels: { k: 'v' } }, spec: { containers: [{ name: 'c1', image: 'foo1', env: envReading("metadata.labels['k']") }] } };
+  const after = { metadata: { labels: { k: 'v2', k1: 'v1' } }, spec: { containers: [{ name: 'c1', image: 'foo2', env: envReading("metadata.labels['k']") }] } };
+  const plan = inPlaceUpdatePlan(before, after)!;
+  assert.deepEqual(plan.containerImages, { c1: 'foo2' });
+  assert.deepEqual(plan.envFromMetadataContainers, ['c1'], 'UpdateEnvFromMetadata: c1 reads the changed label');
+  assert.deepEqual(plan.labels, { k: 'v2', k1: 'v1' });
+  // the InPlaceUpdateEnvFromMetadata gate off (Kruise v1.3 default): no restart for metadata
+  assert.deepEqual(inPlaceUpdatePlan(before, after, { envFromMetadata: false })!.envFromMetadataContainers, []);
+});
+
+test('InPlaceUpdateEnvFromMetadata: only add/replace of a referenced key restarts, annotations too, SIDECARSET_VERSION ignored (pkg/util/inplaceupdate/inplace_update_defaults.go defaultCalculateInPlaceUpdateSpec, pkg/util/containermeta/env_hash.go IsContainerReferenceToMeta)', () => {
+  const tpl = (labels: Record<string, string>, annotations: Record<string, string>) => ({
+    metadata: { labels, annotations },
+    spec: {
+      containers: [
+        { name: 'app', image: 'a', env: envReading("metadata.annotations['cfg']") },
+        { name: 'side', image: 's', env: [{ name: 'SIDECARSET_VERSION', valueFrom: { fieldRef: { fieldPath: "metadata.labels['ver']" } } }] },
+        { name: 'plain', image: 'p' },
+      ],
+    },
+  });
+  assert.deepEqual(inPlaceUpdatePlan(tpl({ ver: '1' }, { cfg: 'x' }), tpl({ ver: '2' }, { cfg: 'y' }))!.envFromMetadataContainers, ['app']);
+  assert.deepEqual(inPlaceUpdatePlan(tpl({}, { cfg: 'x' }), tpl({}, {}))!.envFromMetadataContainers, [], 'a removed key restarts nothing');
 });

@@ -438,6 +438,35 @@ test(
 );
 
 test(
+  'InPlaceUpdateEnvFromMetadata: a template label read by a container env restarts that container in place, not the others (pkg/util/inplaceupdate/inplace_update_defaults.go)',
+  withSim('v1alpha1', async (sim) => {
+    const cs = fixture('cloneset-v1alpha1.yaml')[0] as CS;
+    cs.spec.replicas = 1;
+    cs.spec.template.metadata.labels.release = 'r1';
+    cs.spec.template.spec.containers[0].env = [{ name: 'RELEASE', valueFrom: { fieldRef: { fieldPath: "metadata.labels['release']" } } }];
+    cs.spec.template.spec.containers.push({ name: 'sidecar', image: 'envoy:1.0' });
+    sim.store.create(CLONESETS, cs);
+    await waitFor('ready', readyAll(sim, 1), 5000);
+    const before = podsOf(sim)[0];
+    patchSpec(sim, (c) => {
+      c.spec.template.metadata.labels.release = 'r2';
+    });
+    const done = await waitFor('updated and ready again', () => {
+      const s = getCs(sim).status!;
+      return fresh(sim) && s.updatedReadyReplicas === 1 && s.readyReplicas === 1 ? s : undefined;
+    }, 5000);
+    const pod = podsOf(sim)[0];
+    assert.equal(pod.metadata.uid, before.metadata.uid, 'in place');
+    assert.equal(pod.metadata.labels!.release, 'r2');
+    assert.equal(pod.metadata.labels!['controller-revision-hash'], done.updateRevision);
+    const restarts = Object.fromEntries(pod.status!.containerStatuses!.map((c) => [c.name, c.restartCount]));
+    assert.deepEqual(restarts, { nginx: 1, sidecar: 0 });
+    const state = JSON.parse(pod.metadata.annotations!['apps.kruise.io/inplace-update-state']);
+    assert.equal(state.updateEnvFromMetadata, true);
+  }),
+);
+
+test(
   'lifecycle: preDelete hook holds a pod in PreparingDelete until released; preNormal holds new pods; exclude label replaces early',
   withSim('v1alpha1', async (sim) => {
     const cs = fixture('cloneset-v1alpha1.yaml')[0] as CS;
