@@ -14,6 +14,7 @@ import { EXCLUDE_PREPARING_DELETE_LABEL } from '../conversion';
 import { isCloneSetV1beta1 } from '../workloads/cloneset';
 import { DEFAULT_REVISION_HISTORY_LIMIT } from './revisions';
 import { explainCloneSetPartition } from '../partition';
+import { calculateCloneSetDiffs, type ExpectationDiffs } from './cloneset-diffs';
 
 export const LIFECYCLE_STATE_LABEL = 'lifecycle.apps.kruise.io/state';
 export const CLONESET_INSTANCE_ID_LABEL = 'apps.kruise.io/cloneset-instance-id';
@@ -90,6 +91,8 @@ export interface PlannedPod {
   specifiedDelete: boolean;
   /** Lifecycle state PreparingDelete: waiting for its preDelete hook, already on its way out. */
   preparingDelete?: boolean;
+  /** lifecycle.apps.kruise.io/state (PreparingUpdate pods are updated first, Updated ones even in grace). */
+  lifecycleState?: string;
   /** updateStrategy.priorityStrategy rank (podUpdatePriority): higher is updated first. */
   updatePriority?: number[];
   /**
@@ -105,15 +108,17 @@ export interface CloneSetSyncInput {
   partitionReplicas: number;
   /** maxUnavailable after rounding (partition.ts). */
   maxUnavailable: number;
-  /** maxSurge after rounding; the caller passes 0 while paused. */
+  /** maxSurge after rounding; zeroed while paused. */
   maxSurge: number;
   paused: boolean;
   policy: UpdatePolicy;
   pods: PlannedPod[];
-  /** scaleStrategy.maxUnavailable after scaling (rounding up): at most this many not-ready pods while scaling up. */
+  /** scaleStrategy.maxUnavailable after scaling (rounding up): at most this many unavailable pods while scaling up. */
   scaleMaxUnavailable?: number;
   /** Do not count PreparingDelete pods as replicas (label / scaleStrategy.excludePreparingDelete). */
   excludePreparingDelete?: boolean;
+  /** currentRevision == updateRevision. */
+  revisionConsistent?: boolean;
 }
 
 export type CloneSetSyncStep =
@@ -124,7 +129,7 @@ export type CloneSetSyncStep =
 
 const PHASE_RANK: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
 
-/** kube's ActivePods order: the pods to delete first come first. */
+/** kube's ActivePods order: the pods to delete (or update) first come first. */
 export function deletionOrder(a: PlannedPod, b: PlannedPod): number {
   if (a.scheduled !== b.scheduled) return a.scheduled ? 1 : -1;
   const pa = PHASE_RANK[a.phase] ?? 0;
@@ -136,16 +141,38 @@ export function deletionOrder(a: PlannedPod, b: PlannedPod): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-/** Order of pods waiting for an update: unavailable ones first (updating them costs nothing). */
-function updateOrder(a: PlannedPod, b: PlannedPod): number {
+/** Kruise's choosePodsToDelete order (ActivePodsWithRanks): availability instead of readiness. */
+function scaleInOrder(a: PlannedPod, b: PlannedPod): number {
+  if (a.scheduled !== b.scheduled) return a.scheduled ? 1 : -1;
+  const pa = PHASE_RANK[a.phase] ?? 0;
+  const pb = PHASE_RANK[b.phase] ?? 0;
+  if (pa !== pb) return pa - pb;
   if (a.available !== b.available) return a.available ? 1 : -1;
-  if (a.ready !== b.ready) return a.ready ? 1 : -1;
-  const pa = a.updatePriority ?? [];
-  const pb = b.updatePriority ?? [];
+  return deletionOrder(a, b);
+}
+
+/** The priority sorter's comparison (pkg/util/updatesort/priority_sort.go): higher rank first, ties keep their order. */
+function priorityOrder(a: PlannedPod, b: PlannedPod): number {
+  return compareUpdatePriority(a.updatePriority, b.updatePriority);
+}
+
+/** Negative when rank `pa` goes first, 0 when neither does (the sort keeps their order). */
+export function compareUpdatePriority(pa: number[] = [], pb: number[] = []): number {
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
     if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return (pb[i] ?? 0) - (pa[i] ?? 0);
   }
-  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+  return 0;
+}
+
+/**
+ * Kruise's SortUpdateIndexes (sync/cloneset_update.go): ActivePods order, then the priority
+ * strategy (stable), then PreparingUpdate pods first. Array.prototype.sort is stable.
+ */
+export function sortPodsToUpdate(pods: PlannedPod[]): PlannedPod[] {
+  const out = pods.slice().sort(deletionOrder);
+  if (out.some((p) => p.updatePriority)) out.sort(priorityOrder);
+  out.sort((a, b) => Number(b.lifecycleState === 'PreparingUpdate') - Number(a.lifecycleState === 'PreparingUpdate'));
+  return out;
 }
 
 export interface UpdatePriorityStrategy {
@@ -153,9 +180,16 @@ export interface UpdatePriorityStrategy {
   orderPriority?: Array<{ orderedKey: string }>;
 }
 
+/** The integer at the end of a label value, 0 without one (getIntFromStringSuffix). */
+function intSuffix(v: string): number {
+  const m = /(\d+)$/.exec(v);
+  return m ? Number(m[1]) : 0;
+}
+
 /**
- * Kruise's priority sorter: with weightPriority, the sum of the weights of the terms whose selector
- * matches the pod; with orderPriority, the integer in each ordered label's value, key by key.
+ * Kruise's priority sorter as a rank, higher first: with weightPriority, the sum of the weights of
+ * the terms whose selector matches; with orderPriority, the first ordered key the pod has (earlier
+ * keys first, a pod with none before all) and then the integer suffix of its value (higher first).
  */
 export function podUpdatePriority(strategy: UpdatePriorityStrategy | undefined, labels: Record<string, string>): number[] | undefined {
   if (!strategy) return undefined;
@@ -165,83 +199,102 @@ export function podUpdatePriority(strategy: UpdatePriorityStrategy | undefined, 
     return [sum];
   }
   if (strategy.orderPriority?.length) {
-    return strategy.orderPriority.map((o) => {
-      const m = /(\d+)$/.exec(labels[o.orderedKey] ?? '');
-      return m ? Number(m[1]) : -1;
-    });
+    const level = strategy.orderPriority.findIndex((o) => o.orderedKey in labels);
+    if (level < 0) return [1, 0];
+    return [-level || 0, intSuffix(labels[strategy.orderPriority[level].orderedKey])];
   }
   return undefined;
 }
 
+/** Kruise's isPodReady for deletions: ready and lifecycle state empty or Normal. */
+function readyNormal(p: PlannedPod): boolean {
+  return p.ready && (!p.lifecycleState || p.lifecycleState === 'Normal');
+}
+
 /**
- * One reconcile step. Like Kruise, scaling and updating never happen in the same step:
- * specified deletions first, then scaling (incl. surge), then updates within maxUnavailable.
+ * One reconcile step as Kruise's Scale then Update (sync/cloneset_scale.go, sync/cloneset_update.go),
+ * on the numbers of calculateCloneSetDiffs: create (up to scaleStrategy.maxUnavailable), delete
+ * specified pods, scale in (ready pods only within deleteReadyLimit = maxUnavailable + surplus −
+ * unavailable), else update within updateMaxUnavailable. Scaling and updating never share a step.
  */
 export function planCloneSetSync(input: CloneSetSyncInput): CloneSetSyncStep {
-  const { replicas, partitionReplicas: partition, pods } = input;
-  // PreparingDelete pods are on their way out: never chosen again, not active for updates
-  const active = pods.filter((p) => !p.preparingDelete);
-  const preparing = pods.length - active.length;
-  const specified = active.filter((p) => p.specifiedDelete);
-  if (specified.length > 0) return { kind: 'delete-specified', pods: specified.map((p) => p.name) };
+  const { pods } = input;
+  const diffs = calculateCloneSetDiffs({
+    replicas: input.replicas,
+    partition: input.partitionReplicas,
+    maxSurge: input.maxSurge,
+    maxUnavailable: input.maxUnavailable,
+    scaleMaxUnavailable: input.scaleMaxUnavailable,
+    paused: input.paused,
+    excludePreparingDelete: input.excludePreparingDelete === true,
+    revisionConsistent: input.revisionConsistent === true,
+    pods: pods.map((p) => ({ updated: p.updated, preparingDelete: p.preparingDelete === true, specifiedDelete: p.specifiedDelete, available: p.available })),
+  });
+  const scale = planScale(pods, diffs);
+  if (scale !== 'update') return scale;
 
-  const oldPods = active.filter((p) => !p.updated);
-  const newPods = active.filter((p) => p.updated);
-  const updating = input.policy !== 'OnDelete' && !input.paused;
-  const updateOldDiff = updating ? Math.max(oldPods.length - partition, 0) : 0;
-  const updateNewDiff = updating ? Math.min(newPods.length - (replicas - partition), 0) : 0;
+  if (input.paused || input.policy === 'OnDelete') return { kind: 'none' };
+  const updateNum = diffs.updateNum ?? 0;
+  if (updateNum <= 0) return { kind: 'none' };
+  // pods in an in-place grace period wait; PreparingDelete pods are on their way out
+  const waiting = pods.filter((p) => !p.updated && !p.preparingDelete && (p.lifecycleState === 'Updated' || !p.inGracePeriod));
+  const chosen = limitUpdates(sortPodsToUpdate(waiting).slice(0, updateNum), pods, diffs.updateMaxUnavailable ?? 0);
+  return chosen.length > 0 ? { kind: 'update', pods: chosen.map((p) => p.name) } : { kind: 'none' };
+}
 
-  let useSurge = 0;
-  const maxSurge = input.paused ? 0 : input.maxSurge;
-  if (maxSurge > 0 && updateOldDiff > 0 && updateNewDiff < 0) {
-    const updateSurge = Math.min(Math.abs(updateOldDiff), Math.abs(updateNewDiff));
-    useSurge = Math.min(maxSurge, updateSurge);
+/** The Scale half: a step, or 'update' when scaling does nothing this time. */
+function planScale(pods: PlannedPod[], diffs: ExpectationDiffs): CloneSetSyncStep | 'update' {
+  const scaleUp = diffs.scaleUpNum ?? 0;
+  if (scaleUp > 0) {
+    const n = diffs.scaleUpLimit ?? 0;
+    if (n <= 0) return 'update';
+    const createOld = Math.min(n, diffs.scaleUpNumOldRevision ?? 0);
+    return { kind: 'scale', createOld, createNew: n - createOld, deletePods: [] };
   }
+  let readyLimit = diffs.deleteReadyLimit ?? 0;
+  const withinLimit = (list: PlannedPod[]) =>
+    list.filter((p) => {
+      if (!readyNormal(p)) return true;
+      if (readyLimit <= 0) return false;
+      readyLimit--;
+      return true;
+    });
+  const specified = pods.filter((p) => p.specifiedDelete && !p.preparingDelete);
+  if (specified.length > 0) {
+    const can = withinLimit(specified);
+    if (can.length > 0) return { kind: 'delete-specified', pods: can.map((p) => p.name) };
+  }
+  const scaleDown = diffs.scaleDownNum ?? 0;
+  if (scaleDown <= 0) return 'update';
+  // pods already on their way out (specified or PreparingDelete) go first
+  if (pods.some((p) => p.specifiedDelete || p.preparingDelete)) return 'update';
+  const oldPods = pods.filter((p) => !p.updated);
+  const newPods = pods.filter((p) => p.updated);
+  const choose = (list: PlannedPod[], n: number) => (n >= list.length ? list : list.slice().sort(scaleInOrder).slice(0, n));
+  const oldDiff = diffs.scaleDownNumOldRevision ?? 0;
+  let chosen: PlannedPod[];
+  if (oldDiff >= scaleDown) chosen = choose(oldPods, scaleDown);
+  else if (oldDiff > 0) chosen = [...choose(oldPods, oldDiff), ...choose(newPods, scaleDown - oldDiff)];
+  else chosen = choose(newPods, scaleDown);
+  const deletePods = withinLimit(chosen);
+  if (deletePods.length === 0) return 'update';
+  return { kind: 'scale', createOld: 0, createNew: 0, deletePods: deletePods.map((p) => p.name) };
+}
 
-  const counted = input.excludePreparingDelete ? active.length : pods.length;
-  let scaleNum = replicas + useSurge - counted;
-  if (scaleNum > 0 && input.scaleMaxUnavailable !== undefined) {
-    scaleNum = Math.min(scaleNum, Math.max(0, input.scaleMaxUnavailable - pods.filter((p) => !p.ready).length));
-    if (scaleNum === 0) return { kind: 'none' };
-  }
-  if (scaleNum > 0) {
-    // Keep `partition` pods at the old revision when pods are (re)created.
-    const createOld = Math.min(scaleNum, Math.max(partition - oldPods.length, 0));
-    return { kind: 'scale', createOld, createNew: scaleNum - createOld, deletePods: [] };
-  }
-  // pods already preparing to be deleted cover part of a scale-down
-  if (scaleNum < 0 && !input.excludePreparingDelete) scaleNum = Math.min(0, scaleNum + preparing);
-  if (scaleNum < 0) {
-    const total = -scaleNum;
-    const oldDiff = Math.max(oldPods.length - partition, 0);
-    const chosen: PlannedPod[] = [];
-    const take = (from: PlannedPod[], n: number) => {
-      const sorted = from.filter((p) => !chosen.includes(p)).sort(deletionOrder);
-      chosen.push(...sorted.slice(0, Math.max(0, n)));
-    };
-    take(oldPods, Math.min(oldDiff, total));
-    take(newPods, total - chosen.length);
-    take(oldPods, total - chosen.length);
-    return { kind: 'scale', createOld: 0, createNew: 0, deletePods: chosen.map((p) => p.name) };
-  }
-
-  if (updateOldDiff <= 0) return { kind: 'none' };
-  const updateMaxUnavailable = input.maxUnavailable + pods.length - replicas;
-  const waiting = oldPods.filter((p) => !p.inGracePeriod).sort(updateOrder).slice(0, updateOldDiff);
+/** Kruise's limitUpdateIndexes: updating available pods stays within updateMaxUnavailable. */
+function limitUpdates(waiting: PlannedPod[], pods: PlannedPod[], updateMaxUnavailable: number): PlannedPod[] {
   let unavailable = pods.filter((p) => !p.available).length;
-  const targetUnavailable = newPods.filter((p) => !p.available).length;
-  const chosen: string[] = [];
+  const targetUnavailable = pods.filter((p) => p.updated && !p.available).length;
+  const out: PlannedPod[] = [];
   for (const p of waiting) {
-    // unavailable pods at the new revision must not exceed maxUnavailable
-    if (targetUnavailable + chosen.length >= updateMaxUnavailable) break;
-    // updating an already unavailable pod does not add to the unavailable count
+    if (targetUnavailable + out.length >= updateMaxUnavailable) break;
     if (p.available) {
       if (unavailable >= updateMaxUnavailable) break;
       unavailable++;
     }
-    chosen.push(p.name);
+    out.push(p);
   }
-  return chosen.length > 0 ? { kind: 'update', pods: chosen } : { kind: 'none' };
+  return out;
 }
 
 export interface CloneSetStatusInput {

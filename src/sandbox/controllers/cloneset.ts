@@ -103,6 +103,7 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
       creationTimestamp: p.metadata.creationTimestamp ?? '',
       specifiedDelete: specified.has(p.metadata.name ?? '') || p.metadata.labels?.[SPECIFIED_DELETE_LABEL] === 'true',
       preparingDelete: p.metadata.labels?.[LIFECYCLE_STATE_LABEL] === 'PreparingDelete',
+      lifecycleState: p.metadata.labels?.[LIFECYCLE_STATE_LABEL],
       updatePriority: podUpdatePriority(spec.priorityStrategy, p.metadata.labels ?? {}),
       inGracePeriod: Boolean(p.metadata.annotations?.[INPLACE_UPDATE_GRACE_ANNOTATION]),
     };
@@ -117,6 +118,7 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
     pods: planned,
     scaleMaxUnavailable: scaleMaxUnavailable(spec.scaleMaxUnavailable, spec.replicas),
     excludePreparingDelete: spec.excludePreparingDelete,
+    revisionConsistent: revs.currentRevision.metadata.name === updateRevName,
   });
   const byName = new Map(podsNow.map((p) => [p.metadata.name ?? '', p]));
   switch (step.kind) {

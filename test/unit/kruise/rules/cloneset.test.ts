@@ -7,9 +7,12 @@ import {
   cloneSetStatus,
   isKruisePodReady,
   planCloneSetSync,
+  compareUpdatePriority,
   podUpdatePriority,
+  sortPodsToUpdate,
   readCloneSetSpec,
   type PlannedPod,
+  type UpdatePriorityStrategy,
 } from '../../../../src/kruise/rules/cloneset';
 import { inPlaceUpdatePlan, inPlaceUpdateCompleted, applyInPlaceUpdate, finishInPlaceGracePeriod, INPLACE_UPDATE_GRACE_ANNOTATION } from '../../../../src/kruise/rules/cloneset-inplace';
 import { cloneSetDefaults, validateCloneSet } from '../../../../src/kruise/rules/cloneset-webhook';
@@ -32,14 +35,14 @@ function pods(n: number, over: Partial<PlannedPod> = {}, prefix = 'p'): PlannedP
 }
 const base = { replicas: 8, partitionReplicas: 0, maxUnavailable: 2, maxSurge: 0, paused: false, policy: 'InPlaceIfPossible' as const };
 
-test('partition 7 of 8: one pod to update, none when it is done', () => {
-  assert.deepEqual(planCloneSetSync({ ...base, partitionReplicas: 7, pods: pods(8) }), { kind: 'update', pods: ['p0'] });
+test('partition 7 of 8: one pod to update (the newest, kube ActivePods order), none when it is done', () => {
+  assert.deepEqual(planCloneSetSync({ ...base, partitionReplicas: 7, pods: pods(8) }), { kind: 'update', pods: ['p7'] });
   const done = [...pods(7), ...pods(1, { updated: true }, 'n')];
   assert.deepEqual(planCloneSetSync({ ...base, partitionReplicas: 7, pods: done }), { kind: 'none' });
 });
 
 test('maxUnavailable bounds the update; unavailable updated pods block further updates', () => {
-  assert.deepEqual(planCloneSetSync({ ...base, pods: pods(8) }), { kind: 'update', pods: ['p0', 'p1'] });
+  assert.deepEqual(planCloneSetSync({ ...base, pods: pods(8) }), { kind: 'update', pods: ['p7', 'p6'] });
   const mid = [...pods(6), ...pods(2, { updated: true, ready: false, available: false }, 'n')];
   assert.deepEqual(planCloneSetSync({ ...base, pods: mid }), { kind: 'none' });
   // an old pod that is already unavailable is updated first and costs nothing
@@ -161,7 +164,7 @@ test('priorityStrategy: higher weight (or ordered label value) is updated first'
   const weight = { weightPriority: [{ weight: 50, matchSelector: { matchLabels: { tier: 'canary' } } }] };
   assert.deepEqual(podUpdatePriority(weight, { tier: 'canary' }), [50]);
   assert.deepEqual(podUpdatePriority(weight, { tier: 'main' }), [0]);
-  assert.deepEqual(podUpdatePriority({ orderPriority: [{ orderedKey: 'shard' }] }, { shard: 'shard-12' }), [12]);
+  assert.deepEqual(podUpdatePriority({ orderPriority: [{ orderedKey: 'shard' }] }, { shard: 'shard-12' }), [0, 12]);
   const list = pods(3);
   list[2].updatePriority = [50];
   assert.deepEqual(planCloneSetSync({ ...base, replicas: 3, maxUnavailable: 1, pods: list }), { kind: 'update', pods: ['p2'] });
@@ -170,7 +173,7 @@ test('priorityStrategy: higher weight (or ordered label value) is updated first'
 test('pods in an in-place grace period are not chosen for an update (pkg/controller/cloneset/sync/cloneset_update.go Update: "still in grace period")', () => {
   const list = pods(4);
   list[0].inGracePeriod = true;
-  assert.deepEqual(planCloneSetSync({ ...base, replicas: 4, pods: list }), { kind: 'update', pods: ['p1', 'p2'] });
+  assert.deepEqual(planCloneSetSync({ ...base, replicas: 4, pods: list }), { kind: 'update', pods: ['p3', 'p2'] });
 });
 
 test('finishGracePeriod drops a grace spec whose revision the pod no longer has (pkg/util/inplaceupdate/inplace_update.go finishGracePeriod)', () => {
@@ -215,4 +218,46 @@ test('InPlaceUpdateEnvFromMetadata: only add/replace of a referenced key restart
   });
   assert.deepEqual(inPlaceUpdatePlan(tpl({ ver: '1' }, { cfg: 'x' }), tpl({ ver: '2' }, { cfg: 'y' }))!.envFromMetadataContainers, ['app']);
   assert.deepEqual(inPlaceUpdatePlan(tpl({}, { cfg: 'x' }), tpl({}, {}))!.envFromMetadataContainers, [], 'a removed key restarts nothing');
+});
+
+// TestCompare (pkg/util/updatesort/priority_sort_test.go): compare(podI, podJ, true) is true when I may go first
+const W2 = { weightPriority: [{ weight: 20, matchSelector: { matchLabels: { key: 'foo' } } }, { weight: 10, matchSelector: { matchLabels: { key: 'bar' } } }] };
+const W3 = (w3: number): UpdatePriorityStrategy => ({
+  weightPriority: [
+    { weight: 20, matchSelector: { matchLabels: { key1: 'foo' } } },
+    { weight: 10, matchSelector: { matchLabels: { key2: 'bar' } } },
+    { weight: w3, matchSelector: { matchLabels: { key3: 'baz' } } },
+  ],
+});
+const ORD = { orderPriority: [{ orderedKey: 'key1' }, { orderedKey: 'key2' }] };
+const compareRows: Array<[string, UpdatePriorityStrategy, Record<string, string>, Record<string, string>, boolean]> = [
+  ['weight, no labels', W2, {}, {}, true],
+  ['weight, same label', W2, { key: 'foo' }, { key: 'foo' }, true],
+  ['weight, bar vs foo', W2, { key: 'bar' }, { key: 'foo' }, false],
+  ['weight, none vs bar', W2, {}, { key: 'bar' }, false],
+  ['weight, none vs foo', W2, {}, { key: 'foo' }, false],
+  ['weight, 20 vs 10+15', W3(15), { key1: 'foo' }, { key2: 'bar', key3: 'baz' }, false],
+  ['weight, 10+5 vs 20', W3(5), { key2: 'bar', key3: 'baz' }, { key1: 'foo' }, false],
+  ['order, no labels', ORD, {}, {}, true],
+  ['order, o-10 vs o-5', ORD, { key1: 'o-10' }, { key1: 'o-5' }, true],
+  ['order, o-10 vs o-10', ORD, { key1: 'o-10' }, { key1: 'o-10' }, true],
+  ['order, o-10 vs o-20', ORD, { key1: 'o-10' }, { key1: 'o-20' }, false],
+  ['order, key2 vs key1', ORD, { key2: 'o-20' }, { key1: 'o-10' }, false],
+  ['order, key2 o-20 vs key2 o-10', ORD, { key2: 'o-20' }, { key2: 'o-10' }, true],
+];
+for (const [name, strategy, i, j, want] of compareRows) {
+  test(`TestCompare row "${name}" (pkg/util/updatesort/priority_sort_test.go)`, () => {
+    assert.equal(compareUpdatePriority(podUpdatePriority(strategy, i), podUpdatePriority(strategy, j)) <= 0, want);
+  });
+}
+
+test('TestSortUpdateIndexes: not-ready before ready, pending before running (pkg/controller/cloneset/sync/cloneset_update_test.go)', () => {
+  const p = (name: string, phase: string, ready: boolean): PlannedPod => ({
+    name, phase, ready, available: ready, updated: false, scheduled: false, creationTimestamp: '', specifiedDelete: false,
+  });
+  const waiting = [p('p0', 'Pending', true), p('p1', 'Pending', false), p('p3', 'Running', true), p('p4', 'Running', false)];
+  assert.deepEqual(sortPodsToUpdate(waiting).map((x) => x.name), ['p1', 'p0', 'p4', 'p3']);
+  // PreparingUpdate pods first (SortUpdateIndexes' last, stable pass)
+  waiting[2].lifecycleState = 'PreparingUpdate';
+  assert.deepEqual(sortPodsToUpdate(waiting).map((x) => x.name), ['p3', 'p1', 'p0', 'p4']);
 });
