@@ -343,6 +343,68 @@ test('no Progressing condition before Kruise v1.9 (progressDeadlineSeconds arriv
   }
 });
 
+/** The lowest number of ready, not deleting pods of the CloneSet seen at any committed change. */
+function trackMinReady(sim: Sim): { min: () => number; stop: () => void } {
+  let min = Infinity;
+  const stop = sim.store.subscribe((ev) => {
+    if (ev.gr.resource !== 'pods') return;
+    const ready = podsOf(sim).filter((p) => !p.metadata.deletionTimestamp && p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
+    min = Math.min(min, ready);
+  });
+  return { min: () => min, stop };
+}
+
+test(
+  'podsToDelete takes ready pods down only within maxUnavailable (pkg/controller/cloneset/sync/cloneset_scale.go Scale "specified delete" with deleteReadyLimit)',
+  withSim('v1alpha1', async (sim) => {
+    const cs = fixture('cloneset-v1alpha1.yaml')[0] as CS;
+    cs.spec.replicas = 4;
+    cs.spec.updateStrategy = { type: 'ReCreate', maxUnavailable: 1 };
+    sim.store.create(CLONESETS, cs);
+    await waitFor('ready', readyAll(sim, 4), 5000);
+    const victims = podsOf(sim).slice(0, 2).map((p) => p.metadata.name!);
+    const track = trackMinReady(sim);
+    try {
+      patchSpec(sim, (c) => {
+        c.spec.scaleStrategy = { podsToDelete: victims };
+      });
+      await waitFor('both replaced', () => {
+        const names = podsOf(sim).map((p) => p.metadata.name!);
+        const s = getCs(sim).status!;
+        return victims.every((v) => !names.includes(v)) && s.readyReplicas === 4 && s.replicas === 4 ? true : undefined;
+      }, 5000);
+      assert.equal(track.min(), 3, 'one ready pod down at a time');
+    } finally {
+      track.stop();
+    }
+  }),
+);
+
+test(
+  'podsToDelete with maxSurge creates the replacement before deleting (TestCalculateDiffsWithExpectation rows "specified delete with maxSurge", cloneset_sync_utils.go scaleSurge)',
+  withSim('v1alpha1', async (sim) => {
+    const cs = fixture('cloneset-v1alpha1.yaml')[0] as CS;
+    cs.spec.replicas = 3;
+    cs.spec.updateStrategy = { type: 'ReCreate', maxUnavailable: 0, maxSurge: 1 };
+    sim.store.create(CLONESETS, cs);
+    await waitFor('ready', readyAll(sim, 3), 5000);
+    const victim = podsOf(sim)[0].metadata.name!;
+    const track = trackMinReady(sim);
+    try {
+      patchSpec(sim, (c) => {
+        c.spec.scaleStrategy = { podsToDelete: [victim] };
+      });
+      await waitFor('replaced', () => {
+        const s = getCs(sim).status!;
+        return !podsOf(sim).some((p) => p.metadata.name === victim) && s.readyReplicas === 3 && s.replicas === 3 ? true : undefined;
+      }, 5000);
+      assert.equal(track.min(), 3, 'never below 3 ready pods: the surge pod was ready before the victim went');
+    } finally {
+      track.stop();
+    }
+  }),
+);
+
 test('webhook: invalid values are rejected with field paths; InPlaceOnly rejects non-image changes', () => {
   const sim = startSim([createCloneSetController()]);
   try {
