@@ -85,9 +85,12 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
     if (ms !== undefined && (requeueMs === undefined || ms < requeueMs)) requeueMs = ms;
   };
   // Kruise's inplaceupdate Refresh: readiness gate conditions, grace periods, finished in-place updates
-  for (const p of ownPods()) requeue(refreshInPlaceState(store, p, now));
-  // lifecycle hooks: released preDelete hooks let PreparingDelete pods go, preNormal hooks make pods Normal
-  for (const p of ownPods()) refreshLifecycle(store, p, spec.lifecycle);
+  const inPlaceHook = spec.lifecycle.inPlaceUpdate;
+  const afterUpdate = (p: Pod) => (inPlaceHook && !isPodAllHooked(inPlaceHook, p) ? 'Updated' : 'Normal');
+  for (const p of ownPods()) requeue(refreshInPlaceState(store, p, now, afterUpdate));
+  // lifecycle hooks: released preDelete hooks let PreparingDelete pods go, preNormal hooks make pods Normal,
+  // inPlaceUpdate hooks move PreparingUpdate / Updated pods on
+  for (const p of ownPods()) refreshLifecycle(store, p, spec.lifecycle, updateRevName);
   const podsNow = ownPods();
   const remove = (p: Pod) => deleteThroughLifecycle(store, p, spec.lifecycle.preDelete);
   const specified = new Set(spec.podsToDelete);
@@ -135,7 +138,10 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
     case 'update':
       for (const n of step.pods) {
         const pod = byName.get(n);
-        if (pod) updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, policy, now, inPlaceGraceSeconds(cs), remove, settings.kruise !== 'v1.3');
+        if (pod) {
+          const hold = (p: Pod) => holdForInPlaceHook(store, p, inPlaceHook);
+          updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, policy, now, inPlaceGraceSeconds(cs), remove, settings.kruise !== 'v1.3', hold);
+        }
       }
       break;
     case 'none':
@@ -211,11 +217,38 @@ function setLifecycleState(store: Store, pod: Pod, state: string): void {
   store.update(PODS, { ...fresh, metadata: { ...fresh.metadata, labels: { ...(fresh.metadata.labels ?? {}), [LIFECYCLE_STATE_LABEL]: state } } });
 }
 
-/** PreparingDelete pods whose preDelete hook was released are deleted; PreparingNormal pods become Normal once all preNormal hooks are on. */
-function refreshLifecycle(store: Store, pod: Pod, lifecycle: CloneSetSpecView['lifecycle']): void {
+/**
+ * Kruise's refreshPodState (sync/cloneset_update.go) and preDelete handling: PreparingDelete pods whose
+ * hook was released are deleted; PreparingNormal pods become Normal once all preNormal hooks are on;
+ * a PreparingUpdate pod already at the update revision (rolled back) and an Updated pod whose
+ * inPlaceUpdate hook is all back on move on (Updated while the hook is not all on, else Normal).
+ */
+function refreshLifecycle(store: Store, pod: Pod, lifecycle: CloneSetSpecView['lifecycle'], updateRevision: string): void {
   const state = pod.metadata.labels?.[LIFECYCLE_STATE_LABEL];
+  const hook = lifecycle.inPlaceUpdate;
   if (state === 'PreparingDelete' && !isPodHooked(lifecycle.preDelete, pod)) safeDelete(store, pod.metadata.namespace, pod.metadata.name ?? '');
   else if (state === 'PreparingNormal' && (!lifecycle.preNormal || isPodAllHooked(lifecycle.preNormal, pod))) setLifecycleState(store, pod, 'Normal');
+  else if (state === 'PreparingUpdate' && podRevisionMatches(pod, updateRevision)) setLifecycleState(store, pod, hook && !isPodAllHooked(hook, pod) ? 'Updated' : 'Normal');
+  else if (state === 'Updated' && (!hook || isPodAllHooked(hook, pod))) setLifecycleState(store, pod, 'Normal');
+}
+
+/**
+ * Kruise's updatePod before an in-place update: a Normal (or PreparingNormal) pod the inPlaceUpdate
+ * hook is on, and an Updated pod, go to PreparingUpdate and wait; a PreparingUpdate pod waits while
+ * the hook is on. Returns true while the pod is held.
+ */
+function holdForInPlaceHook(store: Store, pod: Pod, hook: LifecycleHook | undefined): boolean {
+  const state = pod.metadata.labels?.[LIFECYCLE_STATE_LABEL] ?? '';
+  if (state === '' || state === 'Normal' || state === 'PreparingNormal') {
+    if (!isPodHooked(hook, pod)) return false;
+    setLifecycleState(store, pod, 'PreparingUpdate');
+    return true;
+  }
+  if (state === 'Updated') {
+    setLifecycleState(store, pod, 'PreparingUpdate');
+    return true;
+  }
+  return state === 'PreparingUpdate' && isPodHooked(hook, pod);
 }
 
 function createCloneSetPod(store: Store, cs: KubeObject, revision: KubeObject, podInformer: Informer<Pod>, lifecycleState: string): void {

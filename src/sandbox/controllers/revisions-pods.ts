@@ -73,6 +73,8 @@ export function updatePodToRevision(
   },
   /** Kruise's InPlaceUpdateEnvFromMetadata gate (off on v1.3). */
   envFromMetadata = true,
+  /** Returns true to hold the pod before its in-place update (CloneSet's lifecycle.inPlaceUpdate hook). */
+  holdInPlace?: (pod: Pod) => boolean,
 ): PodUpdateResult {
   const ns = pod.metadata.namespace;
   const name = pod.metadata.name ?? '';
@@ -84,6 +86,7 @@ export function updatePodToRevision(
       // Kruise marks the pod not ready through its readiness gate before touching containers
       let fresh = store.get(PODS, ns, name) as Pod | undefined;
       if (!fresh) return 'blocked';
+      if (holdInPlace?.(fresh)) return 'blocked';
       if (hasInPlaceReadinessGate(fresh)) {
         store.updateStatus(PODS, withInPlaceReadyCondition(fresh, 'False', now, 'StartInPlaceUpdate'));
         fresh = store.get(PODS, ns, name) as Pod | undefined;
@@ -105,9 +108,10 @@ export function updatePodToRevision(
 /**
  * Kruise's inplaceupdate Refresh: a gate without condition gets True; a grace period that has
  * passed releases the parked images; a finished in-place update sets InPlaceUpdateReady True and
- * the lifecycle state back to Normal. Returns ms after which to look again (grace period), if any.
+ * the lifecycle state Updating on to `stateAfterUpdate` (Normal, or Updated while a CloneSet's
+ * inPlaceUpdate hook is not all back on the pod). Returns ms after which to look again (grace period), if any.
  */
-export function refreshInPlaceState(store: Store, pod: Pod, now: Date): number | undefined {
+export function refreshInPlaceState(store: Store, pod: Pod, now: Date, stateAfterUpdate: (pod: Pod) => string = () => 'Normal'): number | undefined {
   if (!hasInPlaceReadinessGate(pod)) return undefined;
   const cond = inPlaceReadyCondition(pod);
   const ns = pod.metadata.namespace;
@@ -130,7 +134,7 @@ export function refreshInPlaceState(store: Store, pod: Pod, now: Date): number |
   }
   if (!inPlaceUpdateCompleted(pod)) return undefined;
   if (pod.metadata.labels?.[LIFECYCLE_STATE_LABEL] === 'Updating') {
-    store.update(PODS, { ...pod, metadata: { ...pod.metadata, labels: { ...pod.metadata.labels, [LIFECYCLE_STATE_LABEL]: 'Normal' } } });
+    store.update(PODS, { ...pod, metadata: { ...pod.metadata, labels: { ...pod.metadata.labels, [LIFECYCLE_STATE_LABEL]: stateAfterUpdate(pod) } } });
   }
   const fresh = store.get(PODS, ns, name) as Pod | undefined;
   if (fresh) store.updateStatus(PODS, withInPlaceReadyCondition(fresh, 'True', now));

@@ -529,6 +529,44 @@ test(
 );
 
 test(
+  'lifecycle.inPlaceUpdate hook: PreparingUpdate holds the pod until released, then Updating → Updated → Normal once the hook is back (pkg/controller/cloneset/sync/cloneset_update.go updatePod / refreshPodState)',
+  withSim('v1alpha1', async (sim) => {
+    const cs = fixture('cloneset-v1alpha1.yaml')[0] as CS;
+    cs.spec.replicas = 1;
+    cs.spec.template.metadata.labels['example.io/inplace-hook'] = 'true';
+    cs.spec.lifecycle = { inPlaceUpdate: { labelsHandler: { 'example.io/inplace-hook': 'true' } } };
+    sim.store.create(CLONESETS, cs);
+    await waitFor('ready', readyAll(sim, 1), 5000);
+    const state = () => podsOf(sim)[0].metadata.labels!['lifecycle.apps.kruise.io/state'];
+    const setHook = (on: boolean) => {
+      const pod = sim.store.get(PODS, 'default', podsOf(sim)[0].metadata.name!) as Pod;
+      const labels = { ...pod.metadata.labels! };
+      if (on) labels['example.io/inplace-hook'] = 'true';
+      else delete labels['example.io/inplace-hook'];
+      sim.store.update(PODS, { ...pod, metadata: { ...pod.metadata, labels } });
+    };
+    patchSpec(sim, (c) => {
+      c.spec.template.spec.containers[0].image = 'nginx:1.26';
+    });
+    await waitFor('PreparingUpdate', () => (state() === 'PreparingUpdate' ? true : undefined));
+    await waitFor('observed', () => (fresh(sim) ? true : undefined));
+    await new Promise((r) => setTimeout(r, 100)); // several syncs: still held
+    assert.equal(state(), 'PreparingUpdate');
+    assert.equal(image(podsOf(sim)[0]), 'nginx:1.25', 'held before the in-place update');
+    setHook(false);
+    await waitFor('Updated', () => (state() === 'Updated' ? true : undefined), 5000);
+    assert.equal(image(podsOf(sim)[0]), 'nginx:1.26');
+    assert.equal(getCs(sim).status!.availableReplicas, 0, 'Updated is not available until the hook is back');
+    setHook(true);
+    const done = await waitFor('Normal and available', () => {
+      const s = getCs(sim).status!;
+      return state() === 'Normal' && s.updatedAvailableReplicas === 1 ? s : undefined;
+    }, 5000);
+    assert.equal(done.currentRevision, done.updateRevision);
+  }),
+);
+
+test(
   'lifecycle: preDelete hook holds a pod in PreparingDelete until released; preNormal holds new pods; exclude label replaces early',
   withSim('v1alpha1', async (sim) => {
     const cs = fixture('cloneset-v1alpha1.yaml')[0] as CS;
