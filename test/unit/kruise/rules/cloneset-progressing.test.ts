@@ -210,3 +210,12 @@ test('TestGetRequeueSecondsFromCondition: re-queue only while CloneSetUpdated, j
   assert.equal(msUntilProgressDeadline(cond('True', 'CloneSetUpdated', 0), 10, t(20)), 5);
   assert.equal(msUntilProgressDeadline(cond('True', 'CloneSetAvailable', 0), 10, t(4)), undefined);
 });
+
+test('Progressing: a new revision on a CloneSet available for longer than the deadline is exceeded at once, the clock running from CloneSetAvailable (cloneset_utils.go CloneSetDeadlineExceeded reads the carried condition whatever its reason, v1.9.0 and main)', () => {
+  const available = cond('True', 'CloneSetAvailable', 0);
+  const got = progressingCondition({ progressDeadlineSeconds: 600, paused: false, specReplicas: 10, ...ns(10, 10, 10, 0, 0, 0, 10, '1', '2'), previousCondition: available, now: t(3600) });
+  assert.deepEqual([got?.status, got?.reason], ['False', 'ProgressDeadlineExceeded']);
+  // within the deadline of becoming available, the same change is progressing
+  const soon = progressingCondition({ progressDeadlineSeconds: 600, paused: false, specReplicas: 10, ...ns(10, 10, 10, 0, 0, 0, 10, '1', '2'), previousCondition: available, now: t(60) });
+  assert.deepEqual([soon?.status, soon?.reason, soon?.lastUpdateTime], ['True', 'CloneSetUpdated', iso(60)]);
+});
