@@ -15,6 +15,7 @@ import { isCloneSetV1beta1 } from '../workloads/cloneset';
 import { DEFAULT_REVISION_HISTORY_LIMIT } from './revisions';
 import { explainCloneSetPartition } from '../partition';
 import { calculateCloneSetDiffs, type ExpectationDiffs } from './cloneset-diffs';
+import { scatterSort, type ScatterTerm } from './scatter-sort';
 
 export const LIFECYCLE_STATE_LABEL = 'lifecycle.apps.kruise.io/state';
 export const CLONESET_INSTANCE_ID_LABEL = 'apps.kruise.io/cloneset-instance-id';
@@ -100,6 +101,8 @@ export interface PlannedPod {
    * Kruise skips it when choosing pods to update, so a newer revision cannot overwrite the parked change.
    */
   inGracePeriod?: boolean;
+  /** The pod's labels (for updateStrategy.scatterStrategy). */
+  labels?: Record<string, string>;
 }
 
 export interface CloneSetSyncInput {
@@ -119,6 +122,8 @@ export interface CloneSetSyncInput {
   excludePreparingDelete?: boolean;
   /** currentRevision == updateRevision. */
   revisionConsistent?: boolean;
+  /** updateStrategy.scatterStrategy. */
+  scatterStrategy?: ScatterTerm[];
 }
 
 export type CloneSetSyncStep =
@@ -166,11 +171,16 @@ export function compareUpdatePriority(pa: number[] = [], pb: number[] = []): num
 
 /**
  * Kruise's SortUpdateIndexes (sync/cloneset_update.go): ActivePods order, then the priority
- * strategy (stable), then PreparingUpdate pods first. Array.prototype.sort is stable.
+ * strategy (stable), then the scatter strategy (judged on all pods), then PreparingUpdate pods first. Array.prototype.sort is stable.
  */
-export function sortPodsToUpdate(pods: PlannedPod[]): PlannedPod[] {
-  const out = pods.slice().sort(deletionOrder);
+export function sortPodsToUpdate(pods: PlannedPod[], all: readonly PlannedPod[] = pods, scatter?: readonly ScatterTerm[]): PlannedPod[] {
+  let out = pods.slice().sort(deletionOrder);
   if (out.some((p) => p.updatePriority)) out.sort(priorityOrder);
+  if (scatter?.length) {
+    const index = new Map(all.map((p, i) => [p, i]));
+    const order = scatterSort(scatter, all.map((p) => p.labels ?? {}), out.map((p) => index.get(p) ?? -1));
+    out = order.map((i) => all[i]);
+  }
   out.sort((a, b) => Number(b.lifecycleState === 'PreparingUpdate') - Number(a.lifecycleState === 'PreparingUpdate'));
   return out;
 }
@@ -238,7 +248,7 @@ export function planCloneSetSync(input: CloneSetSyncInput): CloneSetSyncStep {
   if (updateNum <= 0) return { kind: 'none' };
   // pods in an in-place grace period wait; PreparingDelete pods are on their way out
   const waiting = pods.filter((p) => !p.updated && !p.preparingDelete && (p.lifecycleState === 'Updated' || !p.inGracePeriod));
-  const chosen = limitUpdates(sortPodsToUpdate(waiting).slice(0, updateNum), pods, diffs.updateMaxUnavailable ?? 0);
+  const chosen = limitUpdates(sortPodsToUpdate(waiting, pods, input.scatterStrategy).slice(0, updateNum), pods, diffs.updateMaxUnavailable ?? 0);
   return chosen.length > 0 ? { kind: 'update', pods: chosen.map((p) => p.name) } : { kind: 'none' };
 }
 
@@ -481,6 +491,7 @@ export interface CloneSetSpecView {
   lifecycle: { preDelete?: LifecycleHook; preNormal?: LifecycleHook; inPlaceUpdate?: LifecycleHook };
   excludePreparingDelete: boolean;
   priorityStrategy?: UpdatePriorityStrategy;
+  scatterStrategy?: ScatterTerm[];
 }
 
 /**
@@ -516,5 +527,6 @@ export function readCloneSetSpec(obj: { apiVersion?: string; spec?: unknown; met
     // v1alpha1 uses a label on the CloneSet (v1.3+), v1beta1 a scaleStrategy field (§3.2)
     excludePreparingDelete: beta ? scale.excludePreparingDelete === true : labels[EXCLUDE_PREPARING_DELETE_LABEL] === 'true',
     priorityStrategy: ru.priorityStrategy as UpdatePriorityStrategy | undefined,
+    scatterStrategy: ru.scatterStrategy as ScatterTerm[] | undefined,
   };
 }

@@ -109,6 +109,7 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
       lifecycleState: p.metadata.labels?.[LIFECYCLE_STATE_LABEL],
       updatePriority: podUpdatePriority(spec.priorityStrategy, p.metadata.labels ?? {}),
       inGracePeriod: Boolean(p.metadata.annotations?.[INPLACE_UPDATE_GRACE_ANNOTATION]),
+      labels: p.metadata.labels ?? {},
     };
   });
   const step = planCloneSetSync({
@@ -122,6 +123,7 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
     scaleMaxUnavailable: scaleMaxUnavailable(spec.scaleMaxUnavailable, spec.replicas),
     excludePreparingDelete: spec.excludePreparingDelete,
     revisionConsistent: revs.currentRevision.metadata.name === updateRevName,
+    scatterStrategy: spec.scatterStrategy,
   });
   const byName = new Map(podsNow.map((p) => [p.metadata.name ?? '', p]));
   switch (step.kind) {

@@ -261,3 +261,15 @@ test('TestSortUpdateIndexes: not-ready before ready, pending before running (pkg
   waiting[2].lifecycleState = 'PreparingUpdate';
   assert.deepEqual(sortPodsToUpdate(waiting).map((x) => x.name), ['p3', 'p1', 'p0', 'p4']);
 });
+
+test('scatterStrategy spreads labelled pods through the update order after ActivePods and priority (sync/cloneset_update.go SortUpdateIndexes, TestSort row "one pod one label")', () => {
+  const p = (i: number, labels: Record<string, string> = {}): PlannedPod => ({
+    name: `p${i}`, phase: 'Running', ready: true, available: true, updated: false, scheduled: true, creationTimestamp: '2026-01-01T00:00:00Z', specifiedDelete: false, labels,
+  });
+  const all = [p(0), p(1), p(2), p(3), p(4, { labelA: 'AAA' }), p(5, { labelA: 'AAA' })];
+  const scatter = [{ key: 'labelA', value: 'AAA' }];
+  assert.deepEqual(sortPodsToUpdate(all, all, scatter).map((x) => x.name), ['p4', 'p0', 'p1', 'p2', 'p3', 'p5']);
+  // the planner uses it: the first pod updated carries the label
+  const step = planCloneSetSync({ ...base, replicas: 6, maxUnavailable: 1, pods: all, scatterStrategy: scatter });
+  assert.deepEqual(step, { kind: 'update', pods: ['p4'] });
+});
