@@ -248,7 +248,7 @@ export function planCloneSetSync(input: CloneSetSyncInput): CloneSetSyncStep {
   if (updateNum <= 0) return { kind: 'none' };
   // pods in an in-place grace period wait; PreparingDelete pods are on their way out
   const waiting = pods.filter((p) => !p.updated && !p.preparingDelete && (p.lifecycleState === 'Updated' || !p.inGracePeriod));
-  const chosen = limitUpdates(sortPodsToUpdate(waiting, pods, input.scatterStrategy).slice(0, updateNum), pods, diffs.updateMaxUnavailable ?? 0);
+  const chosen = limitUpdates(sortPodsToUpdate(waiting, pods, input.scatterStrategy), pods, diffs);
   return chosen.length > 0 ? { kind: 'update', pods: chosen.map((p) => p.name) } : { kind: 'none' };
 }
 
@@ -291,11 +291,16 @@ function planScale(pods: PlannedPod[], diffs: ExpectationDiffs): CloneSetSyncSte
   return { kind: 'scale', createOld: 0, createNew: 0, deletePods: deletePods.map((p) => p.name) };
 }
 
-/** Kruise's limitUpdateIndexes: updating available pods stays within updateMaxUnavailable. */
-function limitUpdates(waiting: PlannedPod[], pods: PlannedPod[], updateMaxUnavailable: number): PlannedPod[] {
+/**
+ * Kruise's limitUpdateIndexes: at most |updateNum| of the sorted waiting pods, and while updating
+ * them keeps unavailable pods (and unavailable pods at the target revision) within updateMaxUnavailable.
+ */
+export function limitUpdates<P extends { updated: boolean; available: boolean }>(waiting: P[], pods: readonly P[], diffs: ExpectationDiffs): P[] {
+  const updateMaxUnavailable = diffs.updateMaxUnavailable ?? 0;
+  waiting = waiting.slice(0, Math.abs(diffs.updateNum ?? 0));
   let unavailable = pods.filter((p) => !p.available).length;
   const targetUnavailable = pods.filter((p) => p.updated && !p.available).length;
-  const out: PlannedPod[] = [];
+  const out: P[] = [];
   for (const p of waiting) {
     if (targetUnavailable + out.length >= updateMaxUnavailable) break;
     if (p.available) {

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { calculateCloneSetDiffs, type DiffPod, type ExpectationDiffs } from '../../../../src/kruise/rules/cloneset-diffs';
 import { explainCloneSetPartition } from '../../../../src/kruise/partition';
 import { scaledValueFromIntOrPercent } from '../../../../src/kruise/intstr';
+import { limitUpdates } from '../../../../src/kruise/rules/cloneset';
 
 interface Row {
   name: string;
@@ -128,5 +129,46 @@ for (const row of ROWS) {
     // Go's zero values: a field written as 0 in the row equals a missing one
     const want = Object.fromEntries(Object.entries(row.expect).filter(([, v]) => v !== 0));
     assert.deepEqual(got, want);
+  });
+}
+
+// TestCalculateUpdateCount (pkg/controller/cloneset/sync/cloneset_update_test.go): how many of the old
+// pods limitUpdateIndexes lets update. Strategy [partition, maxUnavailable, maxSurge] (defaults 0, "20%", 0);
+// pods "R" ready, "-" not; the row that needs CloneSetPartitionRollback (updateNum < 0) is left out.
+const UPDATE_COUNT_ROWS: Array<[string, [number, number | string, number], number, number[], string, number]> = [
+  ['#0 all ready', [0, '20%', 0], 3, [0, 1, 2], 'RRR', 1],
+  ['#1 one old pod not ready', [0, '20%', 0], 3, [0, 1, 2], 'R-R', 0],
+  ['#2 first old pod not ready', [0, '20%', 0], 3, [0, 1, 2], '-RR', 1],
+  ['#3 two of ten not ready', [0, '20%', 0], 10, [0, 1, 2, 3, 4, 5, 6, 7, 8], '-RRRRRRR-R', 1],
+  ['#4 partition 2, maxUnavailable 3', [2, 3, 0], 3, [0, 1], '-RR', 0],
+  ['#5 partition 2, maxUnavailable 50%', [2, '50%', 0], 8, [0, 1, 2, 3, 4, 5, 6], '-R-RRRR-', 3],
+  ['#6 old revision all unavailable, maxUnavailable 2', [0, 2, 0], 5, [0, 1, 2, 3, 4], '-----', 2],
+  ['#7 old revision all unavailable, 2 updating', [0, 2, 0], 5, [0, 1, 2], '-----', 0],
+  ['#8 1 updated and 1 updating', [0, 2, 0], 5, [0, 1, 2], '---R-', 1],
+  ['#9 maxSurge 1, 1 creating', [0, 2, 1], 5, [0, 1, 2, 3, 4], '------', 2],
+  ['#10 maxSurge 1, 1 updated and 1 updating', [0, 2, 1], 5, [0, 1, 2, 3], '----R-', 2],
+  ['#11 maxSurge 1, 1 updated and 2 updating', [0, 2, 1], 5, [0, 1, 2], '----R-', 1],
+  ['#12 maxSurge 1, 3 updating', [0, 2, 1], 5, [0, 1, 2], '------', 0],
+  ['#14 maxUnavailable 0, maxSurge 2, usedSurge 1', [0, 0, 2], 4, [0, 1], 'RRRRR', 1],
+  ['#15 maxUnavailable 0, maxSurge 2, usedSurge 2', [0, 0, 2], 4, [0, 1, 2, 3], 'RRRRRR', 2],
+];
+
+for (const [name, [partition, maxUnavailable, maxSurge], replicas, oldIndexes, ready, want] of UPDATE_COUNT_ROWS) {
+  test(`TestCalculateUpdateCount row ${name} (pkg/controller/cloneset/sync/cloneset_update_test.go)`, () => {
+    const pods = [...ready].map((r, i) => ({ updated: !oldIndexes.includes(i), available: r === 'R', preparingDelete: false, specifiedDelete: false }));
+    const surge = scaledValueFromIntOrPercent(maxSurge, replicas, true);
+    const diffs = calculateCloneSetDiffs({
+      replicas,
+      partition,
+      maxSurge: surge,
+      maxUnavailable: scaledValueFromIntOrPercent(maxUnavailable, replicas, surge === 0),
+      paused: false,
+      excludePreparingDelete: false,
+      revisionConsistent: false,
+      partitionRollback: true,
+      pods,
+    });
+    const waiting = (diffs.updateNum ?? 0) > 0 ? oldIndexes.map((i) => pods[i]) : [];
+    assert.equal(limitUpdates(waiting, pods, diffs).length, want);
   });
 }
