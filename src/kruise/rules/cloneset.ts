@@ -124,9 +124,12 @@ export interface CloneSetSyncInput {
   revisionConsistent?: boolean;
   /** updateStrategy.scatterStrategy. */
   scatterStrategy?: ScatterTerm[];
+  /** A preDelete or inPlaceUpdate hook has markPodNotReady: PreparingDelete is then never cancelled. */
+  lifecycleMarksNotReady?: boolean;
 }
 
 export type CloneSetSyncStep =
+  | { kind: 'cancel-delete'; pods: string[] }
   | { kind: 'delete-specified'; pods: string[] }
   | { kind: 'scale'; createOld: number; createNew: number; deletePods: string[] }
   | { kind: 'update'; pods: string[] }
@@ -229,6 +232,8 @@ function readyNormal(p: PlannedPod): boolean {
  */
 export function planCloneSetSync(input: CloneSetSyncInput): CloneSetSyncStep {
   const { pods } = input;
+  const cancel = preparingDeleteToCancel(input);
+  if (cancel.length > 0) return { kind: 'cancel-delete', pods: cancel };
   const diffs = calculateCloneSetDiffs({
     replicas: input.replicas,
     partition: input.partitionReplicas,
@@ -250,6 +255,24 @@ export function planCloneSetSync(input: CloneSetSyncInput): CloneSetSyncStep {
   const waiting = pods.filter((p) => !p.updated && !p.preparingDelete && (p.lifecycleState === 'Updated' || !p.inGracePeriod));
   const chosen = limitUpdates(sortPodsToUpdate(waiting, pods, input.scatterStrategy), pods, diffs);
   return chosen.length > 0 ? { kind: 'update', pods: chosen.map((p) => p.name) } : { kind: 'none' };
+}
+
+/**
+ * Kruise's managePreparingDelete (sync/cloneset_scale.go): when replicas grew back, PreparingDelete
+ * pods that were not specified for deletion return to PreparingNormal instead of new pods being made.
+ */
+function preparingDeleteToCancel(input: CloneSetSyncInput): string[] {
+  if (input.lifecycleMarksNotReady) return [];
+  const { pods } = input;
+  let diff = input.replicas - pods.length + pods.filter((p) => p.specifiedDelete || p.preparingDelete).length;
+  const out: string[] = [];
+  for (const p of pods) {
+    if (diff <= 0) break;
+    if (!p.preparingDelete || p.specifiedDelete) continue;
+    out.push(p.name);
+    diff--;
+  }
+  return out;
 }
 
 /** The Scale half: a step, or 'update' when scaling does nothing this time. */

@@ -124,9 +124,13 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
     excludePreparingDelete: spec.excludePreparingDelete,
     revisionConsistent: revs.currentRevision.metadata.name === updateRevName,
     scatterStrategy: spec.scatterStrategy,
+    lifecycleMarksNotReady: Boolean(spec.lifecycle.preDelete?.markPodNotReady || spec.lifecycle.inPlaceUpdate?.markPodNotReady),
   });
   const byName = new Map(podsNow.map((p) => [p.metadata.name ?? '', p]));
   switch (step.kind) {
+    case 'cancel-delete':
+      for (const n of step.pods) if (byName.has(n)) setLifecycleState(store, byName.get(n)!, 'PreparingNormal');
+      break;
     case 'delete-specified':
       for (const n of step.pods) if (byName.has(n)) remove(byName.get(n)!);
       break;

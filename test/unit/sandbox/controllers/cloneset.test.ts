@@ -567,6 +567,25 @@ test(
 );
 
 test(
+  'scaling back up returns a PreparingDelete pod to Normal instead of creating one (pkg/controller/cloneset/sync/cloneset_scale.go managePreparingDelete)',
+  withSim('v1alpha1', async (sim) => {
+    const cs = fixture('cloneset-v1alpha1.yaml')[0] as CS;
+    cs.spec.replicas = 2;
+    cs.spec.template.metadata.labels['example.io/block-deletion'] = 'true';
+    cs.spec.lifecycle = { preDelete: { labelsHandler: { 'example.io/block-deletion': 'true' } } };
+    sim.store.create(CLONESETS, cs);
+    await waitFor('2 ready', readyAll(sim, 2), 5000);
+    const names = podsOf(sim).map((p) => p.metadata.name).sort();
+    patchSpec(sim, (c) => (c.spec.replicas = 1));
+    const held = await waitFor('PreparingDelete', () => podsOf(sim).find((p) => p.metadata.labels!['lifecycle.apps.kruise.io/state'] === 'PreparingDelete'));
+    patchSpec(sim, (c) => (c.spec.replicas = 2));
+    await waitFor('back to Normal', () => ((sim.store.get(PODS, 'default', held.metadata.name!) as Pod).metadata.labels!['lifecycle.apps.kruise.io/state'] === 'Normal' ? true : undefined));
+    await waitFor('2 available', () => (fresh(sim) && getCs(sim).status!.availableReplicas === 2 ? true : undefined));
+    assert.deepEqual(podsOf(sim).map((p) => p.metadata.name).sort(), names, 'no pod created, none deleted');
+  }),
+);
+
+test(
   'lifecycle: preDelete hook holds a pod in PreparingDelete until released; preNormal holds new pods; exclude label replaces early',
   withSim('v1alpha1', async (sim) => {
     const cs = fixture('cloneset-v1alpha1.yaml')[0] as CS;
