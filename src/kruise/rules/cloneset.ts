@@ -391,24 +391,31 @@ export function countPodStates(pods: ReadonlyArray<{ updated: boolean; ready: bo
 }
 
 /**
- * expectedUpdatedReplicas as Kruise's calculateStatus writes it: replicas − partition, the partition
- * read even under OnDelete (v1.9 v1alpha1 and master v1beta1 alike); on v1beta1 without
- * `rollingUpdate` (OnDelete converted from v1alpha1) it is replicas. An unreadable partition leaves it 0.
+ * The partition Kruise's controller works with (calculateDiffsWithExpectation, calculateStatus): read
+ * even under OnDelete (v1.9 v1alpha1 and master v1beta1 alike), none on v1beta1 without `rollingUpdate`
+ * (OnDelete converted from v1alpha1). Undefined when unreadable (Kruise logs it and uses none).
  */
-export function cloneSetExpectedUpdatedReplicas(obj: { apiVersion?: string; spec?: unknown; metadata?: unknown }): number {
+export function cloneSetControllerPartition(obj: { apiVersion?: string; spec?: unknown; metadata?: unknown }): number | undefined {
   const spec = (obj.spec ?? {}) as { replicas?: number; updateStrategy?: { partition?: unknown; rollingUpdate?: { partition?: unknown } } };
   const replicas = typeof spec.replicas === 'number' ? spec.replicas : 1;
   const us = spec.updateStrategy ?? {};
   let partition: unknown;
   if (isCloneSetV1beta1(obj as KubeObject)) {
-    if (!us.rollingUpdate) return replicas;
+    if (!us.rollingUpdate) return 0;
     partition = us.rollingUpdate.partition;
   } else partition = us.partition;
   try {
-    return replicas - explainCloneSetPartition(partition, replicas).partitionReplicas;
+    return explainCloneSetPartition(partition, replicas).partitionReplicas;
   } catch {
-    return 0;
+    return undefined;
   }
+}
+
+/** expectedUpdatedReplicas as Kruise's calculateStatus writes it: replicas − partition (0 when the partition is unreadable). */
+export function cloneSetExpectedUpdatedReplicas(obj: { apiVersion?: string; spec?: unknown; metadata?: unknown }): number {
+  const replicas = (obj.spec as { replicas?: unknown } | undefined)?.replicas;
+  const partition = cloneSetControllerPartition(obj);
+  return partition === undefined ? 0 : (typeof replicas === 'number' ? replicas : 1) - partition;
 }
 
 /** The status fields Kruise computes from the pods (conditions are added separately). */

@@ -7,6 +7,7 @@
 import { legacyScaledValue } from '../../kruise/intstr';
 import {
   CLONESET_INSTANCE_ID_LABEL,
+  cloneSetControllerPartition,
   cloneSetExpectedUpdatedReplicas,
   cloneSetStatus,
   isKruisePodAvailable,
@@ -71,7 +72,8 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
   const adapter = cloneSetAdapter;
   const policy = adapter.updatePolicy(cs);
   const paused = adapter.paused(cs);
-  const partition = adapter.partitionReplicas(cs);
+  // the controller's partition is read under OnDelete too (new pods at the current revision up to it)
+  const partition = cloneSetControllerPartition(cs) ?? 0;
   let limits = { maxUnavailable: 1, maxSurge: 0 };
   try {
     limits = adapter.rollingLimits(cs);

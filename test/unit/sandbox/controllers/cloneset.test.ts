@@ -405,6 +405,25 @@ test(
   }),
 );
 
+test(
+  'v1beta1 OnDelete with a partition: scaling up creates pods at the current revision up to the partition, expectedUpdatedReplicas = replicas − partition (cloneset_sync_utils.go calculateDiffsWithExpectation, cloneset_status.go calculateStatus)',
+  withSim('v1beta1', async (sim) => {
+    // OnDelete exists on the v1beta1 shape (master); v1.9's webhook rejects it on v1alpha1
+    const cs = fixture('cloneset-v1beta1.yaml')[0] as CS;
+    cs.spec.replicas = 2;
+    cs.spec.updateStrategy = { type: 'OnDelete', rollingUpdate: { partition: 3 } };
+    sim.store.create(CLONESETS, cs);
+    await waitFor('ready', readyAll(sim, 2), 5000);
+    patchSpec(sim, (c) => {
+      c.spec.template.spec.containers[0].image = 'nginx:1.26';
+      c.spec.replicas = 4;
+    });
+    const s = await waitFor('4 ready', readyAll(sim, 4), 5000);
+    assert.equal(s.expectedUpdatedReplicas, 1);
+    assert.deepEqual(podsOf(sim).map(image).sort(), ['nginx:1.25', 'nginx:1.25', 'nginx:1.25', 'nginx:1.26'], 'one new pod at the current revision (partition 3), one at the update revision');
+  }),
+);
+
 test('webhook: invalid values are rejected with field paths; InPlaceOnly rejects non-image changes', () => {
   const sim = startSim([createCloneSetController()]);
   try {
