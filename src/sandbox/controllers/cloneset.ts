@@ -16,18 +16,15 @@ import {
   isPodHooked,
   LIFECYCLE_STATE_LABEL,
   msUntilAvailable,
-  msUntilProgressDeadline,
   OMIT_EXPECTED_UPDATED_ANNOTATION,
-  planCloneSetSync,
-  podUpdatePriority,
-  progressingCondition,
   readCloneSetSpec,
   SPECIFIED_DELETE_LABEL,
   type CloneSetSpecView,
   type CloneSetStatus,
   type LifecycleHook,
-  type PlannedPod,
 } from '../../kruise/rules/cloneset';
+import { planCloneSetSync, podUpdatePriority, type PlannedPod } from '../../kruise/rules/cloneset-plan';
+import { msUntilProgressDeadline, progressingCondition } from '../../kruise/rules/cloneset-progressing';
 import { INPLACE_UPDATE_GRACE_ANNOTATION } from '../../kruise/rules/cloneset-inplace';
 import { cloneSetDefaults, validateCloneSet } from '../../kruise/rules/cloneset-webhook';
 import { formatLabelSelector } from '../../kruise/selectors';

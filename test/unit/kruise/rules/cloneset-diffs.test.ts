@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { calculateCloneSetDiffs, type DiffPod, type ExpectationDiffs } from '../../../../src/kruise/rules/cloneset-diffs';
 import { explainCloneSetPartition } from '../../../../src/kruise/partition';
 import { scaledValueFromIntOrPercent } from '../../../../src/kruise/intstr';
-import { limitUpdates } from '../../../../src/kruise/rules/cloneset';
+import { limitUpdates } from '../../../../src/kruise/rules/cloneset-plan';
 
 interface Row {
   name: string;

@@ -5,7 +5,8 @@
 // (time.Now() in CloneSetDeadlineExceeded) get an explicit `now`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { msUntilProgressDeadline, progressingCondition, type CloneSetStatus } from '../../../../src/kruise/rules/cloneset';
+import type { CloneSetStatus } from '../../../../src/kruise/rules/cloneset';
+import { msUntilProgressDeadline, progressingCondition } from '../../../../src/kruise/rules/cloneset-progressing';
 
 const SRC = 'pkg/controller/cloneset/cloneset_status_test.go';
 const t = (sec: number) => new Date(sec * 1000);

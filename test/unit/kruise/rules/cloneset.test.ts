@@ -2,18 +2,15 @@
 // Kruise writes, the Progressing condition, in-place plans and the webhook rules.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { cloneSetExpectedUpdatedReplicas, cloneSetStatus, isKruisePodReady, readCloneSetSpec } from '../../../../src/kruise/rules/cloneset';
 import {
-  cloneSetExpectedUpdatedReplicas,
-  cloneSetStatus,
-  isKruisePodReady,
-  planCloneSetSync,
   compareUpdatePriority,
+  planCloneSetSync,
   podUpdatePriority,
   sortPodsToUpdate,
-  readCloneSetSpec,
   type PlannedPod,
   type UpdatePriorityStrategy,
-} from '../../../../src/kruise/rules/cloneset';
+} from '../../../../src/kruise/rules/cloneset-plan';
 import { inPlaceUpdatePlan, inPlaceUpdateCompleted, applyInPlaceUpdate, finishInPlaceGracePeriod, INPLACE_UPDATE_GRACE_ANNOTATION } from '../../../../src/kruise/rules/cloneset-inplace';
 import { cloneSetDefaults, validateCloneSet } from '../../../../src/kruise/rules/cloneset-webhook';
 import type { Pod } from '../../../../src/kruise/types';
