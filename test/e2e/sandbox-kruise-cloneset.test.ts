@@ -4,10 +4,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { kubectl, REPO_ROOT } from '../helpers/cli';
+import { kubectl, REPO_ROOT, runCli } from '../helpers/cli';
 import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
 
 const FIXTURE = join(REPO_ROOT, 'test/fixtures/kruise-controllers/cloneset-v1alpha1.yaml');
+const HOOKED = join(REPO_ROOT, 'test/fixtures/kruise-controllers/cloneset-prenormal-deadline.yaml');
 
 async function kubectlOk(sb: Sandbox, args: string[]): Promise<string> {
   const r = await kubectl(args, sb.kubeconfig);
@@ -83,6 +84,33 @@ for (const release of ['v1.9', 'master'] as const) {
       );
       assert.equal(r.code, 1);
       assert.match(r.stderr, /spec\.updateStrategy\.(rollingUpdate\.)?maxSurge: Invalid value: 1: can not use maxSurge with strategy type InPlaceOnly/);
+    });
+
+    test('Kruise e2e "creates with lifecycle preNormal finalizer" (test/e2e/apps/v1alpha1/cloneset.go): ProgressDeadlineExceeded, `rollout status` exits 1, the hook released → CloneSetAvailable', async () => {
+      await kubectlOk(sb, ['apply', '-f', HOOKED]);
+      const stuck = await waitUntil('deadline exceeded', async () => {
+        const cs = await getJson(sb, ['clonesets', 'hooked']);
+        const c = (cs.status?.conditions ?? []).find((x: any) => x.type === 'Progressing');
+        return c?.reason === 'ProgressDeadlineExceeded' ? { cs, c } : undefined;
+      }, 20_000);
+      assert.equal(stuck.c.status, 'False');
+      assert.equal(stuck.c.message, `CloneSet revision ${stuck.cs.status.updateRevision} has timed out progressing`);
+      assert.equal(stuck.cs.status.readyReplicas, 1, 'the pod is ready, only not available');
+      const r = await runCli(['rollout', 'status', 'cloneset/hooked', '--timeout=20s'], { kubeconfig: sb.kubeconfig, timeoutMs: 30_000 });
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(r.stderr, /^error: .*"hooked".*progress deadline.*timed out progressing/m);
+
+      const pods = await getJson(sb, ['pods', '-l', 'app=hooked']);
+      assert.equal(pods.items[0].metadata.labels['lifecycle.apps.kruise.io/state'], 'PreparingNormal');
+      await kubectlOk(sb, ['patch', 'pod', pods.items[0].metadata.name, '--type', 'merge', '-p', '{"metadata":{"finalizers":["finalizers.sigs.k8s.io/test"]}}']);
+      const ok = await waitUntil('available', async () => {
+        const cs = await getJson(sb, ['clonesets', 'hooked']);
+        const c = (cs.status?.conditions ?? []).find((x: any) => x.type === 'Progressing');
+        return c?.reason === 'CloneSetAvailable' ? c : undefined;
+      }, 20_000);
+      assert.equal(ok.status, 'True');
+      await kubectlOk(sb, ['patch', 'pod', pods.items[0].metadata.name, '--type', 'merge', '-p', '{"metadata":{"finalizers":null}}']);
+      await kubectlOk(sb, ['delete', 'clonesets', 'hooked']);
     });
 
     if (release === 'master') {

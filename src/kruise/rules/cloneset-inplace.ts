@@ -7,7 +7,7 @@
 // - `inPlaceUpdateCompleted(pod)`: whether the kubelet has restarted every updated container.
 // - readiness-gate helpers for the `InPlaceUpdateReady` condition.
 import type { ContainerStatus, Pod } from '../types';
-import { jsonEqual, POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, revisionHash } from './revisions';
+import { jsonEqual, POD_TEMPLATE_HASH_LABEL, podRevisionMatches, REVISION_HASH_LABEL, revisionHash } from './revisions';
 
 export const INPLACE_UPDATE_STATE_ANNOTATION = 'apps.kruise.io/inplace-update-state';
 export const INPLACE_UPDATE_GRACE_ANNOTATION = 'apps.kruise.io/inplace-update-grace';
@@ -19,11 +19,47 @@ export interface InPlaceUpdatePlan {
   /** labels/annotations to set (value) or remove (null) on the pod */
   labels: Record<string, string | null>;
   annotations: Record<string, string | null>;
+  /**
+   * Containers whose env reads (fieldRef) a label or annotation this update adds or changes: Kruise
+   * restarts them (InPlaceUpdateEnvFromMetadata, its ContainerRefMetadata). Empty when the gate is off.
+   */
+  envFromMetadataContainers: string[];
+}
+
+export interface InPlaceUpdatePlanOptions {
+  /** Kruise's InPlaceUpdateEnvFromMetadata feature gate: on by default since v1.8 (alpha, off, in v1.3). */
+  envFromMetadata?: boolean;
+}
+
+/** Env vars Kruise's IsContainerReferenceToMeta ignores (pkg/util/containermeta/env_hash.go excludeEnvs). */
+const EXCLUDED_ENVS = new Set(['SIDECARSET_VERSION', 'SIDECARSET_VERSION_ALT']);
+
+/** Whether an env var of the container reads `path['key']`, e.g. metadata.labels['app'] (IsContainerReferenceToMeta). */
+export function containerReadsMetadata(container: Record<string, unknown>, path: 'metadata.labels' | 'metadata.annotations', key: string): boolean {
+  const env = (container.env ?? []) as Array<{ name?: string; value?: string; valueFrom?: { fieldRef?: { fieldPath?: string } } }>;
+  return env.some((e) => {
+    if (e.value || !e.valueFrom?.fieldRef || EXCLUDED_ENVS.has(e.name ?? '')) return false;
+    const m = /^(.*)\['(.*)'\]$/.exec(e.valueFrom.fieldRef.fieldPath ?? '');
+    return m !== null && m[1] === path && m[2] === key;
+  });
+}
+
+/** Containers reading a label/annotation the update adds or replaces (removals restart nothing). */
+function envFromMetadataContainers(containers: Array<Record<string, unknown>>, labels: Record<string, string | null>, annotations: Record<string, string | null>): string[] {
+  const out: string[] = [];
+  for (const c of containers) {
+    const reads =
+      Object.entries(labels).some(([k, v]) => v !== null && containerReadsMetadata(c, 'metadata.labels', k)) ||
+      Object.entries(annotations).some(([k, v]) => v !== null && containerReadsMetadata(c, 'metadata.annotations', k));
+    if (reads) out.push(String(c.name));
+  }
+  return out;
 }
 
 export interface InPlaceUpdateState {
   revision: string;
   updateTimestamp: string;
+  updateEnvFromMetadata?: boolean;
   lastContainerStatuses?: Record<string, { imageID?: string }>;
   containerBatchesRecord?: Array<{ timestamp: string; containers: string[] }>;
 }
@@ -51,7 +87,7 @@ function mapDiff(from: Record<string, string>, to: Record<string, string>): Reco
  * The in-place update from one template to another, or undefined when something besides
  * `containers[*].image` and metadata labels/annotations changed (Kruise then recreates the pod).
  */
-export function inPlaceUpdatePlan(oldTemplate: Template | undefined, newTemplate: Template | undefined): InPlaceUpdatePlan | undefined {
+export function inPlaceUpdatePlan(oldTemplate: Template | undefined, newTemplate: Template | undefined, opts: InPlaceUpdatePlanOptions = {}): InPlaceUpdatePlan | undefined {
   const a = parts(oldTemplate);
   const b = parts(newTemplate);
   const ac = (a.spec.containers ?? []) as Array<Record<string, unknown>>;
@@ -67,7 +103,10 @@ export function inPlaceUpdatePlan(oldTemplate: Template | undefined, newTemplate
   const { containers: _a, ...aSpec } = a.spec;
   const { containers: _b, ...bSpec } = b.spec;
   if (!jsonEqual(aSpec, bSpec)) return undefined;
-  return { containerImages, labels: mapDiff(a.labels, b.labels), annotations: mapDiff(a.annotations, b.annotations) };
+  const labels = mapDiff(a.labels, b.labels);
+  const annotations = mapDiff(a.annotations, b.annotations);
+  const envContainers = opts.envFromMetadata === false ? [] : envFromMetadataContainers(bc, labels, annotations);
+  return { containerImages, labels, annotations, envFromMetadataContainers: envContainers };
 }
 
 /** The template fields that changed in a way in-place update cannot apply (for InPlaceOnly rejections). */
@@ -105,6 +144,8 @@ export interface InPlaceUpdateGrace {
   revision: string;
   containerImages: Record<string, string>;
   graceSeconds: number;
+  /** Containers to restart once the grace period is over (env from changed metadata). */
+  envFromMetadataContainers?: string[];
   /** When the grace period started, with millisecond precision (updateTimestamp has seconds only). */
   startedAt?: string;
 }
@@ -136,16 +177,20 @@ export function applyInPlaceUpdate(pod: Pod, plan: InPlaceUpdatePlan, revisionNa
       if (graceSeconds <= 0) c.image = plan.containerImages[c.name];
     }
   }
-  if (graceSeconds > 0 && names.length > 0) {
+  const envNames = plan.envFromMetadataContainers ?? [];
+  if (graceSeconds > 0 && (names.length > 0 || envNames.length > 0)) {
     const grace: InPlaceUpdateGrace = { revision: revisionName, containerImages: plan.containerImages, graceSeconds, startedAt: now.toISOString() };
+    if (envNames.length > 0) grace.envFromMetadataContainers = envNames;
     annotations[INPLACE_UPDATE_GRACE_ANNOTATION] = JSON.stringify(grace);
   } else delete annotations[INPLACE_UPDATE_GRACE_ANNOTATION];
   const ts = isoSeconds(now);
+  const batch = [...new Set([...names, ...envNames])].sort();
   const state: InPlaceUpdateState = {
     revision: revisionName,
     updateTimestamp: ts,
+    ...(envNames.length > 0 ? { updateEnvFromMetadata: true } : {}),
     lastContainerStatuses,
-    containerBatchesRecord: names.length > 0 ? [{ timestamp: ts, containers: names }] : [],
+    containerBatchesRecord: batch.length > 0 ? [{ timestamp: ts, containers: batch }] : [],
   };
   annotations[INPLACE_UPDATE_STATE_ANNOTATION] = JSON.stringify(state);
   next.metadata.labels = labels;
@@ -217,9 +262,10 @@ export function withInPlaceReadyCondition(pod: Pod, status: 'True' | 'False', no
 
 /**
  * Kruise's finishGracePeriod: once the grace period has passed, the parked images go into the spec
- * (the kubelet then restarts those containers). Returns the updated pod, or the ms left to wait.
+ * (the kubelet then restarts those containers); a grace spec for a revision the pod no longer has is
+ * dropped. Returns the updated pod, or the ms left to wait.
  */
-export function finishInPlaceGracePeriod(pod: Pod, now: Date): { pod: Pod } | { waitMs: number } | undefined {
+export function finishInPlaceGracePeriod(pod: Pod, now: Date): { pod: Pod; restart: string[] } | { waitMs: number } | undefined {
   const raw = pod.metadata.annotations?.[INPLACE_UPDATE_GRACE_ANNOTATION];
   if (!raw) return undefined;
   let grace: InPlaceUpdateGrace;
@@ -228,13 +274,17 @@ export function finishInPlaceGracePeriod(pod: Pod, now: Date): { pod: Pod } | { 
   } catch {
     return undefined;
   }
-  const since = Date.parse(grace.startedAt ?? readInPlaceUpdateState(pod)?.updateTimestamp ?? '');
-  const due = (Number.isFinite(since) ? since : 0) + grace.graceSeconds * 1000;
-  if (now.getTime() < due) return { waitMs: due - now.getTime() };
   const next = structuredClone(pod);
-  for (const c of next.spec.containers) if (c.name in grace.containerImages) c.image = grace.containerImages[c.name];
+  // the pod moved to another revision meanwhile: drop the parked change, the normal update follows
+  const sameRevision = podRevisionMatches(pod, grace.revision);
+  if (sameRevision) {
+    const since = Date.parse(grace.startedAt ?? readInPlaceUpdateState(pod)?.updateTimestamp ?? '');
+    const due = (Number.isFinite(since) ? since : 0) + grace.graceSeconds * 1000;
+    if (now.getTime() < due) return { waitMs: due - now.getTime() };
+    for (const c of next.spec.containers) if (c.name in grace.containerImages) c.image = grace.containerImages[c.name];
+  }
   const annotations = { ...(next.metadata.annotations ?? {}) };
   delete annotations[INPLACE_UPDATE_GRACE_ANNOTATION];
   next.metadata.annotations = annotations;
-  return { pod: next };
+  return { pod: next, restart: sameRevision ? grace.envFromMetadataContainers ?? [] : [] };
 }

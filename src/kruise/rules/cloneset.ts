@@ -3,16 +3,19 @@
 // caller (src/kruise/partition.ts) and passed in as numbers.
 // - `isKruisePodReady`, `isKruisePodAvailable`: Kruise's readiness (Running, Ready, InPlaceUpdateReady)
 //   and availability (minReadySeconds, lifecycle state Normal).
-// - `planCloneSetSync(input)`: one reconcile step, either scaling (create/delete) or updating pods,
-//   following Kruise's calculateDiffsWithExpectation / limitUpdateIndexes.
 // - `cloneSetStatus(input)`: the status Kruise writes, incl. expectedUpdatedReplicas and currentRevision.
-// - `progressingCondition(...)`: the Progressing condition when progressDeadlineSeconds is set.
+// - `readCloneSetSpec(obj)`: the spec fields the controller needs, from either shape.
+// The reconcile step is in cloneset-plan.ts (on cloneset-diffs.ts), the Progressing condition in
+// cloneset-progressing.ts.
 import type { KubeObject, Pod } from '../types';
-import { labelSelectorMatches, type LabelSelector } from '../selectors';
-import { INPLACE_READY_CONDITION, isoSeconds } from './cloneset-inplace';
+import type { LabelSelector } from '../selectors';
+import { INPLACE_READY_CONDITION } from './cloneset-inplace';
 import { EXCLUDE_PREPARING_DELETE_LABEL } from '../conversion';
 import { isCloneSetV1beta1 } from '../workloads/cloneset';
 import { DEFAULT_REVISION_HISTORY_LIMIT } from './revisions';
+import { explainCloneSetPartition } from '../partition';
+import type { ScatterTerm } from './scatter-sort';
+import type { UpdatePriorityStrategy } from './cloneset-plan';
 
 export const LIFECYCLE_STATE_LABEL = 'lifecycle.apps.kruise.io/state';
 export const CLONESET_INSTANCE_ID_LABEL = 'apps.kruise.io/cloneset-instance-id';
@@ -75,174 +78,12 @@ export function isPodAllHooked(hook: LifecycleHook | undefined, pod: Pod): boole
   return Object.entries(hook.labelsHandler ?? {}).every(([k, v]) => pod.metadata.labels?.[k] === v);
 }
 
-/** A pod as the planner sees it. */
-export interface PlannedPod {
-  name: string;
-  /** At the update revision. */
-  updated: boolean;
-  ready: boolean;
-  available: boolean;
-  scheduled: boolean;
-  phase: string;
-  creationTimestamp: string;
-  /** Named in scaleStrategy.podsToDelete or labelled apps.kruise.io/specified-delete. */
-  specifiedDelete: boolean;
-  /** Lifecycle state PreparingDelete: waiting for its preDelete hook, already on its way out. */
-  preparingDelete?: boolean;
-  /** updateStrategy.priorityStrategy rank (podUpdatePriority): higher is updated first. */
-  updatePriority?: number[];
-}
-
-export interface CloneSetSyncInput {
-  replicas: number;
-  /** Pods kept at the current (old) revision (partition.ts). */
-  partitionReplicas: number;
-  /** maxUnavailable after rounding (partition.ts). */
-  maxUnavailable: number;
-  /** maxSurge after rounding; the caller passes 0 while paused. */
-  maxSurge: number;
-  paused: boolean;
-  policy: UpdatePolicy;
-  pods: PlannedPod[];
-  /** scaleStrategy.maxUnavailable after scaling (rounding up): at most this many not-ready pods while scaling up. */
-  scaleMaxUnavailable?: number;
-  /** Do not count PreparingDelete pods as replicas (label / scaleStrategy.excludePreparingDelete). */
-  excludePreparingDelete?: boolean;
-}
-
-export type CloneSetSyncStep =
-  | { kind: 'delete-specified'; pods: string[] }
-  | { kind: 'scale'; createOld: number; createNew: number; deletePods: string[] }
-  | { kind: 'update'; pods: string[] }
-  | { kind: 'none' };
-
-const PHASE_RANK: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
-
-/** kube's ActivePods order: the pods to delete first come first. */
-export function deletionOrder(a: PlannedPod, b: PlannedPod): number {
-  if (a.scheduled !== b.scheduled) return a.scheduled ? 1 : -1;
-  const pa = PHASE_RANK[a.phase] ?? 0;
-  const pb = PHASE_RANK[b.phase] ?? 0;
-  if (pa !== pb) return pa - pb;
-  if (a.ready !== b.ready) return a.ready ? 1 : -1;
-  // newer pods go first
-  if (a.creationTimestamp !== b.creationTimestamp) return a.creationTimestamp > b.creationTimestamp ? -1 : 1;
-  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-}
-
-/** Order of pods waiting for an update: unavailable ones first (updating them costs nothing). */
-function updateOrder(a: PlannedPod, b: PlannedPod): number {
-  if (a.available !== b.available) return a.available ? 1 : -1;
-  if (a.ready !== b.ready) return a.ready ? 1 : -1;
-  const pa = a.updatePriority ?? [];
-  const pb = b.updatePriority ?? [];
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return (pb[i] ?? 0) - (pa[i] ?? 0);
-  }
-  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-}
-
-export interface UpdatePriorityStrategy {
-  weightPriority?: Array<{ weight: number; matchSelector?: LabelSelector }>;
-  orderPriority?: Array<{ orderedKey: string }>;
-}
-
-/**
- * Kruise's priority sorter: with weightPriority, the sum of the weights of the terms whose selector
- * matches the pod; with orderPriority, the integer in each ordered label's value, key by key.
- */
-export function podUpdatePriority(strategy: UpdatePriorityStrategy | undefined, labels: Record<string, string>): number[] | undefined {
-  if (!strategy) return undefined;
-  if (strategy.weightPriority?.length) {
-    let sum = 0;
-    for (const t of strategy.weightPriority) if (labelSelectorMatches(t.matchSelector, labels)) sum += t.weight;
-    return [sum];
-  }
-  if (strategy.orderPriority?.length) {
-    return strategy.orderPriority.map((o) => {
-      const m = /(\d+)$/.exec(labels[o.orderedKey] ?? '');
-      return m ? Number(m[1]) : -1;
-    });
-  }
-  return undefined;
-}
-
-/**
- * One reconcile step. Like Kruise, scaling and updating never happen in the same step:
- * specified deletions first, then scaling (incl. surge), then updates within maxUnavailable.
- */
-export function planCloneSetSync(input: CloneSetSyncInput): CloneSetSyncStep {
-  const { replicas, partitionReplicas: partition, pods } = input;
-  // PreparingDelete pods are on their way out: never chosen again, not active for updates
-  const active = pods.filter((p) => !p.preparingDelete);
-  const preparing = pods.length - active.length;
-  const specified = active.filter((p) => p.specifiedDelete);
-  if (specified.length > 0) return { kind: 'delete-specified', pods: specified.map((p) => p.name) };
-
-  const oldPods = active.filter((p) => !p.updated);
-  const newPods = active.filter((p) => p.updated);
-  const updating = input.policy !== 'OnDelete' && !input.paused;
-  const updateOldDiff = updating ? Math.max(oldPods.length - partition, 0) : 0;
-  const updateNewDiff = updating ? Math.min(newPods.length - (replicas - partition), 0) : 0;
-
-  let useSurge = 0;
-  const maxSurge = input.paused ? 0 : input.maxSurge;
-  if (maxSurge > 0 && updateOldDiff > 0 && updateNewDiff < 0) {
-    const updateSurge = Math.min(Math.abs(updateOldDiff), Math.abs(updateNewDiff));
-    useSurge = Math.min(maxSurge, updateSurge);
-  }
-
-  const counted = input.excludePreparingDelete ? active.length : pods.length;
-  let scaleNum = replicas + useSurge - counted;
-  if (scaleNum > 0 && input.scaleMaxUnavailable !== undefined) {
-    scaleNum = Math.min(scaleNum, Math.max(0, input.scaleMaxUnavailable - pods.filter((p) => !p.ready).length));
-    if (scaleNum === 0) return { kind: 'none' };
-  }
-  if (scaleNum > 0) {
-    // Keep `partition` pods at the old revision when pods are (re)created.
-    const createOld = Math.min(scaleNum, Math.max(partition - oldPods.length, 0));
-    return { kind: 'scale', createOld, createNew: scaleNum - createOld, deletePods: [] };
-  }
-  // pods already preparing to be deleted cover part of a scale-down
-  if (scaleNum < 0 && !input.excludePreparingDelete) scaleNum = Math.min(0, scaleNum + preparing);
-  if (scaleNum < 0) {
-    const total = -scaleNum;
-    const oldDiff = Math.max(oldPods.length - partition, 0);
-    const chosen: PlannedPod[] = [];
-    const take = (from: PlannedPod[], n: number) => {
-      const sorted = from.filter((p) => !chosen.includes(p)).sort(deletionOrder);
-      chosen.push(...sorted.slice(0, Math.max(0, n)));
-    };
-    take(oldPods, Math.min(oldDiff, total));
-    take(newPods, total - chosen.length);
-    take(oldPods, total - chosen.length);
-    return { kind: 'scale', createOld: 0, createNew: 0, deletePods: chosen.map((p) => p.name) };
-  }
-
-  if (updateOldDiff <= 0) return { kind: 'none' };
-  const updateMaxUnavailable = input.maxUnavailable + pods.length - replicas;
-  const waiting = oldPods.slice().sort(updateOrder).slice(0, updateOldDiff);
-  let unavailable = pods.filter((p) => !p.available).length;
-  const targetUnavailable = newPods.filter((p) => !p.available).length;
-  const chosen: string[] = [];
-  for (const p of waiting) {
-    // unavailable pods at the new revision must not exceed maxUnavailable
-    if (targetUnavailable + chosen.length >= updateMaxUnavailable) break;
-    // updating an already unavailable pod does not add to the unavailable count
-    if (p.available) {
-      if (unavailable >= updateMaxUnavailable) break;
-      unavailable++;
-    }
-    chosen.push(p.name);
-  }
-  return chosen.length > 0 ? { kind: 'update', pods: chosen } : { kind: 'none' };
-}
 
 export interface CloneSetStatusInput {
   generation: number;
   specReplicas: number;
-  partitionReplicas: number;
-  policy: UpdatePolicy;
+  /** Kruise's expectedUpdatedReplicas (`cloneSetExpectedUpdatedReplicas`). */
+  expectedUpdatedReplicas: number;
   updateRevision: string;
   /** currentRevision as previously written (undefined on the first sync). */
   previousCurrentRevision?: string;
@@ -293,12 +134,39 @@ export function countPodStates(pods: ReadonlyArray<{ updated: boolean; ready: bo
   return { ready, available, updated, updatedReady, updatedAvailable };
 }
 
+/**
+ * The partition Kruise's controller works with (calculateDiffsWithExpectation, calculateStatus): read
+ * even under OnDelete (v1.9 v1alpha1 and master v1beta1 alike), none on v1beta1 without `rollingUpdate`
+ * (OnDelete converted from v1alpha1). Undefined when unreadable (Kruise logs it and uses none).
+ */
+export function cloneSetControllerPartition(obj: { apiVersion?: string; spec?: unknown; metadata?: unknown }): number | undefined {
+  const spec = (obj.spec ?? {}) as { replicas?: number; updateStrategy?: { partition?: unknown; rollingUpdate?: { partition?: unknown } } };
+  const replicas = typeof spec.replicas === 'number' ? spec.replicas : 1;
+  const us = spec.updateStrategy ?? {};
+  let partition: unknown;
+  if (isCloneSetV1beta1(obj as KubeObject)) {
+    if (!us.rollingUpdate) return 0;
+    partition = us.rollingUpdate.partition;
+  } else partition = us.partition;
+  try {
+    return explainCloneSetPartition(partition, replicas).partitionReplicas;
+  } catch {
+    return undefined;
+  }
+}
+
+/** expectedUpdatedReplicas as Kruise's calculateStatus writes it: replicas − partition (0 when the partition is unreadable). */
+export function cloneSetExpectedUpdatedReplicas(obj: { apiVersion?: string; spec?: unknown; metadata?: unknown }): number {
+  const replicas = (obj.spec as { replicas?: unknown } | undefined)?.replicas;
+  const partition = cloneSetControllerPartition(obj);
+  return partition === undefined ? 0 : (typeof replicas === 'number' ? replicas : 1) - partition;
+}
+
 /** The status fields Kruise computes from the pods (conditions are added separately). */
 export function cloneSetStatus(input: CloneSetStatusInput): CloneSetStatus {
   const { ready, available, updated, updatedReady, updatedAvailable } = countPodStates(input.pods);
   const replicas = input.pods.length;
-  // v1beta1 OnDelete: every pod is expected to move eventually (§3.2)
-  const expected = input.policy === 'OnDelete' ? input.specReplicas : Math.max(0, input.specReplicas - input.partitionReplicas);
+  const expected = input.expectedUpdatedReplicas;
   let currentRevision = input.previousCurrentRevision || input.updateRevision;
   if (updated === replicas && replicas === input.specReplicas) currentRevision = input.updateRevision;
   const status: CloneSetStatus = {
@@ -319,65 +187,6 @@ export function cloneSetStatus(input: CloneSetStatusInput): CloneSetStatus {
   return status;
 }
 
-export interface ProgressingInput {
-  progressDeadlineSeconds?: number;
-  paused: boolean;
-  specReplicas: number;
-  status: CloneSetStatus;
-  previous?: Partial<CloneSetStatus>;
-  previousCondition?: Record<string, string>;
-  now: Date;
-}
-
-/**
- * The Progressing condition (only when progressDeadlineSeconds is set): CloneSetPaused,
- * CloneSetAvailable (done), ProgressPartitionAvailable (current batch done), CloneSetUpdated
- * (progress seen), ProgressDeadlineExceeded (no progress for the deadline).
- */
-export function progressingCondition(input: ProgressingInput): Record<string, string> | undefined {
-  if (input.progressDeadlineSeconds === undefined || input.progressDeadlineSeconds === null) return undefined;
-  const { status: s, previous: p, previousCondition: prev, now } = input;
-  const make = (status: string, reason: string, message: string, progressed: boolean): Record<string, string> => {
-    const ts = isoSeconds(now);
-    const lastUpdateTime = progressed || !prev || prev.reason !== reason ? ts : prev.lastUpdateTime ?? ts;
-    const lastTransitionTime = prev && prev.status === status ? prev.lastTransitionTime ?? ts : ts;
-    return { type: 'Progressing', status, lastUpdateTime, lastTransitionTime, reason, message };
-  };
-  const expected = s.expectedUpdatedReplicas ?? 0;
-  if (s.updatedAvailableReplicas >= input.specReplicas && s.availableReplicas >= input.specReplicas && s.replicas === input.specReplicas) {
-    return make('True', 'CloneSetAvailable', 'CloneSet is available', false);
-  }
-  if (input.paused) return make('Unknown', 'CloneSetPaused', 'CloneSet is paused', false);
-  if (expected < input.specReplicas && s.updatedAvailableReplicas >= expected) {
-    return make('True', 'ProgressPartitionAvailable', 'CloneSet has been paused due to partition ready', false);
-  }
-  const progressed =
-    !p ||
-    p.updateRevision !== s.updateRevision ||
-    p.replicas !== s.replicas ||
-    p.updatedReplicas !== s.updatedReplicas ||
-    p.readyReplicas !== s.readyReplicas ||
-    p.updatedReadyReplicas !== s.updatedReadyReplicas ||
-    p.availableReplicas !== s.availableReplicas;
-  if (progressed || !prev || prev.reason === 'CloneSetAvailable' || prev.reason === 'ProgressPartitionAvailable' || prev.reason === 'CloneSetPaused') {
-    return make('True', 'CloneSetUpdated', 'CloneSet is progressing', true);
-  }
-  if (prev.reason === 'ProgressDeadlineExceeded') return make('False', 'ProgressDeadlineExceeded', prev.message ?? 'CloneSet has timed out progressing', false);
-  const since = Date.parse(prev.lastUpdateTime ?? prev.lastTransitionTime ?? '');
-  if (Number.isFinite(since) && now.getTime() - since >= input.progressDeadlineSeconds * 1000) {
-    return make('False', 'ProgressDeadlineExceeded', 'CloneSet has timed out progressing', false);
-  }
-  return make('True', prev.reason ?? 'CloneSetUpdated', prev.message ?? 'CloneSet is progressing', false);
-}
-
-/** Ms until the progress deadline passes (for re-queueing), if it can. */
-export function msUntilProgressDeadline(cond: Record<string, string> | undefined, deadlineSeconds: number | undefined, now: Date): number | undefined {
-  if (!cond || deadlineSeconds === undefined || cond.reason !== 'CloneSetUpdated') return undefined;
-  const since = Date.parse(cond.lastUpdateTime ?? '');
-  if (!Number.isFinite(since)) return undefined;
-  return Math.max(0, since + deadlineSeconds * 1000 - now.getTime()) + 5;
-}
-
 /** The CloneSet spec fields the controller needs, read from either shape (v1alpha1 or v1beta1). */
 export interface CloneSetSpecView {
   replicas: number;
@@ -396,6 +205,7 @@ export interface CloneSetSpecView {
   lifecycle: { preDelete?: LifecycleHook; preNormal?: LifecycleHook; inPlaceUpdate?: LifecycleHook };
   excludePreparingDelete: boolean;
   priorityStrategy?: UpdatePriorityStrategy;
+  scatterStrategy?: ScatterTerm[];
 }
 
 /**
@@ -431,5 +241,6 @@ export function readCloneSetSpec(obj: { apiVersion?: string; spec?: unknown; met
     // v1alpha1 uses a label on the CloneSet (v1.3+), v1beta1 a scaleStrategy field (§3.2)
     excludePreparingDelete: beta ? scale.excludePreparingDelete === true : labels[EXCLUDE_PREPARING_DELETE_LABEL] === 'true',
     priorityStrategy: ru.priorityStrategy as UpdatePriorityStrategy | undefined,
+    scatterStrategy: ru.scatterStrategy as ScatterTerm[] | undefined,
   };
 }

@@ -7,6 +7,8 @@
 import { legacyScaledValue } from '../../kruise/intstr';
 import {
   CLONESET_INSTANCE_ID_LABEL,
+  cloneSetControllerPartition,
+  cloneSetExpectedUpdatedReplicas,
   cloneSetStatus,
   isKruisePodAvailable,
   isKruisePodReady,
@@ -14,24 +16,22 @@ import {
   isPodHooked,
   LIFECYCLE_STATE_LABEL,
   msUntilAvailable,
-  msUntilProgressDeadline,
   OMIT_EXPECTED_UPDATED_ANNOTATION,
-  planCloneSetSync,
-  podUpdatePriority,
-  progressingCondition,
   readCloneSetSpec,
   SPECIFIED_DELETE_LABEL,
   type CloneSetSpecView,
   type CloneSetStatus,
   type LifecycleHook,
-  type PlannedPod,
 } from '../../kruise/rules/cloneset';
+import { planCloneSetSync, podUpdatePriority, type PlannedPod } from '../../kruise/rules/cloneset-plan';
+import { msUntilProgressDeadline, progressingCondition } from '../../kruise/rules/cloneset-progressing';
+import { INPLACE_UPDATE_GRACE_ANNOTATION } from '../../kruise/rules/cloneset-inplace';
 import { cloneSetDefaults, validateCloneSet, type PodLookup } from '../../kruise/rules/cloneset-webhook';
 import { formatLabelSelector } from '../../kruise/selectors';
 import { isControlledBy, jsonEqual, podRevisionMatches, POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, revisionHash } from '../../kruise/rules/revisions';
 import type { KubeObject, Pod } from '../../kruise/types';
 import { cloneSetAdapter } from '../../kruise/workloads/cloneset';
-import type { ControllerWithAdmission, GroupResource, Store } from '../store-api';
+import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
 import { randomSuffix } from './hash';
 import { Informer } from './informer';
 import { createKruiseWorkloadController } from './kruise-workload';
@@ -58,7 +58,7 @@ export function createCloneSetController(): ControllerWithAdmission {
     queueName: 'cloneset',
     gr: CLONESETS,
     kind: 'CloneSet',
-    sync: (cs, { store, pods, revisions, queue, key }) => syncCloneSet(store, cs, pods, revisions, queue, key),
+    sync: (cs, { store, pods, revisions, queue, key, settings }) => syncCloneSet(store, cs, pods, revisions, queue, key, settings),
     defaults: cloneSetDefaults,
     validate: (cs, old, _settings, store) => validateCloneSet(cs, old, podLookup(store)),
     // An update that changes annotations but not spec is still admitted (defaulted + validated).
@@ -66,7 +66,7 @@ export function createCloneSetController(): ControllerWithAdmission {
   });
 }
 
-function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, revInformer: Informer, queue: WorkQueue, key: string): void {
+function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, revInformer: Informer, queue: WorkQueue, key: string, settings: SimulationSettings): void {
   const now = new Date();
   const spec = readCloneSetSpec(cs);
   const prevStatus = (cs.status ?? {}) as Partial<CloneSetStatus> & { conditions?: Array<Record<string, string>> };
@@ -79,7 +79,8 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
   const adapter = cloneSetAdapter;
   const policy = adapter.updatePolicy(cs);
   const paused = adapter.paused(cs);
-  const partition = adapter.partitionReplicas(cs);
+  // the controller's partition is read under OnDelete too (new pods at the current revision up to it)
+  const partition = cloneSetControllerPartition(cs) ?? 0;
   let limits = { maxUnavailable: 1, maxSurge: 0 };
   try {
     limits = adapter.rollingLimits(cs);
@@ -93,9 +94,12 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
     if (ms !== undefined && (requeueMs === undefined || ms < requeueMs)) requeueMs = ms;
   };
   // Kruise's inplaceupdate Refresh: readiness gate conditions, grace periods, finished in-place updates
-  for (const p of ownPods()) requeue(refreshInPlaceState(store, p, now));
-  // lifecycle hooks: released preDelete hooks let PreparingDelete pods go, preNormal hooks make pods Normal
-  for (const p of ownPods()) refreshLifecycle(store, p, spec.lifecycle);
+  const inPlaceHook = spec.lifecycle.inPlaceUpdate;
+  const afterUpdate = (p: Pod) => (inPlaceHook && !isPodAllHooked(inPlaceHook, p) ? 'Updated' : 'Normal');
+  for (const p of ownPods()) requeue(refreshInPlaceState(store, p, now, afterUpdate));
+  // lifecycle hooks: released preDelete hooks let PreparingDelete pods go, preNormal hooks make pods Normal,
+  // inPlaceUpdate hooks move PreparingUpdate / Updated pods on
+  for (const p of ownPods()) refreshLifecycle(store, p, spec.lifecycle, updateRevName);
   const podsNow = ownPods();
   const remove = (p: Pod) => deleteThroughLifecycle(store, p, spec.lifecycle.preDelete);
   const specified = new Set(spec.podsToDelete);
@@ -111,7 +115,10 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
       creationTimestamp: p.metadata.creationTimestamp ?? '',
       specifiedDelete: specified.has(p.metadata.name ?? '') || p.metadata.labels?.[SPECIFIED_DELETE_LABEL] === 'true',
       preparingDelete: p.metadata.labels?.[LIFECYCLE_STATE_LABEL] === 'PreparingDelete',
+      lifecycleState: p.metadata.labels?.[LIFECYCLE_STATE_LABEL],
       updatePriority: podUpdatePriority(spec.priorityStrategy, p.metadata.labels ?? {}),
+      inGracePeriod: Boolean(p.metadata.annotations?.[INPLACE_UPDATE_GRACE_ANNOTATION]),
+      labels: p.metadata.labels ?? {},
     };
   });
   const step = planCloneSetSync({
@@ -124,9 +131,15 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
     pods: planned,
     scaleMaxUnavailable: scaleMaxUnavailable(spec.scaleMaxUnavailable, spec.replicas),
     excludePreparingDelete: spec.excludePreparingDelete,
+    revisionConsistent: revs.currentRevision.metadata.name === updateRevName,
+    scatterStrategy: spec.scatterStrategy,
+    lifecycleMarksNotReady: Boolean(spec.lifecycle.preDelete?.markPodNotReady || spec.lifecycle.inPlaceUpdate?.markPodNotReady),
   });
   const byName = new Map(podsNow.map((p) => [p.metadata.name ?? '', p]));
   switch (step.kind) {
+    case 'cancel-delete':
+      for (const n of step.pods) if (byName.has(n)) setLifecycleState(store, byName.get(n)!, 'PreparingNormal');
+      break;
     case 'delete-specified':
       for (const n of step.pods) if (byName.has(n)) remove(byName.get(n)!);
       break;
@@ -140,7 +153,10 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
     case 'update':
       for (const n of step.pods) {
         const pod = byName.get(n);
-        if (pod) updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, policy, now, inPlaceGraceSeconds(cs), remove);
+        if (pod) {
+          const hold = (p: Pod) => holdForInPlaceHook(store, p, inPlaceHook);
+          updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, policy, now, inPlaceGraceSeconds(cs), remove, settings.kruise !== 'v1.3', hold);
+        }
       }
       break;
     case 'none':
@@ -148,12 +164,12 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
   }
 
   // status from the pods as they are after this step
+  const expectedUpdated = cloneSetExpectedUpdatedReplicas(cs);
   const finalPods = ownPods();
   const status = cloneSetStatus({
     generation: cs.metadata.generation ?? 1,
     specReplicas: spec.replicas,
-    partitionReplicas: partition,
-    policy,
+    expectedUpdatedReplicas: expectedUpdated,
     updateRevision: updateRevName,
     previousCurrentRevision: revs.currentRevision.metadata.name,
     collisionCount: revs.collisionCount,
@@ -166,12 +182,13 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
     omitExpectedUpdatedReplicas: cs.metadata.annotations?.[OMIT_EXPECTED_UPDATED_ANNOTATION] === 'true',
   });
   const others = (prevStatus.conditions ?? []).filter((c) => c.type !== 'Progressing');
+  // progressDeadlineSeconds arrived in Kruise v1.9 (cloneset_status.go calculateProgressingStatus)
   const progressing = progressingCondition({
-    progressDeadlineSeconds: spec.progressDeadlineSeconds,
+    progressDeadlineSeconds: settings.kruise === 'v1.3' || settings.kruise === 'v1.8' ? undefined : spec.progressDeadlineSeconds,
     paused,
     specReplicas: spec.replicas,
     status,
-    previous: prevStatus,
+    expectedUpdatedReplicas: expectedUpdated,
     previousCondition: (prevStatus.conditions ?? []).find((c) => c.type === 'Progressing'),
     now,
   });
@@ -215,11 +232,38 @@ function setLifecycleState(store: Store, pod: Pod, state: string): void {
   store.update(PODS, { ...fresh, metadata: { ...fresh.metadata, labels: { ...(fresh.metadata.labels ?? {}), [LIFECYCLE_STATE_LABEL]: state } } });
 }
 
-/** PreparingDelete pods whose preDelete hook was released are deleted; PreparingNormal pods become Normal once all preNormal hooks are on. */
-function refreshLifecycle(store: Store, pod: Pod, lifecycle: CloneSetSpecView['lifecycle']): void {
+/**
+ * Kruise's refreshPodState (sync/cloneset_update.go) and preDelete handling: PreparingDelete pods whose
+ * hook was released are deleted; PreparingNormal pods become Normal once all preNormal hooks are on;
+ * a PreparingUpdate pod already at the update revision (rolled back) and an Updated pod whose
+ * inPlaceUpdate hook is all back on move on (Updated while the hook is not all on, else Normal).
+ */
+function refreshLifecycle(store: Store, pod: Pod, lifecycle: CloneSetSpecView['lifecycle'], updateRevision: string): void {
   const state = pod.metadata.labels?.[LIFECYCLE_STATE_LABEL];
+  const hook = lifecycle.inPlaceUpdate;
   if (state === 'PreparingDelete' && !isPodHooked(lifecycle.preDelete, pod)) safeDelete(store, pod.metadata.namespace, pod.metadata.name ?? '');
   else if (state === 'PreparingNormal' && (!lifecycle.preNormal || isPodAllHooked(lifecycle.preNormal, pod))) setLifecycleState(store, pod, 'Normal');
+  else if (state === 'PreparingUpdate' && podRevisionMatches(pod, updateRevision)) setLifecycleState(store, pod, hook && !isPodAllHooked(hook, pod) ? 'Updated' : 'Normal');
+  else if (state === 'Updated' && (!hook || isPodAllHooked(hook, pod))) setLifecycleState(store, pod, 'Normal');
+}
+
+/**
+ * Kruise's updatePod before an in-place update: a Normal (or PreparingNormal) pod the inPlaceUpdate
+ * hook is on, and an Updated pod, go to PreparingUpdate and wait; a PreparingUpdate pod waits while
+ * the hook is on. Returns true while the pod is held.
+ */
+function holdForInPlaceHook(store: Store, pod: Pod, hook: LifecycleHook | undefined): boolean {
+  const state = pod.metadata.labels?.[LIFECYCLE_STATE_LABEL] ?? '';
+  if (state === '' || state === 'Normal' || state === 'PreparingNormal') {
+    if (!isPodHooked(hook, pod)) return false;
+    setLifecycleState(store, pod, 'PreparingUpdate');
+    return true;
+  }
+  if (state === 'Updated') {
+    setLifecycleState(store, pod, 'PreparingUpdate');
+    return true;
+  }
+  return state === 'PreparingUpdate' && isPodHooked(hook, pod);
 }
 
 function createCloneSetPod(store: Store, cs: KubeObject, revision: KubeObject, podInformer: Informer<Pod>, lifecycleState: string): void {

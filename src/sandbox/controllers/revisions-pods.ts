@@ -17,6 +17,7 @@ import {
 import { podRevisionMatches, templateOfRevision, type ControllerRevision } from '../../kruise/rules/revisions';
 import type { KubeObject, Pod, PodTemplate } from '../../kruise/types';
 import type { Store } from '../store-api';
+import { restartContainerStatus } from './kubelet';
 import { kubeTime, newPodFromTemplate, PODS } from './pods';
 
 export interface PodIdentity {
@@ -70,17 +71,22 @@ export function updatePodToRevision(
       // already gone
     }
   },
+  /** Kruise's InPlaceUpdateEnvFromMetadata gate (off on v1.3). */
+  envFromMetadata = true,
+  /** Returns true to hold the pod before its in-place update (CloneSet's lifecycle.inPlaceUpdate hook). */
+  holdInPlace?: (pod: Pod) => boolean,
 ): PodUpdateResult {
   const ns = pod.metadata.namespace;
   const name = pod.metadata.name ?? '';
   if (policy !== 'ReCreate') {
     const from = revisions.find((r) => podRevisionMatches(pod, r.metadata.name ?? '')) ?? currentRevision;
-    const plan = inPlaceUpdatePlan(templateOfRevision(from), templateOfRevision(updateRevision));
+    const plan = inPlaceUpdatePlan(templateOfRevision(from), templateOfRevision(updateRevision), { envFromMetadata });
     if (plan) {
       const target = updateRevision.metadata.name ?? '';
       // Kruise marks the pod not ready through its readiness gate before touching containers
       let fresh = store.get(PODS, ns, name) as Pod | undefined;
       if (!fresh) return 'blocked';
+      if (holdInPlace?.(fresh)) return 'blocked';
       if (hasInPlaceReadinessGate(fresh)) {
         store.updateStatus(PODS, withInPlaceReadyCondition(fresh, 'False', now, 'StartInPlaceUpdate'));
         fresh = store.get(PODS, ns, name) as Pod | undefined;
@@ -89,7 +95,8 @@ export function updatePodToRevision(
       const next = applyInPlaceUpdate(fresh, plan, target, now, graceSeconds);
       next.metadata.labels = { ...(next.metadata.labels ?? {}), [LIFECYCLE_STATE_LABEL]: 'Updating' };
       if (!(fresh.metadata.labels ?? {})[LIFECYCLE_STATE_LABEL]) delete next.metadata.labels[LIFECYCLE_STATE_LABEL];
-      store.update(PODS, next);
+      const written = store.update(PODS, next) as Pod;
+      if (graceSeconds <= 0) restartContainers(store, written, plan.envFromMetadataContainers, now);
       return 'in-place';
     }
     if (policy === 'InPlaceOnly') return 'blocked';
@@ -101,9 +108,10 @@ export function updatePodToRevision(
 /**
  * Kruise's inplaceupdate Refresh: a gate without condition gets True; a grace period that has
  * passed releases the parked images; a finished in-place update sets InPlaceUpdateReady True and
- * the lifecycle state back to Normal. Returns ms after which to look again (grace period), if any.
+ * the lifecycle state Updating on to `stateAfterUpdate` (Normal, or Updated while a CloneSet's
+ * inPlaceUpdate hook is not all back on the pod). Returns ms after which to look again (grace period), if any.
  */
-export function refreshInPlaceState(store: Store, pod: Pod, now: Date): number | undefined {
+export function refreshInPlaceState(store: Store, pod: Pod, now: Date, stateAfterUpdate: (pod: Pod) => string = () => 'Normal'): number | undefined {
   if (!hasInPlaceReadinessGate(pod)) return undefined;
   const cond = inPlaceReadyCondition(pod);
   const ns = pod.metadata.namespace;
@@ -115,7 +123,7 @@ export function refreshInPlaceState(store: Store, pod: Pod, now: Date): number |
   const grace = finishInPlaceGracePeriod(pod, now);
   if (grace && 'waitMs' in grace) return grace.waitMs;
   if (grace) {
-    store.update(PODS, grace.pod);
+    restartContainers(store, store.update(PODS, grace.pod) as Pod, grace.restart, now);
     return undefined;
   }
   if (cond.status === 'True') return undefined;
@@ -126,11 +134,22 @@ export function refreshInPlaceState(store: Store, pod: Pod, now: Date): number |
   }
   if (!inPlaceUpdateCompleted(pod)) return undefined;
   if (pod.metadata.labels?.[LIFECYCLE_STATE_LABEL] === 'Updating') {
-    store.update(PODS, { ...pod, metadata: { ...pod.metadata, labels: { ...pod.metadata.labels, [LIFECYCLE_STATE_LABEL]: 'Normal' } } });
+    store.update(PODS, { ...pod, metadata: { ...pod.metadata, labels: { ...pod.metadata.labels, [LIFECYCLE_STATE_LABEL]: stateAfterUpdate(pod) } } });
   }
   const fresh = store.get(PODS, ns, name) as Pod | undefined;
   if (fresh) store.updateStatus(PODS, withInPlaceReadyCondition(fresh, 'True', now));
   return undefined;
+}
+
+/**
+ * What kruise-daemon does for a container whose env reads changed metadata: it kills the container
+ * and the kubelet starts it again with the new value (restartCount+1, not ready until the delay).
+ */
+function restartContainers(store: Store, pod: Pod, names: string[], now: Date): void {
+  let current = pod;
+  for (const name of names) {
+    current = store.updateStatus(PODS, { ...current, status: restartContainerStatus(current, name, now.getTime()) }) as Pod;
+  }
 }
 
 /** `inPlaceUpdateStrategy.gracePeriodSeconds` of a CloneSet (either shape) or Advanced StatefulSet. */

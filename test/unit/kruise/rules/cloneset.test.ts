@@ -2,16 +2,16 @@
 // Kruise writes, the Progressing condition, in-place plans and the webhook rules.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { cloneSetExpectedUpdatedReplicas, cloneSetStatus, isKruisePodReady, readCloneSetSpec } from '../../../../src/kruise/rules/cloneset';
 import {
-  cloneSetStatus,
-  isKruisePodReady,
+  compareUpdatePriority,
   planCloneSetSync,
   podUpdatePriority,
-  progressingCondition,
-  readCloneSetSpec,
+  sortPodsToUpdate,
   type PlannedPod,
-} from '../../../../src/kruise/rules/cloneset';
-import { inPlaceUpdatePlan, inPlaceUpdateCompleted, applyInPlaceUpdate } from '../../../../src/kruise/rules/cloneset-inplace';
+  type UpdatePriorityStrategy,
+} from '../../../../src/kruise/rules/cloneset-plan';
+import { inPlaceUpdatePlan, inPlaceUpdateCompleted, applyInPlaceUpdate, finishInPlaceGracePeriod, INPLACE_UPDATE_GRACE_ANNOTATION } from '../../../../src/kruise/rules/cloneset-inplace';
 import { cloneSetDefaults, validateCloneSet } from '../../../../src/kruise/rules/cloneset-webhook';
 import type { Pod } from '../../../../src/kruise/types';
 import { cloneSetAdapter } from '../../../../src/kruise/workloads/cloneset';
@@ -32,14 +32,14 @@ function pods(n: number, over: Partial<PlannedPod> = {}, prefix = 'p'): PlannedP
 }
 const base = { replicas: 8, partitionReplicas: 0, maxUnavailable: 2, maxSurge: 0, paused: false, policy: 'InPlaceIfPossible' as const };
 
-test('partition 7 of 8: one pod to update, none when it is done', () => {
-  assert.deepEqual(planCloneSetSync({ ...base, partitionReplicas: 7, pods: pods(8) }), { kind: 'update', pods: ['p0'] });
+test('partition 7 of 8: one pod to update (the newest, kube ActivePods order), none when it is done', () => {
+  assert.deepEqual(planCloneSetSync({ ...base, partitionReplicas: 7, pods: pods(8) }), { kind: 'update', pods: ['p7'] });
   const done = [...pods(7), ...pods(1, { updated: true }, 'n')];
   assert.deepEqual(planCloneSetSync({ ...base, partitionReplicas: 7, pods: done }), { kind: 'none' });
 });
 
 test('maxUnavailable bounds the update; unavailable updated pods block further updates', () => {
-  assert.deepEqual(planCloneSetSync({ ...base, pods: pods(8) }), { kind: 'update', pods: ['p0', 'p1'] });
+  assert.deepEqual(planCloneSetSync({ ...base, pods: pods(8) }), { kind: 'update', pods: ['p7', 'p6'] });
   const mid = [...pods(6), ...pods(2, { updated: true, ready: false, available: false }, 'n')];
   assert.deepEqual(planCloneSetSync({ ...base, pods: mid }), { kind: 'none' });
   // an old pod that is already unavailable is updated first and costs nothing
@@ -74,29 +74,25 @@ test('podsToDelete are deleted before anything else', () => {
   assert.deepEqual(planCloneSetSync({ ...base, replicas: 3, pods: list }), { kind: 'delete-specified', pods: ['p1'] });
 });
 
-test('status: expectedUpdatedReplicas = replicas − partition, omitted when 0; currentRevision moves when all updated', () => {
-  const input = { generation: 3, specReplicas: 8, partitionReplicas: 7, policy: 'ReCreate' as const, updateRevision: 'web-new', previousCurrentRevision: 'web-old', collisionCount: 0, labelSelector: 'app=web' };
+test('status: expectedUpdatedReplicas as given, omitted when 0; currentRevision moves when all updated', () => {
+  const input = { generation: 3, specReplicas: 8, expectedUpdatedReplicas: 1, updateRevision: 'web-new', previousCurrentRevision: 'web-old', collisionCount: 0, labelSelector: 'app=web' };
   const some = cloneSetStatus({ ...input, pods: [...Array(7).fill({ updated: false, ready: true, available: true }), { updated: true, ready: true, available: true }] });
   assert.equal(some.expectedUpdatedReplicas, 1);
   assert.equal(some.updatedReadyReplicas, 1);
   assert.equal(some.currentRevision, 'web-old');
-  const none = cloneSetStatus({ ...input, partitionReplicas: 8, pods: [] });
+  const none = cloneSetStatus({ ...input, expectedUpdatedReplicas: 0, pods: [] });
   assert.equal('expectedUpdatedReplicas' in none, false);
-  const all = cloneSetStatus({ ...input, partitionReplicas: 0, pods: Array(8).fill({ updated: true, ready: false, available: false }) });
+  const all = cloneSetStatus({ ...input, expectedUpdatedReplicas: 8, pods: Array(8).fill({ updated: true, ready: false, available: false }) });
   assert.equal(all.currentRevision, 'web-new', 'updatedReplicas == replicas == spec.replicas');
-  assert.equal(cloneSetStatus({ ...input, policy: 'OnDelete', pods: [] }).expectedUpdatedReplicas, 8);
 });
 
-test('Progressing: available, partition available, paused, deadline exceeded', () => {
-  const st = cloneSetStatus({ generation: 1, specReplicas: 2, partitionReplicas: 0, policy: 'ReCreate', updateRevision: 'a', collisionCount: 0, labelSelector: '', pods: [{ updated: true, ready: true, available: true }, { updated: false, ready: true, available: true }] });
-  const now = new Date('2026-01-01T00:10:00Z');
-  const c1 = progressingCondition({ progressDeadlineSeconds: 60, paused: false, specReplicas: 2, status: st, now })!;
-  assert.equal(c1.reason, 'CloneSetUpdated');
-  const stale = { ...c1, lastUpdateTime: '2026-01-01T00:08:00Z' };
-  const c2 = progressingCondition({ progressDeadlineSeconds: 60, paused: false, specReplicas: 2, status: st, previous: st, previousCondition: stale, now })!;
-  assert.deepEqual([c2.status, c2.reason], ['False', 'ProgressDeadlineExceeded']);
-  assert.equal(progressingCondition({ progressDeadlineSeconds: 60, paused: true, specReplicas: 2, status: st, now })!.reason, 'CloneSetPaused');
-  assert.equal(progressingCondition({ paused: false, specReplicas: 2, status: st, now }), undefined, 'only with progressDeadlineSeconds');
+const cs = (apiVersion: string, updateStrategy: Record<string, unknown>) => ({ apiVersion: `apps.kruise.io/${apiVersion}`, kind: 'CloneSet', metadata: { name: 'web' }, spec: { replicas: 8, updateStrategy } });
+test('expectedUpdatedReplicas = replicas − partition, OnDelete too (pkg/controller/cloneset/cloneset_status.go calculateStatus, v1.9.0 and main)', () => {
+  assert.equal(cloneSetExpectedUpdatedReplicas(cs('v1alpha1', { type: 'ReCreate', partition: '90%' })), 1, 'v1.2 release note: 8 × 90% → 7 kept');
+  assert.equal(cloneSetExpectedUpdatedReplicas(cs('v1alpha1', { type: 'OnDelete', partition: 3 })), 5);
+  assert.equal(cloneSetExpectedUpdatedReplicas(cs('v1beta1', { type: 'OnDelete', rollingUpdate: { partition: 3 } })), 5);
+  assert.equal(cloneSetExpectedUpdatedReplicas(cs('v1beta1', { type: 'OnDelete' })), 8, 'no rollingUpdate: replicas');
+  assert.equal(cloneSetExpectedUpdatedReplicas(cs('v1beta1', { type: 'RollingUpdate', rollingUpdate: { partition: 8 } })), 0);
 });
 
 test('in-place plan: images and metadata only; anything else needs a recreate', () => {
@@ -104,7 +100,7 @@ test('in-place plan: images and metadata only; anything else needs a recreate', 
   const b = structuredClone(a);
   b.spec.containers[0].image = 'nginx:1.26';
   (b.metadata as { annotations?: Record<string, string> }).annotations = { x: 'y' };
-  assert.deepEqual(inPlaceUpdatePlan(a, b), { containerImages: { c: 'nginx:1.26' }, labels: {}, annotations: { x: 'y' } });
+  assert.deepEqual(inPlaceUpdatePlan(a, b), { containerImages: { c: 'nginx:1.26' }, labels: {}, annotations: { x: 'y' }, envFromMetadataContainers: [] });
   const c = structuredClone(a);
   (c.spec.containers[0] as Record<string, unknown>).env = [{ name: 'A', value: '1' }];
   assert.equal(inPlaceUpdatePlan(a, c), undefined);
@@ -165,8 +161,112 @@ test('priorityStrategy: higher weight (or ordered label value) is updated first'
   const weight = { weightPriority: [{ weight: 50, matchSelector: { matchLabels: { tier: 'canary' } } }] };
   assert.deepEqual(podUpdatePriority(weight, { tier: 'canary' }), [50]);
   assert.deepEqual(podUpdatePriority(weight, { tier: 'main' }), [0]);
-  assert.deepEqual(podUpdatePriority({ orderPriority: [{ orderedKey: 'shard' }] }, { shard: 'shard-12' }), [12]);
+  assert.deepEqual(podUpdatePriority({ orderPriority: [{ orderedKey: 'shard' }] }, { shard: 'shard-12' }), [0, 12]);
   const list = pods(3);
   list[2].updatePriority = [50];
   assert.deepEqual(planCloneSetSync({ ...base, replicas: 3, maxUnavailable: 1, pods: list }), { kind: 'update', pods: ['p2'] });
+});
+
+test('pods in an in-place grace period are not chosen for an update (pkg/controller/cloneset/sync/cloneset_update.go Update: "still in grace period")', () => {
+  const list = pods(4);
+  list[0].inGracePeriod = true;
+  assert.deepEqual(planCloneSetSync({ ...base, replicas: 4, pods: list }), { kind: 'update', pods: ['p3', 'p2'] });
+});
+
+test('finishGracePeriod drops a grace spec whose revision the pod no longer has (pkg/util/inplaceupdate/inplace_update.go finishGracePeriod)', () => {
+  const pod = {
+    metadata: {
+      name: 'web-a',
+      labels: { 'controller-revision-hash': 'web-3' },
+      annotations: { [INPLACE_UPDATE_GRACE_ANNOTATION]: JSON.stringify({ revision: 'web-2', containerImages: { app: 'nginx:2' }, graceSeconds: 60, startedAt: '2026-01-01T00:00:00.000Z' }) },
+    },
+    spec: { containers: [{ name: 'app', image: 'nginx:1' }] },
+  } as unknown as Pod;
+  const res = finishInPlaceGracePeriod(pod, new Date('2026-01-01T00:00:01Z'));
+  assert.ok(res && 'pod' in res, 'not waiting for a stale grace period');
+  assert.equal(res.pod.metadata.annotations?.[INPLACE_UPDATE_GRACE_ANNOTATION], undefined);
+  assert.equal(res.pod.spec.containers[0].image, 'nginx:1', 'the stale parked image is not applied');
+  pod.metadata.labels!['controller-revision-hash'] = 'web-2';
+  assert.deepEqual(finishInPlaceGracePeriod(pod, new Date('2026-01-01T00:00:01Z')), { waitMs: 59_000 });
+});
+
+const envReading = (path: string) => [{ name: 'TEST_ENV', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: path } } }];
+test('TestCalculateInPlaceUpdateSpec row "env from metadata.labels[\'k\'], k changed, k1 added" (pkg/util/inplaceupdate/inplace_update_test.go)', () => {
+  const before = { metadata: { labels: { k: 'v' } }, spec: { containers: [{ name: 'c1', image: 'foo1', env: envReading("metadata.labels['k']") }] } };
+  const after = { metadata: { labels: { k: 'v2', k1: 'v1' } }, spec: { containers: [{ name: 'c1', image: 'foo2', env: envReading("metadata.labels['k']") }] } };
+  const plan = inPlaceUpdatePlan(before, after)!;
+  assert.deepEqual(plan.containerImages, { c1: 'foo2' });
+  assert.deepEqual(plan.envFromMetadataContainers, ['c1'], 'UpdateEnvFromMetadata: c1 reads the changed label');
+  assert.deepEqual(plan.labels, { k: 'v2', k1: 'v1' });
+  // the InPlaceUpdateEnvFromMetadata gate off (Kruise v1.3 default): no restart for metadata
+  assert.deepEqual(inPlaceUpdatePlan(before, after, { envFromMetadata: false })!.envFromMetadataContainers, []);
+});
+
+test('InPlaceUpdateEnvFromMetadata: only add/replace of a referenced key restarts, annotations too, SIDECARSET_VERSION ignored (pkg/util/inplaceupdate/inplace_update_defaults.go defaultCalculateInPlaceUpdateSpec, pkg/util/containermeta/env_hash.go IsContainerReferenceToMeta)', () => {
+  const tpl = (labels: Record<string, string>, annotations: Record<string, string>) => ({
+    metadata: { labels, annotations },
+    spec: {
+      containers: [
+        { name: 'app', image: 'a', env: envReading("metadata.annotations['cfg']") },
+        { name: 'side', image: 's', env: [{ name: 'SIDECARSET_VERSION', valueFrom: { fieldRef: { fieldPath: "metadata.labels['ver']" } } }] },
+        { name: 'plain', image: 'p' },
+      ],
+    },
+  });
+  assert.deepEqual(inPlaceUpdatePlan(tpl({ ver: '1' }, { cfg: 'x' }), tpl({ ver: '2' }, { cfg: 'y' }))!.envFromMetadataContainers, ['app']);
+  assert.deepEqual(inPlaceUpdatePlan(tpl({}, { cfg: 'x' }), tpl({}, {}))!.envFromMetadataContainers, [], 'a removed key restarts nothing');
+});
+
+// TestCompare (pkg/util/updatesort/priority_sort_test.go): compare(podI, podJ, true) is true when I may go first
+const W2 = { weightPriority: [{ weight: 20, matchSelector: { matchLabels: { key: 'foo' } } }, { weight: 10, matchSelector: { matchLabels: { key: 'bar' } } }] };
+const W3 = (w3: number): UpdatePriorityStrategy => ({
+  weightPriority: [
+    { weight: 20, matchSelector: { matchLabels: { key1: 'foo' } } },
+    { weight: 10, matchSelector: { matchLabels: { key2: 'bar' } } },
+    { weight: w3, matchSelector: { matchLabels: { key3: 'baz' } } },
+  ],
+});
+const ORD = { orderPriority: [{ orderedKey: 'key1' }, { orderedKey: 'key2' }] };
+const compareRows: Array<[string, UpdatePriorityStrategy, Record<string, string>, Record<string, string>, boolean]> = [
+  ['weight, no labels', W2, {}, {}, true],
+  ['weight, same label', W2, { key: 'foo' }, { key: 'foo' }, true],
+  ['weight, bar vs foo', W2, { key: 'bar' }, { key: 'foo' }, false],
+  ['weight, none vs bar', W2, {}, { key: 'bar' }, false],
+  ['weight, none vs foo', W2, {}, { key: 'foo' }, false],
+  ['weight, 20 vs 10+15', W3(15), { key1: 'foo' }, { key2: 'bar', key3: 'baz' }, false],
+  ['weight, 10+5 vs 20', W3(5), { key2: 'bar', key3: 'baz' }, { key1: 'foo' }, false],
+  ['order, no labels', ORD, {}, {}, true],
+  ['order, o-10 vs o-5', ORD, { key1: 'o-10' }, { key1: 'o-5' }, true],
+  ['order, o-10 vs o-10', ORD, { key1: 'o-10' }, { key1: 'o-10' }, true],
+  ['order, o-10 vs o-20', ORD, { key1: 'o-10' }, { key1: 'o-20' }, false],
+  ['order, key2 vs key1', ORD, { key2: 'o-20' }, { key1: 'o-10' }, false],
+  ['order, key2 o-20 vs key2 o-10', ORD, { key2: 'o-20' }, { key2: 'o-10' }, true],
+];
+for (const [name, strategy, i, j, want] of compareRows) {
+  test(`TestCompare row "${name}" (pkg/util/updatesort/priority_sort_test.go)`, () => {
+    assert.equal(compareUpdatePriority(podUpdatePriority(strategy, i), podUpdatePriority(strategy, j)) <= 0, want);
+  });
+}
+
+test('TestSortUpdateIndexes: not-ready before ready, pending before running (pkg/controller/cloneset/sync/cloneset_update_test.go)', () => {
+  const p = (name: string, phase: string, ready: boolean): PlannedPod => ({
+    name, phase, ready, available: ready, updated: false, scheduled: false, creationTimestamp: '', specifiedDelete: false,
+  });
+  const waiting = [p('p0', 'Pending', true), p('p1', 'Pending', false), p('p3', 'Running', true), p('p4', 'Running', false)];
+  assert.deepEqual(sortPodsToUpdate(waiting).map((x) => x.name), ['p1', 'p0', 'p4', 'p3']);
+  // PreparingUpdate pods first (SortUpdateIndexes' last, stable pass)
+  waiting[2].lifecycleState = 'PreparingUpdate';
+  assert.deepEqual(sortPodsToUpdate(waiting).map((x) => x.name), ['p3', 'p1', 'p0', 'p4']);
+});
+
+test('scatterStrategy spreads labelled pods through the update order after ActivePods and priority (sync/cloneset_update.go SortUpdateIndexes, TestSort row "one pod one label")', () => {
+  const p = (i: number, labels: Record<string, string> = {}): PlannedPod => ({
+    name: `p${i}`, phase: 'Running', ready: true, available: true, updated: false, scheduled: true, creationTimestamp: '2026-01-01T00:00:00Z', specifiedDelete: false, labels,
+  });
+  const all = [p(0), p(1), p(2), p(3), p(4, { labelA: 'AAA' }), p(5, { labelA: 'AAA' })];
+  const scatter = [{ key: 'labelA', value: 'AAA' }];
+  assert.deepEqual(sortPodsToUpdate(all, all, scatter).map((x) => x.name), ['p4', 'p0', 'p1', 'p2', 'p3', 'p5']);
+  // the planner uses it: the first pod updated carries the label
+  const step = planCloneSetSync({ ...base, replicas: 6, maxUnavailable: 1, pods: all, scatterStrategy: scatter });
+  assert.deepEqual(step, { kind: 'update', pods: ['p4'] });
 });

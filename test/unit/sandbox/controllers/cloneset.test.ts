@@ -297,6 +297,133 @@ test(
   }),
 );
 
+test('Progressing clock resets only when its reason changes: a steady rollout slower than the deadline is ProgressDeadlineExceeded, and stays so until available (pkg/controller/cloneset/cloneset_status.go calculateProgressingStatus, v1.9.0)', async () => {
+  const sim = startSim([createCloneSetController()], { settings: { readyDelayMs: 500 } });
+  const reasons: string[] = [];
+  const unsubscribe = sim.store.subscribe((ev) => {
+    if (ev.gr.resource !== 'clonesets') return;
+    const c = ((ev.object.status as { conditions?: Array<Record<string, string>> } | undefined)?.conditions ?? []).find((x) => x.type === 'Progressing');
+    if (c && reasons[reasons.length - 1] !== c.reason) reasons.push(c.reason);
+  });
+  try {
+    const cs = fixture('cloneset-v1alpha1.yaml')[0] as CS;
+    cs.spec.replicas = 8;
+    cs.spec.progressDeadlineSeconds = 2;
+    cs.spec.updateStrategy = { type: 'ReCreate', maxUnavailable: 1 };
+    sim.store.create(CLONESETS, cs);
+    await waitFor('ready', readyAll(sim, 8), 5000);
+    patchSpec(sim, (c) => {
+      c.spec.template.spec.containers[0].image = 'nginx:1.26';
+    });
+    reasons.length = 0; // the spec write itself still carries CloneSetAvailable
+    // each pod is replaced well within the 2 s deadline, the whole rollout (8 × 0.5 s) is not
+    const done = await waitFor('rolled out', () => {
+      const st = getCs(sim).status!;
+      return fresh(sim) && st.updatedReadyReplicas === 8 && st.currentRevision === st.updateRevision && reasons[reasons.length - 1] === 'CloneSetAvailable' ? st : undefined;
+    }, 10_000);
+    assert.equal(done.replicas, 8);
+    assert.deepEqual(reasons, ['CloneSetUpdated', 'ProgressDeadlineExceeded', 'CloneSetAvailable']);
+  } finally {
+    unsubscribe();
+    sim.stop();
+  }
+});
+
+test('no Progressing condition before Kruise v1.9 (progressDeadlineSeconds arrived in v1.9.0)', async () => {
+  const sim = startSim([createCloneSetController()], { settings: { kruise: 'v1.8' } });
+  try {
+    const cs = fixture('cloneset-v1alpha1.yaml')[0] as CS;
+    cs.spec.replicas = 1;
+    cs.spec.progressDeadlineSeconds = 5;
+    sim.store.create(CLONESETS, cs);
+    const st = await waitFor('ready', readyAll(sim, 1), 5000);
+    assert.equal((st.conditions ?? []).some((c: { type: string }) => c.type === 'Progressing'), false);
+  } finally {
+    sim.stop();
+  }
+});
+
+/** The lowest number of ready, not deleting pods of the CloneSet seen at any committed change. */
+function trackMinReady(sim: Sim): { min: () => number; stop: () => void } {
+  let min = Infinity;
+  const stop = sim.store.subscribe((ev) => {
+    if (ev.gr.resource !== 'pods') return;
+    const ready = podsOf(sim).filter((p) => !p.metadata.deletionTimestamp && p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
+    min = Math.min(min, ready);
+  });
+  return { min: () => min, stop };
+}
+
+test(
+  'podsToDelete takes ready pods down only within maxUnavailable (pkg/controller/cloneset/sync/cloneset_scale.go Scale "specified delete" with deleteReadyLimit)',
+  withSim('v1alpha1', async (sim) => {
+    const cs = fixture('cloneset-v1alpha1.yaml')[0] as CS;
+    cs.spec.replicas = 4;
+    cs.spec.updateStrategy = { type: 'ReCreate', maxUnavailable: 1 };
+    sim.store.create(CLONESETS, cs);
+    await waitFor('ready', readyAll(sim, 4), 5000);
+    const victims = podsOf(sim).slice(0, 2).map((p) => p.metadata.name!);
+    const track = trackMinReady(sim);
+    try {
+      patchSpec(sim, (c) => {
+        c.spec.scaleStrategy = { podsToDelete: victims };
+      });
+      await waitFor('both replaced', () => {
+        const names = podsOf(sim).map((p) => p.metadata.name!);
+        const s = getCs(sim).status!;
+        return victims.every((v) => !names.includes(v)) && s.readyReplicas === 4 && s.replicas === 4 ? true : undefined;
+      }, 5000);
+      assert.equal(track.min(), 3, 'one ready pod down at a time');
+    } finally {
+      track.stop();
+    }
+  }),
+);
+
+test(
+  'podsToDelete with maxSurge creates the replacement before deleting (TestCalculateDiffsWithExpectation rows "specified delete with maxSurge", cloneset_sync_utils.go scaleSurge)',
+  withSim('v1alpha1', async (sim) => {
+    const cs = fixture('cloneset-v1alpha1.yaml')[0] as CS;
+    cs.spec.replicas = 3;
+    cs.spec.updateStrategy = { type: 'ReCreate', maxUnavailable: 0, maxSurge: 1 };
+    sim.store.create(CLONESETS, cs);
+    await waitFor('ready', readyAll(sim, 3), 5000);
+    const victim = podsOf(sim)[0].metadata.name!;
+    const track = trackMinReady(sim);
+    try {
+      patchSpec(sim, (c) => {
+        c.spec.scaleStrategy = { podsToDelete: [victim] };
+      });
+      await waitFor('replaced', () => {
+        const s = getCs(sim).status!;
+        return !podsOf(sim).some((p) => p.metadata.name === victim) && s.readyReplicas === 3 && s.replicas === 3 ? true : undefined;
+      }, 5000);
+      assert.equal(track.min(), 3, 'never below 3 ready pods: the surge pod was ready before the victim went');
+    } finally {
+      track.stop();
+    }
+  }),
+);
+
+test(
+  'v1beta1 OnDelete with a partition: scaling up creates pods at the current revision up to the partition, expectedUpdatedReplicas = replicas − partition (cloneset_sync_utils.go calculateDiffsWithExpectation, cloneset_status.go calculateStatus)',
+  withSim('v1beta1', async (sim) => {
+    // OnDelete exists on the v1beta1 shape (master); v1.9's webhook rejects it on v1alpha1
+    const cs = fixture('cloneset-v1beta1.yaml')[0] as CS;
+    cs.spec.replicas = 2;
+    cs.spec.updateStrategy = { type: 'OnDelete', rollingUpdate: { partition: 3 } };
+    sim.store.create(CLONESETS, cs);
+    await waitFor('ready', readyAll(sim, 2), 5000);
+    patchSpec(sim, (c) => {
+      c.spec.template.spec.containers[0].image = 'nginx:1.26';
+      c.spec.replicas = 4;
+    });
+    const s = await waitFor('4 ready', readyAll(sim, 4), 5000);
+    assert.equal(s.expectedUpdatedReplicas, 1);
+    assert.deepEqual(podsOf(sim).map(image).sort(), ['nginx:1.25', 'nginx:1.25', 'nginx:1.25', 'nginx:1.26'], 'one new pod at the current revision (partition 3), one at the update revision');
+  }),
+);
+
 test('webhook: invalid values are rejected with field paths; InPlaceOnly rejects non-image changes', () => {
   const sim = startSim([createCloneSetController()]);
   try {
@@ -360,6 +487,120 @@ test(
     }, 5000);
     assert.ok(Date.now() - started >= 900, 'not before the grace period');
     assert.equal(podsOf(sim)[0].metadata.annotations?.['apps.kruise.io/inplace-update-grace'], undefined);
+  }),
+);
+
+test(
+  'a template change during the in-place grace period does not lose the earlier change: pods in grace are skipped (pkg/controller/cloneset/sync/cloneset_update.go Update "still in grace period", pkg/util/inplaceupdate/inplace_update.go finishGracePeriod)',
+  withSim('v1alpha1', async (sim) => {
+    const cs = fixture('cloneset-v1alpha1.yaml')[0] as CS;
+    cs.spec.replicas = 2;
+    cs.spec.template.spec.containers.push({ name: 'sidecar', image: 'envoy:1.0' });
+    cs.spec.updateStrategy.inPlaceUpdateStrategy = { gracePeriodSeconds: 1 };
+    sim.store.create(CLONESETS, cs);
+    await waitFor('ready', readyAll(sim, 2), 5000);
+    patchSpec(sim, (c) => {
+      c.spec.template.spec.containers[1].image = 'envoy:2.0';
+    });
+    await waitFor('sidecar change parked', () => (podsOf(sim).every((p) => p.metadata.annotations?.['apps.kruise.io/inplace-update-grace']) ? true : undefined));
+    // a second revision arrives while the first one's images are still parked
+    patchSpec(sim, (c) => {
+      c.spec.template.spec.containers[0].image = 'nginx:1.26';
+    });
+    const done = await waitFor('rolled out', () => {
+      const s = getCs(sim).status!;
+      return fresh(sim) && s.updatedReadyReplicas === 2 && s.readyReplicas === 2 && s.currentRevision === s.updateRevision ? s : undefined;
+    }, 8000);
+    for (const p of podsOf(sim)) {
+      assert.equal(p.metadata.labels!['controller-revision-hash'], done.updateRevision);
+      assert.deepEqual(p.spec.containers.map((c) => c.image), ['nginx:1.26', 'envoy:2.0'], `${p.metadata.name} runs both changes`);
+    }
+  }),
+);
+
+test(
+  'InPlaceUpdateEnvFromMetadata: a template label read by a container env restarts that container in place, not the others (pkg/util/inplaceupdate/inplace_update_defaults.go)',
+  withSim('v1alpha1', async (sim) => {
+    const cs = fixture('cloneset-v1alpha1.yaml')[0] as CS;
+    cs.spec.replicas = 1;
+    cs.spec.template.metadata.labels.release = 'r1';
+    cs.spec.template.spec.containers[0].env = [{ name: 'RELEASE', valueFrom: { fieldRef: { fieldPath: "metadata.labels['release']" } } }];
+    cs.spec.template.spec.containers.push({ name: 'sidecar', image: 'envoy:1.0' });
+    sim.store.create(CLONESETS, cs);
+    await waitFor('ready', readyAll(sim, 1), 5000);
+    const before = podsOf(sim)[0];
+    patchSpec(sim, (c) => {
+      c.spec.template.metadata.labels.release = 'r2';
+    });
+    const done = await waitFor('updated and ready again', () => {
+      const s = getCs(sim).status!;
+      return fresh(sim) && s.updatedReadyReplicas === 1 && s.readyReplicas === 1 ? s : undefined;
+    }, 5000);
+    const pod = podsOf(sim)[0];
+    assert.equal(pod.metadata.uid, before.metadata.uid, 'in place');
+    assert.equal(pod.metadata.labels!.release, 'r2');
+    assert.equal(pod.metadata.labels!['controller-revision-hash'], done.updateRevision);
+    const restarts = Object.fromEntries(pod.status!.containerStatuses!.map((c) => [c.name, c.restartCount]));
+    assert.deepEqual(restarts, { nginx: 1, sidecar: 0 });
+    const state = JSON.parse(pod.metadata.annotations!['apps.kruise.io/inplace-update-state']);
+    assert.equal(state.updateEnvFromMetadata, true);
+  }),
+);
+
+test(
+  'lifecycle.inPlaceUpdate hook: PreparingUpdate holds the pod until released, then Updating → Updated → Normal once the hook is back (pkg/controller/cloneset/sync/cloneset_update.go updatePod / refreshPodState)',
+  withSim('v1alpha1', async (sim) => {
+    const cs = fixture('cloneset-v1alpha1.yaml')[0] as CS;
+    cs.spec.replicas = 1;
+    cs.spec.template.metadata.labels['example.io/inplace-hook'] = 'true';
+    cs.spec.lifecycle = { inPlaceUpdate: { labelsHandler: { 'example.io/inplace-hook': 'true' } } };
+    sim.store.create(CLONESETS, cs);
+    await waitFor('ready', readyAll(sim, 1), 5000);
+    const state = () => podsOf(sim)[0].metadata.labels!['lifecycle.apps.kruise.io/state'];
+    const setHook = (on: boolean) => {
+      const pod = sim.store.get(PODS, 'default', podsOf(sim)[0].metadata.name!) as Pod;
+      const labels = { ...pod.metadata.labels! };
+      if (on) labels['example.io/inplace-hook'] = 'true';
+      else delete labels['example.io/inplace-hook'];
+      sim.store.update(PODS, { ...pod, metadata: { ...pod.metadata, labels } });
+    };
+    patchSpec(sim, (c) => {
+      c.spec.template.spec.containers[0].image = 'nginx:1.26';
+    });
+    await waitFor('PreparingUpdate', () => (state() === 'PreparingUpdate' ? true : undefined));
+    await waitFor('observed', () => (fresh(sim) ? true : undefined));
+    await new Promise((r) => setTimeout(r, 100)); // several syncs: still held
+    assert.equal(state(), 'PreparingUpdate');
+    assert.equal(image(podsOf(sim)[0]), 'nginx:1.25', 'held before the in-place update');
+    setHook(false);
+    await waitFor('Updated', () => (state() === 'Updated' ? true : undefined), 5000);
+    assert.equal(image(podsOf(sim)[0]), 'nginx:1.26');
+    assert.equal(getCs(sim).status!.availableReplicas, 0, 'Updated is not available until the hook is back');
+    setHook(true);
+    const done = await waitFor('Normal and available', () => {
+      const s = getCs(sim).status!;
+      return state() === 'Normal' && s.updatedAvailableReplicas === 1 ? s : undefined;
+    }, 5000);
+    assert.equal(done.currentRevision, done.updateRevision);
+  }),
+);
+
+test(
+  'scaling back up returns a PreparingDelete pod to Normal instead of creating one (pkg/controller/cloneset/sync/cloneset_scale.go managePreparingDelete)',
+  withSim('v1alpha1', async (sim) => {
+    const cs = fixture('cloneset-v1alpha1.yaml')[0] as CS;
+    cs.spec.replicas = 2;
+    cs.spec.template.metadata.labels['example.io/block-deletion'] = 'true';
+    cs.spec.lifecycle = { preDelete: { labelsHandler: { 'example.io/block-deletion': 'true' } } };
+    sim.store.create(CLONESETS, cs);
+    await waitFor('2 ready', readyAll(sim, 2), 5000);
+    const names = podsOf(sim).map((p) => p.metadata.name).sort();
+    patchSpec(sim, (c) => (c.spec.replicas = 1));
+    const held = await waitFor('PreparingDelete', () => podsOf(sim).find((p) => p.metadata.labels!['lifecycle.apps.kruise.io/state'] === 'PreparingDelete'));
+    patchSpec(sim, (c) => (c.spec.replicas = 2));
+    await waitFor('back to Normal', () => ((sim.store.get(PODS, 'default', held.metadata.name!) as Pod).metadata.labels!['lifecycle.apps.kruise.io/state'] === 'Normal' ? true : undefined));
+    await waitFor('2 available', () => (fresh(sim) && getCs(sim).status!.availableReplicas === 2 ? true : undefined));
+    assert.deepEqual(podsOf(sim).map((p) => p.metadata.name).sort(), names, 'no pod created, none deleted');
   }),
 );
 
