@@ -106,9 +106,11 @@ export function createRequestHandler(opts: HttpOptions): (req: IncomingMessage, 
     }
     const p = parseResourcePath(path);
     if (!p) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
-    const watchParam = r.query('watch') === 'true' || r.query('watch') === '1';
+    const watchParam = r.params.bool('watch') === true;
     const verb = verbOf(r.method, p, watchParam);
     r.verb = verb;
+    // The request deadline filter parses `timeout` of every short request (watches are long-running).
+    if (verb !== 'watch') r.params.timeoutMs();
 
     const isReview = p.group === 'authorization.k8s.io' || p.group === 'authentication.k8s.io';
     if (opts.auth && opts.auth.readOnlyUsers.has(r.user) && !READ_VERBS.has(verb) && !isReview) {

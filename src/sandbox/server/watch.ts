@@ -6,6 +6,7 @@ import { ApiError } from './errors';
 import type { ApiRequest } from './request';
 import type { ResourceType, ServedVersion } from './resource-types';
 import { fieldMatcher, labelMatcher } from './selectors';
+import { listQuery } from './query-params';
 import type { MemoryStore, StoredEvent } from './store';
 import { buildTable, wantsTable } from './tables';
 import { convertTo } from './versions';
@@ -26,6 +27,7 @@ export function serveWatch(
   fixedName?: string,
 ): void {
   const gr = { group: type.group, resource: type.resource };
+  const opts = listQuery(r.params);
   const byLabel = labelMatcher(r.query('labelSelector'));
   let fieldSel = r.query('fieldSelector');
   if (fixedName) fieldSel = fieldSel ? `${fieldSel},metadata.name=${fixedName}` : `metadata.name=${fixedName}`;
@@ -34,8 +36,8 @@ export function serveWatch(
   const matches = (o: KubeObject): boolean => (!namespace || o.metadata.namespace === namespace) && byLabel(o.metadata.labels) && byField(o);
   const tableVersion = wantsTable(r.accept);
   const includeObject = (r.query('includeObject') as 'None' | 'Metadata' | 'Object' | undefined) ?? 'Metadata';
-  const bookmarks = r.query('allowWatchBookmarks') === 'true';
-  const timeoutSeconds = Number(r.query('timeoutSeconds') ?? '1800');
+  const bookmarks = opts.allowWatchBookmarks;
+  const timeoutSeconds = opts.timeoutSeconds ?? 1800;
   const rvParam = r.query('resourceVersion');
 
   // Validate before committing to a 200 stream.
@@ -130,7 +132,7 @@ export function serveWatch(
   }
   for (const o of initial) emit('ADDED', o);
   for (const ev of backlog) emit(ev.type, ev.object);
-  if (bookmarks && !closed && r.query('sendInitialEvents') === 'true') {
+  if (bookmarks && !closed && opts.sendInitialEvents === true) {
     write('BOOKMARK', { kind: type.kind, apiVersion: `${type.group ? `${type.group}/` : ''}${version.name}`, metadata: { resourceVersion: String(store.currentResourceVersion()), annotations: { 'k8s.io/initial-events-end': 'true' } } });
   }
 }
