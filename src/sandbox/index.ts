@@ -37,6 +37,8 @@ export interface SandboxOptions {
   readyDelayMs: number;
   /** Skip the simulated controllers (unit tests of the server itself). */
   noControllers?: boolean;
+  /** How long a watch may keep more than 4 MiB unread before it is dropped (default 2 s; tests shorten it). */
+  slowWatcherGraceMs?: number;
 }
 
 export interface RunningSandbox {
@@ -118,7 +120,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
 
   let ready = false;
   let address = '';
-  const handler = createRequestHandler({ store, registry, faults: new FaultInjector(opts.faults ?? {}), auth, audit, serverAddress: () => address, isReady: () => ready });
+  const handler = createRequestHandler({ store, registry, faults: new FaultInjector(opts.faults ?? {}), auth, audit, serverAddress: () => address, isReady: () => ready, slowWatcherGraceMs: opts.slowWatcherGraceMs });
   const server: Server = tlsMaterial ? createHttpsServer({ cert: tlsMaterial.certPem, key: tlsMaterial.keyPem }, handler) : createHttpServer(handler);
   server.keepAliveTimeout = 60_000;
   const host = opts.host ?? '127.0.0.1';

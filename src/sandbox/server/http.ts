@@ -10,6 +10,7 @@ import type { ResourceRegistry } from './registry';
 import { ApiRequest, parseResourcePath, verbOf, type AuditRecord } from './request';
 import { ResourceHandler } from './resource-handler';
 import type { MemoryStore } from './store';
+import { DEFAULT_MAX_QUEUED_BYTES, DEFAULT_SLOW_WATCHER_GRACE_MS } from './watch';
 
 export interface AuthConfig {
   /** token → user name */
@@ -28,6 +29,10 @@ export interface HttpOptions {
   /** /readyz answers 200 only once this is true. */
   isReady: () => boolean;
   bookmarkIntervalMs?: number;
+  /** Unread bytes one watch stream may queue before it is dropped (default 4 MiB). */
+  maxWatchQueueBytes?: number;
+  /** How long a watch's queue may stay over that bound before the watch is dropped (default 2 s). */
+  slowWatcherGraceMs?: number;
 }
 
 export const KUBE_VERSION = {
@@ -49,7 +54,7 @@ export function createRequestHandler(opts: HttpOptions): (req: IncomingMessage, 
   const resources = new ResourceHandler({
     store: opts.store,
     registry: opts.registry,
-    watch: { dropAfterEvents: opts.faults.spec.dropWatchAfterEvents, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 2000 },
+    watch: { dropAfterEvents: opts.faults.spec.dropWatchAfterEvents, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 2000, maxQueuedBytes: opts.maxWatchQueueBytes ?? DEFAULT_MAX_QUEUED_BYTES, slowWatcherGraceMs: opts.slowWatcherGraceMs ?? DEFAULT_SLOW_WATCHER_GRACE_MS },
     injectConflict: () => opts.faults.injectConflict(),
     allowed: (user, verb) => !opts.auth?.readOnlyUsers.has(user) || READ_VERBS.has(verb),
   });

@@ -17,6 +17,8 @@ import { groupVersion } from './resource-types';
 
 export interface StoredEvent extends StoreEvent {
   rv: number;
+  /** The object before this write (MODIFIED, DELETED): watches filter on both, like kube's cacher. */
+  prev?: KubeObject;
 }
 
 export interface WriteOptions {
@@ -307,12 +309,12 @@ export class MemoryStore implements Store {
     // (A pod in its grace period stays until the kubelet deletes it.)
     if (next.metadata.deletionTimestamp && !(next.metadata.finalizers ?? []).length && !next.metadata.deletionGracePeriodSeconds) {
       next = { ...next, metadata: { ...next.metadata, resourceVersion: String(++this.rv) } };
-      this.removeStored(gr, next);
+      this.removeStored(gr, next, old);
       return next;
     }
     next = { ...next, metadata: { ...next.metadata, resourceVersion: String(++this.rv) } };
     this.bucket(gr).set(objKey(namespace, name), next);
-    this.emit('MODIFIED', gr, next);
+    this.emit('MODIFIED', gr, next, old);
     return next;
   }
 
@@ -354,11 +356,11 @@ export class MemoryStore implements Store {
         },
       };
       this.bucket(gr).set(objKey(ns, name), marked);
-      this.emit('MODIFIED', gr, marked);
+      this.emit('MODIFIED', gr, marked, old);
       return { deleted: marked, removed: false };
     }
     const gone: KubeObject = { ...old, metadata: { ...old.metadata, resourceVersion: String(++this.rv) } };
-    this.removeStored(gr, gone);
+    this.removeStored(gr, gone, old);
     return { deleted: gone, removed: true };
   }
 
@@ -377,9 +379,9 @@ export class MemoryStore implements Store {
     return b;
   }
 
-  private removeStored(gr: GroupResource, obj: KubeObject): void {
+  private removeStored(gr: GroupResource, obj: KubeObject, prev: KubeObject): void {
     this.bucket(gr).delete(objKey(obj.metadata.namespace, obj.metadata.name!));
-    this.emit('DELETED', gr, obj);
+    this.emit('DELETED', gr, obj, prev);
   }
 
   /**
@@ -387,8 +389,9 @@ export class MemoryStore implements Store {
    * synchronously) queues its event behind the one being delivered, so no listener, and no
    * watch stream, ever sees resourceVersions go backwards.
    */
-  private emit(type: StoreEvent['type'], gr: GroupResource, object: KubeObject): void {
+  private emit(type: StoreEvent['type'], gr: GroupResource, object: KubeObject, prev?: KubeObject): void {
     const ev: StoredEvent = { type, gr: { group: gr.group, resource: gr.resource }, object, rv: Number(object.metadata.resourceVersion) };
+    if (prev) ev.prev = prev;
     this.log.push(ev);
     this.compact();
     this.pending.push(ev);

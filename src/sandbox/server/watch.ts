@@ -10,12 +10,21 @@ import { listQuery } from './query-params';
 import type { MemoryStore, StoredEvent } from './store';
 import { buildTable, wantsTable } from './tables';
 import { convertTo } from './versions';
+import { filteredEvent, watchHub, type SharedLines, type WatchEventType } from './watch-hub';
 
 export interface WatchSettings {
   /** Close the stream after this many events (fault injection). */
   dropAfterEvents?: number;
   bookmarkIntervalMs: number;
+  /** Unread bytes a stream may queue after its initial events before it is dropped. */
+  maxQueuedBytes: number;
+  /** How long a stream's queue may stay over maxQueuedBytes before it is dropped. */
+  slowWatcherGraceMs: number;
 }
+
+/** Default queue bound: about a thousand pod events, kube's largest watcher buffer. */
+export const DEFAULT_MAX_QUEUED_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_SLOW_WATCHER_GRACE_MS = 2000;
 
 export function serveWatch(
   store: MemoryStore,
@@ -57,82 +66,98 @@ export function serveWatch(
     }
   }
 
-  r.startStream(tableVersion ? 'application/json' : 'application/json');
+  r.startStream('application/json');
   const res = r.res;
   res.socket?.setNoDelay(true);
   let sent = 0;
   let firstTable = true;
   let closed = false;
   let lastRv = store.currentResourceVersion();
-  const seen = new Set<string>();
-  const keyOf = (o: KubeObject): string => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+  const versionKey = version.name;
+  // Bytes this stream may have queued unread beyond its initial state (kube closes a watcher
+  // whose buffer stays full; the client re-lists). Set once the initial events are written.
+  let queueLimit = Number.POSITIVE_INFINITY;
 
-  const write = (evType: string, object: unknown): void => {
+  // A burst of controller writes queues many events in one tick, before even a fast client can
+  // read: a stream is dropped only when its queue stays over the bound for the grace period
+  // (kube's dispatcher likewise waits a time budget for a full watcher before closing it), or
+  // at once past 16 times the bound, which keeps memory bounded whatever the client does.
+  let overSince: NodeJS.Timeout | undefined;
+  const writeBytes = (bytes: Buffer | string): void => {
     if (closed) return;
-    res.write(`${JSON.stringify({ type: evType, object })}\n`);
+    res.write(bytes);
+    const queued = res.writableLength;
+    if (queued <= queueLimit) return;
+    if (queued > queueLimit + 15 * settings.maxQueuedBytes) return overflow();
+    overSince ??= setTimeout(() => {
+      overSince = undefined;
+      if (res.writableLength > queueLimit) overflow();
+    }, settings.slowWatcherGraceMs);
   };
+  res.on('drain', () => {
+    if (overSince) clearTimeout(overSince);
+    overSince = undefined;
+  });
 
   const finish = (): void => {
     if (closed) return;
     closed = true;
     unsubscribe();
     clearTimeout(timer);
+    if (overSince) clearTimeout(overSince);
     if (bookmarkTimer) clearInterval(bookmarkTimer);
     res.end();
   };
 
-  const render = (o: KubeObject): unknown => {
-    const converted = convertTo(type, o, version.name);
-    if (!tableVersion) return converted;
-    const t = buildTable(type, version, [converted], { includeObject, noHeaders: !firstTable, resourceVersion: o.metadata.resourceVersion, apiVersion: tableVersion });
-    firstTable = false;
-    return t;
+  /** A client that does not read: drop it and what is queued for it, as kube-apiserver drops a slow watcher. */
+  const overflow = (): void => {
+    if (closed) return;
+    finish();
+    res.destroy();
   };
 
-  const emit = (evType: 'ADDED' | 'MODIFIED' | 'DELETED', o: KubeObject): void => {
+  const line = (evType: string, o: KubeObject): string => {
+    const object = convertTo(type, o, version.name);
+    if (!tableVersion) return `${JSON.stringify({ type: evType, object })}\n`;
+    const t = buildTable(type, version, [object], { includeObject, noHeaders: !firstTable, resourceVersion: o.metadata.resourceVersion, apiVersion: tableVersion });
+    firstTable = false;
+    return `${JSON.stringify({ type: evType, object: t })}\n`;
+  };
+
+  const send = (evType: WatchEventType, o: KubeObject, prev: KubeObject | undefined, shared?: SharedLines): void => {
     if (closed) return;
-    let outType: string = evType;
-    if (filtered) {
-      const k = keyOf(o);
-      const m = matches(o);
-      if (evType === 'DELETED') {
-        if (!m && !seen.has(k)) return;
-        seen.delete(k);
-      } else if (m) {
-        seen.add(k);
-      } else if (seen.has(k)) {
-        seen.delete(k);
-        outType = 'DELETED';
-      } else return;
-    } else if (namespace && o.metadata.namespace !== namespace) return;
+    const out = filtered || namespace ? filteredEvent(evType, o, prev, matches) : { type: evType, object: o, leaving: false };
+    if (!out) return;
     lastRv = Number(o.metadata.resourceVersion ?? lastRv);
-    write(outType, render(o));
+    // Tables carry per-stream state (headers once); JSON lines are the same for every watcher.
+    if (shared && !tableVersion) writeBytes(shared.get(`${versionKey}\0${out.type}\0${out.leaving ? 'leaving' : ''}`, () => line(out.type, out.object)));
+    else writeBytes(line(out.type, out.object));
     sent++;
     if (settings.dropAfterEvents && sent >= settings.dropAfterEvents) finish();
   };
 
-  const unsubscribe = store.subscribeRaw((ev) => {
-    if (ev.gr.group !== gr.group || ev.gr.resource !== gr.resource) return;
-    emit(ev.type, ev.object);
+  const unsubscribe = watchHub(store).add(gr.group, gr.resource, {
+    deliver: (ev: StoredEvent, shared: SharedLines) => send(ev.type, ev.object, ev.prev, shared),
   });
   const timer = setTimeout(finish, Math.max(1, timeoutSeconds) * 1000);
   const bookmarkTimer = bookmarks
     ? setInterval(() => {
         lastRv = Math.max(lastRv, store.currentResourceVersion());
-        write('BOOKMARK', { kind: type.kind, apiVersion: `${type.group ? `${type.group}/` : ''}${version.name}`, metadata: { resourceVersion: String(lastRv) } });
+        writeBytes(`${JSON.stringify({ type: 'BOOKMARK', object: { kind: type.kind, apiVersion: `${type.group ? `${type.group}/` : ''}${version.name}`, metadata: { resourceVersion: String(lastRv) } } })}\n`);
       }, settings.bookmarkIntervalMs)
     : undefined;
   r.req.on('close', finish);
   res.on('close', finish);
 
   if (expired) {
-    write('ERROR', expired.toStatus());
+    writeBytes(`${JSON.stringify({ type: 'ERROR', object: expired.toStatus() })}\n`);
     finish();
     return;
   }
-  for (const o of initial) emit('ADDED', o);
-  for (const ev of backlog) emit(ev.type, ev.object);
+  for (const o of initial) send('ADDED', o, undefined);
+  for (const ev of backlog) send(ev.type, ev.object, ev.prev);
   if (bookmarks && !closed && opts.sendInitialEvents === true) {
-    write('BOOKMARK', { kind: type.kind, apiVersion: `${type.group ? `${type.group}/` : ''}${version.name}`, metadata: { resourceVersion: String(store.currentResourceVersion()), annotations: { 'k8s.io/initial-events-end': 'true' } } });
+    writeBytes(`${JSON.stringify({ type: 'BOOKMARK', object: { kind: type.kind, apiVersion: `${type.group ? `${type.group}/` : ''}${version.name}`, metadata: { resourceVersion: String(store.currentResourceVersion()), annotations: { 'k8s.io/initial-events-end': 'true' } } } })}\n`);
   }
+  queueLimit = res.writableLength + settings.maxQueuedBytes;
 }
