@@ -4,6 +4,7 @@
 //
 //   npm run build && node bench/watch-load.mjs            (REPLICAS=5000 WATCHERS=20 SLOW=2)
 //   SANDBOX_CLI=/path/to/other/bin/kubectl-kruise node bench/watch-load.mjs   (compare a build)
+//   SANDBOX_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' node bench/watch-load.mjs   (profile the sandbox)
 //
 // SLOW watchers stop reading after their first chunk (a stuck client): kube-apiserver closes
 // such a watch instead of buffering for it; the figures show whether the sandbox does too.
@@ -24,7 +25,8 @@ const sandboxCli = process.env.SANDBOX_CLI ?? cli;
 const dir = mkdtempSync(join(tmpdir(), 'kk-watch-load-'));
 const kubeconfig = join(dir, 'kubeconfig');
 const env = { ...process.env, KUBECONFIG: kubeconfig, KUBECACHEDIR: join(dir, 'cache'), CI: 'true', NO_COLOR: '1' };
-const child = spawn(process.execPath, [sandboxCli, 'sandbox', '--port=0', `--kubeconfig-out=${kubeconfig}`, '--ready-delay=50ms'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+const nodeArgs = (process.env.SANDBOX_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const child = spawn(process.execPath, [...nodeArgs, sandboxCli, 'sandbox', '--port=0', `--kubeconfig-out=${kubeconfig}`, '--ready-delay=50ms'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
 
 const rssMb = () => {
   try {
@@ -82,7 +84,7 @@ spec:
   const rv = JSON.parse((await exec(['get', '--raw', '/api/v1/namespaces/default/pods?labelSelector=app%3Dhuge&limit=1'])).out).metadata.resourceVersion;
   const watchers = [];
   for (let i = 0; i < WATCHERS; i++) {
-    const w = { bytes: 0, events: 0, closedByServer: false, destroyedByUs: false, slow: i < SLOW };
+    const w = { bytes: 0, events: 0, closedByServer: false, done: false, slow: i < SLOW };
     const req = http.get(`${server}/api/v1/namespaces/default/pods?labelSelector=app%3Dhuge&watch=true&allowWatchBookmarks=true&resourceVersion=${rv}&timeoutSeconds=1800`, (res) => {
       let tail = '';
       res.on('data', (d) => {
@@ -93,8 +95,9 @@ spec:
         w.events += parts.length;
         if (w.slow) res.pause();
       });
-      res.on('close', () => (w.closedByServer = !w.destroyedByUs));
-      res.on('error', () => {});
+      // A clean end or a cut connection, before this script closes the watch itself.
+      res.on('end', () => (w.closedByServer = true));
+      res.on('error', () => (w.closedByServer ||= !w.done));
     });
     req.on('error', () => {});
     w.req = req;
@@ -126,7 +129,7 @@ spec:
   console.log(`sandbox RSS: peak ${fmt(mem.hwm)} MB (VmHWM), max sampled during rollout ${fmt(Math.max(...rssSamples))} MB, at end ${fmt(mem.rss)} MB`);
   console.log(`fast watchers: median ${median(fast.map((w) => w.events))} events, ${fast.filter((w) => w.closedByServer).length} closed by the server; stuck watchers closed by the server: ${watchers.filter((w) => w.slow && w.closedByServer).length}/${SLOW}`);
   for (const w of watchers) {
-    w.destroyedByUs = !w.closedByServer;
+    w.done = true;
     w.req.destroy();
   }
 }

@@ -37,7 +37,7 @@ export interface SandboxOptions {
   readyDelayMs: number;
   /** Skip the simulated controllers (unit tests of the server itself). */
   noControllers?: boolean;
-  /** How long a watch may keep more than 4 MiB unread before it is dropped (default 2 s; tests shorten it). */
+  /** How long a watch may keep more than 8 MiB unread, reading nothing, before it is dropped (default 5 s; tests shorten it). */
   slowWatcherGraceMs?: number;
 }
 

@@ -29,9 +29,9 @@ export interface HttpOptions {
   /** /readyz answers 200 only once this is true. */
   isReady: () => boolean;
   bookmarkIntervalMs?: number;
-  /** Unread bytes one watch stream may queue before it is dropped (default 4 MiB). */
+  /** Unread bytes one watch stream may queue before it is dropped (default 8 MiB). */
   maxWatchQueueBytes?: number;
-  /** How long a watch's queue may stay over that bound before the watch is dropped (default 2 s). */
+  /** How long a watch's queue may stay over that bound before the watch is dropped (default 5 s). */
   slowWatcherGraceMs?: number;
 }
 

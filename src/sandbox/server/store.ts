@@ -66,6 +66,24 @@ function specPart(obj: KubeObject): string {
   return canonicalJson(rest);
 }
 
+// Stored objects never change in place, so their canonical forms are computed once: every
+// update compares against the stored object, and under a large rollout that was the store's
+// main cost (each pod write serialized the old pod twice).
+const storedCanonical = new WeakMap<KubeObject, { full?: string; spec?: string }>();
+function cached(obj: KubeObject): { full?: string; spec?: string } {
+  let c = storedCanonical.get(obj);
+  if (!c) storedCanonical.set(obj, (c = {}));
+  return c;
+}
+function storedSpecPart(obj: KubeObject): string {
+  const c = cached(obj);
+  return (c.spec ??= specPart(obj));
+}
+function storedCanonicalJson(obj: KubeObject): string {
+  const c = cached(obj);
+  return (c.full ??= canonicalJson(obj));
+}
+
 export class MemoryStore implements Store {
   private readonly buckets = new Map<string, Map<string, KubeObject>>();
   private readonly listeners = new Set<Listener>();
@@ -297,11 +315,11 @@ export class MemoryStore implements Store {
     // A /status write never bumps generation, so only the other writes pay for comparing specs.
     if (opts.subresource !== 'status') {
       const statusCountsAsSpec = !hasStatusSubresource && !type.builtin;
-      const changed = specPart(next) !== specPart(old) || (statusCountsAsSpec && canonicalJson(next.status) !== canonicalJson(old.status));
+      const changed = specPart(next) !== storedSpecPart(old) || (statusCountsAsSpec && canonicalJson(next.status) !== canonicalJson(old.status));
       if (changed) next.metadata.generation = (old.metadata.generation ?? 0) + 1;
     }
     // A no-op write keeps the resourceVersion and emits nothing, like kube.
-    if (canonicalJson({ ...next, metadata: { ...next.metadata, resourceVersion: old.metadata.resourceVersion } }) === canonicalJson(old)) {
+    if (canonicalJson({ ...next, metadata: { ...next.metadata, resourceVersion: old.metadata.resourceVersion } }) === storedCanonicalJson(old)) {
       return old;
     }
     if (opts.dryRun) return { ...next, metadata: { ...next.metadata, resourceVersion: old.metadata.resourceVersion } };

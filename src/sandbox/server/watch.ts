@@ -22,9 +22,9 @@ export interface WatchSettings {
   slowWatcherGraceMs: number;
 }
 
-/** Default queue bound: about a thousand pod events, kube's largest watcher buffer. */
-export const DEFAULT_MAX_QUEUED_BYTES = 4 * 1024 * 1024;
-export const DEFAULT_SLOW_WATCHER_GRACE_MS = 2000;
+/** Default queue bound: a few thousand pod events beyond what socket buffers hold. */
+export const DEFAULT_MAX_QUEUED_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_SLOW_WATCHER_GRACE_MS = 5000;
 
 export function serveWatch(
   store: MemoryStore,
@@ -79,20 +79,30 @@ export function serveWatch(
   let queueLimit = Number.POSITIVE_INFINITY;
 
   // A burst of controller writes queues many events in one tick, before even a fast client can
-  // read: a stream is dropped only when its queue stays over the bound for the grace period
-  // (kube's dispatcher likewise waits a time budget for a full watcher before closing it), or
-  // at once past 16 times the bound, which keeps memory bounded whatever the client does.
+  // read, and a busy event loop delays every write: so a stream is dropped only when its queue
+  // stays over the bound for a grace period in which the event loop was free to send (a timer
+  // that fires late means it was not: the period starts again) and the queue never drained
+  // (kube's dispatcher likewise gives a full watcher a time budget before closing it); or at
+  // once past 16 times the bound, which keeps memory bounded whatever the client does.
   let overSince: NodeJS.Timeout | undefined;
+  const arm = (): void => {
+    const due = performance.now() + settings.slowWatcherGraceMs;
+    // setImmediate: decide after the poll phase, once the socket had its chance to flush.
+    overSince = setTimeout(() => setImmediate(() => check(due)), settings.slowWatcherGraceMs);
+  };
+  const check = (due: number): void => {
+    overSince = undefined;
+    if (closed || res.writableLength <= queueLimit) return;
+    if (performance.now() - due > settings.slowWatcherGraceMs / 2) arm();
+    else overflow();
+  };
   const writeBytes = (bytes: Buffer | string): void => {
     if (closed) return;
     res.write(bytes);
     const queued = res.writableLength;
     if (queued <= queueLimit) return;
     if (queued > queueLimit + 15 * settings.maxQueuedBytes) return overflow();
-    overSince ??= setTimeout(() => {
-      overSince = undefined;
-      if (res.writableLength > queueLimit) overflow();
-    }, settings.slowWatcherGraceMs);
+    if (!overSince) arm();
   };
   res.on('drain', () => {
     if (overSince) clearTimeout(overSince);
