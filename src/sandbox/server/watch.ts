@@ -10,19 +10,20 @@ import { listQuery } from './query-params';
 import type { MemoryStore, StoredEvent } from './store';
 import { buildTable, wantsTable } from './tables';
 import { convertTo } from './versions';
+import { StreamQueue } from './stream-queue';
 import { filteredEvent, watchHub, type SharedLines, type WatchEventType } from './watch-hub';
 
 export interface WatchSettings {
   /** Close the stream after this many events (fault injection). */
   dropAfterEvents?: number;
   bookmarkIntervalMs: number;
-  /** Unread bytes a stream may queue after its initial events before it is dropped. */
+  /** Bytes a stream may queue after its initial events before the grace period starts. */
   maxQueuedBytes: number;
-  /** How long a stream's queue may stay over maxQueuedBytes before it is dropped. */
+  /** How long a stream's queue may stay over maxQueuedBytes, sending nothing, before it is dropped. */
   slowWatcherGraceMs: number;
 }
 
-/** Default queue bound: a few thousand pod events beyond what socket buffers hold. */
+/** Default queue bound: a few thousand pod events. */
 export const DEFAULT_MAX_QUEUED_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_SLOW_WATCHER_GRACE_MS = 5000;
 
@@ -74,54 +75,27 @@ export function serveWatch(
   let closed = false;
   let lastRv = store.currentResourceVersion();
   const versionKey = version.name;
-  // Bytes this stream may have queued unread beyond its initial state (kube closes a watcher
-  // whose buffer stays full; the client re-lists). Set once the initial events are written.
-  let queueLimit = Number.POSITIVE_INFINITY;
-
-  // A burst of controller writes queues many events in one tick, before even a fast client can
-  // read, and a busy event loop delays every write: so a stream is dropped only when its queue
-  // stays over the bound for a grace period in which the event loop was free to send (a timer
-  // that fires late means it was not: the period starts again) and the queue never drained
-  // (kube's dispatcher likewise gives a full watcher a time budget before closing it); or at
-  // once past 16 times the bound, which keeps memory bounded whatever the client does.
-  let overSince: NodeJS.Timeout | undefined;
-  const arm = (): void => {
-    const due = performance.now() + settings.slowWatcherGraceMs;
-    // setImmediate: decide after the poll phase, once the socket had its chance to flush.
-    overSince = setTimeout(() => setImmediate(() => check(due)), settings.slowWatcherGraceMs);
-  };
-  const check = (due: number): void => {
-    overSince = undefined;
-    if (closed || res.writableLength <= queueLimit) return;
-    if (performance.now() - due > settings.slowWatcherGraceMs / 2) arm();
-    else overflow();
-  };
+  // Events wait in the stream's own queue (shared bytes, bounded; see stream-queue.ts).
+  const queue = new StreamQueue(res, settings, () => overflow());
   const writeBytes = (bytes: Buffer | string): void => {
-    if (closed) return;
-    res.write(bytes);
-    const queued = res.writableLength;
-    if (queued <= queueLimit) return;
-    if (queued > queueLimit + 15 * settings.maxQueuedBytes) return overflow();
-    if (!overSince) arm();
+    if (!closed) queue.push(typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
   };
-  res.on('drain', () => {
-    if (overSince) clearTimeout(overSince);
-    overSince = undefined;
-  });
 
   const finish = (): void => {
     if (closed) return;
     closed = true;
     unsubscribe();
     clearTimeout(timer);
-    if (overSince) clearTimeout(overSince);
     if (bookmarkTimer) clearInterval(bookmarkTimer);
+    queue.flushAll();
+    queue.close();
     res.end();
   };
 
-  /** A client that does not read: drop it and what is queued for it, as kube-apiserver drops a slow watcher. */
+  /** A client that does not keep up: drop it and what is queued for it, as kube-apiserver drops a slow watcher. */
   const overflow = (): void => {
     if (closed) return;
+    queue.close();
     finish();
     res.destroy();
   };
@@ -169,5 +143,5 @@ export function serveWatch(
   if (bookmarks && !closed && opts.sendInitialEvents === true) {
     writeBytes(`${JSON.stringify({ type: 'BOOKMARK', object: { kind: type.kind, apiVersion: `${type.group ? `${type.group}/` : ''}${version.name}`, metadata: { resourceVersion: String(store.currentResourceVersion()), annotations: { 'k8s.io/initial-events-end': 'true' } } } })}\n`);
   }
-  queueLimit = res.writableLength + settings.maxQueuedBytes;
+  queue.startBounding();
 }
