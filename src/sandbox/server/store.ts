@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { dns1123LabelProblem, dns1123SubdomainProblem, labelValueProblem } from '../../kruise/names';
 import type { KubeObject } from '../../kruise/types';
-import { canonicalJson } from '../canonical-json';
+import { jsonEqual } from './json-equal';
 import type { AdmissionHook, GroupResource, Store, StoreEvent, StoreListOptions } from '../store-api';
 import { ApiError } from './errors';
 import type { ResourceRegistry } from './registry';
@@ -61,27 +61,9 @@ function objKey(namespace: string | undefined, name: string): string {
 }
 
 /** Everything except metadata and status: a change here bumps metadata.generation. */
-function specPart(obj: KubeObject): string {
-  const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj;
-  return canonicalJson(rest);
-}
-
-// Stored objects never change in place, so their canonical forms are computed once: every
-// update compares against the stored object, and under a large rollout that was the store's
-// main cost (each pod write serialized the old pod twice).
-const storedCanonical = new WeakMap<KubeObject, { full?: string; spec?: string }>();
-function cached(obj: KubeObject): { full?: string; spec?: string } {
-  let c = storedCanonical.get(obj);
-  if (!c) storedCanonical.set(obj, (c = {}));
-  return c;
-}
-function storedSpecPart(obj: KubeObject): string {
-  const c = cached(obj);
-  return (c.spec ??= specPart(obj));
-}
-function storedCanonicalJson(obj: KubeObject): string {
-  const c = cached(obj);
-  return (c.full ??= canonicalJson(obj));
+const NOT_SPEC = new Set(['metadata', 'status', 'apiVersion', 'kind']);
+function sameSpec(a: KubeObject, b: KubeObject): boolean {
+  return jsonEqual(a, b, NOT_SPEC);
 }
 
 export class MemoryStore implements Store {
@@ -315,11 +297,11 @@ export class MemoryStore implements Store {
     // A /status write never bumps generation, so only the other writes pay for comparing specs.
     if (opts.subresource !== 'status') {
       const statusCountsAsSpec = !hasStatusSubresource && !type.builtin;
-      const changed = specPart(next) !== storedSpecPart(old) || (statusCountsAsSpec && canonicalJson(next.status) !== canonicalJson(old.status));
+      const changed = !sameSpec(next, old) || (statusCountsAsSpec && !jsonEqual(next.status, old.status));
       if (changed) next.metadata.generation = (old.metadata.generation ?? 0) + 1;
     }
     // A no-op write keeps the resourceVersion and emits nothing, like kube.
-    if (canonicalJson({ ...next, metadata: { ...next.metadata, resourceVersion: old.metadata.resourceVersion } }) === storedCanonicalJson(old)) {
+    if (jsonEqual({ ...next, metadata: { ...next.metadata, resourceVersion: old.metadata.resourceVersion } }, old)) {
       return old;
     }
     if (opts.dryRun) return { ...next, metadata: { ...next.metadata, resourceVersion: old.metadata.resourceVersion } };
