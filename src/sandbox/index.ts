@@ -40,6 +40,8 @@ export interface SandboxOptions {
   featureGates?: Readonly<Record<string, boolean>>;
   /** Skip the simulated controllers (unit tests of the server itself). */
   noControllers?: boolean;
+  /** How long a watch may keep more than 8 MiB unread, reading nothing, before it is dropped (default 5 s; tests shorten it). */
+  slowWatcherGraceMs?: number;
 }
 
 export interface RunningSandbox {
@@ -121,7 +123,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
 
   let ready = false;
   let address = '';
-  const handler = createRequestHandler({ store, registry, faults: new FaultInjector(opts.faults ?? {}), auth, audit, serverAddress: () => address, isReady: () => ready });
+  const handler = createRequestHandler({ store, registry, faults: new FaultInjector(opts.faults ?? {}), auth, audit, serverAddress: () => address, isReady: () => ready, slowWatcherGraceMs: opts.slowWatcherGraceMs });
   const server: Server = tlsMaterial ? createHttpsServer({ cert: tlsMaterial.certPem, key: tlsMaterial.keyPem }, handler) : createHttpServer(handler);
   server.keepAliveTimeout = 60_000;
   const host = opts.host ?? '127.0.0.1';

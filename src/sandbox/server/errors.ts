@@ -50,6 +50,8 @@ export class ApiError extends Error {
 
   toStatus(): KubeStatus {
     const status: KubeStatus = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message, reason: this.reason, code: this.code };
+    // metav1.Status omits an empty reason (StatusReasonUnknown), as for errors kube passes on from etcd.
+    if (!this.reason) delete (status as Partial<KubeStatus>).reason;
     if (this.details) status.details = this.details;
     return status;
   }

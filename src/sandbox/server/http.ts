@@ -10,6 +10,7 @@ import type { ResourceRegistry } from './registry';
 import { ApiRequest, parseResourcePath, verbOf, type AuditRecord } from './request';
 import { ResourceHandler } from './resource-handler';
 import type { MemoryStore } from './store';
+import { DEFAULT_MAX_QUEUED_BYTES, DEFAULT_SLOW_WATCHER_GRACE_MS } from './watch';
 
 export interface AuthConfig {
   /** token → user name */
@@ -28,6 +29,10 @@ export interface HttpOptions {
   /** /readyz answers 200 only once this is true. */
   isReady: () => boolean;
   bookmarkIntervalMs?: number;
+  /** Unread bytes one watch stream may queue before it is dropped (default 8 MiB). */
+  maxWatchQueueBytes?: number;
+  /** How long a watch's queue may stay over that bound before the watch is dropped (default 5 s). */
+  slowWatcherGraceMs?: number;
 }
 
 export const KUBE_VERSION = {
@@ -49,7 +54,7 @@ export function createRequestHandler(opts: HttpOptions): (req: IncomingMessage, 
   const resources = new ResourceHandler({
     store: opts.store,
     registry: opts.registry,
-    watch: { dropAfterEvents: opts.faults.spec.dropWatchAfterEvents, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 2000 },
+    watch: { dropAfterEvents: opts.faults.spec.dropWatchAfterEvents, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 2000, maxQueuedBytes: opts.maxWatchQueueBytes ?? DEFAULT_MAX_QUEUED_BYTES, slowWatcherGraceMs: opts.slowWatcherGraceMs ?? DEFAULT_SLOW_WATCHER_GRACE_MS },
     injectConflict: () => opts.faults.injectConflict(),
     allowed: (user, verb) => !opts.auth?.readOnlyUsers.has(user) || READ_VERBS.has(verb),
   });
@@ -106,9 +111,11 @@ export function createRequestHandler(opts: HttpOptions): (req: IncomingMessage, 
     }
     const p = parseResourcePath(path);
     if (!p) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
-    const watchParam = r.query('watch') === 'true' || r.query('watch') === '1';
+    const watchParam = r.params.bool('watch') === true;
     const verb = verbOf(r.method, p, watchParam);
     r.verb = verb;
+    // The request deadline filter parses `timeout` of every short request (watches are long-running).
+    if (verb !== 'watch') r.params.timeoutMs();
 
     const isReview = p.group === 'authorization.k8s.io' || p.group === 'authentication.k8s.io';
     if (opts.auth && opts.auth.readOnlyUsers.has(r.user) && !READ_VERBS.has(verb) && !isReview) {

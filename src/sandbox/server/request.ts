@@ -4,6 +4,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse } from 'yaml';
 import { ApiError } from './errors';
 import { decodeKubeProtobuf } from './protobuf';
+import { QueryParams } from './query-params';
+
+/** kube-apiserver's request body limit (k8s.io/apiserver pkg/server/config.go MaxRequestBodyBytes: 3 MiB). */
+export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -47,7 +51,11 @@ export class ApiRequest {
     private readonly audit: (r: AuditRecord) => void,
   ) {
     this.url = new URL(req.url ?? '/', 'http://sandbox');
+    this.params = new QueryParams(this.url.searchParams);
   }
+
+  /** Typed query parameters, read as kube-apiserver reads them. */
+  readonly params: QueryParams;
 
   get method(): string {
     return (this.req.method ?? 'GET').toUpperCase();
@@ -122,11 +130,25 @@ export class ApiRequest {
     this.res.flushHeaders();
   }
 
+  /**
+   * The request body, at most MAX_REQUEST_BODY_BYTES (kube-apiserver's MaxRequestBodyBytes,
+   * handlers/rest.go limitedReadBody): a longer one is a 413. The rest is drained, not kept,
+   * so the client reads the answer instead of a reset connection.
+   */
   async bodyBytes(): Promise<Buffer> {
+    if (this.bodyCache) return this.bodyCache;
     const chunks: Buffer[] = [];
-    for await (const c of this.req) chunks.push(c as Buffer);
-    return Buffer.concat(chunks);
+    let total = 0;
+    for await (const c of this.req) {
+      total += (c as Buffer).length;
+      if (total <= MAX_REQUEST_BODY_BYTES) chunks.push(c as Buffer);
+    }
+    if (total > MAX_REQUEST_BODY_BYTES) throw new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${MAX_REQUEST_BODY_BYTES}`);
+    this.bodyCache = Buffer.concat(chunks);
+    return this.bodyCache;
   }
+
+  private bodyCache: Buffer | undefined;
 
   async body(): Promise<string> {
     return (await this.bodyBytes()).toString('utf8');

@@ -5,12 +5,14 @@ import { parse } from 'yaml';
 import type { KubeObject } from '../../kruise/types';
 import { applyBuiltinDefaults } from './builtin-defaults';
 import { ApiError, qualifiedResource } from './errors';
+import { annotationsSizeCause, checkStoredSize } from './object-limits';
 import { applyJsonPatch } from './patch/json-patch';
 import { applyMergePatch } from './patch/merge-patch';
 import { applyStrategicMergePatch } from './patch/strategic-merge';
 import type { ResourceRegistry } from './registry';
 import type { ApiRequest, ResourcePath, Verb } from './request';
 import { groupVersion, type ResourceType, type ServedVersion } from './resource-types';
+import { listQuery } from './query-params';
 import { applyStructuralSchema } from './schema';
 import type { MemoryStore } from './store';
 import { buildTable, wantsTable, type IncludeObject } from './tables';
@@ -114,9 +116,9 @@ export class ResourceHandler {
 
   private list(r: ApiRequest, p: ResourcePath, type: ResourceType, version: ServedVersion): void {
     const store = this.ctx.store;
+    const { limit } = listQuery(r.params);
     let items = store.listRefs(this.gr(type), { namespace: p.namespace, labelSelector: r.query('labelSelector'), fieldSelector: r.query('fieldSelector') });
     const rv = store.currentResourceVersion();
-    const limit = Number(r.query('limit') ?? '0');
     const cont = r.query('continue');
     let listRv = rv;
     if (cont) {
@@ -130,7 +132,7 @@ export class ResourceHandler {
     }
     let continueToken: string | undefined;
     let remaining: number | undefined;
-    if (Number.isInteger(limit) && limit > 0 && items.length > limit) {
+    if (limit > 0 && items.length > limit) {
       const last = items[limit - 1]!;
       continueToken = encodeContinue(listRv, last.metadata.namespace ? `${last.metadata.namespace}/${last.metadata.name}` : last.metadata.name!);
       remaining = items.length - limit;
@@ -178,8 +180,11 @@ export class ResourceHandler {
     }
     if (p.name && !obj.metadata.name) obj.metadata.name = p.name;
     let prepared: KubeObject = obj;
+    // ObjectMeta validation runs for every kind; its causes join the schema's in one 422.
+    const metaCause = annotationsSizeCause(obj.metadata.annotations);
     if (type.builtin) {
       applyBuiltinDefaults(type.group, type.resource, prepared);
+      if (metaCause) throw ApiError.invalid(type.group, type.kind, obj.metadata.name ?? '', [metaCause]);
     } else if (version.schema) {
       const result = applyStructuralSchema(prepared as Obj, version.schema);
       const validation = r.query('fieldValidation') ?? 'Warn';
@@ -190,10 +195,13 @@ export class ResourceHandler {
         }
         if (validation === 'Warn') for (const f of result.unknownFields) warnings.push(`unknown field "${f}"`);
       }
-      if (result.causes.length) throw ApiError.invalid(type.group, type.kind, obj.metadata.name ?? '', result.causes);
+      const causes = metaCause ? [metaCause, ...result.causes] : result.causes;
+      if (causes.length) throw ApiError.invalid(type.group, type.kind, obj.metadata.name ?? '', causes);
       prepared = result.object as KubeObject;
-    }
-    return convertTo(type, prepared, type.storageVersion);
+    } else if (metaCause) throw ApiError.invalid(type.group, type.kind, obj.metadata.name ?? '', [metaCause]);
+    const stored = convertTo(type, prepared, type.storageVersion);
+    checkStoredSize(stored);
+    return stored;
   }
 
   private async create(r: ApiRequest, p: ResourcePath, type: ResourceType, version: ServedVersion): Promise<void> {
@@ -249,6 +257,8 @@ export class ResourceHandler {
     }
     switch (ct) {
       case 'application/json-patch+json':
+        // handlers/patch.go maxJSONPatchOperations.
+        if (Array.isArray(patch) && patch.length > 10000) throw new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: The allowed maximum operations in a JSON patch is 10000, got ${patch.length}`);
         return applyJsonPatch(current, patch) as KubeObject;
       case 'application/merge-patch+json':
         if (!isObj(patch)) throw ApiError.badRequest('the body of a merge patch must be a JSON object');
@@ -300,13 +310,15 @@ export class ResourceHandler {
       }
     }
     let policy = (r.query('propagationPolicy') ?? body.propagationPolicy) as string | undefined;
-    if (policy === undefined && (r.query('orphanDependents') === 'true' || body.orphanDependents === true)) policy = 'Orphan';
+    if (policy === undefined && (r.params.bool('orphanDependents') ?? body.orphanDependents === true)) policy = 'Orphan';
     if (policy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(policy)) {
       throw ApiError.badRequest(`propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`);
     }
     const dryRunBody = Array.isArray(body.dryRun) && body.dryRun.length > 0;
     if (Array.isArray(body.dryRun)) for (const v of body.dryRun) if (v !== 'All') throw ApiError.badRequest(`Invalid dry run value: "${String(v)}"`);
-    const graceRaw = r.query('gracePeriodSeconds') ?? body.gracePeriodSeconds;
+    // Query parameters win over the body, as DeleteOptions decoding of the URL does.
+    const graceQuery = r.params.int64('gracePeriodSeconds');
+    const graceRaw = graceQuery ?? body.gracePeriodSeconds;
     const gracePeriodSeconds = graceRaw === undefined ? undefined : Number(graceRaw);
     if (gracePeriodSeconds !== undefined && (!Number.isInteger(gracePeriodSeconds) || gracePeriodSeconds < 0)) throw ApiError.badRequest(`invalid gracePeriodSeconds: ${String(graceRaw)}`);
     return { propagationPolicy: policy as 'Orphan' | 'Background' | 'Foreground' | undefined, preconditions: body.preconditions as { uid?: string; resourceVersion?: string } | undefined, dryRun: dryRunOf(r) || dryRunBody, gracePeriodSeconds };

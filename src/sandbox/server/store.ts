@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { dns1123LabelProblem, dns1123SubdomainProblem, labelValueProblem } from '../../kruise/names';
 import type { KubeObject } from '../../kruise/types';
-import { canonicalJson } from '../canonical-json';
+import { jsonEqual } from './json-equal';
 import type { AdmissionHook, GroupResource, Store, StoreEvent, StoreListOptions } from '../store-api';
 import { ApiError } from './errors';
 import type { ResourceRegistry } from './registry';
@@ -17,6 +17,8 @@ import { groupVersion } from './resource-types';
 
 export interface StoredEvent extends StoreEvent {
   rv: number;
+  /** The object before this write (MODIFIED, DELETED): watches filter on both, like kube's cacher. */
+  prev?: KubeObject;
 }
 
 export interface WriteOptions {
@@ -59,9 +61,9 @@ function objKey(namespace: string | undefined, name: string): string {
 }
 
 /** Everything except metadata and status: a change here bumps metadata.generation. */
-function specPart(obj: KubeObject): string {
-  const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj;
-  return canonicalJson(rest);
+const NOT_SPEC = new Set(['metadata', 'status', 'apiVersion', 'kind']);
+function sameSpec(a: KubeObject, b: KubeObject): boolean {
+  return jsonEqual(a, b, NOT_SPEC);
 }
 
 export class MemoryStore implements Store {
@@ -295,11 +297,11 @@ export class MemoryStore implements Store {
     // A /status write never bumps generation, so only the other writes pay for comparing specs.
     if (opts.subresource !== 'status') {
       const statusCountsAsSpec = !hasStatusSubresource && !type.builtin;
-      const changed = specPart(next) !== specPart(old) || (statusCountsAsSpec && canonicalJson(next.status) !== canonicalJson(old.status));
+      const changed = !sameSpec(next, old) || (statusCountsAsSpec && !jsonEqual(next.status, old.status));
       if (changed) next.metadata.generation = (old.metadata.generation ?? 0) + 1;
     }
     // A no-op write keeps the resourceVersion and emits nothing, like kube.
-    if (canonicalJson({ ...next, metadata: { ...next.metadata, resourceVersion: old.metadata.resourceVersion } }) === canonicalJson(old)) {
+    if (jsonEqual({ ...next, metadata: { ...next.metadata, resourceVersion: old.metadata.resourceVersion } }, old)) {
       return old;
     }
     if (opts.dryRun) return { ...next, metadata: { ...next.metadata, resourceVersion: old.metadata.resourceVersion } };
@@ -307,12 +309,12 @@ export class MemoryStore implements Store {
     // (A pod in its grace period stays until the kubelet deletes it.)
     if (next.metadata.deletionTimestamp && !(next.metadata.finalizers ?? []).length && !next.metadata.deletionGracePeriodSeconds) {
       next = { ...next, metadata: { ...next.metadata, resourceVersion: String(++this.rv) } };
-      this.removeStored(gr, next);
+      this.removeStored(gr, next, old);
       return next;
     }
     next = { ...next, metadata: { ...next.metadata, resourceVersion: String(++this.rv) } };
     this.bucket(gr).set(objKey(namespace, name), next);
-    this.emit('MODIFIED', gr, next);
+    this.emit('MODIFIED', gr, next, old);
     return next;
   }
 
@@ -354,11 +356,11 @@ export class MemoryStore implements Store {
         },
       };
       this.bucket(gr).set(objKey(ns, name), marked);
-      this.emit('MODIFIED', gr, marked);
+      this.emit('MODIFIED', gr, marked, old);
       return { deleted: marked, removed: false };
     }
     const gone: KubeObject = { ...old, metadata: { ...old.metadata, resourceVersion: String(++this.rv) } };
-    this.removeStored(gr, gone);
+    this.removeStored(gr, gone, old);
     return { deleted: gone, removed: true };
   }
 
@@ -377,9 +379,9 @@ export class MemoryStore implements Store {
     return b;
   }
 
-  private removeStored(gr: GroupResource, obj: KubeObject): void {
+  private removeStored(gr: GroupResource, obj: KubeObject, prev: KubeObject): void {
     this.bucket(gr).delete(objKey(obj.metadata.namespace, obj.metadata.name!));
-    this.emit('DELETED', gr, obj);
+    this.emit('DELETED', gr, obj, prev);
   }
 
   /**
@@ -387,8 +389,9 @@ export class MemoryStore implements Store {
    * synchronously) queues its event behind the one being delivered, so no listener, and no
    * watch stream, ever sees resourceVersions go backwards.
    */
-  private emit(type: StoreEvent['type'], gr: GroupResource, object: KubeObject): void {
+  private emit(type: StoreEvent['type'], gr: GroupResource, object: KubeObject, prev?: KubeObject): void {
     const ev: StoredEvent = { type, gr: { group: gr.group, resource: gr.resource }, object, rv: Number(object.metadata.resourceVersion) };
+    if (prev) ev.prev = prev;
     this.log.push(ev);
     this.compact();
     this.pending.push(ev);

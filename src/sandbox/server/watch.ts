@@ -6,15 +6,26 @@ import { ApiError } from './errors';
 import type { ApiRequest } from './request';
 import type { ResourceType, ServedVersion } from './resource-types';
 import { fieldMatcher, labelMatcher } from './selectors';
+import { listQuery } from './query-params';
 import type { MemoryStore, StoredEvent } from './store';
 import { buildTable, wantsTable } from './tables';
 import { convertTo } from './versions';
+import { StreamQueue } from './stream-queue';
+import { filteredEvent, watchHub, type SharedLines, type WatchEventType } from './watch-hub';
 
 export interface WatchSettings {
   /** Close the stream after this many events (fault injection). */
   dropAfterEvents?: number;
   bookmarkIntervalMs: number;
+  /** Bytes a stream may queue after its initial events before the grace period starts. */
+  maxQueuedBytes: number;
+  /** How long a stream's queue may stay over maxQueuedBytes, sending nothing, before it is dropped. */
+  slowWatcherGraceMs: number;
 }
+
+/** Default queue bound: a few thousand pod events. */
+export const DEFAULT_MAX_QUEUED_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_SLOW_WATCHER_GRACE_MS = 5000;
 
 export function serveWatch(
   store: MemoryStore,
@@ -26,6 +37,7 @@ export function serveWatch(
   fixedName?: string,
 ): void {
   const gr = { group: type.group, resource: type.resource };
+  const opts = listQuery(r.params);
   const byLabel = labelMatcher(r.query('labelSelector'));
   let fieldSel = r.query('fieldSelector');
   if (fixedName) fieldSel = fieldSel ? `${fieldSel},metadata.name=${fixedName}` : `metadata.name=${fixedName}`;
@@ -34,8 +46,8 @@ export function serveWatch(
   const matches = (o: KubeObject): boolean => (!namespace || o.metadata.namespace === namespace) && byLabel(o.metadata.labels) && byField(o);
   const tableVersion = wantsTable(r.accept);
   const includeObject = (r.query('includeObject') as 'None' | 'Metadata' | 'Object' | undefined) ?? 'Metadata';
-  const bookmarks = r.query('allowWatchBookmarks') === 'true';
-  const timeoutSeconds = Number(r.query('timeoutSeconds') ?? '1800');
+  const bookmarks = opts.allowWatchBookmarks;
+  const timeoutSeconds = opts.timeoutSeconds ?? 1800;
   const rvParam = r.query('resourceVersion');
 
   // Validate before committing to a 200 stream.
@@ -55,19 +67,18 @@ export function serveWatch(
     }
   }
 
-  r.startStream(tableVersion ? 'application/json' : 'application/json');
+  r.startStream('application/json');
   const res = r.res;
   res.socket?.setNoDelay(true);
   let sent = 0;
   let firstTable = true;
   let closed = false;
   let lastRv = store.currentResourceVersion();
-  const seen = new Set<string>();
-  const keyOf = (o: KubeObject): string => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
-
-  const write = (evType: string, object: unknown): void => {
-    if (closed) return;
-    res.write(`${JSON.stringify({ type: evType, object })}\n`);
+  const versionKey = version.name;
+  // Events wait in the stream's own queue (shared bytes, bounded; see stream-queue.ts).
+  const queue = new StreamQueue(res, settings, () => overflow());
+  const writeBytes = (bytes: Buffer | string): void => {
+    if (!closed) queue.push(typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
   };
 
   const finish = (): void => {
@@ -76,61 +87,61 @@ export function serveWatch(
     unsubscribe();
     clearTimeout(timer);
     if (bookmarkTimer) clearInterval(bookmarkTimer);
+    queue.flushAll();
+    queue.close();
     res.end();
   };
 
-  const render = (o: KubeObject): unknown => {
-    const converted = convertTo(type, o, version.name);
-    if (!tableVersion) return converted;
-    const t = buildTable(type, version, [converted], { includeObject, noHeaders: !firstTable, resourceVersion: o.metadata.resourceVersion, apiVersion: tableVersion });
-    firstTable = false;
-    return t;
+  /** A client that does not keep up: drop it and what is queued for it, as kube-apiserver drops a slow watcher. */
+  const overflow = (): void => {
+    if (closed) return;
+    queue.close();
+    finish();
+    res.destroy();
   };
 
-  const emit = (evType: 'ADDED' | 'MODIFIED' | 'DELETED', o: KubeObject): void => {
+  const line = (evType: string, o: KubeObject): string => {
+    const object = convertTo(type, o, version.name);
+    if (!tableVersion) return `${JSON.stringify({ type: evType, object })}\n`;
+    const t = buildTable(type, version, [object], { includeObject, noHeaders: !firstTable, resourceVersion: o.metadata.resourceVersion, apiVersion: tableVersion });
+    firstTable = false;
+    return `${JSON.stringify({ type: evType, object: t })}\n`;
+  };
+
+  const send = (evType: WatchEventType, o: KubeObject, prev: KubeObject | undefined, shared?: SharedLines): void => {
     if (closed) return;
-    let outType: string = evType;
-    if (filtered) {
-      const k = keyOf(o);
-      const m = matches(o);
-      if (evType === 'DELETED') {
-        if (!m && !seen.has(k)) return;
-        seen.delete(k);
-      } else if (m) {
-        seen.add(k);
-      } else if (seen.has(k)) {
-        seen.delete(k);
-        outType = 'DELETED';
-      } else return;
-    } else if (namespace && o.metadata.namespace !== namespace) return;
+    const out = filtered || namespace ? filteredEvent(evType, o, prev, matches) : { type: evType, object: o, leaving: false };
+    if (!out) return;
     lastRv = Number(o.metadata.resourceVersion ?? lastRv);
-    write(outType, render(o));
+    // Tables carry per-stream state (headers once); JSON lines are the same for every watcher.
+    if (shared && !tableVersion) writeBytes(shared.get(`${versionKey}\0${out.type}\0${out.leaving ? 'leaving' : ''}`, () => line(out.type, out.object)));
+    else writeBytes(line(out.type, out.object));
     sent++;
     if (settings.dropAfterEvents && sent >= settings.dropAfterEvents) finish();
   };
 
-  const unsubscribe = store.subscribeRaw((ev) => {
-    if (ev.gr.group !== gr.group || ev.gr.resource !== gr.resource) return;
-    emit(ev.type, ev.object);
+  const unsubscribe = watchHub(store).add(gr.group, gr.resource, {
+    deliver: (ev: StoredEvent, shared: SharedLines) => send(ev.type, ev.object, ev.prev, shared),
   });
   const timer = setTimeout(finish, Math.max(1, timeoutSeconds) * 1000);
   const bookmarkTimer = bookmarks
     ? setInterval(() => {
         lastRv = Math.max(lastRv, store.currentResourceVersion());
-        write('BOOKMARK', { kind: type.kind, apiVersion: `${type.group ? `${type.group}/` : ''}${version.name}`, metadata: { resourceVersion: String(lastRv) } });
+        writeBytes(`${JSON.stringify({ type: 'BOOKMARK', object: { kind: type.kind, apiVersion: `${type.group ? `${type.group}/` : ''}${version.name}`, metadata: { resourceVersion: String(lastRv) } } })}\n`);
       }, settings.bookmarkIntervalMs)
     : undefined;
   r.req.on('close', finish);
   res.on('close', finish);
 
   if (expired) {
-    write('ERROR', expired.toStatus());
+    writeBytes(`${JSON.stringify({ type: 'ERROR', object: expired.toStatus() })}\n`);
     finish();
     return;
   }
-  for (const o of initial) emit('ADDED', o);
-  for (const ev of backlog) emit(ev.type, ev.object);
-  if (bookmarks && !closed && r.query('sendInitialEvents') === 'true') {
-    write('BOOKMARK', { kind: type.kind, apiVersion: `${type.group ? `${type.group}/` : ''}${version.name}`, metadata: { resourceVersion: String(store.currentResourceVersion()), annotations: { 'k8s.io/initial-events-end': 'true' } } });
+  for (const o of initial) send('ADDED', o, undefined);
+  for (const ev of backlog) send(ev.type, ev.object, ev.prev);
+  if (bookmarks && !closed && opts.sendInitialEvents === true) {
+    writeBytes(`${JSON.stringify({ type: 'BOOKMARK', object: { kind: type.kind, apiVersion: `${type.group ? `${type.group}/` : ''}${version.name}`, metadata: { resourceVersion: String(store.currentResourceVersion()), annotations: { 'k8s.io/initial-events-end': 'true' } } } })}\n`);
   }
+  queue.startBounding();
 }
