@@ -63,6 +63,11 @@ export function resourceLabel(ctx: Pick<RequestContext, 'group' | 'resource' | '
   return `${ctx.resource}${ctx.group ? `.${ctx.group}` : ''}${ctx.subresource ? `/${ctx.subresource}` : ''}`;
 }
 
+/** `cloneset.apps.kruise.io "web"`: an object as kubectl names it in messages. */
+export function objectLabel(rt: { kind: string; group?: string }, name: string): string {
+  return `${rt.kind.toLowerCase()}${rt.group ? `.${rt.group}` : ''} "${name}"`;
+}
+
 export function parseStatus(body: string): KubeStatus | undefined {
   if (!body || body[0] !== '{') return undefined;
   try {
