@@ -8,7 +8,7 @@ import { isIP } from 'node:net';
 import type { PeerCertificate } from 'node:tls';
 import { CliError } from '../cli/exit';
 import { apiError, transportError, type RequestContext } from './errors';
-import { redactHeader, truncateBody } from './redact';
+import { redactHeader, redactSecretBody, truncateBody } from './redact';
 import { retryDecision } from './retry';
 
 export interface Credentials {
@@ -309,7 +309,7 @@ export class Transport {
       }
     }
     if (this.config.verbosity >= 8 && req.body !== undefined) {
-      this.config.log(this.config.redact(`Request Body: ${truncateBody(req.body, this.config.verbosity >= 9 ? 10240 : 1024)}`));
+      this.config.log(this.config.redact(`Request Body: ${truncateBody(redactSecretBody(req.body), this.config.verbosity >= 9 ? 10240 : 1024)}`));
     }
     const timeoutMs = req.timeoutMs ?? this.config.requestTimeoutMs;
     return new Promise<Attempt>((resolve) => {
@@ -396,7 +396,7 @@ export class Transport {
         for (const one of Array.isArray(val) ? val : [val]) log(`Response Header: "${k}: ${redactHeader(k, String(one))}"`);
       }
     }
-    if (v >= 8 && body !== undefined && body !== '') log(`Response Body: ${truncateBody(body, v >= 9 ? 10240 : 1024)}`);
+    if (v >= 8 && body !== undefined && body !== '') log(`Response Body: ${truncateBody(redactSecretBody(body), v >= 9 ? 10240 : 1024)}`);
   }
 }
 
