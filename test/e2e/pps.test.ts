@@ -111,7 +111,7 @@ test('create pps, recreate a pod: the new pod carries the injected affinity and 
   assert.deepEqual(parsed.items.map((i) => i.metadata.name), ['db']);
   const names = await runCli(['get', 'pps', '-o', 'jsonpath={.items[*].spec.targetRef.name}'], { kubeconfig: sb.kubeconfig });
   assert.equal(names.code, 0, names.stderr);
-  assert.equal(names.stdout.trim(), 'db');
+  assert.equal(names.stdout, 'db', 'jsonpath output ends without a newline, like kubectl');
   const node = await runCli(['get', 'pps', 'db', '-o', `jsonpath={.status.podStates.db-1.nodeName}`], { kubeconfig: sb.kubeconfig });
   assert.equal(node.code, 0, node.stderr);
   assert.equal(node.stdout.trim(), recorded.nodeName);

@@ -9,7 +9,7 @@ import { retryOnConflict } from '../../kube/conflict';
 import { objectLabel, resourceLabel } from '../../kube/errors';
 import { adapterFor, adapterForGroupKind } from '../../kruise/workloads/index';
 import { formatObjects, mutationLine, parseOutputFormat } from '../../printers/output';
-import { namedTargets, parseTargets, resolveTargets } from './targets';
+import { namedTargets, noResourcesFound, parseTargets, resolveTargets } from './targets';
 
 /** Attempts of one pause/resume when the object changed under us (409 Conflict). */
 const PAUSE_ATTEMPTS = 3;
@@ -36,6 +36,8 @@ async function pauseOrResume(ctx: CommandContext, args: string[], opts: PauseOpt
       }
     }
     const targets = await namedTargets(client, resolved, opts.selector);
+    // Only a selector can match nothing: kubectl prints this line and exits 0.
+    if (targets.length === 0) ctx.term.stderr.write(`${noResourcesFound(client.namespace)}\n`);
     const printed: KubeObject[] = [];
     for (const t of targets) {
       const name = t.name!;

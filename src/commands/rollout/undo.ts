@@ -12,7 +12,7 @@ import type { KubeClient, KubeObject } from '../../kube/client';
 import { retryOnConflict } from '../../kube/conflict';
 import { objectLabel } from '../../kube/errors';
 import { loadRevisions } from './revision-source';
-import { namedTargets, parseTargets, resolveTargets, type ResolvedTarget } from './targets';
+import { namedTargets, noResourcesFound, parseTargets, resolveTargets, type ResolvedTarget } from './targets';
 
 export interface UndoOptions {
   filename?: string[];
@@ -37,6 +37,11 @@ export async function run(ctx: CommandContext, args: string[], opts: UndoOptions
   const client = await ctx.kube();
   try {
     const targets = await namedTargets(client, await resolveTargets(client, 'rollout undo', refs), opts.selector);
+    if (targets.length === 0) {
+      // Only a selector can match nothing: like kubectl, nothing to do is not a failure.
+      ctx.term.stderr.write(`${noResourcesFound(client.namespace)}\n`);
+      return 0;
+    }
     // Like kubectl, each object is rolled back on its own: one failure does not stop the others.
     let code = 0;
     const printed: KubeObject[] = [];
