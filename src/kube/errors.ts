@@ -132,6 +132,9 @@ export function apiError(httpStatus: number, statusText: string, body: string, c
     case 400:
     case 410:
       message = serverMessage || `${objectRef(ctx)}: ${httpStatus} ${statusText}`;
+      // Some answers do not say which object (a JSON patch that no longer applies: "the server
+      // rejected our request due to an error in our request"): name it, as every error must.
+      if (serverMessage && ctx.name && !serverMessage.includes(ctx.name)) message = `${objectRef(ctx)}${inNs}: ${serverMessage}`;
       if (httpStatus === 422 && status?.details?.causes?.length && !/: /.test(serverMessage)) {
         message = `${serverMessage || `${objectRef(ctx)} is invalid`}: ${status.details.causes.map((c) => `${c.field ?? ''}: ${c.message ?? c.reason ?? ''}`).join(', ')}`;
       }
