@@ -39,8 +39,11 @@ export function readManifestText(path: string, source: string, limit = MAX_MANIF
       try {
         n = readSync(fd, chunk, 0, chunk.length, null);
       } catch (e) {
-        // stdin as a non-blocking pipe: wait for data like readFileSync(0) does.
-        if ((e as NodeJS.ErrnoException).code === 'EAGAIN') continue;
+        // stdin as a non-blocking pipe: no data yet; wait a little (synchronously) and read again.
+        if ((e as NodeJS.ErrnoException).code === 'EAGAIN') {
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+          continue;
+        }
         if ((e as NodeJS.ErrnoException).code === 'EOF') break;
         throw e;
       }
