@@ -48,3 +48,20 @@ test('an alias bomb (test/fixtures/bad/alias-bomb.yaml) is refused naming the fi
   // A few aliases (anchors reused in a real manifest) are fine.
   assert.deepEqual([...yamlDocuments('x: &l {app: web}\ny: *l\n', 'ok.yaml')][0]!.value, { x: { app: 'web' }, y: { app: 'web' } });
 });
+
+test('quoted strings are kept flat: 600 documents with a 3,000-character annotation retain a few MB, not ~60', async () => {
+  const { setFlagsFromString } = await import('node:v8');
+  const { runInNewContext } = await import('node:vm');
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const doc = (i: number) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c-${i}\n  annotations:\n    note: "${'x'.repeat(3000)}"\n`;
+  const text = Array.from({ length: 600 }, (_, i) => doc(i)).join('---\n');
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const values = [...yamlDocuments(text, 'many.yaml')].map((d) => d.value);
+  gc();
+  const retained = process.memoryUsage().heapUsed - before;
+  assert.equal(values.length, 600);
+  // Flat: 600 × 3 KB ≈ 2 MB of text; as trees of string pieces it was ≈ 55 MB.
+  assert.ok(retained < 16 * 1024 * 1024, `retained ${Math.round(retained / 1048576)} MB`);
+});
