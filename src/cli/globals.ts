@@ -77,26 +77,31 @@ export const GLOBAL_FLAG_HELP: ReadonlyArray<[string, string]> = [
   ['--no-color', 'never colour the output'],
 ];
 
+const DURATION_UNITS: Record<string, number> = { h: 3600_000, m: 60_000, s: 1000, ms: 1, us: 1e-3, ns: 1e-6 };
+
 /**
- * Parses a kubectl duration: "30s", "1m30s", "500ms", "2h", or a bare number of seconds.
- * Returns milliseconds; throws a usage error naming the flag otherwise.
+ * Parses a duration flag as kubectl does (Go's time.ParseDuration behind pflag's DurationVar):
+ * "30s", "1m30s", "500ms", "2h"; a bare "0" is zero, any other number without a unit is refused
+ * ("time: missing unit"), so a script's `--timeout 5` fails loudly instead of meaning 5 seconds
+ * here and an error in kubectl. `bareSeconds` is --request-timeout's rule (client-go's
+ * clientcmd.ParseTimeout): a whole number is seconds. Returns milliseconds.
  */
-export function parseDuration(value: string, flag: string): number {
+export function parseDuration(value: string, flag: string, opts: { bareSeconds?: boolean } = {}): number {
   const v = value.trim();
-  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
-  const re = /(\d+(?:\.\d+)?)(ms|h|m|s)/g;
+  if (opts.bareSeconds && /^\d+$/.test(v)) return Number(v) * 1000;
+  if (v === '0') return 0;
+  // Go's wording: `time: missing unit in duration "5"`, `time: invalid duration "x"`.
+  const invalid = (why: string): Error =>
+    usageError(`invalid argument "${value}" for "${flag}" flag: time: ${why === 'invalid duration' ? why : `${why} in duration`} "${value}"${v.startsWith('-') ? ' (must not be negative)' : ''}`, 'hint: give a unit, e.g. 30s, 2m, 1h30m');
+  if (/^\d+(\.\d+)?$/.test(v)) throw invalid('missing unit');
+  const re = /(\d+(?:\.\d+)?|\.\d+)(ms|us|ns|h|m|s)?/gy;
   let total = 0;
-  let consumed = 0;
   let match: RegExpExecArray | null;
-  while ((match = re.exec(v)) !== null) {
-    if (match.index !== consumed) break;
-    consumed += match[0].length;
-    const n = Number(match[1]);
-    total += match[2] === 'h' ? n * 3600_000 : match[2] === 'm' ? n * 60_000 : match[2] === 's' ? n * 1000 : n;
+  while (re.lastIndex < v.length && (match = re.exec(v)) !== null) {
+    if (match[2] === undefined) throw invalid(v.length > re.lastIndex ? `unknown unit "${v.slice(re.lastIndex).replace(/[\d.].*$/, '')}"` : 'missing unit');
+    total += Number(match[1]) * DURATION_UNITS[match[2]]!;
   }
-  if (v === '' || consumed !== v.length) {
-    throw usageError(`invalid duration "${value}" for ${flag}: use a number with a unit, e.g. 30s, 2m, 1h30m`);
-  }
+  if (v === '' || re.lastIndex !== v.length) throw invalid('invalid duration');
   return Math.round(total);
 }
 
@@ -137,7 +142,7 @@ export function extractGlobalFlags(argv: readonly string[]): { globals: GlobalFl
         return;
       }
       case 'duration':
-        globals.requestTimeoutMs = parseDuration(raw, display);
+        globals.requestTimeoutMs = parseDuration(raw, display, { bareSeconds: true });
         return;
     }
   };

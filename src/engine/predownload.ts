@@ -7,7 +7,7 @@ import type { Container } from '../kruise/types';
 import type { PullJobOptions, PullTarget } from '../kruise/builders/imagepulljob';
 import type { DryRunMode } from '../printers/output';
 import { failure } from '../cli/exit';
-import { planWorkloadPredownload } from '../kruise/plans/predownload';
+import { planWorkloadImages, planWorkloadPredownload } from '../kruise/plans/predownload';
 import type { Via } from './restart';
 import { NODE_RT, type WorkloadTarget } from './targets';
 import { isForbidden } from '../kube/errors';
@@ -78,6 +78,20 @@ export function workloadRequest(target: WorkloadTarget): PredownloadRequest | un
     nameBase: `${target.name}-predownload`,
     namespace: target.namespace,
     what: `${target.kind.toLowerCase()}/${target.name}`,
+  };
+}
+
+/** `predownload TYPE/NAME --image ...`: the given images on the nodes of the workload's pods (undefined: no pod on a node). */
+export function workloadImagesRequest(target: WorkloadTarget, images: readonly string[]): PredownloadRequest | undefined {
+  const plan = planWorkloadImages({ images, pods: target.pods });
+  if (!plan) return undefined;
+  return {
+    images: plan.images,
+    target: plan.target,
+    nodes: plan.nodes,
+    nameBase: `${target.name}-predownload`,
+    namespace: target.namespace,
+    what: `${plan.images.join(', ')} for ${target.kind.toLowerCase()}/${target.name}`,
   };
 }
 

@@ -73,12 +73,12 @@ function describeScaling(field: string, s: ScaledValue, total: number, unit: str
   if (s.parsed.kind === 'int') return step('integer', `${field} ${s.value} is an absolute number of ${unit}`, '');
   const exact = formatDecimal(s.exact);
   if (s.rounding === 'none') {
-    return step('scaled', `scaled ${s.parsed.text} of ${total} ${unit} = ${exact}`, exact);
+    return step('scaled', `scaled ${s.parsed.text} of ${countOf(total, unit)} = ${exact}`, exact);
   }
   const dir = s.rounding === 'up' ? 'up' : 'down';
   return step(
     s.rounding === 'up' ? 'scaled-round-up' : 'scaled-round-down',
-    `scaled ${s.parsed.text} of ${total} ${unit} = ${exact}, rounded ${dir} to ${s.value}`,
+    `scaled ${s.parsed.text} of ${countOf(total, unit)} = ${exact}, rounded ${dir} to ${s.value}`,
     `${exact} → rounded ${dir} to ${s.value}`,
   );
 }
@@ -92,9 +92,14 @@ function replicasOrDefault(replicas: number | undefined, steps: ArithmeticStep[]
   return replicas;
 }
 
+/** `1 replica`, `3 replicas`, `1 scheduled node`: a count with its unit (given in the plural) agreeing. */
+export function countOf(n: number, pluralUnit: string): string {
+  return `${n} ${n === 1 ? pluralUnit.replace(/s$/, '') : pluralUnit}`;
+}
+
 function clampSteps(value: number, replicas: number, steps: ArithmeticStep[], unit = 'replicas'): number {
   if (value > replicas) {
-    steps.push(step('clamped-to-replicas', `${value} is more than the ${replicas} ${unit}: clamped to ${replicas}`, `clamped to ${unit} ${replicas}`));
+    steps.push(step('clamped-to-replicas', `${value} is more than the ${countOf(replicas, unit)}: clamped to ${replicas}`, `clamped to ${unit} ${replicas}`));
     return replicas;
   }
   if (value < 0) {
@@ -108,7 +113,7 @@ function keptStep(kept: number, expected: number): ArithmeticStep {
   return step(
     'result',
     `${kept} ${kept === 1 ? 'pod stays' : 'pods stay'} at the old revision, expectedUpdatedReplicas ${expected}`,
-    `${kept} stay at the old revision → expectedUpdatedReplicas ${expected}`,
+    `${countOf(kept, 'pods')} ${kept === 1 ? 'stays' : 'stay'} at the old revision → expectedUpdatedReplicas ${expected}`,
   );
 }
 
@@ -239,7 +244,7 @@ export function cloneSetRollingLimits(input: CloneSetRollingInput): RollingLimit
       throw new InvalidValueError(
         'maxUnavailable',
         unavailRaw,
-        `maxUnavailable and maxSurge must not both scale below 1 (of ${replicas} replicas)`,
+        `maxUnavailable and maxSurge must not both scale below 1 (of ${countOf(replicas, 'replicas')})`,
       );
     }
     if (maxSurge < 1 && maxUnavailable < 1 && !input.paused) {

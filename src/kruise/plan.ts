@@ -49,7 +49,7 @@ export function planRollout(input: Omit<PartitionInput, 'partition'>, partitions
     const stepNo = i + 1;
     if (delta < 0) {
       warnings.push(
-        `step ${stepNo} raises the partition (${partition}): ${-delta} updated pod(s) go back to the old revision only with Kruise's CloneSetPartitionRollback feature gate; otherwise nothing happens`,
+        `step ${stepNo} raises the partition (${partition}): ${-delta === 1 ? '1 updated pod goes' : `${-delta} updated pods go`} back to the old revision only with Kruise's CloneSetPartitionRollback feature gate; otherwise nothing happens`,
       );
     } else if (delta === 0 && i > 0) {
       warnings.push(`step ${stepNo} (${partition}) updates no pod: same result as the step before`);
@@ -66,7 +66,7 @@ export function planRollout(input: Omit<PartitionInput, 'partition'>, partitions
   });
   const last = steps[steps.length - 1];
   if (last && last.partitionReplicas > 0) {
-    warnings.push(`the last step keeps ${last.partitionReplicas} pod(s) at the old revision; end the plan with 0 to finish the rollout`);
+    warnings.push(`the last step keeps ${last.partitionReplicas === 1 ? '1 pod' : `${last.partitionReplicas} pods`} at the old revision; end the plan with 0 to finish the rollout`);
   }
   return { steps, warnings };
 }

@@ -6,7 +6,7 @@
 // - `workloadRevisions(workload, kindName, objects)`: the workload's revisions (controller owner
 //   UID match), sorted by revision number, each with its pod template.
 // - `currentRevisionNumber(...)`, `undoTarget(...)`: which revision is live and which to go back to.
-// - `undoPatch(workload, template)`: JSON patch replacing the whole template, guarded by resourceVersion.
+// - `undoPatch(workload, template)`: JSON patch replacing the whole template, guarded by metadata.generation.
 // - `historyRows(revisions, pods, source)`: REVISION / CHANGE-CAUSE / IMAGES / PODS.
 // - (`templateYaml`, `templateDiff` live in revision-diff.ts, so status and undo never load YAML/diff.)
 // - `labelSelectorString(selector)`: a LabelSelector as a `?labelSelector=` value.
@@ -146,10 +146,21 @@ export function undoTarget(opts: {
  * only if nobody changed the object since we read it.
  */
 export function undoPatch(workload: KubeObject, template: Record<string, unknown>, templatePointer = '/spec/template'): JsonPatchOp[] {
-  const ops: JsonPatchOp[] = [];
-  if (workload.metadata.resourceVersion) ops.push({ op: 'test', path: '/metadata/resourceVersion', value: workload.metadata.resourceVersion });
-  ops.push({ op: 'replace', path: templatePointer, value: template });
-  return ops;
+  // The guard is on what the rollback decided from, not on resourceVersion: status writes change the
+  // resourceVersion (a big rollout writes status many times a second) but never metadata.generation,
+  // which the apiserver bumps on every spec change. Without a generation, test the template itself.
+  const generation = workload.metadata.generation;
+  const guard: JsonPatchOp =
+    typeof generation === 'number'
+      ? { op: 'test', path: '/metadata/generation', value: generation }
+      : { op: 'test', path: templatePointer, value: templateAt(workload, templatePointer) };
+  return [guard, { op: 'replace', path: templatePointer, value: template }];
+}
+
+function templateAt(workload: KubeObject, pointer: string): unknown {
+  let at: unknown = workload;
+  for (const key of pointer.split('/').slice(1)) at = at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined;
+  return at ?? null;
 }
 
 /** The object as it will be after `undoPatch` (for --dry-run=client -o yaml). */

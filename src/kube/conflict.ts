@@ -28,9 +28,11 @@ const FAILED_TEST_OP = /\btesting value \S* ?failed\b|\btest failed\b|\btest ope
 /** A 422 answering a JSON patch whose `test` op failed (or that no longer applies): see the header. */
 export function isFailedPatchTest(err: unknown): err is KubeApiError {
   if (!(err instanceof KubeApiError) || err.status !== 422) return false;
-  if (FAILED_TEST_OP.test(err.message)) return true;
+  // The server's own words (our message may add the object's name in front).
+  const text = err.kubeStatus?.message ?? err.message;
+  if (FAILED_TEST_OP.test(text)) return true;
   const status = err.kubeStatus;
-  return err.message.trim() === JSON_PATCH_NOT_APPLIED && !status?.details?.causes?.length;
+  return text.trim() === JSON_PATCH_NOT_APPLIED && !status?.details?.causes?.length;
 }
 
 /** The object changed between our read and our write: re-reading and deciding again may succeed. */

@@ -63,6 +63,11 @@ export function resourceLabel(ctx: Pick<RequestContext, 'group' | 'resource' | '
   return `${ctx.resource}${ctx.group ? `.${ctx.group}` : ''}${ctx.subresource ? `/${ctx.subresource}` : ''}`;
 }
 
+/** `cloneset.apps.kruise.io "web"`: an object as kubectl names it in messages. */
+export function objectLabel(rt: { kind: string; group?: string }, name: string): string {
+  return `${rt.kind.toLowerCase()}${rt.group ? `.${rt.group}` : ''} "${name}"`;
+}
+
 export function parseStatus(body: string): KubeStatus | undefined {
   if (!body || body[0] !== '{') return undefined;
   try {
@@ -127,6 +132,9 @@ export function apiError(httpStatus: number, statusText: string, body: string, c
     case 400:
     case 410:
       message = serverMessage || `${objectRef(ctx)}: ${httpStatus} ${statusText}`;
+      // Some answers do not say which object (a JSON patch that no longer applies: "the server
+      // rejected our request due to an error in our request"): name it, as every error must.
+      if (serverMessage && ctx.name && !serverMessage.includes(ctx.name)) message = `${objectRef(ctx)}${inNs}: ${serverMessage}`;
       if (httpStatus === 422 && status?.details?.causes?.length && !/: /.test(serverMessage)) {
         message = `${serverMessage || `${objectRef(ctx)} is invalid`}: ${status.details.causes.map((c) => `${c.field ?? ''}: ${c.message ?? c.reason ?? ''}`).join(', ')}`;
       }

@@ -6,9 +6,9 @@ import * as http from 'node:http';
 import type * as httpsTypes from 'node:https';
 import { isIP } from 'node:net';
 import type { PeerCertificate } from 'node:tls';
-import type { CliError } from '../cli/exit';
+import { CliError } from '../cli/exit';
 import { apiError, transportError, type RequestContext } from './errors';
-import { redactHeader, truncateBody } from './redact';
+import { redactHeader, redactSecretBody, truncateBody } from './redact';
 import { retryDecision } from './retry';
 
 export interface Credentials {
@@ -39,6 +39,22 @@ export interface TransportConfig {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
+/**
+ * Most bytes one response body may have. Lists are read in pages of 500 (rest-client.ts): a page
+ * of 500 real pods is ~10 MiB, and no object exceeds ~1.5 MiB (etcd's request limit), so this is
+ * far above any honest answer while bounding a broken or hostile server's endless body.
+ */
+export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+/** A response body above the limit: not retried (the same request would get the same body). */
+export class ResponseTooLargeError extends CliError {
+  constructor(url: string, limit: number, declared?: number) {
+    const mib = (n: number): string => `${Math.round((n / 1048576) * 10) / 10} MiB`;
+    super(`the response from ${url} is too large: ${declared !== undefined ? mib(declared) : `more than ${mib(limit)}`} (the limit for one response is ${mib(limit)}); stopped reading it`);
+    this.name = 'ResponseTooLargeError';
+  }
+}
+
 export type QueryValue = string | number | boolean | undefined;
 
 export interface HttpRequest {
@@ -56,6 +72,8 @@ export interface HttpRequest {
   maxAttempts?: number;
   /** For error messages. */
   context: RequestContext;
+  /** Most bytes of the body to read (default MAX_RESPONSE_BYTES). */
+  maxBytes?: number;
 }
 
 export interface HttpResponse {
@@ -200,7 +218,15 @@ export class Transport {
     try {
       return JSON.parse(res.body) as T;
     } catch {
-      throw apiError(res.status, res.statusText, '', { ...req.context }) as CliError;
+      const start = res.body.slice(0, 40).replace(/\s+/g, ' ');
+      const contentType = headerValue(res.headers['content-type']);
+      throw this.scrub(
+        new CliError(
+          `the response from ${this.url(req.path, req.query)} was not valid JSON (${res.status} ${res.statusText}, ${Buffer.byteLength(res.body)} bytes${contentType ? ` of ${contentType}` : ''}, starting ${JSON.stringify(start)})`,
+          undefined,
+          'hint: is the server (or a proxy in front of it) a Kubernetes API server?',
+        ),
+      );
     }
   }
 
@@ -240,9 +266,9 @@ export class Transport {
       }
       let body: string;
       try {
-        body = await readBody(res, req.signal);
+        body = await readBody(res, this.url(req.path, req.query), req.maxBytes ?? MAX_RESPONSE_BYTES, req.signal);
       } catch (e) {
-        if (isAbortError(e)) throw e;
+        if (isAbortError(e) || e instanceof ResponseTooLargeError) throw e;
         const error = timedOutResponses.get(res) ?? (e as NodeJS.ErrnoException);
         const decision = retryDecision({ method: req.method, idempotent, attempt, errorCode: error.code ?? 'ECONNRESET', maxAttempts: req.maxAttempts }, this.config.random);
         if (!decision.retry) throw transportError(error, this.config.server, req.timeoutMs ?? this.config.requestTimeoutMs);
@@ -283,7 +309,7 @@ export class Transport {
       }
     }
     if (this.config.verbosity >= 8 && req.body !== undefined) {
-      this.config.log(this.config.redact(`Request Body: ${truncateBody(req.body, this.config.verbosity >= 9 ? 10240 : 1024)}`));
+      this.config.log(this.config.redact(`Request Body: ${truncateBody(redactSecretBody(req.body), this.config.verbosity >= 9 ? 10240 : 1024)}`));
     }
     const timeoutMs = req.timeoutMs ?? this.config.requestTimeoutMs;
     return new Promise<Attempt>((resolve) => {
@@ -370,7 +396,7 @@ export class Transport {
         for (const one of Array.isArray(val) ? val : [val]) log(`Response Header: "${k}: ${redactHeader(k, String(one))}"`);
       }
     }
-    if (v >= 8 && body !== undefined && body !== '') log(`Response Body: ${truncateBody(body, v >= 9 ? 10240 : 1024)}`);
+    if (v >= 8 && body !== undefined && body !== '') log(`Response Body: ${truncateBody(redactSecretBody(body), v >= 9 ? 10240 : 1024)}`);
   }
 }
 
@@ -381,15 +407,33 @@ function headerValue(v: string | string[] | undefined): string | undefined {
 /** Responses whose body --request-timeout cut off, with the timeout error to report. */
 const timedOutResponses = new WeakMap<http.IncomingMessage, NodeJS.ErrnoException>();
 
-function readBody(res: http.IncomingMessage, signal?: AbortSignal): Promise<string> {
+function readBody(res: http.IncomingMessage, url: string, maxBytes: number, signal?: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
+    const declared = Number(headerValue(res.headers['content-length']));
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      reject(new ResponseTooLargeError(url, maxBytes, declared));
+      res.destroy();
+      return;
+    }
     const chunks: Buffer[] = [];
+    let total = 0;
     const onAbort = (): void => {
       res.destroy();
       reject(new AbortError());
     };
     signal?.addEventListener('abort', onAbort, { once: true });
-    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('data', (c: Buffer) => {
+      total += c.length;
+      if (total > maxBytes) {
+        signal?.removeEventListener('abort', onAbort);
+        chunks.length = 0;
+        // Rejected first: destroying emits 'aborted', which would report a reset connection.
+        reject(new ResponseTooLargeError(url, maxBytes));
+        res.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
     res.on('end', () => {
       signal?.removeEventListener('abort', onAbort);
       resolve(Buffer.concat(chunks).toString('utf8'));

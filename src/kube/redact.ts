@@ -38,6 +38,42 @@ export function makeRedactor(secrets: ReadonlyArray<string | undefined>): (text:
   };
 }
 
+const SECRET_KIND = /"kind"\s*:\s*"Secret(?:List)?"/;
+const SECRET_MAPS = ['data', 'stringData'] as const;
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+function hideSecretValues(obj: unknown): void {
+  if (!obj || typeof obj !== 'object') return;
+  const o = obj as Record<string, unknown>;
+  for (const field of SECRET_MAPS) {
+    const map = o[field];
+    if (map && typeof map === 'object') for (const k of Object.keys(map)) (map as Record<string, unknown>)[k] = REDACTED;
+  }
+  // `kubectl apply` keeps the whole Secret, values included, in this annotation.
+  const annotations = (o.metadata as { annotations?: Record<string, unknown> } | undefined)?.annotations;
+  if (annotations && LAST_APPLIED in annotations) annotations[LAST_APPLIED] = REDACTED;
+  if (Array.isArray(o.items)) for (const item of o.items) hideSecretValues(item);
+  // A watch event or an admission-style wrapper carries the Secret in `object`.
+  if (o.object) hideSecretValues(o.object);
+}
+
+/**
+ * A request or response body as it may be logged (-v>=8): the values of a Secret's (or a
+ * SecretList's) `data` and `stringData` become <redacted>, keys kept, like kubectl hides them
+ * in `describe`. Anything that is not a Secret is returned as it is.
+ */
+export function redactSecretBody(body: string): string {
+  if (!SECRET_KIND.test(body)) return body;
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    hideSecretValues(parsed);
+    return JSON.stringify(parsed);
+  } catch {
+    // Not JSON we can walk (YAML, cut short): hide every value of every data/stringData map.
+    return body.replace(/("(?:data|stringData)"\s*:\s*\{)([^{}]*)(\})/g, (_m, open: string, inner: string, close: string) => `${open}${inner.replace(/("[^"]*"\s*:\s*)"[^"]*"/g, `$1"${REDACTED}"`)}${close}`);
+  }
+}
+
 /** Shortens a body for -v=8 logs. */
 export function truncateBody(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)} [truncated ${text.length - max} chars]`;

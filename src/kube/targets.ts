@@ -2,9 +2,9 @@
 // -l SELECTOR / --all with a TYPE. parseTargets() is pure and validates every
 // name before it can reach a URL (exit 2); resolveTargets() maps them onto the
 // cluster through a KubeClient.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { yamlLib } from '../lib/yaml';
+import { ManifestInputError, readManifestText, yamlDocuments } from '../lib/yaml-documents';
 import { usageError } from '../cli/exit';
 import { dns1123LabelProblem, dns1123SubdomainProblem } from '../kruise/names';
 import type { KubeClient, KubeObject, ResourceType } from './client';
@@ -142,8 +142,7 @@ function splitTypes(arg: string): string[] {
 }
 
 function defaultRead(path: string): string {
-  if (path === '-') return readFileSync(0, 'utf8');
-  return readFileSync(path, 'utf8');
+  return readManifestText(path, path === '-' ? 'stdin' : path);
 }
 
 function filesOf(path: string): string[] {
@@ -171,22 +170,19 @@ export function readObjects(path: string, read: (p: string) => string = defaultR
     try {
       text = read(file);
     } catch (e) {
+      if (e instanceof ManifestInputError) throw usageError(e.message);
       const code = (e as NodeJS.ErrnoException).code;
       throw usageError(`cannot read ${source}: ${code === 'ENOENT' ? 'no such file' : code ?? (e as Error).message}`);
     }
-    const docs = yamlLib().parseAllDocuments(text, { prettyErrors: true });
-    if (!Array.isArray(docs)) throw usageError(`${source}: not a YAML/JSON document`);
-    docs.forEach((doc, index) => {
-      const err = doc.errors[0];
-      if (err) {
-        const line = err.linePos?.[0]?.line;
-        throw usageError(`error parsing ${source}${line ? ` line ${line}` : ''}: ${err.message.split('\n')[0]}`);
+    try {
+      for (const { value, index } of yamlDocuments(text, source)) {
+        if (value === null || value === undefined) continue;
+        const items = isList(value) ? (value as { items: unknown[] }).items : [value];
+        for (const item of items) out.push({ kind: 'object', object: checkObject(item, `${source} (document ${index})`), source });
       }
-      const value = doc.toJS() as unknown;
-      if (value === null || value === undefined) return;
-      const items = isList(value) ? (value as { items: unknown[] }).items : [value];
-      for (const item of items) out.push({ kind: 'object', object: checkObject(item, `${source} (document ${index + 1})`), source });
-    });
+    } catch (e) {
+      throw e instanceof ManifestInputError ? usageError(e.message) : e;
+    }
   }
   if (out.length === 0) throw usageError(`no objects passed in ${path === '-' ? 'stdin' : path}`);
   return out;

@@ -24,8 +24,14 @@ export interface WatchDeps {
 
 const DEFAULT_MAX_OUTAGE_MS = 60_000;
 
-/** Splits a chunked stream into lines (watch events are newline-delimited JSON). */
-export async function* streamLines(stream: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
+/**
+ * Longest watch event line read (characters). One event holds one object, and the apiserver stores
+ * none above ~1.5 MiB; past this a line is a broken or hostile stream, not an event.
+ */
+export const MAX_WATCH_EVENT_CHARS = 16 * 1024 * 1024;
+
+/** Splits a chunked stream into lines (watch events are newline-delimited JSON), none longer than `maxLine`. */
+export async function* streamLines(stream: AsyncIterable<Buffer | string>, maxLine = MAX_WATCH_EVENT_CHARS, tooLong: () => Error = () => new CliError(`a line of the stream is longer than ${maxLine} characters`)): AsyncGenerator<string> {
   const decoder = new StringDecoder('utf8');
   let buf = '';
   for await (const chunk of stream) {
@@ -36,6 +42,7 @@ export async function* streamLines(stream: AsyncIterable<Buffer | string>): Asyn
       buf = buf.slice(nl + 1);
       if (line) yield line;
     }
+    if (buf.length > maxLine) throw tooLong();
   }
   buf += decoder.end();
   if (buf.trim()) yield buf.trim();
@@ -103,7 +110,9 @@ export function observe<T extends KubeObject = KubeObject>(
         ac.signal.addEventListener('abort', onAbort, { once: true });
         let events = 0;
         try {
-          for await (const line of streamLines(res)) {
+          const tooLong = (): Error =>
+            new CliError(`a watch event of ${rt.resource}${rt.group ? `.${rt.group}` : ''}${namespace ? ` in namespace "${namespace}"` : ''} is larger than ${MAX_WATCH_EVENT_CHARS / 1048576} MiB (the limit for one event); stopped watching`);
+          for await (const line of streamLines(res, MAX_WATCH_EVENT_CHARS, tooLong)) {
             const ev = JSON.parse(line) as { type: string; object: KubeObject & KubeStatus };
             if (ev.type === 'ERROR') {
               const status = ev.object as KubeStatus;

@@ -61,8 +61,9 @@ export function mutationLine(kind: string, group: string, name: string, verb: st
 }
 
 /** Prints objects in json/yaml/name/jsonpath form (a List when several, like kubectl). */
-export function formatObjects(objects: KubeObject[], format: OutputFormat, opts: { list?: boolean } = {}): string {
+export function formatObjects(objects: KubeObject[], format: OutputFormat, opts: { list?: boolean; jsonpathNewline?: boolean } = {}): string {
   // `opts.list`: a list request (kubectl get TYPE) prints a List even with one item.
+  // `opts.jsonpathNewline`: end jsonpath output with a newline (kubectl does not: `$(… -o jsonpath=…)` relies on it).
   const single = objects.length === 1 && opts.list !== true;
   const data: unknown = single ? objects[0] : { apiVersion: 'v1', kind: 'List', items: objects, metadata: { resourceVersion: '' } };
   switch (format.kind) {
@@ -76,7 +77,7 @@ export function formatObjects(objects: KubeObject[], format: OutputFormat, opts:
     case 'jsonpath': {
       try {
         const out = compileJsonPath(format.template).execute(data);
-        return out.endsWith('\n') || out === '' ? out : `${out}\n`;
+        return opts.jsonpathNewline && out !== '' && !out.endsWith('\n') ? `${out}\n` : out;
       } catch (e) {
         if (e instanceof JsonPathError) throw usageError(`error executing jsonpath "${format.template}": ${e.message}`);
         throw e;

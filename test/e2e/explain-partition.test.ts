@@ -30,7 +30,7 @@ test('human output reads as the chain of rules', async () => {
   assert.equal(r.code, 0, r.stderr);
   assert.match(
     r.stdout,
-    /8 replicas, partition 90% → 7\.2 → rounded up to 8 → a percentage below 100% updates at least one pod → 7 stay at the old revision → expectedUpdatedReplicas 1/,
+    /8 replicas, partition 90% → 7\.2 → rounded up to 8 → a percentage below 100% updates at least one pod → 7 pods stay at the old revision → expectedUpdatedReplicas 1/,
   );
   assert.match(r.stdout, /maxUnavailable 2, maxSurge 0/);
 });
@@ -39,6 +39,15 @@ test('--replicas absent means 1; --plan adds the batch table and a plan array', 
   const one = json((await runCli(['explain', 'partition', '--partition', '50%', '-o', 'json'])).stdout);
   assert.equal(one.replicas, 1);
   assert.equal(one.partitionReplicas, 1);
+  // The assumption is said (stderr, so -o json stays parseable), and counts of one read as such.
+  const assumed = await runCli(['explain', 'partition', '--partition', '3']);
+  assert.equal(assumed.code, 0, assumed.stderr);
+  assert.equal(assumed.stderr, "note: --replicas not given: assuming 1 (Kruise's default for spec.replicas)\n");
+  assert.match(assumed.stdout, /^CloneSet: 1 replica, partition 3 → replicas unset = 1 → clamped to replicas 1 → 1 pod stays at the old revision → expectedUpdatedReplicas 0$/m);
+  assert.match(assumed.stdout, /- 3 is more than the 1 replica: clamped to 1$/m);
+  assert.doesNotMatch(assumed.stdout, /\b1 (replicas|stay)\b/);
+  const given = await runCli(['explain', 'partition', '--partition', '3', '--replicas', '1']);
+  assert.equal(given.stderr, '');
   const r = await runCli(['explain', 'partition', '--replicas', '10', '--plan', '80%,50%,0', '-o', 'json']);
   assert.equal(r.code, 0, r.stderr);
   const plan = json(r.stdout).plan as Array<Record<string, unknown>>;

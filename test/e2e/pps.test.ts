@@ -111,10 +111,21 @@ test('create pps, recreate a pod: the new pod carries the injected affinity and 
   assert.deepEqual(parsed.items.map((i) => i.metadata.name), ['db']);
   const names = await runCli(['get', 'pps', '-o', 'jsonpath={.items[*].spec.targetRef.name}'], { kubeconfig: sb.kubeconfig });
   assert.equal(names.code, 0, names.stderr);
-  assert.equal(names.stdout.trim(), 'db');
+  assert.equal(names.stdout, 'db', 'jsonpath output ends without a newline, like kubectl');
   const node = await runCli(['get', 'pps', 'db', '-o', `jsonpath={.status.podStates.db-1.nodeName}`], { kubeconfig: sb.kubeconfig });
   assert.equal(node.code, 0, node.stderr);
   assert.equal(node.stdout.trim(), recorded.nodeName);
+  // -l as in kubectl get: nothing matching is `No resources found in NS namespace.` and exit 0 (a
+  // reading command); -o json an empty List; a name with a selector is refused like kubectl does.
+  const none = await runCli(['get', 'pps', '-l', 'app=nothing'], { kubeconfig: sb.kubeconfig });
+  assert.equal(none.code, 0, none.stderr);
+  assert.equal(none.stdout, '');
+  assert.equal(none.stderr, 'No resources found in default namespace.\n');
+  const noneJson = await runCli(['get', 'pps', '-l', 'app=nothing', '-o', 'json'], { kubeconfig: sb.kubeconfig });
+  assert.deepEqual(JSON.parse(noneJson.stdout).items, []);
+  const both = await runCli(['get', 'pps', 'db', '-l', 'app=db'], { kubeconfig: sb.kubeconfig });
+  assert.equal(both.code, 2);
+  assert.equal(both.stderr, 'error: name cannot be provided when a selector is specified\n');
 });
 
 test('--auto annotates the StatefulSet and Kruise generates a PPS named after it', async () => {

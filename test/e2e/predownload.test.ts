@@ -73,13 +73,40 @@ test('predownload cloneset/web after a template image change: one ImagePullJob o
   assert.equal((await sb.api('GET', '/apis/apps.kruise.io/v1beta1/namespaces/default/imagepulljobs')).body.items.length, 1, 'the rerun follows the same job');
 });
 
+test('predownload cloneset/web --image: the given image on the nodes of its pods (warming before a switch), dry run first', async () => {
+  const nodes = [...new Set((await webPods()).map((x) => x.spec.nodeName!))].sort();
+  assert.ok(nodes.length >= 1 && nodes.length < 4, `pods on ${nodes.join(',')}: the job must not simply take every node`);
+  sb.clearAudit();
+  const dry = await runCli(['predownload', 'cloneset/web', '--image', 'nginx:1.28', '--dry-run=client', '-o', 'json'], { kubeconfig: sb.kubeconfig, timeoutMs: 30_000 });
+  assert.equal(dry.code, 0, dry.stderr);
+  assert.equal(sb.audit().filter((e) => !['get', 'list', 'watch'].includes(e.verb)).length, 0, 'a dry run writes nothing');
+  assert.equal(dry.stderr, `pre-downloading nginx:1.28 on the ${nodes.length} ${nodes.length === 1 ? 'node' : 'nodes'} of the pods of cloneset/web: ${nodes.join(', ')}\n`);
+  const job = JSON.parse(dry.stdout);
+  assert.equal(job.kind, 'ImagePullJob');
+  assert.equal(job.spec.image, 'nginx:1.28');
+  assert.deepEqual([...job.spec.selector.names].sort(), nodes);
+
+  const r = await runCli(['predownload', 'cloneset/web', '--image', 'nginx:1.28'], { kubeconfig: sb.kubeconfig, timeoutMs: 30_000 });
+  assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+  const jobs = (await sb.api('GET', '/apis/apps.kruise.io/v1beta1/namespaces/default/imagepulljobs')).body.items as Array<{ spec: { image: string; selector?: { names?: string[] } }; status: { succeeded: number } }>;
+  const created = jobs.find((j) => j.spec.image === 'nginx:1.28')!;
+  assert.deepEqual([...created.spec.selector!.names!].sort(), nodes);
+  assert.equal(created.status.succeeded, nodes.length);
+
+  // The nodes come from the workload: --nodes/--node-selector with TYPE/NAME are refused before sending.
+  sb.clearAudit();
+  const bad = await runCli(['predownload', 'cloneset/web', '--image', 'nginx:1.28', '--nodes', 'node-1'], { kubeconfig: sb.kubeconfig });
+  assert.equal(bad.code, 2, bad.stderr);
+  assert.equal(sb.audit().length, 0);
+});
+
 test('a fail-pull image exits 1 and lists the failed nodes', async () => {
   const r = await runCli(['predownload', '--image', 'registry.example.com/team/app:fail-pull', '--nodes', 'node-2,node-4', '--parallelism=2'], {
     kubeconfig: sb.kubeconfig,
     timeoutMs: 30_000,
   });
   assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
-  assert.match(r.stderr, /^error: pre-download of registry\.example\.com\/team\/app:fail-pull failed on 2 node\(s\): node-2, node-4$/m);
+  assert.match(r.stderr, /^error: pre-download of registry\.example\.com\/team\/app:fail-pull failed on 2 nodes: node-2, node-4$/m);
   assert.match(r.stdout, /node-2,node-4/);
 });
 
@@ -121,7 +148,7 @@ test('--via=client pulls with pods pinned to each node and removes them', async 
   });
   const fail = await runCli(['predownload', '--image', 'memcached:fail-pull', '--nodes', 'node-2', '--via=client'], { kubeconfig: sb.kubeconfig, timeoutMs: 30_000 });
   assert.equal(fail.code, 1);
-  assert.match(fail.stderr, /failed on 1 node\(s\): node-2/);
+  assert.match(fail.stderr, /failed on 1 node: node-2/);
 });
 
 test('a missing node or a selector matching no node exits 1 and creates nothing (Kruise would call a 0-node job done)', async () => {

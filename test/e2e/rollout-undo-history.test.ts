@@ -217,6 +217,28 @@ test('TYPE -l SELECTOR and several objects: history of each, undo of each (like 
   }
 
   const none = await cli(['rollout', 'undo', 'deployment', '-l', 'tier=none']);
-  assert.equal(none.code, 1, summary(none));
-  assert.match(none.stderr, /^error: no deployments found in namespace "default" matching "tier=none"$/m);
+  // kubectl rollout undo -l matching nothing exits 0; we also print kubectl's line of get/pause.
+  assert.equal(none.code, 0, summary(none));
+  assert.equal(none.stderr, 'No resources found in default namespace.\n');
+  const history = await cli(['rollout', 'history', 'deployment', '-l', 'tier=none']);
+  assert.equal(history.code, 0, summary(history));
+  assert.equal(history.stdout, '');
+  assert.equal(history.stderr, 'No resources found in default namespace.\n');
+  const historyJson = await cli(['rollout', 'history', 'deployment', '-l', 'tier=none', '-o', 'json']);
+  assert.equal(historyJson.code, 0, summary(historyJson));
+  assert.deepEqual(JSON.parse(historyJson.stdout).items, []);
+});
+
+test('rollout history -o name and -o jsonpath (no trailing newline, like kubectl)', async () => {
+  const name = await cli(['rollout', 'history', 'cloneset/web', '-o', 'name']);
+  assert.equal(name.code, 0, summary(name));
+  assert.equal(name.stdout, 'cloneset.apps.kruise.io/web\n');
+  const jp = await cli(['rollout', 'history', 'cloneset/web', '-o', 'jsonpath={.revisions[*].revision}']);
+  assert.equal(jp.code, 0, summary(jp));
+  assert.match(jp.stdout, /^\d+( \d+)+$/);
+  const latest = jp.stdout.split(' ').pop()!;
+  const one = await cli(['rollout', 'history', 'cloneset/web', `--revision=${latest}`, '-o', 'jsonpath={.spec.containers[0].image}']);
+  assert.equal(one.code, 0, summary(one));
+  const cs = await getObject(sb, PATHS.cloneset());
+  assert.equal(one.stdout, cs.spec.template.spec.containers[0].image);
 });

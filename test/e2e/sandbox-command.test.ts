@@ -14,7 +14,7 @@ describe('kubectl-kruise sandbox', () => {
     [['--kruise', 'v2.0'], /invalid value "v2\.0" for --kruise: use v1\.3, v1\.8, v1\.9 or master/],
     [['--port', '70000'], /invalid value "70000" for --port/],
     [['--nodes', 'three'], /invalid value "three" for --nodes/],
-    [['--ready-delay', 'soon'], /invalid duration "soon" for --ready-delay/],
+    [['--ready-delay', 'soon'], /invalid argument "soon" for "--ready-delay" flag: time: invalid duration "soon"/],
     [['--crds', '/nonexistent/folder'], /--crds \/nonexistent\/folder: not a folder/],
     [['--crds', join(REPO_ROOT, 'test', 'fixtures', 'sandbox', 'not-crds')], /--crds \S+not-crds: no CustomResourceDefinition found/],
     [['--faults', '/nonexistent.yaml'], /--faults \/nonexistent\.yaml: no such file/],

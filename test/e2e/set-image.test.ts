@@ -217,6 +217,17 @@ test('set env on a Deployment; set resources validates and patches only quantiti
   assert.deepEqual(above.writes, []);
 });
 
+test('--local on an InPlaceOnly CloneSet warns instead of refusing: Kruise checks only updates (ValidateCloneSetUpdate, pkg/controller/cloneset/core/cloneset_core.go)', async () => {
+  const nowhere = join(mkdtempSync(join(tmpdir(), 'kk-nowhere-')), 'no-such-kubeconfig');
+  const r = await runCli(['set', 'image', '--local', '-f', join(FIXTURES, 'cloneset-web-inplaceonly.yaml'), 'init-config=busybox:1.37', '-o', 'json'], { kubeconfig: nowhere });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).spec.template.spec.initContainers[0].image, 'busybox:1.37');
+  assert.equal(
+    r.stderr,
+    'Warning: cloneset "web" uses InPlaceOnly: its webhook would reject init container image changes ("only allowed to update images") when applied to an existing CloneSet; creating it is fine\n',
+  );
+});
+
 test('--local -f -o yaml works with KUBECONFIG pointing to nothing', async () => {
   const nowhere = join(mkdtempSync(join(tmpdir(), 'kk-nowhere-')), 'no-such-kubeconfig');
   const r = await runCli(['set', 'image', '--local', '-f', join(FIXTURES, 'two-workloads.yaml'), 'app=nginx:1.27', '-o', 'yaml'], { kubeconfig: nowhere });

@@ -5,7 +5,7 @@ import { lazyAction } from '../lazy';
 
 export function registerCreate(program: Command, ctx: CommandContext, shallow = false): void {
   const p = ctx.programName;
-  const create = program.command('create').description('create Kruise objects (pps: PersistentPodState)').usage('pps NAME --for TYPE/NAME [flags]');
+  const create = program.command('create').description('create Kruise objects (pps: PersistentPodState)').usage('pps NAME --for TYPE/NAME [flags]').helpCommand(false);
   if (shallow) return;
   create
     .command('pps')

@@ -1,6 +1,6 @@
 // Rendering of the partition report: the arrow line a release manager reads, the rounding of
 // maxUnavailable/maxSurge, warnings, and the batch table; or the contract's JSON object.
-import type { PartitionReport } from '../../kruise/partition';
+import { countOf, type PartitionReport } from '../../kruise/partition';
 import type { RolloutPlan } from '../../kruise/plan';
 import { formatTable } from '../../printers/table';
 import { KIND_TITLES } from './partition-input';
@@ -58,7 +58,7 @@ export function reportJson(report: PartitionReport, plan?: RolloutPlan, live?: L
 export function reportText(report: PartitionReport, plan?: RolloutPlan, live?: LiveState): string {
   const lines: string[] = [];
   const unit = report.kind === 'ads' ? 'scheduled nodes' : 'replicas';
-  const head = `${report.replicas} ${unit}, partition ${report.partition === null ? '(none)' : String(report.partition)}`;
+  const head = `${countOf(report.replicas, unit)}, partition ${report.partition === null ? '(none)' : String(report.partition)}`;
   const title = live ? `${live.kind} ${live.namespace}/${live.name}` : KIND_TITLES[report.kind];
   lines.push(`${title}: ${[head, ...report.chain].join(' → ')}`);
   lines.push(`maxUnavailable ${report.maxUnavailable}, maxSurge ${report.maxSurge}`);
@@ -78,7 +78,7 @@ export function reportText(report: PartitionReport, plan?: RolloutPlan, live?: L
     }
     for (const r of live.perRevision) {
       const tag = r.current === 'update' ? ' (update revision)' : r.current === 'current' ? ' (current revision)' : '';
-      lines.push(`  revision ${r.revision}${tag}: ${r.pods} pod(s), ${r.ready} ready`);
+      lines.push(`  revision ${r.revision}${tag}: ${countOf(r.pods, 'pods')}, ${r.ready} ready`);
     }
     lines.push(`  current batch: ${live.batchDone ? 'done' : 'in progress'}`);
   }

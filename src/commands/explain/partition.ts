@@ -43,6 +43,11 @@ export async function run(ctx: CommandContext, args: string[], flags: ExplainFla
     return { report, plan, live };
   });
 
+  // The arithmetic depends on it: say what was assumed rather than silently answer for 1 pod
+  // (once the answer stands: an invalid value prints just its error).
+  if (args.length === 0 && !flags.filename && flags.replicas === undefined) {
+    ctx.term.stderr.write(`note: --replicas not given: assuming 1 (Kruise's default for spec.replicas)\n`);
+  }
   if (json) {
     const objs = results.map((r) => reportJson(r.report, r.plan, r.live));
     ctx.term.stdout.write(`${JSON.stringify(objs.length === 1 ? objs[0] : objs, null, 2)}\n`);

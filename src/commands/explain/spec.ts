@@ -9,7 +9,8 @@ export function registerExplain(program: Command, ctx: CommandContext, shallow =
   const explain = program
     .command('explain')
     .description("explain Kruise's arithmetic (partition, maxUnavailable, maxSurge, batch plans), offline or for a live object")
-    .usage('partition [TYPE/NAME | -f FILE] [flags]');
+    .usage('partition [TYPE/NAME | -f FILE] [flags]')
+    .helpCommand(false);
   if (shallow) return;
 
   explain

@@ -60,17 +60,20 @@ function listTable(items: KubeObject[], withNamespace: boolean): string {
   );
 }
 
-export async function run(ctx: CommandContext, args: string[], flags: { output?: string; allNamespaces?: boolean }): Promise<number> {
+export async function run(ctx: CommandContext, args: string[], flags: { output?: string; allNamespaces?: boolean; selector?: string }): Promise<number> {
   const name = parsePpsArgs(args[0] ?? '', args[1], 'get', false);
   const allNamespaces = flags.allNamespaces === true;
   if (allNamespaces && name !== undefined) throw usageError('a resource cannot be retrieved by name across all namespaces');
+  // kubectl's words for `get TYPE NAME -l ...`.
+  if (flags.selector !== undefined && name !== undefined) throw usageError('name cannot be provided when a selector is specified');
+  if (flags.selector !== undefined && flags.selector.trim() === '') throw usageError('-l needs a label selector (e.g. app=db)');
   const output = parseOutputFormat(flags.output, ['wide', 'yaml', 'json', 'name', 'jsonpath']);
   const client = await ctx.kube();
   try {
     const rt = await ppsResourceType(client);
     const out = ctx.term.stdout;
     if (name === undefined) {
-      const list = await client.list(rt, allNamespaces ? undefined : client.namespace, { signal: ctx.signal });
+      const list = await client.list(rt, allNamespaces ? undefined : client.namespace, { signal: ctx.signal, labelSelector: flags.selector });
       if (output.kind !== 'default' && output.kind !== 'wide') {
         out.write(formatObjects(list.items, output, { list: true }));
         return ExitCode.OK;

@@ -12,6 +12,7 @@ export function registerGet(program: Command, ctx: CommandContext): void {
     .argument('<type>')
     .argument('[name]')
     .option('-A, --all-namespaces', 'list the PersistentPodStates of every namespace')
+    .option('-l, --selector <selector>', 'only the PersistentPodStates with these labels (e.g. app=db)')
     .option('-o, --output <format>', 'wide, yaml, json, name or jsonpath=TEMPLATE')
     .addHelpText('after', `\nExamples:\n  ${p} get pps\n  ${p} get pps -A\n  ${p} get pps db\n  ${p} get pps db -o yaml\n  ${p} get pps db -o jsonpath='{.status.podStates}'`)
     .action(lazyAction(ctx, () => import('./pps')));

@@ -97,8 +97,8 @@ export async function run(ctx: CommandContext, args: string[], flags: Predownloa
   let ref: ResourceRef | undefined;
   if (args.length > 0) {
     ref = parseSingleRef(args, 'predownload');
-    if (images.length > 0) throw usageError('give either TYPE/NAME or --image, not both');
-    if (flags.nodes !== undefined || flags.nodeSelector !== undefined) throw usageError('--nodes and --node-selector go with --image; for a workload the nodes of its pods are used');
+    // TYPE/NAME with --image: warm the nodes of its pods with images it does not use yet (before a switch).
+    if (flags.nodes !== undefined || flags.nodeSelector !== undefined) throw usageError('--nodes and --node-selector go with --image alone; for a workload the nodes of its pods are used');
   } else if (images.length === 0) {
     throw usageError('predownload needs a workload (TYPE/NAME) or at least one --image');
   }
@@ -108,18 +108,25 @@ export async function run(ctx: CommandContext, args: string[], flags: Predownloa
 
   const client = await ctx.kube();
   try {
-    const { checkPullNodes, runPredownload, workloadRequest } = await import('../../engine/predownload');
+    const { checkPullNodes, runPredownload, workloadImagesRequest, workloadRequest } = await import('../../engine/predownload');
     let request: PredownloadRequest;
     if (ref) {
       const target = await resolveWorkload(client, ref, ctx.signal);
       if (isPodType(target.rt)) throw usageError('predownload takes a workload (e.g. cloneset/web) or --image, not a pod');
-      const r = workloadRequest(target);
+      const r = images.length > 0 ? workloadImagesRequest(target, images) : workloadRequest(target);
       if (!r) {
-        ctx.term.stderr.write(`nothing to pre-download: every pod of ${ref.type}/${ref.name} already runs its template's images\n`);
+        const why = images.length > 0 ? `no pod of ${ref.type}/${ref.name} runs on a node yet` : `every pod of ${ref.type}/${ref.name} already runs its template's images`;
+        ctx.term.stderr.write(`nothing to pre-download: ${why}\n`);
         return ExitCode.OK;
       }
       request = r;
-      ctx.term.stderr.write(`pre-downloading ${r.images.join(', ')} on ${r.nodes?.length ?? 0} node(s) of the pods that do not run them yet: ${(r.nodes ?? []).join(', ')}\n`);
+      const nodes = r.nodes ?? [];
+      const where = `${nodes.length} ${nodes.length === 1 ? 'node' : 'nodes'}`;
+      ctx.term.stderr.write(
+        images.length > 0
+          ? `pre-downloading ${r.images.join(', ')} on the ${where} of the pods of ${ref.type}/${ref.name}: ${nodes.join(', ')}\n`
+          : `pre-downloading ${r.images.join(', ')} on ${where} of the pods that do not run them yet: ${nodes.join(', ')}\n`,
+      );
     } else {
       request = { images, target: explicit!.target, nodes: explicit!.nodes, nameBase: 'predownload', namespace: client.namespace, what: images.join(', ') };
       await checkPullNodes(client, request.target, ctx.signal);
@@ -136,7 +143,7 @@ export async function run(ctx: CommandContext, args: string[], flags: Predownloa
     const failedNodes = [...new Set(result.jobs.flatMap((j) => j.failedNodes))].sort();
     if (result.outcome === 'timeout') throw new CliError(result.message ?? 'timed out', ExitCode.TIMEOUT);
     if (result.outcome === 'failed') {
-      throw failure(`pre-download of ${request.what} failed on ${failedNodes.length} node(s): ${failedNodes.join(', ') || 'see the jobs above'}`);
+      throw failure(`pre-download of ${request.what} failed on ${failedNodes.length} ${failedNodes.length === 1 ? 'node' : 'nodes'}: ${failedNodes.join(', ') || 'see the jobs above'}`);
     }
     return ExitCode.OK;
   } finally {

@@ -8,8 +8,8 @@ export function registerPredownload(program: Command, ctx: CommandContext): void
   const p = ctx.programName;
   program
     .command('predownload')
-    .description("pre-pull images on the nodes that will need them: a workload's new template images on the nodes of its old pods, or --image on chosen nodes")
-    .usage('TYPE/NAME | --image IMAGE... [--nodes n1,n2 | --node-selector k=v] [flags]')
+    .description("pre-pull images on the nodes that will need them: a workload's new template images on the nodes of its old pods, --image on the nodes of a workload's pods, or --image on chosen nodes")
+    .usage('TYPE/NAME [--image IMAGE...] | --image IMAGE... [--nodes n1,n2 | --node-selector k=v] [flags]')
     .argument('[resource...]')
     .option('--image <image>', 'an image to pull (repeatable, or comma-separated)', collect)
     .option('--nodes <names>', 'pull on these nodes (comma-separated)')
@@ -25,7 +25,7 @@ export function registerPredownload(program: Command, ctx: CommandContext): void
     .option('-o, --output <format>', 'yaml, json, name or jsonpath=TEMPLATE: print the jobs')
     .addHelpText(
       'after',
-      `\nExit codes: 0 pulled everywhere, 1 a node failed to pull (listed), 2 invalid input, 3 timed out.\n\nExamples:\n  ${p} predownload cloneset/web\n  ${p} predownload --image nginx:1.27 --nodes node-1,node-2 --parallelism=2\n  ${p} predownload --image nginx:1.27 --image redis:7 --node-selector topology.kubernetes.io/zone=zone-a --dry-run=client -o yaml`,
+      `\nExit codes: 0 pulled everywhere, 1 a node failed to pull (listed), 2 invalid input, 3 timed out.\n\nExamples:\n  ${p} predownload cloneset/web\n  ${p} predownload cloneset/web --image nginx:1.28 --dry-run=client -o yaml\n  ${p} predownload --image nginx:1.27 --nodes node-1,node-2 --parallelism=2\n  ${p} predownload --image nginx:1.27 --image redis:7 --node-selector topology.kubernetes.io/zone=zone-a --dry-run=client -o yaml`,
     )
     .action(lazyAction(ctx, () => import('./run')));
 }

@@ -9,10 +9,10 @@ import { adapterFor } from '../../kruise/workloads/index';
 import { KIND_LABELS } from '../../kruise/progress';
 import { historyRows, type Revision } from '../../kruise/revisions';
 import { templateDiff, templateYaml } from '../../kruise/revision-diff';
-import { parseOutputFormat, resourceName, type OutputFormat } from '../../printers/output';
+import { formatObjects, parseOutputFormat, resourceName, type OutputFormat } from '../../printers/output';
 import { historyObject, historyTable } from '../../printers/rollout-history';
 import { loadPods, loadRevisions } from './revision-source';
-import { parseTargets, readTargetObjects, resolveTargets } from './targets';
+import { noResourcesFound, parseTargets, readTargetObjects, resolveTargets } from './targets';
 import { parseRevisionNumber } from './undo';
 
 export interface HistoryOptions {
@@ -34,12 +34,24 @@ export async function run(ctx: CommandContext, args: string[], opts: HistoryOpti
   const revision = parseRevisionNumber(opts.revision, '--revision');
   const diff = parseDiff(opts.diff);
   if (revision !== undefined && diff) throw usageError('--revision and --diff cannot be combined');
-  const format = parseOutputFormat(opts.output, ['default', 'json', 'yaml']);
+  const format = parseOutputFormat(opts.output, ['default', 'json', 'yaml', 'name', 'jsonpath']);
+  if (diff && format.kind !== 'default') throw usageError('--diff prints a unified diff and cannot be combined with -o');
   const refs = parseTargets('rollout history', args, opts.selector, { filenames: opts.filename });
   const client = await ctx.kube();
   try {
     // One GET per name, one LIST per selector: each object is read once.
     const objects = await readTargetObjects(client, await resolveTargets(client, 'rollout history', refs), opts.selector);
+    if (objects.length === 0) {
+      // Only a selector can match nothing: kubectl's line on stderr, exit 0 (an empty List with -o json|yaml).
+      ctx.term.stderr.write(`${noResourcesFound(client.namespace)}\n`);
+      if (format.kind === 'json' || format.kind === 'yaml') ctx.term.stdout.write(formatObjects([], format, { list: true }));
+      return 0;
+    }
+    if (format.kind === 'name') {
+      // kubectl's name form: one `TYPE.GROUP/NAME` line per object.
+      for (const { rt, obj } of objects) ctx.term.stdout.write(`${resourceName(rt.kind, rt.group, obj.metadata.name ?? '')}\n`);
+      return 0;
+    }
     const views: unknown[] = [];
     for (const [i, { rt, obj }] of objects.entries()) {
       // Several objects (kubectl: a blank line between them); -o json|yaml collects them into one List.
@@ -49,7 +61,8 @@ export async function run(ctx: CommandContext, args: string[], opts: HistoryOpti
     }
     if (views.length > 0) {
       const data = views.length === 1 ? views[0] : { apiVersion: 'v1', kind: 'List', items: views, metadata: { resourceVersion: '' } };
-      ctx.term.stdout.write(format.kind === 'json' ? `${JSON.stringify(data, null, 4)}\n` : toYaml(data));
+      if (format.kind === 'jsonpath') ctx.term.stdout.write(formatObjects([data as KubeObject], format));
+      else ctx.term.stdout.write(format.kind === 'json' ? `${JSON.stringify(data, null, 4)}\n` : toYaml(data));
     }
     return 0;
   } finally {
@@ -85,13 +98,13 @@ async function historyOf(
   }
   if (revision !== undefined) {
     const r = find(revision);
-    if (format.kind === 'json' || format.kind === 'yaml') return r.template;
+    if (format.kind === 'json' || format.kind === 'yaml' || format.kind === 'jsonpath') return r.template;
     ctx.term.stdout.write(`${header} with revision #${r.revision}\nPod Template:\n${indent(templateYaml(r.template))}`);
     return undefined;
   }
   const pods = await loadPods(client, obj, adapter);
   const rows = historyRows(revisions, pods, source);
-  if (format.kind === 'json' || format.kind === 'yaml') {
+  if (format.kind === 'json' || format.kind === 'yaml' || format.kind === 'jsonpath') {
     return historyObject(obj.kind ?? '', obj.apiVersion ?? '', obj.metadata.namespace ?? '', name, rows);
   }
   if (rows.length === 0) {

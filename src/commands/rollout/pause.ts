@@ -3,13 +3,13 @@
 // Budget: one GET (to know the shape and the current value) and one PATCH per object.
 import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
-import { ExitCode, exitCodeOf, usageError } from '../../cli/exit';
-import type { KubeObject, ResourceType } from '../../kube/client';
+import { ExitCode, exitCodeOf, failure, usageError } from '../../cli/exit';
+import type { KubeObject } from '../../kube/client';
 import { retryOnConflict } from '../../kube/conflict';
-import { resourceLabel } from '../../kube/errors';
+import { objectLabel, resourceLabel } from '../../kube/errors';
 import { adapterFor, adapterForGroupKind } from '../../kruise/workloads/index';
 import { formatObjects, mutationLine, parseOutputFormat } from '../../printers/output';
-import { namedTargets, parseTargets, resolveTargets } from './targets';
+import { namedTargets, noResourcesFound, parseTargets, resolveTargets } from './targets';
 
 /** Attempts of one pause/resume when the object changed under us (409 Conflict). */
 const PAUSE_ATTEMPTS = 3;
@@ -18,10 +18,6 @@ export interface PauseOptions {
   filename?: string[];
   selector?: string;
   output?: string;
-}
-
-function objectRef(rt: ResourceType, name: string): string {
-  return `${rt.kind.toLowerCase()}${rt.group ? `.${rt.group}` : ''} "${name}"`;
 }
 
 async function pauseOrResume(ctx: CommandContext, args: string[], opts: PauseOptions, paused: boolean): Promise<number> {
@@ -40,6 +36,8 @@ async function pauseOrResume(ctx: CommandContext, args: string[], opts: PauseOpt
       }
     }
     const targets = await namedTargets(client, resolved, opts.selector);
+    // Only a selector can match nothing: kubectl prints this line and exits 0.
+    if (targets.length === 0) ctx.term.stderr.write(`${noResourcesFound(client.namespace)}\n`);
     const printed: KubeObject[] = [];
     for (const t of targets) {
       const name = t.name!;
@@ -48,16 +46,19 @@ async function pauseOrResume(ctx: CommandContext, args: string[], opts: PauseOpt
         const patched = await retryOnConflict(async () => {
           const obj = await client.get(t.rt, name, t.namespace);
           const adapter = adapterFor(obj);
-          if (!adapter) throw usageError(`${objectRef(t.rt, name)}: no rollout support for ${obj.apiVersion} ${obj.kind}`);
+          if (!adapter) throw usageError(`${objectLabel(t.rt, name)}: no rollout support for ${obj.apiVersion} ${obj.kind}`);
           if (adapter.paused(obj) === paused) return undefined;
           return client.patch(t.rt, name, 'merge', adapter.pausePatch(obj, paused), t.namespace);
-        }, { attempts: PAUSE_ATTEMPTS });
+        }, {
+          attempts: PAUSE_ATTEMPTS,
+          exhausted: (last, attempts) => failure(`${objectLabel(t.rt, name)} was not ${paused ? 'paused' : 'resumed'}: it kept changing (${attempts} attempts)`, `hint: last server answer: ${last.message}`),
+        });
         if (patched && format.kind !== 'default') {
           printed.push(patched);
         } else if (patched) {
           ctx.term.stdout.write(`${mutationLine(t.rt.kind, t.rt.group, name, paused ? 'paused' : 'resumed', 'none')}\n`);
         } else {
-          ctx.term.stderr.write(`error: ${objectRef(t.rt, name)} ${paused ? 'is already paused' : 'is not paused'}\n`);
+          ctx.term.stderr.write(`error: ${objectLabel(t.rt, name)} ${paused ? 'is already paused' : 'is not paused'}\n`);
           code = Math.max(code, ExitCode.FAILED);
         }
       } catch (err) {

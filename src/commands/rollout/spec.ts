@@ -62,7 +62,7 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
       .option('-l, --selector <selector>', 'the history of every matching object of TYPE')
       .option('--revision <n>', 'print the pod template of this revision')
       .option('--diff <a,b>', 'unified diff of the pod templates of two revisions')
-      .option('-o, --output <format>', 'json or yaml')
+      .option('-o, --output <format>', 'json, yaml, name or jsonpath=TEMPLATE (on the history view, or the template with --revision)')
       .addHelpText('after', `\nExamples:\n  ${p} rollout history cloneset/web\n  ${p} rollout history cloneset/web --diff=1,2`)
       .action(lazyAction(ctx, () => import('./history')));
   }

@@ -3,7 +3,7 @@
 // references resolve through discovery, while a selector stays a selector (status watches it).
 import type { KubeClient, KubeObject, ResourceType } from '../../kube/client';
 import { parseTargets as parseRefs, resolveTargets as resolveRefs, type TargetSpec } from '../../kube/targets';
-import { failure, usageError } from '../../cli/exit';
+import { usageError } from '../../cli/exit';
 import { resourceLabel } from '../../kube/errors';
 import { KIND_LABELS } from '../../kruise/progress';
 import type { WorkloadKindName } from '../../kruise/workloads/types';
@@ -71,7 +71,7 @@ export async function resolveTargets(client: KubeClient, verb: string, refs: Tar
   return out;
 }
 
-/** The objects behind resolved targets: one GET per name, one LIST per selector (an empty match is an error). */
+/** The objects behind resolved targets: one GET per name, one LIST per selector (an empty match is no object). */
 export async function readTargetObjects(client: KubeClient, targets: readonly ResolvedTarget[], selector: string | undefined): Promise<Array<{ rt: ResourceType; obj: KubeObject }>> {
   const out: Array<{ rt: ResourceType; obj: KubeObject }> = [];
   for (const t of targets) {
@@ -81,11 +81,14 @@ export async function readTargetObjects(client: KubeClient, targets: readonly Re
   return out;
 }
 
-/** The objects a `TYPE -l SELECTOR` target matches (one LIST); none is an error. */
+/** The objects a `TYPE -l SELECTOR` target matches (one LIST); none is not an error (kubectl: exit 0). */
 async function listMatching(client: KubeClient, t: ResolvedTarget, selector: string | undefined): Promise<KubeObject[]> {
-  const list = await client.list(t.rt, t.namespace, { labelSelector: selector });
-  if (list.items.length === 0) throw failure(`no ${t.rt.resource} found in namespace "${t.namespace}" matching "${selector ?? ''}"`);
-  return list.items;
+  return (await client.list(t.rt, t.namespace, { labelSelector: selector })).items;
+}
+
+/** kubectl's line (on stderr, exit 0) when a selector matched nothing: `No resources found in default namespace.` */
+export function noResourcesFound(namespace: string | undefined): string {
+  return namespace ? `No resources found in ${namespace} namespace.` : 'No resources found';
 }
 
 /**

@@ -1,6 +1,6 @@
 // `rollout undo TYPE/NAME... | TYPE -l SEL [--to-revision=N] [--dry-run] [-o]`: restores the pod template of a
-// revision as a whole (JSON patch `replace` of /spec/template guarded by a `test` of the
-// resourceVersion), so keys added after that revision disappear — unlike a merge patch.
+// revision as a whole (JSON patch `replace` of /spec/template guarded by a `test` of metadata.generation,
+// which status writes leave alone), so keys added after that revision disappear — unlike a merge patch.
 import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
 import { exitCodeOf, failure, usageError } from '../../cli/exit';
@@ -11,8 +11,9 @@ import { describeRejections, webhookRejections } from '../../kruise/rules/webhoo
 import { formatObjects, mutationLine, parseDryRun, parseOutputFormat, type DryRunMode, type OutputFormat } from '../../printers/output';
 import type { KubeClient, KubeObject } from '../../kube/client';
 import { retryOnConflict } from '../../kube/conflict';
+import { objectLabel } from '../../kube/errors';
 import { loadRevisions } from './revision-source';
-import { namedTargets, parseTargets, resolveTargets, type ResolvedTarget } from './targets';
+import { namedTargets, noResourcesFound, parseTargets, resolveTargets, type ResolvedTarget } from './targets';
 
 export interface UndoOptions {
   filename?: string[];
@@ -37,14 +38,22 @@ export async function run(ctx: CommandContext, args: string[], opts: UndoOptions
   const client = await ctx.kube();
   try {
     const targets = await namedTargets(client, await resolveTargets(client, 'rollout undo', refs), opts.selector);
+    if (targets.length === 0) {
+      // Only a selector can match nothing: like kubectl, nothing to do is not a failure.
+      ctx.term.stderr.write(`${noResourcesFound(client.namespace)}\n`);
+      return 0;
+    }
     // Like kubectl, each object is rolled back on its own: one failure does not stop the others.
     let code = 0;
     const printed: KubeObject[] = [];
     for (const t of targets) {
       try {
-        // The patch is guarded by the resourceVersion we read: if the object changed meanwhile,
+        // The patch is guarded by the generation we read: if the spec changed meanwhile,
         // decide again on fresh state (bounded), never overwrite someone else's change.
-        const result = await retryOnConflict(() => undoOnce(ctx, client, t, { toRevision, dryRun, format }));
+        const result = await retryOnConflict(() => undoOnce(ctx, client, t, { toRevision, dryRun, format }), {
+          exhausted: (last, attempts) =>
+            failure(`${objectLabel(t.rt, t.name!)} was not rolled back: its spec kept changing while it was being rolled back (${attempts} attempts)`, `hint: last server answer: ${last.message}`),
+        });
         if (result) printed.push(result);
       } catch (err) {
         if (targets.length === 1) throw err;

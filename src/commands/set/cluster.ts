@@ -5,7 +5,6 @@ import type { CommandContext } from '../../cli/context';
 import { failure, usageError } from '../../cli/exit';
 import type { KubeClient, ResourceType } from '../../kube/client';
 import { retryOnConflict } from '../../kube/conflict';
-import { resourceLabel } from '../../kube/errors';
 import { apiGroupOf, joinApiVersion, splitApiVersion } from '../../kruise/api-version';
 import { applyJsonPatch, type JsonPatchOp } from '../../kruise/containers';
 import type { KubeObject } from '../../kruise/types';
@@ -77,10 +76,7 @@ export async function fetchTargets(client: KubeClient, selection: SetSelection, 
       continue;
     }
     const list = await client.list(rt, namespace, selection.selector !== undefined ? { labelSelector: selection.selector } : {});
-    if (list.items.length === 0) {
-      const where = namespace ? ` in namespace "${namespace}"` : '';
-      throw failure(`no ${resourceLabel(rt)} found${selection.selector !== undefined ? ` matching "${selection.selector}"` : ''}${where}; nothing was changed`);
-    }
+    // A selector (or --all) matching nothing is no object: kubectl exits 0 (runClusterEdit says so).
     // Items of a list carry no apiVersion/kind; the planners need them.
     for (const item of list.items) out.push({ rt, namespace, obj: { ...item, apiVersion: joinApiVersion(rt.group, rt.version), kind: rt.kind } });
   }
@@ -121,6 +117,11 @@ export async function runClusterEdit(ctx: CommandContext, selection: SetSelectio
   const warn = (line: string): void => void ctx.term.stderr.write(`${line}\n`);
   try {
     const live = await fetchTargets(client, selection, req.command);
+    if (live.length === 0) {
+      // Only -l/--all can match nothing: kubectl's `set image -l` exits 0 (silently); we say so.
+      ctx.term.stderr.write(`No resources found in ${client.namespace} namespace.\n`);
+      return 0;
+    }
     const planned = planAll(
       live.map((l) => l.obj),
       req,
@@ -151,7 +152,9 @@ export async function runClusterEdit(ctx: CommandContext, selection: SetSelectio
 export async function readTargets(ctx: CommandContext, selection: SetSelection, command: string): Promise<LiveObject[]> {
   const client = await ctx.kube();
   try {
-    return await fetchTargets(client, selection, command);
+    const live = await fetchTargets(client, selection, command);
+    if (live.length === 0) ctx.term.stderr.write(`No resources found in ${client.namespace} namespace.\n`);
+    return live;
   } finally {
     client.close();
   }

@@ -28,6 +28,11 @@ export interface EditRequest {
   dryRun: DryRunMode;
   output: OutputFormat;
   fieldManager: string;
+  /**
+   * --local: the manifest may be created rather than update an existing object, and Kruise's
+   * InPlaceOnly webhook only checks updates (ValidateCloneSetUpdate): warn instead of refusing.
+   */
+  local?: boolean;
 }
 
 export interface PlannedEdit {
@@ -80,6 +85,12 @@ export function planObject(obj: KubeObject, req: EditRequest, warn: (line: strin
     throw failure(`${objectName(obj)}: ${plan.violations[0]}`, 'hint: requests must not exceed limits (the API server would reject it); nothing was changed');
   }
   const verdict = inPlaceVerdict(obj, plan.changes);
+  if (verdict?.rejected && req.local) {
+    warn(
+      `Warning: ${objectLabel(obj)} uses InPlaceOnly: its webhook would reject ${verdict.what} ("only allowed to update images") when applied to an existing ${obj.kind ?? 'object'}; creating it is fine`,
+    );
+    return { obj, ops: plan.ops, changes: plan.changes };
+  }
   if (verdict?.rejected) {
     throw failure(
       `${objectLabel(obj)} uses InPlaceOnly, which only allows container image updates: its webhook would reject ${verdict.what} ("only allowed to update images"); nothing was changed`,

@@ -1,8 +1,8 @@
 // Reads the objects of `-f FILE` (YAML or JSON, multi-document, `List` kinds, a
 // folder's *.yaml/*.yml/*.json, `-` for stdin). No cluster code: --local relies on it.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { yamlLib } from '../../lib/yaml';
+import { ManifestInputError, readManifestText, yamlDocuments } from '../../lib/yaml-documents';
 import { usageError } from '../../cli/exit';
 import type { KubeObject } from '../../kruise/types';
 
@@ -16,8 +16,9 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function readSource(path: string): Array<{ text: string; source: string }> {
-  if (path === '-') return [{ text: readFileSync(0, 'utf8'), source: 'stdin' }];
+/** The files of one -f argument (a folder's *.yaml/*.yml/*.json, in order). */
+function sourcesOf(path: string): Array<{ path: string; source: string }> {
+  if (path === '-') return [{ path, source: 'stdin' }];
   let stat;
   try {
     stat = statSync(path);
@@ -28,11 +29,16 @@ function readSource(path: string): Array<{ text: string; source: string }> {
     return readdirSync(path)
       .filter((f) => /\.(ya?ml|json)$/i.test(f))
       .sort()
-      .map((f) => ({ text: readFileSync(join(path, f), 'utf8'), source: join(path, f) }));
+      .map((f) => ({ path: join(path, f), source: join(path, f) }));
   }
+  return [{ path, source: path }];
+}
+
+function readText(path: string, source: string): string {
   try {
-    return [{ text: readFileSync(path, 'utf8'), source: path }];
+    return readManifestText(path, source);
   } catch (e) {
+    if (e instanceof ManifestInputError) throw usageError(e.message);
     throw usageError(`cannot read "${path}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
 }
@@ -55,13 +61,11 @@ function collect(value: unknown, source: string, out: ManifestObject[]): void {
 export function readManifests(paths: readonly string[], verb: string): ManifestObject[] {
   const out: ManifestObject[] = [];
   for (const path of paths) {
-    for (const { text, source } of readSource(path)) {
-      for (const doc of yamlLib().parseAllDocuments(text)) {
-        if (doc.errors.length > 0) {
-          const first = doc.errors[0]!;
-          throw usageError(`error parsing ${source}: ${first.message.split('\n')[0]}`);
-        }
-        collect(doc.toJS(), source, out);
+    for (const { path: file, source } of sourcesOf(path)) {
+      try {
+        for (const doc of yamlDocuments(readText(file, source), source)) collect(doc.value, source, out);
+      } catch (e) {
+        throw e instanceof ManifestInputError ? usageError(e.message) : e;
       }
     }
   }

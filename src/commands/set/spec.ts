@@ -31,7 +31,9 @@ Exit codes: 0 done (or unchanged), 1 refused or failed (nothing changed by this 
   2 invalid input (nothing was read or sent).`;
 
 export function registerSet(program: Command, ctx: CommandContext, shallow = false, sub?: string): void {
-  const set = program.command('set').description('change container images, env or resources with minimal, in-place-friendly patches').helpCommand(false);
+  const set = program.command('set').description('change container images, env or resources with minimal, in-place-friendly patches')
+    .usage('<subcommand> TYPE/NAME... CHANGES [flags]')
+    .helpCommand(false);
   if (shallow) return;
   const want = subcommandFilter(sub, ['image', 'env', 'resources']);
 

@@ -77,6 +77,20 @@ export function planWorkloadPredownload(input: {
   return { images, pods: podNames, nodes, target, needs };
 }
 
+/**
+ * Warming a workload's nodes before switching it to new images (`predownload cloneset/web --image
+ * nginx:1.27`): the given images on every node that runs one of its pods, whatever those pods run
+ * now. Undefined when none of its pods is on a node yet.
+ */
+export function planWorkloadImages(input: { images: readonly string[]; pods: readonly Pod[] }): PredownloadPlan | undefined {
+  const active = input.pods.filter((p) => !p.metadata.deletionTimestamp && p.spec.nodeName);
+  if (active.length === 0) return undefined;
+  const images = unique(input.images);
+  const pods = unique(active.map((p) => p.metadata.name ?? ''));
+  const nodes = unique(active.map((p) => p.spec.nodeName!));
+  return { images, pods, nodes, target: { kind: 'nodes', names: nodes }, needs: images.map((image) => ({ container: '', image, pods, nodes })) };
+}
+
 /** "k=v,k2=v2" → matchLabels; throws with a user message. */
 export function parseNodeSelector(value: string): Record<string, string> {
   const out: Record<string, string> = {};

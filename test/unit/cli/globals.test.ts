@@ -40,12 +40,13 @@ test('bad global flag values are usage errors (exit 2)', () => {
   }
 });
 
-test('durations follow kubectl: units, compound, bare seconds', () => {
+test('durations follow kubectl: Go time.ParseDuration behind pflag DurationVar ("time: missing unit"), bare seconds only for --request-timeout (client-go clientcmd.ParseTimeout)', () => {
   assert.equal(parseDuration('30s', 'x'), 30_000);
   assert.equal(parseDuration('1m30s', 'x'), 90_000);
   assert.equal(parseDuration('500ms', 'x'), 500);
   assert.equal(parseDuration('2h', 'x'), 7_200_000);
-  assert.equal(parseDuration('5', 'x'), 5000);
+  assert.throws(() => parseDuration('5', '--timeout'), { message: 'invalid argument "5" for "--timeout" flag: time: missing unit in duration "5"' });
+  assert.equal(parseDuration('5', '--request-timeout', { bareSeconds: true }), 5000);
   assert.equal(parseDuration('0', 'x'), 0);
   assert.throws(() => parseDuration('-1s', 'x'));
   assert.throws(() => parseDuration('1d', 'x'));

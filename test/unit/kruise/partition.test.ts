@@ -79,7 +79,7 @@ test('the 90% of 8 explanation names each rule in order', () => {
   );
   assert.equal(e.steps[0]!.chain, '7.2 → rounded up to 8');
   assert.match(e.steps[0]!.text, /scaled 90% of 8 replicas = 7.2, rounded up to 8/);
-  assert.match(e.steps[2]!.chain, /7 stay at the old revision → expectedUpdatedReplicas 1/);
+  assert.match(e.steps[2]!.chain, /7 pods stay at the old revision → expectedUpdatedReplicas 1/);
   const clamp = explainCloneSetPartition(10, 8);
   assert.ok(clamp.steps.some((s) => s.rule === 'clamped-to-replicas'));
   const dflt = explainCloneSetPartition('50%', undefined);

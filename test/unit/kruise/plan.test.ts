@@ -27,7 +27,13 @@ test('plans warn about raised partitions, empty steps and unfinished rollouts; b
   assert.equal(plan.steps[2]!.updatedInStep, -3);
   assert.ok(plan.warnings.some((w) => /step 2 .* updates no pod/.test(w)));
   assert.ok(plan.warnings.some((w) => /step 3 raises the partition/.test(w)));
-  assert.ok(plan.warnings.some((w) => /keeps 8 pod/.test(w)));
+  assert.ok(plan.warnings.some((w) => /keeps 8 pods at the old revision/.test(w)));
+  assert.ok(plan.warnings.some((w) => /3 updated pods go back/.test(w)));
+  // Counts of one read as such (no "pod(s)").
+  const one = planRollout({ kind: 'cloneset', replicas: 10, maxUnavailable: 5 }, [5, 6, 1]);
+  assert.ok(one.warnings.some((w) => /1 updated pod goes back/.test(w)), one.warnings.join('\n'));
+  assert.ok(one.warnings.some((w) => /keeps 1 pod at the old revision/.test(w)), one.warnings.join('\n'));
+  assert.ok(!one.warnings.some((w) => w.includes('(s)')));
   assert.throws(() => planRollout({ kind: 'cloneset', replicas: 8 }, ['50%', '99']), /invalid partition "99"/);
 });
 

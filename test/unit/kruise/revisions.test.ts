@@ -56,10 +56,18 @@ test('undo: default target is the highest revision below the current one; the wh
   assert.equal(d.kind, 'rollback');
   assert.equal(d.kind === 'rollback' && d.target.revision, 2);
   const patch = undoPatch(web, d.kind === 'rollback' ? d.target.template : {});
-  assert.deepEqual(patch[0], { op: 'test', path: '/metadata/resourceVersion', value: '48211' });
+  // Guarded by the generation (spec changes), not the resourceVersion (every status write changes it).
+  assert.deepEqual(patch[0], { op: 'test', path: '/metadata/generation', value: 2 });
   assert.equal(patch[1]!.op, 'replace');
   assert.equal(patch[1]!.path, '/spec/template');
   assert.deepEqual((patch[1]!.value as { metadata: unknown }).metadata, { labels: { app: 'web' }, annotations: { 'sidecar.example.com/inject': 'true' } });
+});
+
+test('undo patch without metadata.generation tests the current template instead of the resourceVersion', () => {
+  const noGeneration = { ...web, metadata: { ...web.metadata, generation: undefined } };
+  const patch = undoPatch(noGeneration, {}, '/spec/template');
+  assert.deepEqual(patch[0], { op: 'test', path: '/spec/template', value: webTemplate });
+  assert.ok(!patch.some((op) => op.path === '/metadata/resourceVersion'));
 });
 
 test('undo: --to-revision picks that revision; a missing one is named in the error; identical template is skipped', () => {

@@ -120,3 +120,12 @@ test('waits a little between attempts, and stops when aborted', async () => {
   );
   assert.equal(n, 1);
 });
+
+test('a failed JSON patch test names the object it was about (the apiserver does not) and is still a stale write', () => {
+  const err = realServerFailedTest();
+  assert.equal(err.message, 'clonesets.apps.kruise.io "web" in namespace "default": the server rejected our request due to an error in our request');
+  assert.equal(isStaleWrite(err), true);
+  assert.equal(isStaleWrite(sandboxFailedTest()), true);
+  // A message that already names the object is left as the server wrote it.
+  assert.match(conflict().message, /^Operation cannot be fulfilled on clonesets\.apps\.kruise\.io "web"/);
+});

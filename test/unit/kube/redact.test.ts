@@ -26,3 +26,21 @@ test('known secrets and credential-shaped text are redacted everywhere', () => {
   // Short strings are not treated as secrets (they would mangle ordinary text).
   assert.ok(r('abc def').includes('abc'));
 });
+
+test('redactSecretBody hides the values of data/stringData of a Secret, a SecretList and a watch event, keeping keys', async () => {
+  const { redactSecretBody } = await import('../../../src/kube/redact');
+  const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db', annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"data":{"api-key":"QUJD"}}' } }, data: { 'api-key': 'QUJDREVGR0g=' }, stringData: { user: 'admin' } };
+  const one = JSON.parse(redactSecretBody(JSON.stringify(secret)));
+  assert.deepEqual(one.data, { 'api-key': '<redacted>' });
+  assert.deepEqual(one.stringData, { user: '<redacted>' });
+  assert.equal(one.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration'], '<redacted>');
+  const list = redactSecretBody(JSON.stringify({ kind: 'SecretList', items: [secret, secret] }));
+  assert.ok(!list.includes('QUJD') && !list.includes('admin'), list);
+  const event = redactSecretBody(JSON.stringify({ type: 'ADDED', object: secret }));
+  assert.ok(!event.includes('QUJD'), event);
+  // Cut short (not JSON any more): the values of complete data maps are still hidden.
+  const cut = redactSecretBody('{"kind":"Secret","data":{"api-key":"QUJDREVGR0g="},"metadata":{"name":"d');
+  assert.ok(!cut.includes('QUJDREVGR0g='), cut);
+  const pod = JSON.stringify({ kind: 'Pod', data: { x: 'visible' } });
+  assert.equal(redactSecretBody(pod), pod);
+});

@@ -61,7 +61,11 @@ test('objects print like kubectl: name form, List for several', () => {
   assert.equal(formatObjects([cloneset], { kind: 'name' }), 'cloneset.apps.kruise.io/web\n');
   assert.equal(JSON.parse(formatObjects([cloneset, cloneset], { kind: 'json' })).kind, 'List');
   assert.match(formatObjects([cloneset], { kind: 'yaml' }), /^apiVersion: apps.kruise.io\/v1alpha1\nkind: CloneSet\n/);
-  assert.equal(formatObjects([cloneset], { kind: 'jsonpath', template: '{.metadata.name}' }), 'web\n');
+  // kubectl prints jsonpath output as the template makes it, without a trailing newline
+  // (k8s.io/client-go/util/jsonpath: JSONPath.Execute writes only the template's text).
+  assert.equal(formatObjects([cloneset], { kind: 'jsonpath', template: '{.metadata.name}' }), 'web');
+  assert.equal(formatObjects([cloneset], { kind: 'jsonpath', template: '{.metadata.name}{"\\n"}' }), 'web\n');
+  assert.equal(formatObjects([cloneset], { kind: 'jsonpath', template: '{.metadata.name}' }, { jsonpathNewline: true }), 'web\n');
 });
 
 test('mutation lines and dry-run suffixes', () => {

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import type { Pod } from '../../../../src/kruise/types';
 import { batchSizeFor, containersToRestart, crrOutcome, parseContainerList, planBatches, validateRestartTargets, wholeSeconds } from '../../../../src/kruise/plans/restart';
-import { imagesNotYetRun, parseNodeSelector, planWorkloadPredownload } from '../../../../src/kruise/plans/predownload';
+import { imagesNotYetRun, parseNodeSelector, planWorkloadImages, planWorkloadPredownload } from '../../../../src/kruise/plans/predownload';
 
 const pods = parseAllDocuments(readFileSync(new URL('../../../fixtures/ops/cloneset-web-pods.yaml', import.meta.url), 'utf8')).map((d) => d.toJS() as Pod);
 
@@ -111,4 +111,16 @@ test('every CRR built passes the webhook rules the sandbox enforces', async () =
     assert.deepEqual(validateCrrSpec(spec), []);
     assert.deepEqual(validateCrrAgainstPod(spec!, pod), []);
   }
+});
+
+test('explicit images for a workload: every node running one of its pods, deleting pods and unscheduled ones left out', () => {
+  const deleting: Pod = { ...pods[0]!, metadata: { ...pods[0]!.metadata, name: 'web-gone', deletionTimestamp: '2026-11-24T10:00:00Z' }, spec: { ...pods[0]!.spec, nodeName: 'node-9' } };
+  const pending: Pod = { ...pods[0]!, metadata: { ...pods[0]!.metadata, name: 'web-pending' }, spec: { ...pods[0]!.spec, nodeName: undefined } };
+  const plan = planWorkloadImages({ images: ['redis:7.2', 'nginx:1.28', 'redis:7.2'], pods: [...pods, deleting, pending] })!;
+  const nodes = [...new Set(pods.map((p) => p.spec.nodeName!))].sort();
+  assert.deepEqual(plan.images, ['nginx:1.28', 'redis:7.2']);
+  assert.deepEqual(plan.nodes, nodes);
+  assert.deepEqual(plan.target, { kind: 'nodes', names: nodes });
+  assert.ok(!plan.pods.includes('web-gone') && !plan.pods.includes('web-pending'));
+  assert.equal(planWorkloadImages({ images: ['nginx:1.28'], pods: [pending] }), undefined);
 });
