@@ -30,7 +30,7 @@ function textFromJson(j: any): string[] {
     }
     for (const r of l.revisions) {
       const tag = r.current === 'update' ? ' (update revision)' : r.current === 'current' ? ' (current revision)' : '';
-      lines.push(`  revision ${r.revision}${tag}: ${r.pods} pod(s), ${r.ready} ready`);
+      lines.push(`  revision ${r.revision}${tag}: ${r.pods} ${r.pods === 1 ? 'pod' : 'pods'}, ${r.ready} ready`);
     }
     lines.push(`  current batch: ${l.batchDone ? 'done' : 'in progress'}`);
   }
