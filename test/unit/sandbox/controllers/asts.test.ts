@@ -177,3 +177,27 @@ test('computeReplicaStatus (pkg/controller/statefulset/stateful_set_control.go):
   const held = pod(sim, 'db-1');
   sim.store.update(PODS, { ...held, metadata: { ...held.metadata, finalizers: [] } });
 }));
+
+for (const kruise of ['v1.9', 'v1.3'] as const) {
+  const restarts = kruise === 'v1.3' ? 0 : 1;
+  test(`InPlaceUpdateEnvFromMetadata on ${kruise} (${kruise === 'v1.3' ? 'Alpha, off' : 'Beta, on'} in pkg/features/kruise_features.go; pkg/util/inplaceupdate/inplace_update_defaults.go): a changed template label read by an env ${restarts ? 'restarts' : 'does not restart'} the container of an in-place updated pod`, run(kruise, async (sim) => {
+    const sts = fixture('asts-v1beta1.yaml')[0] as Sts;
+    delete sts.spec.reserveOrdinals;
+    sts.spec.replicas = 1;
+    sts.spec.template.metadata.labels.release = 'r1';
+    sts.spec.template.spec.containers[0].env = [{ name: 'RELEASE', valueFrom: { fieldRef: { fieldPath: "metadata.labels['release']" } } }];
+    sim.store.create(ADVANCED_STATEFULSETS, sts);
+    await waitFor('1 ready', settled(sim, 1), 5000);
+    const before = pod(sim, 'db-0');
+    const cur = get(sim);
+    cur.spec.template.metadata.labels.release = 'r2';
+    sim.store.update(ADVANCED_STATEFULSETS, cur);
+    await waitFor('updated in place and ready', () => {
+      const s = settled(sim, 1)();
+      return s && s.updatedReplicas === 1 && pod(sim, 'db-0').metadata.labels?.release === 'r2' ? s : undefined;
+    }, 5000);
+    const p = pod(sim, 'db-0');
+    assert.equal(p.metadata.uid, before.metadata.uid, 'in place');
+    assert.equal(p.status!.containerStatuses![0].restartCount, restarts);
+  }));
+}
