@@ -227,7 +227,7 @@ async function changeDuringGrace(sim: Sim, policy: 'OrderedReady' | 'Parallel'):
   }, 10000);
   const names = podNames(sim);
   return {
-    images: names.map((n) => pod(sim, n).spec.containers.map((c) => c.image ?? "")),
+    images: names.map((n) => pod(sim, n).spec.containers.map((c) => c.image ?? '')),
     labels: names.map((n) => pod(sim, n).metadata.labels!['controller-revision-hash']),
     updateRevision: done.updateRevision,
   };
