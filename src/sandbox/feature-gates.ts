@@ -3,9 +3,12 @@
 // is an error, as it is for kruise-manager.
 //   StatefulSetStartOrdinal (Alpha, off): Advanced StatefulSet honours spec.ordinals.start; with it
 //   off Kruise's getStartOrdinal ignores the field (pods start at 0) and the webhook still accepts it.
+//   KruisePodReadinessGate (Alpha, off): the pod webhook injects the KruisePodReady readiness gate
+//   into every pod, not only into pods of Kruise workloads.
 
 export const FEATURE_GATE_DEFAULTS: Readonly<Record<string, boolean>> = {
   StatefulSetStartOrdinal: false,
+  KruisePodReadinessGate: false,
 };
 
 export type FeatureGates = Readonly<Record<string, boolean>>;

@@ -31,6 +31,15 @@ export interface InPlaceUpdatePlanOptions {
   envFromMetadata?: boolean;
 }
 
+/**
+ * Default of the InPlaceUpdateEnvFromMetadata feature gate per imitated Kruise release
+ * (pkg/features/kruise_features.go: Alpha, off, in v1.3; Beta, on, from v1.8). It applies to every
+ * workload using pkg/util/inplaceupdate: CloneSet, Advanced StatefulSet, Advanced DaemonSet.
+ */
+export function envFromMetadataByDefault(release: string): boolean {
+  return release !== 'v1.3';
+}
+
 /** Env vars Kruise's IsContainerReferenceToMeta ignores (pkg/util/containermeta/env_hash.go excludeEnvs). */
 const EXCLUDED_ENVS = new Set(['SIDECARSET_VERSION', 'SIDECARSET_VERSION_ALT']);
 

@@ -16,9 +16,10 @@ import {
   type AdsNodePlan,
 } from '../../kruise/rules/ads';
 import { isKruisePodAvailable, isKruisePodReady, msUntilAvailable } from '../../kruise/rules/cloneset';
+import { envFromMetadataByDefault } from '../../kruise/rules/cloneset-inplace';
 import { jsonEqual, podRevisionMatches, REVISION_HASH_LABEL, revisionHash } from '../../kruise/rules/revisions';
 import type { KubeObject, Pod } from '../../kruise/types';
-import type { ControllerWithAdmission, GroupResource, Store } from '../store-api';
+import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
 import { randomSuffix } from './hash';
 import { Informer } from './informer';
 import { createKruiseWorkloadController } from './kruise-workload';
@@ -47,7 +48,7 @@ export function createAdvancedDaemonSetController(): ControllerWithAdmission {
     gr: ADVANCED_DAEMONSETS,
     kind: 'DaemonSet',
     resyncAllOn: [nodes],
-    sync: (ds, { store, pods, revisions, queue, key }) => syncAdvancedDaemonSet(store, ds, pods, nodes, revisions, queue, key),
+    sync: (ds, { store, settings, pods, revisions, queue, key }) => syncAdvancedDaemonSet(store, settings, ds, pods, nodes, revisions, queue, key),
     defaults: advancedDaemonSetDefaults,
     validate: (ds, _old, settings) => validateAdvancedDaemonSet(ds, settings.kruise),
   });
@@ -55,6 +56,7 @@ export function createAdvancedDaemonSetController(): ControllerWithAdmission {
 
 function syncAdvancedDaemonSet(
   store: Store,
+  settings: SimulationSettings,
   ds: KubeObject,
   podInformer: Informer<Pod>,
   nodeInformer: Informer,
@@ -138,7 +140,8 @@ function syncAdvancedDaemonSet(
   const byName = new Map(owned().map((p) => [p.metadata.name ?? '', p]));
   for (const n of step.update) {
     const pod = byName.get(n);
-    if (pod) updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, spec.inPlace ? 'InPlaceIfPossible' : 'ReCreate', now);
+    // Kruise's ADS passes no grace period (daemonset_update.go getInPlaceUpdateOptions)
+    if (pod) updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, spec.inPlace ? 'InPlaceIfPossible' : 'ReCreate', now, 0, undefined, envFromMetadataByDefault(settings.kruise));
   }
 
   const after = buildPlan().plans;

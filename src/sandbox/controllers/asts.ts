@@ -17,6 +17,7 @@ import {
   type AstsPlannedPod,
 } from '../../kruise/rules/asts';
 import { isKruisePodAvailable, isKruisePodReady, msUntilAvailable, SPECIFIED_DELETE_LABEL } from '../../kruise/rules/cloneset';
+import { envFromMetadataByDefault } from '../../kruise/rules/cloneset-inplace';
 import { featureEnabled } from '../feature-gates';
 import { formatLabelSelector } from '../../kruise/selectors';
 import { jsonEqual, podRevisionMatches, REVISION_HASH_LABEL } from '../../kruise/rules/revisions';
@@ -143,7 +144,7 @@ function syncAdvancedStatefulSet(
   const byName = new Map(owned().map((p) => [p.metadata.name ?? '', p]));
   for (const n of step.update) {
     const pod = byName.get(n);
-    if (pod) updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, spec.podUpdatePolicy, now, inPlaceGraceSeconds(set));
+    if (pod) updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, spec.podUpdatePolicy, now, inPlaceGraceSeconds(set), undefined, envFromMetadataByDefault(settings.kruise));
   }
 
   const live = owned().filter((p) => !p.metadata.deletionTimestamp);

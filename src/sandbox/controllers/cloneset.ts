@@ -25,7 +25,7 @@ import {
 } from '../../kruise/rules/cloneset';
 import { planCloneSetSync, podUpdatePriority, type PlannedPod } from '../../kruise/rules/cloneset-plan';
 import { msUntilProgressDeadline, progressingCondition } from '../../kruise/rules/cloneset-progressing';
-import { INPLACE_UPDATE_GRACE_ANNOTATION } from '../../kruise/rules/cloneset-inplace';
+import { envFromMetadataByDefault, INPLACE_UPDATE_GRACE_ANNOTATION } from '../../kruise/rules/cloneset-inplace';
 import { cloneSetDefaults, validateCloneSet, type PodLookup } from '../../kruise/rules/cloneset-webhook';
 import { formatLabelSelector } from '../../kruise/selectors';
 import { isControlledBy, jsonEqual, podRevisionMatches, POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, revisionHash } from '../../kruise/rules/revisions';
@@ -155,7 +155,7 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
         const pod = byName.get(n);
         if (pod) {
           const hold = (p: Pod) => holdForInPlaceHook(store, p, inPlaceHook);
-          updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, policy, now, inPlaceGraceSeconds(cs), remove, settings.kruise !== 'v1.3', hold);
+          updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, policy, now, inPlaceGraceSeconds(cs), remove, envFromMetadataByDefault(settings.kruise), hold);
         }
       }
       break;

@@ -14,6 +14,7 @@ import { createImagePullJobController } from './imagepulljob';
 import { createKubelet } from './kubelet';
 import { createNodesController } from './nodes';
 import { createPersistentPodStateController } from './pps';
+import { createPodReadinessController } from './pod-readiness';
 import { createReplicaSetController } from './replicaset';
 import { createScheduler } from './scheduler';
 import { createStatefulSetController } from './statefulset';
@@ -38,5 +39,6 @@ export function createControllers(settings: SimulationSettings): ControllerWithA
     createAdvancedStatefulSetController(),
     createAdvancedDaemonSetController(),
     createPersistentPodStateController(),
+    createPodReadinessController(),
   ];
 }

@@ -17,10 +17,10 @@ const settled = (sim: Sim, n: number) => () => {
   return s && s.observedGeneration === get(sim).metadata.generation && s.numberReady === n && s.desiredNumberScheduled === n ? s : undefined;
 };
 
-function run(opts: { beta?: boolean; nodes?: number }, fn: (sim: Sim) => Promise<void>) {
+function run(opts: { beta?: boolean; nodes?: number; kruise?: 'v1.3' }, fn: (sim: Sim) => Promise<void>) {
   return async () => {
     const sim = startSim([createAdvancedDaemonSetController()], {
-      settings: { nodes: opts.nodes ?? 3, kruise: opts.beta ? 'v1.9' : 'v1.8' },
+      settings: { nodes: opts.nodes ?? 3, kruise: opts.kruise ?? (opts.beta ? 'v1.9' : 'v1.8') },
     });
     try {
       await fn(sim);
@@ -88,3 +88,25 @@ test('webhook: maxUnavailable and maxSurge both non-zero, partition over 100%, s
     sim.stop();
   }
 });
+
+for (const kruise of ['v1.8', 'v1.3'] as const) {
+  const restarts = kruise === 'v1.3' ? 0 : 1;
+  test(`InPlaceUpdateEnvFromMetadata on ${kruise} (${kruise === 'v1.3' ? 'Alpha, off' : 'Beta, on'} in pkg/features/kruise_features.go; pkg/util/inplaceupdate/inplace_update_defaults.go): a changed template label read by an env ${restarts ? 'restarts' : 'does not restart'} the container of an in-place updated daemon pod`, run({ nodes: 1, kruise: kruise === 'v1.3' ? 'v1.3' : undefined }, async (sim) => {
+    const ds = fixture('ads-v1alpha1.yaml')[0] as Ds;
+    ds.spec.template.metadata.labels.release = 'r1';
+    ds.spec.template.spec.containers[0].env = [{ name: 'RELEASE', valueFrom: { fieldRef: { fieldPath: "metadata.labels['release']" } } }];
+    sim.store.create(ADVANCED_DAEMONSETS, ds);
+    await waitFor('1 ready', settled(sim, 1), 5000);
+    const before = pods(sim)[0];
+    const cur = get(sim);
+    cur.spec.template.metadata.labels.release = 'r2';
+    sim.store.update(ADVANCED_DAEMONSETS, cur);
+    await waitFor('label updated in place', () => {
+      const p = pods(sim)[0];
+      return p?.metadata.labels?.release === 'r2' && settled(sim, 1)() && get(sim).status!.updatedNumberScheduled === 1 ? p : undefined;
+    }, 5000);
+    const pod = pods(sim)[0];
+    assert.equal(pod.metadata.uid, before.metadata.uid, 'in place');
+    assert.equal(pod.status!.containerStatuses![0].restartCount, restarts);
+  }));
+}
