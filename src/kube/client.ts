@@ -54,6 +54,8 @@ export interface ObserveOptions extends ListOptions {
   name?: string;
   /** Called with the list (after the initial list and after every re-list on 410). */
   onSync?: (items: KubeObject[]) => void | Promise<void>;
+  /** Called when a request failed and will be retried (the server could not be read), and with undefined once a request worked again. */
+  onTrouble?: (err: unknown) => void;
 }
 
 export interface Observation {

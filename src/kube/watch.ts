@@ -85,6 +85,7 @@ export function observe<T extends KubeObject = KubeObject>(
           const list = await deps.list(rt, namespace, { labelSelector, fieldSelector, limit: opts.limit, signal: ac.signal });
           rv = list.metadata.resourceVersion;
           needList = false;
+          opts.onTrouble?.(undefined);
           if (opts.onSync) await opts.onSync(list.items);
           if (ac.signal.aborted) break;
         }
@@ -97,6 +98,7 @@ export function observe<T extends KubeObject = KubeObject>(
           ac.signal,
         );
         outageStart = undefined;
+        opts.onTrouble?.(undefined);
         const onAbort = (): void => {
           res.destroy();
         };
@@ -138,6 +140,7 @@ export function observe<T extends KubeObject = KubeObject>(
           continue;
         }
         if (!recoverable(err)) throw err;
+        opts.onTrouble?.(err);
         outageStart ??= Date.now();
         if (Date.now() - outageStart > maxOutage) throw err;
         failures++;

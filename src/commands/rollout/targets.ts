@@ -3,7 +3,7 @@
 // references resolve through discovery, while a selector stays a selector (status watches it).
 import type { KubeClient, KubeObject, ResourceType } from '../../kube/client';
 import { parseTargets as parseRefs, resolveTargets as resolveRefs, type TargetSpec } from '../../kube/targets';
-import { failure, usageError } from '../../cli/exit';
+import { CliError, ExitCode, usageError } from '../../cli/exit';
 import { resourceLabel } from '../../kube/errors';
 import { KIND_LABELS } from '../../kruise/progress';
 import type { WorkloadKindName } from '../../kruise/workloads/types';
@@ -81,10 +81,17 @@ export async function readTargetObjects(client: KubeClient, targets: readonly Re
   return out;
 }
 
+/** A `TYPE -l SELECTOR` that matched nothing (exit 1; `rollout status` words it like kubectl). */
+export class NoMatchesError extends CliError {
+  constructor(readonly namespace: string, resource: string, selector: string) {
+    super(`no ${resource} found in namespace "${namespace}" matching "${selector}"`, ExitCode.FAILED);
+  }
+}
+
 /** The objects a `TYPE -l SELECTOR` target matches (one LIST); none is an error. */
 async function listMatching(client: KubeClient, t: ResolvedTarget, selector: string | undefined): Promise<KubeObject[]> {
   const list = await client.list(t.rt, t.namespace, { labelSelector: selector });
-  if (list.items.length === 0) throw failure(`no ${t.rt.resource} found in namespace "${t.namespace}" matching "${selector ?? ''}"`);
+  if (list.items.length === 0) throw new NoMatchesError(t.namespace, t.rt.resource, selector ?? '');
   return list.items;
 }
 
