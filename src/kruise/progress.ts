@@ -108,13 +108,17 @@ export function evaluateRolloutWith(
   const expectedFromStatus = status.expectedUpdatedReplicas !== undefined;
   // Kruise < v1.2 does not write expectedUpdatedReplicas (and ≥ v1.2 omits it when 0): compute it.
   const specExpected = clamp(status.expectedUpdatedReplicas ?? adapter.expectedUpdatedReplicas(workload), 0, desired);
-  // A partition keeps pods at the current revision only while that is another revision: once the
-  // current revision IS the update revision (everything updated, a new object, or `rollout undo`
-  // back to it), every pod must run it and nothing is kept.
-  const sameRevision = status.updateRevision !== undefined && status.currentRevision !== undefined && revisionLabelMatches(status.currentRevision, status.updateRevision);
-  const expected = sameRevision ? desired : specExpected;
-  const kept = desired - expected;
   const updated = status.updatedReplicas;
+  // Once the current revision IS the update revision (a new object, everything updated, or
+  // `rollout undo` back to it) the spec's partition no longer says what is kept:
+  // - CloneSet counts every pod not at the update revision against the partition (cloneset_update.go
+  //   calculateDiffsWithExpectation), so it keeps at most the pods that are not updated: none while a
+  //   new CloneSet creates its pods at the update revision, the pods of the undone revision after undo;
+  // - (Advanced) StatefulSets keep ordinals already at that revision and update every other pod.
+  const sameRevision = status.updateRevision !== undefined && status.currentRevision !== undefined && revisionLabelMatches(status.currentRevision, status.updateRevision);
+  const specKept = desired - specExpected;
+  const kept = !sameRevision ? specKept : adapter.kindName === 'CloneSet' ? clamp(status.replicas - updated, 0, specKept) : 0;
+  const expected = desired - kept;
   const updatedReady = updatedReadyReplicas(status);
   const minReadySeconds = Math.max(0, numAt(workload, 'spec', 'minReadySeconds') ?? 0);
   const statusAvailable = updatedAvailableFromStatus(status, updatedReady, minReadySeconds);
@@ -211,7 +215,7 @@ export function evaluateRolloutWith(
 
   // 4. Still going (or paused, which only a resume will change).
   const detail =
-    waitingDetail(status, desired, expected, kept, updated, updatedReady, updatedAvailable, adapter.kindName === 'CloneSet') ??
+    waitingDetail(status, desired, expected, kept, updated, updatedReady, updatedAvailable, adapter.kindName === 'CloneSet' && !sameRevision) ??
     (podView ? podsDisagree(podView, statusComplete || kept === 0 ? desired : expected) : undefined) ??
     `${updatedAvailable} of ${desired} updated pods are available`;
   if (adapter.paused(workload)) {

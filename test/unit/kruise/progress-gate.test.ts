@@ -180,3 +180,14 @@ test('while the grace runs down: which pod fails, why and when we give up (human
   const later = evaluateRollout(cs, [pod], NOW + 10_000, { failureGraceMs: 60_000 });
   assert.equal(statusKey(later), statusKey(p), 'the countdown alone is not a new line');
 });
+
+test('CloneSet after `rollout undo` to its current revision: the partition keeps the pods of the undone revision (cloneset_update.go calculateDiffsWithExpectation counts every pod not at the update revision)', () => {
+  const o = cloneSet(4, 2, { currentRevision: 'web-1', updateRevision: 'web-1', replicas: 4, readyReplicas: 4, availableReplicas: 4, updatedReplicas: 2, updatedReadyReplicas: 2, updatedAvailableReplicas: 2, expectedUpdatedReplicas: 2 });
+  const p = evaluateRollout(o, [], NOW);
+  assert.equal(p.state, 'PartitionComplete');
+  assert.equal(p.message, 'cloneset "web" partition rollout complete: 2 of 4 pods updated (2 kept at the old revision by the partition)');
+  // The same CloneSet with 3 pods at the update revision keeps only 1.
+  const three = evaluateRollout(cloneSet(4, 2, { currentRevision: 'web-1', updateRevision: 'web-1', replicas: 4, readyReplicas: 4, availableReplicas: 4, updatedReplicas: 3, updatedReadyReplicas: 3, updatedAvailableReplicas: 3, expectedUpdatedReplicas: 2 }), [], NOW);
+  assert.equal(three.partition, 1);
+  assert.equal(three.state, 'PartitionComplete');
+});
