@@ -5,7 +5,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseAllDocuments } from 'yaml';
-import { runCli, streamCli } from '../helpers/cli';
+import { join } from 'node:path';
+import { REPO_ROOT, runCli, streamCli } from '../helpers/cli';
 import { startSandbox, type Sandbox } from '../helpers/sandbox';
 import { applyFixture, getObject, isPodReady, jsonLines, kubectlOk, PATHS, podsOf, summary, waitSettled } from './rollout-helpers';
 
@@ -36,6 +37,28 @@ test('partition batch: not done before the updated pod is available (minReadySec
   assert.ok(cs.status.updatedAvailableReplicas >= 1, `updatedAvailableReplicas ${cs.status.updatedAvailableReplicas} when the gate passed`);
   assert.ok(jsonLines(r.stdout).some((l) => /1 updated pods are ready|0 of 1 updated pods are available/.test(l.message)), 'said it waited for availability');
   await kubectlOk(sb, ['delete', 'clonesets.apps.kruise.io', 'web']);
+});
+
+test('Kruise v1.3 (no updatedAvailableReplicas): the partition batch counts as done only minReadySeconds after its pod became ready', async () => {
+  const v13 = await startSandbox({ kruise: 'v1.3', readyDelay: '100ms', crds: join(REPO_ROOT, '../shared/kruise-crds/v1.3.0') });
+  try {
+    await applyFixture(v13, 'cloneset-web.yaml');
+    await waitSettled(v13, PATHS.cloneset());
+    const patch = { spec: { minReadySeconds: 4, updateStrategy: { partition: 7 }, template: { spec: { containers: [{ name: 'app', image: 'nginx:1.26' }] } } } };
+    await kubectlOk(v13, ['patch', 'clonesets.apps.kruise.io', 'web', '--type', 'merge', '-p', JSON.stringify(patch)]);
+    const r = await cli(v13, ['rollout', 'status', 'cloneset/web', '-o', 'json', '--timeout=30s']);
+    const exitedAt = Date.now();
+    assert.equal(r.code, 0, summary(r));
+    assert.equal(jsonLines(r.stdout).pop().state, 'PartitionComplete');
+    const cs = await getObject(v13, PATHS.cloneset());
+    assert.equal(cs.status.updatedAvailableReplicas, undefined, 'the v1.3 status has no updatedAvailableReplicas');
+    const updated = (await podsOf(v13, 'app=web')).filter((p) => p.metadata.labels['controller-revision-hash'] === cs.status.updateRevision);
+    assert.equal(updated.length, 1);
+    const readySince = Date.parse(updated[0].status.conditions.find((c: any) => c.type === 'Ready').lastTransitionTime);
+    assert.ok(exitedAt >= readySince + 4_000, `exited ${exitedAt - readySince} ms after the pod became ready (minReadySeconds 4)`);
+  } finally {
+    await v13.stop();
+  }
 });
 
 test('`rollout undo asts/db` under a partition: no "partition rollout complete" while pods still run the undone revision', async () => {
