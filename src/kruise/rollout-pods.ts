@@ -91,6 +91,23 @@ export interface ImageMismatch {
  * images given as digests are not comparable and are skipped.
  */
 export function templateImageMismatch(pod: Pod, template: TemplateLike): ImageMismatch | undefined {
+  // Re-evaluated on every event for thousands of pods: remembered per pod object and template.
+  const key = templateKey(template);
+  const memo = verdicts.get(pod);
+  if (memo && memo.key === key) return memo.mismatch;
+  const mismatch = computeMismatch(pod, template);
+  verdicts.set(pod, { key, mismatch });
+  return mismatch;
+}
+
+const verdicts = new WeakMap<Pod, { key: string; mismatch: ImageMismatch | undefined }>();
+
+function templateKey(template: TemplateLike): string {
+  const all = [...(template?.spec?.containers ?? []), ...(template?.spec?.initContainers ?? [])];
+  return all.map((c) => `${c.name}=${c.image ?? ''}`).join('\u0000');
+}
+
+function computeMismatch(pod: Pod, template: TemplateLike): ImageMismatch | undefined {
   const want = [...(template?.spec?.containers ?? []), ...(template?.spec?.initContainers ?? [])];
   if (want.length === 0) return undefined;
   const specImages = new Map([...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])].map((c) => [c.name, c.image ?? '']));

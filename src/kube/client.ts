@@ -42,6 +42,8 @@ export interface ListOptions {
   limit?: number;
   resourceVersion?: string;
   signal?: AbortSignal;
+  /** Applied to each item as its page arrives (keep only what is needed of a long list). */
+  mapItem?: (item: KubeObject) => KubeObject;
 }
 
 export interface WatchEvent<T extends KubeObject = KubeObject> {

@@ -82,7 +82,7 @@ export function observe<T extends KubeObject = KubeObject>(
     while (!ac.signal.aborted) {
       try {
         if (needList) {
-          const list = await deps.list(rt, namespace, { labelSelector, fieldSelector, limit: opts.limit, signal: ac.signal });
+          const list = await deps.list(rt, namespace, { labelSelector, fieldSelector, limit: opts.limit, signal: ac.signal, mapItem: opts.mapItem });
           rv = list.metadata.resourceVersion;
           needList = false;
           opts.onTrouble?.(undefined);

@@ -11,6 +11,9 @@ import { adapterFor } from '../../kruise/workloads/index';
 import { labelSelectorString } from '../../kruise/revisions';
 import { isFinal, statusKey } from '../../printers/rollout-status';
 
+/** How long pod events are gathered before the rollout is evaluated again. */
+const POD_BATCH_MS = 50;
+
 export interface WatchSettings {
   failureGraceMs: number;
   /** Called once per change of state (deduplicated), including the final one. */
@@ -32,6 +35,7 @@ export class RolloutWatch {
   private podObservation: Observation | undefined;
   private recheckTimer: NodeJS.Timeout | undefined;
   private ticker: NodeJS.Timeout | undefined;
+  private batchTimer: NodeJS.Timeout | undefined;
   /** The last failed request while the server could not be read (cleared when a request works). */
   private apiTrouble: unknown;
   private lastKey = '';
@@ -126,6 +130,18 @@ export class RolloutWatch {
     this.scheduleTick(p);
   }
 
+  /**
+   * Pod events come in bursts (thousands during a big rollout): the cache is updated at once, the
+   * verdict at most every POD_BATCH_MS, so a 5,000-pod rollout is not re-evaluated per event.
+   */
+  private evaluateSoon(): void {
+    if (this.batchTimer || this.done) return;
+    this.batchTimer = setTimeout(() => {
+      this.batchTimer = undefined;
+      this.evaluate();
+    }, POD_BATCH_MS);
+  }
+
   private emit(p: RolloutProgress): void {
     this.last = p;
     const key = statusKey(p);
@@ -173,6 +189,8 @@ export class RolloutWatch {
       {
         labelSelector: selector,
         limit: 500,
+        // Only the fields the rules read are kept, page by page (a 5,000-pod list stays small).
+        mapItem: (item) => trimPod(item as Pod),
         onTrouble: (err) => this.trouble(err),
         onSync: (items) => {
           this.pods.clear();
@@ -186,7 +204,7 @@ export class RolloutWatch {
         if (ev.type === 'BOOKMARK') return;
         if (ev.type === 'DELETED') this.pods.delete(podKey(pod));
         else this.trackPod(pod);
-        this.evaluate();
+        this.evaluateSoon();
       },
     );
     this.podObservation.done.catch((err: unknown) => this.fail(err));
@@ -205,6 +223,8 @@ export class RolloutWatch {
     this.recheckTimer = undefined;
     if (this.ticker) clearInterval(this.ticker);
     this.ticker = undefined;
+    if (this.batchTimer) clearTimeout(this.batchTimer);
+    this.batchTimer = undefined;
     this.pods.clear();
     this.podObservation?.stop();
     this.podObservation = undefined;
