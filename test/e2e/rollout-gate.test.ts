@@ -170,3 +170,17 @@ test('every request failing: exit 1 with the API error, not 3 "timed out"', asyn
     await faulty.stop();
   }
 });
+
+test('--request-timeout below the server latency: exit 1 naming the request timeout, not 3 "timed out waiting"', async () => {
+  const slow = await startSandbox({ kruise: 'v1.9', readyDelay: '50ms', faults: { latencyMs: 800 } });
+  try {
+    await applyFixture(slow, 'cloneset-web.yaml');
+    await waitSettled(slow, PATHS.cloneset(), 30_000);
+    const r = await cli(slow, ['rollout', 'status', 'cloneset/web', '--timeout=3s', '--request-timeout=200ms']);
+    assert.equal(r.code, 1, summary(r));
+    assert.match(r.stderr, /^error: .*timed out after 200ms \(--request-timeout\)/m);
+    assert.doesNotMatch(r.stderr, /timed out waiting/);
+  } finally {
+    await slow.stop();
+  }
+});
