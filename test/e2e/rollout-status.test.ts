@@ -97,7 +97,8 @@ test('--timeout=2s on a slow rollout exits 3 (TimedOut)', async () => {
   const r = await runCli(['rollout', 'status', 'cloneset/web', '--timeout=2s', '-o', 'json'], { kubeconfig: sb.kubeconfig, timeoutMs: 20_000 });
   assert.equal(r.code, 3, summary(r));
   assert.equal(jsonLines(r.stdout).pop().state, 'TimedOut');
-  assert.match(r.stderr, /^error: timed out waiting for cloneset "web" rollout to finish/m);
+  assert.match(r.stderr, /^error: timed out waiting for cloneset "web" rollout to finish: \d+ of 8 /m);
+  assert.doesNotMatch(r.stderr, /Waiting for/, 'the timeout error does not repeat the waiting line');
   assert.ok(Date.now() - started >= 2_000);
   await waitSettled(sb, PATHS.cloneset(), 30_000);
 });
