@@ -9,38 +9,33 @@ import { POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL } from './rules/revisions'
 
 type TemplateLike = { spec?: { containers?: Array<{ name: string; image?: string }>; initContainers?: Array<{ name: string; image?: string }> } } | undefined;
 
-/** A copy of the pod with only the fields the rollout evaluator reads. */
+/** A copy of the pod with only the fields the rollout evaluator reads (nothing empty is kept). */
 export function trimPod(pod: Pod): Pod {
   const labels = pod.metadata.labels ?? {};
-  const keep: Record<string, string> = {};
-  for (const k of [REVISION_HASH_LABEL, POD_TEMPLATE_HASH_LABEL]) if (labels[k] !== undefined) keep[k] = labels[k]!;
-  const trimStatus = (cs: ContainerStatus): ContainerStatus => ({
-    name: cs.name,
-    ready: cs.ready,
-    restartCount: cs.restartCount,
-    image: cs.image,
-    ...(cs.state?.waiting ? { state: { waiting: { reason: cs.state.waiting.reason, message: cs.state.waiting.message } } } : {}),
-  });
+  const revision = labels[REVISION_HASH_LABEL];
+  const templateHash = labels[POD_TEMPLATE_HASH_LABEL];
+  const trimStatus = (cs: ContainerStatus): ContainerStatus => {
+    const waiting = cs.state?.waiting;
+    const out = { name: cs.name, image: cs.image } as ContainerStatus;
+    if (waiting) out.state = { waiting: { reason: waiting.reason, message: waiting.message } };
+    return out;
+  };
   const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
-  return {
-    metadata: {
-      name: pod.metadata.name,
-      uid: pod.metadata.uid,
-      labels: keep,
-      creationTimestamp: pod.metadata.creationTimestamp,
-      ...(pod.metadata.deletionTimestamp ? { deletionTimestamp: pod.metadata.deletionTimestamp } : {}),
-    },
-    spec: {
-      containers: (pod.spec?.containers ?? []).map((c) => ({ name: c.name, image: c.image })),
-      ...(pod.spec?.initContainers ? { initContainers: pod.spec.initContainers.map((c) => ({ name: c.name, image: c.image })) } : {}),
-    },
-    status: {
-      startTime: pod.status?.startTime,
-      conditions: ready ? [{ type: 'Ready', status: ready.status, lastTransitionTime: ready.lastTransitionTime }] : [],
-      containerStatuses: (pod.status?.containerStatuses ?? []).map(trimStatus),
-      initContainerStatuses: (pod.status?.initContainerStatuses ?? []).map(trimStatus),
-    },
-  } as Pod;
+  const status: NonNullable<Pod['status']> = {};
+  if (pod.status?.startTime) status.startTime = pod.status.startTime;
+  if (ready) status.conditions = [{ type: 'Ready', status: ready.status, lastTransitionTime: ready.lastTransitionTime }];
+  if (pod.status?.containerStatuses?.length) status.containerStatuses = pod.status.containerStatuses.map(trimStatus);
+  if (pod.status?.initContainerStatuses?.length) status.initContainerStatuses = pod.status.initContainerStatuses.map(trimStatus);
+  const metadata: Pod['metadata'] = { name: pod.metadata.name, uid: pod.metadata.uid, creationTimestamp: pod.metadata.creationTimestamp };
+  if (revision !== undefined || templateHash !== undefined) {
+    metadata.labels = {};
+    if (revision !== undefined) metadata.labels[REVISION_HASH_LABEL] = revision;
+    if (templateHash !== undefined) metadata.labels[POD_TEMPLATE_HASH_LABEL] = templateHash;
+  }
+  if (pod.metadata.deletionTimestamp) metadata.deletionTimestamp = pod.metadata.deletionTimestamp;
+  const spec = { containers: (pod.spec?.containers ?? []).map((c) => ({ name: c.name, image: c.image })) } as Pod['spec'];
+  if (pod.spec?.initContainers?.length) spec.initContainers = pod.spec.initContainers.map((c) => ({ name: c.name, image: c.image }));
+  return { metadata, spec, status } as Pod;
 }
 
 export function isReady(pod: Pod): boolean {

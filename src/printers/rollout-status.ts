@@ -68,7 +68,9 @@ export function statusDocument(p: RolloutProgress, now: number, format: OutputFo
 
 /** Identity of a state for de-duplication: a new line only when this changes (not on every countdown second). */
 export function statusKey(p: RolloutProgress): string {
-  return `${p.state}\u0000${p.message}\u0000${p.failing ? `${p.failing.name}/${p.failing.reason}` : ''}`;
+  // ErrImagePull and ImagePullBackOff alternate while a pull keeps failing: one state, one line.
+  const reason = p.failing?.reason === 'ImagePullBackOff' ? 'ErrImagePull' : p.failing?.reason;
+  return `${p.state}\u0000${p.message}\u0000${p.failing ? `${p.failing.name}/${reason}` : ''}`;
 }
 
 /** The live spinner text on a TTY: the message plus the counts at a glance. */

@@ -179,6 +179,8 @@ test('while the grace runs down: which pod fails, why and when we give up (human
   assert.deepEqual(json.failingPod, { name: 'web-x7k2p', reason: 'ImagePullBackOff', container: 'app', failingInSeconds: 32 });
   const later = evaluateRollout(cs, [pod], NOW + 10_000, { failureGraceMs: 60_000 });
   assert.equal(statusKey(later), statusKey(p), 'the countdown alone is not a new line');
+  const flipped = { ...later, failing: { ...later.failing!, reason: 'ErrImagePull' } };
+  assert.equal(statusKey(flipped), statusKey(p), 'ErrImagePull/ImagePullBackOff alternating is one state');
 });
 
 test('CloneSet after `rollout undo` to its current revision: the partition keeps the pods of the undone revision (cloneset_update.go calculateDiffsWithExpectation counts every pod not at the update revision)', () => {
@@ -190,4 +192,17 @@ test('CloneSet after `rollout undo` to its current revision: the partition keeps
   const three = evaluateRollout(cloneSet(4, 2, { currentRevision: 'web-1', updateRevision: 'web-1', replicas: 4, readyReplicas: 4, availableReplicas: 4, updatedReplicas: 3, updatedReadyReplicas: 3, updatedAvailableReplicas: 3, expectedUpdatedReplicas: 2 }), [], NOW);
   assert.equal(three.partition, 1);
   assert.equal(three.state, 'PartitionComplete');
+});
+
+test('a trimmed pod (what a 5,000-pod watch keeps) gives the same verdict as the whole pod', async () => {
+  const { trimPod } = await import('../../../src/kruise/rollout-pods');
+  const cs = load('cloneset-v1alpha1-partition.yaml');
+  const pod = load<Pod>('pod-web-fail-pull.yaml');
+  const trimmed = trimPod(pod);
+  assert.ok(JSON.stringify(trimmed).length < JSON.stringify(pod).length / 2);
+  for (const [now, grace] of [[NOW, 60_000], [NOW, 2_000]] as const) {
+    const a = evaluateRollout(cs, [pod], now, { failureGraceMs: grace, podsListed: true });
+    const b = evaluateRollout(cs, [trimmed], now, { failureGraceMs: grace, podsListed: true });
+    assert.deepEqual(b, a);
+  }
 });
