@@ -351,19 +351,29 @@ function plural(n: number, word: string): string {
  * DaemonSet) fall back to pods running exactly the template's images.
  */
 function updatedPods(adapter: WorkloadAdapter, workload: KubeObject, status: WorkloadStatus, pods: readonly Pod[]): Pod[] {
-  const live = pods.filter((p) => !p.metadata.deletionTimestamp);
-  const revision = status.updateRevision;
+  const isUpdated = updatedPodTest(adapter, workload);
+  return pods.filter((p) => !p.metadata.deletionTimestamp && isUpdated(p));
+}
+
+/**
+ * The test "this pod is at the update revision" for a workload, and the identity of that test
+ * (`key`: changes when another revision is rolled out). Only such pods can change a verdict, so
+ * a watcher keeps only them (and starts over when the key changes).
+ */
+export function updatedPodTest(adapter: WorkloadAdapter, workload: KubeObject): ((pod: Pod) => boolean) & { key: string } {
+  const revision = adapter.status(workload).updateRevision;
   if (revision) {
-    return live.filter((p) => {
+    const test = (p: Pod): boolean => {
       const labels = p.metadata.labels ?? {};
       const value = labels[REVISION_HASH_LABEL] ?? labels[POD_TEMPLATE_HASH_LABEL];
       return value !== undefined && revisionLabelMatches(value, revision);
-    });
+    };
+    return Object.assign(test, { key: `revision:${revision}` });
   }
   const template = adapter.template(workload) as { spec?: { containers?: Array<{ name: string; image?: string }> } } | undefined;
   const images = new Map((template?.spec?.containers ?? []).map((c) => [c.name, c.image]));
-  if (images.size === 0) return [];
-  return live.filter((p) => (p.spec?.containers ?? []).every((c) => images.get(c.name) === c.image));
+  const test = (p: Pod): boolean => images.size > 0 && (p.spec?.containers ?? []).every((c) => images.get(c.name) === c.image);
+  return Object.assign(test, { key: `images:${[...images].map(([n, i]) => `${n}=${i ?? ''}`).join(',')}` });
 }
 
 /** The first container of the pod waiting for a failing reason, if any. */

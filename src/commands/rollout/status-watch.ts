@@ -5,7 +5,7 @@
 // Once pods are watched, no verdict is given before their list arrived.
 import type { KubeClient, KubeObject, Observation, ResourceType } from '../../kube/client';
 import type { Pod } from '../../kruise/types';
-import { evaluateRollout, failingContainer, stuckKey, type RolloutProgress } from '../../kruise/progress';
+import { evaluateRollout, failingContainer, stuckKey, updatedPodTest, type RolloutProgress } from '../../kruise/progress';
 import { trimPod } from '../../kruise/rollout-pods';
 import { adapterFor } from '../../kruise/workloads/index';
 import { labelSelectorString } from '../../kruise/revisions';
@@ -28,8 +28,9 @@ export class RolloutWatch {
   private resolveFinished!: (p: RolloutProgress) => void;
   private rejectFinished!: (err: unknown) => void;
   private workload: KubeObject | undefined;
-  /** The workload's pods, trimmed (trimPod), by uid; complete once `podsSynced`. */
+  /** The workload's pods at its update revision (the only ones a verdict reads), trimmed (trimPod), by uid; complete once `podsSynced`. */
   private readonly pods = new Map<string, Pod>();
+  private isUpdatedPod: ReturnType<typeof updatedPodTest> | undefined;
   private podsSynced = false;
   private readonly firstSeenStuck = new Map<string, number>();
   private podObservation: Observation | undefined;
@@ -65,7 +66,21 @@ export class RolloutWatch {
   updateWorkload(obj: KubeObject): void {
     if (this.done) return;
     this.workload = obj;
+    const adapter = adapterFor(obj);
+    if (adapter) {
+      const test = updatedPodTest(adapter, obj);
+      // Another revision is rolled out: the pods kept so far are the wrong ones; list again.
+      if (this.podObservation && test.key !== this.isUpdatedPod?.key) this.restartPodWatch();
+      this.isUpdatedPod = test;
+    }
     this.evaluate();
+  }
+
+  private restartPodWatch(): void {
+    this.podObservation?.stop();
+    this.podObservation = undefined;
+    this.podsSynced = false;
+    this.pods.clear();
   }
 
   /** The workload disappeared while we waited. */
@@ -211,6 +226,10 @@ export class RolloutWatch {
   }
 
   private trackPod(pod: Pod): void {
+    if (this.isUpdatedPod && !this.isUpdatedPod(pod)) {
+      this.pods.delete(podKey(pod));
+      return;
+    }
     this.pods.set(podKey(pod), trimPod(pod));
     const stuck = failingContainer(pod);
     if (!stuck) return;
