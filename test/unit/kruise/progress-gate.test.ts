@@ -207,3 +207,17 @@ test('a trimmed pod (what a 5,000-pod watch keeps) gives the same verdict as the
     assert.deepEqual(b, a);
   }
 });
+
+test('updatedPodTest: the pods a watcher keeps, and a key that changes with the rolled-out revision', async () => {
+  const { updatedPodTest } = await import('../../../src/kruise/progress');
+  const { adapterFor } = await import('../../../src/kruise/workloads/index');
+  const cs = load('cloneset-v1alpha1-partition.yaml');
+  const test1 = updatedPodTest(adapterFor(cs)!, cs);
+  const pod = load<Pod>('pod-web-fail-pull.yaml');
+  assert.equal(test1(pod), true);
+  pod.metadata.labels = { 'controller-revision-hash': 'web-5c9d6f7b8' };
+  assert.equal(test1(pod), false);
+  const undone = load('cloneset-v1alpha1-partition.yaml');
+  undone.status.updateRevision = 'web-5c9d6f7b8';
+  assert.notEqual(updatedPodTest(adapterFor(undone)!, undone).key, test1.key);
+});
