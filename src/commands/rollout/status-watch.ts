@@ -203,8 +203,9 @@ export class RolloutWatch {
       this.namespace,
       {
         labelSelector: selector,
-        limit: 500,
-        // Only the fields the rules read are kept, page by page (a 5,000-pod list stays small).
+        // Pages of 250 and only the fields the rules read, page by page: a 5,000-pod list stays
+        // small (bench/rollout-status-memory.mjs: pages of 500 peaked ≈ 17 MB higher).
+        limit: 250,
         mapItem: (item) => trimPod(item as Pod),
         onTrouble: (err) => this.trouble(err),
         onSync: (items) => {
