@@ -42,6 +42,8 @@ export interface ListOptions {
   limit?: number;
   resourceVersion?: string;
   signal?: AbortSignal;
+  /** Applied to each item as its page arrives (keep only what is needed of a long list). */
+  mapItem?: (item: KubeObject) => KubeObject;
 }
 
 export interface WatchEvent<T extends KubeObject = KubeObject> {
@@ -54,6 +56,8 @@ export interface ObserveOptions extends ListOptions {
   name?: string;
   /** Called with the list (after the initial list and after every re-list on 410). */
   onSync?: (items: KubeObject[]) => void | Promise<void>;
+  /** Called when a request failed and will be retried (the server could not be read), and with undefined once a request worked again. */
+  onTrouble?: (err: unknown) => void;
 }
 
 export interface Observation {

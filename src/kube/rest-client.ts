@@ -170,7 +170,8 @@ export class RestClient implements KubeClient {
             signal: opts?.signal,
             context: this.ctx('list', rt, ns),
           });
-          items.push(...(page.items ?? []));
+          const pageItems = page.items ?? [];
+          items.push(...(opts?.mapItem ? (pageItems.map(opts.mapItem) as T[]) : pageItems));
           cont = page.metadata?.continue || undefined;
           last = page;
         } while (cont);

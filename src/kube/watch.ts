@@ -89,9 +89,10 @@ export function observe<T extends KubeObject = KubeObject>(
     while (!ac.signal.aborted) {
       try {
         if (needList) {
-          const list = await deps.list(rt, namespace, { labelSelector, fieldSelector, limit: opts.limit, signal: ac.signal });
+          const list = await deps.list(rt, namespace, { labelSelector, fieldSelector, limit: opts.limit, signal: ac.signal, mapItem: opts.mapItem });
           rv = list.metadata.resourceVersion;
           needList = false;
+          opts.onTrouble?.(undefined);
           if (opts.onSync) await opts.onSync(list.items);
           if (ac.signal.aborted) break;
         }
@@ -104,6 +105,7 @@ export function observe<T extends KubeObject = KubeObject>(
           ac.signal,
         );
         outageStart = undefined;
+        opts.onTrouble?.(undefined);
         const onAbort = (): void => {
           res.destroy();
         };
@@ -147,6 +149,7 @@ export function observe<T extends KubeObject = KubeObject>(
           continue;
         }
         if (!recoverable(err)) throw err;
+        opts.onTrouble?.(err);
         outageStart ??= Date.now();
         if (Date.now() - outageStart > maxOutage) throw err;
         failures++;

@@ -1,9 +1,31 @@
 // How `rollout status` reports a change of state: a human line (kubectl wording, built by
-// src/kruise/progress.ts) or one JSON Lines object with the contract's fields.
+// src/kruise/progress.ts, plus a failing pod's countdown), or one JSON Lines object / YAML
+// document / jsonpath result with the contract's fields.
 import type { RolloutProgress } from '../kruise/progress';
+import type { OutputFormat } from './output';
+import { yamlLib } from '../lib/yaml';
+import { compileJsonPath } from './jsonpath';
 
-/** The contract's JSON fields, in a stable order (one object per line, the last one final). */
-export function statusJsonLine(p: RolloutProgress): string {
+/** Whole seconds left before a failing pod fails the rollout (never below 0). */
+function secondsLeft(failAt: number, now: number): number {
+  return Math.max(0, Math.ceil((failAt - now) / 1000));
+}
+
+/** `pod shop-2b95m ImagePullBackOff, failing the rollout in 45s` */
+export function failingNote(p: RolloutProgress, now: number): string | undefined {
+  if (!p.failing) return undefined;
+  return `pod ${p.failing.name} ${p.failing.reason}, failing the rollout in ${secondsLeft(p.failing.failAt, now)}s`;
+}
+
+/** The human line: the message, and while a failing pod's grace runs down, which pod, why and when we give up. */
+export function humanLine(p: RolloutProgress, now: number): string {
+  const note = failingNote(p, now);
+  if (!note) return p.message;
+  return p.message.endsWith('...') ? `${p.message.slice(0, -3)}; ${note}...` : `${p.message}; ${note}`;
+}
+
+/** The contract's fields, in a stable order. */
+export function statusView(p: RolloutProgress, now: number): Record<string, unknown> {
   const view: Record<string, unknown> = {
     kind: p.kind,
     apiVersion: p.apiVersion,
@@ -14,24 +36,46 @@ export function statusJsonLine(p: RolloutProgress): string {
     expectedUpdatedReplicas: p.expectedUpdatedReplicas,
     updatedReplicas: p.updatedReplicas,
     updatedReadyReplicas: p.updatedReadyReplicas,
+    updatedAvailableReplicas: p.updatedAvailableReplicas,
     partition: p.partition,
     updateRevision: p.updateRevision ?? '',
     currentRevision: p.currentRevision ?? '',
-    message: p.message,
+    message: humanLine(p, now),
     expectedUpdatedReplicasSource: p.expectedFromStatus ? 'status' : 'computed',
   };
   if (p.failedPod) view.failedPod = p.failedPod;
-  return JSON.stringify(view);
+  if (p.failing) {
+    view.failingPod = { name: p.failing.name, reason: p.failing.reason, container: p.failing.container, failingInSeconds: secondsLeft(p.failing.failAt, now) };
+  }
+  return view;
 }
 
-/** Identity of a state for de-duplication: a new line only when this changes. */
+/** One JSON Lines object (the last one final). */
+export function statusJsonLine(p: RolloutProgress, now: number = Date.now()): string {
+  return JSON.stringify(statusView(p, now));
+}
+
+/**
+ * -o yaml: one YAML document per change of state (`---` between them, like `kubectl get -w -o yaml`);
+ * -o jsonpath: the template applied to each state, without a trailing newline (kubectl's jsonpath printer).
+ */
+export function statusDocument(p: RolloutProgress, now: number, format: OutputFormat, index: number): string {
+  const view = statusView(p, now);
+  if (format.kind === 'jsonpath') return compileJsonPath(format.template).execute(view);
+  const doc = yamlLib().stringify(view, { version: '1.1', lineWidth: 0 });
+  return index === 0 ? doc : `---\n${doc}`;
+}
+
+/** Identity of a state for de-duplication: a new line only when this changes (not on every countdown second). */
 export function statusKey(p: RolloutProgress): string {
-  return `${p.state}\u0000${p.message}`;
+  // ErrImagePull and ImagePullBackOff alternate while a pull keeps failing: one state, one line.
+  const reason = p.failing?.reason === 'ImagePullBackOff' ? 'ErrImagePull' : p.failing?.reason;
+  return `${p.state}\u0000${p.message}\u0000${p.failing ? `${p.failing.name}/${reason}` : ''}`;
 }
 
 /** The live spinner text on a TTY: the message plus the counts at a glance. */
-export function statusSpinnerText(p: RolloutProgress): string {
-  return `${p.message} [updated ${p.updatedReplicas}, ready ${p.updatedReadyReplicas}, expected ${p.expectedUpdatedReplicas} of ${p.replicas}]`;
+export function statusSpinnerText(p: RolloutProgress, now: number = Date.now()): string {
+  return `${humanLine(p, now)} [updated ${p.updatedReplicas}, ready ${p.updatedReadyReplicas}, available ${p.updatedAvailableReplicas}, expected ${p.expectedUpdatedReplicas} of ${p.replicas}]`;
 }
 
 /** Whether a state ends the wait. */

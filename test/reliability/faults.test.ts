@@ -192,16 +192,20 @@ describe('a server slower than --request-timeout', () => {
 });
 
 describe('the API server killed (SIGKILL) while rollout status waits', () => {
-  test('the wait ends at --timeout with exit 3 and one error line', async () => {
+  // An unreadable server is not a slow rollout (issue #14 item 5): at --timeout, exit 1 with the API's error.
+  test('the wait ends at --timeout with exit 1 and one error line naming the unreachable server', async () => {
     const sb = await sandbox({ readyDelay: '50ms' });
     await createCloneSet(sb, { replicas: 2 });
     await patchCloneSet(sb, 'web', { spec: { updateStrategy: { paused: true }, template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.26.0' }] } } } });
     const s = streamCli(['rollout', 'status', 'cloneset/web', '--timeout=4s'], { kubeconfig: sb.kubeconfig });
     await s.waitFor(/paused/, 20_000);
     sb.process.kill('SIGKILL');
+    const killedAt = Date.now();
     const r = await waitExit(s, 20_000);
-    assert.equal(r.code, 3, describeRun(r));
-    assertOneErrorLine(r, /timed out waiting for cloneset "web"/);
+    assert.equal(r.code, 1, describeRun(r));
+    assertOneErrorLine(r, /is unreachable/);
+    assert.doesNotMatch(r.stderr, /timed out waiting/);
+    assert.ok(Date.now() - killedAt < 15_000, 'ended at --timeout, not after the 60 s outage limit');
   });
 });
 

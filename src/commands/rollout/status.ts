@@ -3,7 +3,7 @@
 // objects are awaited concurrently and the exit code is the worst.
 import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
-import { ExitCode, failure, usageError } from '../../cli/exit';
+import { CliError, ExitCode, failure, usageError } from '../../cli/exit';
 import { parseDuration } from '../../cli/globals';
 import type { KubeClient, Observation } from '../../kube/client';
 import { resourceLabel } from '../../kube/errors';
@@ -13,11 +13,11 @@ import { adapterFor } from '../../kruise/workloads/index';
 import { currentRevisionNumber } from '../../kruise/revisions';
 import { loadPods, loadRevisions } from './revision-source';
 import { parseRevisionNumber } from './undo';
-import { parseOutputFormat } from '../../printers/output';
+import { parseOutputFormat, type OutputFormat } from '../../printers/output';
 import { createProgress, type Progress } from '../../printers/progress';
-import { isFinal, statusJsonLine, statusSpinnerText } from '../../printers/rollout-status';
+import { humanLine, isFinal, statusDocument, statusJsonLine, statusSpinnerText } from '../../printers/rollout-status';
 import { RolloutWatch } from './status-watch';
-import { parseTargets, readTargetObjects, resolveTargets, targetLabel, type ResolvedTarget } from './targets';
+import { NoMatchesError, parseTargets, readTargetObjects, resolveTargets, targetLabel, type ResolvedTarget } from './targets';
 
 export interface StatusOptions {
   filename?: string[];
@@ -51,7 +51,7 @@ export async function run(ctx: CommandContext, args: string[], opts: StatusOptio
   const watch = parseBool(opts.watch, '--watch', true);
   const timeoutMs = opts.timeout === undefined ? 0 : parseDuration(opts.timeout, '--timeout');
   const failureGraceMs = opts.failureGrace === undefined ? 60_000 : parseDuration(opts.failureGrace, '--failure-grace');
-  const format = parseOutputFormat(opts.output, ['default', 'json']);
+  const format = parseOutputFormat(opts.output, ['default', 'json', 'yaml', 'jsonpath']);
   const pinnedRevision = parseRevisionNumber(opts.revision, '--revision');
   const refs = parseTargets('rollout status', args, opts.selector, { filenames: opts.filename });
 
@@ -59,10 +59,19 @@ export async function run(ctx: CommandContext, args: string[], opts: StatusOptio
   try {
     const targets = await resolveTargets(client, 'rollout status', refs);
     if (pinnedRevision !== undefined) await checkRevision(client, targets, opts.selector, pinnedRevision);
-    const printer = await makePrinter(ctx, format.kind === 'json');
-    const results = watch
-      ? await watchAll(ctx, client, targets, opts.selector, { timeoutMs, failureGraceMs, printer })
-      : await checkOnce(client, targets, opts.selector, failureGraceMs, printer);
+    const printer = await makePrinter(ctx, format);
+    let results: RolloutProgress[];
+    try {
+      results = watch
+        ? await watchAll(ctx, client, targets, opts.selector, { timeoutMs, failureGraceMs, printer })
+        : await checkOnce(client, targets, opts.selector, failureGraceMs, printer);
+    } catch (err) {
+      // A gate must not pass on nothing: kubectl's words, exit 1.
+      if (!(err instanceof NoMatchesError)) throw err;
+      printer.close();
+      ctx.term.stderr.write(`No resources found in ${err.namespace} namespace.\n`);
+      return ExitCode.FAILED;
+    }
     printer.close();
     let code: number = ExitCode.OK;
     for (const p of results) code = Math.max(code, EXIT_BY_STATE[p.state]);
@@ -74,32 +83,45 @@ export async function run(ctx: CommandContext, args: string[], opts: StatusOptio
 
 interface StatusPrinter {
   change(p: RolloutProgress): void;
+  /** The same state a second later (a failing pod's countdown): only the spinner shows it. */
+  tick(p: RolloutProgress): void;
   close(): void;
 }
 
-/** Human lines on stdout (spinner on a TTY for intermediate states), or JSON Lines; failures also as `error:` on stderr. */
-async function makePrinter(ctx: CommandContext, json: boolean): Promise<StatusPrinter> {
-  const spinner: Progress | undefined = !json && ctx.term.decorate ? await createProgress(ctx.term) : undefined;
+/**
+ * Human lines on stdout (spinner on a TTY for intermediate states), or one JSON Lines object,
+ * YAML document or jsonpath result per change of state; failures also as `error:` on stderr.
+ */
+async function makePrinter(ctx: CommandContext, format: OutputFormat): Promise<StatusPrinter> {
+  const machine = format.kind !== 'default';
+  const spinner: Progress | undefined = !machine && ctx.term.decorate ? await createProgress(ctx.term) : undefined;
   // Colour only where decoration is allowed; chalk is not even loaded otherwise.
   const palette = ctx.term.decorate ? (await import('../../printers/colors')).paletteFor(ctx.term) : undefined;
+  let documents = 0;
   return {
     change(p) {
+      const now = Date.now();
       const final = isFinal(p);
-      if (json) ctx.term.stdout.write(`${statusJsonLine(p)}\n`);
+      if (format.kind === 'json') ctx.term.stdout.write(`${statusJsonLine(p, now)}\n`);
+      else if (format.kind === 'yaml' || format.kind === 'jsonpath') ctx.term.stdout.write(statusDocument(p, now, format, documents++));
       if (p.state === 'Failed' || p.state === 'TimedOut') {
         spinner?.stop();
         ctx.term.stderr.write(`${palette ? palette.bad(`error: ${p.message}`) : `error: ${p.message}`}\n`);
         return;
       }
-      if (json) return;
-      if (spinner && !final) spinner.update(statusSpinnerText(p));
+      if (machine) return;
+      const line = humanLine(p, now);
+      if (spinner && !final) spinner.update(statusSpinnerText(p, now));
       else {
         spinner?.stop();
         const done = p.state === 'Complete' || p.state === 'PartitionComplete';
         // stdout may be piped while stderr is a terminal: no escape codes into a pipe.
         const colour = (ctx.term.stdout as { isTTY?: boolean }).isTTY ? palette : undefined;
-        ctx.term.stdout.write(`${colour && done ? colour.ok(p.message) : colour && p.state === 'Paused' ? colour.warn(p.message) : p.message}\n`);
+        ctx.term.stdout.write(`${colour && done ? colour.ok(line) : colour && p.state === 'Paused' ? colour.warn(line) : line}\n`);
       }
+    },
+    tick(p) {
+      if (spinner && !isFinal(p)) spinner.update(statusSpinnerText(p, Date.now()));
     },
     close() {
       spinner?.stop();
@@ -117,13 +139,14 @@ async function watchAll(ctx: CommandContext, client: KubeClient, targets: Resolv
   const podType = await client.resolve('pods');
   const watches: RolloutWatch[] = [];
   const observations: Observation[] = [];
-  const settings = { failureGraceMs: o.failureGraceMs, onChange: (p: RolloutProgress) => o.printer.change(p) };
+  const settings = { failureGraceMs: o.failureGraceMs, onChange: (p: RolloutProgress) => o.printer.change(p), onTick: (p: RolloutProgress) => o.printer.tick(p) };
   const errors: unknown[] = [];
   // An error (not found, forbidden, a broken watch) ends the whole wait at once, like kubectl.
   let rejectFatal!: (err: unknown) => void;
   const fatal = new Promise<never>((_, rej) => (rejectFatal = rej));
   fatal.catch(() => undefined);
 
+  const selectorGroups: Array<{ what: string; synced: () => boolean; trouble: () => unknown }> = [];
   // One observation per named object, or one per selector (all its matches awaited).
   const started: Array<Promise<void>> = [];
   for (const t of targets) {
@@ -136,6 +159,7 @@ async function watchAll(ctx: CommandContext, client: KubeClient, targets: Resolv
         t.namespace,
         {
           name: t.name,
+          onTrouble: (err) => w.trouble(err),
           onSync: (items) => {
             const obj = items.find((i) => i.metadata.name === t.name);
             if (obj) w.updateWorkload(obj);
@@ -159,11 +183,17 @@ async function watchAll(ctx: CommandContext, client: KubeClient, targets: Resolv
       let resolveSynced!: () => void;
       const synced = new Promise<void>((res) => (resolveSynced = res));
       let isSynced = false;
+      let lastTrouble: unknown;
+      selectorGroups.push({ what: `${t.rt.resource} matching "${selector ?? ''}"`, synced: () => isSynced, trouble: () => lastTrouble });
       const obs = client.observe(
         t.rt,
         t.namespace,
         {
           labelSelector: selector,
+          onTrouble: (err) => {
+            lastTrouble = err;
+            for (const w of group.values()) w.trouble(err);
+          },
           onSync: (items) => {
             if (!isSynced) {
               for (const item of items) {
@@ -199,7 +229,7 @@ async function watchAll(ctx: CommandContext, client: KubeClient, targets: Resolv
           if (errors.length) return;
           if (group.size === 0) {
             obs.stop();
-            const err = failure(`no ${t.rt.resource} found in namespace "${t.namespace}" matching "${selector ?? ''}"`);
+            const err = new NoMatchesError(t.namespace, t.rt.resource, selector ?? '');
             rejectFatal(err);
             throw err;
           }
@@ -211,13 +241,28 @@ async function watchAll(ctx: CommandContext, client: KubeClient, targets: Resolv
     }
   }
 
-  const timer = o.timeoutMs > 0 ? setTimeout(() => watches.forEach((w) => w.timedOut()), o.timeoutMs) : undefined;
+  const timer =
+    o.timeoutMs > 0
+      ? setTimeout(() => {
+          // A selector never listed (every request failed): the API's error, not a timeout.
+          for (const g of selectorGroups) {
+            if (g.synced()) continue;
+            const trouble = g.trouble();
+            rejectFatal(trouble !== undefined ? trouble : new CliError(`timed out waiting for ${g.what} to be listed`, ExitCode.TIMEOUT));
+            return;
+          }
+          watches.forEach((w) => w.timedOut());
+        }, o.timeoutMs)
+      : undefined;
   const onAbort = (): void => {
     watches.forEach((w) => w.stop());
     observations.forEach((obs) => obs.stop());
   };
   ctx.signal.addEventListener('abort', onAbort, { once: true });
-  ctx.setInterruptSummary(() => `stopped waiting for ${watches.filter((w) => !w.isDone).length} rollout(s)`);
+  ctx.setInterruptSummary(() => {
+    const n = watches.filter((w) => !w.isDone).length;
+    return `stopped waiting for ${n} ${n === 1 ? 'rollout' : 'rollouts'}`;
+  });
   try {
     const settled = await Promise.race([Promise.allSettled(started), fatal]);
     const selectorError = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
@@ -257,12 +302,15 @@ async function checkRevision(client: KubeClient, targets: ResolvedTarget[], sele
 /** --watch=false: one read per object (and one paginated pod list only when not done). */
 async function checkOnce(client: KubeClient, targets: ResolvedTarget[], selector: string | undefined, failureGraceMs: number, printer: StatusPrinter): Promise<RolloutProgress[]> {
   const objects = (await readTargetObjects(client, targets, selector)).map((o) => o.obj);
+  // a selector that matched nothing must not pass the gate
+  const selected = targets.find((t) => t.name === undefined);
+  if (objects.length === 0 && selected) throw new NoMatchesError(selected.namespace, selected.rt.resource, selector ?? '');
   return Promise.all(
     objects.map(async (obj) => {
       let p = evaluateRollout(obj, [], Date.now(), { failureGraceMs });
       const adapter = adapterFor(obj);
       if (!isFinal(p) && adapter) {
-        p = evaluateRollout(obj, await loadPods(client, obj, adapter), Date.now(), { failureGraceMs });
+        p = evaluateRollout(obj, await loadPods(client, obj, adapter), Date.now(), { failureGraceMs, podsListed: true });
       }
       printer.change(p);
       return p;

@@ -3,7 +3,7 @@
 // references resolve through discovery, while a selector stays a selector (status watches it).
 import type { KubeClient, KubeObject, ResourceType } from '../../kube/client';
 import { parseTargets as parseRefs, resolveTargets as resolveRefs, type TargetSpec } from '../../kube/targets';
-import { usageError } from '../../cli/exit';
+import { CliError, ExitCode, usageError } from '../../cli/exit';
 import { resourceLabel } from '../../kube/errors';
 import { KIND_LABELS } from '../../kruise/progress';
 import type { WorkloadKindName } from '../../kruise/workloads/types';
@@ -79,6 +79,13 @@ export async function readTargetObjects(client: KubeClient, targets: readonly Re
     else for (const obj of await listMatching(client, t, selector)) out.push({ rt: t.rt, obj });
   }
   return out;
+}
+
+/** A `TYPE -l SELECTOR` that matched nothing (exit 1; `rollout status` words it like kubectl). */
+export class NoMatchesError extends CliError {
+  constructor(readonly namespace: string, resource: string, selector: string) {
+    super(`no ${resource} found in namespace "${namespace}" matching "${selector}"`, ExitCode.FAILED);
+  }
 }
 
 /** The objects a `TYPE -l SELECTOR` target matches (one LIST); none is not an error (kubectl: exit 0). */

@@ -180,14 +180,46 @@ export function planAdvancedDaemonSetSync(input: AdsSyncInput): AdsSyncStep {
   return step;
 }
 
+/** One daemon pod as the status counts it. */
+export interface AdsStatusPod {
+  name: string;
+  /** RFC 3339 creationTimestamp (orders the node's pods, oldest first). */
+  creationTimestamp?: string;
+  /** Whether the pod has a spec.nodeName (scheduled pods sort first). */
+  scheduled: boolean;
+  updated: boolean;
+  ready: boolean;
+  available: boolean;
+}
+
 export interface AdsStatusInput {
   generation: number;
   hash: string;
   beta: boolean;
   collisionCount: number;
-  nodes: Array<{ shouldRun: boolean; pods: Array<{ updated: boolean; ready: boolean; available: boolean }> }>;
+  nodes: Array<{ shouldRun: boolean; pods: AdsStatusPod[] }>;
 }
 
+/**
+ * Kruise's podByCreationTimestampAndPhase (daemonset_controller.go): scheduled pods first, then
+ * oldest creationTimestamp, then name.
+ */
+export function compareDaemonPods(a: AdsStatusPod, b: AdsStatusPod): number {
+  if (a.scheduled !== b.scheduled) return a.scheduled ? -1 : 1;
+  const ta = Date.parse(a.creationTimestamp ?? '');
+  const tb = Date.parse(b.creationTimestamp ?? '');
+  const sa = Number.isNaN(ta) ? 0 : Math.floor(ta / 1000);
+  const sb = Number.isNaN(tb) ? 0 : Math.floor(tb / 1000);
+  // metav1.Time has whole seconds on the wire: equal seconds fall back to the name
+  if (sa !== sb) return sa - sb;
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/**
+ * Kruise's updateDaemonSetStatus (daemonset_controller.go): a node counts as ready, available and
+ * updated by its OLDEST pod only, so a surge pod of the new revision does not make a node
+ * updated while the old pod still runs (and a crashlooping surge pod never does).
+ */
 export function advancedDaemonSetStatus(input: AdsStatusInput): Record<string, unknown> {
   let desired = 0;
   let current = 0;
@@ -203,9 +235,12 @@ export function advancedDaemonSetStatus(input: AdsStatusInput): Record<string, u
     desired++;
     if (n.pods.length === 0) continue;
     current++;
-    if (n.pods.some((p) => p.ready)) ready++;
-    if (n.pods.some((p) => p.available)) available++;
-    if (n.pods.some((p) => p.updated)) updated++;
+    const oldest = [...n.pods].sort(compareDaemonPods)[0]!;
+    if (oldest.ready) {
+      ready++;
+      if (oldest.available) available++;
+    }
+    if (oldest.updated) updated++;
   }
   const status: Record<string, unknown> = {
     observedGeneration: input.generation,

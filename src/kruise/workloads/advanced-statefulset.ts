@@ -41,5 +41,6 @@ export const advancedStatefulSetAdapter: WorkloadAdapter = {
     // When a status lacks availableReplicas, ready pods stand in for available ones.
     availableReplicas: numAt(obj, 'status', 'availableReplicas') ?? numAt(obj, 'status', 'readyReplicas') ?? 0,
     updatedReadyReplicas: numAt(obj, 'status', 'updatedReadyReplicas'),
+    updatedAvailableReplicas: numAt(obj, 'status', 'updatedAvailableReplicas'),
   }),
 };

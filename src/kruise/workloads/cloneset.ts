@@ -66,6 +66,7 @@ export const cloneSetAdapter: WorkloadAdapter = {
   status: (obj): WorkloadStatus => ({
     ...replicaStatus(obj),
     updatedReadyReplicas: numAt(obj, 'status', 'updatedReadyReplicas'),
+    updatedAvailableReplicas: numAt(obj, 'status', 'updatedAvailableReplicas'),
     expectedUpdatedReplicas: numAt(obj, 'status', 'expectedUpdatedReplicas'),
   }),
 };

@@ -21,6 +21,8 @@ export interface WorkloadStatus {
   updatedReadyReplicas?: number;
   /** Undefined when the cluster's Kruise does not report it (Kruise < v1.2). */
   expectedUpdatedReplicas?: number;
+  /** Updated pods ready for minReadySeconds; undefined when the kind or the cluster's version does not report it. */
+  updatedAvailableReplicas?: number;
   updateRevision?: string;
   currentRevision?: string;
   conditions: Array<{ type: string; status: string; reason?: string; message?: string }>;

@@ -156,7 +156,14 @@ function syncAdvancedDaemonSet(
         .filter((x) => !x.terminating)
         .map((x) => {
           const pod = podInformer.get(`${ds.metadata.namespace}/${x.name}`);
-          return { updated: x.updated, available: x.available, ready: pod ? isKruisePodReady(pod) : false };
+          return {
+            name: x.name,
+            creationTimestamp: pod?.metadata.creationTimestamp,
+            scheduled: Boolean(pod?.spec.nodeName),
+            updated: x.updated,
+            available: x.available,
+            ready: pod ? isKruisePodReady(pod) : false,
+          };
         }),
     })),
   });

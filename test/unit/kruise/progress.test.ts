@@ -32,7 +32,7 @@ test('CloneSet 8 replicas, partition 90%: waits for the one updated pod to be re
   assert.equal(waiting.expectedUpdatedReplicas, 1);
   assert.equal(waiting.partition, 7);
 
-  const done = evaluateRollout(variant('cloneset-v1alpha1-partition.yaml', { updatedReadyReplicas: 1, readyReplicas: 8, availableReplicas: 8 }), [], NOW);
+  const done = evaluateRollout(variant('cloneset-v1alpha1-partition.yaml', { updatedReadyReplicas: 1, updatedAvailableReplicas: 1, readyReplicas: 8, availableReplicas: 8 }), [], NOW);
   assert.equal(done.state, 'PartitionComplete');
   assert.equal(done.message, 'cloneset "web" partition rollout complete: 1 of 8 pods updated (7 kept at the old revision by the partition)');
   assert.equal(done.expectedUpdatedReplicas, 1);
@@ -54,8 +54,9 @@ test('partition 0: all 8 updated and ready, surge pods gone and all available be
   const noPartition = (o: Obj): void => {
     o.spec.updateStrategy.partition = 0;
   };
-  const base = { expectedUpdatedReplicas: 8, updatedReplicas: 8, updatedReadyReplicas: 8, readyReplicas: 8, availableReplicas: 8, replicas: 8 };
-  const updating = evaluateRollout(variant('cloneset-v1alpha1-partition.yaml', { ...base, updatedReplicas: 5, updatedReadyReplicas: 4 }, noPartition), [], NOW);
+  // Every pod updated: Kruise moves currentRevision to the update revision in the same pass (CloneSetAvailable wants both).
+  const base = { currentRevision: 'web-7d4f8b9c5', expectedUpdatedReplicas: 8, updatedReplicas: 8, updatedReadyReplicas: 8, updatedAvailableReplicas: 8, readyReplicas: 8, availableReplicas: 8, replicas: 8 };
+  const updating = evaluateRollout(variant('cloneset-v1alpha1-partition.yaml', { ...base, updatedReplicas: 5, updatedReadyReplicas: 4, updatedAvailableReplicas: 4 }, noPartition), [], NOW);
   assert.equal(updating.state, 'Progressing');
   assert.equal(updating.message, 'Waiting for cloneset "web" rollout to finish: 5 of 8 pods updated...');
   const surge = evaluateRollout(variant('cloneset-v1alpha1-partition.yaml', { ...base, replicas: 9 }, noPartition), [], NOW);
@@ -71,7 +72,7 @@ test('partition 0: all 8 updated and ready, surge pods gone and all available be
 });
 
 test('a partition with nothing left to update (template unchanged) is Complete, not PartitionComplete', () => {
-  const o = variant('cloneset-v1alpha1-partition.yaml', { updatedReplicas: 8, updatedReadyReplicas: 8, readyReplicas: 8, availableReplicas: 8 });
+  const o = variant('cloneset-v1alpha1-partition.yaml', { currentRevision: 'web-7d4f8b9c5', updatedReplicas: 8, updatedReadyReplicas: 8, updatedAvailableReplicas: 8, readyReplicas: 8, availableReplicas: 8 });
   assert.equal(evaluateRollout(o, [], NOW).state, 'Complete');
 });
 
@@ -90,7 +91,7 @@ test('Kruise < v1.2 (no status.expectedUpdatedReplicas): computed client-side fr
 });
 
 test('paused and not done: Paused (v1beta1 shape: rollingUpdate.paused)', () => {
-  const o = variant('cloneset-v1beta1.yaml', { updatedReplicas: 2, updatedReadyReplicas: 2 }, (x) => {
+  const o = variant('cloneset-v1beta1.yaml', { updatedReplicas: 2, updatedReadyReplicas: 2, updatedAvailableReplicas: 2 }, (x) => {
     x.spec.updateStrategy.rollingUpdate.paused = true;
   });
   const p = evaluateRollout(o, [], NOW);
@@ -123,7 +124,8 @@ test('an updated pod stuck in ImagePullBackOff fails after the grace, naming the
   // Not ready since 09:00:01; now is 09:00:30.
   const early = evaluateRollout(cs, [pod], NOW, { failureGraceMs: 60_000 });
   assert.equal(early.state, 'Progressing');
-  assert.equal(early.recheckAt, Date.parse('2026-11-22T09:00:01Z') + 60_000);
+  // The whole-second stamp 09:00:01 may stand for 09:00:01.999: the grace counts from the end of that second.
+  assert.equal(early.recheckAt, Date.parse('2026-11-22T09:00:02Z') + 60_000);
   const late = evaluateRollout(cs, [pod], NOW, { failureGraceMs: 2_000 });
   assert.equal(late.state, 'Failed');
   assert.deepEqual(late.failedPod, { name: 'web-x7k2p', reason: 'ImagePullBackOff', container: 'app' });

@@ -59,7 +59,7 @@ test('ADS node eligibility and status hash field per version', () => {
   const tpl = { spec: { nodeSelector: { disk: 'ssd' } } };
   assert.equal(nodeShouldRunDaemonPod(tpl, { metadata: { name: 'a', labels: { disk: 'ssd' } } }), true);
   assert.equal(nodeShouldRunDaemonPod(tpl, { metadata: { name: 'b', labels: {} } }), false);
-  const nodes = [{ shouldRun: true, pods: [{ updated: true, ready: true, available: true }] }, { shouldRun: false, pods: [] }];
+  const nodes = [{ shouldRun: true, pods: [{ name: 'x', scheduled: true, updated: true, ready: true, available: true }] }, { shouldRun: false, pods: [] }];
   assert.equal(advancedDaemonSetStatus({ generation: 1, hash: 'h', beta: false, collisionCount: 0, nodes }).daemonSetHash, 'h');
   const beta = advancedDaemonSetStatus({ generation: 1, hash: 'h', beta: true, collisionCount: 0, nodes });
   assert.deepEqual([beta.updateRevision, 'daemonSetHash' in beta, beta.desiredNumberScheduled], ['h', false, 1]);
@@ -118,4 +118,22 @@ test('Parallel with a terminating pod (pkg/controller/statefulset/stateful_set_c
   const step = planAdvancedStatefulSetSync({ ...base, pods: [sp(0), sp(1, { terminating: true, available: false }), sp(2)] });
   // the terminating ordinal counts as unavailable: one more update fits
   assert.deepEqual(step, { create: [], delete: [], update: ['db-2'] });
+});
+
+test('ADS status counts a node by its oldest pod: surge pod of the new revision crashlooping (pkg/controller/daemonset/daemonset_controller.go updateDaemonSetStatus, podByCreationTimestampAndPhase)', () => {
+  const old = { name: 'agent-old', creationTimestamp: '2026-11-22T09:00:00Z', scheduled: true, updated: false, ready: true, available: true };
+  const surge = { name: 'agent-new', creationTimestamp: '2026-11-22T09:05:00Z', scheduled: true, updated: true, ready: false, available: false };
+  const s = advancedDaemonSetStatus({ generation: 2, hash: 'h', beta: true, collisionCount: 0, nodes: [{ shouldRun: true, pods: [surge, old] }] });
+  assert.deepEqual([s.updatedNumberScheduled, s.numberReady, s.numberAvailable, s.currentNumberScheduled], [0, 1, 1, 1]);
+  // Once the old pod is gone, the new pod is the oldest: updated, but not ready.
+  const after = advancedDaemonSetStatus({ generation: 2, hash: 'h', beta: true, collisionCount: 0, nodes: [{ shouldRun: true, pods: [surge] }] });
+  assert.deepEqual([after.updatedNumberScheduled, after.numberReady, after.numberAvailable], [1, 0, 0]);
+});
+
+test('ADS status: podByCreationTimestampAndPhase puts scheduled pods first, then oldest, then by name (pkg/controller/daemonset/daemonset_controller.go Less)', () => {
+  const p = (name: string, creationTimestamp: string, scheduled = true) => ({ name, creationTimestamp, scheduled, updated: name.startsWith('u'), ready: true, available: true });
+  const one = (pods: ReturnType<typeof p>[]) => advancedDaemonSetStatus({ generation: 1, hash: 'h', beta: true, collisionCount: 0, nodes: [{ shouldRun: true, pods }] }).updatedNumberScheduled;
+  assert.equal(one([p('u-new', '2026-11-22T09:00:05Z', false), p('o-old', '2026-11-22T09:00:09Z')]), 0, 'an unscheduled pod sorts after a scheduled one');
+  assert.equal(one([p('x-b', '2026-11-22T09:00:05Z'), p('u-a', '2026-11-22T09:00:05Z')]), 1, 'same second: by name');
+  assert.equal(one([p('u-a', '2026-11-22T09:00:06Z'), p('o-b', '2026-11-22T09:00:05Z')]), 0, 'oldest first');
 });

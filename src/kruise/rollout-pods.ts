@@ -1,0 +1,121 @@
+// What `rollout status` reads from pods, pure:
+// - `trimPod(pod)`: the few fields the rollout evaluator reads (a 5,000-pod watch keeps only these).
+// - `podReadySince(pod)`, `podAvailableAt(pod, minReadySeconds)`: kube's IsPodAvailable arithmetic
+//   (Ready for at least minReadySeconds), as the time the pod becomes available.
+// - `templateImageMismatch(pod, template)`: a container of the template the pod does not run at the
+//   template's image (spec or status), which means the pod is not really at the update revision.
+import type { ContainerStatus, Pod } from './types';
+import { POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL } from './rules/revisions';
+
+type TemplateLike = { spec?: { containers?: Array<{ name: string; image?: string }>; initContainers?: Array<{ name: string; image?: string }> } } | undefined;
+
+/** A copy of the pod with only the fields the rollout evaluator reads (nothing empty is kept). */
+export function trimPod(pod: Pod): Pod {
+  const labels = pod.metadata.labels ?? {};
+  const revision = labels[REVISION_HASH_LABEL];
+  const templateHash = labels[POD_TEMPLATE_HASH_LABEL];
+  const trimStatus = (cs: ContainerStatus): ContainerStatus => {
+    const waiting = cs.state?.waiting;
+    const out = { name: cs.name, image: cs.image } as ContainerStatus;
+    if (waiting) out.state = { waiting: { reason: waiting.reason, message: waiting.message } };
+    return out;
+  };
+  const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
+  const status: NonNullable<Pod['status']> = {};
+  if (pod.status?.startTime) status.startTime = pod.status.startTime;
+  if (ready) status.conditions = [{ type: 'Ready', status: ready.status, lastTransitionTime: ready.lastTransitionTime }];
+  if (pod.status?.containerStatuses?.length) status.containerStatuses = pod.status.containerStatuses.map(trimStatus);
+  if (pod.status?.initContainerStatuses?.length) status.initContainerStatuses = pod.status.initContainerStatuses.map(trimStatus);
+  const metadata: Pod['metadata'] = { name: pod.metadata.name, uid: pod.metadata.uid, creationTimestamp: pod.metadata.creationTimestamp };
+  if (revision !== undefined || templateHash !== undefined) {
+    metadata.labels = {};
+    if (revision !== undefined) metadata.labels[REVISION_HASH_LABEL] = revision;
+    if (templateHash !== undefined) metadata.labels[POD_TEMPLATE_HASH_LABEL] = templateHash;
+  }
+  if (pod.metadata.deletionTimestamp) metadata.deletionTimestamp = pod.metadata.deletionTimestamp;
+  const spec = { containers: (pod.spec?.containers ?? []).map((c) => ({ name: c.name, image: c.image })) } as Pod['spec'];
+  if (pod.spec?.initContainers?.length) spec.initContainers = pod.spec.initContainers.map((c) => ({ name: c.name, image: c.image }));
+  return { metadata, spec, status } as Pod;
+}
+
+export function isReady(pod: Pod): boolean {
+  return pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+}
+
+/** When the pod became ready (ms), or undefined when it is not ready. */
+export function podReadySince(pod: Pod): number | undefined {
+  const c = pod.status?.conditions?.find((x) => x.type === 'Ready' && x.status === 'True');
+  if (!c) return undefined;
+  const t = Date.parse(c.lastTransitionTime ?? '');
+  return Number.isNaN(t) ? 0 : t;
+}
+
+/**
+ * When the pod is (or becomes) available: ready for minReadySeconds (k8s podutil.IsPodAvailable;
+ * Kruise's IsPodAvailable adds the lifecycle state, not visible to us). Undefined while not ready.
+ * A whole-second server stamp may be up to 1 s early, so the last second is added to be sure.
+ */
+export function podAvailableAt(pod: Pod, minReadySeconds: number): number | undefined {
+  const since = podReadySince(pod);
+  if (since === undefined) return undefined;
+  if (minReadySeconds <= 0) return 0;
+  return since + minReadySeconds * 1000 + (since % 1000 === 0 ? 999 : 0);
+}
+
+/** docker.io/library/nginx:latest and nginx are the same image to the kubelet. */
+export function normalizeImage(image: string): string {
+  let s = image.trim();
+  if (s.startsWith('docker.io/library/')) s = s.slice('docker.io/library/'.length);
+  else if (s.startsWith('docker.io/')) s = s.slice('docker.io/'.length);
+  else if (s.startsWith('index.docker.io/library/')) s = s.slice('index.docker.io/library/'.length);
+  const lastSlash = s.lastIndexOf('/');
+  if (!s.includes('@') && !s.slice(lastSlash + 1).includes(':')) s += ':latest';
+  return s;
+}
+
+export interface ImageMismatch {
+  container: string;
+  want: string;
+  /** The image the pod runs or asks for. */
+  got: string;
+}
+
+/**
+ * The first container of the template that the pod does not run at the template's image: its
+ * spec differs, or its status reports another image (an in-place update not done yet). Status
+ * images given as digests are not comparable and are skipped.
+ */
+export function templateImageMismatch(pod: Pod, template: TemplateLike): ImageMismatch | undefined {
+  // Re-evaluated on every event for thousands of pods: remembered per pod object and template.
+  const key = templateKey(template);
+  const memo = verdicts.get(pod);
+  if (memo && memo.key === key) return memo.mismatch;
+  const mismatch = computeMismatch(pod, template);
+  verdicts.set(pod, { key, mismatch });
+  return mismatch;
+}
+
+const verdicts = new WeakMap<Pod, { key: string; mismatch: ImageMismatch | undefined }>();
+
+function templateKey(template: TemplateLike): string {
+  const all = [...(template?.spec?.containers ?? []), ...(template?.spec?.initContainers ?? [])];
+  return all.map((c) => `${c.name}=${c.image ?? ''}`).join('\u0000');
+}
+
+function computeMismatch(pod: Pod, template: TemplateLike): ImageMismatch | undefined {
+  const want = [...(template?.spec?.containers ?? []), ...(template?.spec?.initContainers ?? [])];
+  if (want.length === 0) return undefined;
+  const specImages = new Map([...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])].map((c) => [c.name, c.image ?? '']));
+  const statusImages = new Map([...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])].map((c) => [c.name, c.image ?? '']));
+  for (const c of want) {
+    if (!c.image) continue;
+    const inSpec = specImages.get(c.name);
+    if (inSpec === undefined) continue; // a template container the pod lacks: not ours to judge
+    if (inSpec !== c.image) return { container: c.name, want: c.image, got: inSpec };
+    const running = statusImages.get(c.name);
+    if (running && !running.includes('@') && !running.startsWith('sha256:') && normalizeImage(running) !== normalizeImage(c.image)) {
+      return { container: c.name, want: c.image, got: running };
+    }
+  }
+  return undefined;
+}
