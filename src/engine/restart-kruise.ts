@@ -124,8 +124,19 @@ export async function restartWithCrrs(
   setMaxListeners(0, createSignal);
   ctx.setInterruptSummary(async () => {
     stop.abort();
-    // What the server accepted, requests in flight included: let them answer (briefly).
-    await settleWithin([...inFlight], 1500);
+    // What the server accepted, requests in flight included: let them answer (briefly), then
+    // read back the run's CRRs, since an accepted create may not have been answered yet.
+    await settleWithin([...inFlight], 1000);
+    const listed = await withinMs(client.list(crrRt, ns, { labelSelector: `${RESTART_RUN_LABEL}=${runId}` }), 1500);
+    if (listed) {
+      const uidOf = new Map(pods.map((p) => [nameOf(p), p.metadata.uid ?? '']));
+      const fresh = listed.items.filter((c) => !byName.has(c.metadata.name ?? ''));
+      created = Math.max(created, fresh.length);
+      for (const c of fresh) {
+        const uid = uidOf.get(c.metadata.name ?? '');
+        if (uid && !record.created.includes(uid)) record.created.push(uid);
+      }
+    }
     if (lease) await lease.release(record);
     const done = batchesDone === batches.length ? 'all' : `${batchesDone} of`;
     return `restart ${runId} of ${what}: ${done} ${batches.length} batch${batches.length === 1 ? '' : 'es'} done, ${plural(created, 'ContainerRecreateRequest')} created${restartedSoFar()}; run the same command again to resume (only what is left is done)`;
@@ -257,6 +268,14 @@ export async function restartWithCrrs(
 /** "1 ContainerRecreateRequest", "10 ContainerRecreateRequests". */
 export function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** The promise's value, or undefined when it fails or takes longer than `ms`. */
+async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const value = await Promise.race([promise.catch(() => undefined), new Promise<undefined>((res) => (timer = setTimeout(() => res(undefined), ms)))]);
+  clearTimeout(timer);
+  return value;
 }
 
 /** Waits for the promises to settle, at most `ms`. */

@@ -6,6 +6,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
 import { kubectl, runCli, streamCli, REPO_ROOT, type RunResult } from '../helpers/cli';
 import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
 
@@ -81,12 +83,39 @@ async function restartsSince(sb: Sandbox, before: PodView[]): Promise<number[]> 
   });
 }
 
+/**
+ * A kubeconfig whose server is a proxy in front of the sandbox that forwards every request at
+ * once but holds the answers to CRR creates for `holdMs`: creates the server accepted and the
+ * client has not heard back about, as over a slow link.
+ */
+async function slowCreateAnswers(sb: Sandbox, holdMs: number): Promise<{ kubeconfig: string; close(): void }> {
+  const upstream = new URL(sb.url);
+  const server: Server = createServer((req, res) => {
+    const fwd = request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (up) => {
+      const answer = (): void => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      };
+      if (req.method === 'POST' && req.url?.includes('/containerrecreaterequests')) setTimeout(answer, holdMs);
+      else answer();
+    });
+    fwd.on('error', () => res.destroy());
+    req.pipe(fwd);
+  });
+  await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
+  const port = (server.address() as { port: number }).port;
+  const kubeconfig = join(sb.dir, 'kubeconfig-slow');
+  writeFileSync(kubeconfig, readFileSync(sb.kubeconfig, 'utf8').replaceAll(sb.url.replace(/\/$/, ''), `http://127.0.0.1:${port}`));
+  return { kubeconfig, close: () => server.close() };
+}
+
 describe('a rerun after an interrupted restart does only what is left (#14 item 1, 4)', () => {
   test('Ctrl-C with the last batch in flight: the summary counts the CRRs the server accepted, the rerun restarts no pod twice', async () => {
-    // Creates are slow (latency), so the interrupt lands while they are in flight.
-    const { sb, before } = await webOf(10, 1500, { latencyMs: 150 });
+    const { sb, before } = await webOf(10, 1500);
+    // The interrupt lands while the creates are accepted but not answered.
+    const slow = await slowCreateAnswers(sb, 3000);
     try {
-      const run = streamCli(['restart', 'cloneset/web', '-c', 'nginx', '--max-unavailable=10'], { kubeconfig: sb.kubeconfig });
+      const run = streamCli(['restart', 'cloneset/web', '-c', 'nginx', '--max-unavailable=10'], { kubeconfig: slow.kubeconfig });
       await waitUntil('the first CRR on the server', async () => (await crrs(sb)).length > 0 || undefined, 30_000, 10);
       const stopped = await run.stop('SIGINT');
       assert.equal(stopped.code, 130, show(stopped));
@@ -111,6 +140,7 @@ describe('a rerun after an interrupted restart does only what is left (#14 item 
       assert.doesNotMatch(third.stderr, /resuming/);
       assert.deepEqual(await restartsSince(sb, before), before.map(() => 2));
     } finally {
+      slow.close();
       await sb.stop();
     }
   });
