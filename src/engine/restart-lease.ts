@@ -4,8 +4,8 @@
 // resumes exactly instead of restarting pods twice.
 import { hostname, userInfo } from 'node:os';
 import type { KubeClient, KubeObject, ResourceType } from '../kube/client';
-import { isAlreadyExists, isConflict, isNotFound } from '../kube/errors';
-import { failure } from '../cli/exit';
+import { isAlreadyExists, isConflict, isNotFound, KubeApiError } from '../kube/errors';
+import { CliError, failure } from '../cli/exit';
 import { hashSuffixedName, shortHash } from '../kruise/builders/hash';
 import {
   leaseHolder,
@@ -81,6 +81,26 @@ function pause(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** A server or link hiccup (429, 5xx, reset): the same request is worth sending again. */
+function transient(err: unknown): boolean {
+  if (err instanceof KubeApiError) return err.status === 429 || err.status >= 500;
+  if (err instanceof CliError) return /reset|timed out|unreachable/.test(err.message);
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE' || code === 'ETIMEDOUT' || code === 'ECONNREFUSED';
+}
+
+/** Sends `request` again through transient failures (a few attempts, short backoff). */
+async function steady<T>(request: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await request();
+    } catch (err) {
+      if (attempt >= 8 || !transient(err) || signal?.aborted) throw err;
+      await pause(Math.min(1000, 50 * 2 ** attempt), signal);
+    }
+  }
+}
+
 export async function acquireRestartLease(client: KubeClient, ns: string, kind: string, name: string, opts: AcquireOptions): Promise<RestartLease> {
   const leaseName = restartLeaseName(kind, name);
   const me = holderIdentity();
@@ -92,23 +112,26 @@ export async function acquireRestartLease(client: KubeClient, ns: string, kind: 
     const now = Date.now();
     let current: LeaseObject | undefined;
     try {
-      current = await client.get<LeaseObject>(LEASE_RT, leaseName, ns, { signal: opts.signal });
+      current = await steady(() => client.get<LeaseObject>(LEASE_RT, leaseName, ns, { signal: opts.signal }), opts.signal);
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
     const spec: LeaseSpecShape = { holderIdentity: me, leaseDurationSeconds: RESTART_LEASE_SECONDS, acquireTime: microTime(now), renewTime: microTime(now) };
     try {
       if (!current) {
-        const created = await client.create<LeaseObject>(LEASE_RT, { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: leaseName, namespace: ns }, spec: { ...spec, leaseTransitions: 0 } }, ns, { signal: opts.signal });
+        const body: LeaseObject = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: leaseName, namespace: ns }, spec: { ...spec, leaseTransitions: 0 } };
+        const created = await steady(() => client.create<LeaseObject>(LEASE_RT, body, ns, { signal: opts.signal }), opts.signal);
         return heldLease(client, ns, created, me, undefined, said);
       }
       const rv = current.metadata.resourceVersion ?? '';
       if (seen?.rv !== rv) seen = { rv, since: now };
       const held = leaseHolder(current.spec, now, seen.since);
+      // Ours already: a write of ours whose answer was lost landed after all.
+      if (current.spec?.holderIdentity === me) return heldLease(client, ns, current, me, parseRunRecord(current.metadata.annotations?.[RESTART_RUN_ANNOTATION]), said);
       if (!held) {
         const previous = parseRunRecord(current.metadata.annotations?.[RESTART_RUN_ANNOTATION]);
         const taken: LeaseObject = { ...current, spec: { ...spec, leaseTransitions: (current.spec?.leaseTransitions ?? 0) + 1 } };
-        const updated = await client.update<LeaseObject>(LEASE_RT, taken, ns, { signal: opts.signal });
+        const updated = await steady(() => client.update<LeaseObject>(LEASE_RT, taken, ns, { signal: opts.signal }), opts.signal);
         return heldLease(client, ns, updated, me, previous, said);
       }
       if (!opts.wait) throw failure(heldMessage(opts.what, ns, leaseName, held, now), 'hint: --wait-for-lock waits until it is released or expires');
@@ -141,12 +164,12 @@ function heldLease(client: KubeClient, ns: string, initial: LeaseObject, me: str
         if (holder === undefined) delete spec.holderIdentity;
         const body: LeaseObject = { ...lease, metadata: { ...lease.metadata, annotations }, spec };
         try {
-          lease = await client.update<LeaseObject>(LEASE_RT, body, ns);
+          lease = await steady(() => client.update<LeaseObject>(LEASE_RT, body, ns));
           return;
         } catch (err) {
           if (!isConflict(err)) throw err;
           // Changed under us: still ours (a retried write landed) or taken over by another run.
-          const fresh = await client.get<LeaseObject>(LEASE_RT, lease.metadata.name ?? '', ns);
+          const fresh = await steady(() => client.get<LeaseObject>(LEASE_RT, lease.metadata.name ?? '', ns));
           if (fresh.spec?.holderIdentity !== me) {
             lostCtl.abort(new Error(`lost the restart lease ${ns}/${lease.metadata.name} to ${fresh.spec?.holderIdentity ?? 'nobody'} (not renewed in time)`));
             return;

@@ -211,7 +211,8 @@ test('a container that fails after recreation makes the restart exit 1 and stops
   const r = await runCli(['restart', 'cloneset/shaky', '-c', 'log-agent'], { kubeconfig: sb.kubeconfig, timeoutMs: 30_000 });
   assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
   assert.match(r.stdout, /^shaky-\S+\s+log-agent\s+Failed\s/m);
-  assert.match(r.stderr, /^error: restart of cloneset\/shaky failed: 1 pod\(s\) of batch 1 did not restart successfully; stopped before the remaining 1 batch\(es\)$/m);
+  // Names the pod and why, in one line (singular wording: "1 pod", "1 batch").
+  assert.match(r.stderr, /^error: restart of cloneset\/shaky failed: 1 pod of batch 1 did not restart: shaky-\w+ \([^)]*CrashLoopBackOff\); stopped before the remaining 1 batch$/m);
   const crrs = (await sb.api('GET', CRR_PATH)).body.items as Array<{ metadata: { labels: Record<string, string> } }>;
   assert.equal(crrs.filter((c) => c.metadata.labels['kubectl-kruise/workload-name'] === 'shaky').length, 1, 'the second batch was not started');
 });
