@@ -150,6 +150,7 @@ function heldLease(client: KubeClient, ns: string, initial: LeaseObject, me: str
   let lease = initial;
   let record: RestartRunRecord | undefined;
   let released = false;
+  let renewedAt = Date.now();
   const lostCtl = new AbortController();
   // Writes one at a time: each carries the resourceVersion the previous one returned.
   let chain: Promise<void> = Promise.resolve();
@@ -165,6 +166,7 @@ function heldLease(client: KubeClient, ns: string, initial: LeaseObject, me: str
         const body: LeaseObject = { ...lease, metadata: { ...lease.metadata, annotations }, spec };
         try {
           lease = await steady(() => client.update<LeaseObject>(LEASE_RT, body, ns));
+          renewedAt = Date.now();
           return;
         } catch (err) {
           if (!isConflict(err)) throw err;
@@ -181,9 +183,15 @@ function heldLease(client: KubeClient, ns: string, initial: LeaseObject, me: str
     chain = next.catch(() => undefined);
     return next;
   };
-  // Renewal: a failed renewal is retried on the next tick; the lease lasts three of them.
+  // Renewal: a failed renewal is retried on the next tick; the lease lasts three of them. Past
+  // half its duration without a renewal another run may soon take it: stop driving rather than race it.
   const timer = setInterval(() => {
-    if (!released) write(me).catch(() => undefined);
+    if (released) return;
+    if (Date.now() - renewedAt > (RESTART_LEASE_SECONDS * 1000) / 2 && !lostCtl.signal.aborted) {
+      lostCtl.abort(new Error(`could not renew the restart lease ${ns}/${lease.metadata.name} for ${Math.round((Date.now() - renewedAt) / 1000)}s`));
+      return;
+    }
+    write(me).catch(() => undefined);
   }, (RESTART_LEASE_SECONDS * 1000) / 3);
   timer.unref();
   return {
