@@ -164,6 +164,7 @@ export async function restartWithCrrs(
       }
       // Readiness before the CRRs exist: once created, the pod watch may already show the restart.
       const readyBeforeRestart = new Set(todo.filter((p) => podIsReady(podSet.objects.get(p.metadata.name ?? '') ?? p)).map((p) => p.metadata.name ?? ''));
+      let createdInBatch = 0;
       const results = await mapLimit(
         todo,
         options.concurrency ?? DEFAULT_REQUEST_CONCURRENCY,
@@ -172,7 +173,10 @@ export async function restartWithCrrs(
           inFlight.add(sent);
           try {
             const r = await sent;
-            if (r.created) created++;
+            if (r.created) {
+              created++;
+              createdInBatch++;
+            }
             if (!record.created.includes(p.metadata.uid ?? '')) record.created.push(p.metadata.uid ?? '');
             return r.object;
           } catch (err) {
@@ -196,7 +200,10 @@ export async function restartWithCrrs(
       const last = b === batches.length - 1;
       if (!options.wait) {
         const left = batches.length - b - 1;
-        reporter.log(`batch ${b + 1}/${batches.length}: created ${todo.length} ContainerRecreateRequest${todo.length === 1 ? '' : 's'} (${podList(todo.map((p) => p.metadata.name))})`);
+        const adopted = results.filter(Boolean).length - createdInBatch;
+        reporter.log(
+          `batch ${b + 1}/${batches.length}: created ${plural(createdInBatch, 'ContainerRecreateRequest')} (${podList(todo.map((p) => p.metadata.name))})${adopted > 0 ? `; ${adopted} from an earlier attempt still running` : ''}`,
+        );
         if (!last) reporter.log(`not waiting (--wait=false): ${left} more batch${left === 1 ? '' : 'es'} remain${left === 1 ? 's' : ''}; run the same command again to continue`);
         for (const p of todo) if (rows.get(p.metadata.name ?? '')!.phase !== 'Gone') rows.get(p.metadata.name ?? '')!.phase = 'Created';
         return result('created');
