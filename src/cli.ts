@@ -70,7 +70,7 @@ export function buildProgram(ctx: CommandContext, only?: string, sub?: string): 
 }
 
 /** How long an async interrupt summary may take before the process exits anyway. */
-const INTERRUPT_SUMMARY_MS = 4000;
+const INTERRUPT_SUMMARY_MS = 5000;
 
 function makeContext(globals: GlobalFlags, argv1: string | undefined): CommandContext {
   const abort = new AbortController();

@@ -126,8 +126,9 @@ export async function restartWithCrrs(
     stop.abort();
     // What the server accepted, requests in flight included: let them answer (briefly), then
     // read back the run's CRRs, since an accepted create may not have been answered yet.
-    await settleWithin([...inFlight], 1000);
-    const listed = await withinMs(client.list(crrRt, ns, { labelSelector: `${RESTART_RUN_LABEL}=${runId}` }), 1500);
+    await settleWithin([...inFlight], 2500);
+    const unanswered = inFlight.size;
+    const listed = await withinMs(client.list(crrRt, ns, { labelSelector: `${RESTART_RUN_LABEL}=${runId}` }), 1000);
     if (listed) {
       const uidOf = new Map(pods.map((p) => [nameOf(p), p.metadata.uid ?? '']));
       const fresh = listed.items.filter((c) => !byName.has(c.metadata.name ?? ''));
@@ -137,9 +138,11 @@ export async function restartWithCrrs(
         if (uid && !record.created.includes(uid)) record.created.push(uid);
       }
     }
-    if (lease) await lease.release(record);
+    if (lease) await withinMs(lease.release(record), 1000);
     const done = batchesDone === batches.length ? 'all' : `${batchesDone} of`;
-    return `restart ${runId} of ${what}: ${done} ${batches.length} batch${batches.length === 1 ? '' : 'es'} done, ${plural(created, 'ContainerRecreateRequest')} created${restartedSoFar()}; run the same command again to resume (only what is left is done)`;
+    // Requests still unanswered may have been accepted too: said, not guessed (a rerun finds them by their run label).
+    const unsure = unanswered > 0 ? ` (and ${plural(unanswered, 'create')} still unanswered)` : '';
+    return `restart ${runId} of ${what}: ${done} ${batches.length} batch${batches.length === 1 ? '' : 'es'} done, ${plural(created, 'ContainerRecreateRequest')} created${unsure}${restartedSoFar()}; run the same command again to resume (only what is left is done)`;
   });
   // ", pods restarted: a, b" for messages that stop a run part-way.
   const restartedSoFar = (): string => {

@@ -101,6 +101,20 @@ async function steady<T>(request: () => Promise<T>, signal?: AbortSignal): Promi
   }
 }
 
+/** Who holds the workload's restart lease now (the message a second run prints), read only. */
+export async function restartLeaseHolder(client: KubeClient, ns: string, kind: string, name: string, what: string, signal?: AbortSignal): Promise<string | undefined> {
+  const leaseName = restartLeaseName(kind, name);
+  try {
+    const current = await steady(() => client.get<LeaseObject>(LEASE_RT, leaseName, ns, { signal }), signal);
+    const now = Date.now();
+    const held = leaseHolder(current.spec, now);
+    return held ? heldMessage(what, ns, leaseName, held, now) : undefined;
+  } catch {
+    // Absent or unreadable: nothing to add to the caller's own error.
+    return undefined;
+  }
+}
+
 export async function acquireRestartLease(client: KubeClient, ns: string, kind: string, name: string, opts: AcquireOptions): Promise<RestartLease> {
   const leaseName = restartLeaseName(kind, name);
   const me = holderIdentity();

@@ -101,12 +101,19 @@ export async function runRestart(ctx: CommandContext, client: KubeClient, target
     throw usageError((err as Error).message);
   }
   const { perPod, problems } = validateRestartTargets(target.pods, options.containers);
-  if (problems.length > 0) throw restartValidationError(target, problems);
+  const what = `${target.kind.toLowerCase()}/${target.name}`;
+  if (problems.length > 0) {
+    // Pods mid-restart by another run (e.g. being deleted by --via=client) are that run's doing:
+    // say who holds the workload (exit 1) rather than blame the pods, or wait and look again.
+    const { restartLeaseHolder } = await import('./restart-lease');
+    const busy = options.dryRun === 'none' ? await restartLeaseHolder(client, target.namespace, target.kind, target.name, what, ctx.signal) : undefined;
+    if (!busy) throw restartValidationError(target, problems);
+    if (!options.waitForLock) throw failure(busy, 'hint: --wait-for-lock waits until it is released or expires');
+  }
   const via = await chooseRestartExecutor(client, options.via);
   if (options.dryRun !== 'none') return runExecutor(via, ctx, client, target, options, reporter, perPod, undefined);
   // Exactly one run drives a restart of a workload at a time; its lease also carries what it did.
   const { acquireRestartLease } = await import('./restart-lease');
-  const what = `${target.kind.toLowerCase()}/${target.name}`;
   const lease = await acquireRestartLease(client, target.namespace, target.kind, target.name, {
     wait: options.waitForLock === true,
     deadline: options.timeoutMs > 0 ? Date.now() + options.timeoutMs : undefined,
@@ -122,7 +129,7 @@ export async function runRestart(ctx: CommandContext, client: KubeClient, target
   try {
     let current = target;
     let plan = perPod;
-    if (lease.waited) {
+    if (lease.waited || problems.length > 0) {
       // Another run changed the pods while we waited: plan from what is there now.
       current = await refreshPods(client, target, signal);
       const again = validateRestartTargets(current.pods, options.containers);

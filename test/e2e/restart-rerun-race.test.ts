@@ -113,16 +113,19 @@ describe('a rerun after an interrupted restart does only what is left (#14 item 
   test('Ctrl-C with the last batch in flight: the summary counts the CRRs the server accepted, the rerun restarts no pod twice', async () => {
     const { sb, before } = await webOf(10, 1500);
     // The interrupt lands while the creates are accepted but not answered.
-    const slow = await slowCreateAnswers(sb, 3000);
+    const slow = await slowCreateAnswers(sb, 1500);
     try {
       const run = streamCli(['restart', 'cloneset/web', '-c', 'nginx', '--max-unavailable=10'], { kubeconfig: slow.kubeconfig });
       await waitUntil('the first CRR on the server', async () => (await crrs(sb)).length > 0 || undefined, 30_000, 10);
       const stopped = await run.stop('SIGINT');
       assert.equal(stopped.code, 130, show(stopped));
       const onServer = await crrs(sb);
-      const m = /^interrupted: restart \w+ of cloneset\/web: 0 of 1 batch done, (\d+) ContainerRecreateRequests? created/m.exec(stopped.stderr);
+      const m = /^interrupted: restart \w+ of cloneset\/web: 0 of 1 batch done, (\d+) ContainerRecreateRequests? created(?: \(and (\d+) creates? still unanswered\))?/m.exec(stopped.stderr);
       assert.ok(m, show(stopped));
-      assert.equal(Number(m[1]), onServer.length, `the summary counts what the server accepted (${onServer.length} CRRs exist)\n${show(stopped)}`);
+      // Exact when every create was answered within the grace; otherwise the unanswered ones are said, not guessed.
+      const [counted, unanswered] = [Number(m[1]), Number(m[2] ?? 0)];
+      assert.ok(counted <= onServer.length && onServer.length <= counted + unanswered, `the summary counts what the server accepted (${onServer.length} CRRs exist)\n${show(stopped)}`);
+      assert.ok(counted > 0, show(stopped));
       // The CRRs already created finish by themselves.
       await waitUntil('the CRRs to complete', async () => {
         const items = await crrs(sb);
@@ -220,6 +223,20 @@ describe('one restart of a workload at a time (#14 item 2)', () => {
     assert.deepEqual(results.map((r) => r.code).sort(), [0, 1], results.map(show).join('\n---\n'));
     assert.ok(max <= 2, `never more than 2 pods unready (saw ${max})`);
     assert.deepEqual(await restartsSince(sb, before), before.map(() => 1));
+  });
+
+  test('--via=client: a second run while the first deletes pods exits 1 naming the holder, not the terminating pods', async () => {
+    await readyPods(sb, 8);
+    const first = streamCli(['restart', 'cloneset/web', '--via=client', '--max-unavailable=2'], { kubeconfig: sb.kubeconfig });
+    await waitUntil('the first run to delete pods', () => sb.audit().some((e) => e.verb === 'delete' && e.path.includes('/pods/')) || undefined, 30_000, 10);
+    const second = await runCli(['restart', 'cloneset/web', '--via=client', '--max-unavailable=2'], { kubeconfig: sb.kubeconfig, timeoutMs: 30_000 });
+    assert.equal(second.code, 1, show(second));
+    assert.match(second.stderr, /^error: cloneset\/web is being restarted by another run \(/m);
+    const done = await first.stop('SIGINT');
+    assert.equal(done.code, 130, show(done));
+    // Finish the interrupted run (resumed), leaving the workload settled for the next test.
+    const rest = await runCli(['restart', 'cloneset/web', '--via=client', '--max-unavailable=2'], { kubeconfig: sb.kubeconfig, timeoutMs: 90_000 });
+    assert.equal(rest.code, 0, show(rest));
   });
 
   test('a holder killed with SIGKILL: its lease expires, --wait-for-lock takes it over and resumes its run', async () => {
