@@ -13,7 +13,6 @@ import { labelSelectorString } from '../kruise/selectors';
 import { POD_RT, type WorkloadTarget } from './targets';
 import { coveredByRun, resumableRun, type RestartRunRecord } from '../kruise/plans/restart-run';
 import { shortHash } from '../kruise/builders/hash';
-import { setMaxListeners } from 'node:events';
 import type { RestartLease } from './restart-lease';
 import { podList, type RestartOptions, type RestartReporter, type RestartResult, type RestartRow } from './restart';
 
@@ -61,8 +60,8 @@ export async function restartByRecreating(
   let batchesDone = 0;
   const inFlight = new Set<Promise<unknown>>();
   const stop = new AbortController();
-  const deleteSignal = AbortSignal.any([ctx.signal, stop.signal]);
-  setMaxListeners(0, deleteSignal);
+  // Stops starting deletes at the interrupt; those already sent are answered, to be counted.
+  const startSignal = AbortSignal.any([ctx.signal, stop.signal]);
   let record: RestartRunRecord | undefined;
   ctx.setInterruptSummary(async () => {
     stop.abort();
@@ -97,7 +96,7 @@ export async function restartByRecreating(
         options.concurrency ?? DEFAULT_REQUEST_CONCURRENCY,
         async (p) => {
           try {
-            const sent = client.delete(POD_RT, p.metadata.name ?? '', ns, { signal: deleteSignal });
+            const sent = client.delete(POD_RT, p.metadata.name ?? '', ns, { signal: ctx.signal });
             inFlight.add(sent);
             await sent.finally(() => inFlight.delete(sent));
             deleted++;
@@ -105,7 +104,7 @@ export async function restartByRecreating(
             if (!isNotFound(err)) throw err;
           }
         },
-        deleteSignal,
+        startSignal,
       );
       const batchRows = batch.map((p): RestartRow => ({ pod: p.metadata.name ?? '', containers: wholePod, phase: 'Deleted' }));
       rows.push(...batchRows);
@@ -124,6 +123,8 @@ export async function restartByRecreating(
         },
         { deadline, signal: ctx.signal, what: `the replacements of batch ${b + 1}/${batches.length} of ${target.kind.toLowerCase()}/${target.name} to be ready` },
       );
+      // Interrupted: the summary being written is the last word; record nothing more.
+      if (stop.signal.aborted) await new Promise<never>(() => undefined);
       const timedOut = replaced === undefined;
       for (const r of batchRows) {
         r.durationMs = Date.now() - started;

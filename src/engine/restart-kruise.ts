@@ -9,7 +9,6 @@ import { shortHash } from '../kruise/builders/hash';
 import { batchSizeFor, comparePodNames, crrMessage, crrOutcome, crrPhase, planBatches, podIsReady, restartCounts } from '../kruise/plans/restart';
 import { coveredByRun, resumableRun, type RestartRunRecord } from '../kruise/plans/restart-run';
 import { isApiStatus, isNotFound } from '../kube/errors';
-import { setMaxListeners } from 'node:events';
 import type { RestartLease } from './restart-lease';
 import { usageError } from '../cli/exit';
 import { createOrAdopt } from './idempotent';
@@ -120,8 +119,9 @@ export async function restartWithCrrs(
   // Creates sent and not yet answered, and a stop for new ones once the user interrupts.
   const inFlight = new Set<Promise<unknown>>();
   const stop = new AbortController();
-  const createSignal = AbortSignal.any([ctx.signal, stop.signal]);
-  setMaxListeners(0, createSignal);
+  // Stops starting creates at the interrupt; those already sent are not cancelled (the server
+  // may have them) but answered, so that the summary can count them.
+  const startSignal = AbortSignal.any([ctx.signal, stop.signal]);
   ctx.setInterruptSummary(async () => {
     stop.abort();
     // What the server accepted, requests in flight included: let them answer (briefly), then
@@ -172,7 +172,7 @@ export async function restartWithCrrs(
         todo,
         options.concurrency ?? DEFAULT_REQUEST_CONCURRENCY,
         async (p) => {
-          const sent = createOrAdopt(client, crrRt, build(p), { signal: createSignal });
+          const sent = createOrAdopt(client, crrRt, build(p), { signal: ctx.signal });
           inFlight.add(sent);
           try {
             const r = await sent;
@@ -184,7 +184,7 @@ export async function restartWithCrrs(
             return r.object;
           } catch (err) {
             // A pod deleted before its CRR was accepted cannot be restarted: said per pod, not a raw 422.
-            if (!createSignal.aborted && (isApiStatus(err, 422) || isNotFound(err)) && (await podGone(client, p, createSignal))) {
+            if (!ctx.signal.aborted && (isApiStatus(err, 422) || isNotFound(err)) && (await podGone(client, p, ctx.signal))) {
               const row = rows.get(p.metadata.name ?? '')!;
               row.phase = 'Gone';
               row.message = 'pod was deleted before its restart: not restarted';
@@ -195,7 +195,7 @@ export async function restartWithCrrs(
             inFlight.delete(sent);
           }
         },
-        createSignal,
+        startSignal,
       );
       if (lease) await lease.save(record);
       for (const o of results) if (o) objects.push(o);
@@ -238,6 +238,8 @@ export async function restartWithCrrs(
         },
         { deadline, signal: ctx.signal, what: `batch ${b + 1}/${batches.length} of the restart of ${target.kind.toLowerCase()}/${target.name}` },
       );
+      // Interrupted: the summary being written is the last word; record nothing more.
+      if (stop.signal.aborted) await untilExit();
       fillRows(pending, rows, crrs, podSet, started, doneAt);
       if (allReady === undefined) {
         return result('timeout', `timed out waiting for batch ${b + 1}/${batches.length} of the restart of ${what}${restartedSoFar()}; run the same command again to resume`);
@@ -273,6 +275,11 @@ export async function restartWithCrrs(
     return result('failed', `${plural(gone.length, 'pod')} deleted before ${gone.length === 1 ? 'its' : 'their'} restart, not restarted: ${podList(gone)}; every other pod restarted`);
   }
   return result([...rows.values()].every((r) => r.phase === 'Completed' || r.phase === 'Skipped') ? 'succeeded' : 'failed');
+}
+
+/** Never resolves: after Ctrl-C the process ends from the interrupt handler. */
+export function untilExit(): Promise<never> {
+  return new Promise<never>(() => undefined);
 }
 
 /** "1 ContainerRecreateRequest", "10 ContainerRecreateRequests". */

@@ -111,7 +111,11 @@ export async function runRestart(ctx: CommandContext, client: KubeClient, target
     if (!options.waitForLock) throw failure(busy, 'hint: --wait-for-lock waits until it is released or expires');
   }
   const via = await chooseRestartExecutor(client, options.via);
-  if (options.dryRun !== 'none') return runExecutor(via, ctx, client, target, options, reporter, perPod, undefined);
+  if (options.dryRun !== 'none') {
+    // --dry-run=server sends up to 16 requests at once on this signal (one listener each).
+    setMaxListeners(0, ctx.signal);
+    return runExecutor(via, ctx, client, target, options, reporter, perPod, undefined);
+  }
   // Exactly one run drives a restart of a workload at a time; its lease also carries what it did.
   const { acquireRestartLease } = await import('./restart-lease');
   const lease = await acquireRestartLease(client, target.namespace, target.kind, target.name, {
