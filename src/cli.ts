@@ -69,9 +69,12 @@ export function buildProgram(ctx: CommandContext, only?: string, sub?: string): 
   return program;
 }
 
+/** How long an async interrupt summary may take before the process exits anyway. */
+const INTERRUPT_SUMMARY_MS = 5000;
+
 function makeContext(globals: GlobalFlags, argv1: string | undefined): CommandContext {
   const abort = new AbortController();
-  let summary: (() => string) | undefined;
+  let summary: (() => string | Promise<string>) | undefined;
   let kube: Promise<KubeClient> | undefined;
   const ctx: CommandContext = {
     globals,
@@ -84,16 +87,22 @@ function makeContext(globals: GlobalFlags, argv1: string | undefined): CommandCo
     kube: () => (kube ??= import('./kube/connect').then((m) => m.connect(ctx))),
   };
   process.once('SIGINT', () => {
-    // The summary describes the moment of the interrupt: read it before aborting tears the waits down.
-    let done = '';
+    // The summary describes the moment of the interrupt: read it before aborting tears the waits
+    // down. An async summary (requests in flight, a lease to release) gets a few seconds at most.
+    const finish = (done: string): never => {
+      abort.abort();
+      outputFor(2).write(`\ninterrupted${done ? `: ${done}` : ''}\n`);
+      process.exit(ExitCode.INTERRUPTED);
+    };
+    let pending: string | Promise<string> = '';
     try {
-      done = summary ? summary() : '';
+      pending = summary ? summary() : '';
     } catch {
       /* a summary must never turn an interrupt into a crash */
     }
-    abort.abort();
-    outputFor(2).write(`\ninterrupted${done ? `: ${done}` : ''}\n`);
-    process.exit(ExitCode.INTERRUPTED);
+    if (typeof pending === 'string') finish(pending);
+    const bound = new Promise<string>((res) => setTimeout(() => res(''), INTERRUPT_SUMMARY_MS));
+    void Promise.race([pending, bound]).then(finish, () => finish(''));
   });
   return ctx;
 }

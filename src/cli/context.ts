@@ -11,8 +11,11 @@ export interface CommandContext {
   programName: string;
   /** Aborted on the first SIGINT; long waits listen to it. */
   signal: AbortSignal;
-  /** Text printed after "interrupted:" if the user presses Ctrl-C now (what was done so far). */
-  setInterruptSummary(summary: () => string): void;
+  /**
+   * Text printed after "interrupted:" if the user presses Ctrl-C now (what was done so far). It may
+   * be async (settle requests in flight, release a lease): it is awaited, briefly, before exit.
+   */
+  setInterruptSummary(summary: () => string | Promise<string>): void;
   /** Connects to the cluster named by the kubeconfig and global flags (loaded on first call). */
   kube(): Promise<KubeClient>;
 }

@@ -11,22 +11,37 @@ import { DEFAULT_REQUEST_CONCURRENCY, mapLimit } from './concurrency';
 import { waitUntilDeadline, watchSet, type LiveSet } from './live';
 import { labelSelectorString } from '../kruise/selectors';
 import { POD_RT, type WorkloadTarget } from './targets';
+import { coveredByRun, resumableRun, type RestartRunRecord } from '../kruise/plans/restart-run';
+import { shortHash } from '../kruise/builders/hash';
+import type { RestartLease } from './restart-lease';
 import { podList, type RestartOptions, type RestartReporter, type RestartResult, type RestartRow } from './restart';
 
 function controllerUid(pod: Pod): string | undefined {
   return pod.metadata.ownerReferences?.find((o) => o.controller)?.uid;
 }
 
-export async function restartByRecreating(ctx: CommandContext, client: KubeClient, target: WorkloadTarget, options: RestartOptions, reporter: RestartReporter): Promise<RestartResult> {
-  const pods = target.pods;
+export async function restartByRecreating(
+  ctx: CommandContext,
+  client: KubeClient,
+  target: WorkloadTarget,
+  options: RestartOptions,
+  reporter: RestartReporter,
+  lease?: RestartLease,
+): Promise<RestartResult> {
+  const all = target.pods;
+  const what = `${target.kind.toLowerCase()}/${target.name}`;
+  // An earlier run that did not end is continued: a pod it did not know (created after it began,
+  // by the controller, of the current template) is done; its own pods still here are left to do.
+  const resumed = options.dryRun === 'none' ? resumableRun(lease?.previous, 'client', options.containers) : undefined;
+  const pods = resumed ? all.filter((p) => coveredByRun(resumed, p.metadata.uid ?? '') === undefined) : all;
   const orphans = pods.filter((p) => !controllerUid(p));
   if (orphans.length > 0) {
     throw usageError(`pod "${orphans[0]!.metadata.name}" has no controller to recreate it: deleting it would lose it (the client-side restart needs a workload); nothing was deleted`);
   }
   const ns = target.namespace;
-  const size = batchSizeFor(options.maxUnavailable, pods.length);
+  const size = batchSizeFor(options.maxUnavailable, all.length);
   const batches = planBatches(pods, size);
-  const wholePod = pods[0]!.spec.containers.map((c) => c.name);
+  const wholePod = all[0]!.spec.containers.map((c) => c.name);
   if (options.dryRun !== 'none') {
     if (options.dryRun === 'server') {
       await mapLimit(pods, options.concurrency ?? DEFAULT_REQUEST_CONCURRENCY, (p) => client.delete(POD_RT, p.metadata.name ?? '', ns, { dryRun: true, signal: ctx.signal }), ctx.signal);
@@ -36,21 +51,42 @@ export async function restartByRecreating(ctx: CommandContext, client: KubeClien
   }
   if (options.containers.length > 0) reporter.log(`note: without Kruise the whole pod is recreated, not only ${options.containers.join(', ')}`);
 
-  const owners = new Set(pods.map(controllerUid));
+  const owners = new Set(all.map(controllerUid));
   const liveSelector = target.selector ? labelSelectorString(target.selector) : undefined;
   const podSet: LiveSet<Pod> = watchSet<Pod>(client, POD_RT, ns, { labelSelector: liveSelector, signal: ctx.signal });
   const deadline = options.timeoutMs > 0 ? Date.now() + options.timeoutMs : undefined;
   const rows: RestartRow[] = [];
   let deleted = 0;
   let batchesDone = 0;
-  ctx.setInterruptSummary(
-    () => `client-side restart of ${target.kind.toLowerCase()}/${target.name}: ${batchesDone} of ${batches.length} batches done, ${deleted} pods deleted`,
-  );
+  const inFlight = new Set<Promise<unknown>>();
+  const stop = new AbortController();
+  // Stops starting deletes at the interrupt; those already sent are answered, to be counted.
+  const startSignal = AbortSignal.any([ctx.signal, stop.signal]);
+  let record: RestartRunRecord | undefined;
+  ctx.setInterruptSummary(async () => {
+    stop.abort();
+    await Promise.race([Promise.allSettled([...inFlight]), new Promise((res) => setTimeout(res, 1500))]);
+    if (lease) await lease.release(record);
+    return `client-side restart of ${what}: ${batchesDone} of ${batches.length} batch${batches.length === 1 ? '' : 'es'} done, ${deleted} pod${deleted === 1 ? '' : 's'} deleted; run the same command again to resume (only what is left is done)`;
+  });
   const owned = (): Pod[] => [...podSet.objects.values()].filter((p) => owners.has(controllerUid(p)) && !p.metadata.deletionTimestamp);
   try {
     await podSet.synced;
-    // The workload is back once it has as many Ready pods as before the restart began.
-    const readyBefore = owned().filter(podIsReady).length;
+    // The workload is back once it has as many Ready pods as before the restart began (the
+    // first run's count when resuming: its last batch may still be coming back).
+    const readyBefore = resumed?.readyBefore ?? owned().filter(podIsReady).length;
+    record = resumed ?? { id: shortHash(`${target.object.metadata.uid ?? target.name}|${Date.now()}|${Math.random()}`, 8), via: 'client', containers: options.containers.join(','), state: 'running', startedAt: new Date().toISOString(), pods: all.map((p) => p.metadata.uid ?? ''), created: [], readyBefore };
+    if (lease) await lease.save(record);
+    if (resumed) {
+      const done = all.length - pods.length;
+      reporter.log(`resuming client-side restart ${resumed.id} of ${what}, which did not finish: ${done} of ${all.length} pods already recreated${pods.length === 0 ? '; nothing left to do' : `, ${pods.length} left`}`);
+      const back = await waitUntilDeadline(
+        [podSet as LiveSet<KubeObject>],
+        () => owned().filter(podIsReady).length >= readyBefore,
+        { deadline, signal: ctx.signal, what: `the pods recreated by the earlier run of ${what} to be ready` },
+      );
+      if (back === undefined) return { via: 'client', rows, objects: [], batches: batches.length, outcome: 'timeout', message: `timed out waiting for the pods recreated by the earlier run of ${what} to be ready` };
+    }
     for (let b = 0; b < batches.length; b++) {
       const batch = batches[b]!;
       const started = Date.now();
@@ -60,18 +96,20 @@ export async function restartByRecreating(ctx: CommandContext, client: KubeClien
         options.concurrency ?? DEFAULT_REQUEST_CONCURRENCY,
         async (p) => {
           try {
-            await client.delete(POD_RT, p.metadata.name ?? '', ns, { signal: ctx.signal });
+            const sent = client.delete(POD_RT, p.metadata.name ?? '', ns, { signal: ctx.signal });
+            inFlight.add(sent);
+            await sent.finally(() => inFlight.delete(sent));
             deleted++;
           } catch (err) {
             if (!isNotFound(err)) throw err;
           }
         },
-        ctx.signal,
+        startSignal,
       );
       const batchRows = batch.map((p): RestartRow => ({ pod: p.metadata.name ?? '', containers: wholePod, phase: 'Deleted' }));
       rows.push(...batchRows);
       if (!options.wait) {
-        reporter.log(`batch ${b + 1}/${batches.length}: deleted ${batch.length} pods (${podList(batch.map((p) => p.metadata.name))})`);
+        reporter.log(`batch ${b + 1}/${batches.length}: deleted ${batch.length} pod${batch.length === 1 ? '' : 's'} (${podList(batch.map((p) => p.metadata.name))})`);
         return { via: 'client', rows, objects: [], batches: batches.length, outcome: 'created' };
       }
       const replaced = await waitUntilDeadline(
@@ -85,6 +123,8 @@ export async function restartByRecreating(ctx: CommandContext, client: KubeClien
         },
         { deadline, signal: ctx.signal, what: `the replacements of batch ${b + 1}/${batches.length} of ${target.kind.toLowerCase()}/${target.name} to be ready` },
       );
+      // Interrupted: the summary being written is the last word; record nothing more.
+      if (stop.signal.aborted) await new Promise<never>(() => undefined);
       const timedOut = replaced === undefined;
       for (const r of batchRows) {
         r.durationMs = Date.now() - started;
@@ -94,8 +134,10 @@ export async function restartByRecreating(ctx: CommandContext, client: KubeClien
         return { via: 'client', rows, objects: [], batches: batches.length, outcome: 'timeout', message: `timed out waiting for the replacements of batch ${b + 1}/${batches.length} to be ready` };
       }
       batchesDone++;
-      reporter.log(`batch ${b + 1}/${batches.length}: ${batch.length} pods recreated and ready (${podList(batch.map((p) => p.metadata.name))})`);
+      reporter.log(`batch ${b + 1}/${batches.length}: ${batch.length} pod${batch.length === 1 ? '' : 's'} recreated and ready (${podList(batch.map((p) => p.metadata.name))})`);
     }
+    record.state = 'done';
+    if (lease) await lease.save(record);
   } finally {
     podSet.stop();
   }

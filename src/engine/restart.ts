@@ -9,6 +9,9 @@ import type { DryRunMode } from '../printers/output';
 import { failure, usageError } from '../cli/exit';
 import { batchSizeFor, validateRestartTargets } from '../kruise/plans/restart';
 import type { WorkloadTarget } from './targets';
+import type { RestartLease } from './restart-lease';
+import type { Pod } from '../kruise/types';
+import { setMaxListeners } from 'node:events';
 
 export type Via = 'auto' | 'kruise' | 'client';
 
@@ -28,6 +31,8 @@ export interface RestartOptions {
   dryRun: DryRunMode;
   /** Requests in flight at once (default 16). */
   concurrency?: number;
+  /** Wait for another run's lease on the workload instead of exiting 1. */
+  waitForLock?: boolean;
 }
 
 /** How the engine talks to the user; the command decides TTY spinner vs plain lines. */
@@ -96,15 +101,77 @@ export async function runRestart(ctx: CommandContext, client: KubeClient, target
     throw usageError((err as Error).message);
   }
   const { perPod, problems } = validateRestartTargets(target.pods, options.containers);
-  if (problems.length > 0) throw restartValidationError(target, problems);
+  const what = `${target.kind.toLowerCase()}/${target.name}`;
+  if (problems.length > 0) {
+    // Pods mid-restart by another run (e.g. being deleted by --via=client) are that run's doing:
+    // say who holds the workload (exit 1) rather than blame the pods, or wait and look again.
+    const { restartLeaseHolder } = await import('./restart-lease');
+    const busy = options.dryRun === 'none' ? await restartLeaseHolder(client, target.namespace, target.kind, target.name, what, ctx.signal) : undefined;
+    if (!busy) throw restartValidationError(target, problems);
+    if (!options.waitForLock) throw failure(busy, 'hint: --wait-for-lock waits until it is released or expires');
+  }
   const via = await chooseRestartExecutor(client, options.via);
+  if (options.dryRun !== 'none') {
+    // --dry-run=server sends up to 16 requests at once on this signal (one listener each).
+    setMaxListeners(0, ctx.signal);
+    return runExecutor(via, ctx, client, target, options, reporter, perPod, undefined);
+  }
+  // Exactly one run drives a restart of a workload at a time; its lease also carries what it did.
+  const { acquireRestartLease } = await import('./restart-lease');
+  const lease = await acquireRestartLease(client, target.namespace, target.kind, target.name, {
+    wait: options.waitForLock === true,
+    deadline: options.timeoutMs > 0 ? Date.now() + options.timeoutMs : undefined,
+    signal: ctx.signal,
+    log: (line) => reporter.log(line),
+    what,
+  });
+  // The run stops when the user interrupts it or when the lease is lost to another run. Many
+  // requests share this signal (one listener each): no MaxListenersExceededWarning past 10.
+  const signal = AbortSignal.any([ctx.signal, lease.lost]);
+  setMaxListeners(0, signal);
+  const runCtx: CommandContext = { ...ctx, signal };
+  try {
+    let current = target;
+    let plan = perPod;
+    if (lease.waited || problems.length > 0) {
+      // Another run changed the pods while we waited: plan from what is there now.
+      current = await refreshPods(client, target, signal);
+      const again = validateRestartTargets(current.pods, options.containers);
+      if (again.problems.length > 0) throw restartValidationError(current, again.problems);
+      plan = again.perPod;
+    }
+    return await runExecutor(via, runCtx, client, current, options, reporter, plan, lease);
+  } catch (err) {
+    if (lease.lost.aborted) throw failure(`${what}: ${(lease.lost.reason as Error).message}; stopped`);
+    throw err;
+  } finally {
+    await lease.release();
+  }
+}
+
+async function runExecutor(
+  via: 'kruise' | 'client',
+  ctx: CommandContext,
+  client: KubeClient,
+  target: WorkloadTarget,
+  options: RestartOptions,
+  reporter: RestartReporter,
+  perPod: Map<string, string[]>,
+  lease: RestartLease | undefined,
+): Promise<RestartResult> {
   if (via === 'kruise') {
     const { restartWithCrrs } = await import('./restart-kruise');
-    return restartWithCrrs(ctx, client, target, options, reporter, perPod);
+    return restartWithCrrs(ctx, client, target, options, reporter, perPod, lease);
   }
   const { restartByRecreating } = await import('./restart-client');
   if (options.via === 'auto') reporter.log('ContainerRecreateRequests are not served by this cluster: recreating pods batch by batch instead');
-  return restartByRecreating(ctx, client, target, options, reporter);
+  return restartByRecreating(ctx, client, target, options, reporter, lease);
+}
+
+async function refreshPods(client: KubeClient, target: WorkloadTarget, signal: AbortSignal): Promise<WorkloadTarget> {
+  if (!target.selector) return { ...target, pods: [await client.get<Pod>(target.rt, target.name, target.namespace, { signal })] };
+  const { workloadPods } = await import('./targets');
+  return { ...target, pods: await workloadPods(client, target.rt, target.object, target.selector, target.namespace, signal) };
 }
 
 /** "a, b, c" or "a, b, c, d, e and 95 more" (batch lines stay one readable line). */

@@ -92,7 +92,9 @@ test('restart cloneset/web --max-unavailable=2: 3 batches of CRRs, every restart
   const r = await runCli(['restart', 'cloneset/web', '--max-unavailable=2'], { kubeconfig: sb.kubeconfig, timeoutMs: 45_000 });
   assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
   assert.match(r.stdout, /^POD\s+CONTAINERS\s+PHASE\s+RESTARTS\s+DURATION/m);
-  assert.equal(r.stdout.match(/Succeeded/g)?.length, 6);
+  // PHASE is the CRR's phase as Kruise names it (Completed), not a container's (Succeeded).
+  assert.equal(r.stdout.match(/ Completed /g)?.length, 6);
+  assert.doesNotMatch(r.stdout, /Succeeded/);
   assert.equal(r.stderr.match(/^batch \d\/3: /gm)?.length, 3, r.stderr);
 
   const creates = sb.audit().filter((e) => e.verb === 'create' && e.path.startsWith(CRR_PATH));
@@ -145,7 +147,7 @@ test('--ttl=0s: Kruise deletes each CRR as it completes; the restart still ends 
   const was = pod!.status!.containerStatuses!.find((c) => c.name === 'nginx')!.restartCount;
   const r = await runCli(['restart', `pod/${pod!.metadata.name}`, '-c', 'nginx', '--ttl=0s', '--timeout=20s'], { kubeconfig: sb.kubeconfig, timeoutMs: 30_000 });
   assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
-  assert.match(r.stdout, new RegExp(`^${pod!.metadata.name}\\s+nginx\\s+Succeeded\\s`, 'm'));
+  assert.match(r.stdout, new RegExp(`^${pod!.metadata.name}\\s+nginx\\s+Completed\\s`, 'm'));
   const now = (await sb.api('GET', `/api/v1/namespaces/default/pods/${pod!.metadata.name}`)).body as PodView;
   assert.equal(now.status!.containerStatuses!.find((c) => c.name === 'nginx')!.restartCount, was + 1);
 });
@@ -215,7 +217,8 @@ test('a container that crashes after recreation fails its CRR at --active-deadli
   assert.ok(Date.now() - started >= 2000, 'the CRR ran until its active deadline');
   assert.match(r.stdout + r.stderr, /recreating has exceeded the activeDeadlineSeconds/);
   assert.match(r.stdout, /^shaky-\S+\s+log-agent\s+Failed\s/m);
-  assert.match(r.stderr, /^error: restart of cloneset\/shaky failed: 1 pod\(s\) of batch 1 did not restart successfully; stopped before the remaining 1 batch\(es\)$/m);
+  // Names the pod and why, in one line (singular wording: "1 pod", "1 batch").
+  assert.match(r.stderr, /^error: restart of cloneset\/shaky failed: 1 pod of batch 1 did not restart: shaky-\w+ \([^)]*CrashLoopBackOff\); stopped before the remaining 1 batch$/m);
   const crrs = (await sb.api('GET', CRR_PATH)).body.items as Array<{ metadata: { labels: Record<string, string> } }>;
   assert.equal(crrs.filter((c) => c.metadata.labels['kubectl-kruise/workload-name'] === 'shaky').length, 1, 'the second batch was not started');
 });

@@ -61,6 +61,8 @@ test('restart of an in-place CloneSet goes through ContainerRecreateRequests: sa
   assert.equal(r.code, 0, summary(r));
   assert.match(r.stdout, /^cloneset\.apps\.kruise\.io\/inpl has an in-place update policy: restarting containers through ContainerRecreateRequests$/m);
   assert.match(r.stdout, /cloneset\.apps\.kruise\.io\/inpl restarted/);
+  // One line per batch (the workload's maxUnavailable 1: three batches), like `restart`; no per-pod progress lines.
+  assert.deepEqual(r.stderr.split('\n').filter(Boolean).map((l) => l.replace(/:.*/, '')), ['batch 1/3', 'batch 2/3', 'batch 3/3'], summary(r));
   const cs = await getObject(sb, PATHS.cloneset('v1alpha1', 'inpl'));
   assert.equal(cs.spec.template.metadata.annotations?.['kubectl.kubernetes.io/restartedAt'], undefined, 'no template change');
   const crrs = await sb.api('GET', '/apis/apps.kruise.io/v1alpha1/namespaces/default/containerrecreaterequests');
@@ -74,6 +76,27 @@ test('restart of an in-place CloneSet goes through ContainerRecreateRequests: sa
     assert.ok(same, `pod ${p.metadata.name} kept its UID`);
     assert.equal(same.status.containerStatuses[0].restartCount, p.status.containerStatuses[0].restartCount + 1);
   }
+});
+
+test('rollout restart --max-unavailable of an in-place CloneSet: one batch of 3, one line; invalid values exit 2 before any request', async () => {
+  const before = await waitUntil('inpl ready', async () => {
+    const pods = await podsOf(sb, 'app=inpl');
+    return pods.length === 3 && pods.every(isPodReady) ? pods : undefined;
+  });
+  sb.clearAudit();
+  const r = await cli(['rollout', 'restart', 'cloneset/inpl', '--max-unavailable=3'], 60_000);
+  assert.equal(r.code, 0, summary(r));
+  assert.deepEqual(r.stderr.split('\n').filter(Boolean), [`batch 1/1: 3/3 pods restarted (${before.map((p: any) => p.metadata.name).sort((a: string, b: string) => a.localeCompare(b, 'en', { numeric: true })).join(', ')})`], summary(r));
+  const creates = sb.audit().filter((e) => e.verb === 'create' && e.path.endsWith('/containerrecreaterequests'));
+  assert.equal(creates.length, 3);
+  const times = creates.map((e) => Date.parse(e.time));
+  assert.ok(Math.max(...times) - Math.min(...times) < 250, 'the three CRRs are created together, not one pod at a time');
+
+  sb.clearAudit();
+  const bad = await cli(['rollout', 'restart', 'cloneset/inpl', '--max-unavailable=0']);
+  assert.equal(bad.code, 2, summary(bad));
+  assert.match(bad.stderr, /^error: invalid --max-unavailable "0": must be at least 1$/m);
+  assert.deepEqual(writes(sb.audit()), []);
 });
 
 test('Deployment: restart, history, undo refused while paused, undo', async () => {

@@ -22,6 +22,7 @@ interface RestartFlags {
   force?: unknown;
   wait?: unknown;
   timeout?: string;
+  waitForLock?: unknown;
   via?: string;
   dryRun?: string | boolean;
   output?: string;
@@ -59,6 +60,7 @@ export function restartOptionsFromFlags(flags: RestartFlags): RestartOptions {
     timeoutMs: durationFlag(flags.timeout ?? '0', '--timeout') ?? 0,
     via: viaFlag(flags.via),
     dryRun: parseDryRun(flags.dryRun),
+    waitForLock: boolFlag(flags.waitForLock, '--wait-for-lock', false),
   };
 }
 

@@ -22,12 +22,13 @@ export function registerRestart(program: Command, ctx: CommandContext): void {
     .option('--force [bool]', 'recreate even when the container is not running (strategy.forceRecreate, Kruise >= 1.8)')
     .option('--wait [bool]', 'wait for every batch (--wait=false: create the first batch and return)')
     .option('--timeout <duration>', 'give up waiting after this long (exit 3); 0 = no limit', '0')
+    .option('--wait-for-lock [bool]', 'when another restart of the workload runs, wait for it to end instead of exiting 1')
     .option('--via <engine>', 'auto (Kruise when served), kruise (ContainerRecreateRequests) or client (recreate pods)', 'auto')
     .option('--dry-run [mode]', 'none, client (print the requests) or server')
     .option('-o, --output <format>', 'yaml, json, name or jsonpath=TEMPLATE: print the ContainerRecreateRequests instead of the summary')
     .addHelpText(
       'after',
-      `\nExit codes: 0 every container restarted, 1 a restart failed, 2 invalid input (nothing created), 3 timed out.\nAn interrupted restart (Ctrl-C, lost connection) resumes where it stopped when run again.\n\nExamples:\n  ${p} restart cloneset/web --max-unavailable=2\n  ${p} restart pod/web-x7k2p -c nginx\n  ${p} restart asts/db -c app --max-unavailable=25% --dry-run=client -o yaml\n  ${p} restart deployment/api --via=client`,
+      `\nExit codes: 0 every container restarted, 1 a restart failed or another run holds the lease, 2 invalid input (nothing created), 3 timed out.\nOne restart of a workload runs at a time (a Lease, kubectl-kruise-restart-TYPE-NAME): --wait-for-lock waits for it.\nAn interrupted restart (Ctrl-C, --timeout, a killed process) resumes where it stopped when run again:\nthe pods it already restarted are not restarted twice.\n\nExamples:\n  ${p} restart cloneset/web --max-unavailable=2\n  ${p} restart pod/web-x7k2p -c nginx\n  ${p} restart asts/db -c app --max-unavailable=25% --dry-run=client -o yaml\n  ${p} restart deployment/api --via=client`,
     )
     .action(lazyAction(ctx, () => import('./run')));
 }

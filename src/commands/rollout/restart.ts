@@ -4,14 +4,15 @@
 // their containers are restarted through ContainerRecreateRequests (the `restart` engine).
 import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
-import { ExitCode, exitCodeOf, failure } from '../../cli/exit';
+import { ExitCode, exitCodeOf, failure, usageError } from '../../cli/exit';
+import { batchSizeFor } from '../../kruise/plans/restart';
 import { parseDuration } from '../../cli/globals';
 import type { KubeClient, KubeObject, ResourceType } from '../../kube/client';
 import { retryOnConflict } from '../../kube/conflict';
 import { adapterFor } from '../../kruise/workloads/index';
 import { formatObjects, mutationLine, parseOutputFormat, resourceName } from '../../printers/output';
 import { parseTargets, readTargetObjects, resolveTargets } from './targets';
-import { restartInPlace } from './restart-inplace';
+import { restartInPlace, type InPlaceOptions } from './restart-inplace';
 
 export const RESTARTED_AT_ANNOTATION = 'kubectl.kubernetes.io/restartedAt';
 
@@ -20,6 +21,7 @@ export interface RestartOptions {
   timeout?: string;
   selector?: string;
   output?: string;
+  maxUnavailable?: string;
 }
 
 /** Merge patch adding the restartedAt annotation to the pod template (what kubectl sends). */
@@ -30,6 +32,13 @@ export function restartPatch(now: Date): Record<string, unknown> {
 export async function run(ctx: CommandContext, args: string[], opts: RestartOptions, _cmd: Command): Promise<number> {
   const timeoutMs = opts.timeout === undefined ? 0 : parseDuration(opts.timeout, '--timeout');
   const format = parseOutputFormat(opts.output, ['default', 'json', 'yaml', 'name', 'jsonpath']);
+  if (opts.maxUnavailable !== undefined) {
+    try {
+      batchSizeFor(opts.maxUnavailable, 1);
+    } catch (err) {
+      throw usageError((err as Error).message);
+    }
+  }
   const refs = parseTargets('rollout restart', args, opts.selector, { filenames: opts.filename });
   const client = await ctx.kube();
   let code: number = ExitCode.OK;
@@ -38,7 +47,7 @@ export async function run(ctx: CommandContext, args: string[], opts: RestartOpti
     // With -o, the restarted objects are printed together at the end (a List when several).
     const printed: KubeObject[] = [];
     for (const { rt, obj } of objects) {
-      code = Math.max(code, await restartOne(ctx, client, rt, obj, objects.length > 1, timeoutMs, format.kind === 'default' ? undefined : printed));
+      code = Math.max(code, await restartOne(ctx, client, rt, obj, objects.length > 1, { timeoutMs, maxUnavailable: opts.maxUnavailable }, format.kind === 'default' ? undefined : printed));
     }
     if (printed.length > 0) ctx.term.stdout.write(formatObjects(printed, format));
   } finally {
@@ -47,7 +56,7 @@ export async function run(ctx: CommandContext, args: string[], opts: RestartOpti
   return code;
 }
 
-async function restartOne(ctx: CommandContext, client: KubeClient, rt: ResourceType, obj: KubeObject, several: boolean, timeoutMs: number, printed?: KubeObject[]): Promise<number> {
+async function restartOne(ctx: CommandContext, client: KubeClient, rt: ResourceType, obj: KubeObject, several: boolean, inPlace: InPlaceOptions, printed?: KubeObject[]): Promise<number> {
   const name = obj.metadata.name ?? '';
   try {
     const adapter = adapterFor(obj);
@@ -61,7 +70,7 @@ async function restartOne(ctx: CommandContext, client: KubeClient, rt: ResourceT
       // With -o, stdout carries only the formatted object: the note goes to stderr.
       const note = printed ? ctx.term.stderr : ctx.term.stdout;
       note.write(`${resourceName(rt.kind, rt.group, name)} has an in-place update policy: restarting containers through ContainerRecreateRequests\n`);
-      const code = await restartInPlace(ctx, client, rt, obj, timeoutMs, !printed);
+      const code = await restartInPlace(ctx, client, rt, obj, inPlace, !printed);
       // The workload object itself is unchanged (its containers restarted in place): -o prints it as read.
       printed?.push(obj);
       return code;

@@ -102,6 +102,7 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
       .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
       .option('-l, --selector <selector>', 'restart every matching object of TYPE')
       .option('--timeout <duration>', 'in-place restarts: give up waiting after this long (exit 3); 0 = no limit', '0')
+      .option('--max-unavailable <n>', 'in-place restarts: pods restarting at once, a number or a percentage (default: the workload\'s maxUnavailable)')
       .option('-o, --output <format>', 'json, yaml, name or jsonpath=TEMPLATE: print the object')
       .addHelpText('after', `\nExample:\n  ${p} rollout restart cloneset/web`)
       .action(lazyAction(ctx, () => import('./restart')));

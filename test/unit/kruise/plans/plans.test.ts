@@ -77,24 +77,6 @@ test('node selector flag', () => {
   assert.throws(() => parseNodeSelector('a'), /key=value/);
 });
 
-test('a rerun resumes the newest unfinished run of the same containers', async () => {
-  const { findResumableRun } = await import('../../../../src/kruise/plans/restart');
-  const labels = { run: 'kubectl-kruise/restart-id', total: 'kubectl-kruise/restart-total', containers: 'kubectl-kruise/restart-containers' };
-  const crr = (run: string, total: number, containers: string, phase: string | undefined, ts: string) => ({
-    metadata: { name: `${run}-${ts}`, creationTimestamp: ts, labels: { [labels.run]: run }, annotations: { [labels.total]: String(total), [labels.containers]: containers } },
-    status: phase ? { phase, containerRecreateStates: [{ name: 'nginx', phase: 'Succeeded' }] } : undefined,
-  });
-  const done = [crr('old', 2, '', 'Completed', '2026-01-01T00:00:00Z'), crr('old', 2, '', 'Completed', '2026-01-01T00:00:01Z')];
-  assert.equal(findResumableRun(done, [], labels), undefined, 'finished runs are not resumed');
-  const partial = [...done, crr('mid', 6, '', 'Completed', '2026-01-02T00:00:00Z'), crr('mid', 6, '', 'Completed', '2026-01-02T00:00:01Z')];
-  assert.equal(findResumableRun(partial, [], labels)?.runId, 'mid', 'fewer CRRs than planned');
-  assert.equal(findResumableRun(partial, ['nginx'], labels), undefined, 'other containers: a new run');
-  const inflight = [...done, crr('busy', 1, 'nginx', undefined, '2026-01-03T00:00:00Z')];
-  assert.equal(findResumableRun(inflight, ['nginx'], labels)?.runId, 'busy', 'a CRR still running');
-  const failed = { ...crr('bad', 6, '', 'Completed', '2026-01-04T00:00:00Z'), status: { phase: 'Completed', containerRecreateStates: [{ name: 'nginx', phase: 'Failed' }] } };
-  assert.equal(findResumableRun([...partial, failed], [], labels)?.runId, 'mid', 'a run that failed is not resumed');
-});
-
 test('every CRR built passes the webhook rules the sandbox enforces', async () => {
   const { buildCrr } = await import('../../../../src/kruise/builders/crr');
   const { validateCrrSpec, validateCrrAgainstPod } = await import('../../../../src/kruise/rules/crr');
