@@ -9,6 +9,7 @@ import { shortHash } from '../kruise/builders/hash';
 import { batchSizeFor, comparePodNames, crrMessage, crrOutcome, crrPhase, planBatches, podIsReady, restartCounts } from '../kruise/plans/restart';
 import { coveredByRun, resumableRun, type RestartRunRecord } from '../kruise/plans/restart-run';
 import { isApiStatus, isNotFound } from '../kube/errors';
+import { failingContainer } from '../kruise/progress';
 import type { RestartLease } from './restart-lease';
 import { usageError } from '../cli/exit';
 import { createOrAdopt } from './idempotent';
@@ -359,7 +360,12 @@ function fillRows(pending: Array<{ pod: Pod; crr: string }>, rows: Map<string, R
       row.phase = 'Gone';
       row.message = 'pod was deleted during its restart';
     }
-    if (obj && outcome === 'Failed') row.message = crrMessage(obj) ?? (crrs.objects.has(crr) ? 'recreate failed' : 'ContainerRecreateRequest deleted before it completed');
+    if (obj && outcome === 'Failed') {
+      row.message = crrMessage(obj) ?? (crrs.objects.has(crr) ? 'recreate failed' : 'ContainerRecreateRequest deleted before it completed');
+      // The CRR says only that its deadline passed; the pod says why (e.g. CrashLoopBackOff).
+      const stuck = current && !gone ? failingContainer(current) : undefined;
+      if (stuck && row.containers.includes(stuck.container)) row.message += `; container ${stuck.container} is in ${stuck.reason}`;
+    }
     if (current && !gone) row.restartsAfterByContainer = restartCounts(current, row.containers);
     row.durationMs = (doneAt.get(crr) ?? Date.now()) - started;
   }

@@ -99,6 +99,15 @@ test('rollout restart --max-unavailable of an in-place CloneSet: one batch of 3,
   assert.deepEqual(writes(sb.audit()), []);
 });
 
+test('rollout restart -l matching nothing prints kubectl\'s "No resources found in default namespace." and exits 0, writing nothing', async () => {
+  sb.clearAudit();
+  const r = await cli(['rollout', 'restart', 'deployment', '-l', 'app=nothing']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stderr, 'No resources found in default namespace.\n');
+  assert.equal(r.stdout, '');
+  assert.deepEqual(sb.audit().filter((e) => !['get', 'list', 'watch'].includes(e.verb)), []);
+});
+
 test('Deployment: restart, history, undo refused while paused, undo', async () => {
   const r = await cli(['rollout', 'restart', 'deploy/api']);
   assert.equal(r.code, 0, summary(r));

@@ -11,7 +11,7 @@ import type { KubeClient, KubeObject, ResourceType } from '../../kube/client';
 import { retryOnConflict } from '../../kube/conflict';
 import { adapterFor } from '../../kruise/workloads/index';
 import { formatObjects, mutationLine, parseOutputFormat, resourceName } from '../../printers/output';
-import { parseTargets, readTargetObjects, resolveTargets } from './targets';
+import { noResourcesFound, parseTargets, readTargetObjects, resolveTargets } from './targets';
 import { restartInPlace, type InPlaceOptions } from './restart-inplace';
 
 export const RESTARTED_AT_ANNOTATION = 'kubectl.kubernetes.io/restartedAt';
@@ -44,6 +44,8 @@ export async function run(ctx: CommandContext, args: string[], opts: RestartOpti
   let code: number = ExitCode.OK;
   try {
     const objects = await readTargetObjects(client, await resolveTargets(client, 'rollout restart', refs), opts.selector);
+    // kubectl rollout restart -l matching nothing: its line on stderr, exit 0
+    if (objects.length === 0) ctx.term.stderr.write(`${noResourcesFound(client.namespace)}\n`);
     // With -o, the restarted objects are printed together at the end (a List when several).
     const printed: KubeObject[] = [];
     for (const { rt, obj } of objects) {
