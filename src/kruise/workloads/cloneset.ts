@@ -8,6 +8,7 @@ import { at, boolAt, groupVersion, intOrStringAt, numAt, pointerOf, strAt } from
 import { commonAccessors, isOnDelete, keptOldByPartition, pausedUnder, replicaStatus, ROLLING_UPDATE } from './base';
 import { REVISION_HASH_LABEL } from '../rules/revisions';
 import { cloneSetRollingLimits, explainCloneSetPartition } from '../partition';
+import { cloneSetControllerPartition } from '../rules/cloneset';
 
 /** Whether the object has the v1beta1 shape (by apiVersion; by shape when apiVersion is missing). */
 export function isCloneSetV1beta1(obj: KubeObject): boolean {
@@ -31,7 +32,12 @@ function replicas(obj: KubeObject): number {
   return numAt(obj, 'spec', 'replicas') ?? 1;
 }
 
+/**
+ * Kruise's controller reads the partition under OnDelete too (v1beta1 with `rollingUpdate`), so the
+ * pods kept old and expectedUpdatedReplicas come from the same rule the sandbox's status uses.
+ */
 function keptOld(obj: KubeObject): number {
+  if (isOnDelete(obj)) return cloneSetControllerPartition(obj) ?? 0;
   return keptOldByPartition(obj, () => explainCloneSetPartition(rollingField(obj, 'partition'), numAt(obj, 'spec', 'replicas')).partitionReplicas);
 }
 

@@ -5,6 +5,7 @@ import { parse } from 'yaml';
 import { adapterFor, adapterForGroupKind } from '../../../src/kruise/workloads/index';
 import { convertKruiseObject } from '../../../src/kruise/conversion';
 import type { KubeObject } from '../../../src/kruise/types';
+import { cloneSetExpectedUpdatedReplicas } from '../../../src/kruise/rules/cloneset';
 
 const fixture = (name: string): KubeObject => parse(readFileSync(new URL(`../../fixtures/workloads/${name}`, import.meta.url), 'utf8')) as KubeObject;
 const need = (obj: KubeObject) => {
@@ -93,6 +94,15 @@ test('CloneSet v1beta1 OnDelete expects every replica', () => {
   assert.equal(a.updatePolicy(obj), 'OnDelete');
   assert.equal(a.partitionReplicas(obj), 0);
   assert.equal(a.expectedUpdatedReplicas(obj), 3);
+});
+
+test('CloneSet v1beta1 OnDelete with rollingUpdate.partition 2 of 5: 2 kept, 3 expected, as Kruise main calculateStatus writes it (pkg/controller/cloneset/cloneset_status.go)', () => {
+  const obj = fixture('cloneset-v1beta1-ondelete-partition.yaml');
+  const a = need(obj);
+  assert.equal(a.updatePolicy(obj), 'OnDelete');
+  assert.equal(a.partitionReplicas(obj), 2);
+  assert.equal(a.expectedUpdatedReplicas(obj), 3);
+  assert.equal(a.expectedUpdatedReplicas(obj), cloneSetExpectedUpdatedReplicas(obj));
 });
 
 test('Advanced StatefulSet: pods-kept partition, rolling fields under rollingUpdate', () => {
