@@ -70,29 +70,18 @@ export function workloadRequest(target: WorkloadTarget): PredownloadRequest | un
     selector: target.selector,
     updateRevision: status?.updateRevision,
   });
-  if (!plan) return undefined;
-  return {
-    images: plan.images,
-    target: plan.target,
-    nodes: plan.nodes,
-    nameBase: `${target.name}-predownload`,
-    namespace: target.namespace,
-    what: `${target.kind.toLowerCase()}/${target.name}`,
-  };
+  return plan && requestOnWorkloadNodes(target, plan, `${target.kind.toLowerCase()}/${target.name}`);
 }
 
 /** `predownload TYPE/NAME --image ...`: the given images on the nodes of the workload's pods (undefined: no pod on a node). */
 export function workloadImagesRequest(target: WorkloadTarget, images: readonly string[]): PredownloadRequest | undefined {
   const plan = planWorkloadImages({ images, pods: target.pods });
-  if (!plan) return undefined;
-  return {
-    images: plan.images,
-    target: plan.target,
-    nodes: plan.nodes,
-    nameBase: `${target.name}-predownload`,
-    namespace: target.namespace,
-    what: `${plan.images.join(', ')} for ${target.kind.toLowerCase()}/${target.name}`,
-  };
+  return plan && requestOnWorkloadNodes(target, plan, `${plan.images.join(', ')} for ${target.kind.toLowerCase()}/${target.name}`);
+}
+
+/** A workload's plan as a request: jobs named after the workload, in its namespace. */
+function requestOnWorkloadNodes(target: WorkloadTarget, plan: Pick<PredownloadRequest, 'images' | 'target' | 'nodes'>, what: string): PredownloadRequest {
+  return { images: plan.images, target: plan.target, nodes: plan.nodes, nameBase: `${target.name}-predownload`, namespace: target.namespace, what };
 }
 
 /**
