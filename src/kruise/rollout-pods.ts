@@ -6,6 +6,7 @@
 //   template's image (spec or status), which means the pod is not really at the update revision.
 import type { ContainerStatus, Pod } from './types';
 import { POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL } from './rules/revisions';
+import { INPLACE_UPDATE_STATE_ANNOTATION, readInPlaceUpdateState } from './rules/cloneset-inplace';
 
 type TemplateLike = { spec?: { containers?: Array<{ name: string; image?: string }>; initContainers?: Array<{ name: string; image?: string }> } } | undefined;
 
@@ -17,6 +18,7 @@ export function trimPod(pod: Pod): Pod {
   const trimStatus = (cs: ContainerStatus): ContainerStatus => {
     const waiting = cs.state?.waiting;
     const out = { name: cs.name, image: cs.image } as ContainerStatus;
+    if (cs.imageID) out.imageID = cs.imageID;
     if (waiting) out.state = { waiting: { reason: waiting.reason, message: waiting.message } };
     return out;
   };
@@ -33,6 +35,9 @@ export function trimPod(pod: Pod): Pod {
     if (templateHash !== undefined) metadata.labels[POD_TEMPLATE_HASH_LABEL] = templateHash;
   }
   if (pod.metadata.deletionTimestamp) metadata.deletionTimestamp = pod.metadata.deletionTimestamp;
+  // Kruise's record of an in-place update: which image IDs the containers ran before it
+  const inPlace = pod.metadata.annotations?.[INPLACE_UPDATE_STATE_ANNOTATION];
+  if (inPlace) metadata.annotations = { [INPLACE_UPDATE_STATE_ANNOTATION]: inPlace };
   const spec = { containers: (pod.spec?.containers ?? []).map((c) => ({ name: c.name, image: c.image })) } as Pod['spec'];
   if (pod.spec?.initContainers?.length) spec.initContainers = pod.spec.initContainers.map((c) => ({ name: c.name, image: c.image }));
   return { metadata, spec, status } as Pod;
@@ -82,8 +87,10 @@ export interface ImageMismatch {
 
 /**
  * The first container of the template that the pod does not run at the template's image: its
- * spec differs, or its status reports another image (an in-place update not done yet). Status
- * images given as digests are not comparable and are skipped.
+ * spec differs, or an in-place update of it has not taken effect. The latter is Kruise's own
+ * CheckInPlaceUpdateCompleted (pkg/util/inplaceupdate/inplace_update_defaults.go): the container's
+ * imageID is still the one recorded before the update AND the reported image is not the spec's.
+ * A reported image alone proves nothing: runtimes may name an image by another of its tags.
  */
 export function templateImageMismatch(pod: Pod, template: TemplateLike): ImageMismatch | undefined {
   // Re-evaluated on every event for thousands of pods: remembered per pod object and template.
@@ -106,16 +113,17 @@ function computeMismatch(pod: Pod, template: TemplateLike): ImageMismatch | unde
   const want = [...(template?.spec?.containers ?? []), ...(template?.spec?.initContainers ?? [])];
   if (want.length === 0) return undefined;
   const specImages = new Map([...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])].map((c) => [c.name, c.image ?? '']));
-  const statusImages = new Map([...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])].map((c) => [c.name, c.image ?? '']));
+  const statuses = new Map([...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])].map((c) => [c.name, c]));
+  const before = readInPlaceUpdateState(pod)?.lastContainerStatuses ?? {};
   for (const c of want) {
     if (!c.image) continue;
     const inSpec = specImages.get(c.name);
     if (inSpec === undefined) continue; // a template container the pod lacks: not ours to judge
     if (inSpec !== c.image) return { container: c.name, want: c.image, got: inSpec };
-    const running = statusImages.get(c.name);
-    if (running && !running.includes('@') && !running.startsWith('sha256:') && normalizeImage(running) !== normalizeImage(c.image)) {
-      return { container: c.name, want: c.image, got: running };
-    }
+    const st = statuses.get(c.name);
+    const lastImageID = before[c.name]?.imageID;
+    if (!st?.image || !lastImageID || st.imageID !== lastImageID) continue;
+    if (normalizeImage(st.image) !== normalizeImage(c.image)) return { container: c.name, want: c.image, got: st.image };
   }
   return undefined;
 }

@@ -129,25 +129,27 @@ test('counts that contradict each other decide nothing', () => {
   assert.match(p.message, /status counts disagree \(4 updated ready but 3 updated\)/);
 });
 
-function readyPod(name: string, revision: string, images: { spec: string; status: string }): Pod {
+/** A ready pod whose sidecar was updated in place by Kruise from an image whose ID was `sha-old` (its in-place-update state records it). */
+function readyPod(name: string, revision: string, images: { spec: string; status: string; imageID?: string; inPlace?: boolean }): Pod {
+  const state = { revision, lastContainerStatuses: { sidecar: { imageID: 'sha-old' } } };
   return {
-    metadata: { name, uid: name, labels: { 'controller-revision-hash': revision } },
+    metadata: { name, uid: name, labels: { 'controller-revision-hash': revision }, annotations: images.inPlace === false ? {} : { 'apps.kruise.io/inplace-update-state': JSON.stringify(state) } },
     spec: { containers: [{ name: 'app', image: 'nginx:1.26' }, { name: 'sidecar', image: images.spec }] },
     status: {
       conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-11-22T09:00:00Z' }],
       containerStatuses: [
-        { name: 'app', image: 'docker.io/library/nginx:1.26', ready: true, restartCount: 0 },
-        { name: 'sidecar', image: images.status, ready: true, restartCount: 0 },
+        { name: 'app', image: 'docker.io/library/nginx:1.26', imageID: 'sha-nginx', ready: true, restartCount: 0 },
+        { name: 'sidecar', image: images.status, imageID: images.imageID ?? 'sha-new', ready: true, restartCount: 0 },
       ],
     },
   } as Pod;
 }
 
-test('a pod labelled with the update revision but running an old sidecar image is not updated: no success while the pods say otherwise', () => {
+test('a pod labelled with the update revision but running an old sidecar image is not updated (CheckInPlaceUpdateCompleted, pkg/util/inplaceupdate/inplace_update_defaults.go): no success while the pods say otherwise', () => {
   const o = cloneSet(2, 0, { currentRevision: 'web-2', updateRevision: 'web-2', replicas: 2, readyReplicas: 2, availableReplicas: 2, updatedReplicas: 2, updatedReadyReplicas: 2, updatedAvailableReplicas: 2, expectedUpdatedReplicas: 2 });
   o.spec.template.spec.containers = [{ name: 'app', image: 'nginx:1.26' }, { name: 'sidecar', image: 'envoy:1.31' }];
   const good = readyPod('web-a', 'web-2', { spec: 'envoy:1.31', status: 'docker.io/library/envoy:1.31' });
-  const stale = readyPod('web-b', 'web-2', { spec: 'envoy:1.31', status: 'envoy:1.30' });
+  const stale = readyPod('web-b', 'web-2', { spec: 'envoy:1.31', status: 'envoy:1.30', imageID: 'sha-old' });
   // Without pods (a finished rollout at start): the status decides.
   assert.equal(evaluateRollout(o, [], NOW).state, 'Complete');
   const p = evaluateRollout(o, [good, stale], NOW, { podsListed: true });
@@ -155,6 +157,13 @@ test('a pod labelled with the update revision but running an old sidecar image i
   assert.match(p.message, /pod "web-b" has the update revision's label but container "sidecar" runs "envoy:1.30", not "envoy:1.31"/);
   const fixed = readyPod('web-b', 'web-2', { spec: 'envoy:1.31', status: 'envoy:1.31' });
   assert.equal(evaluateRollout(o, [good, fixed], NOW, { podsListed: true }).state, 'Complete');
+  // Kruise's CheckInPlaceUpdateCompleted: a changed imageID completes the update whatever name the
+  // runtime reports (containerd may name an image by another of its tags), and without Kruise's
+  // in-place state the reported name alone proves nothing.
+  const otherTag = readyPod('web-b', 'web-2', { spec: 'envoy:1.31', status: 'envoy:1.31.2', imageID: 'sha-new' });
+  assert.equal(evaluateRollout(o, [good, otherTag], NOW, { podsListed: true }).state, 'Complete');
+  const fresh = readyPod('web-b', 'web-2', { spec: 'envoy:1.31', status: 'envoy:1.31.2', imageID: 'sha-old', inPlace: false });
+  assert.equal(evaluateRollout(o, [good, fresh], NOW, { podsListed: true }).state, 'Complete');
   // A pod list that lags behind the workload (one updated pod not seen yet): wait for it.
   assert.equal(evaluateRollout(o, [good], NOW, { podsListed: true }).state, 'Progressing');
 });
