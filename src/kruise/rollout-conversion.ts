@@ -1,4 +1,4 @@
-// Kruise Rollout's conversion webhook for Rollout v1alpha1 ↔ v1beta1 (hub v1beta1), ported
+// Kruise Rollout's conversion webhook for Rollout and BatchRelease v1alpha1 ↔ v1beta1 (hub v1beta1), ported
 // from openkruise/rollouts api/v1alpha1/conversion.go (v0.6.2; unchanged on master):
 // objectRef.workloadRef ↔ workloadRef, step weight ↔ traffic "N%", and the two v1alpha1
 // annotations that carry v1beta1-only fields (rolling style ↔ enableExtraWorkloadForCanary,
@@ -151,9 +151,72 @@ export function rolloutV1beta1ToV1alpha1(src: KubeObject): KubeObject {
   };
 }
 
+const RELEASE_PLAN_FIELDS = ['batchPartition', 'rolloutID', 'failureThreshold', 'finalizingPolicy'] as const;
+const BATCH_STATUS_FIELDS = ['stableRevision', 'updateRevision', 'observedGeneration', 'observedRolloutID', 'observedWorkloadReplicas', 'observedReleasePlanHash', 'collisionCount', 'phase'] as const;
+const BATCH_CANARY_STATUS_FIELDS = ['batchState', 'currentBatch', 'batchReadyTime', 'updatedReplicas', 'updatedReadyReplicas', 'noNeedUpdateReplicas'] as const;
+const ROLLING_STYLES = ['Partition', 'Canary', 'BlueGreen'] as const;
+
+/** The release plan fields both BatchRelease versions share (batches keep only canaryReplicas). */
+function releasePlan(src: unknown): Obj {
+  const plan = obj(src);
+  const out = pick(plan, RELEASE_PLAN_FIELDS);
+  out.batches = list(plan.batches).map((b) => pick(b, ['canaryReplicas']));
+  if (isObj(plan.patchPodTemplateMetadata)) out.patchPodTemplateMetadata = pick(plan.patchPodTemplateMetadata, ['annotations', 'labels']);
+  return out;
+}
+
+/** BatchRelease status as both conversions copy it: no message (v1alpha1 has none); currentBatch is never omitted. */
+function batchStatus(src: unknown): Obj {
+  const s = obj(src);
+  const out = pick(s, BATCH_STATUS_FIELDS);
+  const conditions = nonEmpty(list(s.conditions).map((c) => pick(c, CONDITION_FIELDS)));
+  if (conditions) out.conditions = conditions;
+  out.canaryStatus = { currentBatch: 0, ...pick(s.canaryStatus, BATCH_CANARY_STATUS_FIELDS) };
+  return out;
+}
+
 /**
- * A copy of a rollouts.kruise.io object in `toVersion`. Rollout converts field by field; the other
- * kinds (BatchRelease, TrafficRouting, RolloutHistory) only get their apiVersion changed here.
+ * BatchRelease v1alpha1 → v1beta1 (BatchRelease.ConvertTo): targetReference.workloadRef → workloadRef;
+ * rollingStyle comes from the rolling-style annotation (Partition/Canary/BlueGreen, any case), not from
+ * v1alpha1's own releasePlan.rollingStyle.
+ */
+export function batchReleaseV1alpha1ToV1beta1(src: KubeObject): KubeObject {
+  const spec = obj(src.spec);
+  const srcPlan = obj(spec.releasePlan);
+  const plan = releasePlan(srcPlan);
+  const style = (src.metadata.annotations?.[ROLLOUT_STYLE_ANNOTATION] ?? '').toLowerCase();
+  const rollingStyle = ROLLING_STYLES.find((s) => s.toLowerCase() === style);
+  if (rollingStyle) plan.rollingStyle = rollingStyle;
+  plan.enableExtraWorkloadForCanary = srcPlan.enableExtraWorkloadForCanary === true;
+  return {
+    ...structuredClone(src),
+    apiVersion: 'rollouts.kruise.io/v1beta1',
+    spec: { workloadRef: ref(obj(spec.targetReference).workloadRef), releasePlan: plan },
+    status: batchStatus(src.status),
+  };
+}
+
+/** BatchRelease v1beta1 → v1alpha1 (BatchRelease.ConvertFrom): the rolling-style annotation is always written (lower case). */
+export function batchReleaseV1beta1ToV1alpha1(src: KubeObject): KubeObject {
+  const spec = obj(src.spec);
+  const srcPlan = obj(spec.releasePlan);
+  const plan = releasePlan(srcPlan);
+  const style = typeof srcPlan.rollingStyle === 'string' ? srcPlan.rollingStyle : '';
+  if (style) plan.rollingStyle = style;
+  plan.enableExtraWorkloadForCanary = srcPlan.enableExtraWorkloadForCanary === true;
+  const base = structuredClone(src);
+  return {
+    ...base,
+    apiVersion: 'rollouts.kruise.io/v1alpha1',
+    metadata: { ...base.metadata, annotations: { ...(base.metadata.annotations ?? {}), [ROLLOUT_STYLE_ANNOTATION]: style.toLowerCase() } },
+    spec: { targetReference: { workloadRef: ref(spec.workloadRef) }, releasePlan: plan },
+    status: batchStatus(src.status),
+  };
+}
+
+/**
+ * A copy of a rollouts.kruise.io object in `toVersion`. Rollout and BatchRelease convert field by
+ * field; TrafficRouting and RolloutHistory (one version) only get their apiVersion changed.
  */
 export function convertRolloutObject(src: KubeObject, toVersion: string): KubeObject {
   const from = (src.apiVersion ?? '').split('/')[1] as Version | undefined;
@@ -161,6 +224,10 @@ export function convertRolloutObject(src: KubeObject, toVersion: string): KubeOb
   if (src.kind === 'Rollout' && from !== to) {
     if (from === 'v1alpha1' && to === 'v1beta1') return rolloutV1alpha1ToV1beta1(src);
     if (from === 'v1beta1' && to === 'v1alpha1') return rolloutV1beta1ToV1alpha1(src);
+  }
+  if (src.kind === 'BatchRelease' && from !== to) {
+    if (from === 'v1alpha1' && to === 'v1beta1') return batchReleaseV1alpha1ToV1beta1(src);
+    if (from === 'v1beta1' && to === 'v1alpha1') return batchReleaseV1beta1ToV1alpha1(src);
   }
   return { ...structuredClone(src), apiVersion: `rollouts.kruise.io/${toVersion}` };
 }

@@ -112,6 +112,18 @@ for (const setup of SETUPS) {
         const alpha = await kubectl(['get', 'rollouts.v1alpha1.rollouts.kruise.io', 'rollout-web', '--no-headers'], sb.kubeconfig);
         assert.match(alpha.stdout, /^rollout-web\s+Progressing\s+1\s+StepPaused\s+/);
       });
+
+      it('a v1beta1 BatchRelease (with status) applies and reads in v1alpha1 converted; the v1alpha1 KIND column shows the workload kind', async () => {
+        const applied = await kubectl(['apply', '-f', join(FIXTURES, 'sandbox-batchrelease-web-v1beta1.yaml')], sb.kubeconfig);
+        assert.equal(applied.code, 0, applied.stderr);
+        const alpha = await sb.api('GET', `${ROLLOUTS}/v1alpha1/namespaces/default/batchreleases/rollout-web`);
+        assert.equal(alpha.status, 200);
+        assert.deepEqual(alpha.body.spec.targetReference.workloadRef, { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web' });
+        assert.equal(alpha.body.metadata.annotations['rollouts.kruise.io/rolling-style'], 'partition');
+        const get = await kubectl(['get', 'batchreleases.v1alpha1.rollouts.kruise.io', '--no-headers'], sb.kubeconfig);
+        assert.equal(get.code, 0, get.stderr);
+        assert.match(get.stdout, /^rollout-web\s+CloneSet\s+/);
+      });
     } else {
       it('v1beta1 is not served: kubectl apply of a v1beta1 Rollout fails and stores nothing', async () => {
         const applied = await kubectl(['apply', '-f', BETA], sb.kubeconfig);

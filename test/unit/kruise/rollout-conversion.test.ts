@@ -133,7 +133,38 @@ test(`Rollout round trip v1beta1 → v1alpha1 → v1beta1 (${SRC}): the canary s
   }
 });
 
-test('convertRolloutObject: BatchRelease, TrafficRouting and RolloutHistory only change apiVersion', () => {
-  const br: KubeObject = { apiVersion: 'rollouts.kruise.io/v1beta1', kind: 'BatchRelease', metadata: { name: 'b' }, spec: { releasePlan: { batches: [] } } };
-  assert.deepEqual(convertRolloutObject(br, 'v1alpha1'), { ...br, apiVersion: 'rollouts.kruise.io/v1alpha1' });
+test(`BatchRelease.ConvertFrom (${SRC}): workloadRef → targetReference.workloadRef, rolling-style annotation from releasePlan.rollingStyle in lower case, status copied`, () => {
+  const beta = fixture('sandbox-batchrelease-web-v1beta1.yaml');
+  const alpha = convertRolloutObject(beta, 'v1alpha1');
+  assert.equal(alpha.apiVersion, 'rollouts.kruise.io/v1alpha1');
+  assert.equal(alpha.metadata.annotations?.['rollouts.kruise.io/rolling-style'], 'partition');
+  assert.deepEqual(alpha.metadata.ownerReferences, beta.metadata.ownerReferences);
+  assert.deepEqual(alpha.spec, {
+    targetReference: { workloadRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web' } },
+    releasePlan: {
+      batchPartition: 0,
+      finalizingPolicy: 'Immediate',
+      batches: [{ canaryReplicas: '20%' }, { canaryReplicas: '50%' }, { canaryReplicas: '100%' }],
+      rollingStyle: 'Partition',
+      enableExtraWorkloadForCanary: false,
+    },
+  });
+  assert.deepEqual(alpha.status, beta.status);
+});
+
+test(`BatchRelease.ConvertTo (${SRC}): rollingStyle comes from the rolling-style annotation (any case), not from v1alpha1's releasePlan.rollingStyle`, () => {
+  const alpha = convertRolloutObject(fixture('sandbox-batchrelease-web-v1beta1.yaml'), 'v1alpha1');
+  for (const [annotation, style] of [['partition', 'Partition'], ['CANARY', 'Canary'], ['bluegreen', 'BlueGreen'], ['', undefined]] as const) {
+    const a = structuredClone(alpha);
+    a.metadata.annotations = { 'rollouts.kruise.io/rolling-style': annotation };
+    const plan = (convertRolloutObject(a, 'v1beta1').spec as { releasePlan: { rollingStyle?: string } }).releasePlan;
+    assert.equal(plan.rollingStyle, style, `annotation "${annotation}"`);
+  }
+  const back = convertRolloutObject(alpha, 'v1beta1');
+  assert.deepEqual(back.spec, fixture('sandbox-batchrelease-web-v1beta1.yaml').spec, 'round trip');
+});
+
+test('convertRolloutObject: TrafficRouting and RolloutHistory (one version) only change apiVersion', () => {
+  const tr: KubeObject = { apiVersion: 'rollouts.kruise.io/v1alpha1', kind: 'TrafficRouting', metadata: { name: 't' }, spec: { objectRef: [{ service: 's' }] } };
+  assert.deepEqual(convertRolloutObject(tr, 'v1beta1'), { ...tr, apiVersion: 'rollouts.kruise.io/v1beta1' });
 });
