@@ -106,7 +106,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   installCrds(store, await crdsToInstall(opts));
   await loadConverters();
 
-  const settings: SimulationSettings = { readyDelayMs: opts.readyDelayMs, kruise: opts.kruise, nodes: opts.nodes, featureGates: opts.featureGates };
+  const settings: SimulationSettings = { readyDelayMs: opts.readyDelayMs, kruise: opts.kruise, kruiseRollout: opts.kruiseRollout ?? 'v0.6', nodes: opts.nodes, featureGates: opts.featureGates };
   const controllers = opts.noControllers ? [] : await loadControllers(settings);
   for (const c of controllers) if (c.admission) store.addAdmissionHooks(c.admission);
   store.hasKubelet = controllers.some((c) => c.name === 'kubelet');

@@ -59,6 +59,11 @@ for (const setup of SETUPS) {
       assert.equal(legacy.status, 200);
       assert.deepEqual(legacy.body.versions.map((v: { version: string }) => v.version).sort(), setup.versions);
       assert.equal(legacy.body.preferredVersion.version, storage);
+      // Which definitions serve the group: the folder's real CRD, or the built-in one of the release.
+      const crd = await sb.api('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/rollouts.rollouts.kruise.io');
+      const builtin = crd.body.metadata.annotations?.['kruise-sandbox/builtin'];
+      if (setup.realCrds) assert.equal(builtin, undefined);
+      else assert.match(builtin, /^kruise-rollout-(v0\.4|v0\.6|master)$/);
       // Kruise's own kinds are still served beside them.
       const clonesets = await sb.api('GET', '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets');
       assert.equal(clonesets.status, 200);
@@ -212,11 +217,15 @@ describe('sandbox --crds / --kruise-rollout: bad combinations exit 2 before serv
     });
   }
 
-  it('--kruise-rollout matching the folder is accepted (v0.6 with v0.6.2 CRDs)', async () => {
+  it('--kruise-rollout matching the folder is accepted (v0.6 with v0.6.2 CRDs); Kruise\'s kinds keep their built-in definitions', async () => {
     const sb = await startSandbox({ extraArgs: ['--kruise-rollout', 'v0.6', '--crds', join(ROLLOUT_CRDS, 'v0.6.2')] });
     try {
       const res = await kubectl(['get', 'rollouts'], sb.kubeconfig);
       assert.equal(res.code, 0, res.stderr);
+      const crd = await sb.api('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/clonesets.apps.kruise.io');
+      assert.equal(crd.body.metadata.annotations['kruise-sandbox/builtin'], 'v1.9');
+      const clonesets = await kubectl(['get', 'clonesets'], sb.kubeconfig);
+      assert.equal(clonesets.code, 0, clonesets.stderr);
     } finally {
       await sb.stop();
     }
