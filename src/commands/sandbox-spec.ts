@@ -2,6 +2,7 @@
 // (implementation in sandbox.ts, loaded only when the command runs).
 import type { Command } from 'commander';
 import type { CommandContext } from '../cli/context';
+import { collect } from './collect';
 import { lazyAction } from './lazy';
 
 export function registerSandbox(program: Command, ctx: CommandContext): void {
@@ -11,7 +12,8 @@ export function registerSandbox(program: Command, ctx: CommandContext): void {
     .option('--port <port>', 'port on 127.0.0.1 (0 = any free port)', '0')
     .option('--nodes <n>', 'number of nodes node-1..N', '3')
     .option('--kruise <release>', 'OpenKruise release to imitate: v1.3, v1.8, v1.9 or master', 'v1.9')
-    .option('--crds <dir>', 'install the CRD manifests of this folder instead of the built-in minimal definitions (enables schema validation)')
+    .option('--kruise-rollout <release>', 'Kruise Rollout release to imitate with built-in definitions: v0.4, v0.6 or master (default v0.6; a --crds folder of Kruise Rollout CRDs decides instead)')
+    .option('--crds <dir>', 'install the CRD manifests of this folder instead of the built-in minimal definitions of their group (enables schema validation); repeatable', collect)
     .option('--tls', 'serve HTTPS with a generated CA and bearer tokens; adds a read-only "viewer" context')
     .option('--kubeconfig-out <file>', 'where to write the kubeconfig (written once the server is ready)', 'kruise-sandbox.kubeconfig')
     .option('--audit-log <file>', 'append one JSON line per request to this file')
@@ -30,6 +32,7 @@ export function registerSandbox(program: Command, ctx: CommandContext): void {
         `  ${ctx.programName} sandbox --kubeconfig-out /tmp/sandbox.kubeconfig`,
         '  export KUBECONFIG=/tmp/sandbox.kubeconfig; kubectl get nodes',
         `  ${ctx.programName} sandbox --kruise master --crds ../shared/kruise-crds/master --tls`,
+        `  ${ctx.programName} sandbox --crds ../shared/kruise-crds/v1.9.0 --crds ../shared/kruise-rollout-crds/v0.6.2`,
       ].join('\n'),
     )
     .action(lazyAction(ctx, () => import('./sandbox')));

@@ -1,6 +1,6 @@
 // `sandbox`: validates the flags, starts the in-memory API server, writes the kubeconfig
 // once it is ready, and runs until SIGINT/SIGTERM (then exits 0, removing the kubeconfig).
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
 import type { CommandContext } from '../cli/context';
@@ -11,7 +11,10 @@ export interface SandboxCommandOptions {
   port: string;
   nodes: string;
   kruise: string;
-  crds?: string;
+  /** --kruise-rollout; absent: v0.6, or the release of a --crds folder holding Kruise Rollout's CRDs. */
+  kruiseRollout?: string;
+  /** --crds, repeatable. */
+  crds?: string[];
   tls?: boolean;
   kubeconfigOut: string;
   auditLog?: string;
@@ -36,18 +39,9 @@ export async function run(ctx: CommandContext, args: string[], opts: SandboxComm
   const kruise = parseKruiseRelease(opts.kruise);
   if (!kruise) throw usageError(`invalid value "${opts.kruise}" for --kruise: use v1.3, v1.8, v1.9 or master`);
   const readyDelayMs = parseDuration(opts.readyDelay, '--ready-delay');
-  if (opts.crds !== undefined && !(existsSync(opts.crds) && statSync(opts.crds).isDirectory())) {
-    throw usageError(`--crds ${opts.crds}: not a folder`);
-  }
-  if (opts.crds !== undefined) {
-    // A folder without CRDs, or with a file that is not YAML, is bad input: exit 2 before serving.
-    const { readCrdFolder } = await import('../sandbox/index');
-    try {
-      await readCrdFolder(opts.crds);
-    } catch (err) {
-      throw usageError(`--crds ${opts.crds}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
-    }
-  }
+  const { checkCrdFolders } = await import('./sandbox-crds');
+  const crds = await checkCrdFolders(opts.crds ?? [], opts.kruiseRollout);
+  const kruiseRollout = crds.kruiseRollout;
   let faults: import('../sandbox/index').FaultSpec | undefined;
   if (opts.faults !== undefined) {
     let text: string;
@@ -74,7 +68,7 @@ export async function run(ctx: CommandContext, args: string[], opts: SandboxComm
   }
   if (opts.tour) {
     const [{ startSandbox }, { runTour }] = await Promise.all([import('../sandbox/index'), import('./sandbox-tour')]);
-    const sandbox = await startSandbox({ port, nodes, kruise, crdsDir: opts.crds, tls: false, auditLog: opts.auditLog, faults, readyDelayMs: Math.min(readyDelayMs, 300), featureGates });
+    const sandbox = await startSandbox({ port, nodes, kruise, crdsDirs: opts.crds, kruiseRollout, tls: false, auditLog: opts.auditLog, faults, readyDelayMs: Math.min(readyDelayMs, 300), featureGates });
     try {
       return await runTour(ctx, sandbox);
     } finally {
@@ -90,7 +84,7 @@ export async function run(ctx: CommandContext, args: string[], opts: SandboxComm
   const { startSandbox, writeFileAtomic } = await import('../sandbox/index');
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
-    sandbox = await startSandbox({ port, nodes, kruise, crdsDir: opts.crds, tls: Boolean(opts.tls), auditLog: opts.auditLog, faults, readyDelayMs, featureGates });
+    sandbox = await startSandbox({ port, nodes, kruise, crdsDirs: opts.crds, kruiseRollout, tls: Boolean(opts.tls), auditLog: opts.auditLog, faults, readyDelayMs, featureGates });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE') throw usageError(`--port ${port}: address already in use`);
@@ -99,7 +93,7 @@ export async function run(ctx: CommandContext, args: string[], opts: SandboxComm
   writeFileAtomic(kubeconfigPath, sandbox.kubeconfig);
 
   const out = ctx.term.stdout;
-  out.write(`Kruise sandbox (OpenKruise ${kruise}${opts.crds ? `, CRDs from ${opts.crds}` : ''}) serving on ${sandbox.url} with ${nodes} node${nodes === 1 ? '' : 's'}\n`);
+  out.write(`Kruise sandbox (OpenKruise ${kruise}, Kruise Rollout ${crds.rolloutFromFolder ? 'from --crds' : kruiseRollout}${opts.crds?.length ? `, CRDs from ${opts.crds.join(', ')}` : ''}) serving on ${sandbox.url} with ${nodes} node${nodes === 1 ? '' : 's'}\n`);
   out.write(`Kubeconfig: ${kubeconfigPath}\n\n`);
   out.write(`  export KUBECONFIG=${kubeconfigPath}\n`);
   out.write('  kubectl get nodes\n');

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { KubeObject } from '../kruise/types';
 import type { ControllerWithAdmission, SimulationSettings } from './store-api';
 import { builtinKruiseCrds, type KruiseRelease } from './crds/builtin-crds';
+import { builtinRolloutCrds, type RolloutRelease } from './crds/builtin-rollout-crds';
 import { attachCrdLifecycle, installCrds, readCrdFolder } from './server/crd-lifecycle';
 import { FaultInjector, type FaultSpec } from './server/faults';
 import { createRequestHandler, type AuthConfig } from './server/http';
@@ -19,6 +20,7 @@ import { loadConverters } from './server/versions';
 // What the `sandbox` command needs besides startSandbox: the build puts this module and
 // everything under src/sandbox into dist/sandbox.cjs, so the command reaches it only here.
 export { parseKruiseRelease } from './crds/builtin-crds';
+export { parseRolloutRelease, rolloutVersionsOf, ROLLOUT_GROUP, type RolloutRelease } from './crds/builtin-rollout-crds';
 export { validateFaultSpec, type FaultSpec } from './server/faults';
 export { writeFileAtomic } from './server/kubeconfig';
 export { readCrdFolder } from './server/crd-lifecycle';
@@ -30,8 +32,10 @@ export interface SandboxOptions {
   host?: string;
   nodes: number;
   kruise: KruiseRelease;
-  /** Install the CRDs of this folder instead of the built-in minimal definitions. */
-  crdsDir?: string;
+  /** Install the CRDs of these folders; a group they hold no CRD of gets the built-in minimal definitions. */
+  crdsDirs?: string[];
+  /** Kruise Rollout release whose built-in definitions serve rollouts.kruise.io (default v0.6). */
+  kruiseRollout?: RolloutRelease;
   tls: boolean;
   auditLog?: string;
   faults?: FaultSpec;
@@ -83,14 +87,26 @@ function nodeObject(i: number): KubeObject {
   };
 }
 
+/** The CRDs of every --crds folder, plus built-in definitions of the groups (Kruise, Kruise Rollout) they leave out. */
+async function crdsToInstall(opts: SandboxOptions): Promise<KubeObject[]> {
+  const fromFolders: KubeObject[] = [];
+  for (const dir of opts.crdsDirs ?? []) fromFolders.push(...(await readCrdFolder(dir)));
+  const groups = new Set(fromFolders.map((c) => (c.spec as { group?: string } | undefined)?.group));
+  return [
+    ...(groups.has('apps.kruise.io') ? [] : builtinKruiseCrds(opts.kruise)),
+    ...(groups.has('rollouts.kruise.io') ? [] : builtinRolloutCrds(opts.kruiseRollout ?? 'v0.6')),
+    ...fromFolders,
+  ];
+}
+
 export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox> {
   const registry = new ResourceRegistry();
   const store = new MemoryStore(registry, opts.faults?.expireResourceVersionsAfter || 20_000);
   attachCrdLifecycle(store, registry);
-  installCrds(store, opts.crdsDir ? await readCrdFolder(opts.crdsDir) : builtinKruiseCrds(opts.kruise));
+  installCrds(store, await crdsToInstall(opts));
   await loadConverters();
 
-  const settings: SimulationSettings = { readyDelayMs: opts.readyDelayMs, kruise: opts.kruise, nodes: opts.nodes, featureGates: opts.featureGates };
+  const settings: SimulationSettings = { readyDelayMs: opts.readyDelayMs, kruise: opts.kruise, kruiseRollout: opts.kruiseRollout ?? 'v0.6', nodes: opts.nodes, featureGates: opts.featureGates };
   const controllers = opts.noControllers ? [] : await loadControllers(settings);
   for (const c of controllers) if (c.admission) store.addAdmissionHooks(c.admission);
   store.hasKubelet = controllers.some((c) => c.name === 'kubelet');

@@ -46,6 +46,8 @@ export interface SimulationSettings {
   nodes: number;
   /** kruise-manager's --feature-gates (src/sandbox/feature-gates.ts); absent gates take their default. */
   featureGates?: Readonly<Record<string, boolean>>;
+  /** Which Kruise Rollout release is imitated (--kruise-rollout, or read from a --crds folder's Rollout CRD). */
+  kruiseRollout?: 'v0.4' | 'v0.6' | 'master';
 }
 
 export interface Controller {

@@ -2,6 +2,7 @@
 // convert through src/kruise/conversion (Kruise's conversion webhook rules); kinds whose
 // versions share a shape only change apiVersion (kube's "None" conversion strategy).
 import type { KubeObject } from '../../kruise/types';
+import { convertRolloutObject } from '../../kruise/rollout-conversion';
 import { groupVersion, type ResourceType } from './resource-types';
 
 type Converter = (obj: KubeObject, toApiVersion: string) => KubeObject;
@@ -26,6 +27,8 @@ export async function loadConverters(): Promise<void> {
 export function convertTo(type: ResourceType, obj: KubeObject, version: string): KubeObject {
   const target = groupVersion(type.group, version);
   if (obj.apiVersion === target) return obj;
+  // Kruise Rollout's own conversion webhook (Rollout v1alpha1 ↔ v1beta1).
+  if (type.group === 'rollouts.kruise.io') return convertRolloutObject(obj, version);
   if (kruiseConverter && type.group.endsWith('kruise.io')) {
     try {
       const out = kruiseConverter(obj, target);
