@@ -21,7 +21,7 @@ describe('approve: StepPaused → StepReady (rollout_canary.go / rollout_bluegre
     assert.equal(r.subresource, 'status');
     assert.deepEqual(r.patch, { metadata: { resourceVersion: '4711' }, status: { canaryStatus: { currentStepState: 'StepReady' }, currentStepState: 'StepReady' } });
     for (const release of ['v0.6.2', 'master']) {
-      const after = assertFits(release, obj, r.patch) as { status: { canaryStatus: { currentStepState: string; currentStepIndex: number } } };
+      const after = assertFits(release, obj, r.patch) as unknown as { status: { canaryStatus: { currentStepState: string; currentStepIndex: number } } };
       assert.equal(after.status.canaryStatus.currentStepState, 'StepReady');
       assert.equal(after.status.canaryStatus.currentStepIndex, 1);
     }
