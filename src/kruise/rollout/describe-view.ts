@@ -113,7 +113,7 @@ export function describeRollout(
   const current = s.currentStepIndex;
   const steps: DescribeStep[] = view.steps.map((st) => {
     const isCurrent = !allDone && current === st.index;
-    const pause: StepPauseKind = isFinalFullStep(view.steps, st.index) ? 'none' : st.pauseSeconds === undefined ? 'manual' : 'timed';
+    const pause: StepPauseKind = isFinalFullStep(view.steps, st.index, view.strategy) ? 'none' : st.pauseSeconds === undefined ? 'manual' : 'timed';
     const progress: StepProgress = allDone || (current !== undefined && st.index < current) || (isCurrent && STEP_FINISHED.has(s.currentStepState ?? '')) ? 'done' : isCurrent ? 'current' : 'pending';
     const out: DescribeStep = { index: st.index, replicas: st.replicas, canaryReplicas: st.canaryReplicas, traffic: st.traffic, pause, pauseSeconds: st.pauseSeconds, progress };
     if (isCurrent) {

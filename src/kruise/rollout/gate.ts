@@ -142,7 +142,7 @@ export function evaluateRolloutRelease(rollout: KubeObject, workload: KubeObject
   if (view.paused || s.progressing?.reason === PROGRESSING_REASON.Paused) {
     return out('Paused', `${label} is paused (spec.strategy.paused) at ${stepText}: resume it to continue`);
   }
-  if (s.currentStepState === STEP_STATE.Paused && stepIndex !== undefined && current && !isFinalFullStep(view.steps, stepIndex)) {
+  if (s.currentStepState === STEP_STATE.Paused && stepIndex !== undefined && current && !isFinalFullStep(view.steps, stepIndex, view.strategy)) {
     if (current.pauseSeconds === undefined) {
       return out('StepPaused', `${label} is waiting for approval at ${stepText} (${s.canaryReadyReplicas ?? 0} of ${s.canaryReplicas ?? 0} canary pods ready): approve it to continue`);
     }

@@ -61,7 +61,10 @@ export function stepJump(
   };
 }
 
-/** doCanaryPaused (rollout_canary.go): a last step of exactly "100%" leaves StepPaused at once. */
-export function isFinalFullStep(steps: ReadonlyArray<{ replicas?: IntOrString }>, index: number): boolean {
-  return index === steps.length && steps[index - 1]?.replicas === '100%';
+/**
+ * Whether StepPaused ends at once on step `index`: canary doCanaryPaused (rollout_canary.go) does so for
+ * a last step of exactly "100%"; blue-green's doCanaryPaused (rollout_bluegreen.go) has no such rule.
+ */
+export function isFinalFullStep(steps: ReadonlyArray<{ replicas?: IntOrString }>, index: number, strategy: 'canary' | 'blueGreen' = 'canary'): boolean {
+  return strategy === 'canary' && index === steps.length && steps[index - 1]?.replicas === '100%';
 }

@@ -150,3 +150,13 @@ test('a final "100%" step in StepPaused moves on by itself (doCanaryPaused): not
   Object.assign(st.canaryStatus, { currentStepIndex: 3, nextStepIndex: -1, currentStepState: 'StepPaused' });
   assert.equal(evaluateRolloutRelease(obj, cloneSet, NOW).state, 'Progressing');
 });
+
+test('TestBlueGreenRunCanaryPaused (pkg/controller/rollout/rollout_bluegreen_test.go) / rollout_bluegreen.go doCanaryPaused: blue-green has no final-"100%" shortcut, its last step without duration waits for approval', () => {
+  const obj = rollout('v1beta1-bluegreen.yaml');
+  const st = obj.status as { blueGreenStatus: Record<string, unknown> };
+  Object.assign(st.blueGreenStatus, { currentStepIndex: 2, nextStepIndex: -1, currentStepState: 'StepPaused', updatedReplicas: 4, updatedReadyReplicas: 4 });
+  const r = evaluateRolloutRelease(obj, loadKind('v1beta1-bluegreen.yaml', 'Deployment'), NOW);
+  assert.equal(r.state, 'StepPaused');
+  assert.equal(r.step, 2);
+  assert.equal(r.trafficWeight, '100%');
+});

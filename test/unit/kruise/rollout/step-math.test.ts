@@ -66,4 +66,5 @@ test('doCanaryPaused (pkg/controller/rollout/rollout_canary.go): only a last ste
   assert.equal(isFinalFullStep(steps, 2), true);
   assert.equal(isFinalFullStep(steps, 1), false);
   assert.equal(isFinalFullStep([{ replicas: 1 }, { replicas: 10 }], 2), false); // 10 of 10 is not the string "100%"
+  assert.equal(isFinalFullStep(steps, 2, 'blueGreen'), false); // rollout_bluegreen.go doCanaryPaused has no such rule
 });
