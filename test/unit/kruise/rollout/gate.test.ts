@@ -160,3 +160,43 @@ test('TestBlueGreenRunCanaryPaused (pkg/controller/rollout/rollout_bluegreen_tes
   assert.equal(r.step, 2);
   assert.equal(r.trafficWeight, '100%');
 });
+
+// Expected statuses of TestReconcileRolloutProgressing rows (openkruise/rollouts
+// pkg/controller/rollout/rollout_progressing_test.go), as the gate reads them.
+function withStatus(phase: string, stepState: string, conditions: Array<Record<string, string>>): KubeObject {
+  const obj = rollout('v1beta1-completed.yaml');
+  const st = obj.status as Record<string, unknown> & { canaryStatus: Record<string, unknown> };
+  st.phase = phase;
+  st.currentStepState = stepState;
+  st.canaryStatus.currentStepState = stepState;
+  st.conditions = conditions;
+  return obj;
+}
+const PROG = (status: string, reason: string) => ({ type: 'Progressing', status, reason, message: '' });
+
+test('TestReconcileRolloutProgressing row "ReconcileRolloutProgressing rolling -> finalizing": Completed step state under Finalising is not done', () => {
+  const r = evaluateRolloutRelease(withStatus('Progressing', 'Completed', [PROG('True', 'Finalising')]), cloneSet, NOW);
+  assert.equal(r.state, 'Progressing');
+  assert.equal(rolloutReleaseExitCode(r), 4);
+});
+
+test('TestReconcileRolloutProgressing row "ReconcileRolloutProgressing finalizing -> succeeded": Succeeded=True but phase not yet Healthy is not done; with phase Healthy (case Completed) it is', () => {
+  const conds = [PROG('False', 'Completed'), { type: 'Succeeded', status: 'True', reason: '', message: '' }];
+  assert.equal(evaluateRolloutRelease(withStatus('Progressing', 'Completed', conds), cloneSet, NOW).state, 'Progressing');
+  assert.equal(evaluateRolloutRelease(withStatus('Healthy', 'Completed', conds), cloneSet, NOW).state, 'Complete');
+});
+
+test('TestReconcileRolloutProgressing row "ReconcileRolloutProgressing rolling -> rollback1": Cancelling is still in progress, not yet failed', () => {
+  const r = evaluateRolloutRelease(withStatus('Progressing', 'StepUpgrade', [PROG('True', 'Cancelling')]), cloneSet, NOW);
+  assert.equal(r.state, 'Progressing');
+  assert.match(r.message, /cancelling \(the workload was rolled back\)/);
+});
+
+test('TestCalculateRolloutStatus row "disable an working rollout" (pkg/controller/rollout/rollout_status_test.go): a disabled Rollout does not drive a release: Blocked', () => {
+  const obj = rollout('v1beta1-canary-manual-step.yaml');
+  (obj.spec as Record<string, unknown>).disabled = true;
+  (obj.status as Record<string, unknown>).phase = 'Disabled';
+  const r = evaluateRolloutRelease(obj, cloneSet, NOW);
+  assert.equal(r.state, 'Blocked');
+  assert.match(r.message, /disabled/);
+});
