@@ -43,7 +43,9 @@ export function readRollout(obj: KubeObject, workload?: KubeObject | null): Roll
   const replicas = workload ? workloadReplicas(workload) : undefined;
   const rawSteps = at(stratObj, 'steps');
   const steps = (Array.isArray(rawSteps) ? rawSteps : []).map((s: unknown, i) => readStep(s, i + 1, apiVersion, replicas));
-  const rolloutID = (apiVersion === 'v1alpha1' ? strAt(obj, 'spec', 'rolloutID') : undefined) || workload?.metadata.labels?.[ROLLOUT_ID_LABEL] || undefined;
+  // The controller's rollout ID is the workload's label in every release (rollout_status.go getRolloutID,
+  // v0.4.4 and v0.6.2); v1alpha1 spec.rolloutID is informational only and never compared.
+  const rolloutID = workload?.metadata.labels?.[ROLLOUT_ID_LABEL] || undefined;
   const subStatusField = blueGreen ? 'blueGreenStatus' : 'canaryStatus';
   return {
     apiVersion,
@@ -57,6 +59,7 @@ export function readRollout(obj: KubeObject, workload?: KubeObject | null): Roll
     paused: boolAt(strategy, 'paused'),
     disabled: boolAt(obj, 'spec', 'disabled'),
     rolloutID,
+    specRolloutID: apiVersion === 'v1alpha1' ? strAt(obj, 'spec', 'rolloutID') : undefined,
     status: readStatus(at(obj, 'status'), subStatusField, apiVersion),
   };
 }

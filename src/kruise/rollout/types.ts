@@ -78,7 +78,9 @@ export interface RolloutView {
   steps: RolloutStepView[];
   paused: boolean;
   disabled: boolean;
-  /** v1alpha1 spec.rolloutID, else the workload's `rollouts.kruise.io/rollout-id` label. */
+  /** The workload's `rollouts.kruise.io/rollout-id` label: what status.observedRolloutID follows. */
   rolloutID?: string;
+  /** v1alpha1 spec.rolloutID (the controller does not read it). */
+  specRolloutID?: string;
   status: RolloutStatusView;
 }

@@ -200,3 +200,13 @@ test('TestCalculateRolloutStatus row "disable an working rollout" (pkg/controlle
   assert.equal(r.state, 'Blocked');
   assert.match(r.message, /disabled/);
 });
+
+test('a v1alpha1 spec.rolloutID does not hold back completion: the controller compares the workload label (rollout_status.go getRolloutID, v0.4.4 and v0.6.2)', () => {
+  const obj = rollout('v1alpha1-canary-manual-step.yaml');
+  const st = obj.status as Record<string, unknown> & { canaryStatus: Record<string, unknown> };
+  st.phase = 'Healthy';
+  st.canaryStatus.currentStepState = 'Completed';
+  st.canaryStatus.currentStepIndex = 3;
+  st.conditions = [{ type: 'Progressing', status: 'False', reason: 'Completed', message: 'Rollout progressing has been completed' }, { type: 'Succeeded', status: 'True', reason: 'Completed', message: '' }];
+  assert.equal(evaluateRolloutRelease(obj, cloneSet, NOW).state, 'Complete');
+});

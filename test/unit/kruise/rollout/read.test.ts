@@ -29,7 +29,7 @@ test('v1beta1 canary: workloadRef, steps resolved against the CloneSet\'s 5 repl
   assert.equal(v.disabled, false);
 });
 
-test('v1alpha1 (api/v1alpha1/conversion.go ConvertTo): objectRef.workloadRef, weight → traffic "N%", a step with only a weight releases weight% of the pods, spec.rolloutID', () => {
+test('v1alpha1 (api/v1alpha1/conversion.go ConvertTo): objectRef.workloadRef, weight → traffic "N%", a step with only a weight releases weight% of the pods, spec.rolloutID kept apart', () => {
   const v = readRollout(loadKind('v1alpha1-canary-manual-step.yaml', 'Rollout'), cloneSet);
   assert.equal(v.apiVersion, 'v1alpha1');
   assert.equal(v.workloadRef?.name, 'demo');
@@ -41,7 +41,8 @@ test('v1alpha1 (api/v1alpha1/conversion.go ConvertTo): objectRef.workloadRef, we
       ['100%', 5, undefined],
     ],
   );
-  assert.equal(v.rolloutID, 'release-42');
+  assert.equal(v.specRolloutID, 'release-42');
+  assert.equal(v.rolloutID, undefined); // getRolloutID reads the workload's label only
   assert.equal(v.status.topCurrentStepState, undefined); // v1alpha1 has no mirror at the top
   assert.equal(v.status.nextStepIndex, undefined); // v0.4 status
 });
