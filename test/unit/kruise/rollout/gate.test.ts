@@ -210,3 +210,15 @@ test('a v1alpha1 spec.rolloutID does not hold back completion: the controller co
   st.conditions = [{ type: 'Progressing', status: 'False', reason: 'Completed', message: 'Rollout progressing has been completed' }, { type: 'Succeeded', status: 'True', reason: 'Completed', message: '' }];
   assert.equal(evaluateRolloutRelease(obj, cloneSet, NOW).state, 'Complete');
 });
+
+test('first deployment (rollout_status.go calculateRolloutStatus, phase Healthy with an empty sub-status): the controller fills currentStepState Completed without conditions, and that is done', () => {
+  const obj = rollout('v1beta1-completed.yaml');
+  const st = obj.status as Record<string, unknown>;
+  st.conditions = undefined;
+  st.message = 'workload deployment is completed';
+  assert.equal(evaluateRolloutRelease(obj, cloneSet, NOW).state, 'Complete');
+  // Before the controller filled it: Healthy without a sub-status is not done yet.
+  delete st.canaryStatus;
+  st.message = 'rollout is healthy';
+  assert.equal(evaluateRolloutRelease(obj, cloneSet, NOW).state, 'Progressing');
+});
