@@ -119,3 +119,17 @@ describe('pause / resume: spec.strategy.paused', () => {
     assert.ok(!r.patch && /rollout "demo" is already paused/.test(r.reason));
   });
 });
+
+test('v1alpha1 served by v0.6 (status has nextStepIndex): jump and approve patch canaryStatus only, and fit the v0.6.2 v1alpha1 schema', () => {
+  const obj = rollout('v1alpha1-canary-manual-step.yaml');
+  Object.assign((obj.status as { canaryStatus: Record<string, unknown> }).canaryStatus, { nextStepIndex: 2, finalisingStep: '' });
+  const j = jumpPatch(obj, 3);
+  assert.ok(j.patch);
+  assert.deepEqual(j.patch.status, { canaryStatus: { nextStepIndex: 3 } });
+  const a = approvePatch(obj);
+  assert.ok(a.patch);
+  for (const release of ['v0.6.2', 'master']) {
+    assertFits(release, obj, j.patch);
+    assertFits(release, obj, a.patch);
+  }
+});
