@@ -1,0 +1,224 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { evaluateRolloutRelease, parseRolloutUntil, rolloutReleaseExitCode, RolloutUntilError } from '../../../../src/kruise/rollout/gate';
+import type { KubeObject } from '../../../../src/kruise/types';
+import { loadKind } from './helpers';
+
+const cloneSet = loadKind('cloneset-demo.yaml', 'CloneSet');
+const NOW = Date.parse('2026-11-25T01:00:30Z');
+const rollout = (file: string): KubeObject => loadKind(file, 'Rollout');
+const until = parseRolloutUntil;
+
+test('a step without pause.duration waits for approval (rollout_canary.go doCanaryPaused): StepPaused, exit 4; --until=paused and step=1 are reached', () => {
+  const r = evaluateRolloutRelease(rollout('v1beta1-canary-manual-step.yaml'), cloneSet, NOW);
+  assert.equal(r.state, 'StepPaused');
+  assert.match(r.message, /rollout "demo" is waiting for approval at step 1\/3/);
+  assert.equal(rolloutReleaseExitCode(r), 4);
+  assert.deepEqual(
+    { step: r.step, steps: r.steps, stepState: r.stepState, canaryRevision: r.canaryRevision, stableRevision: r.stableRevision, canaryReadyReplicas: r.canaryReadyReplicas, canaryReplicas: r.canaryReplicas },
+    { step: 1, steps: 3, stepState: 'StepPaused', canaryRevision: 'demo-7b5d6c9f4', stableRevision: 'demo-6c4f9b7d8', canaryReadyReplicas: 1, canaryReplicas: 1 },
+  );
+  assert.equal(evaluateRolloutRelease(rollout('v1beta1-canary-manual-step.yaml'), cloneSet, NOW, { until: until('paused') }).reached, true);
+  assert.equal(evaluateRolloutRelease(rollout('v1beta1-canary-manual-step.yaml'), cloneSet, NOW, { until: until('step=1') }).reached, true);
+  assert.equal(evaluateRolloutRelease(rollout('v1beta1-canary-manual-step.yaml'), cloneSet, NOW, { until: until('step=2') }).reached, false);
+});
+
+test('TestRunCanaryPaused row "paused, last step, 60% weight" (openkruise/rollouts pkg/controller/rollout/rollout_canary_test.go): step 3 of 4 without duration stays waiting', () => {
+  const obj = rollout('v1beta1-canary-manual-step.yaml');
+  const spec = obj.spec as { strategy: { canary: { steps: unknown[] } } };
+  spec.strategy.canary.steps = [
+    { replicas: 1, pause: {} },
+    { replicas: 2, pause: {} },
+    { replicas: 6, pause: {} },
+    { replicas: 10, pause: {} },
+  ];
+  const st = obj.status as { canaryStatus: Record<string, unknown> };
+  Object.assign(st.canaryStatus, { currentStepIndex: 3, nextStepIndex: 4, currentStepState: 'StepPaused' });
+  const r = evaluateRolloutRelease(obj, cloneSet, NOW);
+  assert.equal(r.state, 'StepPaused');
+  assert.equal(r.step, 3);
+});
+
+test('a timed pause (pause.duration 60) is Progressing with the time left, rechecks when it ends; --until=paused is reached', () => {
+  const r = evaluateRolloutRelease(rollout('v1beta1-canary-timed-pause.yaml'), cloneSet, NOW);
+  assert.equal(r.state, 'Progressing');
+  assert.match(r.message, /step 2\/3 pauses for 60s \(30s left\)/);
+  assert.equal(r.pauseEndsAt, Date.parse('2026-11-25T01:01:00Z'));
+  assert.equal(r.recheckAt, Date.parse('2026-11-25T01:01:00Z'));
+  assert.equal(rolloutReleaseExitCode(r), 4);
+  assert.equal(evaluateRolloutRelease(rollout('v1beta1-canary-timed-pause.yaml'), cloneSet, NOW, { until: until('paused') }).reached, true);
+  assert.equal(evaluateRolloutRelease(rollout('v1beta1-canary-timed-pause.yaml'), cloneSet, NOW, { until: until('step=1') }).reached, true); // past step 1
+});
+
+test('done as the controller marks it (rollout_progressing.go Finalising → Completed + Succeeded=True, then phase Healthy): Complete, exit 0 for every --until', () => {
+  for (const u of ['complete', 'paused', 'step=2']) {
+    const r = evaluateRolloutRelease(rollout('v1beta1-completed.yaml'), cloneSet, NOW, { until: until(u) });
+    assert.equal(r.state, 'Complete', u);
+    assert.equal(rolloutReleaseExitCode(r), 0);
+  }
+});
+
+test('Completed step state but phase still Progressing (Finalising) is not done yet', () => {
+  const obj = rollout('v1beta1-completed.yaml');
+  const st = obj.status as Record<string, unknown>;
+  st.phase = 'Progressing';
+  st.conditions = [{ type: 'Progressing', status: 'True', reason: 'Finalising', message: 'Rollout has been completed and some closing work is being done' }];
+  const r = evaluateRolloutRelease(obj, cloneSet, NOW);
+  assert.equal(r.state, 'Progressing');
+  assert.match(r.message, /finalising/);
+});
+
+test('not done while the controller has not observed the workload\'s generation (rollout_status.go: observedWorkloadGeneration follows the workload)', () => {
+  const wl = structuredClone(cloneSet);
+  wl.metadata.generation = 4;
+  const r = evaluateRolloutRelease(rollout('v1beta1-completed.yaml'), wl, NOW);
+  assert.equal(r.state, 'Progressing');
+  assert.match(r.message, /workload generation 4/);
+});
+
+test('not done while the Rollout\'s own generation is not observed', () => {
+  const obj = rollout('v1beta1-completed.yaml');
+  obj.metadata.generation = 2;
+  assert.equal(evaluateRolloutRelease(obj, cloneSet, NOW).state, 'Progressing');
+});
+
+test('with a rollout ID (workload label), done needs observedRolloutID to match (rollout_status.go calculateRolloutStatus comment)', () => {
+  const wl = structuredClone(cloneSet);
+  wl.metadata.labels = { ...wl.metadata.labels, 'rollouts.kruise.io/rollout-id': 'next-release' };
+  assert.equal(evaluateRolloutRelease(rollout('v1beta1-completed.yaml'), wl, NOW).state, 'Progressing');
+  wl.metadata.labels['rollouts.kruise.io/rollout-id'] = 'demo-7b5d6c9f4';
+  assert.equal(evaluateRolloutRelease(rollout('v1beta1-completed.yaml'), wl, NOW).state, 'Complete');
+});
+
+test('cancelled (Succeeded=False after Cancelling, rollout_progressing.go): Failed, exit 1, never reached', () => {
+  const r = evaluateRolloutRelease(rollout('v1beta1-cancelled.yaml'), cloneSet, NOW, { until: until('paused') });
+  assert.equal(r.state, 'Failed');
+  assert.match(r.message, /rollout "demo" was cancelled: Rollout progressing has been cancelled \(Succeeded=False\)/);
+  assert.equal(r.reached, false);
+  assert.equal(rolloutReleaseExitCode(r), 1);
+});
+
+test('the workload\'s own failure verdict (pods failing) fails the release', () => {
+  const r = evaluateRolloutRelease(rollout('v1beta1-canary-manual-step.yaml'), cloneSet, NOW, { workloadVerdict: { state: 'Failed', message: 'pod demo-x: ImagePullBackOff' } });
+  assert.equal(r.state, 'Failed');
+  assert.equal(rolloutReleaseExitCode(r), 1);
+});
+
+test('paused by a person (spec.strategy.paused, Progressing reason Paused): Paused, exit 4 with --until=complete, reached with --until=paused', () => {
+  const r = evaluateRolloutRelease(rollout('v1beta1-paused.yaml'), cloneSet, NOW);
+  assert.equal(r.state, 'Paused');
+  assert.match(r.message, /paused \(spec.strategy.paused\) at step 2\/3/);
+  assert.equal(rolloutReleaseExitCode(r), 4);
+  assert.equal(evaluateRolloutRelease(rollout('v1beta1-paused.yaml'), cloneSet, NOW, { until: until('paused') }).reached, true);
+  assert.equal(evaluateRolloutRelease(rollout('v1beta1-paused.yaml'), cloneSet, NOW, { until: until('step=2') }).reached, false); // step 2 still upgrading
+});
+
+test('workload missing (rollout_status.go: phase Initial, "Workload Not Found"): Blocked, whether or not the CLI looked the workload up', () => {
+  for (const wl of [null, undefined]) {
+    const r = evaluateRolloutRelease(rollout('v1beta1-workload-missing.yaml'), wl, NOW);
+    assert.equal(r.state, 'Blocked');
+    assert.match(r.message, /rollout "orphan" is blocked: workload CloneSet\/not-there not found/);
+    assert.equal(rolloutReleaseExitCode(r), 4);
+  }
+});
+
+test('blue-green waiting at step 1: StepPaused with the updated (green) side as the canary fields and the step\'s traffic', () => {
+  const r = evaluateRolloutRelease(rollout('v1beta1-bluegreen.yaml'), loadKind('v1beta1-bluegreen.yaml', 'Deployment'), NOW);
+  assert.equal(r.state, 'StepPaused');
+  assert.equal(r.canaryRevision, '5f8d7c6b9');
+  assert.equal(r.canaryReplicas, 2);
+  assert.equal(r.trafficWeight, '0%');
+});
+
+test('v1alpha1 canary waiting for approval, traffic from weight', () => {
+  const r = evaluateRolloutRelease(rollout('v1alpha1-canary-manual-step.yaml'), cloneSet, NOW);
+  assert.equal(r.state, 'StepPaused');
+  assert.equal(r.trafficWeight, '20%');
+});
+
+test('--until: parsing, and a step the Rollout does not have is refused', () => {
+  assert.deepEqual(parseRolloutUntil(undefined), { kind: 'complete' });
+  assert.deepEqual(parseRolloutUntil('step=3'), { kind: 'step', step: 3 });
+  assert.throws(() => parseRolloutUntil('step=0'), RolloutUntilError);
+  assert.throws(() => parseRolloutUntil('half'), /invalid --until "half"/);
+  assert.throws(() => evaluateRolloutRelease(rollout('v1beta1-canary-manual-step.yaml'), cloneSet, NOW, { until: until('step=4') }), /rollout "demo" has 3 steps: --until=step=4 cannot be reached/);
+});
+
+test('a final "100%" step in StepPaused moves on by itself (doCanaryPaused): not waiting for approval', () => {
+  const obj = rollout('v1beta1-canary-manual-step.yaml');
+  const st = obj.status as { canaryStatus: Record<string, unknown> };
+  Object.assign(st.canaryStatus, { currentStepIndex: 3, nextStepIndex: -1, currentStepState: 'StepPaused' });
+  assert.equal(evaluateRolloutRelease(obj, cloneSet, NOW).state, 'Progressing');
+});
+
+test('TestBlueGreenRunCanaryPaused (pkg/controller/rollout/rollout_bluegreen_test.go) / rollout_bluegreen.go doCanaryPaused: blue-green has no final-"100%" shortcut, its last step without duration waits for approval', () => {
+  const obj = rollout('v1beta1-bluegreen.yaml');
+  const st = obj.status as { blueGreenStatus: Record<string, unknown> };
+  Object.assign(st.blueGreenStatus, { currentStepIndex: 2, nextStepIndex: -1, currentStepState: 'StepPaused', updatedReplicas: 4, updatedReadyReplicas: 4 });
+  const r = evaluateRolloutRelease(obj, loadKind('v1beta1-bluegreen.yaml', 'Deployment'), NOW);
+  assert.equal(r.state, 'StepPaused');
+  assert.equal(r.step, 2);
+  assert.equal(r.trafficWeight, '100%');
+});
+
+// Expected statuses of TestReconcileRolloutProgressing rows (openkruise/rollouts
+// pkg/controller/rollout/rollout_progressing_test.go), as the gate reads them.
+function withStatus(phase: string, stepState: string, conditions: Array<Record<string, string>>): KubeObject {
+  const obj = rollout('v1beta1-completed.yaml');
+  const st = obj.status as Record<string, unknown> & { canaryStatus: Record<string, unknown> };
+  st.phase = phase;
+  st.currentStepState = stepState;
+  st.canaryStatus.currentStepState = stepState;
+  st.conditions = conditions;
+  return obj;
+}
+const PROG = (status: string, reason: string) => ({ type: 'Progressing', status, reason, message: '' });
+
+test('TestReconcileRolloutProgressing row "ReconcileRolloutProgressing rolling -> finalizing": Completed step state under Finalising is not done', () => {
+  const r = evaluateRolloutRelease(withStatus('Progressing', 'Completed', [PROG('True', 'Finalising')]), cloneSet, NOW);
+  assert.equal(r.state, 'Progressing');
+  assert.equal(rolloutReleaseExitCode(r), 4);
+});
+
+test('TestReconcileRolloutProgressing row "ReconcileRolloutProgressing finalizing -> succeeded": Succeeded=True but phase not yet Healthy is not done; with phase Healthy (case Completed) it is', () => {
+  const conds = [PROG('False', 'Completed'), { type: 'Succeeded', status: 'True', reason: '', message: '' }];
+  assert.equal(evaluateRolloutRelease(withStatus('Progressing', 'Completed', conds), cloneSet, NOW).state, 'Progressing');
+  assert.equal(evaluateRolloutRelease(withStatus('Healthy', 'Completed', conds), cloneSet, NOW).state, 'Complete');
+});
+
+test('TestReconcileRolloutProgressing row "ReconcileRolloutProgressing rolling -> rollback1": Cancelling is still in progress, not yet failed', () => {
+  const r = evaluateRolloutRelease(withStatus('Progressing', 'StepUpgrade', [PROG('True', 'Cancelling')]), cloneSet, NOW);
+  assert.equal(r.state, 'Progressing');
+  assert.match(r.message, /cancelling \(the workload was rolled back\)/);
+});
+
+test('TestCalculateRolloutStatus row "disable an working rollout" (pkg/controller/rollout/rollout_status_test.go): a disabled Rollout does not drive a release: Blocked', () => {
+  const obj = rollout('v1beta1-canary-manual-step.yaml');
+  (obj.spec as Record<string, unknown>).disabled = true;
+  (obj.status as Record<string, unknown>).phase = 'Disabled';
+  const r = evaluateRolloutRelease(obj, cloneSet, NOW);
+  assert.equal(r.state, 'Blocked');
+  assert.match(r.message, /disabled/);
+});
+
+test('a v1alpha1 spec.rolloutID does not hold back completion: the controller compares the workload label (rollout_status.go getRolloutID, v0.4.4 and v0.6.2)', () => {
+  const obj = rollout('v1alpha1-canary-manual-step.yaml');
+  const st = obj.status as Record<string, unknown> & { canaryStatus: Record<string, unknown> };
+  st.phase = 'Healthy';
+  st.canaryStatus.currentStepState = 'Completed';
+  st.canaryStatus.currentStepIndex = 3;
+  st.conditions = [{ type: 'Progressing', status: 'False', reason: 'Completed', message: 'Rollout progressing has been completed' }, { type: 'Succeeded', status: 'True', reason: 'Completed', message: '' }];
+  assert.equal(evaluateRolloutRelease(obj, cloneSet, NOW).state, 'Complete');
+});
+
+test('first deployment (rollout_status.go calculateRolloutStatus, phase Healthy with an empty sub-status): the controller fills currentStepState Completed without conditions, and that is done', () => {
+  const obj = rollout('v1beta1-completed.yaml');
+  const st = obj.status as Record<string, unknown>;
+  st.conditions = undefined;
+  st.message = 'workload deployment is completed';
+  assert.equal(evaluateRolloutRelease(obj, cloneSet, NOW).state, 'Complete');
+  // Before the controller filled it: Healthy without a sub-status is not done yet.
+  delete st.canaryStatus;
+  st.message = 'rollout is healthy';
+  assert.equal(evaluateRolloutRelease(obj, cloneSet, NOW).state, 'Progressing');
+});
