@@ -63,7 +63,8 @@ test('a CRR restarts exactly the named container (restartCount+1) and completes;
     assert.equal(after.restartCount, before.restartCount + 1);
     assert.notEqual(after.containerID, before.containerID);
     assert.equal(containerStatus(rt.store, 'log-agent').restartCount, 0);
-    assert.equal(rt.store.get(CRRS, 'default', 'web-restart-app')!.metadata.labels!['crr.apps.kruise.io/active'], undefined);
+    // the controller drops the active label in its own write after the status turned Completed
+    await waitFor('active label removed', () => rt.store.get(CRRS, 'default', 'web-restart-app')!.metadata.labels!['crr.apps.kruise.io/active'] === undefined);
     await waitFor('ready again', () => isPodReady(rt.store.get(PODS, 'default', 'web-0') as Pod));
   } finally {
     rt.stop();
