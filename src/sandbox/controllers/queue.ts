@@ -52,6 +52,16 @@ export class WorkQueue {
     this.schedule();
   }
 
+  /**
+   * The rest of a sync that stopped at its time budget: runs on the next turn of the event loop,
+   * without the cool-down (it is the same sync going on, not a new event).
+   */
+  addContinuation(key: string): void {
+    if (this.stopped || this.batch.has(key)) return;
+    this.pending.add(key);
+    this.schedule();
+  }
+
   /** Reconcile `key` after `ms` (keeps the earliest of several requests). */
   addAfter(key: string, ms: number): void {
     if (this.stopped) return;
