@@ -72,7 +72,7 @@ export function createCloneSetController(): ControllerWithAdmission {
  * 5,000-pod CloneSet at once held the API server for a second. Pods not reached yet count as not
  * refreshed (not ready), so a cut sync never updates more than maxUnavailable allows.
  */
-const SYNC_WRITE_BUDGET_MS = 50;
+const SYNC_WRITE_BUDGET_MS = 100;
 
 function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, revInformer: Informer, queue: WorkQueue, key: string, settings: SimulationSettings): void {
   const now = new Date();
