@@ -7,7 +7,10 @@
 //   SANDBOX_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' node bench/watch-load.mjs   (profile the sandbox)
 //
 // SLOW watchers stop reading after their first chunk (a stuck client): kube-apiserver closes
-// such a watch instead of buffering for it; the figures show whether the sandbox does too.
+// such a watch instead of buffering for it; the figures show whether the sandbox does too (seen
+// on the socket: a paused response never emits 'end'). On loopback the kernel's buffers take tens
+// of MB (tcp_rmem) before the server's queue feels the stuck reader, so a short rollout may end
+// before the server's bound (8 MB) and grace period (5 s) close it.
 // Only loopback traffic; every loop is bounded in time.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -95,9 +98,12 @@ spec:
         w.events += parts.length;
         if (w.slow) res.pause();
       });
-      // A clean end or a cut connection, before this script closes the watch itself.
+      // A clean end or a cut connection, before this script closes the watch itself. A paused
+      // response never emits 'end' while data is unread, so a stuck watcher's close shows only
+      // on its socket.
       res.on('end', () => (w.closedByServer = true));
       res.on('error', () => (w.closedByServer ||= !w.done));
+      res.socket.on('close', () => (w.closedByServer ||= !w.done));
     });
     req.on('error', () => {});
     w.req = req;

@@ -66,8 +66,25 @@ export function createCloneSetController(): ControllerWithAdmission {
   });
 }
 
+/**
+ * How long one sync may spend on pod writes before it stops at a pod boundary and goes on at the
+ * next turn of the event loop (queue.ts addContinuation): refreshing or updating 1,000 pods of a
+ * 5,000-pod CloneSet at once held the API server for a second. Pods not reached yet count as not
+ * refreshed (not ready), so a cut sync never updates more than maxUnavailable allows.
+ */
+const SYNC_WRITE_BUDGET_MS = 100;
+
 function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, revInformer: Informer, queue: WorkQueue, key: string, settings: SimulationSettings): void {
   const now = new Date();
+  // The budget starts at the first pod looked at: the scans of a large CloneSet alone may take
+  // longer, and a sync must always make progress.
+  let budgetEnd: number | undefined;
+  let cut = false;
+  const overBudget = () => {
+    const t = performance.now();
+    budgetEnd ??= t + SYNC_WRITE_BUDGET_MS;
+    return (cut ||= t > budgetEnd);
+  };
   const spec = readCloneSetSpec(cs);
   const prevStatus = (cs.status ?? {}) as Partial<CloneSetStatus> & { conditions?: Array<Record<string, string>> };
   const revs = syncRevisions(store, revInformer, cs, spec.template, prevStatus.collisionCount ?? 0, prevStatus.currentRevision);
@@ -96,10 +113,16 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
   // Kruise's inplaceupdate Refresh: readiness gate conditions, grace periods, finished in-place updates
   const inPlaceHook = spec.lifecycle.inPlaceUpdate;
   const afterUpdate = (p: Pod) => (inPlaceHook && !isPodAllHooked(inPlaceHook, p) ? 'Updated' : 'Normal');
-  for (const p of ownPods()) requeue(refreshInPlaceState(store, p, now, afterUpdate));
+  for (const p of ownPods()) {
+    if (overBudget()) break;
+    requeue(refreshInPlaceState(store, p, now, afterUpdate));
+  }
   // lifecycle hooks: released preDelete hooks let PreparingDelete pods go, preNormal hooks make pods Normal,
   // inPlaceUpdate hooks move PreparingUpdate / Updated pods on
-  for (const p of ownPods()) refreshLifecycle(store, p, spec.lifecycle, updateRevName);
+  for (const p of ownPods()) {
+    if (overBudget()) break;
+    refreshLifecycle(store, p, spec.lifecycle, updateRevName);
+  }
   const podsNow = ownPods();
   const remove = (p: Pod) => deleteThroughLifecycle(store, p, spec.lifecycle.preDelete);
   const specified = new Set(spec.podsToDelete);
@@ -138,22 +161,22 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
   const byName = new Map(podsNow.map((p) => [p.metadata.name ?? '', p]));
   switch (step.kind) {
     case 'cancel-delete':
-      for (const n of step.pods) if (byName.has(n)) setLifecycleState(store, byName.get(n)!, 'PreparingNormal');
+      for (const n of step.pods) if (byName.has(n) && !overBudget()) setLifecycleState(store, byName.get(n)!, 'PreparingNormal');
       break;
     case 'delete-specified':
-      for (const n of step.pods) if (byName.has(n)) remove(byName.get(n)!);
+      for (const n of step.pods) if (byName.has(n) && !overBudget()) remove(byName.get(n)!);
       break;
     case 'scale': {
       const initialState = spec.lifecycle.preNormal ? 'PreparingNormal' : 'Normal';
-      for (let i = 0; i < step.createOld; i++) createCloneSetPod(store, cs, revs.currentRevision, podInformer, initialState);
-      for (let i = 0; i < step.createNew; i++) createCloneSetPod(store, cs, revs.updateRevision, podInformer, initialState);
-      for (const n of step.deletePods) if (byName.has(n)) remove(byName.get(n)!);
+      for (let i = 0; i < step.createOld && !overBudget(); i++) createCloneSetPod(store, cs, revs.currentRevision, podInformer, initialState);
+      for (let i = 0; i < step.createNew && !overBudget(); i++) createCloneSetPod(store, cs, revs.updateRevision, podInformer, initialState);
+      for (const n of step.deletePods) if (byName.has(n) && !overBudget()) remove(byName.get(n)!);
       break;
     }
     case 'update':
       for (const n of step.pods) {
         const pod = byName.get(n);
-        if (pod) {
+        if (pod && !overBudget()) {
           const hold = (p: Pod) => holdForInPlaceHook(store, p, inPlaceHook);
           updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, policy, now, inPlaceGraceSeconds(cs), remove, envFromMetadataByDefault(settings.kruise), hold);
         }
@@ -207,6 +230,7 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
   }
   pruneRevisions(store, revs.revisions, inUse, spec.revisionHistoryLimit);
   if (requeueMs !== undefined) queue.addAfter(key, requeueMs);
+  if (cut) queue.addContinuation(key);
 }
 
 function safeDelete(store: Store, namespace: string | undefined, name: string): void {
