@@ -135,7 +135,8 @@ const KINDS: KindSpec[] = [
   },
 ];
 
-const PERMISSIVE_SCHEMA = {
+/** The schema of a built-in definition: any spec and status (the sandbox's rules check the rest). */
+export const PERMISSIVE_SCHEMA = {
   type: 'object',
   properties: {
     apiVersion: { type: 'string' },

@@ -3,6 +3,7 @@
 // the status subresource and printer columns as in the real CRDs of v0.4.4, v0.6.2 and master
 // (../shared/kruise-rollout-crds), with a permissive schema. Written by hand, not copied upstream.
 import type { KubeObject } from '../../kruise/types';
+import { PERMISSIVE_SCHEMA } from './builtin-crds';
 
 export type RolloutRelease = 'v0.4' | 'v0.6' | 'master';
 
@@ -73,17 +74,6 @@ const KINDS: RolloutKindSpec[] = [
     columns: () => [],
   },
 ];
-
-const PERMISSIVE_SCHEMA = {
-  type: 'object',
-  properties: {
-    apiVersion: { type: 'string' },
-    kind: { type: 'string' },
-    metadata: { type: 'object' },
-    spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-    status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-  },
-};
 
 /** Normalises "v0.6", "0.6.2", "v0.4.4", "main" → "v0.6" / "v0.4" / "master"; undefined when unknown. */
 export function parseRolloutRelease(value: string): RolloutRelease | undefined {
