@@ -5,24 +5,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type RunningSandbox } from '../../../../src/sandbox/index';
+import { rawApi } from './raw-api';
 
 let sb: RunningSandbox;
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; text: string }> {
-  const res = await fetch(sb.url + path, {
-    method,
-    headers: { Accept: 'application/json', ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    /* a stream */
-  }
-  return { status: res.status, body: parsed, text };
-}
+const call = rawApi(() => sb.url);
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const CS = '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets';

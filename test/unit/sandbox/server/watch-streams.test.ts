@@ -6,21 +6,12 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type RunningSandbox } from '../../../../src/sandbox/index';
+import { rawApi } from './raw-api';
 
 let sb: RunningSandbox;
 const CM = '/api/v1/namespaces/default/configmaps';
 
-async function call(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body: any; text: string }> {
-  const res = await fetch(sb.url + path, { method, headers: { Accept: 'application/json', 'Content-Type': contentType }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    /* a stream */
-  }
-  return { status: res.status, body: parsed, text };
-}
+const call = rawApi(() => sb.url);
 const cm = (name: string, labels: Record<string, string>, data: Record<string, string> = { k: 'v' }) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels }, data });
 
 before(async () => {
@@ -35,8 +26,8 @@ describe('label-selected watch from a resourceVersion (apiserver pkg/storage/cac
     assert.equal((await call('POST', CM, cm('inside', { team: 'a' }))).status, 201);
     assert.equal((await call('POST', CM, cm('outside', { team: 'b' }))).status, 201);
     const rv = (await call('GET', `${CM}?labelSelector=team%3Da`)).body.metadata.resourceVersion;
-    await call('PATCH', `${CM}/outside`, { metadata: { labels: { team: 'a' } } }, 'application/merge-patch+json');
-    const moved = await call('PATCH', `${CM}/inside`, { metadata: { labels: { team: 'c' } } }, 'application/merge-patch+json');
+    await call('PATCH', `${CM}/outside`, { metadata: { labels: { team: 'a' } } }, { 'Content-Type': 'application/merge-patch+json' });
+    const moved = await call('PATCH', `${CM}/inside`, { metadata: { labels: { team: 'c' } } }, { 'Content-Type': 'application/merge-patch+json' });
     const res = await call('GET', `${CM}?labelSelector=team%3Da&watch=1&resourceVersion=${rv}&timeoutSeconds=1`);
     const events = res.text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
     assert.deepEqual(events.map((e) => [e.type, e.object.metadata.name, e.object.metadata.labels.team]), [
