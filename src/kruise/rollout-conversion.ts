@@ -68,6 +68,23 @@ function status(src: unknown): Obj {
   return out;
 }
 
+/** What a canary step carries alike in both versions: header modifier, matches, replicas, pause. */
+function commonStepFields(step: Obj): Obj {
+  const o = pick(step, ['requestHeaderModifier']);
+  const matches = matchesOf(step);
+  if (matches) o.matches = matches;
+  if (step.replicas !== undefined && step.replicas !== null) o.replicas = step.replicas;
+  o.pause = pick(step.pause, ['duration']);
+  return o;
+}
+
+/** Traffic routings and pod template metadata, copied alike in both directions. */
+function copyCommonCanaryFields(from: Obj, to: Obj): void {
+  const routings = nonEmpty(list(from.trafficRoutings).map(trafficRoutingRef));
+  if (routings) to.trafficRoutings = routings;
+  if (isObj(from.patchPodTemplateMetadata)) to.patchPodTemplateMetadata = pick(from.patchPodTemplateMetadata, ['annotations', 'labels']);
+}
+
 /** Rollout v1alpha1 → v1beta1 (Rollout.ConvertTo). */
 export function rolloutV1alpha1ToV1beta1(src: KubeObject): KubeObject {
   const spec = obj(src.spec);
@@ -77,22 +94,15 @@ export function rolloutV1alpha1ToV1beta1(src: KubeObject): KubeObject {
   const canary: Obj = pick(canarySrc, ['failureThreshold']);
   const steps = nonEmpty(
     list(canarySrc.steps).map((step) => {
-      const o: Obj = {};
-      if (typeof step.weight === 'number') o.traffic = `${step.weight}%`;
-      Object.assign(o, pick(step, ['requestHeaderModifier']));
-      const matches = matchesOf(step);
-      if (matches) o.matches = matches;
-      if (step.replicas !== undefined && step.replicas !== null) o.replicas = step.replicas;
+      const o: Obj = typeof step.weight === 'number' ? { traffic: `${step.weight}%` } : {};
+      Object.assign(o, commonStepFields(step));
       // A v1alpha1 step with a weight and no replicas releases that share of pods.
-      else if (typeof step.weight === 'number') o.replicas = `${step.weight}%`;
-      o.pause = pick(step.pause, ['duration']);
+      if (o.replicas === undefined && typeof step.weight === 'number') o.replicas = `${step.weight}%`;
       return o;
     }),
   );
   if (steps) canary.steps = steps;
-  const routings = nonEmpty(list(canarySrc.trafficRoutings).map(trafficRoutingRef));
-  if (routings) canary.trafficRoutings = routings;
-  if (isObj(canarySrc.patchPodTemplateMetadata)) canary.patchPodTemplateMetadata = pick(canarySrc.patchPodTemplateMetadata, ['annotations', 'labels']);
+  copyCommonCanaryFields(canarySrc, canary);
   // Anything but rolling-style "partition" (any letter case) means a canary workload beside the stable one.
   if ((annotations[ROLLOUT_STYLE_ANNOTATION] ?? '').toLowerCase() !== 'partition') canary.enableExtraWorkloadForCanary = true;
   if (annotations[TRAFFIC_ROUTING_ANNOTATION]) canary.trafficRoutingRef = annotations[TRAFFIC_ROUTING_ANNOTATION];
@@ -122,20 +132,12 @@ export function rolloutV1beta1ToV1alpha1(src: KubeObject): KubeObject {
   const canary: Obj = pick(canarySrc, ['failureThreshold']);
   const steps = nonEmpty(
     list(canarySrc.steps).map((step) => {
-      const o: Obj = {};
-      if (typeof step.traffic === 'string') o.weight = weightOfTraffic(step.traffic);
-      Object.assign(o, pick(step, ['requestHeaderModifier']));
-      const matches = matchesOf(step);
-      if (matches) o.matches = matches;
-      if (step.replicas !== undefined && step.replicas !== null) o.replicas = step.replicas;
-      o.pause = pick(step.pause, ['duration']);
-      return o;
+      const o: Obj = typeof step.traffic === 'string' ? { weight: weightOfTraffic(step.traffic) } : {};
+      return Object.assign(o, commonStepFields(step));
     }),
   );
   if (steps) canary.steps = steps;
-  const routings = nonEmpty(list(canarySrc.trafficRoutings).map(trafficRoutingRef));
-  if (routings) canary.trafficRoutings = routings;
-  if (isObj(canarySrc.patchPodTemplateMetadata)) canary.patchPodTemplateMetadata = pick(canarySrc.patchPodTemplateMetadata, ['annotations', 'labels']);
+  copyCommonCanaryFields(canarySrc, canary);
   const annotations: Record<string, string> = { ...(src.metadata.annotations ?? {}) };
   annotations[ROLLOUT_STYLE_ANNOTATION] = canarySrc.enableExtraWorkloadForCanary === true ? 'canary' : 'partition';
   if (typeof canarySrc.trafficRoutingRef === 'string' && canarySrc.trafficRoutingRef) annotations[TRAFFIC_ROUTING_ANNOTATION] = canarySrc.trafficRoutingRef;
