@@ -50,6 +50,7 @@ test('a GET of a 2,000-pod CloneSet is answered within 1.5 s at worst (median un
     watches.push(req);
   }
   try {
+    const before = (await sb.api('GET', CS)).body;
     const patched = await sb.api('PATCH', CS, { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:1.26' }] } } } }, { contentType: 'application/merge-patch+json' });
     assert.equal(patched.status, 200, patched.text);
     // Probes on a fixed clock (not one after another), so a stalled server shows in every probe waiting on it.
@@ -60,8 +61,11 @@ test('a GET of a 2,000-pod CloneSet is answered within 1.5 s at worst (median un
       await waitUntil(
         'the rollout to finish',
         async () => {
-          const s = (await sb.api('GET', CS)).body.status ?? {};
-          return s.updatedReadyReplicas === REPLICAS && s.readyReplicas === REPLICAS;
+          // The status of the new generation: the old one also says "all updated and ready" (under load the
+          // controller may not have observed the patch at the first check, and the probes would be empty).
+          const cs = (await sb.api('GET', CS)).body;
+          const s = cs.status ?? {};
+          return s.observedGeneration >= patched.body.metadata.generation && s.updateRevision !== before.status.updateRevision && s.updatedReadyReplicas === REPLICAS && s.readyReplicas === REPLICAS;
         },
         240_000,
         250,
