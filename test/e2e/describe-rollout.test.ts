@@ -1,0 +1,118 @@
+// `describe rollout NAME [-w] [-o json|yaml]` against a sandbox serving the real Kruise v1.9.0 and
+// Kruise Rollout v0.6.2 CRDs. The Rollout's status is written through the API as the v0.6.2
+// controller writes it; the CloneSet's own controller moves the pods.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { runCli, streamCli } from '../helpers/cli';
+import { startSandbox, type Sandbox } from '../helpers/sandbox';
+import { haveRealCrds, KRUISE_CRDS, releaseCanaryPods, ROLLOUT_CRDS, rolloutPath, setupWebUnderRollout, writeRolloutStatus, type CanaryRevisions } from './describe-rollout-helpers';
+
+describe('describe rollout (v0.6.2 CRDs, CloneSet canary)', { skip: !haveRealCrds && 'no ../shared CRDs' }, () => {
+  let sb: Sandbox;
+  let rev: CanaryRevisions;
+  const run = (...args: string[]) => runCli(args, { kubeconfig: sb.kubeconfig });
+  before(async () => {
+    sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS('v0.6.2')] });
+    await setupWebUnderRollout(sb, 'sandbox-rollout-web-v1beta1.yaml');
+    rev = await releaseCanaryPods(sb, 'nginx:1.26', 2);
+    await writeRolloutStatus(sb, 'v1beta1', rev, { step: 1, state: 'StepPaused', canaryReplicas: 2 });
+  });
+  after(async () => {
+    await sb?.stop();
+  });
+
+  it('a step waiting for a person: step 1 marked with the approve command, revisions with images, pods by revision', async () => {
+    const r = await run('describe', 'rollout', 'rollout-web');
+    assert.equal(r.code, 0, r.stderr);
+    const out = r.stdout;
+    assert.match(out, /^Name:\s+rollout-web$/m);
+    assert.match(out, /^Workload:\s+CloneSet\/web \(8 replicas\)$/m);
+    assert.match(out, /^Status:\s+StepPaused$/m);
+    assert.match(out, /^Step:\s+1\/3 StepPaused$/m);
+    assert.match(out, /^Waiting:\s+waiting for approval: kubectl kruise rollout approve rollout\/rollout-web -n default$/m);
+    // The step list: step 1 current (▶), the others still to come; the 50% step resolves to 4 of 8 pods.
+    assert.match(out, /^\s+▶\s+1\s+20% \(2\)\s+-\s+manual\s+StepPaused, waiting for approval/m);
+    assert.match(out, /^\s+·\s+2\s+50% \(4\)\s+-\s+5s\s+pending$/m);
+    assert.match(out, /^\s+·\s+3\s+100% \(8\)\s+-\s+-\s+pending$/m);
+    assert.match(out, new RegExp(`^\\s+stable\\s+${rev.stable}\\s+6\\s+6\\s+app=nginx:1\\.25$`, 'm'));
+    assert.match(out, new RegExp(`^\\s+canary\\s+${rev.canary}\\s+2\\s+2\\s+app=nginx:1\\.26$`, 'm'));
+    assert.match(out, new RegExp(`^  canary  ${rev.canary}  \\(2/2 ready\\)$`, 'm'));
+    assert.match(out, /^\s+web-\S+\s+yes\s+Running\s+\d+s$/m);
+    assert.match(out, /^Conditions:\n\s+TYPE\s+STATUS\s+REASON\s+UPDATED\s+MESSAGE\n\s+Progressing\s+True\s+InRolling/m);
+  });
+
+  it('-o json gives the view model; -o yaml the same; bad -o is exit 2 before any request', async () => {
+    const r = await run('describe', 'rollout/rollout-web', '-o', 'json');
+    assert.equal(r.code, 0, r.stderr);
+    const v = JSON.parse(r.stdout);
+    assert.equal(v.name, 'rollout-web');
+    assert.equal(v.currentStepIndex, 1);
+    assert.deepEqual(v.steps.map((s: { progress: string }) => s.progress), ['current', 'pending', 'pending']);
+    assert.deepEqual([v.canary.revision, v.canary.pods, v.stable.pods], [rev.canary, 2, 6]);
+    assert.equal(v.verdict.state, 'StepPaused');
+    const y = await run('describe', 'rollout', 'rollout-web', '-o', 'yaml');
+    assert.equal(y.code, 0, y.stderr);
+    assert.match(y.stdout, /^name: rollout-web$/m);
+    sb.clearAudit();
+    const bad = await run('describe', 'rollout', 'rollout-web', '-o', 'wide');
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /^error: unable to match a printer suitable for the output format "wide", allowed formats are: json,yaml\n$/);
+    assert.equal(sb.audit().length, 0);
+  });
+
+  it('not found, with and without -w: one error line, exit 1', async () => {
+    for (const extra of [[], ['-w']]) {
+      const r = await run('describe', 'rollout', 'nope', ...extra);
+      assert.equal(r.code, 1, `${extra}: ${r.stderr}`);
+      assert.match(r.stderr, /^error: rollouts\.rollouts\.kruise\.io "nope" not found in namespace "default"\n$/);
+    }
+  });
+
+  it('-w piped: one line per change, the step moves, ends by itself with exit 0 at completion', async () => {
+    const w = streamCli(['describe', 'rollout', 'rollout-web', '-w'], { kubeconfig: sb.kubeconfig });
+    try {
+      await w.waitFor(/rollout\/rollout-web  StepPaused  step 1\/3  StepPaused .*waiting for approval/);
+      await writeRolloutStatus(sb, 'v1beta1', rev, { step: 2, state: 'StepPaused', canaryReplicas: 2 });
+      await w.waitFor(/step 2\/3  StepPaused/);
+      await writeRolloutStatus(sb, 'v1beta1', rev, { step: 3, state: 'Completed', canaryReplicas: 2, phase: 'Healthy', succeeded: 'True', message: 'Rollout progressing has been completed' });
+      const done = await new Promise<number | null>((res) => w.child.once('exit', (code) => res(code)));
+      assert.equal(done, 0, w.stderr());
+      const lines = w.stdout().trimEnd().split('\n');
+      assert.doesNotMatch(w.stdout(), /\x1b\[/, 'no ANSI when piped');
+      // One line per change, never the same line twice in a row.
+      for (let i = 1; i < lines.length; i++) assert.notEqual(lines[i], lines[i - 1]);
+      assert.match(lines[lines.length - 1]!, /^rollout\/rollout-web  Complete  step 3\/3  Completed .*successfully rolled out/);
+    } finally {
+      if (w.child.exitCode === null) await w.stop();
+    }
+  });
+
+  it('-w -o json: one JSON document per change; a cancelled release (Succeeded=False) ends it with exit 1', async () => {
+    await writeRolloutStatus(sb, 'v1beta1', rev, { step: 1, state: 'StepPaused', canaryReplicas: 2 });
+    const w = streamCli(['describe', 'rollout', 'rollout-web', '-w', '-o', 'json'], { kubeconfig: sb.kubeconfig });
+    try {
+      await w.waitFor(/"currentStepState":"StepPaused"/);
+      await writeRolloutStatus(sb, 'v1beta1', rev, { step: 1, state: 'StepPaused', canaryReplicas: 2, phase: 'Progressing', succeeded: 'False', progressingReason: 'Cancelled' });
+      const code = await new Promise<number | null>((res) => w.child.once('exit', (c) => res(c)));
+      assert.equal(code, 1, w.stderr());
+      const docs = w.stdout().trimEnd().split('\n').map((l) => JSON.parse(l));
+      assert.equal(docs[0].verdict.state, 'StepPaused');
+      assert.equal(docs[docs.length - 1].verdict.state, 'Failed');
+      assert.match(docs[docs.length - 1].verdict.message, /cancelled/);
+    } finally {
+      if (w.child.exitCode === null) await w.stop();
+    }
+  });
+
+  it('a Rollout whose workload is missing: described as not found, Blocked', async () => {
+    const body = { apiVersion: 'rollouts.kruise.io/v1beta1', kind: 'Rollout', metadata: { name: 'orphan', namespace: 'default' }, spec: { workloadRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'ghost' }, strategy: { canary: { steps: [{ replicas: 1 }] } } } };
+    const c = await sb.api('POST', '/apis/rollouts.kruise.io/v1beta1/namespaces/default/rollouts', body);
+    assert.equal(c.status, 201, c.text);
+    const r = await run('describe', 'rollout', 'orphan');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^Workload:\s+CloneSet\/ghost — not found$/m);
+    assert.match(r.stdout, /^Status:\s+Blocked$/m);
+    assert.match(r.stdout, /^Pods: <none>$/m);
+    assert.equal((await sb.api('DELETE', rolloutPath('v1beta1', 'orphan'))).status, 200);
+  });
+});
