@@ -107,7 +107,7 @@ export function renderRolloutDescribe(view: RolloutDescribeView, opts: RolloutDe
   const wait = current ? stepWaitText(view, current, opts.programName) : '';
   if (wait) lines.push(field('Waiting', p.warn(wait)));
   lines.push(field('Traffic', view.trafficWeight ?? '<none>'));
-  if (view.rolloutID || view.observedRolloutID) lines.push(field('Rollout ID', `${view.rolloutID ?? '<none>'}${view.observedRolloutID && view.observedRolloutID !== view.rolloutID ? ` (observed ${view.observedRolloutID})` : ''}`));
+  if (view.rolloutID) lines.push(field('Rollout ID', `${view.rolloutID}${view.observedRolloutID !== view.rolloutID ? ` (observed ${view.observedRolloutID ?? '<none>'})` : ''}`));
   if (view.batch) {
     const b = view.batch;
     lines.push(field('Batch', `${b.currentBatch}/${b.batches} ${b.batchState ?? ''}`.trimEnd() + ` (updated ${b.updatedReplicas ?? 0}, ready ${b.updatedReadyReplicas ?? 0})`));
@@ -168,4 +168,20 @@ export function rolloutChangeLine(view: RolloutDescribeView, programName: string
   if (view.trafficWeight) parts.push(`traffic ${view.trafficWeight}`);
   const wait = view.verdict.state === 'StepPaused' ? approveHint(view, programName) : view.verdict.state === 'Complete' || view.verdict.state === 'Failed' || view.verdict.state === 'Blocked' ? view.verdict.message : '';
   return `${parts.join('  ')}${wait ? `  (${wait})` : ''}`;
+}
+
+/** Rows a text takes on a terminal `columns` wide (long lines wrap). */
+export function terminalRows(text: string, columns: number | undefined): number {
+  const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
+  // eslint-disable-next-line no-control-regex
+  const visible = (l: string): number => [...l.replace(/\x1b\[[0-9;]*m/g, '')].length;
+  return lines.reduce((n, l) => n + (columns && columns > 0 ? Math.max(1, Math.ceil(visible(l) / columns)) : 1), 0);
+}
+
+/** The view without what changes with the clock alone (ages, countdowns): equal keys, nothing to print. */
+export function viewChangeKey(view: RolloutDescribeView): string {
+  // The gate's message of a timed pause carries the countdown too ("(25s left)").
+  return JSON.stringify({ ...view, verdict: { ...view.verdict, message: view.verdict.message.replace(/ \(\d+s left\)/, '') } }, (k, v: unknown) =>
+    k === 'ageSeconds' || k === 'pauseLeftSeconds' ? undefined : v,
+  );
 }

@@ -11,7 +11,7 @@ import { describeRollout, type RolloutDescribeView } from '../../kruise/rollout/
 import { RolloutReadError } from '../../kruise/rollout/read';
 import { parseOutputFormat, type OutputFormat } from '../../printers/output';
 import { paletteFor } from '../../printers/colors';
-import { renderRolloutDescribe, rolloutChangeLine } from '../../printers/rollout-describe';
+import { renderRolloutDescribe, rolloutChangeLine, terminalRows, viewChangeKey } from '../../printers/rollout-describe';
 import { yamlLib } from '../../lib/yaml';
 import type { DescribeRolloutFlags } from './rollout-type';
 import { batchReleaseResourceType, parseRolloutArgs, readRolloutObjects, rolloutResourceType, rolloutWorkloadTarget } from './rollout-source';
@@ -62,19 +62,6 @@ export async function run(ctx: CommandContext, args: string[], flags: DescribeRo
   } finally {
     client.close();
   }
-}
-
-/** Rows a text takes on a terminal `columns` wide (long lines wrap). */
-export function terminalRows(text: string, columns: number | undefined): number {
-  const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
-  // eslint-disable-next-line no-control-regex
-  const visible = (l: string): number => [...l.replace(/\x1b\[[0-9;]*m/g, '')].length;
-  return lines.reduce((n, l) => n + (columns && columns > 0 ? Math.max(1, Math.ceil(visible(l) / columns)) : 1), 0);
-}
-
-/** The view without what changes with the clock alone (ages, countdowns): equal keys, nothing to print. */
-export function viewChangeKey(view: RolloutDescribeView): string {
-  return JSON.stringify(view, (k, v: unknown) => (k === 'ageSeconds' || k === 'pauseLeftSeconds' ? undefined : v));
 }
 
 async function watchRollout(ctx: CommandContext, client: KubeClient, rt: ResourceType, name: string, format: OutputFormat): Promise<number> {

@@ -127,11 +127,15 @@ export function describeRollout(
   });
 
   const podRevision = (p: Pod): string | undefined => p.metadata.labels?.[REVISION_HASH_LABEL] ?? p.metadata.labels?.[POD_TEMPLATE_HASH_LABEL];
+  // A release cancelled by rolling the workload back ends with canaryRevision equal to stableRevision
+  // (fixture v1beta1-cancelled.yaml): pods at that revision are stable, and podTemplateHash still names
+  // the abandoned canary, whose leftover pods are neither side.
+  const backAtStable = s.canaryRevision !== undefined && s.canaryRevision === s.stableRevision;
   const roleOf = (p: Pod): DescribePodGroup['role'] => {
     const rev = podRevision(p);
     if (rev === undefined) return 'other';
-    if (s.canaryRevision && revisionLabelMatches(rev, s.canaryRevision)) return 'canary';
-    if (s.podTemplateHash && revisionLabelMatches(rev, s.podTemplateHash)) return 'canary';
+    if (!backAtStable && s.canaryRevision && revisionLabelMatches(rev, s.canaryRevision)) return 'canary';
+    if (!backAtStable && s.podTemplateHash && revisionLabelMatches(rev, s.podTemplateHash)) return 'canary';
     if (s.stableRevision && revisionLabelMatches(rev, s.stableRevision)) return 'stable';
     return 'other';
   };
