@@ -40,6 +40,7 @@ export function rolloutsTable(items: readonly KubeObject[], o: { withNamespace: 
         ...(o.wide ? [ref?.kind ? `${ref.kind}/${ref.name ?? ''}` : undefined, blueGreen ? 'blueGreen' : 'canary'] : []),
       ];
     }),
+    { emptyCell: '' },
   );
 }
 
