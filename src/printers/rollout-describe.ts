@@ -185,3 +185,14 @@ export function viewChangeKey(view: RolloutDescribeView): string {
     k === 'ageSeconds' || k === 'pauseLeftSeconds' ? undefined : v,
   );
 }
+
+/**
+ * What to write to replace the last drawing (`previousRows` terminal rows) by `text`: cursor up, each
+ * line overwritten and cleared to its end, then the rest of the screen cleared. Clearing from the top
+ * left corner instead would make terminals such as tmux (scroll-on-clear) push every frame into the
+ * scrollback: a wall of old views.
+ */
+export function redrawInPlace(text: string, previousRows: number): string {
+  const lines = (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n');
+  return `${previousRows > 0 ? `\x1b[${previousRows}A\r` : ''}${lines.map((l) => `${l}\x1b[K`).join('\n')}\n\x1b[J`;
+}

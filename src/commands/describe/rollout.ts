@@ -11,7 +11,7 @@ import { describeRollout, type RolloutDescribeView } from '../../kruise/rollout/
 import { RolloutReadError } from '../../kruise/rollout/read';
 import { parseOutputFormat, type OutputFormat } from '../../printers/output';
 import { paletteFor } from '../../printers/colors';
-import { renderRolloutDescribe, rolloutChangeLine, terminalRows, viewChangeKey } from '../../printers/rollout-describe';
+import { redrawInPlace, renderRolloutDescribe, rolloutChangeLine, terminalRows, viewChangeKey } from '../../printers/rollout-describe';
 import { yamlLib } from '../../lib/yaml';
 import type { DescribeRolloutFlags } from './rollout-type';
 import { batchReleaseResourceType, parseRolloutArgs, readRolloutObjects, rolloutResourceType, rolloutWorkloadTarget } from './rollout-source';
@@ -113,8 +113,7 @@ async function watchRollout(ctx: CommandContext, client: KubeClient, rt: Resourc
     const view = viewOf(rollout, workload, [...pods.values()], br);
     if (tty) {
       const text = renderRolloutDescribe(view, { programName: ctx.programName, palette });
-      // Cursor up over the last drawing and clear to the end of the screen: the view is redrawn in place.
-      out.write(`${shownRows > 0 ? `\x1b[${shownRows}A\r\x1b[J` : ''}${text}`);
+      out.write(redrawInPlace(text, shownRows));
       shownRows = terminalRows(text, ctx.term.columns);
     } else {
       const key = format.kind === 'default' ? rolloutChangeLine(view, ctx.programName) : viewChangeKey(view);

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeRollout } from '../../../src/kruise/rollout/describe-view';
 import type { Pod } from '../../../src/kruise/types';
-import { formatSeconds, renderRolloutDescribe, rolloutChangeLine, terminalRows, viewChangeKey } from '../../../src/printers/rollout-describe';
+import { formatSeconds, redrawInPlace, renderRolloutDescribe, rolloutChangeLine, terminalRows, viewChangeKey } from '../../../src/printers/rollout-describe';
 import { loadFixture, loadKind } from '../kruise/rollout/helpers';
 
 const cloneSet = loadKind('cloneset-demo.yaml', 'CloneSet');
@@ -96,4 +96,10 @@ test('terminal rows of a redraw: wrapped long lines count as several, colour cod
   assert.equal(terminalRows(`${'x'.repeat(100)}\nshort\n`, 40), 4);
   assert.equal(terminalRows('\x1b[32mok\x1b[39m\n', 2), 1);
   assert.deepEqual([formatSeconds(59), formatSeconds(150), formatSeconds(7200)], ['59s', '2m30s', '120m']);
+});
+
+test('redraw in place: cursor up over the last drawing, each line cleared to its end, never a clear from the top-left corner', () => {
+  assert.equal(redrawInPlace('a\nbb\n', 0), 'a\x1b[K\nbb\x1b[K\n\x1b[J');
+  assert.equal(redrawInPlace('a\n', 3), '\x1b[3A\ra\x1b[K\n\x1b[J');
+  assert.doesNotMatch(redrawInPlace('a\n', 3), /\x1b\[3A\r\x1b\[J/);
 });

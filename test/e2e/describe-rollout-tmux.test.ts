@@ -1,0 +1,65 @@
+// `describe rollout -w` in a real terminal (tmux): the view is redrawn in place (one "Name:" line in the
+// whole scrollback, however many changes), the step marker moves between captures, and the command
+// ends by itself with exit 0 when the release completes. Skipped when tmux is not installed
+// (scripts/test-deps.sh installs it).
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { CLI_BIN, testEnv } from '../helpers/cli';
+import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
+import { haveRealCrds, KRUISE_CRDS, releaseCanaryPods, ROLLOUT_CRDS, setupWebUnderRollout, writeRolloutStatus, type CanaryRevisions } from './describe-rollout-helpers';
+
+const haveTmux = spawnSync('tmux', ['-V']).status === 0;
+const skip = !haveTmux ? 'tmux is not installed (scripts/test-deps.sh installs it: apt-get install -y tmux)' : !haveRealCrds ? 'no ../shared CRDs' : false;
+
+describe('describe rollout -w in a terminal (tmux)', { skip }, () => {
+  let sb: Sandbox;
+  let rev: CanaryRevisions;
+  const session = `kk-describe-${process.pid}`;
+  // A private tmux server: the test never touches the developer's sessions.
+  const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', session, ...args], { encoding: 'utf8' });
+  const screen = (): string => tmux('capture-pane', '-p', '-t', session);
+  const scrollback = (): string => tmux('capture-pane', '-p', '-S', '-', '-t', session);
+
+  before(async () => {
+    sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS('v0.6.2')] });
+    await setupWebUnderRollout(sb, 'sandbox-rollout-web-v1beta1.yaml');
+    rev = await releaseCanaryPods(sb, 'nginx:1.26', 2);
+    await writeRolloutStatus(sb, 'v1beta1', rev, { step: 1, state: 'StepPaused', canaryReplicas: 2 });
+  });
+  after(async () => {
+    spawnSync('tmux', ['-L', session, 'kill-server']);
+    await sb?.stop();
+  });
+
+  it('redraws in place, the step marker moves, exits 0 by itself at completion', async () => {
+    const env = { ...testEnv(sb.kubeconfig), LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', TERM: 'xterm-256color' };
+    const script = join(sb.dir, 'describe-w.sh');
+    const exports = Object.entries(env)
+      .filter(([k, v]) => v !== undefined && /^[A-Z_][A-Z0-9_]*$/.test(k))
+      .map(([k, v]) => `export ${k}='${String(v).replace(/'/g, `'\\''`)}'`)
+      .join('\n');
+    writeFileSync(script, `${exports}\n'${CLI_BIN}' describe rollout rollout-web -w\necho "EXIT=$?"\nsleep 60\n`);
+    tmux('-u', 'new-session', '-d', '-s', session, '-x', '200', '-y', '60', `bash ${script}`);
+
+    const marker = (step: number) => new RegExp(`^\\s+▶\\s+${step}\\s`, 'm');
+    await waitUntil('step 1 marked current on the screen', () => marker(1).test(screen()), 20_000);
+    assert.match(screen(), /waiting for approval: kubectl kruise rollout approve rollout\/rollout-web/);
+
+    await writeRolloutStatus(sb, 'v1beta1', rev, { step: 2, state: 'StepPaused', canaryReplicas: 4 });
+    await waitUntil('the marker moves to step 2', () => marker(2).test(screen()), 20_000);
+    const atStep2 = screen();
+    assert.match(atStep2, /^\s+✔\s+1\s/m);
+    assert.doesNotMatch(atStep2, marker(1));
+
+    await writeRolloutStatus(sb, 'v1beta1', rev, { step: 3, state: 'Completed', canaryReplicas: 8, phase: 'Healthy', succeeded: 'True', message: 'Rollout progressing has been completed' });
+    const end = await waitUntil('the command exits by itself', () => /EXIT=(\d+)/.exec(screen()), 20_000);
+    assert.equal(end[1], '0');
+    const all = scrollback();
+    assert.match(all, /^Status:\s+Complete$/m);
+    // Redrawn in place: one view on the terminal, not one per change.
+    assert.equal(all.match(/^Name:/gm)?.length, 1, all);
+  });
+});
