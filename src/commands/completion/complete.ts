@@ -12,11 +12,14 @@ const WORKLOAD_TYPES = ['cloneset', 'asts', 'ads', 'deployment', 'statefulset', 
 const PAUSABLE_TYPES = ['cloneset', 'asts', 'ads', 'deployment'];
 /** Which resource types each command path takes (first positional words). */
 const TYPES_BY_COMMAND: Record<string, string[]> = {
-  'rollout status': WORKLOAD_TYPES,
+  // Kruise Rollout (contract "Kruise Rollout"): rollout/NAME beside the workloads a Rollout may manage.
+  'rollout status': ['rollout', ...WORKLOAD_TYPES],
+  'rollout approve': ['rollout', ...WORKLOAD_TYPES],
+  'rollout jump': ['rollout'],
   'rollout undo': WORKLOAD_TYPES,
   'rollout history': WORKLOAD_TYPES,
-  'rollout pause': PAUSABLE_TYPES,
-  'rollout resume': PAUSABLE_TYPES,
+  'rollout pause': ['rollout', ...PAUSABLE_TYPES],
+  'rollout resume': ['rollout', ...PAUSABLE_TYPES],
   'rollout restart': WORKLOAD_TYPES,
   'set image': [...WORKLOAD_TYPES, 'pod', 'sidecarset', 'job', 'cronjob'],
   'set env': [...WORKLOAD_TYPES, 'pod'],
@@ -97,11 +100,14 @@ export async function candidates(ctx: CommandContext, root: Command, words: stri
   const subs = command.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden).map((c) => c.name());
   if (subs.length && positionals.length === 0) return { items: subs.filter((s) => s.startsWith(current)), directive: NO_FILE_COMP };
   if (path[0] === 'completion') return { items: ['bash', 'zsh', 'fish'], directive: NO_FILE_COMP };
-  // get/describe take the type as a positional (`get pps NAME`), not as a subcommand.
+  // get/describe take the type as a positional (`get pps NAME`, `describe rollout NAME`), not as a subcommand.
   if (path.length === 1 && (path[0] === 'get' || path[0] === 'describe')) {
-    if (positionals.length === 0) return { items: ['pps'].filter((t) => t.startsWith(current)), directive: NO_FILE_COMP };
+    const kinds = path[0] === 'get' ? ['pps', 'rollouts'] : ['pps', 'rollout'];
+    if (positionals.length === 0) return { items: kinds.filter((t) => t.startsWith(current)), directive: NO_FILE_COMP };
     if (positionals.length > 1) return { items: [], directive: NO_FILE_COMP };
-    const names = await objectNames(ctx, 'pps');
+    const type = /^rollouts?$/.test(positionals[0]!) ? 'rollout' : positionals[0] === 'pps' ? 'pps' : undefined;
+    if (!type) return { items: [], directive: NO_FILE_COMP };
+    const names = await objectNames(ctx, type);
     return { items: names.map((n) => n.slice(n.indexOf('/') + 1)).filter((n) => n.startsWith(current)), directive: NO_FILE_COMP };
   }
   // create pps NAME --for TYPE/NAME: the StatefulSets a PersistentPodState may target.
