@@ -12,14 +12,11 @@ const WORKLOAD_TYPES = ['cloneset', 'asts', 'ads', 'deployment', 'statefulset', 
 const PAUSABLE_TYPES = ['cloneset', 'asts', 'ads', 'deployment'];
 /** Which resource types each command path takes (first positional words). */
 const TYPES_BY_COMMAND: Record<string, string[]> = {
-  // Kruise Rollout (contract "Kruise Rollout"): rollout/NAME beside the workloads a Rollout may manage.
-  'rollout status': ['rollout', ...WORKLOAD_TYPES],
-  'rollout approve': ['rollout', ...WORKLOAD_TYPES],
-  'rollout jump': ['rollout'],
+  'rollout status': WORKLOAD_TYPES,
   'rollout undo': WORKLOAD_TYPES,
   'rollout history': WORKLOAD_TYPES,
-  'rollout pause': ['rollout', ...PAUSABLE_TYPES],
-  'rollout resume': ['rollout', ...PAUSABLE_TYPES],
+  'rollout pause': PAUSABLE_TYPES,
+  'rollout resume': PAUSABLE_TYPES,
   'rollout restart': WORKLOAD_TYPES,
   'set image': [...WORKLOAD_TYPES, 'pod', 'sidecarset', 'job', 'cronjob'],
   'set env': [...WORKLOAD_TYPES, 'pod'],
