@@ -6,6 +6,8 @@
 import type { KubeObject } from '../types';
 import { readRollout } from './read';
 import { rolloutScaledValue } from './step-math';
+import { at } from '../workloads/access';
+import { ROLLBACK_IN_BATCH_ANNOTATION, WORKLOAD_TYPE_LABEL } from './labels';
 import type { RolloutStepView } from './types';
 
 export type FastRollbackTarget = { step: number; error?: undefined } | { step?: undefined; error: string };
@@ -43,4 +45,18 @@ export function fastRollbackStep(rollout: KubeObject, targetStep = -1): FastRoll
   }
   if (target >= current) return { error: `specified step ${target} is not a previous step (current step is ${current})` };
   return { step: target };
+}
+
+/**
+ * Whether restoring the stable template makes the Rollout roll back in batches from step 1 rather than
+ * cancel (openkruise/rollouts v0.6.2 pkg/util/rollout_utils.go IsRollbackInBatchPolicy): annotation
+ * rollouts.kruise.io/rollback-in-batch "true", no traffic routing, and a StatefulSet or CloneSet (or a
+ * workload labelled rollouts.kruise.io/workload-type StatefulSet).
+ */
+export function rollsBackInBatches(rollout: KubeObject, workloadLabels: Record<string, string> = {}): boolean {
+  const routings = at(rollout, 'spec', 'strategy', readRollout(rollout).strategy, 'trafficRoutings');
+  if (Array.isArray(routings) && routings.length > 0) return false;
+  const kind = readRollout(rollout).workloadRef?.kind ?? '';
+  const stsLike = kind === 'StatefulSet' || kind === 'CloneSet' || (workloadLabels[WORKLOAD_TYPE_LABEL] ?? '').toLowerCase() === 'statefulset';
+  return stsLike && rollout.metadata.annotations?.[ROLLBACK_IN_BATCH_ANNOTATION] === 'true';
 }
