@@ -58,6 +58,8 @@ export interface StepStatus {
   progressingReason?: string;
 }
 
+const hashOf = (revision: string): string => revision.slice(revision.lastIndexOf('-') + 1);
+
 /** Writes status as the v0.6.2 controller does (sub-status plus v1beta1 top mirrors); returns the Rollout. */
 export async function writeRolloutStatus(sb: Sandbox, version: 'v1alpha1' | 'v1beta1', rev: CanaryRevisions, st: StepStatus, name = 'rollout-web'): Promise<any> {
   const ro = await getObject(sb, rolloutPath(version, name));
@@ -68,9 +70,10 @@ export async function writeRolloutStatus(sb: Sandbox, version: 'v1alpha1' | 'v1b
     observedWorkloadGeneration: rev.generation,
     observedRolloutID: '',
     rolloutHash: 'h',
-    stableRevision: rev.stable,
-    canaryRevision: rev.canary,
-    podTemplateHash: rev.canary.slice(rev.canary.lastIndexOf('-') + 1),
+    // CloneSet: the hash suffixes of currentRevision / updateRevision (pkg/util/controller_finder.go getKruiseCloneSet).
+    stableRevision: hashOf(rev.stable),
+    canaryRevision: hashOf(rev.canary),
+    podTemplateHash: hashOf(rev.canary),
     canaryReplicas: st.canaryReplicas,
     canaryReadyReplicas: st.canaryReplicas,
     currentStepIndex: st.step,

@@ -7,6 +7,8 @@ import { runCli, streamCli } from '../helpers/cli';
 import { startSandbox, type Sandbox } from '../helpers/sandbox';
 import { haveRealCrds, KRUISE_CRDS, releaseCanaryPods, ROLLOUT_CRDS, rolloutPath, setupWebUnderRollout, writeRolloutStatus, type CanaryRevisions } from './describe-rollout-helpers';
 
+const hash = (revision: string): string => revision.slice(revision.lastIndexOf('-') + 1);
+
 describe('describe rollout (v0.6.2 CRDs, CloneSet canary)', { skip: !haveRealCrds && 'no ../shared CRDs' }, () => {
   let sb: Sandbox;
   let rev: CanaryRevisions;
@@ -34,8 +36,9 @@ describe('describe rollout (v0.6.2 CRDs, CloneSet canary)', { skip: !haveRealCrd
     assert.match(out, /^\s+▶\s+1\s+20% \(2\)\s+-\s+manual\s+StepPaused, waiting for approval/m);
     assert.match(out, /^\s+·\s+2\s+50% \(4\)\s+-\s+5s\s+pending$/m);
     assert.match(out, /^\s+·\s+3\s+100% \(8\)\s+-\s+-\s+pending$/m);
-    assert.match(out, new RegExp(`^\\s+stable\\s+${rev.stable}\\s+6\\s+6\\s+app=nginx:1\\.25$`, 'm'));
-    assert.match(out, new RegExp(`^\\s+canary\\s+${rev.canary}\\s+2\\s+2\\s+app=nginx:1\\.26$`, 'm'));
+    // The Rollout names revisions by their hash (pkg/util/controller_finder.go getKruiseCloneSet); the pods by the full name.
+    assert.match(out, new RegExp(`^\\s+stable\\s+${hash(rev.stable)}\\s+6\\s+6\\s+app=nginx:1\\.25$`, 'm'));
+    assert.match(out, new RegExp(`^\\s+canary\\s+${hash(rev.canary)}\\s+2\\s+2\\s+app=nginx:1\\.26$`, 'm'));
     assert.match(out, new RegExp(`^  canary  ${rev.canary}  \\(2/2 ready\\)$`, 'm'));
     assert.match(out, /^\s+web-\S+\s+yes\s+Running\s+\d+s$/m);
     assert.match(out, /^Conditions:\n\s+TYPE\s+STATUS\s+REASON\s+UPDATED\s+MESSAGE\n\s+Progressing\s+True\s+InRolling/m);
@@ -48,7 +51,7 @@ describe('describe rollout (v0.6.2 CRDs, CloneSet canary)', { skip: !haveRealCrd
     assert.equal(v.name, 'rollout-web');
     assert.equal(v.currentStepIndex, 1);
     assert.deepEqual(v.steps.map((s: { progress: string }) => s.progress), ['current', 'pending', 'pending']);
-    assert.deepEqual([v.canary.revision, v.canary.pods, v.stable.pods], [rev.canary, 2, 6]);
+    assert.deepEqual([v.canary.revision, v.canary.pods, v.stable.pods], [hash(rev.canary), 2, 6]);
     assert.equal(v.verdict.state, 'StepPaused');
     const y = await run('describe', 'rollout', 'rollout-web', '-o', 'yaml');
     assert.equal(y.code, 0, y.stderr);
@@ -79,6 +82,21 @@ describe('describe rollout (v0.6.2 CRDs, CloneSet canary)', { skip: !haveRealCrd
     assert.deepEqual(await complete('get', 'rollouts', 'roll'), ['rollout-web', ':4']);
     assert.deepEqual(await complete('get', 'rollouts', 'x'), [':4']);
     // rollout status|approve|jump|pause|resume rollout/<TAB>: ro-commands' TYPES_BY_COMMAND entries, the same name lister.
+  });
+
+  it('rollout history of the CloneSet says which revision the Rollout releases (table and -o json)', async () => {
+    const r = await run('rollout', 'history', 'cloneset/web');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^cloneset\.apps\.kruise\.io\/web\nrollout\/rollout-web releases revision 1 → revision 2, step 1\/3 StepPaused \(waiting for approval\)\nREVISION\s+CHANGE-CAUSE\s+IMAGES\s+PODS\s+ROLLOUT\n/);
+    assert.match(r.stdout, /\n1\s+<none>\s+nginx:1\.25\s+6\s+stable\n2\s+<none>\s+nginx:1\.26\s+2\s+canary \(step 1\/3 StepPaused\)\n$/);
+    const j = await run('rollout', 'history', 'cloneset/web', '-o', 'json');
+    assert.equal(j.code, 0, j.stderr);
+    const h = JSON.parse(j.stdout);
+    assert.deepEqual(
+      { name: h.rollout.name, state: h.rollout.state, step: h.rollout.step, steps: h.rollout.steps, stable: h.rollout.stableRevision, canary: h.rollout.canaryRevision },
+      { name: 'rollout-web', state: 'StepPaused', step: 1, steps: 3, stable: 1, canary: 2 },
+    );
+    assert.deepEqual(h.revisions.map((x: { rolloutRole?: string }) => x.rolloutRole), ['stable', 'canary']);
   });
 
   it('-w piped: one line per change, the step moves, ends by itself with exit 0 at completion', async () => {
