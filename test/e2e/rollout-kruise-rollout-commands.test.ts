@@ -1,7 +1,8 @@
 // `rollout status|approve|jump|pause|resume|undo` on Kruise Rollouts, driving bin/kubectl-kruise against a
 // sandbox with the real CRDs (Kruise v1.9.0, Kruise Rollout v0.6.2: every status write and every patch
-// of the CLI is validated by their schemas). No Rollout controller runs here: the test writes the
-// Rollout's status through the API as openkruise/rollouts v0.6.2 would, so each state is deterministic.
+// of the CLI is validated by their schemas). The sandbox's Rollout controller is told to leave this
+// Rollout alone: the test writes its status through the API as openkruise/rollouts v0.6.2 would, so each
+// state is deterministic. rollout-kruise-rollout-flow.test.ts follows the simulated controller instead.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -33,12 +34,15 @@ function cloneSet(name: string, image: string): unknown {
   };
 }
 
-/** Steps: 20% waiting for a person, 40% (no traffic) for 1 s, 60% with 30% traffic, then everyone. */
+/**
+ * Steps: 20% waiting for a person, 40% (no traffic) for 1 s, 60% with 30% traffic, then everyone. The
+ * sandbox's Rollout controller leaves it alone (kruise-sandbox/controller: none): the test writes its status.
+ */
 function rollout(name: string, workload: string): unknown {
   return {
     apiVersion: 'rollouts.kruise.io/v1beta1',
     kind: 'Rollout',
-    metadata: { name },
+    metadata: { name, annotations: { 'kruise-sandbox/controller': 'none' } },
     spec: {
       workloadRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: workload },
       strategy: {

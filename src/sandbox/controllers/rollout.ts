@@ -22,6 +22,8 @@ import { WORKLOAD_RESOURCES, workloadResourceOf } from './rollout-workloads';
 
 export const ROLLOUTS: GroupResource = { group: 'rollouts.kruise.io', resource: 'rollouts' };
 export const BATCH_RELEASES: GroupResource = { group: 'rollouts.kruise.io', resource: 'batchreleases' };
+/** Sandbox-only opt-out of this controller for one Rollout (value "none"). */
+export const HANDS_OFF_ANNOTATION = 'kruise-sandbox/controller';
 /** pkg/util/constant.go KruiseRolloutFinalizer. */
 export const ROLLOUT_FINALIZER = 'rollouts.kruise.io/rollout';
 /** The webhook's objectSelector label (rollout_status.go patchWorkloadRolloutWebhookLabel). */
@@ -60,6 +62,9 @@ export function createRolloutController(): ControllerWithAdmission {
   function syncRollout(s: Store, namespace: string | undefined, name: string): void {
     const stored = s.get(ROLLOUTS, namespace, name);
     if (!stored) return;
+    // Sandbox only: a Rollout annotated kruise-sandbox/controller: "none" is left alone, so a test or a
+    // rehearsal can write its status by hand (each state of a release, deterministically).
+    if (stored.metadata.annotations?.[HANDS_OFF_ANNOTATION] === 'none') return;
     // handleFinalizer: added on a live Rollout, removed once termination is complete
     if (!stored.metadata.deletionTimestamp && !(stored.metadata.finalizers ?? []).includes(ROLLOUT_FINALIZER)) {
       s.update(ROLLOUTS, { ...stored, metadata: { ...stored.metadata, finalizers: [...(stored.metadata.finalizers ?? []), ROLLOUT_FINALIZER] } });
