@@ -23,13 +23,20 @@ export interface CanaryRevisions {
   generation: number;
 }
 
-/** CloneSet web (8 pods, nginx:1.25) settled, then the Rollout of `fixture` applied. */
-export async function setupWebUnderRollout(sb: Sandbox, fixture: string): Promise<string> {
+/** CloneSet web (8 pods, nginx:1.25) settled. */
+export async function setupWeb(sb: Sandbox): Promise<void> {
   await applyFixture(sb, 'cloneset-web.yaml');
-  const cs = await waitSettled(sb, PATHS.cloneset());
+  await waitSettled(sb, PATHS.cloneset());
+}
+
+/**
+ * The Rollout of `fixture` (annotated for the sandbox's controller to leave it alone), applied once the
+ * canary pods are out: Kruise Rollout's workload webhook (simulated too) would otherwise hold the
+ * CloneSet's new revision for a controller that does not run here.
+ */
+export async function applyRollout(sb: Sandbox, fixture = 'describe-rollout-web-v1beta1.yaml'): Promise<void> {
   const r = await kubectl(['apply', '-f', join(ROLLOUT_FIXTURES, fixture)], sb.kubeconfig);
   assert.equal(r.code, 0, r.stderr);
-  return cs.status.updateRevision as string;
 }
 
 /** A new image held back by a partition so that `updated` pods take it (what the BatchRelease does). */

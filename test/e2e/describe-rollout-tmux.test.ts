@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CLI_BIN, testEnv } from '../helpers/cli';
 import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
-import { haveRealCrds, KRUISE_CRDS, releaseCanaryPods, ROLLOUT_CRDS, setupWebUnderRollout, writeRolloutStatus, type CanaryRevisions } from './describe-rollout-helpers';
+import { haveRealCrds, KRUISE_CRDS, releaseCanaryPods, ROLLOUT_CRDS, setupWeb, applyRollout, writeRolloutStatus, type CanaryRevisions } from './describe-rollout-helpers';
 
 const haveTmux = spawnSync('tmux', ['-V']).status === 0;
 const skip = !haveTmux ? 'tmux is not installed (scripts/test-deps.sh installs it: apt-get install -y tmux)' : !haveRealCrds ? 'no ../shared CRDs' : false;
@@ -25,8 +25,9 @@ describe('describe rollout -w in a terminal (tmux)', { skip }, () => {
 
   before(async () => {
     sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS('v0.6.2')] });
-    await setupWebUnderRollout(sb, 'sandbox-rollout-web-v1beta1.yaml');
+    await setupWeb(sb);
     rev = await releaseCanaryPods(sb, 'nginx:1.26', 2);
+    await applyRollout(sb);
     await writeRolloutStatus(sb, 'v1beta1', rev, { step: 1, state: 'StepPaused', canaryReplicas: 2 });
   });
   after(async () => {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runCli, streamCli } from '../helpers/cli';
 import { startSandbox, type Sandbox } from '../helpers/sandbox';
-import { haveRealCrds, KRUISE_CRDS, releaseCanaryPods, ROLLOUT_CRDS, rolloutPath, setupWebUnderRollout, writeRolloutStatus, type CanaryRevisions } from './describe-rollout-helpers';
+import { haveRealCrds, KRUISE_CRDS, releaseCanaryPods, ROLLOUT_CRDS, rolloutPath, setupWeb, applyRollout, writeRolloutStatus, type CanaryRevisions } from './describe-rollout-helpers';
 
 const hash = (revision: string): string => revision.slice(revision.lastIndexOf('-') + 1);
 
@@ -15,8 +15,9 @@ describe('describe rollout (v0.6.2 CRDs, CloneSet canary)', { skip: !haveRealCrd
   const run = (...args: string[]) => runCli(args, { kubeconfig: sb.kubeconfig });
   before(async () => {
     sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS('v0.6.2')] });
-    await setupWebUnderRollout(sb, 'sandbox-rollout-web-v1beta1.yaml');
+    await setupWeb(sb);
     rev = await releaseCanaryPods(sb, 'nginx:1.26', 2);
+    await applyRollout(sb);
     await writeRolloutStatus(sb, 'v1beta1', rev, { step: 1, state: 'StepPaused', canaryReplicas: 2 });
   });
   after(async () => {

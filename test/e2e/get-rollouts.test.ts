@@ -17,7 +17,8 @@ function rolloutBody(version: string, name: string, ns: string, labels: Record<s
   return {
     apiVersion: `rollouts.kruise.io/${version}`,
     kind: 'Rollout',
-    metadata: { name, namespace: ns, labels },
+    // The test writes the status; the sandbox's Rollout controller leaves this one alone.
+    metadata: { name, namespace: ns, labels, annotations: { 'kruise-sandbox/controller': 'none' } },
     spec: { ...(version === 'v1alpha1' ? { objectRef: { workloadRef: ref } } : { workloadRef: ref }), strategy: { canary: { steps: [{ replicas: 1, pause: {} }, { replicas: '100%' }] } } },
   };
 }

@@ -1,7 +1,8 @@
 // `rollout status|approve|jump|pause|resume|undo` on Kruise Rollouts, driving bin/kubectl-kruise against a
 // sandbox with the real CRDs (Kruise v1.9.0, Kruise Rollout v0.6.2: every status write and every patch
-// of the CLI is validated by their schemas). No Rollout controller runs here: the test writes the
-// Rollout's status through the API as openkruise/rollouts v0.6.2 would, so each state is deterministic.
+// of the CLI is validated by their schemas). The sandbox's Rollout controller is told to leave this
+// Rollout alone: the test writes its status through the API as openkruise/rollouts v0.6.2 would, so each
+// state is deterministic. rollout-kruise-rollout-flow.test.ts follows the simulated controller instead.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -33,12 +34,15 @@ function cloneSet(name: string, image: string): unknown {
   };
 }
 
-/** Steps: 20% waiting for a person, 40% (no traffic) for 1 s, 60% with 30% traffic, then everyone. */
+/**
+ * Steps: 20% waiting for a person, 40% (no traffic) for 1 s, 60% with 30% traffic, then everyone. The
+ * sandbox's Rollout controller leaves it alone (kruise-sandbox/controller: none): the test writes its status.
+ */
 function rollout(name: string, workload: string): unknown {
   return {
     apiVersion: 'rollouts.kruise.io/v1beta1',
     kind: 'Rollout',
-    metadata: { name },
+    metadata: { name, annotations: { 'kruise-sandbox/controller': 'none' } },
     spec: {
       workloadRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: workload },
       strategy: {
@@ -311,5 +315,71 @@ describe('Kruise Rollout commands against a sandbox with the real CRDs (status w
     assert.equal(r.stdout, 'rollout.rollouts.kruise.io/web-rollout approved\n');
     const k = await kubectl(['get', 'rollouts.rollouts.kruise.io', 'web-rollout', '-o', 'jsonpath={.status.canaryStatus.currentStepState}'], sb.kubeconfig);
     assert.equal(k.stdout, 'StepReady');
+  });
+});
+
+const ROLLOUT_CRDS_V04 = join(SHARED, 'kruise-rollout-crds', 'v0.4.4');
+
+describe('Kruise Rollout v0.4.4 (v1alpha1 only, real CRDs): status, approve, jump and pause write what that schema accepts', { skip: !(existsSync(KRUISE_CRDS) && existsSync(ROLLOUT_CRDS_V04)) && 'no ../shared CRDs' }, () => {
+  let sb: Sandbox;
+  const ALPHA = '/apis/rollouts.kruise.io/v1alpha1/namespaces/default/rollouts';
+  before(async () => {
+    sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS_V04] });
+    assert.equal((await sb.api('POST', CS, cloneSet('web', 'nginx:1.25'))).status, 201);
+    const created = await sb.api('POST', ALPHA, {
+      apiVersion: 'rollouts.kruise.io/v1alpha1',
+      kind: 'Rollout',
+      metadata: { name: 'web-rollout', annotations: { 'kruise-sandbox/controller': 'none' } },
+      spec: {
+        objectRef: { workloadRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web' } },
+        strategy: { canary: { steps: [{ replicas: 1, weight: 20, pause: {} }, { weight: 50, pause: { duration: 120 } }, { replicas: '100%' }], trafficRoutings: [{ service: 'web', ingress: { name: 'web' } }] } },
+      },
+    });
+    assert.equal(created.status, 201, created.text);
+    const wl = (await sb.api('GET', `${CS}/web`)).body;
+    const st = await sb.api('PATCH', `${ALPHA}/web-rollout/status`, {
+      status: {
+        observedGeneration: created.body.metadata.generation,
+        phase: 'Progressing',
+        canaryStatus: {
+          observedWorkloadGeneration: wl.metadata.generation,
+          stableRevision: 'web-6c4f9b7d8',
+          canaryRevision: 'web-7b5d6c9f4',
+          podTemplateHash: '7b5d6c9f4',
+          canaryReplicas: 1,
+          canaryReadyReplicas: 1,
+          currentStepIndex: 1,
+          currentStepState: 'StepPaused',
+          lastUpdateTime: new Date().toISOString(),
+        },
+        conditions: [{ type: 'Progressing', status: 'True', reason: 'InRolling', message: '', lastUpdateTime: '2026-11-25T01:00:00Z', lastTransitionTime: '2026-11-25T01:00:00Z' }],
+      },
+    }, MERGE);
+    assert.equal(st.status, 200, st.text);
+  });
+  after(async () => {
+    await sb?.stop();
+  });
+
+  it('status reads v1alpha1 (weight as trafficWeight); approve patches only canaryStatus; jump is refused (no nextStepIndex before v0.5); pause sets spec.strategy.paused', async () => {
+    const st = await runCli(['rollout', 'status', 'rollout/web-rollout', '--watch=false', '-o', 'json'], { kubeconfig: sb.kubeconfig });
+    assert.equal(st.code, 4, summary(st));
+    const [line] = jsonLines(st.stdout);
+    assert.deepEqual([line.apiVersion, line.state, line.step, line.steps, line.trafficWeight], ['rollouts.kruise.io/v1alpha1', 'StepPaused', 1, 3, '20%']);
+    const dry = await runCli(['rollout', 'approve', 'rollout/web-rollout', '--dry-run=server'], { kubeconfig: sb.kubeconfig });
+    assert.equal(dry.code, 0, summary(dry));
+    assert.equal(dry.stdout, 'rollout.rollouts.kruise.io/web-rollout approved (server dry run)\n');
+    assert.equal((await sb.api('GET', `${ALPHA}/web-rollout`)).body.status.canaryStatus.currentStepState, 'StepPaused');
+    const r = await runCli(['rollout', 'approve', 'rollout/web-rollout'], { kubeconfig: sb.kubeconfig });
+    assert.equal(r.code, 0, summary(r));
+    assert.equal((await sb.api('GET', `${ALPHA}/web-rollout`)).body.status.canaryStatus.currentStepState, 'StepReady');
+    sb.clearAudit();
+    const jump = await runCli(['rollout', 'jump', 'rollout/web-rollout', '--to-step', '3'], { kubeconfig: sb.kubeconfig });
+    assert.equal(jump.code, 1, summary(jump));
+    assert.match(jump.stderr, /^error: rollout\/web-rollout: has no status nextStepIndex: this Kruise Rollout release \(before v0\.5\) cannot jump steps\n$/);
+    assert.deepEqual(writes(sb.audit()), []);
+    const p = await runCli(['rollout', 'pause', 'rollout/web-rollout'], { kubeconfig: sb.kubeconfig });
+    assert.equal(p.code, 0, summary(p));
+    assert.equal((await sb.api('GET', `${ALPHA}/web-rollout`)).body.spec.strategy.paused, true);
   });
 });

@@ -10,13 +10,17 @@ const NO_FILE_COMP = 4;
 const WORKLOAD_TYPES = ['cloneset', 'asts', 'ads', 'deployment', 'statefulset', 'daemonset'];
 /** Kinds with a paused field (contract: rollout pause|resume). */
 const PAUSABLE_TYPES = ['cloneset', 'asts', 'ads', 'deployment'];
+/** Verbs that also take a Kruise Rollout (rollout/NAME). */
+const WITH_ROLLOUT = [...WORKLOAD_TYPES, 'rollout'];
 /** Which resource types each command path takes (first positional words). */
 const TYPES_BY_COMMAND: Record<string, string[]> = {
-  'rollout status': WORKLOAD_TYPES,
-  'rollout undo': WORKLOAD_TYPES,
+  'rollout status': WITH_ROLLOUT,
+  'rollout undo': WITH_ROLLOUT,
   'rollout history': WORKLOAD_TYPES,
-  'rollout pause': PAUSABLE_TYPES,
-  'rollout resume': PAUSABLE_TYPES,
+  'rollout pause': [...PAUSABLE_TYPES, 'rollout'],
+  'rollout resume': [...PAUSABLE_TYPES, 'rollout'],
+  'rollout approve': WITH_ROLLOUT,
+  'rollout jump': ['rollout', ...WORKLOAD_TYPES],
   'rollout restart': WORKLOAD_TYPES,
   'set image': [...WORKLOAD_TYPES, 'pod', 'sidecarset', 'job', 'cronjob'],
   'set env': [...WORKLOAD_TYPES, 'pod'],
@@ -26,6 +30,7 @@ const TYPES_BY_COMMAND: Record<string, string[]> = {
   'explain partition': ['cloneset', 'asts', 'ads', 'statefulset'],
 };
 const FLAG_VALUES: Record<string, string[]> = {
+  '--until': ['paused', 'complete', 'step='],
   '-o': ['json', 'yaml', 'name', 'wide', 'jsonpath='],
   '--output': ['json', 'yaml', 'name', 'wide', 'jsonpath='],
   '--dry-run': ['none', 'client', 'server'],

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fastRollbackStep } from '../../../../src/kruise/rollout/fast-rollback';
+import { fastRollbackStep, rollsBackInBatches } from '../../../../src/kruise/rollout/fast-rollback';
 import { jumpPatch } from '../../../../src/kruise/rollout/patches';
 import type { KubeObject } from '../../../../src/kruise/types';
 import { haveRolloutCrds, loadKind, mergePatch, rolloutSchemaErrors } from './helpers';
@@ -55,4 +55,29 @@ test('fast rollback of the v1beta1 manual-step fixture at step 2: jumpPatch writ
   assert.ok(r.patch);
   assert.deepEqual(r.patch.status, { canaryStatus: { nextStepIndex: 1 } });
   if (haveRolloutCrds) for (const release of ['v0.6.2', 'master']) assert.deepEqual(rolloutSchemaErrors(release, mergePatch(at2, r.patch) as KubeObject), [], release);
+});
+
+describe('IsRollbackInBatchPolicy (openkruise/rollouts v0.6.2 pkg/util/rollout_utils.go): what restoring the template makes the Rollout do', () => {
+  const base = (kind: string, annotation?: string, routed = false): KubeObject => ({
+    apiVersion: 'rollouts.kruise.io/v1beta1',
+    kind: 'Rollout',
+    metadata: { name: 'r', namespace: 'default', ...(annotation !== undefined ? { annotations: { 'rollouts.kruise.io/rollback-in-batch': annotation } } : {}) },
+    spec: {
+      workloadRef: { apiVersion: kind === 'Deployment' ? 'apps/v1' : 'apps.kruise.io/v1alpha1', kind, name: 'web' },
+      strategy: { canary: { steps: [{ replicas: 1 }], ...(routed ? { trafficRoutings: [{ service: 'web', ingress: { name: 'web' } }] } : {}) } },
+    },
+  }) as KubeObject;
+  test('annotation "true" on a CloneSet or StatefulSet without traffic routing: in batches', () => {
+    assert.equal(rollsBackInBatches(base('CloneSet', 'true')), true);
+    assert.equal(rollsBackInBatches(base('StatefulSet', 'true')), true);
+  });
+  test('no annotation, not "true", traffic routing, or a Deployment: cancelled at once', () => {
+    assert.equal(rollsBackInBatches(base('CloneSet')), false);
+    assert.equal(rollsBackInBatches(base('CloneSet', 'yes')), false);
+    assert.equal(rollsBackInBatches(base('CloneSet', 'true', true)), false);
+    assert.equal(rollsBackInBatches(base('Deployment', 'true')), false);
+  });
+  test('a workload labelled rollouts.kruise.io/workload-type: statefulset counts as a StatefulSet (strings.EqualFold)', () => {
+    assert.equal(rollsBackInBatches(base('Deployment', 'true'), { 'rollouts.kruise.io/workload-type': 'statefulset' }), true);
+  });
 });

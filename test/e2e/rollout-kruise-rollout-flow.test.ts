@@ -1,0 +1,54 @@
+// A canary release of a CloneSet driven by the sandbox's simulated Kruise Rollout controller, followed
+// and steered with bin/kubectl-kruise: `rollout status --until=paused` stops at the step waiting for a
+// person, `rollout approve cloneset/web` lets it go on, `rollout status cloneset/web` follows the Rollout
+// through the timed pause to Healthy. Results are read back through the API.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { kubectl, REPO_ROOT, runCli } from '../helpers/cli';
+import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
+import { jsonLines, summary } from './rollout-helpers';
+
+const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'rollout-kruise');
+const RO = '/apis/rollouts.kruise.io/v1beta1/namespaces/default/rollouts/rollout-web';
+const CS = '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/web';
+
+describe('Kruise Rollout commands on the simulated controller: CloneSet canary 20% (approval) → 50% (5 s) → 100%', () => {
+  let sb: Sandbox;
+  before(async () => {
+    sb = await startSandbox({ readyDelay: '50ms' });
+    for (const f of ['sandbox-cloneset-web-10.yaml', 'sandbox-rollout-web-v1beta1.yaml']) {
+      const r = await kubectl(['apply', '-f', join(FIXTURES, f)], sb.kubeconfig);
+      assert.equal(r.code, 0, r.stderr);
+    }
+    await waitUntil('the Rollout to be Healthy before the release', async () => (await sb.api('GET', RO)).body.status?.phase === 'Healthy' || undefined, 20_000);
+    const r = await sb.api('PATCH', CS, { spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:1.26' }] } } } }, { contentType: 'application/merge-patch+json' });
+    assert.equal(r.status, 200, r.text);
+  });
+  after(async () => {
+    await sb?.stop();
+  });
+
+  it('status --until=paused exits 0 at step 1 waiting for approval; approve; status of the workload follows the Rollout to Complete', async () => {
+    const paused = await runCli(['rollout', 'status', 'rollout/rollout-web', '--until=paused', '--timeout=30s', '-o', 'json'], { kubeconfig: sb.kubeconfig, timeoutMs: 40_000 });
+    assert.equal(paused.code, 0, summary(paused));
+    const last = jsonLines(paused.stdout).at(-1);
+    assert.deepEqual([last.state, last.step, last.steps, last.stepState, last.canaryReplicas, last.canaryReadyReplicas], ['StepPaused', 1, 3, 'StepPaused', 2, 2]);
+    const notYet = await runCli(['rollout', 'status', 'cloneset/web', '--watch=false'], { kubeconfig: sb.kubeconfig });
+    assert.equal(notYet.code, 4, summary(notYet));
+
+    const approve = await runCli(['rollout', 'approve', 'cloneset/web'], { kubeconfig: sb.kubeconfig });
+    assert.equal(approve.code, 0, summary(approve));
+    assert.equal(approve.stdout, 'rollout.rollouts.kruise.io/rollout-web approved\n');
+
+    const done = await runCli(['rollout', 'status', 'cloneset/web', '--timeout=40s'], { kubeconfig: sb.kubeconfig, timeoutMs: 50_000 });
+    assert.equal(done.code, 0, summary(done));
+    assert.equal(done.stderr, 'cloneset/web is released by rollout/rollout-web: following it\n');
+    assert.match(done.stdout, /step 2\/3/);
+    assert.match(done.stdout, /rollout "rollout-web" successfully rolled out\n$/);
+    const ro = (await sb.api('GET', RO)).body;
+    assert.deepEqual([ro.status.phase, ro.status.canaryStatus?.currentStepState ?? ro.status.currentStepState], ['Healthy', 'Completed']);
+    const cs = (await sb.api('GET', CS)).body;
+    assert.equal(cs.status.updatedReadyReplicas, 10);
+  });
+});
