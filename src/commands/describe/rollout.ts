@@ -107,6 +107,7 @@ async function watchRollout(ctx: CommandContext, client: KubeClient, rt: Resourc
   };
 
   let shownRows = 0;
+  let sawRelease = false;
   let lastKey = '';
   const draw = (final: boolean): void => {
     if (!rollout || workload === undefined || (workload && !podsSynced)) return;
@@ -125,8 +126,12 @@ async function watchRollout(ctx: CommandContext, client: KubeClient, rt: Resourc
       }
     }
     if (final) return;
+    // Ends when a release seen in progress completes or fails; a Rollout already at rest when the watch
+    // starts is watched for the next release (like `kubectl get -w`), not reported as done at once.
     const state = view.verdict.state;
-    if (state === 'Complete' || state === 'Failed') end(state === 'Complete' ? ExitCode.OK : ExitCode.FAILED);
+    const atRest = state === 'Complete' || state === 'Failed';
+    if (!atRest) sawRelease = true;
+    else if (sawRelease) end(state === 'Complete' ? ExitCode.OK : ExitCode.FAILED);
   };
   // Events come in bursts (a status write moves pods and the workload): draw once per burst.
   let pending: NodeJS.Immediate | undefined;

@@ -15,7 +15,7 @@ export function registerDescribe(program: Command, ctx: CommandContext): void {
     .usage('pps [NAME] | rollout NAME [-w] [-o json|yaml]')
     .argument('<type>')
     .argument('[name]')
-    .option('-w, --watch', 'rollout: follow the release (redrawn in place on a terminal, one line per change otherwise) until it completes (exit 0) or fails (exit 1)')
+    .option('-w, --watch', 'rollout: follow the release (redrawn in place on a terminal, one line per change otherwise) until it completes (exit 0) or is cancelled or fails (exit 1); a Rollout at rest is watched for its next release')
     .option('-o, --output <format>', 'rollout: json or yaml (the view model; with -w one document per change)')
     .addHelpText('after', `\nExamples:\n  ${p} describe pps db\n  ${p} describe pps -n shop\n  ${p} describe rollout web\n  ${p} describe rollout web -w\n  ${p} describe rollout web -o json`)
     .action(lazyAction(ctx, () => import('./run')));
