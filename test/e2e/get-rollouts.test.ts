@@ -100,6 +100,16 @@ for (const { release, version } of SETUPS) {
       assert.equal(jp.stdout, 'Progressing');
     });
 
+    it(`describe rollout reads the ${version} shape (workload missing here: Blocked)`, async () => {
+      const d = await run('describe', 'rollout', 'web');
+      assert.equal(d.code, 0, d.stderr);
+      assert.match(d.stdout, new RegExp(`^API Version:\\s+rollouts\\.kruise\\.io/${version}$`, 'm'));
+      assert.match(d.stdout, /^Workload:\s+CloneSet\/web — not found$/m);
+      assert.match(d.stdout, /^Step:\s+1\/2 StepPaused$/m);
+      assert.match(d.stdout, /^\s+▶\s+1\s+1\s+-\s+manual\s+StepPaused$/m);
+      assert.match(d.stdout, /^Status:\s+Blocked$/m);
+    });
+
     it('errors: not found (exit 1), bad -o and name with -A (exit 2, nothing sent), empty namespace', async () => {
       const nf = await run('get', 'rollout', 'nope');
       assert.equal(nf.code, 1);
