@@ -129,3 +129,23 @@ for (const { release, version } of SETUPS) {
     });
   });
 }
+
+describe('get/describe rollouts when reading is forbidden (403 on every read)', () => {
+  let sb: Sandbox;
+  before(async () => {
+    sb = await startSandbox({ readyDelay: '50ms', faults: { errorRate: { read: { rate: 1, code: 403 } } } });
+  });
+  after(async () => {
+    await sb?.stop();
+  });
+
+  it('one error line naming the resource, exit 1, for get and describe (with and without -w)', async () => {
+    for (const args of [['get', 'rollouts'], ['get', 'rollout', 'web'], ['describe', 'rollout', 'web'], ['describe', 'rollout', 'web', '-w']]) {
+      const r = await runCli(args, { kubeconfig: sb.kubeconfig, timeoutMs: 20_000 });
+      assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
+      assert.equal(r.stderr.split('\n').filter(Boolean).length, 1, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, /^error: .*rollouts\.rollouts\.kruise\.io.*\n$/, args.join(' '));
+      assert.equal(r.stdout, '');
+    }
+  });
+});
