@@ -101,6 +101,7 @@ describe('describe rollout (v0.6.2 CRDs, CloneSet canary)', { skip: !haveRealCrd
   });
 
   it('-w piped: one line per change, the step moves, ends by itself with exit 0 at completion', async () => {
+    sb.clearAudit();
     const w = streamCli(['describe', 'rollout', 'rollout-web', '-w'], { kubeconfig: sb.kubeconfig });
     try {
       await w.waitFor(/rollout\/rollout-web  StepPaused  step 1\/3  StepPaused .*waiting for approval/);
@@ -114,6 +115,10 @@ describe('describe rollout (v0.6.2 CRDs, CloneSet canary)', { skip: !haveRealCrd
       // One line per change, never the same line twice in a row.
       for (let i = 1; i < lines.length; i++) assert.notEqual(lines[i], lines[i - 1]);
       assert.match(lines[lines.length - 1]!, /^rollout\/rollout-web  Complete  step 3\/3  Completed .*successfully rolled out/);
+      // Cheap on requests: one list and one watch each of the Rollout, BatchRelease, CloneSet and pods, however
+      // many changes (the test's own reads are GETs by name and its writes PATCHes).
+      const reads = sb.audit().filter((e) => e.verb === 'list' || e.verb === 'watch');
+      assert.deepEqual(reads.map((e) => `${e.verb} ${e.path.split('/').at(-1)}`).sort(), ['list batchreleases', 'list clonesets', 'list pods', 'list rollouts', 'watch batchreleases', 'watch clonesets', 'watch pods', 'watch rollouts']);
     } finally {
       if (w.child.exitCode === null) await w.stop();
     }
