@@ -20,7 +20,7 @@ describe('describe rollout -w in a terminal (tmux)', { skip }, () => {
   const session = `kk-describe-${process.pid}`;
   // A private tmux server: the test never touches the developer's sessions.
   const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', session, ...args], { encoding: 'utf8' });
-  const screen = (): string => tmux('capture-pane', '-p', '-t', session);
+  const screen = (target = session): string => tmux('capture-pane', '-p', '-t', target);
   const scrollback = (): string => tmux('capture-pane', '-p', '-S', '-', '-t', session);
 
   before(async () => {
@@ -62,5 +62,26 @@ describe('describe rollout -w in a terminal (tmux)', { skip }, () => {
     assert.match(all, /^Status:\s+Complete$/m);
     // Redrawn in place: one view on the terminal, not one per change.
     assert.equal(all.match(/^Name:/gm)?.length, 1, all);
+  });
+
+  it('a Rollout at rest is watched for its next release; Ctrl-C ends the watch cleanly (exit 130)', async () => {
+    const script = join(sb.dir, 'describe-w-rest.sh');
+    const env = { ...testEnv(sb.kubeconfig), LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', TERM: 'xterm-256color' };
+    const exports = Object.entries(env)
+      .filter(([k, v]) => v !== undefined && /^[A-Z_][A-Z0-9_]*$/.test(k))
+      .map(([k, v]) => `export ${k}='${String(v).replace(/'/g, `'\\''`)}'`)
+      .join('\n');
+    writeFileSync(script, `${exports}\n'${CLI_BIN}' describe rollout rollout-web -w\necho "EXIT=$?"\nsleep 60\n`);
+    const win = `${session}:rest`;
+    tmux('new-window', '-t', session, '-n', 'rest', `bash ${script}`);
+    await waitUntil('the completed release on the screen', () => /^Status:\s+Complete$/m.test(screen(win)), 20_000);
+    // Still watching: the pods' ages move on the screen (redrawn by the clock), and it has not ended.
+    const first = screen(win);
+    await waitUntil('a redraw by the clock', () => screen(win) !== first, 10_000);
+    assert.doesNotMatch(screen(win), /EXIT=/);
+    tmux('send-keys', '-t', win, 'C-c');
+    const end = await waitUntil('the command ends on Ctrl-C', () => /EXIT=(\d+)/.exec(screen(win)), 10_000);
+    assert.equal(end[1], '130');
+    assert.match(screen(win), /^interrupted$/m);
   });
 });
