@@ -61,6 +61,12 @@ describe('describe rollout (v0.6.2 CRDs, CloneSet canary)', { skip: !haveRealCrd
     const bad = await run('describe', 'rollout', 'rollout-web', '-o', 'wide');
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /^error: unable to match a printer suitable for the output format "wide", allowed formats are: json,yaml\n$/);
+    const pps = await run('describe', 'pps', 'db', '-o', 'json');
+    assert.equal(pps.code, 2);
+    assert.equal(pps.stderr, 'error: -w and -o apply to describe rollout only\n');
+    const noName = await run('describe', 'rollout', '-w');
+    assert.equal(noName.code, 2);
+    assert.equal(noName.stderr, 'error: describe rollout -w needs a NAME\n');
     assert.equal(sb.audit().length, 0);
   });
 
@@ -151,5 +157,20 @@ describe('describe rollout (v0.6.2 CRDs, CloneSet canary)', { skip: !haveRealCrd
     assert.match(r.stdout, /^Status:\s+Blocked$/m);
     assert.match(r.stdout, /^Pods: <none>$/m);
     assert.equal((await sb.api('DELETE', rolloutPath('v1beta1', 'orphan'))).status, 200);
+  });
+
+  it('-w: the Rollout deleted while watched ends it with one error line, exit 1', async () => {
+    const body = { apiVersion: 'rollouts.kruise.io/v1beta1', kind: 'Rollout', metadata: { name: 'gone', namespace: 'default', annotations: { 'kruise-sandbox/controller': 'none' } }, spec: { workloadRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web' }, strategy: { canary: { steps: [{ replicas: 1 }] } } } };
+    assert.equal((await sb.api('POST', '/apis/rollouts.kruise.io/v1beta1/namespaces/default/rollouts', body)).status, 201);
+    const w = streamCli(['describe', 'rollout', 'gone', '-w'], { kubeconfig: sb.kubeconfig });
+    try {
+      await w.waitFor(/^rollout\/gone  /m);
+      assert.equal((await sb.api('DELETE', rolloutPath('v1beta1', 'gone'))).status, 200);
+      const code = await new Promise<number | null>((res) => (w.child.exitCode !== null ? res(w.child.exitCode) : w.child.once('exit', (c) => res(c))));
+      assert.equal(code, 1);
+      assert.equal(w.stderr(), 'error: rollout "gone" was deleted while watching it\n');
+    } finally {
+      if (w.child.exitCode === null) await w.stop();
+    }
   });
 });
