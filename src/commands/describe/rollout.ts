@@ -109,13 +109,14 @@ async function watchRollout(ctx: CommandContext, client: KubeClient, rt: Resourc
   let shownRows = 0;
   let sawRelease = false;
   let lastKey = '';
-  const draw = (final: boolean): void => {
+  const draw = (): void => {
     if (!rollout || workload === undefined || (workload && !podsSynced)) return;
     const view = viewOf(rollout, workload, [...pods.values()], br);
     if (tty) {
       const text = renderRolloutDescribe(view, { programName: ctx.programName, palette });
       out.write(redrawInPlace(text, shownRows));
-      shownRows = terminalRows(text, ctx.term.columns);
+      // The width now (the terminal may have been resized since the start).
+      shownRows = terminalRows(text, (out as { columns?: number }).columns ?? ctx.term.columns);
     } else {
       const key = format.kind === 'default' ? rolloutChangeLine(view, ctx.programName) : viewChangeKey(view);
       if (key !== lastKey) {
@@ -125,7 +126,6 @@ async function watchRollout(ctx: CommandContext, client: KubeClient, rt: Resourc
         else out.write(`---\n${yamlLib().stringify(view, { version: '1.1', lineWidth: 0 })}`);
       }
     }
-    if (final) return;
     // Ends when a release seen in progress completes or fails; a Rollout already at rest when the watch
     // starts is watched for the next release (like `kubectl get -w`), not reported as done at once.
     const state = view.verdict.state;
@@ -139,7 +139,12 @@ async function watchRollout(ctx: CommandContext, client: KubeClient, rt: Resourc
     if (pending || ended) return;
     pending = setImmediate(() => {
       pending = undefined;
-      if (!ended) draw(false);
+      if (ended) return;
+      try {
+        draw();
+      } catch (err) {
+        watchFailed(err);
+      }
     });
   };
 
