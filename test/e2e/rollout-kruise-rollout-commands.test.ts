@@ -306,6 +306,29 @@ describe('Kruise Rollout commands against a sandbox with the real CRDs (status w
     assert.equal((await sb.api('GET', `${CS}/web`)).body.spec.template.spec.containers[0].image, 'nginx:1.25');
   });
 
+  it('undo deployment/api paused by its Rollout (Kruise Rollout pauses a Deployment it releases) is not refused: the template comes back', async () => {
+    const DEPLOY = '/apis/apps/v1/namespaces/default/deployments';
+    const deploy = (image: string) => ({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'api', labels: { app: 'api' } },
+      spec: { replicas: 2, selector: { matchLabels: { app: 'api' } }, template: { metadata: { labels: { app: 'api' } }, spec: { containers: [{ name: 'app', image }] } } },
+    });
+    assert.equal((await sb.api('POST', DEPLOY, deploy('nginx:1.25'))).status, 201);
+    await waitUntil('first ReplicaSet of api', async () => ((await sb.api('GET', '/apis/apps/v1/namespaces/default/replicasets?labelSelector=app%3Dapi')).body.items.length >= 1) || undefined);
+    assert.equal((await sb.api('PATCH', `${DEPLOY}/api`, { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:1.26' }] } } } }, MERGE)).status, 200);
+    await waitUntil('second ReplicaSet of api', async () => ((await sb.api('GET', '/apis/apps/v1/namespaces/default/replicasets?labelSelector=app%3Dapi')).body.items.length >= 2) || undefined);
+    const ro = rollout('api-rollout', 'api') as { spec: { workloadRef: Record<string, string> } };
+    ro.spec.workloadRef = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api' };
+    assert.equal((await sb.api('POST', NS, ro)).status, 201);
+    assert.equal((await sb.api('PATCH', `${DEPLOY}/api`, { spec: { paused: true } }, MERGE)).status, 200);
+    const r = await runCli(['rollout', 'undo', 'deployment/api'], { kubeconfig: sb.kubeconfig });
+    assert.equal(r.code, 0, summary(r));
+    assert.equal(r.stdout, 'deployment.apps/api rolled back\n');
+    assert.match(r.stderr, /^deployment\/api is released by rollout\/api-rollout: it cancels its release/);
+    assert.equal((await sb.api('GET', `${DEPLOY}/api`)).body.spec.template.spec.containers[0].image, 'nginx:1.25');
+  });
+
   it('through kubectl\'s plugin mechanism: kubectl kruise rollout approve / status rollout/NAME', async () => {
     await setStatus('web-rollout', { step: 1, state: 'StepPaused', workloadGeneration: wlGen });
     const st = await kubectlKruise(sb, ['rollout', 'status', 'rollout/web-rollout', '--watch=false']);
