@@ -184,6 +184,18 @@ describe('Kruise Rollout commands against a sandbox with the real CRDs (status w
     assert.match(t.stderr, /^error: timed out waiting for rollout "web-rollout": /);
   });
 
+  it('status --watch: the Rollout deleted while waiting ends the wait with exit 1 and says so', async () => {
+    assert.equal((await sb.api('POST', NS, rollout('doomed', 'web'))).status, 201);
+    await setStatus('doomed', { step: 1, state: 'StepUpgrade', ready: 0, workloadGeneration: wlGen });
+    const s = streamCli(['rollout', 'status', 'rollout/doomed', '--timeout=30s'], { kubeconfig: sb.kubeconfig });
+    await s.waitFor('step 1/4 StepUpgrade');
+    assert.equal((await sb.api('DELETE', `${NS}/doomed`)).status, 200);
+    await waitUntil('the status command to exit', () => (s.child.exitCode !== null ? true : undefined), 15_000);
+    const r = await s.stop();
+    assert.equal(r.code, 1, summary(r));
+    assert.match(r.stderr, /^error: rollout "doomed" was deleted while waiting for its release\n$/);
+  });
+
   it('status: bad --until (exit 2) and a missing Rollout (exit 1), one line each', async () => {
     const bad = await runCli(['rollout', 'status', 'rollout/web-rollout', '--until=soon'], { kubeconfig: sb.kubeconfig });
     assert.equal(bad.code, 2, summary(bad));
