@@ -212,6 +212,7 @@ describe('sandbox Kruise Rollout controller: canary on a CloneSet (v0.6.2 CRDs)'
       const r = await rollout();
       return r.status?.canaryStatus?.observedRolloutID === 'release-7' && r.status.currentStepIndex === 1 && r.status.currentStepState === 'StepPaused' ? r : undefined;
     });
+    assert.equal(ro.status.canaryStatus.canaryReplicas, 2);
     const pods = (await sb.api('GET', '/api/v1/namespaces/default/pods?labelSelector=rollouts.kruise.io%2Frollout-id%3Drelease-7')).body.items;
     assert.equal(pods.length, 2);
     await approve();
