@@ -45,7 +45,7 @@ export function createRolloutController(): ControllerWithAdmission {
     for (const r of rollouts.all()) {
       if (r.metadata.namespace !== w.metadata.namespace) continue;
       const ref = workloadRefOf(r);
-      if (ref && ref.name === w.metadata.name && ref.kind === w.kind) out.push(r);
+      if (ref && ref.name === w.metadata.name && ref.kind === w.kind && groupOfApiVersion(ref.apiVersion) === groupOfApiVersion(w.apiVersion ?? '')) out.push(r);
     }
     return out;
   };
@@ -210,4 +210,8 @@ function workloadRefOf(obj: KubeObject): { apiVersion: string; kind: string; nam
   const ref = spec.workloadRef ?? spec.objectRef?.workloadRef;
   if (!ref?.kind || !ref.name) return undefined;
   return { apiVersion: ref.apiVersion ?? '', kind: ref.kind, name: ref.name };
+}
+
+function groupOfApiVersion(apiVersion: string): string {
+  return apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
 }

@@ -105,11 +105,11 @@ describe('BatchRelease rules (pkg/controller/batchrelease)', () => {
     assert.deepEqual((init.spec as { updateStrategy: unknown }).updateStrategy, { paused: false, partition: '100%' });
     const controlled = applyMergePatch(cs, init) as KubeObject;
     assert.equal(cloneSetReleaseControl.initialize(controlled, br), undefined, 'IsControlledByBatchRelease');
-    const ctx = cloneSetReleaseControl.batchContext(controlled, br);
+    const ctx = cloneSetReleaseControl.batchContext(controlled, br, []);
     assert.equal(ctx.plannedUpdatedReplicas, 2);
     assert.equal(ctx.desiredPartition, '80%', 'a percentage plan keeps a percentage partition (ParseIntegerAsPercentageIfPossible)');
     assert.deepEqual(cloneSetReleaseControl.upgradeBatch(controlled, ctx), { spec: { updateStrategy: { partition: '80%' } } });
-    const batch2 = cloneSetReleaseControl.batchContext(controlled, { ...br, status: { canaryStatus: { currentBatch: 1 } } });
+    const batch2 = cloneSetReleaseControl.batchContext(controlled, { ...br, status: { canaryStatus: { currentBatch: 1 } } }, []);
     assert.equal(batch2.desiredPartition, 5, 'an integer plan gives an integer partition');
     // a current partition already at or below the desired one is left alone
     assert.equal(cloneSetReleaseControl.upgradeBatch(controlled, { ...ctx, currentPartition: '50%' }), undefined);
