@@ -318,3 +318,24 @@ describe('a whole canary release through the pure rules (CloneSet of 10, steps 2
     assert.deepEqual(seen.filter((l) => /Progressing\/(Initializing|Finalising|Completed)|Healthy\/Completed/.test(l)).map((l) => l.split('/').slice(0, 2).join('/')).filter((l, i, a) => a.indexOf(l) === i), ['Progressing/Initializing', 'Progressing/Finalising', 'Progressing/Completed', 'Healthy/Completed']);
   });
 });
+
+describe('v1alpha1 Rollouts (Kruise Rollout v0.4.4)', () => {
+  it('doCanaryFinalising as v0.4.4 (pkg/controller/rollout/rollout_canary.go@v0.4.4): no finalisingStep; BatchRelease resumed, deleted once Completed, then done', () => {
+    const ro = loadKind('sandbox-rollout-web-v1beta1.yaml', 'Rollout');
+    ro.metadata.generation = 1;
+    const cs = loadKind('sandbox-cloneset-web-10.yaml', 'CloneSet');
+    cs.metadata.generation = 2;
+    cs.status = { observedGeneration: 2, replicas: 10, updatedReplicas: 10, updatedReadyReplicas: 10, currentRevision: 'web-88bd5dbfd', updateRevision: 'web-88bd5dbfd' };
+    const status = { phase: 'Progressing', canaryStatus: { canaryRevision: '88bd5dbfd', podTemplateHash: '88bd5dbfd', canaryReplicas: 10, canaryReadyReplicas: 10, currentStepIndex: 3, currentStepState: 'Completed', nextStepIndex: 0, finalisingStep: '' }, conditions: [{ type: 'Progressing', status: 'True', reason: 'Finalising', message: '' }] };
+    const br: KubeObject = { apiVersion: 'rollouts.kruise.io/v1beta1', kind: 'BatchRelease', metadata: { name: 'rollout-web', namespace: 'default' }, spec: { releasePlan: { batches: [], batchPartition: 2 } }, status: { phase: 'Progressing' } };
+    const step = (b: KubeObject | undefined) => reconcileRollout({ rollout: { ...ro, status }, workload: cs, batchRelease: b, now: new Date(), release: 'v0.4' });
+    const first = step(br);
+    assert.deepEqual(first.writes, [{ kind: 'patchBatchRelease', patch: { spec: { releasePlan: { batchPartition: null, finalizingPolicy: 'WaitResume' } } } }]);
+    assert.equal(first.status?.canaryStatus?.finalisingStep, '', 'v0.4.4 has no finalisingStep to walk');
+    const completed = step({ ...br, spec: { releasePlan: { batches: [], finalizingPolicy: 'WaitResume' } }, status: { phase: 'Completed' } });
+    assert.deepEqual(completed.writes, [{ kind: 'deleteBatchRelease' }]);
+    const gone = step(undefined);
+    assert.equal(gone.status?.conditions?.find((c) => c.type === 'Progressing')?.reason, 'Completed');
+    assert.equal(gone.status?.conditions?.find((c) => c.type === 'Succeeded')?.status, 'True');
+  });
+});
