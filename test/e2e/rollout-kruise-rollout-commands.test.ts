@@ -184,6 +184,18 @@ describe('Kruise Rollout commands against a sandbox with the real CRDs (status w
     assert.match(t.stderr, /^error: timed out waiting for rollout "web-rollout": /);
   });
 
+  it('status --watch: the Rollout deleted while waiting ends the wait with exit 1 and says so', async () => {
+    assert.equal((await sb.api('POST', NS, rollout('doomed', 'web'))).status, 201);
+    await setStatus('doomed', { step: 1, state: 'StepUpgrade', ready: 0, workloadGeneration: wlGen });
+    const s = streamCli(['rollout', 'status', 'rollout/doomed', '--timeout=30s'], { kubeconfig: sb.kubeconfig });
+    await s.waitFor('step 1/4 StepUpgrade');
+    assert.equal((await sb.api('DELETE', `${NS}/doomed`)).status, 200);
+    await waitUntil('the status command to exit', () => (s.child.exitCode !== null ? true : undefined), 15_000);
+    const r = await s.stop();
+    assert.equal(r.code, 1, summary(r));
+    assert.match(r.stderr, /^error: rollout "doomed" was deleted while waiting for its release\n$/);
+  });
+
   it('status: bad --until (exit 2) and a missing Rollout (exit 1), one line each', async () => {
     const bad = await runCli(['rollout', 'status', 'rollout/web-rollout', '--until=soon'], { kubeconfig: sb.kubeconfig });
     assert.equal(bad.code, 2, summary(bad));
@@ -304,6 +316,29 @@ describe('Kruise Rollout commands against a sandbox with the real CRDs (status w
     assert.equal(r.stdout, 'cloneset.apps.kruise.io/web rolled back\n');
     assert.match(r.stderr, /^cloneset\/web is released by rollout\/web-rollout: it cancels its release \(Kruise Rollout's rollback\)/);
     assert.equal((await sb.api('GET', `${CS}/web`)).body.spec.template.spec.containers[0].image, 'nginx:1.25');
+  });
+
+  it('undo deployment/api paused by its Rollout (Kruise Rollout pauses a Deployment it releases) is not refused: the template comes back', async () => {
+    const DEPLOY = '/apis/apps/v1/namespaces/default/deployments';
+    const deploy = (image: string) => ({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'api', labels: { app: 'api' } },
+      spec: { replicas: 2, selector: { matchLabels: { app: 'api' } }, template: { metadata: { labels: { app: 'api' } }, spec: { containers: [{ name: 'app', image }] } } },
+    });
+    assert.equal((await sb.api('POST', DEPLOY, deploy('nginx:1.25'))).status, 201);
+    await waitUntil('first ReplicaSet of api', async () => ((await sb.api('GET', '/apis/apps/v1/namespaces/default/replicasets?labelSelector=app%3Dapi')).body.items.length >= 1) || undefined);
+    assert.equal((await sb.api('PATCH', `${DEPLOY}/api`, { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:1.26' }] } } } }, MERGE)).status, 200);
+    await waitUntil('second ReplicaSet of api', async () => ((await sb.api('GET', '/apis/apps/v1/namespaces/default/replicasets?labelSelector=app%3Dapi')).body.items.length >= 2) || undefined);
+    const ro = rollout('api-rollout', 'api') as { spec: { workloadRef: Record<string, string> } };
+    ro.spec.workloadRef = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api' };
+    assert.equal((await sb.api('POST', NS, ro)).status, 201);
+    assert.equal((await sb.api('PATCH', `${DEPLOY}/api`, { spec: { paused: true } }, MERGE)).status, 200);
+    const r = await runCli(['rollout', 'undo', 'deployment/api'], { kubeconfig: sb.kubeconfig });
+    assert.equal(r.code, 0, summary(r));
+    assert.equal(r.stdout, 'deployment.apps/api rolled back\n');
+    assert.match(r.stderr, /^deployment\/api is released by rollout\/api-rollout: it cancels its release/);
+    assert.equal((await sb.api('GET', `${DEPLOY}/api`)).body.spec.template.spec.containers[0].image, 'nginx:1.25');
   });
 
   it('through kubectl\'s plugin mechanism: kubectl kruise rollout approve / status rollout/NAME', async () => {

@@ -41,8 +41,12 @@ describe('Kruise Rollout commands on the simulated controller: CloneSet canary 2
     assert.equal(approve.code, 0, summary(approve));
     assert.equal(approve.stdout, 'rollout.rollouts.kruise.io/rollout-web approved\n');
 
+    sb.clearAudit();
     const done = await runCli(['rollout', 'status', 'cloneset/web', '--timeout=40s'], { kubeconfig: sb.kubeconfig, timeoutMs: 50_000 });
     assert.equal(done.code, 0, summary(done));
+    // Watches, not polling: the whole rest of the release (three batches, a timed pause) in a handful of requests.
+    const requests = sb.audit();
+    assert.ok(requests.length <= 12, `${requests.length} requests: ${requests.map((e) => `${e.verb} ${e.path}`).join(', ')}`);
     assert.equal(done.stderr, 'cloneset/web is released by rollout/rollout-web: following it\n');
     assert.match(done.stdout, /step 2\/3/);
     assert.match(done.stdout, /rollout "rollout-web" successfully rolled out\n$/);
@@ -50,5 +54,22 @@ describe('Kruise Rollout commands on the simulated controller: CloneSet canary 2
     assert.deepEqual([ro.status.phase, ro.status.canaryStatus?.currentStepState ?? ro.status.currentStepState], ['Healthy', 'Completed']);
     const cs = (await sb.api('GET', CS)).body;
     assert.equal(cs.status.updatedReadyReplicas, 10);
+  });
+
+  it('a canary whose image never pulls fails the release (exit 1, --failure-grace=0); undo of the workload brings the stable template back and the Rollout cancels (Succeeded=False → exit 1)', async () => {
+    const r = await sb.api('PATCH', CS, { spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:fail-pull' }] } } } }, { contentType: 'application/merge-patch+json' });
+    assert.equal(r.status, 200, r.text);
+    const failed = await runCli(['rollout', 'status', 'rollout/rollout-web', '--failure-grace=0', '--timeout=30s', '-o', 'json'], { kubeconfig: sb.kubeconfig, timeoutMs: 40_000 });
+    assert.equal(failed.code, 1, summary(failed));
+    assert.equal(jsonLines(failed.stdout).at(-1).state, 'Failed');
+    assert.match(failed.stderr, /^error: rollout "rollout-web" failed: .*(ErrImagePull|ImagePullBackOff)/);
+
+    const undo = await runCli(['rollout', 'undo', 'cloneset/web'], { kubeconfig: sb.kubeconfig });
+    assert.equal(undo.code, 0, summary(undo));
+    assert.match(undo.stderr, /cloneset\/web is released by rollout\/rollout-web: it cancels its release/);
+    assert.equal((await sb.api('GET', CS)).body.spec.template.spec.containers[0].image, 'nginx:1.26');
+    const cancelled = await runCli(['rollout', 'status', 'rollout/rollout-web', '--timeout=30s'], { kubeconfig: sb.kubeconfig, timeoutMs: 40_000 });
+    assert.equal(cancelled.code, 1, summary(cancelled));
+    assert.match(cancelled.stderr, /^error: rollout "rollout-web" was cancelled.*\(Succeeded=False\)\n$/);
   });
 });

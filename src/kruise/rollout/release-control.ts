@@ -7,6 +7,8 @@
 // (one import + one entry); nothing else in the controller dispatches on the workload kind. The
 // strategy (canary / blueGreen) dispatch is RELEASE_MANAGERS in state-machine.ts.
 import { cloneSetReleaseControl } from './release-control-cloneset';
+import { advancedDaemonSetReleaseControl } from './release-control-daemonset';
+import { advancedStatefulSetReleaseControl, statefulSetReleaseControl } from './release-control-statefulset';
 import type { ReleaseControl, RollingStyle } from './release-workload';
 
 export function releaseControlKey(group: string, kind: string, style: RollingStyle): string {
@@ -15,7 +17,7 @@ export function releaseControlKey(group: string, kind: string, style: RollingSty
 
 /** Every supported (kind, style): partition-style kinds here; ro-deploy-bg adds Deployment and blue-green. */
 export const RELEASE_CONTROLS: ReadonlyMap<string, ReleaseControl> = new Map(
-  [cloneSetReleaseControl].map((c) => [releaseControlKey(c.group, c.kind, c.style), c]),
+  [cloneSetReleaseControl, advancedStatefulSetReleaseControl, statefulSetReleaseControl, advancedDaemonSetReleaseControl].map((c) => [releaseControlKey(c.group, c.kind, c.style), c]),
 );
 
 /**

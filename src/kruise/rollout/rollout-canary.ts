@@ -9,7 +9,7 @@ import { PROGRESSING_REASON, STEP_STATE } from './labels';
 import { IN_ROLLOUT_PROGRESSING_ANNOTATION } from './release-workload';
 import { recheckIn, rolloutIDOf, type ReleaseManager, type RolloutContext, type RolloutStepSpec } from './rollout-context';
 import { getCondition, setCondition, type SubStatusObj } from './rollout-status';
-import { nextBatchIndex, rolloutScaledValue } from './step-math';
+import { nextBatchIndex, rolloutScaledValue, stepJump } from './step-math';
 import { batchReleasePlanHash } from './batch-release';
 
 /** api/v1beta1 FinalisingStepType values. */
@@ -77,9 +77,10 @@ function runBatchRelease(c: RolloutContext, stepIndex: number): KubeObject | und
     c.writes.push({ kind: 'createBatchRelease', object: want });
     return undefined;
   }
-  const annotations = br.metadata.annotations ?? {};
+  // the annotation the controller manages (a v1alpha1 object read converted also carries rolling-style)
+  const managed = (o: KubeObject) => o.metadata.annotations?.['rollouts.kruise.io/rollback-in-batch'];
   const wantAnn = want.metadata.annotations ?? {};
-  if (jsonEq(normaliseSpec(br.spec), normaliseSpec(want.spec)) && jsonEq(annotations, wantAnn)) return br;
+  if (jsonEq(normaliseSpec(br.spec), normaliseSpec(want.spec)) && managed(br) === managed(want)) return br;
   c.writes.push({ kind: 'updateBatchRelease', spec: want.spec as Record<string, unknown>, annotations: wantAnn });
   return undefined;
 }
@@ -152,18 +153,12 @@ function doCanaryPaused(c: RolloutContext, sub: SubStatusObj): boolean {
   return false;
 }
 
-/** doStepJump (rollout_status.go): a patched nextStepIndex moves the release to that step. */
+/** doCanaryJump → doStepJump (step-math.ts stepJump): a patched nextStepIndex moves the release to that step. */
 function doCanaryJump(c: RolloutContext, sub: SubStatusObj): boolean {
-  const w = c.workload;
-  if (!w) return false;
-  const steps = c.rollout.steps;
-  const next = sub.nextStepIndex;
-  if (next === nextBatchIndex(steps.length, sub.currentStepIndex) || next <= 0 || next > steps.length) return false;
-  sub.currentStepIndex = next;
-  sub.nextStepIndex = nextBatchIndex(steps.length, next);
-  const want = rolloutScaledValue(steps[next - 1]?.replicas, w.replicas) ?? 0;
-  sub.currentStepState = want === sub.canaryReplicas ? STEP_STATE.TrafficRouting : STEP_STATE.Init;
-  sub.lastUpdateTime = c.nowIso;
+  if (!c.workload) return false;
+  const jump = stepJump(c.rollout.steps, sub, sub.canaryReplicas, c.workload.replicas);
+  if (!jump) return false;
+  Object.assign(sub, jump, { lastUpdateTime: c.nowIso });
   return true;
 }
 
@@ -232,6 +227,7 @@ export const canaryReleaseManager: ReleaseManager = {
     if (c.workloadObject && c.workload && IN_ROLLOUT_PROGRESSING_ANNOTATION in c.workload.annotations) {
       c.writes.push({ kind: 'patchWorkload', patch: { metadata: { annotations: { [IN_ROLLOUT_PROGRESSING_ANNOTATION]: null } } } });
     }
+    if (c.release === 'v0.4') return finaliseV04(c);
     let next = nextCanaryTask(c.finalizeReason, sub.finalisingStep);
     if (sub.finalisingStep === '') {
       sub.finalisingStep = next;
@@ -261,6 +257,24 @@ export const canaryReleaseManager: ReleaseManager = {
     return next === FINALISING_STEP.End;
   },
 };
+
+/**
+ * v0.4.4 doCanaryFinalising: no finalisingStep in its status; every reconcile walks the same checks
+ * (traffic, then the BatchRelease resumes the workload and reaches Completed, then it is deleted).
+ */
+function finaliseV04(c: RolloutContext): boolean {
+  const br = c.batchRelease;
+  if (!br) return true;
+  const partition = numAt(br, 'spec', 'releasePlan', 'batchPartition');
+  if (partition === undefined && strAt(br, 'status', 'phase') === 'Completed') {
+    if (!br.metadata.deletionTimestamp) c.writes.push({ kind: 'deleteBatchRelease' });
+    return false;
+  }
+  const waitResume = strAt(br, 'spec', 'releasePlan', 'finalizingPolicy') === 'WaitResume';
+  if (partition === undefined && waitResume === Boolean(c.waitReady)) return false;
+  c.writes.push({ kind: 'patchBatchRelease', patch: { spec: { releasePlan: { batchPartition: null, finalizingPolicy: c.waitReady ? 'WaitResume' : 'Immediate' } } } });
+  return false;
+}
 
 /** finalizingBatchRelease: batchPartition null + finalizingPolicy, then wait for the BatchRelease's Completed. */
 function finalizingBatchRelease(c: RolloutContext): boolean {

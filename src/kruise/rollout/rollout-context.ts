@@ -57,6 +57,8 @@ export interface RolloutContext {
   /** ms from now when the controller must look again (undefined: on the next event). */
   recheckMs?: number;
   finalizeReason?: 'Success' | 'Rollback' | 'Disabled' | 'Delete';
+  /** The Kruise Rollout release imitated: v0.4 finalises without status.canaryStatus.finalisingStep. */
+  release: 'v0.4' | 'v0.6' | 'master';
   waitReady?: boolean;
 }
 

@@ -52,6 +52,8 @@ export interface RolloutReconcileInput {
   batchRelease?: KubeObject;
   now: Date;
   gracePeriodMs?: number;
+  /** The Kruise Rollout release imitated (default v0.6). */
+  release?: 'v0.4' | 'v0.6' | 'master';
 }
 
 export interface RolloutReconcileResult {
@@ -127,6 +129,7 @@ export function reconcileRollout(input: RolloutReconcileInput): RolloutReconcile
     now: input.now,
     nowIso,
     gracePeriodMs: input.gracePeriodMs ?? DEFAULT_GRACE_PERIOD_MS,
+    release: input.release ?? 'v0.6',
     writes: [],
   };
   const retry = calculateRolloutStatus(c);

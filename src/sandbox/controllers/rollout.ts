@@ -35,6 +35,7 @@ const isV1alpha1 = (obj: KubeObject | undefined) => obj?.apiVersion === 'rollout
 export function createRolloutController(): ControllerWithAdmission {
   let store: Store | undefined;
   let queue: WorkQueue | undefined;
+  let release: SimulationSettings['kruiseRollout'] = 'v0.6';
   const rollouts = new Informer(ROLLOUTS);
   const batchReleases = new Informer(BATCH_RELEASES);
   const pods = new Informer(PODS);
@@ -47,7 +48,7 @@ export function createRolloutController(): ControllerWithAdmission {
     for (const r of rollouts.all()) {
       if (r.metadata.namespace !== w.metadata.namespace) continue;
       const ref = workloadRefOf(r);
-      if (ref && ref.name === w.metadata.name && ref.kind === w.kind) out.push(r);
+      if (ref && ref.name === w.metadata.name && ref.kind === w.kind && groupOfApiVersion(ref.apiVersion) === groupOfApiVersion(w.apiVersion ?? '')) out.push(r);
     }
     return out;
   };
@@ -88,7 +89,7 @@ export function createRolloutController(): ControllerWithAdmission {
     }
     const brStored = s.get(BATCH_RELEASES, namespace, name);
     const br = brStored && isV1alpha1(brStored) ? batchReleaseV1alpha1ToV1beta1(brStored) : brStored;
-    const result = reconcileRollout({ rollout, workload, batchRelease: br, now: new Date() });
+    const result = reconcileRollout({ rollout, workload, batchRelease: br, now: new Date(), release });
     for (const w of result.writes) applyWrite(s, w, rollout, wgr, workload, brStored);
     if (result.status) {
       const fresh = s.get(ROLLOUTS, namespace, name);
@@ -104,11 +105,15 @@ export function createRolloutController(): ControllerWithAdmission {
     const ns = rollout.metadata.namespace;
     const name = rollout.metadata.name ?? '';
     const brVersion = s.storageVersion(BATCH_RELEASES);
+    const storedApiVersion = s.storageVersion(ROLLOUTS) ?? 'rollouts.kruise.io/v1beta1';
     const toStored = (o: KubeObject) => (brVersion === 'rollouts.kruise.io/v1alpha1' ? batchReleaseV1beta1ToV1alpha1(o) : o);
     switch (w.kind) {
-      case 'createBatchRelease':
-        s.create(BATCH_RELEASES, toStored(w.object));
+      case 'createBatchRelease': {
+        // the owner reference names the Rollout in its stored version
+        const owners = (w.object.metadata.ownerReferences ?? []).map((o) => (o.kind === 'Rollout' ? { ...o, apiVersion: storedApiVersion } : o));
+        s.create(BATCH_RELEASES, toStored({ ...w.object, metadata: { ...w.object.metadata, ownerReferences: owners } }));
         return;
+      }
       case 'updateBatchRelease': {
         if (!brStored) return;
         const beta = isV1alpha1(brStored) ? batchReleaseV1alpha1ToV1beta1(brStored) : brStored;
@@ -175,8 +180,9 @@ export function createRolloutController(): ControllerWithAdmission {
 
   return {
     name: 'kruise-rollout-controller',
-    start(s: Store, _settings: SimulationSettings) {
+    start(s: Store, settings: SimulationSettings) {
       store = s;
+      release = settings.kruiseRollout ?? 'v0.6';
       queue = new WorkQueue('kruise-rollout', (key) => {
         try {
           reconcile(key);
@@ -215,4 +221,8 @@ function workloadRefOf(obj: KubeObject): { apiVersion: string; kind: string; nam
   const ref = spec.workloadRef ?? spec.objectRef?.workloadRef;
   if (!ref?.kind || !ref.name) return undefined;
   return { apiVersion: ref.apiVersion ?? '', kind: ref.kind, name: ref.name };
+}
+
+function groupOfApiVersion(apiVersion: string): string {
+  return apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
 }
