@@ -196,3 +196,26 @@ export function redrawInPlace(text: string, previousRows: number): string {
   const lines = (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n');
   return `${previousRows > 0 ? `\x1b[${previousRows}A\r` : ''}${lines.map((l) => `${l}\x1b[K`).join('\n')}\n\x1b[J`;
 }
+
+/**
+ * The part of `text` a terminal of `rows` × `columns` shows without scrolling (one row kept for the
+ * cursor), the rest replaced by a line saying how much was left out. A frame taller than the screen
+ * could not be redrawn in place: the cursor cannot go above the top row, so every redraw would leave
+ * the frame's top in the scrollback.
+ */
+export function fitToTerminal(text: string, columns: number | undefined, rows: number | undefined): string {
+  if (!rows || rows < 3 || terminalRows(text, columns) < rows) return text;
+  const lines = (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n');
+  const note = (left: number): string => `… ${left} more line${left === 1 ? '' : 's'} (a taller terminal shows them; -o json has everything)`;
+  // Rows for the frame: all but the cursor's and the note's (sized for the longest count it may show).
+  const room = rows - 1 - terminalRows(`${note(lines.length)}\n`, columns);
+  const kept: string[] = [];
+  let used = 0;
+  for (const line of lines) {
+    const need = terminalRows(`${line}\n`, columns);
+    if (used + need > room) break;
+    kept.push(line);
+    used += need;
+  }
+  return `${kept.map((l) => `${l}\n`).join('')}${note(lines.length - kept.length)}\n`;
+}

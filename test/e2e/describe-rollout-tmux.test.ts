@@ -84,4 +84,26 @@ describe('describe rollout -w in a terminal (tmux)', { skip }, () => {
     assert.equal(end[1], '130');
     assert.match(screen(win), /^interrupted$/m);
   });
+
+  it('a terminal shorter than the view: the frame is cut to fit, so redraws stay in place', async () => {
+    const small = `${session}-small`;
+    const script = join(sb.dir, 'describe-w-small.sh');
+    const env = { ...testEnv(sb.kubeconfig), LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', TERM: 'xterm-256color' };
+    const exports = Object.entries(env)
+      .filter(([k, v]) => v !== undefined && /^[A-Z_][A-Z0-9_]*$/.test(k))
+      .map(([k, v]) => `export ${k}='${String(v).replace(/'/g, `'\\''`)}'`)
+      .join('\n');
+    writeFileSync(script, `${exports}\n'${CLI_BIN}' describe rollout rollout-web -w\necho "EXIT=$?"\nsleep 60\n`);
+    tmux('-u', 'new-session', '-d', '-s', small, '-x', '120', '-y', '20', `bash ${script}`);
+    await waitUntil('the cut frame on the screen', () => /^… \d+ more lines \(a taller terminal shows them; -o json has everything\)$/m.test(screen(small)), 20_000);
+    // Three changes of the Rollout's message, each redrawn; then the scrollback still holds no earlier frame.
+    for (let i = 1; i <= 3; i++) {
+      await writeRolloutStatus(sb, 'v1beta1', rev, { step: 3, state: 'Completed', canaryReplicas: 8, phase: 'Healthy', succeeded: 'True', message: `Rollout progressing has been completed (${i})` });
+      await waitUntil(`redraw ${i}`, () => screen(small).includes(`completed (${i})`), 10_000);
+    }
+    const all = tmux('capture-pane', '-p', '-S', '-', '-t', small);
+    assert.equal(all.match(/^Name:/gm)?.length, 1, all);
+    tmux('send-keys', '-t', small, 'C-c');
+    await waitUntil('the command ends on Ctrl-C', () => /EXIT=130/.test(screen(small)), 10_000);
+  });
 });

@@ -11,7 +11,7 @@ import { describeRollout, type RolloutDescribeView } from '../../kruise/rollout/
 import { RolloutReadError } from '../../kruise/rollout/read';
 import { parseOutputFormat, type OutputFormat } from '../../printers/output';
 import { paletteFor } from '../../printers/colors';
-import { redrawInPlace, renderRolloutDescribe, rolloutChangeLine, terminalRows, viewChangeKey } from '../../printers/rollout-describe';
+import { fitToTerminal, redrawInPlace, renderRolloutDescribe, rolloutChangeLine, terminalRows, viewChangeKey } from '../../printers/rollout-describe';
 import { yamlLib } from '../../lib/yaml';
 import type { DescribeRolloutFlags } from './rollout-type';
 import { batchReleaseResourceType, parseRolloutArgs, readRolloutObjects, rolloutResourceType, rolloutWorkloadTarget } from './rollout-source';
@@ -113,10 +113,12 @@ async function watchRollout(ctx: CommandContext, client: KubeClient, rt: Resourc
     if (!rollout || workload === undefined || (workload && !podsSynced)) return;
     const view = viewOf(rollout, workload, [...pods.values()], br);
     if (tty) {
-      const text = renderRolloutDescribe(view, { programName: ctx.programName, palette });
+      // The size now (the terminal may have been resized since the start).
+      const size = out as { columns?: number; rows?: number };
+      const columns = size.columns ?? ctx.term.columns;
+      const text = fitToTerminal(renderRolloutDescribe(view, { programName: ctx.programName, palette }), columns, size.rows);
       out.write(redrawInPlace(text, shownRows));
-      // The width now (the terminal may have been resized since the start).
-      shownRows = terminalRows(text, (out as { columns?: number }).columns ?? ctx.term.columns);
+      shownRows = terminalRows(text, columns);
     } else {
       const key = format.kind === 'default' ? rolloutChangeLine(view, ctx.programName) : viewChangeKey(view);
       if (key !== lastKey) {

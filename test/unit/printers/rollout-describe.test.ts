@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeRollout } from '../../../src/kruise/rollout/describe-view';
 import type { Pod } from '../../../src/kruise/types';
-import { formatSeconds, redrawInPlace, renderRolloutDescribe, rolloutChangeLine, terminalRows, viewChangeKey } from '../../../src/printers/rollout-describe';
+import { fitToTerminal, formatSeconds, redrawInPlace, renderRolloutDescribe, rolloutChangeLine, terminalRows, viewChangeKey } from '../../../src/printers/rollout-describe';
 import { loadFixture, loadKind } from '../kruise/rollout/helpers';
 
 const cloneSet = loadKind('cloneset-demo.yaml', 'CloneSet');
@@ -102,4 +102,16 @@ test('redraw in place: cursor up over the last drawing, each line cleared to its
   assert.equal(redrawInPlace('a\nbb\n', 0), 'a\x1b[K\nbb\x1b[K\n\x1b[J');
   assert.equal(redrawInPlace('a\n', 3), '\x1b[3A\ra\x1b[K\n\x1b[J');
   assert.doesNotMatch(redrawInPlace('a\n', 3), /\x1b\[3A\r\x1b\[J/);
+});
+
+test('a frame taller than the terminal is cut to fit (else each redraw would leave its top in the scrollback)', () => {
+  const text = Array.from({ length: 30 }, (_, i) => `line ${i}`).join('\n') + '\n';
+  assert.equal(fitToTerminal(text, 80, 40), text);
+  assert.equal(fitToTerminal(text, 80, undefined), text);
+  const cut = fitToTerminal(text, 80, 10);
+  assert.equal(terminalRows(cut, 80), 9);
+  assert.match(cut, /^line 0\n(?:.*\n){7}… 22 more lines \(a taller terminal shows them; -o json has everything\)\n$/);
+  // Wrapped lines count by the rows they take.
+  const wide = fitToTerminal(`${'x'.repeat(100)}\n`.repeat(10), 50, 10);
+  assert.ok(terminalRows(wide, 50) <= 9);
 });
