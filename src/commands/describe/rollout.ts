@@ -256,6 +256,7 @@ async function watchRollout(ctx: CommandContext, client: KubeClient, rt: Resourc
   );
   // On a terminal ages and pause countdowns move every second: redraw (no request is made).
   const ticker = tty ? setInterval(schedule, 1000) : undefined;
+  if (tty) out.on('resize', schedule);
   const onAbort = (): void => end(ExitCode.INTERRUPTED);
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   try {
@@ -263,6 +264,7 @@ async function watchRollout(ctx: CommandContext, client: KubeClient, rt: Resourc
     return code;
   } finally {
     if (ticker) clearInterval(ticker);
+    if (tty) out.removeListener('resize', schedule);
     if (pending) clearImmediate(pending);
     ctx.signal.removeEventListener('abort', onAbort);
     for (const o of [...observations, workloadObs, podObs]) o?.stop();
