@@ -143,7 +143,7 @@ export function renderRolloutDescribe(view: RolloutDescribeView, opts: RolloutDe
     text += indent(
       formatTable(
         ['NAME', 'READY', 'STATUS', 'AGE'],
-        g.pods.map((x) => [x.name, x.ready ? p.ok('yes') : p.bad('no'), x.phase, x.ageSeconds === undefined ? '<unknown>' : formatSeconds(x.ageSeconds)]),
+        g.pods.map((x) => [x.name, x.ready ? p.ok('yes') : p.bad('no'), x.reason ? p.bad(x.reason) : x.phase, x.ageSeconds === undefined ? '<unknown>' : formatSeconds(x.ageSeconds)]),
       ),
       '    ',
     );

@@ -115,3 +115,14 @@ test('a frame taller than the terminal is cut to fit (else each redraw would lea
   const wide = fitToTerminal(`${'x'.repeat(100)}\n`.repeat(10), 50, 10);
   assert.ok(terminalRows(wide, 50) <= 9);
 });
+
+test('a canary pod stuck in ImagePullBackOff shows the reason instead of its phase', () => {
+  const stuck = pods.map((p) =>
+    p.metadata.name === 'demo-4xq7k'
+      ? { ...p, status: { ...p.status, conditions: [{ type: 'Ready', status: 'False' }], containerStatuses: [{ name: 'web', ready: false, restartCount: 0, image: 'nginx:1.25.3', imageID: '', state: { waiting: { reason: 'ImagePullBackOff', message: 'Back-off pulling image' } } }] } }
+      : p,
+  ) as Pod[];
+  const text = renderRolloutDescribe(describeRollout(loadKind('v1beta1-canary-manual-step.yaml', 'Rollout'), cloneSet, stuck, br, NOW), { programName: PROGRAM });
+  assert.match(text, /^\s+demo-4xq7k\s+no\s+ImagePullBackOff\s+2m50s$/m);
+  assert.match(text, /^  canary  demo-7b5d6c9f4  batch 1  \(0\/1 ready\)$/m);
+});
