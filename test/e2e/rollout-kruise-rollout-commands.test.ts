@@ -196,6 +196,22 @@ describe('Kruise Rollout commands against a sandbox with the real CRDs (status w
     assert.match(r.stderr, /^error: rollout "doomed" was deleted while waiting for its release\n$/);
   });
 
+  it('status of a Rollout whose workload does not exist fails at once (exit 1, watching or not); approve on it writes nothing', async () => {
+    const orphan = rollout('orphan', 'ghost');
+    assert.equal((await sb.api('POST', NS, orphan)).status, 201);
+    for (const watch of ['--watch=true', '--watch=false']) {
+      const r = await runCli(['rollout', 'status', 'rollout/orphan', watch, '--timeout=20s'], { kubeconfig: sb.kubeconfig });
+      assert.equal(r.code, 1, summary(r));
+      assert.equal(r.stderr, 'error: rollout "orphan" is blocked: workload CloneSet/ghost not found\n');
+    }
+    sb.clearAudit();
+    const a = await runCli(['rollout', 'approve', 'rollout/orphan'], { kubeconfig: sb.kubeconfig });
+    assert.equal(a.code, 1, summary(a));
+    assert.equal(a.stderr, 'error: rollout/orphan: nothing to approve (phase unknown)\n');
+    assert.deepEqual(writes(sb.audit()), []);
+    assert.equal((await sb.api('DELETE', `${NS}/orphan`)).status, 200);
+  });
+
   it('status: bad --until (exit 2) and a missing Rollout (exit 1), one line each', async () => {
     const bad = await runCli(['rollout', 'status', 'rollout/web-rollout', '--until=soon'], { kubeconfig: sb.kubeconfig });
     assert.equal(bad.code, 2, summary(bad));
