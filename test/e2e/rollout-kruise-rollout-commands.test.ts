@@ -196,6 +196,22 @@ describe('Kruise Rollout commands against a sandbox with the real CRDs (status w
     assert.match(r.stderr, /^error: rollout "doomed" was deleted while waiting for its release\n$/);
   });
 
+  it('status of a Rollout whose workload does not exist fails at once (exit 1, watching or not); approve on it writes nothing', async () => {
+    const orphan = rollout('orphan', 'ghost');
+    assert.equal((await sb.api('POST', NS, orphan)).status, 201);
+    for (const watch of ['--watch=true', '--watch=false']) {
+      const r = await runCli(['rollout', 'status', 'rollout/orphan', watch, '--timeout=20s'], { kubeconfig: sb.kubeconfig });
+      assert.equal(r.code, 1, summary(r));
+      assert.equal(r.stderr, 'error: rollout "orphan" is blocked: workload CloneSet/ghost not found\n');
+    }
+    sb.clearAudit();
+    const a = await runCli(['rollout', 'approve', 'rollout/orphan'], { kubeconfig: sb.kubeconfig });
+    assert.equal(a.code, 1, summary(a));
+    assert.equal(a.stderr, 'error: rollout/orphan: nothing to approve (phase unknown)\n');
+    assert.deepEqual(writes(sb.audit()), []);
+    assert.equal((await sb.api('DELETE', `${NS}/orphan`)).status, 200);
+  });
+
   it('status: bad --until (exit 2) and a missing Rollout (exit 1), one line each', async () => {
     const bad = await runCli(['rollout', 'status', 'rollout/web-rollout', '--until=soon'], { kubeconfig: sb.kubeconfig });
     assert.equal(bad.code, 2, summary(bad));
@@ -249,6 +265,61 @@ describe('Kruise Rollout commands against a sandbox with the real CRDs (status w
     assert.equal(lines[1], 'hint: this needs the "patch" verb on "rollouts/status" (group rollouts.kruise.io) in namespace "default"');
     assert.deepEqual(writes(sb.audit()).filter((e) => e.code < 400), []);
     assert.equal((await readRollout('web-rollout')).status.canaryStatus.currentStepState, 'StepPaused');
+  });
+
+  it('viewer: pause and jump refused with the permission they need, nothing written', async () => {
+    await setStatus('web-rollout', { step: 2, state: 'StepUpgrade', workloadGeneration: wlGen });
+    const p = await runCli(['rollout', 'pause', 'rollout/web-rollout', '--context', 'viewer'], { kubeconfig: sb.kubeconfig });
+    assert.equal(p.code, 1, summary(p));
+    assert.match(p.stderr, /^error: rollout\/web-rollout: not paused: viewer cannot patch rollouts\S* in namespace default\nhint: this needs the "patch" verb on "rollouts" \(group rollouts\.kruise\.io\) in namespace "default"\n$/);
+    const j = await runCli(['rollout', 'jump', 'rollout/web-rollout', '--to-step', '4', '--context', 'viewer'], { kubeconfig: sb.kubeconfig });
+    assert.equal(j.code, 1, summary(j));
+    assert.match(j.stderr, /hint: this needs the "patch" verb on "rollouts\/status"/);
+    const ro = await readRollout('web-rollout');
+    assert.deepEqual([ro.spec.strategy.paused ?? false, ro.status.canaryStatus.nextStepIndex], [false, 3]);
+  });
+
+  it('approve a blue-green release (blueGreenStatus, v1beta1 only), valid against the v0.6.2 schema', async () => {
+    const bg = {
+      apiVersion: 'rollouts.kruise.io/v1beta1',
+      kind: 'Rollout',
+      metadata: { name: 'bg', annotations: { 'kruise-sandbox/controller': 'none' } },
+      spec: { workloadRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'plain' }, strategy: { blueGreen: { steps: [{ replicas: '50%', traffic: '0%', pause: {} }, { replicas: '100%', traffic: '100%' }] } } },
+    };
+    const created = await sb.api('POST', NS, bg);
+    assert.equal(created.status, 201, created.text);
+    const plainGen = (await sb.api('GET', `${CS}/plain`)).body.metadata.generation;
+    const st = await sb.api('PATCH', `${NS}/bg/status`, {
+      status: {
+        observedGeneration: created.body.metadata.generation,
+        phase: 'Progressing',
+        currentStepIndex: 1,
+        currentStepState: 'StepPaused',
+        blueGreenStatus: {
+          observedWorkloadGeneration: plainGen,
+          stableRevision: 'plain-1',
+          updatedRevision: 'plain-2',
+          podTemplateHash: 'p2',
+          updatedReplicas: 3,
+          updatedReadyReplicas: 3,
+          currentStepIndex: 1,
+          nextStepIndex: 2,
+          currentStepState: 'StepPaused',
+          finalisingStep: '',
+          lastUpdateTime: new Date().toISOString(),
+        },
+        conditions: [{ type: 'Progressing', status: 'True', reason: 'InRolling', message: '', lastUpdateTime: '2026-11-25T01:00:00Z', lastTransitionTime: '2026-11-25T01:00:00Z' }],
+      },
+    }, MERGE);
+    assert.equal(st.status, 200, st.text);
+    const status = await runCli(['rollout', 'status', 'rollout/bg', '--watch=false', '-o', 'json'], { kubeconfig: sb.kubeconfig });
+    assert.equal(status.code, 4, summary(status));
+    assert.deepEqual((({ state, canaryReplicas, canaryRevision }) => ({ state, canaryReplicas, canaryRevision }))(jsonLines(status.stdout)[0]), { state: 'StepPaused', canaryReplicas: 3, canaryRevision: 'plain-2' });
+    const r = await runCli(['rollout', 'approve', 'cloneset/plain'], { kubeconfig: sb.kubeconfig });
+    assert.equal(r.code, 0, summary(r));
+    const after = await readRollout('bg');
+    assert.deepEqual([after.status.blueGreenStatus.currentStepState, after.status.currentStepState], ['StepReady', 'StepReady']);
+    assert.equal((await sb.api('DELETE', `${NS}/bg`)).status, 200);
   });
 
   it('jump --to-step: out of range → exit 2 before any write; a valid step sets status nextStepIndex', async () => {

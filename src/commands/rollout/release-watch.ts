@@ -30,7 +30,11 @@ export function releaseReport(rollout: KubeObject, workload: KubeObject | null |
     throw err;
   }
   const ref = readRollout(rollout).workloadRef;
-  return { ...r, apiVersion: rollout.apiVersion ?? '', workload: ref ? `${ref.kind}/${ref.name}` : undefined };
+  const report: ReleaseReport = { ...r, apiVersion: rollout.apiVersion ?? '', workload: ref ? `${ref.kind}/${ref.name}` : undefined };
+  // The workload was looked up and is not there: "not found" is a failure (exit 1), as for any object a
+  // gate waits on; waiting would hang a pipeline. (A status still saying "Workload Not Found" while the
+  // workload exists is only the controller lagging: that stays Blocked and is waited for.)
+  return workload === null && r.state === 'Blocked' ? { ...report, state: 'Failed' } : report;
 }
 
 /**
