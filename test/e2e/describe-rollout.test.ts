@@ -78,7 +78,7 @@ describe('describe rollout (v0.6.2 CRDs, CloneSet canary)', { skip: !haveRealCrd
     }
   });
 
-  it('completion of Rollout names: describe rollout <TAB>, get rollouts <TAB>', async () => {
+  it('completion of Rollout names: describe rollout <TAB>, get rollouts <TAB>, rollout approve rollout/<TAB>', async () => {
     const complete = async (...words: string[]): Promise<string[]> => {
       const r = await run('__complete', ...words);
       assert.equal(r.code, 0, r.stderr);
@@ -88,7 +88,10 @@ describe('describe rollout (v0.6.2 CRDs, CloneSet canary)', { skip: !haveRealCrd
     assert.deepEqual(await complete('describe', 'rollout', ''), ['rollout-web', ':4']);
     assert.deepEqual(await complete('get', 'rollouts', 'roll'), ['rollout-web', ':4']);
     assert.deepEqual(await complete('get', 'rollouts', 'x'), [':4']);
-    // rollout status|approve|jump|pause|resume rollout/<TAB>: ro-commands' TYPES_BY_COMMAND entries, the same name lister.
+    // rollout approve|jump|status|pause rollout/<TAB> (ro-commands' TYPES_BY_COMMAND entries, the same name lister).
+    for (const verb of ['approve', 'jump', 'status', 'pause']) {
+      assert.deepEqual(await complete('rollout', verb, 'rollout/'), ['rollout/rollout-web', ':4'], verb);
+    }
   });
 
   it('rollout history of the CloneSet says which revision the Rollout releases (table and -o json)', async () => {
