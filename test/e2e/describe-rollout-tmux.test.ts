@@ -4,7 +4,7 @@
 // (scripts/test-deps.sh installs it).
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CLI_BIN, testEnv } from '../helpers/cli';
@@ -22,6 +22,18 @@ describe('describe rollout -w in a terminal (tmux)', { skip }, () => {
   const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', session, ...args], { encoding: 'utf8' });
   const screen = (target = session): string => tmux('capture-pane', '-p', '-t', target);
   const scrollback = (): string => tmux('capture-pane', '-p', '-S', '-', '-t', session);
+
+  /** A shell script running `command` with the sandbox's environment (plus `extra`, undefined removes). */
+  const script = (name: string, command: string, extra: Record<string, string | undefined> = {}): string => {
+    const env = { ...testEnv(sb.kubeconfig, extra), LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', TERM: 'xterm-256color' };
+    const exports = Object.entries(env)
+      .filter(([k, v]) => v !== undefined && /^[A-Z_][A-Z0-9_]*$/.test(k))
+      .map(([k, v]) => `export ${k}='${String(v).replace(/'/g, `'\\''`)}'`)
+      .join('\n');
+    const file = join(sb.dir, `${name}.sh`);
+    writeFileSync(file, `${exports}\n${command}\necho "EXIT=$?"\nsleep 60\n`);
+    return file;
+  };
 
   before(async () => {
     sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS('v0.6.2')] });
@@ -105,5 +117,19 @@ describe('describe rollout -w in a terminal (tmux)', { skip }, () => {
     assert.equal(all.match(/^Name:/gm)?.length, 1, all);
     tmux('send-keys', '-t', small, 'C-c');
     await waitUntil('the command ends on Ctrl-C', () => /EXIT=130/.test(screen(small)), 10_000);
+  });
+
+  it('colours on the terminal only: with stdout redirected to a file (stderr still a terminal) the text is plain', async () => {
+    const out = join(sb.dir, 'describe.txt');
+    const colour = { CI: undefined, NO_COLOR: undefined };
+    tmux('new-window', '-t', session, '-n', 'colour', `bash ${script('colour', `'${CLI_BIN}' describe rollout rollout-web > '${out}'`, colour)}`);
+    await waitUntil('the redirected describe', () => /EXIT=0/.test(screen(`${session}:colour`)), 20_000);
+    const text = readFileSync(out, 'utf8');
+    assert.match(text, /^Status:\s+Complete$/m);
+    assert.doesNotMatch(text, /\x1b\[/);
+    tmux('new-window', '-t', session, '-n', 'tty', `bash ${script('tty', `'${CLI_BIN}' describe rollout rollout-web`, colour)}`);
+    await waitUntil('the describe on the terminal', () => /EXIT=0/.test(screen(`${session}:tty`)), 20_000);
+    // capture-pane -e keeps the colour escapes: the status is coloured on the terminal.
+    assert.match(tmux('capture-pane', '-p', '-e', '-t', `${session}:tty`), /Status:\s+\x1b\[32mComplete/);
   });
 });

@@ -10,7 +10,7 @@ import type { Pod } from '../../kruise/types';
 import { describeRollout, type RolloutDescribeView } from '../../kruise/rollout/describe-view';
 import { RolloutReadError } from '../../kruise/rollout/read';
 import { parseOutputFormat, type OutputFormat } from '../../printers/output';
-import { paletteFor } from '../../printers/colors';
+import { paletteFor, type Palette } from '../../printers/colors';
 import { fitToTerminal, redrawInPlace, renderRolloutDescribe, rolloutChangeLine, terminalRows, viewChangeKey } from '../../printers/rollout-describe';
 import { yamlLib } from '../../lib/yaml';
 import type { DescribeRolloutFlags } from './rollout-type';
@@ -27,6 +27,11 @@ function viewOf(rollout: KubeObject, workload: KubeObject | null | undefined, po
   }
 }
 
+/** Colours only when stdout itself is a terminal (the palette follows stderr): `> file` gets plain text. */
+function stdoutPalette(ctx: CommandContext): Palette | undefined {
+  return (ctx.term.stdout as { isTTY?: boolean }).isTTY === true ? paletteFor(ctx.term) : undefined;
+}
+
 function printOnce(ctx: CommandContext, views: RolloutDescribeView[], format: OutputFormat): void {
   const out = ctx.term.stdout;
   if (format.kind === 'json' || format.kind === 'yaml') {
@@ -34,7 +39,7 @@ function printOnce(ctx: CommandContext, views: RolloutDescribeView[], format: Ou
     out.write(format.kind === 'json' ? `${JSON.stringify(data, null, 4)}\n` : yamlLib().stringify(data, { version: '1.1', lineWidth: 0 }));
     return;
   }
-  const palette = paletteFor(ctx.term);
+  const palette = stdoutPalette(ctx);
   out.write(views.map((v) => renderRolloutDescribe(v, { programName: ctx.programName, palette })).join('\n'));
 }
 
@@ -68,7 +73,7 @@ async function watchRollout(ctx: CommandContext, client: KubeClient, rt: Resourc
   const namespace = client.namespace;
   const out = ctx.term.stdout;
   const tty = (out as { isTTY?: boolean }).isTTY === true && ctx.term.env.TERM !== 'dumb' && format.kind === 'default';
-  const palette = paletteFor(ctx.term);
+  const palette = stdoutPalette(ctx);
 
   let rollout: KubeObject | undefined;
   let workload: KubeObject | null | undefined;
