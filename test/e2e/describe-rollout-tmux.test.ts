@@ -48,14 +48,7 @@ describe('describe rollout -w in a terminal (tmux)', { skip }, () => {
   });
 
   it('redraws in place, the step marker moves, exits 0 by itself at completion', async () => {
-    const env = { ...testEnv(sb.kubeconfig), LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', TERM: 'xterm-256color' };
-    const script = join(sb.dir, 'describe-w.sh');
-    const exports = Object.entries(env)
-      .filter(([k, v]) => v !== undefined && /^[A-Z_][A-Z0-9_]*$/.test(k))
-      .map(([k, v]) => `export ${k}='${String(v).replace(/'/g, `'\\''`)}'`)
-      .join('\n');
-    writeFileSync(script, `${exports}\n'${CLI_BIN}' describe rollout rollout-web -w\necho "EXIT=$?"\nsleep 60\n`);
-    tmux('-u', 'new-session', '-d', '-s', session, '-x', '200', '-y', '60', `bash ${script}`);
+    tmux('-u', 'new-session', '-d', '-s', session, '-x', '200', '-y', '60', `bash ${script('describe-w', `'${CLI_BIN}' describe rollout rollout-web -w`)}`);
 
     const marker = (step: number) => new RegExp(`^\\s+▶\\s+${step}\\s`, 'm');
     await waitUntil('step 1 marked current on the screen', () => marker(1).test(screen()), 20_000);
@@ -77,15 +70,8 @@ describe('describe rollout -w in a terminal (tmux)', { skip }, () => {
   });
 
   it('a Rollout at rest is watched for its next release; Ctrl-C ends the watch cleanly (exit 130)', async () => {
-    const script = join(sb.dir, 'describe-w-rest.sh');
-    const env = { ...testEnv(sb.kubeconfig), LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', TERM: 'xterm-256color' };
-    const exports = Object.entries(env)
-      .filter(([k, v]) => v !== undefined && /^[A-Z_][A-Z0-9_]*$/.test(k))
-      .map(([k, v]) => `export ${k}='${String(v).replace(/'/g, `'\\''`)}'`)
-      .join('\n');
-    writeFileSync(script, `${exports}\n'${CLI_BIN}' describe rollout rollout-web -w\necho "EXIT=$?"\nsleep 60\n`);
     const win = `${session}:rest`;
-    tmux('new-window', '-t', session, '-n', 'rest', `bash ${script}`);
+    tmux('new-window', '-t', session, '-n', 'rest', `bash ${script('describe-w-rest', `'${CLI_BIN}' describe rollout rollout-web -w`)}`);
     await waitUntil('the completed release on the screen', () => /^Status:\s+Complete$/m.test(screen(win)), 20_000);
     // Still watching: the pods' ages move on the screen (redrawn by the clock), and it has not ended.
     const first = screen(win);
@@ -99,14 +85,7 @@ describe('describe rollout -w in a terminal (tmux)', { skip }, () => {
 
   it('a terminal shorter than the view: the frame is cut to fit, so redraws stay in place', async () => {
     const small = `${session}-small`;
-    const script = join(sb.dir, 'describe-w-small.sh');
-    const env = { ...testEnv(sb.kubeconfig), LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', TERM: 'xterm-256color' };
-    const exports = Object.entries(env)
-      .filter(([k, v]) => v !== undefined && /^[A-Z_][A-Z0-9_]*$/.test(k))
-      .map(([k, v]) => `export ${k}='${String(v).replace(/'/g, `'\\''`)}'`)
-      .join('\n');
-    writeFileSync(script, `${exports}\n'${CLI_BIN}' describe rollout rollout-web -w\necho "EXIT=$?"\nsleep 60\n`);
-    tmux('-u', 'new-session', '-d', '-s', small, '-x', '120', '-y', '20', `bash ${script}`);
+    tmux('-u', 'new-session', '-d', '-s', small, '-x', '120', '-y', '20', `bash ${script('describe-w-small', `'${CLI_BIN}' describe rollout rollout-web -w`)}`);
     await waitUntil('the cut frame on the screen', () => /^… \d+ more lines \(a taller terminal shows them; -o json has everything\)$/m.test(screen(small)), 20_000);
     // Three changes of the Rollout's message, each redrawn; then the scrollback still holds no earlier frame.
     for (let i = 1; i <= 3; i++) {
