@@ -64,6 +64,9 @@ describe('describe rollout (v0.6.2 CRDs, CloneSet canary)', { skip: !haveRealCrd
     const pps = await run('describe', 'pps', 'db', '-o', 'json');
     assert.equal(pps.code, 2);
     assert.equal(pps.stderr, 'error: -w and -o apply to describe rollout only\n');
+    const badName = await run('describe', 'rollout/Web_1');
+    assert.equal(badName.code, 2);
+    assert.match(badName.stderr, /^error: invalid name "Web_1": .+\n$/);
     const noName = await run('describe', 'rollout', '-w');
     assert.equal(noName.code, 2);
     assert.equal(noName.stderr, 'error: describe rollout -w needs a NAME\n');

@@ -10,8 +10,6 @@ import { labelSelectorString } from '../../kruise/selectors';
 import { dns1123SubdomainProblem } from '../../kruise/names';
 import { readRollout } from '../../kruise/rollout/read';
 
-export { isRolloutType } from './rollout-type';
-
 /** `rollout NAME` or `rollout/NAME` → the type as typed and the name (undefined: every Rollout). */
 export function parseRolloutArgs(type: string, name: string | undefined, verb: string): { type: string; name?: string } {
   let t = type;
@@ -26,7 +24,7 @@ export function parseRolloutArgs(type: string, name: string | undefined, verb: s
     const p = dns1123SubdomainProblem(n);
     if (p || n.includes('%')) throw usageError(`invalid name "${n.length > 80 ? `${n.slice(0, 80)}...` : n}": ${p ?? 'must not contain "%"'}`);
   }
-  return { type: t.toLowerCase() === 'rollouts' ? 'rollout' : t, name: n };
+  return { type: t, name: n };
 }
 
 /** rollouts.kruise.io/rollouts at the version discovery prefers (or the one typed). */
