@@ -28,6 +28,22 @@ function exitCodesHelp(): string {
   ].join('\n');
 }
 
+/** The contract's "Kruise Rollout" commands (rollouts.kruise.io), one line each. */
+function kruiseRolloutHelp(): string {
+  const rows: Array<[string, string]> = [
+    ['rollout status rollout/NAME [--until=paused|step=N|complete]', 'wait for a release: 0 reached, 1 cancelled/failed, 4 not yet'],
+    ['rollout approve rollout/NAME|TYPE/NAME', 'continue a step waiting for approval (StepPaused → StepReady)'],
+    ['rollout pause|resume rollout/NAME', 'pause or resume the release (spec.strategy.paused)'],
+    ['rollout undo TYPE/NAME [--fast]', 'roll a workload under a Rollout back to its stable revision'],
+    ['rollout jump rollout/NAME --to-step N', 'move the release to step N'],
+    ['describe rollout NAME [-w] [-o json|yaml]', 'steps, revisions, traffic, pods by batch; -w follows the release'],
+    ['get rollouts [NAME] [-A] [-l SEL] [-o FORMAT]', 'the Rollout table (status, canary step and state, message)'],
+    ['rollout history TYPE/NAME', 'also says which revision a Rollout is releasing'],
+  ];
+  const width = Math.max(...rows.map(([c]) => c.length));
+  return ['Kruise Rollout (rollouts.kruise.io):', ...rows.map(([c, d]) => `  ${c.padEnd(width)}  ${d}`)].join('\n');
+}
+
 function globalsHelp(): string {
   const width = Math.max(...GLOBAL_FLAG_HELP.map(([f]) => f.length));
   return ['Global flags (kubectl\'s, accepted anywhere):', ...GLOBAL_FLAG_HELP.map(([f, d]) => `  ${f.padEnd(width)}  ${d}`)].join('\n');
@@ -46,7 +62,7 @@ export function buildProgram(ctx: CommandContext, only?: string, sub?: string): 
     .usage('<command> [flags]')
     .helpCommand(false)
     .showSuggestionAfterError(true)
-    .addHelpText('after', `\n${globalsHelp()}\n\n${exitCodesHelp()}\n\nUse "${ctx.programName} <command> --help" for more about a command.`);
+    .addHelpText('after', `\n${kruiseRolloutHelp()}\n\n${globalsHelp()}\n\n${exitCodesHelp()}\n\nUse "${ctx.programName} <command> --help" for more about a command.`);
   const owner = only && only !== '__complete' ? COMMAND_GROUPS.find((g) => g.names.includes(only)) : undefined;
   if (owner) owner.register(program, ctx, false, sub);
   else for (const group of COMMAND_GROUPS) group.register(program, ctx, only !== '__complete');

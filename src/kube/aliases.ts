@@ -3,6 +3,8 @@
 // fixed versions, so they never need a discovery request.
 
 export const KRUISE_GROUP = 'apps.kruise.io';
+/** Kruise Rollout (a separate OpenKruise project): Rollout objects; versions from discovery too. */
+export const ROLLOUT_GROUP = 'rollouts.kruise.io';
 
 export interface KnownType {
   group: string;
@@ -59,6 +61,8 @@ const KRUISE: KnownType[] = [
   { group: KRUISE_GROUP, resource: 'imagelistpulljobs', kind: 'ImageListPullJob', namespaced: true, aliases: ['imagelistpulljob'], subresources: ['status'] },
   { group: KRUISE_GROUP, resource: 'persistentpodstates', kind: 'PersistentPodState', namespaced: true, aliases: ['persistentpodstate', 'pps'], subresources: ['status'] },
   { group: KRUISE_GROUP, resource: 'sidecarsets', kind: 'SidecarSet', namespaced: false, aliases: ['sidecarset'], subresources: ['status'] },
+  // The real CRDs declare no short name, so none here either ("ro" would be ours alone).
+  { group: ROLLOUT_GROUP, resource: 'rollouts', kind: 'Rollout', namespaced: true, aliases: ['rollout'], subresources: ['status'] },
 ];
 
 export const KNOWN_TYPES: readonly KnownType[] = [...NATIVE, ...KRUISE];

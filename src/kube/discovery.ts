@@ -1,20 +1,21 @@
-// Discovery of apps.kruise.io: which versions of each kind the server serves and
+// Discovery of apps.kruise.io and rollouts.kruise.io: which versions of each kind the server serves and
 // which one to use. One request (aggregated discovery) when the server supports
 // it, else the classic APIGroupList + one resource list per version. Cached per
 // server on disk; any cache problem (read-only or missing home) means "no cache".
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { KRUISE_GROUP, compareVersionPriority } from './aliases';
+import { KRUISE_GROUP, ROLLOUT_GROUP, compareVersionPriority } from './aliases';
 
 export const DISCOVERY_TTL_MS = 10 * 60 * 1000;
-const CACHE_FORMAT = 1;
+// 2: rollouts.kruise.io is discovered too (a format-1 cache never holds it).
+const CACHE_FORMAT = 2;
 
 export const AGGREGATED_ACCEPT =
   'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
 
 /** Groups whose resources are kept (others come from the built-in table). */
-export const DISCOVERED_GROUPS = [KRUISE_GROUP];
+export const DISCOVERED_GROUPS = [KRUISE_GROUP, ROLLOUT_GROUP];
 
 export interface DiscoveredResource {
   resource: string;

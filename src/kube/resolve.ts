@@ -2,7 +2,7 @@
 // means; discovery says which version of a Kruise kind the server serves.
 import { failure, usageError } from '../cli/exit';
 import type { KubeClient, KubeObject, RequestOptions, ResourceType } from './client';
-import { KNOWN_TYPES, KRUISE_GROUP, lookupType, type KnownType } from './aliases';
+import { KNOWN_TYPES, KRUISE_GROUP, ROLLOUT_GROUP, lookupType, type KnownType } from './aliases';
 import { servedResource, type Discovery } from './discovery';
 import { isNotFound, resourceLabel } from './errors';
 
@@ -47,7 +47,8 @@ export async function resolveType(input: string, discovery: Discovery): Promise<
     served = servedResource(data, known.group, known.resource);
   }
   if (!served) {
-    const hint = data.groups[known.group] ? undefined : `hint: OpenKruise (${KRUISE_GROUP}) is not installed on this cluster`;
+    const project = known.group === ROLLOUT_GROUP ? 'Kruise Rollout' : 'OpenKruise';
+    const hint = data.groups[known.group] ? undefined : `hint: ${project} (${known.group}) is not installed on this cluster`;
     throw unknownTypeError(input, hint);
   }
   if (pinnedVersion !== undefined && !served.versions.includes(pinnedVersion)) {

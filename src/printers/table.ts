@@ -1,8 +1,10 @@
 // kubectl-style tables: upper-case headers, columns separated by three spaces,
 // no borders (what scripts and eyes expect from `kubectl get`).
 
-export function formatTable(headers: string[], rows: Array<Array<string | number | undefined>>, opts: { noHeaders?: boolean } = {}): string {
-  const cells = rows.map((r) => r.map((c) => (c === undefined || c === '' ? '<none>' : String(c))));
+export function formatTable(headers: string[], rows: Array<Array<string | number | undefined>>, opts: { noHeaders?: boolean; emptyCell?: string } = {}): string {
+  // kubectl prints "<none>" for its own empty columns, nothing for a CRD printer column without a value.
+  const empty = opts.emptyCell ?? '<none>';
+  const cells = rows.map((r) => r.map((c) => (c === undefined || c === '' ? empty : String(c))));
   const all = opts.noHeaders ? cells : [headers, ...cells];
   const widths = headers.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
   return all

@@ -10,13 +10,17 @@ const NO_FILE_COMP = 4;
 const WORKLOAD_TYPES = ['cloneset', 'asts', 'ads', 'deployment', 'statefulset', 'daemonset'];
 /** Kinds with a paused field (contract: rollout pause|resume). */
 const PAUSABLE_TYPES = ['cloneset', 'asts', 'ads', 'deployment'];
+/** Verbs that also take a Kruise Rollout (rollout/NAME). */
+const WITH_ROLLOUT = [...WORKLOAD_TYPES, 'rollout'];
 /** Which resource types each command path takes (first positional words). */
 const TYPES_BY_COMMAND: Record<string, string[]> = {
-  'rollout status': WORKLOAD_TYPES,
-  'rollout undo': WORKLOAD_TYPES,
+  'rollout status': WITH_ROLLOUT,
+  'rollout undo': WITH_ROLLOUT,
   'rollout history': WORKLOAD_TYPES,
-  'rollout pause': PAUSABLE_TYPES,
-  'rollout resume': PAUSABLE_TYPES,
+  'rollout pause': [...PAUSABLE_TYPES, 'rollout'],
+  'rollout resume': [...PAUSABLE_TYPES, 'rollout'],
+  'rollout approve': WITH_ROLLOUT,
+  'rollout jump': ['rollout', ...WORKLOAD_TYPES],
   'rollout restart': WORKLOAD_TYPES,
   'set image': [...WORKLOAD_TYPES, 'pod', 'sidecarset', 'job', 'cronjob'],
   'set env': [...WORKLOAD_TYPES, 'pod'],
@@ -26,6 +30,7 @@ const TYPES_BY_COMMAND: Record<string, string[]> = {
   'explain partition': ['cloneset', 'asts', 'ads', 'statefulset'],
 };
 const FLAG_VALUES: Record<string, string[]> = {
+  '--until': ['paused', 'complete', 'step='],
   '-o': ['json', 'yaml', 'name', 'wide', 'jsonpath='],
   '--output': ['json', 'yaml', 'name', 'wide', 'jsonpath='],
   '--dry-run': ['none', 'client', 'server'],
@@ -97,11 +102,14 @@ export async function candidates(ctx: CommandContext, root: Command, words: stri
   const subs = command.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden).map((c) => c.name());
   if (subs.length && positionals.length === 0) return { items: subs.filter((s) => s.startsWith(current)), directive: NO_FILE_COMP };
   if (path[0] === 'completion') return { items: ['bash', 'zsh', 'fish'], directive: NO_FILE_COMP };
-  // get/describe take the type as a positional (`get pps NAME`), not as a subcommand.
+  // get/describe take the type as a positional (`get pps NAME`, `describe rollout NAME`), not as a subcommand.
   if (path.length === 1 && (path[0] === 'get' || path[0] === 'describe')) {
-    if (positionals.length === 0) return { items: ['pps'].filter((t) => t.startsWith(current)), directive: NO_FILE_COMP };
+    const kinds = path[0] === 'get' ? ['pps', 'rollouts'] : ['pps', 'rollout'];
+    if (positionals.length === 0) return { items: kinds.filter((t) => t.startsWith(current)), directive: NO_FILE_COMP };
     if (positionals.length > 1) return { items: [], directive: NO_FILE_COMP };
-    const names = await objectNames(ctx, 'pps');
+    const type = /^rollouts?$/.test(positionals[0]!) ? 'rollout' : positionals[0] === 'pps' ? 'pps' : undefined;
+    if (!type) return { items: [], directive: NO_FILE_COMP };
+    const names = await objectNames(ctx, type);
     return { items: names.map((n) => n.slice(n.indexOf('/') + 1)).filter((n) => n.startsWith(current)), directive: NO_FILE_COMP };
   }
   // create pps NAME --for TYPE/NAME: the StatefulSets a PersistentPodState may target.

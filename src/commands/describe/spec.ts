@@ -1,4 +1,5 @@
-// `describe pps NAME`: names, flags and help only; the implementation loads lazily.
+// `describe pps [NAME]`, `describe rollout NAME [-w] [-o json|yaml]`: names, flags and help only;
+// the implementation loads lazily.
 import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
@@ -7,10 +8,15 @@ export function registerDescribe(program: Command, ctx: CommandContext): void {
   const p = ctx.programName;
   program
     .command('describe')
-    .description('describe a PersistentPodState (all of the namespace without NAME): its topology, the recorded pod states, pods elsewhere than recorded and injected affinity')
-    .usage('pps [NAME]')
+    .description(
+      'describe a PersistentPodState (all of the namespace without NAME): its topology, the recorded pod states, pods elsewhere than recorded and injected affinity; ' +
+        'or a Kruise Rollout: its steps with the current one marked, stable/canary revisions, traffic, pods by revision and batch, conditions',
+    )
+    .usage('pps [NAME] | rollout NAME [-w] [-o json|yaml]')
     .argument('<type>')
     .argument('[name]')
-    .addHelpText('after', `\nExamples:\n  ${p} describe pps db\n  ${p} describe pps -n shop`)
-    .action(lazyAction(ctx, () => import('./pps')));
+    .option('-w, --watch', 'rollout: follow the release (redrawn in place on a terminal, one line per change otherwise) until it completes (exit 0) or is cancelled or fails (exit 1); a Rollout at rest is watched for its next release')
+    .option('-o, --output <format>', 'rollout: json or yaml (the view model; with -w one document per change)')
+    .addHelpText('after', `\nExamples:\n  ${p} describe pps db\n  ${p} describe pps -n shop\n  ${p} describe rollout web\n  ${p} describe rollout web -w\n  ${p} describe rollout web -o json`)
+    .action(lazyAction(ctx, () => import('./run')));
 }

@@ -7,7 +7,10 @@ import type { KubeClient, KubeObject, ResourceType } from '../../kube/client';
 import { failure, usageError } from '../../cli/exit';
 import { adapterFor } from '../../kruise/workloads/index';
 import { KIND_LABELS } from '../../kruise/progress';
-import { historyRows, type Revision } from '../../kruise/revisions';
+import { historyRows, type HistoryRow, type Revision } from '../../kruise/revisions';
+import { rolloutForWorkload } from '../../kruise/rollout/find';
+import { rolloutHistoryRelease, type RolloutHistoryRelease } from '../../kruise/rollout/history-release';
+import { KubeApiError } from '../../kube/errors';
 import { templateDiff, templateYaml } from '../../kruise/revision-diff';
 import { formatObjects, parseOutputFormat, resourceName, type OutputFormat } from '../../printers/output';
 import { historyObject, historyTable } from '../../printers/rollout-history';
@@ -104,15 +107,33 @@ async function historyOf(
   }
   const pods = await loadPods(client, obj, adapter);
   const rows = historyRows(revisions, pods, source);
+  const release = await rolloutReleaseOf(client, obj, rows);
   if (format.kind === 'json' || format.kind === 'yaml' || format.kind === 'jsonpath') {
-    return historyObject(obj.kind ?? '', obj.apiVersion ?? '', obj.metadata.namespace ?? '', name, rows);
+    return historyObject(obj.kind ?? '', obj.apiVersion ?? '', obj.metadata.namespace ?? '', name, rows, release);
   }
   if (rows.length === 0) {
     ctx.term.stdout.write(`${header}: no rollout history found\n`);
     return undefined;
   }
-  ctx.term.stdout.write(`${header}\n${historyTable(rows)}`);
+  ctx.term.stdout.write(`${header}\n${release ? `${release.summary}\n` : ''}${historyTable(rows, release)}`);
   return undefined;
+}
+
+/**
+ * The release a Kruise Rollout makes of this workload (one LIST of the namespace's Rollouts, only when
+ * the cluster serves them); none when no Rollout manages it or Rollouts cannot be read by this user.
+ */
+async function rolloutReleaseOf(client: KubeClient, obj: KubeObject, rows: readonly HistoryRow[]): Promise<RolloutHistoryRelease | undefined> {
+  if (!(await client.isServed('rollouts.kruise.io', 'rollouts'))) return undefined;
+  let rollouts: KubeObject[];
+  try {
+    rollouts = (await client.list(await client.resolve('rollouts.rollouts.kruise.io'), obj.metadata.namespace ?? client.namespace)).items;
+  } catch (err) {
+    if (err instanceof KubeApiError && (err.status === 403 || err.status === 404)) return undefined;
+    throw err;
+  }
+  const rollout = rolloutForWorkload(rollouts, { apiVersion: obj.apiVersion ?? '', kind: obj.kind ?? '', name: obj.metadata.name ?? '' });
+  return rollout ? rolloutHistoryRelease(rollout, obj, rows, Date.now()) : undefined;
 }
 
 function indent(text: string): string {

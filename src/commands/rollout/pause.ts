@@ -1,15 +1,17 @@
 // `rollout pause|resume TYPE/NAME...`: sets exactly the contract's paused field through the
-// workload's adapter (JSON merge patch: strategic merge is 415 on custom resources).
+// workload's adapter, or a Kruise Rollout's spec.strategy.paused (rollout/NAME) (JSON merge patch: strategic merge is 415 on custom resources).
 // Budget: one GET (to know the shape and the current value) and one PATCH per object.
 import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
-import { ExitCode, exitCodeOf, failure, usageError } from '../../cli/exit';
-import type { KubeObject } from '../../kube/client';
+import { CliError, ExitCode, exitCodeOf, failure, usageError } from '../../cli/exit';
+import type { KubeClient, KubeObject } from '../../kube/client';
+import { pausePatch } from '../../kruise/rollout/patches';
+import { writeRollout } from './rollout-write';
 import { retryOnConflict } from '../../kube/conflict';
 import { objectLabel, resourceLabel } from '../../kube/errors';
 import { adapterFor, adapterForGroupKind } from '../../kruise/workloads/index';
 import { formatObjects, mutationLine, parseOutputFormat } from '../../printers/output';
-import { namedTargets, noResourcesFound, parseTargets, resolveTargets } from './targets';
+import { isKruiseRollout, namedTargets, noResourcesFound, parseTargets, resolveTargets, type ResolvedTarget } from './targets';
 
 /** Attempts of one pause/resume when the object changed under us (409 Conflict). */
 const PAUSE_ATTEMPTS = 3;
@@ -28,8 +30,9 @@ async function pauseOrResume(ctx: CommandContext, args: string[], opts: PauseOpt
   const client = await ctx.kube();
   let code: number = ExitCode.OK;
   try {
-    const resolved = await resolveTargets(client, `rollout ${verb}`, refs);
+    const resolved = await resolveTargets(client, `rollout ${verb}`, refs, { allowRollout: true });
     for (const t of resolved) {
+      if (isKruiseRollout(t.rt)) continue; // spec.strategy.paused (pauseRollout)
       // Native StatefulSet and DaemonSet have no paused field: refuse before any request.
       if (!adapterForGroupKind(t.rt.group, t.rt.kind)?.supportsPause) {
         throw usageError(`${resourceLabel(t.rt)}${t.name === undefined ? '' : ` "${t.name}"`} cannot be ${paused ? 'paused' : 'resumed'}: only CloneSet, Advanced StatefulSet, Advanced DaemonSet and Deployment have a paused field`);
@@ -42,6 +45,15 @@ async function pauseOrResume(ctx: CommandContext, args: string[], opts: PauseOpt
     for (const t of targets) {
       const name = t.name!;
       try {
+        if (isKruiseRollout(t.rt)) {
+          const done = await pauseRollout(client, t, paused);
+          if (!done) {
+            ctx.term.stderr.write(`error: ${objectLabel(t.rt, name)} ${paused ? 'is already paused' : 'is not paused'}\n`);
+            code = Math.max(code, ExitCode.FAILED);
+          } else if (format.kind !== 'default') printed.push(done);
+          else ctx.term.stdout.write(`${mutationLine('Rollout', t.rt.group, name, paused ? 'paused' : 'resumed', 'none')}\n`);
+          continue;
+        }
         // A 409 Conflict means the object changed under us: decide again on a fresh read (bounded).
         const patched = await retryOnConflict(async () => {
           const obj = await client.get(t.rt, name, t.namespace);
@@ -72,6 +84,23 @@ async function pauseOrResume(ctx: CommandContext, args: string[], opts: PauseOpt
     client.close();
   }
   return code;
+}
+
+/** spec.strategy.paused of a Kruise Rollout (patches.ts pausePatch); undefined when it already is. */
+async function pauseRollout(client: KubeClient, t: ResolvedTarget, paused: boolean): Promise<KubeObject | undefined> {
+  try {
+    const done = await writeRollout(client, t, {
+      verb: paused ? 'pause' : 'resume',
+      dryRun: 'none',
+      decide: (rollout) => pausePatch(rollout, paused),
+      nothing: (_rollout, reason) => reason,
+      permission: () => 'the "patch" verb on "rollouts"',
+    });
+    return done.result;
+  } catch (err) {
+    if (err instanceof CliError && err.exitCode === ExitCode.FAILED && / is already (paused|resumed)$/.test(err.message)) return undefined;
+    throw err;
+  }
 }
 
 export async function runPause(ctx: CommandContext, args: string[], opts: PauseOptions, _cmd: Command): Promise<number> {

@@ -1,4 +1,4 @@
-// `rollout status|undo|history|pause|resume|restart`: names, flags and help only; the
+// `rollout status|undo|history|pause|resume|restart|approve|jump`: names, flags and help only; the
 // implementations load lazily when a subcommand runs.
 import { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
@@ -11,16 +11,16 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
   const p = ctx.programName;
   const rollout = program
     .command('rollout')
-    .description('manage the rollout of Kruise and native workloads (status, undo, history, pause, resume, restart)')
+    .description('manage the rollout of Kruise and native workloads and Kruise Rollout releases (status, undo, history, pause, resume, restart, approve, jump)')
     .usage('<subcommand> TYPE/NAME [flags]')
     .helpCommand(false);
   if (shallow) return;
-  const want = subcommandFilter(sub, ['status', 'undo', 'history', 'pause', 'resume', 'restart']);
+  const want = subcommandFilter(sub, ['status', 'undo', 'history', 'pause', 'resume', 'restart', 'approve', 'jump']);
 
   if (want('status')) {
     rollout
       .command('status')
-      .description(`wait until a rollout is done (${KINDS}); exit 0 when complete or partition-complete`)
+      .description(`wait until a rollout is done (${KINDS}, or a Kruise Rollout: rollout/NAME); exit 0 when complete or partition-complete`)
       .usage('TYPE/NAME... | TYPE NAME... | TYPE -l SELECTOR [flags]')
       .argument('[resources...]')
       .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
@@ -30,9 +30,10 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
       .option('--failure-grace <duration>', 'how long an updated pod may stay in ErrImagePull, CrashLoopBackOff... before the rollout fails (0 = at once)', '60s')
       .option('-o, --output <format>', 'json: one JSON object per change of state (JSON Lines)')
       .option('--revision <n>', 'fail (exit 1) unless this revision is the one being rolled out')
+      .option('--until <point>', 'Kruise Rollout: paused, step=N or complete (default): exit 0 once the release gets there')
       .addHelpText(
         'after',
-        `\nStates: Progressing, Paused, PartitionComplete, Complete, Failed, TimedOut.\nExit codes: 0 done, 1 failed or deleted, 2 invalid input, 3 timed out, 4 not finished (--watch=false).\n\nExamples:\n  ${p} rollout status cloneset/web\n  ${p} rollout status cloneset/web --timeout=5m -o json\n  ${p} rollout status asts -l app=db --watch=false`,
+        `\nStates: Progressing, Paused, PartitionComplete, Complete, Failed, TimedOut.\nKruise Rollout (rollout/NAME, or a workload a Rollout releases: it is followed, and said on stderr):\n  states Progressing, StepPaused (waiting for approval), Paused, Complete, Failed (cancelled or pods failing), Blocked, TimedOut;\n  JSON Lines add step, steps, stepState, canaryRevision, stableRevision, canaryReadyReplicas, canaryReplicas, trafficWeight.\nExit codes: 0 done (or the --until point), 1 failed, cancelled or deleted, 2 invalid input, 3 timed out, 4 not finished (--watch=false; a step waiting for approval included).\n\nExamples:\n  ${p} rollout status cloneset/web\n  ${p} rollout status cloneset/web --timeout=5m -o json\n  ${p} rollout status asts -l app=db --watch=false\n  ${p} rollout status rollout/web-rollout --until=paused --timeout=10m`,
       )
       .action(lazyAction(ctx, () => import('./status')));
   }
@@ -46,9 +47,13 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
       .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
       .option('-l, --selector <selector>', 'roll back every matching object of TYPE')
       .option('--to-revision <n>', 'the revision to roll back to (default: the previous one)')
+      .option('--fast', 'Kruise Rollout release in progress: go back to the previous step without traffic and with the most pods (status nextStepIndex; the template is kept)')
       .option('--dry-run [mode]', 'none, client or server')
       .option('-o, --output <format>', 'json, yaml, name or jsonpath=TEMPLATE: print the resulting object')
-      .addHelpText('after', `\nExamples:\n  ${p} rollout undo cloneset/web\n  ${p} rollout undo cloneset/web --to-revision=2 --dry-run=server -o yaml`)
+      .addHelpText(
+        'after',
+        `\nUnder a Kruise Rollout, restoring the stable template is Kruise Rollout's rollback: the Rollout cancels its release.\n\nExamples:\n  ${p} rollout undo cloneset/web\n  ${p} rollout undo cloneset/web --to-revision=2 --dry-run=server -o yaml\n  ${p} rollout undo rollout/web-rollout --fast`,
+      )
       .action(lazyAction(ctx, () => import('./undo')));
   }
 
@@ -70,13 +75,13 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
   if (want('pause')) {
     rollout
       .command('pause')
-      .description('pause the rollout (CloneSet, Advanced StatefulSet, Advanced DaemonSet, Deployment)')
+      .description('pause the rollout (CloneSet, Advanced StatefulSet, Advanced DaemonSet, Deployment; a Kruise Rollout: spec.strategy.paused)')
       .usage('TYPE/NAME... [flags]')
       .argument('[resources...]')
       .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
       .option('-l, --selector <selector>', 'pause every matching object of TYPE')
       .option('-o, --output <format>', 'json, yaml, name or jsonpath=TEMPLATE: print the patched object')
-      .addHelpText('after', `\nExamples:\n  ${p} rollout pause cloneset/web\n  ${p} rollout pause cloneset -l app=web`)
+      .addHelpText('after', `\nExamples:\n  ${p} rollout pause cloneset/web\n  ${p} rollout pause cloneset -l app=web\n  ${p} rollout pause rollout/web-rollout`)
       .action(lazyAction(ctx, () => import('./pause').then((m) => ({ run: m.runPause }))));
   }
 
@@ -89,7 +94,7 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
       .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
       .option('-l, --selector <selector>', 'resume every matching object of TYPE')
       .option('-o, --output <format>', 'json, yaml, name or jsonpath=TEMPLATE: print the patched object')
-      .addHelpText('after', `\nExamples:\n  ${p} rollout resume cloneset/web\n  ${p} rollout resume cloneset -l app=web`)
+      .addHelpText('after', `\nExamples:\n  ${p} rollout resume cloneset/web\n  ${p} rollout resume cloneset -l app=web\n  ${p} rollout resume rollout/web-rollout`)
       .action(lazyAction(ctx, () => import('./pause').then((m) => ({ run: m.runResume }))));
   }
 
@@ -106,5 +111,31 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
       .option('-o, --output <format>', 'json, yaml, name or jsonpath=TEMPLATE: print the object')
       .addHelpText('after', `\nExample:\n  ${p} rollout restart cloneset/web`)
       .action(lazyAction(ctx, () => import('./restart')));
+  }
+
+  if (want('approve')) {
+    rollout
+      .command('approve')
+      .description('Kruise Rollout: let a step waiting for approval (StepPaused) continue (status subresource)')
+      .usage('rollout/NAME | TYPE/NAME [flags]')
+      .argument('[resources...]')
+      .option('--dry-run [mode]', 'none, client or server')
+      .addHelpText(
+        'after',
+        `\nTYPE/NAME is a workload a Rollout releases. Nothing waiting for approval: exit 1, nothing written.\nNeeds the patch verb on rollouts/status.\n\nExamples:\n  ${p} rollout approve rollout/web-rollout\n  ${p} rollout approve cloneset/web`,
+      )
+      .action(lazyAction(ctx, () => import('./approve')));
+  }
+
+  if (want('jump')) {
+    rollout
+      .command('jump')
+      .description('Kruise Rollout: move the release in progress to another step (status nextStepIndex)')
+      .usage('rollout/NAME | TYPE/NAME --to-step N [flags]')
+      .argument('[resources...]')
+      .option('--to-step <n>', 'the step to go to (1..steps)')
+      .option('--dry-run [mode]', 'none, client or server')
+      .addHelpText('after', `\nA step out of range: exit 2, nothing written.\n\nExamples:\n  ${p} rollout jump rollout/web-rollout --to-step 3`)
+      .action(lazyAction(ctx, () => import('./jump')));
   }
 }

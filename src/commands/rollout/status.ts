@@ -5,7 +5,10 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
 import { CliError, ExitCode, failure, usageError } from '../../cli/exit';
 import { parseDuration } from '../../cli/globals';
-import type { KubeClient, Observation } from '../../kube/client';
+import type { KubeClient, Observation, ResourceType } from '../../kube/client';
+import { parseRolloutUntil, RolloutUntilError, type RolloutUntil } from '../../kruise/rollout/gate';
+import { findRolloutOf, rolloutText } from './kruise-rollout';
+import { releaseStatus } from './release-status';
 import { resourceLabel } from '../../kube/errors';
 import { advancedKindHint } from '../../kube/resolve';
 import { evaluateRollout, KIND_LABELS, type RolloutProgress, type RolloutState } from '../../kruise/progress';
@@ -17,7 +20,7 @@ import { parseOutputFormat, type OutputFormat } from '../../printers/output';
 import { createProgress, type Progress } from '../../printers/progress';
 import { humanLine, isFinal, statusDocument, statusJsonLine, statusSpinnerText } from '../../printers/rollout-status';
 import { RolloutWatch } from './status-watch';
-import { NoMatchesError, parseTargets, readTargetObjects, resolveTargets, targetLabel, type ResolvedTarget } from './targets';
+import { isKruiseRollout, NoMatchesError, parseTargets, readTargetObjects, resolveTargets, targetLabel, type ResolvedTarget } from './targets';
 
 export interface StatusOptions {
   filename?: string[];
@@ -27,6 +30,7 @@ export interface StatusOptions {
   output?: string;
   selector?: string;
   revision?: string;
+  until?: string;
 }
 
 const EXIT_BY_STATE: Record<RolloutState, number> = {
@@ -54,10 +58,29 @@ export async function run(ctx: CommandContext, args: string[], opts: StatusOptio
   const format = parseOutputFormat(opts.output, ['default', 'json', 'yaml', 'jsonpath']);
   const pinnedRevision = parseRevisionNumber(opts.revision, '--revision');
   const refs = parseTargets('rollout status', args, opts.selector, { filenames: opts.filename });
+  let until: RolloutUntil | undefined;
+  try {
+    until = opts.until === undefined ? undefined : parseRolloutUntil(opts.until);
+  } catch (err) {
+    if (err instanceof RolloutUntilError) throw usageError(err.message);
+    throw err;
+  }
 
   const client = await ctx.kube();
   try {
-    const targets = await resolveTargets(client, 'rollout status', refs);
+    const targets = await resolveTargets(client, 'rollout status', refs, { allowRollout: true });
+    // A Kruise Rollout, or a workload one releases: follow the release (release-status.ts).
+    const release = await releaseTarget(ctx, client, targets, { until, pinnedRevision, format });
+    if (release) {
+      return await releaseStatus(ctx, client, release.rt, release.name, release.namespace, {
+        watch,
+        timeoutMs,
+        failureGraceMs,
+        until: until ?? { kind: 'complete' },
+        json: format.kind === 'json',
+      });
+    }
+    if (until !== undefined) throw usageError('--until applies to Kruise Rollouts: rollout/NAME, or a workload a Rollout releases');
     if (pinnedRevision !== undefined) await checkRevision(client, targets, opts.selector, pinnedRevision);
     const printer = await makePrinter(ctx, format);
     let results: RolloutProgress[];
@@ -79,6 +102,39 @@ export async function run(ctx: CommandContext, args: string[], opts: StatusOptio
   } finally {
     client.close();
   }
+}
+
+/**
+ * The Rollout to follow: `rollout/NAME` itself, or the Rollout releasing the one named workload (one
+ * list of Rollouts, only when the cluster serves them), said on stderr. Undefined: plain workload status.
+ */
+async function releaseTarget(
+  ctx: CommandContext,
+  client: KubeClient,
+  targets: ResolvedTarget[],
+  o: { until?: RolloutUntil; pinnedRevision?: number; format: OutputFormat },
+): Promise<{ rt: ResourceType; name: string; namespace: string } | undefined> {
+  const rollouts = targets.filter((t) => isKruiseRollout(t.rt));
+  if (rollouts.length > 0) {
+    if (targets.length > 1 || rollouts[0]!.name === undefined) throw usageError('rollout status of a Kruise Rollout takes exactly one rollout/NAME');
+  }
+  const t = targets[0];
+  if (targets.length !== 1 || !t || t.name === undefined) return undefined;
+  const checkFlags = (): void => {
+    if (o.pinnedRevision !== undefined) throw usageError('--revision does not apply to a Kruise Rollout: its release is followed instead');
+    if (o.format.kind !== 'default' && o.format.kind !== 'json') throw usageError(`-o ${o.format.kind} is not supported for a Kruise Rollout: use -o json`);
+  };
+  if (isKruiseRollout(t.rt)) {
+    checkFlags();
+    return { rt: t.rt, name: t.name, namespace: t.namespace };
+  }
+  // --revision asks about the workload's own revisions: keep the workload's status then.
+  if (o.pinnedRevision !== undefined && o.until === undefined) return undefined;
+  const found = await findRolloutOf(client, t.rt, t.name, t.namespace);
+  if (!found) return undefined;
+  checkFlags();
+  ctx.term.stderr.write(`${found.via} is released by ${rolloutText(found.rollout)}: following it\n`);
+  return { rt: found.rolloutRt, name: found.rollout.metadata.name ?? '', namespace: t.namespace };
 }
 
 interface StatusPrinter {

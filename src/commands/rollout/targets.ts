@@ -48,23 +48,32 @@ export function parseTargets(
   return { specs, selector };
 }
 
-function unsupported(verb: string, rt: ResourceType): string | undefined {
+/** A Kruise Rollout (rollouts.kruise.io), which some verbs accept beside workloads. */
+export function isKruiseRollout(rt: Pick<ResourceType, 'group' | 'resource'>): boolean {
+  return rt.group === 'rollouts.kruise.io' && rt.resource === 'rollouts';
+}
+
+function unsupported(verb: string, rt: ResourceType, allowRollout = false): string | undefined {
   if (isRolloutKind(rt)) return undefined;
+  if (isKruiseRollout(rt)) return allowRollout ? undefined : `${verb} of a Kruise Rollout takes no rollout/NAME: name its workload (TYPE/NAME)`;
   return `${verb} is not supported for ${resourceLabel(rt)}: use a CloneSet, Advanced StatefulSet, Advanced DaemonSet, Deployment, StatefulSet or DaemonSet`;
 }
 
-/** Resolves the types through discovery; a kind without rollouts is a usage error (exit 2, nothing sent but discovery). */
-export async function resolveTargets(client: KubeClient, verb: string, refs: TargetRefs): Promise<ResolvedTarget[]> {
+/**
+ * Resolves the types through discovery; a kind without rollouts is a usage error (exit 2, nothing sent but
+ * discovery). `allowRollout`: the verb also takes a Kruise Rollout (rollout/NAME).
+ */
+export async function resolveTargets(client: KubeClient, verb: string, refs: TargetRefs, opts: { allowRollout?: boolean } = {}): Promise<ResolvedTarget[]> {
   const out: ResolvedTarget[] = [];
   for (const spec of refs.specs) {
     if (spec.kind === 'selector' || spec.kind === 'all') {
       const rt = await client.resolve(spec.type);
-      const problem = unsupported(verb, rt);
+      const problem = unsupported(verb, rt, opts.allowRollout);
       if (problem) throw usageError(problem);
       out.push({ rt, namespace: client.namespace });
       continue;
     }
-    for (const t of await resolveRefs(client, [spec], { allow: (rt) => unsupported(verb, rt) })) {
+    for (const t of await resolveRefs(client, [spec], { allow: (rt) => unsupported(verb, rt, opts.allowRollout) })) {
       out.push({ rt: t.rt, name: t.name, namespace: t.namespace ?? client.namespace });
     }
   }

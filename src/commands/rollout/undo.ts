@@ -13,7 +13,12 @@ import type { KubeClient, KubeObject } from '../../kube/client';
 import { retryOnConflict } from '../../kube/conflict';
 import { objectLabel } from '../../kube/errors';
 import { loadRevisions } from './revision-source';
-import { namedTargets, noResourcesFound, parseTargets, resolveTargets, type ResolvedTarget } from './targets';
+import { isKruiseRollout, namedTargets, noResourcesFound, parseTargets, resolveTargets, type ResolvedTarget } from './targets';
+import { findRolloutOf, rolloutText } from './kruise-rollout';
+import { writeRollout } from './rollout-write';
+import { fastRollbackStep, rollsBackInBatches } from '../../kruise/rollout/fast-rollback';
+import { jumpPatch } from '../../kruise/rollout/patches';
+import { ROLLBACK_IN_BATCH_ANNOTATION } from '../../kruise/rollout/labels';
 
 export interface UndoOptions {
   filename?: string[];
@@ -21,6 +26,7 @@ export interface UndoOptions {
   toRevision?: string;
   dryRun?: string | boolean;
   output?: string;
+  fast?: boolean;
 }
 
 export function parseRevisionNumber(value: string | undefined, flag: string): number | undefined {
@@ -35,9 +41,18 @@ export async function run(ctx: CommandContext, args: string[], opts: UndoOptions
   const dryRun = parseDryRun(opts.dryRun);
   const format = parseOutputFormat(opts.output, ['default', 'json', 'yaml', 'name', 'jsonpath']);
   const refs = parseTargets('rollout undo', args, opts.selector, { filenames: opts.filename });
+  if (opts.fast && toRevision !== undefined) throw usageError('--fast goes back to a previous step of a Kruise Rollout release; it takes no --to-revision');
   const client = await ctx.kube();
   try {
-    const targets = await namedTargets(client, await resolveTargets(client, 'rollout undo', refs), opts.selector);
+    if (opts.fast) return await fastUndo(ctx, client, await resolveTargets(client, 'rollout undo', refs, { allowRollout: true }), dryRun);
+    const resolved = await resolveTargets(client, 'rollout undo', refs, { allowRollout: true });
+    const rolloutTarget = resolved.find((t) => isKruiseRollout(t.rt));
+    if (rolloutTarget) {
+      throw usageError(
+        `rollout undo of rollout/${rolloutTarget.name ?? ''} needs --fast (back to a previous step); to restore the stable template, name the workload it releases (TYPE/NAME)`,
+      );
+    }
+    const targets = await namedTargets(client, resolved, opts.selector);
     if (targets.length === 0) {
       // Only a selector can match nothing: like kubectl, nothing to do is not a failure.
       ctx.term.stderr.write(`${noResourcesFound(client.namespace)}\n`);
@@ -80,7 +95,11 @@ async function undoOnce(
   if (!adapter) throw failure(`no rollout support for ${obj.apiVersion} ${obj.kind} "${name}"`);
   const label = `${KIND_LABELS[adapter.kindName]} "${name}"`;
   const { source, revisions } = await loadRevisions(client, obj, adapter);
-  if (source.undoRefusedWhenPaused && adapter.paused(obj)) {
+  // Under a Kruise Rollout the workload is paused by the Rollout itself (Deployment canary): restoring the
+  // template is its rollback, which the controller handles before a pause (rollout_progressing.go
+  // doProgressingInRolling: isRollingBackDirectly first), so it is never refused.
+  const managed = await findRolloutOf(client, t.rt, name, t.namespace);
+  if (!managed && source.undoRefusedWhenPaused && adapter.paused(obj)) {
     throw failure(`you cannot rollback a paused ${KIND_LABELS[adapter.kindName]}; resume it first with '${ctx.programName} rollout resume ${t.rt.kind.toLowerCase()}/${name}' and try again`);
   }
   const decision = undoTarget({
@@ -109,5 +128,48 @@ async function undoOnce(
     result = await client.patch(t.rt, name, 'json', undoPatch(obj, template, adapter.templatePointer(obj)), t.namespace, { dryRun: o.dryRun === 'server' });
   }
   if (o.format.kind === 'default') ctx.term.stdout.write(`${mutationLine(t.rt.kind, t.rt.group, name, 'rolled back', o.dryRun)}\n`);
+  if (managed) ctx.term.stderr.write(`${rolloutCancelNote(managed.rollout, obj, managed.via ?? '')}\n`);
   return result;
+}
+
+/** What the Rollout does next (rollout_progressing.go isRollingBackDirectly / isRollingBackInBatches). */
+function rolloutCancelNote(rollout: KubeObject, workload: KubeObject, via: string): string {
+  const inBatches = rollsBackInBatches(rollout, workload.metadata.labels);
+  const who = rolloutText(rollout);
+  return inBatches
+    ? `${via} is released by ${who} (${ROLLBACK_IN_BATCH_ANNOTATION}): it rolls back in batches from step 1; follow it with 'rollout status ${who}'`
+    : `${via} is released by ${who}: it cancels its release (Kruise Rollout's rollback); follow it with 'rollout status ${who}'`;
+}
+
+/**
+ * --fast (kruise-tools rollout undo --fast): the release in progress goes back to the previous step without
+ * traffic and with the most pods (fast-rollback.ts), written as status nextStepIndex (jumpPatch).
+ */
+async function fastUndo(ctx: CommandContext, client: KubeClient, targets: ResolvedTarget[], dryRun: DryRunMode): Promise<number> {
+  let code = 0;
+  for (const t of targets) {
+    try {
+      if (t.name === undefined) throw usageError('rollout undo --fast takes rollout/NAME or TYPE/NAME, not a selector');
+      let step = 0;
+      const done = await writeRollout(client, t, {
+        verb: 'undo',
+        dryRun,
+        decide: (rollout) => {
+          const target = fastRollbackStep(rollout);
+          if (target.error !== undefined) return { patch: undefined, reason: target.error };
+          step = target.step;
+          return jumpPatch(rollout, target.step);
+        },
+        nothing: (rollout, reason) => `${rolloutText(rollout)}: cannot roll back fast: ${reason.replace(/^rollout "[^"]*":? /, '')}`,
+        permission: () => 'the "patch" verb on "rollouts/status"',
+      });
+      if (done.via) ctx.term.stderr.write(`${done.via} is released by ${rolloutText(done.rollout)}\n`);
+      ctx.term.stdout.write(`${mutationLine('Rollout', 'rollouts.kruise.io', done.rollout.metadata.name ?? '', `rolled back to step ${step}`, dryRun)}\n`);
+    } catch (err) {
+      if (targets.length === 1) throw err;
+      ctx.term.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+      code = Math.max(code, exitCodeOf(err));
+    }
+  }
+  return code;
 }

@@ -10,6 +10,7 @@ import { at, numAt, strAt } from '../workloads/access';
 import { templateContainers } from '../workloads/access';
 import { POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, revisionLabelMatches } from '../rules/revisions';
 import { isReady } from '../rollout-pods';
+import { failingContainer } from '../progress';
 import { readRollout, workloadReplicas } from './read';
 import { evaluateRolloutRelease, type RolloutRelease } from './gate';
 import { isFinalFullStep } from './step-math';
@@ -48,6 +49,8 @@ export interface DescribePod {
   name: string;
   ready: boolean;
   phase?: string;
+  /** A container waiting for a failing reason (ImagePullBackOff, CrashLoopBackOff, ...): what keeps it from ready. */
+  reason?: string;
   /** Seconds since creation (undefined without a creationTimestamp). */
   ageSeconds?: number;
 }
@@ -127,11 +130,15 @@ export function describeRollout(
   });
 
   const podRevision = (p: Pod): string | undefined => p.metadata.labels?.[REVISION_HASH_LABEL] ?? p.metadata.labels?.[POD_TEMPLATE_HASH_LABEL];
+  // A release cancelled by rolling the workload back ends with canaryRevision equal to stableRevision
+  // (fixture v1beta1-cancelled.yaml): pods at that revision are stable, and podTemplateHash still names
+  // the abandoned canary, whose leftover pods are neither side.
+  const backAtStable = s.canaryRevision !== undefined && s.canaryRevision === s.stableRevision;
   const roleOf = (p: Pod): DescribePodGroup['role'] => {
     const rev = podRevision(p);
     if (rev === undefined) return 'other';
-    if (s.canaryRevision && revisionLabelMatches(rev, s.canaryRevision)) return 'canary';
-    if (s.podTemplateHash && revisionLabelMatches(rev, s.podTemplateHash)) return 'canary';
+    if (!backAtStable && s.canaryRevision && revisionLabelMatches(rev, s.canaryRevision)) return 'canary';
+    if (!backAtStable && s.podTemplateHash && revisionLabelMatches(rev, s.podTemplateHash)) return 'canary';
     if (s.stableRevision && revisionLabelMatches(rev, s.stableRevision)) return 'stable';
     return 'other';
   };
@@ -146,7 +153,7 @@ export function describeRollout(
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { role, revision, batchId, rolloutId, pods: [] }));
     const created = Date.parse(p.metadata.creationTimestamp ?? '');
-    g.pods.push({ name: p.metadata.name ?? '', ready: isReady(p), phase: p.status?.phase, ageSeconds: Number.isFinite(created) ? Math.max(0, Math.floor((now - created) / 1000)) : undefined });
+    g.pods.push({ name: p.metadata.name ?? '', ready: isReady(p), phase: p.status?.phase, reason: failingContainer(p)?.reason, ageSeconds: Number.isFinite(created) ? Math.max(0, Math.floor((now - created) / 1000)) : undefined });
   }
   const ROLE_ORDER = { canary: 0, stable: 1, other: 2 } as const;
   const podGroups = [...groups.values()].sort((a, b) => ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || Number(a.batchId ?? 0) - Number(b.batchId ?? 0));

@@ -93,3 +93,12 @@ test('version priority: GA > beta > alpha, higher numbers first', () => {
   const sorted = ['v1alpha1', 'v1beta1', 'v1', 'v2beta1', 'v1beta2', 'v2', 'v1alpha2'].sort(compareVersionPriority);
   assert.deepEqual(sorted, ['v2', 'v1', 'v2beta1', 'v1beta2', 'v1beta1', 'v1alpha2', 'v1alpha1']);
 });
+
+test('Kruise Rollout: rollout, rollouts and rollouts.rollouts.kruise.io (no short name: the real CRDs declare none)', () => {
+  assert.equal(target('rollout'), 'rollouts.rollouts.kruise.io');
+  assert.equal(target('rollouts'), 'rollouts.rollouts.kruise.io');
+  assert.equal(target('Rollout'), 'rollouts.rollouts.kruise.io');
+  assert.equal(target('rollouts.rollouts.kruise.io'), 'rollouts.rollouts.kruise.io');
+  assert.equal(target('rollouts.v1alpha1.rollouts.kruise.io'), 'rollouts.rollouts.kruise.io@v1alpha1');
+  assert.equal(target('ro'), undefined);
+});

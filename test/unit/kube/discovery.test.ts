@@ -190,3 +190,23 @@ test('cache root: --cache-dir, else KUBECACHEDIR, else ~/.kube/cache', () => {
   assert.equal(cacheRoot(undefined, { KUBECACHEDIR: '/env', HOME: '/home/u' }), '/env');
   assert.equal(cacheRoot(undefined, { HOME: '/home/u' }), '/home/u/.kube/cache');
 });
+
+test('Kruise Rollout: rollouts.kruise.io discovered in the same request; v1beta1 preferred over v1alpha1; hint names Kruise Rollout when absent', async () => {
+  const doc = aggregated(V19) as { items: unknown[] };
+  doc.items.push({
+    metadata: { name: 'rollouts.kruise.io' },
+    versions: ['v1beta1', 'v1alpha1'].map((version) => ({
+      version,
+      resources: [{ resource: 'rollouts', responseKind: { kind: 'Rollout' }, scope: 'Namespaced', subresources: [{ subresource: 'status' }] }],
+    })),
+  });
+  const log: string[] = [];
+  const d = new Discovery(fetcher(doc, log), 'https://x', undefined);
+  const ro = await resolveType('rollout', d);
+  assert.deepEqual([ro.group, ro.version, ro.resource, ro.kind], ['rollouts.kruise.io', 'v1beta1', 'rollouts', 'Rollout']);
+  assert.equal((await resolveType('rollouts.v1alpha1.rollouts.kruise.io', d)).version, 'v1alpha1');
+  assert.equal((await resolveType('cloneset', d)).version, 'v1alpha1');
+  assert.deepEqual(log, ['/apis (aggregated)']);
+  const without = new Discovery(fetcher(aggregated(V19)), 'https://x', undefined);
+  await assert.rejects(resolveType('rollout', without), (e: unknown) => e instanceof CliError && e.exitCode === 1 && e.hint === 'hint: Kruise Rollout (rollouts.kruise.io) is not installed on this cluster');
+});

@@ -72,3 +72,17 @@ test('describe a blue-green release on a Deployment: pods matched by pod-templat
   assert.deepEqual(v.stable.images, ['app=registry.example.com/checkout:2.3.1']);
   assert.equal(v.trafficWeight, '0%');
 });
+
+test('describe a cancelled release (canaryRevision back at stableRevision): pods at that revision are stable, the abandoned canary pods neither side', () => {
+  const v = describeRollout(loadKind('v1beta1-cancelled.yaml', 'Rollout'), cloneSet, pods, br, NOW);
+  assert.equal(v.verdict.state, 'Failed');
+  assert.deepEqual([v.stable.pods, v.canary.pods], [4, 0]);
+  assert.deepEqual(v.stable.images, ['web=nginx:1.24.0']);
+  assert.deepEqual(
+    v.podGroups.map((g) => [g.role, g.revision, g.pods.length]),
+    [
+      ['stable', 'demo-6c4f9b7d8', 4],
+      ['other', 'demo-7b5d6c9f4', 1],
+    ],
+  );
+});

@@ -1,0 +1,114 @@
+// `describe rollout -w` in a real terminal (tmux): the view is redrawn in place (one "Name:" line in the
+// whole scrollback, however many changes), the step marker moves between captures, and the command
+// ends by itself with exit 0 when the release completes. Skipped when tmux is not installed
+// (scripts/test-deps.sh installs it).
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { CLI_BIN, testEnv } from '../helpers/cli';
+import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
+import { haveRealCrds, KRUISE_CRDS, releaseCanaryPods, ROLLOUT_CRDS, setupWeb, applyRollout, writeRolloutStatus, type CanaryRevisions } from './describe-rollout-helpers';
+
+const haveTmux = spawnSync('tmux', ['-V']).status === 0;
+const skip = !haveTmux ? 'tmux is not installed (scripts/test-deps.sh installs it: apt-get install -y tmux)' : !haveRealCrds ? 'no ../shared CRDs' : false;
+
+describe('describe rollout -w in a terminal (tmux)', { skip }, () => {
+  let sb: Sandbox;
+  let rev: CanaryRevisions;
+  const session = `kk-describe-${process.pid}`;
+  // A private tmux server: the test never touches the developer's sessions.
+  const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', session, ...args], { encoding: 'utf8' });
+  const screen = (target = session): string => tmux('capture-pane', '-p', '-t', target);
+  const scrollback = (): string => tmux('capture-pane', '-p', '-S', '-', '-t', session);
+
+  /** A shell script running `command` with the sandbox's environment (plus `extra`, undefined removes). */
+  const script = (name: string, command: string, extra: Record<string, string | undefined> = {}): string => {
+    const env = { ...testEnv(sb.kubeconfig, extra), LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', TERM: 'xterm-256color' };
+    const exports = Object.entries(env)
+      .filter(([k, v]) => v !== undefined && /^[A-Z_][A-Z0-9_]*$/.test(k))
+      .map(([k, v]) => `export ${k}='${String(v).replace(/'/g, `'\\''`)}'`)
+      .join('\n');
+    const file = join(sb.dir, `${name}.sh`);
+    writeFileSync(file, `${exports}\n${command}\necho "EXIT=$?"\nsleep 60\n`);
+    return file;
+  };
+
+  before(async () => {
+    sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS('v0.6.2')] });
+    await setupWeb(sb);
+    rev = await releaseCanaryPods(sb, 'nginx:1.26', 2);
+    await applyRollout(sb);
+    await writeRolloutStatus(sb, 'v1beta1', rev, { step: 1, state: 'StepPaused', canaryReplicas: 2 });
+  });
+  after(async () => {
+    spawnSync('tmux', ['-L', session, 'kill-server']);
+    await sb?.stop();
+  });
+
+  it('redraws in place, the step marker moves, exits 0 by itself at completion', async () => {
+    tmux('-u', 'new-session', '-d', '-s', session, '-x', '200', '-y', '60', `bash ${script('describe-w', `'${CLI_BIN}' describe rollout rollout-web -w`)}`);
+
+    const marker = (step: number) => new RegExp(`^\\s+▶\\s+${step}\\s`, 'm');
+    await waitUntil('step 1 marked current on the screen', () => marker(1).test(screen()), 20_000);
+    assert.match(screen(), /waiting for approval: kubectl kruise rollout approve rollout\/rollout-web/);
+
+    await writeRolloutStatus(sb, 'v1beta1', rev, { step: 2, state: 'StepPaused', canaryReplicas: 4 });
+    await waitUntil('the marker moves to step 2', () => marker(2).test(screen()), 20_000);
+    const atStep2 = screen();
+    assert.match(atStep2, /^\s+✔\s+1\s/m);
+    assert.doesNotMatch(atStep2, marker(1));
+
+    await writeRolloutStatus(sb, 'v1beta1', rev, { step: 3, state: 'Completed', canaryReplicas: 8, phase: 'Healthy', succeeded: 'True', message: 'Rollout progressing has been completed' });
+    const end = await waitUntil('the command exits by itself', () => /EXIT=(\d+)/.exec(screen()), 20_000);
+    assert.equal(end[1], '0');
+    const all = scrollback();
+    assert.match(all, /^Status:\s+Complete$/m);
+    // Redrawn in place: one view on the terminal, not one per change.
+    assert.equal(all.match(/^Name:/gm)?.length, 1, all);
+  });
+
+  it('a Rollout at rest is watched for its next release; Ctrl-C ends the watch cleanly (exit 130)', async () => {
+    const win = `${session}:rest`;
+    tmux('new-window', '-t', session, '-n', 'rest', `bash ${script('describe-w-rest', `'${CLI_BIN}' describe rollout rollout-web -w`)}`);
+    await waitUntil('the completed release on the screen', () => /^Status:\s+Complete$/m.test(screen(win)), 20_000);
+    // Still watching: the pods' ages move on the screen (redrawn by the clock), and it has not ended.
+    const first = screen(win);
+    await waitUntil('a redraw by the clock', () => screen(win) !== first, 10_000);
+    assert.doesNotMatch(screen(win), /EXIT=/);
+    tmux('send-keys', '-t', win, 'C-c');
+    const end = await waitUntil('the command ends on Ctrl-C', () => /EXIT=(\d+)/.exec(screen(win)), 10_000);
+    assert.equal(end[1], '130');
+    assert.match(screen(win), /^interrupted$/m);
+  });
+
+  it('a terminal shorter than the view: the frame is cut to fit, so redraws stay in place', async () => {
+    const small = `${session}-small`;
+    tmux('-u', 'new-session', '-d', '-s', small, '-x', '120', '-y', '20', `bash ${script('describe-w-small', `'${CLI_BIN}' describe rollout rollout-web -w`)}`);
+    await waitUntil('the cut frame on the screen', () => /^… \d+ more lines \(a taller terminal shows them; -o json has everything\)$/m.test(screen(small)), 20_000);
+    // Three changes of the Rollout's message, each redrawn; then the scrollback still holds no earlier frame.
+    for (let i = 1; i <= 3; i++) {
+      await writeRolloutStatus(sb, 'v1beta1', rev, { step: 3, state: 'Completed', canaryReplicas: 8, phase: 'Healthy', succeeded: 'True', message: `Rollout progressing has been completed (${i})` });
+      await waitUntil(`redraw ${i}`, () => screen(small).includes(`completed (${i})`), 10_000);
+    }
+    const all = tmux('capture-pane', '-p', '-S', '-', '-t', small);
+    assert.equal(all.match(/^Name:/gm)?.length, 1, all);
+    tmux('send-keys', '-t', small, 'C-c');
+    await waitUntil('the command ends on Ctrl-C', () => /EXIT=130/.test(screen(small)), 10_000);
+  });
+
+  it('colours on the terminal only: with stdout redirected to a file (stderr still a terminal) the text is plain', async () => {
+    const out = join(sb.dir, 'describe.txt');
+    const colour = { CI: undefined, NO_COLOR: undefined };
+    tmux('new-window', '-t', session, '-n', 'colour', `bash ${script('colour', `'${CLI_BIN}' describe rollout rollout-web > '${out}'`, colour)}`);
+    await waitUntil('the redirected describe', () => /EXIT=0/.test(screen(`${session}:colour`)), 20_000);
+    const text = readFileSync(out, 'utf8');
+    assert.match(text, /^Status:\s+Complete$/m);
+    assert.doesNotMatch(text, /\x1b\[/);
+    tmux('new-window', '-t', session, '-n', 'tty', `bash ${script('tty', `'${CLI_BIN}' describe rollout rollout-web`, colour)}`);
+    await waitUntil('the describe on the terminal', () => /EXIT=0/.test(screen(`${session}:tty`)), 20_000);
+    // capture-pane -e keeps the colour escapes: the status is coloured on the terminal.
+    assert.match(tmux('capture-pane', '-p', '-e', '-t', `${session}:tty`), /Status:\s+\x1b\[32mComplete/);
+  });
+});

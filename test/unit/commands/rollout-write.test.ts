@@ -1,0 +1,91 @@
+// writeRollout (src/commands/rollout/rollout-write.ts) against a scripted KubeClient: the approval is
+// guarded by resourceVersion, and a 409 (the controller moved on between our read and our write) makes
+// it read and decide again: approving the next step's StepUpgrade would skip that step's upgrade.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { KubeClient, KubeObject, ResourceType } from '../../../src/kube/client';
+import { CliError } from '../../../src/cli/exit';
+import { KubeApiError } from '../../../src/kube/errors';
+import { approvePatch } from '../../../src/kruise/rollout/patches';
+import { reasonDetail, writeRollout } from '../../../src/commands/rollout/rollout-write';
+import { workloadRefText, workloadTypeOf } from '../../../src/commands/rollout/kruise-rollout';
+import { loadKind } from '../kruise/rollout/helpers';
+
+const ROLLOUTS: ResourceType = { group: 'rollouts.kruise.io', version: 'v1beta1', resource: 'rollouts', kind: 'Rollout', namespaced: true };
+
+function fake(stored: KubeObject, onPatch: (n: number, body: any) => void) {
+  const calls: string[] = [];
+  let current = structuredClone(stored);
+  let patches = 0;
+  const client = {
+    namespace: 'shop',
+    async get(_rt: ResourceType, name: string) {
+      calls.push(`get ${name}`);
+      return structuredClone(current);
+    },
+    async patch(_rt: ResourceType, name: string, type: string, body: any, _ns?: string, opts?: { subresource?: string }) {
+      calls.push(`patch ${name}/${opts?.subresource ?? ''} ${type}`);
+      onPatch(++patches, body);
+      if (body.metadata?.resourceVersion !== current.metadata.resourceVersion) {
+        throw new KubeApiError(`Operation cannot be fulfilled on rollouts.rollouts.kruise.io "${name}": the object has been modified`, 409, 'Conflict', undefined);
+      }
+      return current;
+    },
+    set(o: KubeObject) {
+      current = o;
+    },
+  };
+  return { client: client as unknown as KubeClient & { set(o: KubeObject): void }, calls };
+}
+
+const target = { rt: ROLLOUTS, name: 'demo', namespace: 'shop' };
+const opts = {
+  verb: 'approve',
+  dryRun: 'none' as const,
+  decide: approvePatch,
+  nothing: (_r: KubeObject, reason: string) => `rollout/demo: nothing to approve (${reasonDetail(reason)})`,
+  permission: () => 'the "patch" verb on "rollouts/status"',
+};
+
+test('approve: one status PATCH guarded by the resourceVersion read', async () => {
+  const { client, calls } = fake(loadKind('v1beta1-canary-manual-step.yaml', 'Rollout'), () => undefined);
+  const done = await writeRollout(client, target, opts);
+  assert.equal(done.description, 'rollout "demo" approved at step 1/3');
+  assert.deepEqual(calls, ['get demo', 'patch demo/status merge']);
+});
+
+test('approve: 409 because the controller moved to the next step → read again and refuse (nothing to approve), no second PATCH', async () => {
+  const paused = loadKind('v1beta1-canary-manual-step.yaml', 'Rollout') as any;
+  const { client, calls } = fake(paused, (n) => {
+    if (n === 1) {
+      const moved = structuredClone(paused);
+      moved.metadata.resourceVersion = '4712';
+      moved.status.canaryStatus.currentStepIndex = 2;
+      moved.status.canaryStatus.currentStepState = 'StepUpgrade';
+      client.set(moved);
+    }
+  });
+  await assert.rejects(writeRollout(client, target, opts), (e: unknown) => e instanceof CliError && e.exitCode === 1 && e.message === 'rollout/demo: nothing to approve (step 2/3 is StepUpgrade)');
+  assert.deepEqual(calls, ['get demo', 'patch demo/status merge', 'get demo']);
+});
+
+test('a 403 names the permission the write needs', async () => {
+  const { client } = fake(loadKind('v1beta1-canary-manual-step.yaml', 'Rollout'), () => {
+    throw new KubeApiError('viewer cannot patch rollouts/status.rollouts.kruise.io in namespace shop', 403, 'Forbidden', undefined);
+  });
+  await assert.rejects(writeRollout(client, target, opts), (e: unknown) => {
+    assert.ok(e instanceof CliError);
+    assert.equal(e.message, 'rollout/demo: not approved: viewer cannot patch rollouts/status.rollouts.kruise.io in namespace shop');
+    assert.equal(e.hint, 'hint: this needs the "patch" verb on "rollouts/status" (group rollouts.kruise.io) in namespace "shop"');
+    return true;
+  });
+});
+
+test('workload references: how the user types them, and the resource type a Rollout points at (its own apiVersion)', () => {
+  assert.equal(workloadRefText({ group: 'apps.kruise.io', kind: 'StatefulSet' }, 'db'), 'asts/db');
+  assert.equal(workloadRefText({ group: 'apps', kind: 'StatefulSet' }, 'db'), 'statefulset/db');
+  assert.equal(workloadRefText({ group: 'apps.kruise.io', kind: 'CloneSet' }, 'web'), 'cloneset/web');
+  const rt = workloadTypeOf(loadKind('v1alpha1-canary-manual-step.yaml', 'Rollout'));
+  assert.deepEqual(rt && [rt.group, rt.version, rt.resource], ['apps.kruise.io', 'v1alpha1', 'clonesets']);
+  assert.equal(reasonDetail('rollout "demo" is not waiting for approval (phase Initial)'), 'phase Initial');
+});
