@@ -4,7 +4,7 @@
 // status written validated against the real v0.6.2 CRDs.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { batchNotReadyReason, podBatchLabels, reconcileBatchRelease } from '../../../../src/kruise/rollout/batch-release';
+import { batchNotReadyReason, batchReleasePlanHash as batchReleasePlanHashOf, podBatchLabels, reconcileBatchRelease } from '../../../../src/kruise/rollout/batch-release';
 import { cloneSetReleaseControl } from '../../../../src/kruise/rollout/release-control-cloneset';
 import { releaseControlFor } from '../../../../src/kruise/rollout/release-control';
 import { integerAsPercentage, type BatchContext } from '../../../../src/kruise/rollout/release-workload';
@@ -337,5 +337,28 @@ describe('v1alpha1 Rollouts (Kruise Rollout v0.4.4)', () => {
     const gone = step(undefined);
     assert.equal(gone.status?.conditions?.find((c) => c.type === 'Progressing')?.reason, 'Completed');
     assert.equal(gone.status?.conditions?.find((c) => c.type === 'Succeeded')?.status, 'True');
+  });
+});
+
+describe('BatchRelease kept up to date (rollout_releaseManager.go runBatchRelease)', () => {
+  it('a BatchRelease read through the v1alpha1 conversion (rolling-style annotation added) is up to date: no update write, the step goes on', () => {
+    const ro = loadKind('sandbox-rollout-web-v1beta1.yaml', 'Rollout');
+    ro.metadata.generation = 1;
+    const cs = loadKind('sandbox-cloneset-web-10.yaml', 'CloneSet');
+    cs.metadata.generation = 2;
+    cs.metadata.annotations = { 'rollouts.kruise.io/in-progressing': '{"rolloutName":"rollout-web"}' };
+    cs.status = { observedGeneration: 2, replicas: 10, updatedReplicas: 2, updatedReadyReplicas: 2, currentRevision: 'web-6bd8c7d4c9', updateRevision: 'web-88bd5dbfd' };
+    const status = { phase: 'Progressing', canaryStatus: { canaryRevision: '88bd5dbfd', podTemplateHash: '', canaryReplicas: 0, canaryReadyReplicas: 0, currentStepIndex: 1, currentStepState: 'StepUpgrade', nextStepIndex: 2, finalisingStep: '', observedRolloutID: '88bd5dbfd' }, conditions: [{ type: 'Progressing', status: 'True', reason: 'InRolling', message: '' }] };
+    const br: KubeObject = {
+      apiVersion: 'rollouts.kruise.io/v1beta1',
+      kind: 'BatchRelease',
+      metadata: { name: 'rollout-web', namespace: 'default', generation: 1, annotations: { 'rollouts.kruise.io/rolling-style': 'partition' } },
+      spec: { workloadRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web' }, releasePlan: { batches: [{ canaryReplicas: '20%' }, { canaryReplicas: '50%' }, { canaryReplicas: '100%' }], rolloutID: '88bd5dbfd', batchPartition: 0, rollingStyle: 'Partition', enableExtraWorkloadForCanary: false } },
+      status: { observedGeneration: 1, canaryStatus: { currentBatch: 0, batchState: 'Ready', updatedReplicas: 2, updatedReadyReplicas: 2 }, observedRolloutID: '88bd5dbfd' },
+    };
+    (br.status as Record<string, unknown>).observedReleasePlanHash = batchReleasePlanHashOf(br);
+    const res = reconcileRollout({ rollout: { ...ro, status }, workload: cs, batchRelease: br, now: new Date() });
+    assert.deepEqual(res.writes, []);
+    assert.equal(res.status?.canaryStatus?.currentStepState, 'StepTrafficRouting');
   });
 });
