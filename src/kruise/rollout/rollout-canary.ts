@@ -175,6 +175,11 @@ function upgradeStep(c: RolloutContext, sub: SubStatusObj, step: RolloutStepSpec
 }
 
 export const canaryReleaseManager: ReleaseManager = {
+  jump(c) {
+    const sub = c.newStatus.canaryStatus;
+    return sub ? doCanaryJump(c, sub) : false;
+  },
+
   run(c) {
     const sub = c.newStatus.canaryStatus;
     if (!sub) return;
