@@ -29,11 +29,12 @@ interface Cond {
   message: string;
 }
 
+const cond = (ro: { status?: { conditions?: Cond[] } }, type: string) => ro.status?.conditions?.find((c) => c.type === type);
+
 describe('sandbox Kruise Rollout controller: canary on a CloneSet (v0.6.2 CRDs)', { skip: !haveCrds && 'no ../shared CRDs' }, () => {
   let sb: Sandbox;
   const rollout = async (name = 'rollout-web') => (await sb.api('GET', `${RO_PATH}/${name}`)).body;
   const cloneSet = async (name = 'web') => (await sb.api('GET', `${CS_PATH}/${name}`)).body;
-  const cond = (ro: { status?: { conditions?: Cond[] } }, type: string) => ro.status?.conditions?.find((c) => c.type === type);
   const setImage = async (image: string, name = 'web') => {
     const res = await kubectl(['patch', 'cloneset', name, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }])], sb.kubeconfig);
     assert.equal(res.code, 0, res.stderr);
@@ -42,12 +43,15 @@ describe('sandbox Kruise Rollout controller: canary on a CloneSet (v0.6.2 CRDs)'
     const res = await kubectl(['patch', 'rollout', name, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { canaryStatus: { currentStepState: 'StepReady' } } })], sb.kubeconfig);
     assert.equal(res.code, 0, res.stderr);
   };
-  const waitStep = (what: string, index: number, state: string, name = 'rollout-web', timeoutMs = 20_000) =>
+  // (the write entering StepPaused still carries the previous message: doCanaryPaused writes its own on the
+  // next reconcile, as upstream does, so a test reading the message waits for it too)
+  const waitStep = (what: string, index: number, state: string, message?: string, name = 'rollout-web', timeoutMs = 20_000) =>
     waitUntil(
       what,
       async () => {
         const ro = await rollout(name);
-        return ro.status?.currentStepIndex === index && ro.status?.currentStepState === state && ro.status.canaryStatus?.currentStepState === state ? ro : undefined;
+        const at = ro.status?.currentStepIndex === index && ro.status?.currentStepState === state && ro.status.canaryStatus?.currentStepState === state;
+        return at && (message === undefined || ro.status.message === message) ? ro : undefined;
       },
       timeoutMs,
     );
@@ -95,7 +99,7 @@ describe('sandbox Kruise Rollout controller: canary on a CloneSet (v0.6.2 CRDs)'
     assert.equal(held.spec.updateStrategy.partition, '100%');
     assert.deepEqual(JSON.parse(held.metadata.annotations['rollouts.kruise.io/in-progressing']), { rolloutName: 'rollout-web' });
 
-    let ro = await waitStep('step 1 StepPaused', 1, 'StepPaused');
+    let ro = await waitStep('step 1 StepPaused', 1, 'StepPaused', 'Rollout is in step(1/3), and you need manually confirm to enter the next step');
     assert.equal(ro.status.phase, 'Progressing');
     assert.equal(cond(ro, 'Progressing')?.reason, 'InRolling');
     assert.equal(ro.status.message, 'Rollout is in step(1/3), and you need manually confirm to enter the next step');
@@ -122,15 +126,17 @@ describe('sandbox Kruise Rollout controller: canary on a CloneSet (v0.6.2 CRDs)'
     await new Promise((r) => setTimeout(r, 300));
     assert.equal((await rollout()).status.currentStepIndex, 1);
     await approve();
-    ro = await waitStep('step 2 StepPaused', 2, 'StepPaused');
-    const pausedAt = Date.now();
+    ro = await waitStep('step 2 StepPaused', 2, 'StepPaused', 'Rollout is in step(2/3), and wait duration(5 seconds) to enter the next step');
+    // the pause counts from the step's lastUpdateTime (doCanaryPaused); read on the controller's own clock
+    const pausedAt = Date.parse(ro.status.canaryStatus.lastUpdateTime);
     assert.equal(ro.status.message, 'Rollout is in step(2/3), and wait duration(5 seconds) to enter the next step');
     assert.equal(ro.status.canaryStatus.canaryReplicas, 5);
     assert.equal((await cloneSet()).status.updatedReplicas, 5);
 
     // the timed pause moves on by itself
     ro = await waitHealthy('Completed and Healthy');
-    assert.ok(Date.now() - pausedAt >= 4000, `step 2 lasted ${Date.now() - pausedAt} ms`);
+    const movedOn = Date.parse(ro.status.canaryStatus.lastUpdateTime);
+    assert.ok(movedOn - pausedAt >= 5000, `step 2 paused at ${ro.status.canaryStatus.lastUpdateTime}, but the release went on ${movedOn - pausedAt} ms later`);
     assert.equal(cond(ro, 'Succeeded')?.status, 'True');
     assert.equal(cond(ro, 'Progressing')?.status, 'False');
     assert.equal(ro.status.message, 'Rollout progressing has been completed');
@@ -220,6 +226,35 @@ describe('sandbox Kruise Rollout controller: canary on a CloneSet (v0.6.2 CRDs)'
     await waitHealthy('Healthy');
   });
 
+  it('a patched nextStepIndex jumps: from step 1 straight to step 3 (doStepJump), then Completed', async () => {
+    await setImage('nginx:1.31');
+    await waitUntil('step 1 StepPaused of a new release', async () => {
+      const r = await rollout();
+      return r.status?.canaryStatus?.canaryRevision === (await cloneSet()).status.updateRevision.replace(/^web-/, '') && r.status.currentStepIndex === 1 && r.status.currentStepState === 'StepPaused';
+    }, 20_000);
+    const res = await kubectl(['patch', 'rollout', 'rollout-web', '--subresource=status', '--type=merge', '-p', '{"status":{"canaryStatus":{"nextStepIndex":3}}}'], sb.kubeconfig);
+    assert.equal(res.code, 0, res.stderr);
+    const ro = await waitHealthy('Completed after the jump');
+    assert.equal(cond(ro, 'Succeeded')?.status, 'True');
+    assert.equal(ro.status.canaryStatus.currentStepIndex, 3);
+    await waitUntil('10 updated', async () => (await cloneSet()).status.updatedReadyReplicas === 10);
+  });
+
+  it('kubectl delete rollout mid-release: Terminating, the workload handed back (FinaliseReasonDelete), then the Rollout and its BatchRelease are gone', async () => {
+    await setImage('nginx:1.32');
+    await waitStep('step 1 StepPaused', 1, 'StepPaused');
+    const del = await kubectl(['delete', 'rollout', 'rollout-web', '--timeout=20s'], sb.kubeconfig);
+    assert.equal(del.code, 0, del.stderr);
+    assert.equal((await sb.api('GET', `${RO_PATH}/rollout-web`)).status, 404);
+    const cs = await waitUntil('10 updated', async () => {
+      const c = await cloneSet();
+      return c.status.updatedReadyReplicas === 10 ? c : undefined;
+    });
+    assert.equal(cs.spec.updateStrategy.partition ?? 0, 0);
+    assert.equal(cs.metadata.annotations['rollouts.kruise.io/in-progressing'], undefined);
+    assert.equal((await sb.api('GET', `${BR_PATH}/rollout-web`)).status, 404);
+  });
+
   it('a Rollout of a missing workload: phase Initial, message "Workload Not Found"', async () => {
     const obj = { apiVersion: 'rollouts.kruise.io/v1beta1', kind: 'Rollout', metadata: { name: 'rollout-ghost', namespace: 'default' }, spec: { workloadRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'ghost' }, strategy: { canary: { steps: [{ replicas: '50%' }] } } } };
     const created = await sb.api('POST', RO_PATH, obj);
@@ -231,5 +266,53 @@ describe('sandbox Kruise Rollout controller: canary on a CloneSet (v0.6.2 CRDs)'
     assert.equal(ro.status.phase, 'Initial');
     const del = await kubectl(['delete', 'rollout', 'rollout-ghost', '--timeout=10s'], sb.kubeconfig);
     assert.equal(del.code, 0, del.stderr);
+  });
+});
+
+describe('sandbox Kruise Rollout controller: traffic on an nginx Ingress (v0.6.2 CRDs)', { skip: !haveCrds && 'no ../shared CRDs' }, () => {
+  let sb: Sandbox;
+  before(async () => {
+    sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS] });
+    const res = await kubectl(['apply', '-f', CLONESET, '-f', join(FIXTURES, 'sandbox-rollout-web-ingress.yaml')], sb.kubeconfig);
+    assert.equal(res.code, 0, res.stderr);
+  });
+  after(async () => {
+    await sb.stop();
+  });
+
+  it('step 1: canary Service on the canary revision, stable Service pinned, "web-canary" Ingress with canary "true", canary-weight "20" and the header match; completed: all removed', async () => {
+    const rollout = async () => (await sb.api('GET', `${RO_PATH}/rollout-web`)).body;
+    await waitUntil('Healthy', async () => (await rollout()).status?.phase === 'Healthy');
+    const patched = await kubectl(['patch', 'cloneset', 'web', '--type=json', '-p', '[{"op":"replace","path":"/spec/template/spec/containers/0/image","value":"nginx:1.26"}]'], sb.kubeconfig);
+    assert.equal(patched.code, 0, patched.stderr);
+    const ro = await waitUntil('step 1 StepPaused', async () => {
+      const r = await rollout();
+      return r.status?.currentStepIndex === 1 && r.status.currentStepState === 'StepPaused' ? r : undefined;
+    }, 30_000);
+    const cs = (await sb.api('GET', `${CS_PATH}/web`)).body;
+    const canaryHash = cs.status.updateRevision.replace(/^web-/, '');
+    const stableHash = cs.status.currentRevision.replace(/^web-/, '');
+    assert.equal(ro.status.canaryStatus.podTemplateHash, canaryHash);
+    const ing = await kubectl(['get', 'ingress', 'web-canary', '-o', 'json'], sb.kubeconfig);
+    assert.equal(ing.code, 0, ing.stderr);
+    const canary = JSON.parse(ing.stdout);
+    assert.equal(canary.metadata.annotations['nginx.ingress.kubernetes.io/canary'], 'true');
+    assert.equal(canary.metadata.annotations['nginx.ingress.kubernetes.io/canary-weight'], '20');
+    assert.equal(canary.metadata.annotations['nginx.ingress.kubernetes.io/canary-by-header'], 'x-canary');
+    assert.equal(canary.metadata.annotations['nginx.ingress.kubernetes.io/canary-by-header-value'], 'yes');
+    assert.equal(canary.spec.rules[0].http.paths[0].backend.service.name, 'web-canary');
+    const svc = (await sb.api('GET', '/api/v1/namespaces/default/services/web-canary')).body;
+    assert.deepEqual(svc.spec.selector, { app: 'web', 'pod-template-hash': canaryHash });
+    assert.equal((await sb.api('GET', '/api/v1/namespaces/default/services/web')).body.spec.selector['pod-template-hash'], stableHash);
+
+    const approve = await kubectl(['patch', 'rollout', 'rollout-web', '--subresource=status', '--type=merge', '-p', '{"status":{"canaryStatus":{"currentStepState":"StepReady"}}}'], sb.kubeconfig);
+    assert.equal(approve.code, 0, approve.stderr);
+    await waitUntil('Completed', async () => {
+      const r = await rollout();
+      return r.status?.phase === 'Healthy' && cond(r, 'Succeeded')?.status === 'True';
+    }, 30_000);
+    assert.equal((await sb.api('GET', '/apis/networking.k8s.io/v1/namespaces/default/ingresses/web-canary')).status, 404);
+    assert.equal((await sb.api('GET', '/api/v1/namespaces/default/services/web-canary')).status, 404);
+    assert.deepEqual((await sb.api('GET', '/api/v1/namespaces/default/services/web')).body.spec.selector, { app: 'web' });
   });
 });

@@ -2,15 +2,16 @@
 // runCanary, doCanaryUpgrade, doCanaryPaused, doCanaryJump, doCanaryFinalising, createBatchRelease,
 // syncBatchRelease, nextCanaryTask; rollout_releaseManager.go runBatchRelease, finalizingBatchRelease,
 // removeBatchRelease, removeRolloutProgressingAnnotation).
-// Traffic routing steps are handed to `trafficStep` (traffic.ts): without trafficRoutings they are done at once.
+// Traffic routing (traffic.ts: Services and an nginx Ingress) is done at once without trafficRoutings.
 import type { KubeObject } from '../types';
 import { at, isObj, numAt, strAt } from '../workloads/access';
-import { PROGRESSING_REASON, STEP_STATE } from './labels';
+import { STEP_STATE } from './labels';
 import { IN_ROLLOUT_PROGRESSING_ANNOTATION } from './release-workload';
 import { recheckIn, rolloutIDOf, type ReleaseManager, type RolloutContext, type RolloutStepSpec } from './rollout-context';
 import { getCondition, setCondition, type SubStatusObj } from './rollout-status';
 import { nextBatchIndex, rolloutScaledValue, stepJump } from './step-math';
 import { batchReleasePlanHash } from './batch-release';
+import { doTrafficRouting, patchStableService, removeCanaryService, restoreGateway, restoreStableService } from './traffic';
 
 /** api/v1beta1 FinalisingStepType values. */
 export const FINALISING_STEP = {
@@ -174,31 +175,55 @@ function upgradeStep(c: RolloutContext, sub: SubStatusObj, step: RolloutStepSpec
 }
 
 export const canaryReleaseManager: ReleaseManager = {
+  jump(c) {
+    const sub = c.newStatus.canaryStatus;
+    return sub ? doCanaryJump(c, sub) : false;
+  },
+
   run(c) {
     const sub = c.newStatus.canaryStatus;
     if (!sub) return;
     if (c.batchRelease) syncBatchRelease(c, c.batchRelease, sub);
     if (sub.podTemplateHash === '') sub.podTemplateHash = c.workload?.podTemplateHash ?? '';
-    if (doCanaryJump(c, sub)) return;
+    // v0.4.4 has no nextStepIndex, hence no step jumps
+    if (c.release !== 'v0.4' && doCanaryJump(c, sub)) return;
     const steps = c.rollout.steps;
     const step = steps[sub.currentStepIndex - 1];
     if (!step) return;
     const stamp = () => (sub.lastUpdateTime = c.nowIso);
+    // a step without traffic after steps with traffic: the canary routes are cleaned up first
+    // (FinalisingTrafficRouting: stable Service, canary Ingress, canary Service)
+    if (!step.traffic && !step.hasMatches && (restoreStableService(c) || restoreGateway(c) || removeCanaryService(c))) {
+      stamp();
+      recheckIn(c, c.gracePeriodMs);
+      return;
+    }
     switch (sub.currentStepState) {
       case STEP_STATE.Init:
-        sub.currentStepState = STEP_STATE.Upgrade;
-        if (!step.traffic && !step.hasMatches) return;
+        if (!step.traffic && !step.hasMatches) {
+          sub.currentStepState = STEP_STATE.Upgrade;
+          return;
+        }
+        // before the first batch, the stable Service is pinned to the stable revision (PatchStableService)
+        if (sub.currentStepIndex === 1 && !patchStableService(c, sub)) {
+          recheckIn(c, c.gracePeriodMs);
+          return;
+        }
         // with traffic the upgrade starts in the same reconcile (upstream's fallthrough)
         stamp();
+        sub.currentStepState = STEP_STATE.Upgrade;
         upgradeStep(c, sub, step);
         return;
       case STEP_STATE.Upgrade:
         upgradeStep(c, sub, step);
         return;
       case STEP_STATE.TrafficRouting:
-        // without trafficRoutings DoTrafficRouting is done at once
-        stamp();
-        sub.currentStepState = STEP_STATE.MetricsAnalysis;
+        // without trafficRoutings (or traffic in the step) DoTrafficRouting is done at once
+        if (doTrafficRouting(c, sub, step)) {
+          stamp();
+          sub.currentStepState = STEP_STATE.MetricsAnalysis;
+        }
+        recheckIn(c, c.gracePeriodMs);
         return;
       case STEP_STATE.MetricsAnalysis:
         sub.currentStepState = STEP_STATE.Paused;
@@ -242,9 +267,13 @@ export const canaryReleaseManager: ReleaseManager = {
         retry = removeBatchRelease(c);
         break;
       case FINALISING_STEP.RouteTrafficToStable:
+        retry = restoreGateway(c);
+        break;
       case FINALISING_STEP.RestoreStableService:
+        retry = restoreStableService(c);
+        break;
       case FINALISING_STEP.RemoveCanaryService:
-        // no trafficRoutings: nothing to restore
+        retry = removeCanaryService(c);
         break;
       default:
         next = nextCanaryTask(c.finalizeReason, '');
@@ -263,10 +292,12 @@ export const canaryReleaseManager: ReleaseManager = {
  * (traffic, then the BatchRelease resumes the workload and reaches Completed, then it is deleted).
  */
 function finaliseV04(c: RolloutContext): boolean {
+  if (restoreStableService(c)) return false;
   const br = c.batchRelease;
-  if (!br) return true;
+  if (!br) return !restoreGateway(c);
   const partition = numAt(br, 'spec', 'releasePlan', 'batchPartition');
   if (partition === undefined && strAt(br, 'status', 'phase') === 'Completed') {
+    if (restoreGateway(c)) return false;
     if (!br.metadata.deletionTimestamp) c.writes.push({ kind: 'deleteBatchRelease' });
     return false;
   }
@@ -296,4 +327,3 @@ function removeBatchRelease(c: RolloutContext): boolean {
   return true;
 }
 
-export { PROGRESSING_REASON };

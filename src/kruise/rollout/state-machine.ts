@@ -32,8 +32,10 @@ import {
   type SubStatusObj,
 } from './rollout-status';
 import { nextBatchIndex } from './step-math';
+import { recalculateCanaryStep, rolloutPlanHash, ROLLOUT_HASH_ANNOTATION } from './rollout-plan';
+import { releasePlanOf } from './release-workload';
 import { canaryReleaseManager } from './rollout-canary';
-import { recheckIn, rolloutIDOf, type ReleaseManager, type RolloutContext, type RolloutSpecView, type RolloutStepSpec, type RolloutWrite } from './rollout-context';
+import { recheckIn, rolloutIDOf, type ReleaseManager, type RolloutContext, type RolloutSpecView, type RolloutStepSpec, type RolloutWrite, type TrafficObjects } from './rollout-context';
 
 export type { ReleaseManager, RolloutContext, RolloutSpecView, RolloutStepSpec, RolloutWrite };
 
@@ -54,6 +56,8 @@ export interface RolloutReconcileInput {
   gracePeriodMs?: number;
   /** The Kruise Rollout release imitated (default v0.6). */
   release?: 'v0.4' | 'v0.6' | 'master';
+  /** The Services and Ingresses of the namespace the trafficRoutings name (see trafficObjectNames). */
+  traffic?: TrafficObjects;
 }
 
 export interface RolloutReconcileResult {
@@ -76,6 +80,7 @@ export function readRolloutSpec(obj: KubeObject): RolloutSpecView {
       replicas: typeof r === 'number' || typeof r === 'string' ? r : undefined,
       traffic: strAt(s, 'traffic'),
       hasMatches: Array.isArray(m) && m.length > 0,
+      matches: Array.isArray(m) ? m : undefined,
       pauseSeconds: typeof d === 'number' ? d : undefined,
     };
   });
@@ -93,6 +98,7 @@ export function readRolloutSpec(obj: KubeObject): RolloutSpecView {
     strategy: blueGreen ? 'blueGreen' : 'canary',
     steps,
     strategySpec: isObj(stratObj) ? stratObj : {},
+    planHash: rolloutPlanHash(isObj(stratObj) ? stratObj : {}),
     paused: boolAt(strategy, 'paused'),
     disabled: boolAt(obj, 'spec', 'disabled'),
     deleting: Boolean(obj.metadata.deletionTimestamp),
@@ -130,8 +136,13 @@ export function reconcileRollout(input: RolloutReconcileInput): RolloutReconcile
     nowIso,
     gracePeriodMs: input.gracePeriodMs ?? DEFAULT_GRACE_PERIOD_MS,
     release: input.release ?? 'v0.6',
+    traffic: input.traffic ?? { services: new Map(), ingresses: new Map() },
     writes: [],
   };
+  // calculateRolloutHash: the annotation follows the plan (a metadata patch of the Rollout)
+  if (input.rollout.metadata.annotations?.[ROLLOUT_HASH_ANNOTATION] !== spec.planHash) {
+    c.writes.push({ kind: 'patchRollout', patch: { metadata: { annotations: { [ROLLOUT_HASH_ANNOTATION]: spec.planHash } } } });
+  }
   const retry = calculateRolloutStatus(c);
   if (retry) return { writes: c.writes, recheckMs: c.gracePeriodMs };
   switch (oldStatus.phase) {
@@ -146,8 +157,20 @@ export function reconcileRollout(input: RolloutReconcileInput): RolloutReconcile
       break;
   }
   mirrorStepFields(c.newStatus);
+  if (c.release === 'v0.4') withoutV05Fields(c.newStatus);
   const changed = JSON.stringify(c.newStatus) !== JSON.stringify(oldStatus);
   return { status: changed ? c.newStatus : undefined, writes: c.writes, recheckMs: c.recheckMs };
+}
+
+/**
+ * v0.4.4's CanaryStatus has no nextStepIndex nor finalisingStep (they came with v0.5): its controller
+ * never writes them (so no step jumps either); the zero values the rules work with are dropped.
+ */
+function withoutV05Fields(status: RolloutStatusObj): void {
+  const sub = status.canaryStatus as Partial<SubStatusObj> | undefined;
+  if (!sub) return;
+  delete sub.nextStepIndex;
+  delete sub.finalisingStep;
 }
 
 /** rollout_status.go calculateRolloutStatus; true: the workload's status lags, look again later. */
@@ -208,6 +231,7 @@ function calculateRolloutStatus(c: RolloutContext): boolean {
           currentStepIndex: steps,
           nextStepIndex: nextBatchIndex(steps, steps),
           currentStepState: STEP_STATE.Completed,
+          rolloutHash: rollout.planHash,
         };
         s.message = 'workload deployment is completed';
       }
@@ -248,6 +272,7 @@ function reconcileProgressing(c: RolloutContext): void {
         nextStepIndex: nextBatchIndex(steps, 1),
         currentStepState: STEP_STATE.Init,
         lastUpdateTime: c.nowIso,
+        rolloutHash: c.rollout.planHash,
       };
       // doProgressingInitializing: wait a grace period after the condition was set (the Rollout spec
       // may arrive a little after the workload's)
@@ -310,7 +335,7 @@ function doProgressingInRolling(c: RolloutContext, manager: ReleaseManager): voi
   // 3. rollback in batches (isRollingBackInBatches): restart from the first step
   if (w.inRollback && w.canaryRevision !== oldRevision && inBatchRollback && sub) {
     const steps = stepsCountOf(c.rollout);
-    Object.assign(sub, { currentStepIndex: 1, nextStepIndex: nextBatchIndex(steps, 1), canaryRevision: w.canaryRevision, currentStepState: STEP_STATE.Init, lastUpdateTime: c.nowIso });
+    Object.assign(sub, { currentStepIndex: 1, nextStepIndex: nextBatchIndex(steps, 1), canaryRevision: w.canaryRevision, currentStepState: STEP_STATE.Init, lastUpdateTime: c.nowIso, rolloutHash: c.rollout.planHash });
     return;
   }
   // 4. continuous release v1 -> v2 -> v3 (isContinuousRelease): reset, then initialise again
@@ -330,7 +355,24 @@ function doProgressingInRolling(c: RolloutContext, manager: ReleaseManager): voi
     progressingTransition(s, 'True', PROGRESSING_REASON.Initializing, 'Workload is continuous release', c.nowIso);
     return;
   }
-  // (5. plan changed: the rollout-hash annotation is not imitated, see docs/hacking.md)
+  // 5. the plan changed (isRolloutPlanChanged): recalculate the step (handleRolloutPlanChanged)
+  const oldHash = c.oldStatus.canaryStatus?.rolloutHash ?? '';
+  if (sub && oldHash !== '' && oldHash !== c.rollout.planHash) {
+    const plan = c.batchRelease ? releasePlanOf(c.batchRelease) : undefined;
+    const target = recalculateCanaryStep(c.rollout.steps, plan?.batches, plan?.batchPartition, w.replicas, sub.currentStepIndex);
+    sub.lastUpdateTime = c.nowIso;
+    sub.rolloutHash = c.rollout.planHash;
+    if (c.release === 'v0.4') {
+      // v0.4.4: straight to the recalculated step's upgrade
+      sub.currentStepIndex = target;
+      sub.currentStepState = STEP_STATE.Upgrade;
+    } else if (sub.nextStepIndex === target) sub.currentStepState = STEP_STATE.Ready;
+    else {
+      sub.nextStepIndex = target;
+      manager.jump?.(c);
+    }
+    return;
+  }
   // normal rolling
   if (sub?.currentStepState === STEP_STATE.Completed) {
     progressingTransition(s, 'True', PROGRESSING_REASON.Finalising, 'Rollout has been completed and some closing work is being done', c.nowIso);

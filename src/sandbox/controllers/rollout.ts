@@ -10,7 +10,9 @@ import {
   rolloutV1beta1ToV1alpha1,
 } from '../../kruise/rollout-conversion';
 import { reconcileBatchRelease } from '../../kruise/rollout/batch-release';
-import { reconcileRollout, type RolloutWrite } from '../../kruise/rollout/state-machine';
+import { readRolloutSpec, reconcileRollout, type RolloutWrite } from '../../kruise/rollout/state-machine';
+import { INGRESSES, SERVICES, trafficObjectNames } from '../../kruise/rollout/traffic';
+import type { TrafficObjects } from '../../kruise/rollout/rollout-context';
 import type { KubeObject } from '../../kruise/types';
 import { applyMergePatch } from '../server/patch/merge-patch';
 import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
@@ -89,7 +91,7 @@ export function createRolloutController(): ControllerWithAdmission {
     }
     const brStored = s.get(BATCH_RELEASES, namespace, name);
     const br = brStored && isV1alpha1(brStored) ? batchReleaseV1alpha1ToV1beta1(brStored) : brStored;
-    const result = reconcileRollout({ rollout, workload, batchRelease: br, now: new Date(), release });
+    const result = reconcileRollout({ rollout, workload, batchRelease: br, now: new Date(), release, traffic: trafficObjects(s, rollout) });
     for (const w of result.writes) applyWrite(s, w, rollout, wgr, workload, brStored);
     if (result.status) {
       const fresh = s.get(ROLLOUTS, namespace, name);
@@ -134,6 +136,26 @@ export function createRolloutController(): ControllerWithAdmission {
       case 'deleteBatchRelease':
         try {
           s.delete(BATCH_RELEASES, ns, name);
+        } catch {
+          // already gone
+        }
+        return;
+      case 'patchRollout': {
+        const fresh = s.get(ROLLOUTS, ns, name);
+        if (fresh) s.update(ROLLOUTS, applyMergePatch(fresh, w.patch) as KubeObject);
+        return;
+      }
+      case 'createObject':
+        s.create(w.gr, w.object);
+        return;
+      case 'patchObject': {
+        const fresh = s.get(w.gr, ns, w.name);
+        if (fresh) s.update(w.gr, applyMergePatch(fresh, w.patch) as KubeObject);
+        return;
+      }
+      case 'deleteObject':
+        try {
+          s.delete(w.gr, ns, w.name);
         } catch {
           // already gone
         }
@@ -225,4 +247,23 @@ function workloadRefOf(obj: KubeObject): { apiVersion: string; kind: string; nam
 
 function groupOfApiVersion(apiVersion: string): string {
   return apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+}
+
+/** The Services and Ingresses the Rollout's first trafficRouting names, and their canary twins. */
+function trafficObjects(s: Store, rollout: KubeObject): TrafficObjects {
+  const names = trafficObjectNames(readRolloutSpec(rollout).strategySpec);
+  const ns = rollout.metadata.namespace;
+  const fetch = (gr: GroupResource, list: string[]) => {
+    const out = new Map<string, KubeObject>();
+    for (const n of list) {
+      try {
+        const o = s.get(gr, ns, n);
+        if (o) out.set(n, o);
+      } catch {
+        // kind not served
+      }
+    }
+    return out;
+  };
+  return { services: fetch(SERVICES, names.services), ingresses: fetch(INGRESSES, names.ingresses) };
 }

@@ -4,13 +4,14 @@
 // status written validated against the real v0.6.2 CRDs.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { batchNotReadyReason, podBatchLabels, reconcileBatchRelease } from '../../../../src/kruise/rollout/batch-release';
+import { batchNotReadyReason, batchReleasePlanHash as batchReleasePlanHashOf, podBatchLabels, reconcileBatchRelease } from '../../../../src/kruise/rollout/batch-release';
 import { cloneSetReleaseControl } from '../../../../src/kruise/rollout/release-control-cloneset';
 import { releaseControlFor } from '../../../../src/kruise/rollout/release-control';
 import { integerAsPercentage, type BatchContext } from '../../../../src/kruise/rollout/release-workload';
 import { FINALISING_STEP, nextCanaryTask } from '../../../../src/kruise/rollout/rollout-canary';
 import { reconcileRollout, type RolloutWrite } from '../../../../src/kruise/rollout/state-machine';
 import { rolloutScaledValue } from '../../../../src/kruise/rollout/step-math';
+import { recalculateCanaryStep, rolloutPlanHash } from '../../../../src/kruise/rollout/rollout-plan';
 import type { KubeObject } from '../../../../src/kruise/types';
 import { applyMergePatch } from '../../../../src/sandbox/server/patch/merge-patch';
 import { haveRolloutCrds, loadKind, rolloutSchemaErrors } from './helpers';
@@ -234,6 +235,10 @@ describe('Rollout rules (pkg/controller/rollout)', () => {
     const ro = { ...base(), status: { phase: 'Progressing', canaryStatus: { canaryRevision: '88bd5dbfd', podTemplateHash: '88bd5dbfd', canaryReplicas: 2, canaryReadyReplicas: 2, currentStepIndex: 1, currentStepState: 'StepPaused', nextStepIndex: 3, finalisingStep: '' }, conditions: [{ type: 'Progressing', status: 'True', reason: 'InRolling', message: '' }] } };
     const res = reconcileRollout({ rollout: ro, workload: cs, now: new Date() });
     assert.equal(res.status?.canaryStatus?.currentStepIndex, 3);
+    // v0.4.4 (no nextStepIndex in its API) never jumps, and writes no nextStepIndex
+    const v04 = reconcileRollout({ rollout: ro, workload: cs, now: new Date(), release: 'v0.4' });
+    assert.equal(v04.status?.canaryStatus?.currentStepIndex, 1);
+    assert.equal(v04.status?.canaryStatus?.nextStepIndex, undefined);
     assert.equal(res.status?.canaryStatus?.nextStepIndex, -1);
     assert.equal(res.status?.canaryStatus?.currentStepState, 'StepInit');
   });
@@ -251,8 +256,8 @@ function settleCloneSet(cs: KubeObject, revisions: { stable: string; update: str
   return { ...cs, status: { observedGeneration: cs.metadata.generation, replicas: spec.replicas, readyReplicas: spec.replicas, updatedReplicas: updated, updatedReadyReplicas: updated, currentRevision: updated === spec.replicas ? revisions.update : revisions.stable, updateRevision: revisions.update } };
 }
 
-describe('a whole canary release through the pure rules (CloneSet of 10, steps 20% manual / 50% 5 s / 100%)', { skip: !haveRolloutCrds && 'no ../shared/kruise-rollout-crds' }, () => {
-  it('Healthy → Progressing (Initializing, InRolling) → step 1 paused → approval → step 2 → 5 s → step 3 → Finalising → Completed/Healthy, Succeeded=True; every status valid for v0.6.2', () => {
+for (const crds of ['v0.6.2', 'master']) describe(`a whole canary release through the pure rules (CloneSet of 10, steps 20% manual / 50% 5 s / 100%), ${crds} CRDs`, { skip: !haveRolloutCrds && 'no ../shared/kruise-rollout-crds' }, () => {
+  it(`Healthy → Progressing (Initializing, InRolling) → step 1 paused → approval → step 2 → 5 s → step 3 → Finalising → Completed/Healthy, Succeeded=True; every status valid for ${crds}`, () => {
     let now = new Date('2026-11-25T01:00:00Z').getTime();
     let ro: KubeObject = loadKind('sandbox-rollout-web-v1beta1.yaml', 'Rollout');
     ro.metadata.generation = 1;
@@ -274,7 +279,7 @@ describe('a whole canary release through the pure rules (CloneSet of 10, steps 2
       res.writes.forEach(write);
       if (res.status) {
         ro = { ...ro, status: res.status as unknown as Record<string, unknown> };
-        assert.deepEqual(rolloutSchemaErrors('v0.6.2', ro), []);
+        assert.deepEqual(rolloutSchemaErrors(crds, ro), []);
         const s = res.status;
         const label = `${s.phase}/${s.conditions?.find((c) => c.type === 'Progressing')?.reason ?? '-'}/${s.currentStepIndex}/${s.currentStepState}`;
         if (seen[seen.length - 1] !== label) seen.push(label);
@@ -284,7 +289,7 @@ describe('a whole canary release through the pure rules (CloneSet of 10, steps 2
         if (b.workloadPatch) cs = settleCloneSet(applyMergePatch(cs, b.workloadPatch) as KubeObject, revs);
         if (b.status) {
           br = { ...br, status: b.status as unknown as Record<string, unknown> };
-          assert.deepEqual(rolloutSchemaErrors('v0.6.2', br), []);
+          assert.deepEqual(rolloutSchemaErrors(crds, br), []);
         }
       }
     };
@@ -330,12 +335,113 @@ describe('v1alpha1 Rollouts (Kruise Rollout v0.4.4)', () => {
     const br: KubeObject = { apiVersion: 'rollouts.kruise.io/v1beta1', kind: 'BatchRelease', metadata: { name: 'rollout-web', namespace: 'default' }, spec: { releasePlan: { batches: [], batchPartition: 2 } }, status: { phase: 'Progressing' } };
     const step = (b: KubeObject | undefined) => reconcileRollout({ rollout: { ...ro, status }, workload: cs, batchRelease: b, now: new Date(), release: 'v0.4' });
     const first = step(br);
-    assert.deepEqual(first.writes, [{ kind: 'patchBatchRelease', patch: { spec: { releasePlan: { batchPartition: null, finalizingPolicy: 'WaitResume' } } } }]);
-    assert.equal(first.status?.canaryStatus?.finalisingStep, '', 'v0.4.4 has no finalisingStep to walk');
+    const own = (ws: RolloutWrite[]) => ws.filter((w) => w.kind !== 'patchRollout');
+    assert.deepEqual(own(first.writes), [{ kind: 'patchBatchRelease', patch: { spec: { releasePlan: { batchPartition: null, finalizingPolicy: 'WaitResume' } } } }]);
+    assert.equal(first.status?.canaryStatus?.finalisingStep, undefined, 'v0.4.4 has no finalisingStep to walk');
+    assert.equal(first.status?.canaryStatus?.nextStepIndex, undefined, 'nor nextStepIndex');
     const completed = step({ ...br, spec: { releasePlan: { batches: [], finalizingPolicy: 'WaitResume' } }, status: { phase: 'Completed' } });
-    assert.deepEqual(completed.writes, [{ kind: 'deleteBatchRelease' }]);
+    assert.deepEqual(own(completed.writes), [{ kind: 'deleteBatchRelease' }]);
     const gone = step(undefined);
     assert.equal(gone.status?.conditions?.find((c) => c.type === 'Progressing')?.reason, 'Completed');
     assert.equal(gone.status?.conditions?.find((c) => c.type === 'Succeeded')?.status, 'True');
+  });
+});
+
+describe('BatchRelease kept up to date (rollout_releaseManager.go runBatchRelease)', () => {
+  it('a BatchRelease read through the v1alpha1 conversion (rolling-style annotation added) is up to date: no update write, the step goes on', () => {
+    const ro = loadKind('sandbox-rollout-web-v1beta1.yaml', 'Rollout');
+    ro.metadata.generation = 1;
+    const cs = loadKind('sandbox-cloneset-web-10.yaml', 'CloneSet');
+    cs.metadata.generation = 2;
+    cs.metadata.annotations = { 'rollouts.kruise.io/in-progressing': '{"rolloutName":"rollout-web"}' };
+    cs.status = { observedGeneration: 2, replicas: 10, updatedReplicas: 2, updatedReadyReplicas: 2, currentRevision: 'web-6bd8c7d4c9', updateRevision: 'web-88bd5dbfd' };
+    const status = { phase: 'Progressing', canaryStatus: { canaryRevision: '88bd5dbfd', podTemplateHash: '', canaryReplicas: 0, canaryReadyReplicas: 0, currentStepIndex: 1, currentStepState: 'StepUpgrade', nextStepIndex: 2, finalisingStep: '', observedRolloutID: '88bd5dbfd' }, conditions: [{ type: 'Progressing', status: 'True', reason: 'InRolling', message: '' }] };
+    const br: KubeObject = {
+      apiVersion: 'rollouts.kruise.io/v1beta1',
+      kind: 'BatchRelease',
+      metadata: { name: 'rollout-web', namespace: 'default', generation: 1, annotations: { 'rollouts.kruise.io/rolling-style': 'partition' } },
+      spec: { workloadRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web' }, releasePlan: { batches: [{ canaryReplicas: '20%' }, { canaryReplicas: '50%' }, { canaryReplicas: '100%' }], rolloutID: '88bd5dbfd', batchPartition: 0, rollingStyle: 'Partition', enableExtraWorkloadForCanary: false } },
+      status: { observedGeneration: 1, canaryStatus: { currentBatch: 0, batchState: 'Ready', updatedReplicas: 2, updatedReadyReplicas: 2 }, observedRolloutID: '88bd5dbfd' },
+    };
+    (br.status as Record<string, unknown>).observedReleasePlanHash = batchReleasePlanHashOf(br);
+    const res = reconcileRollout({ rollout: { ...ro, status }, workload: cs, batchRelease: br, now: new Date() });
+    assert.deepEqual(res.writes.filter((w) => w.kind !== 'patchRollout'), []);
+    assert.equal(res.status?.canaryStatus?.currentStepState, 'StepTrafficRouting');
+  });
+});
+
+describe('per-kind batch context (partitionstyle/<kind>/control_test.go TestCalculateBatchContext*)', () => {
+  const br = (extra: Record<string, unknown> = {}): KubeObject => ({
+    apiVersion: 'rollouts.kruise.io/v1beta1',
+    kind: 'BatchRelease',
+    metadata: { name: 'test-br', namespace: 'test' },
+    spec: { releasePlan: { failureThreshold: '20%', batches: [{ canaryReplicas: '20%' }] } },
+    status: { canaryStatus: { currentBatch: 0 }, ...extra },
+  });
+  /** control_test.go generatePods(n, version, ready). */
+  const pods = (n: number, version: string, ready: string): KubeObject[] =>
+    Array.from({ length: n }, (_, i) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `pod-${version}-${i}`, namespace: 'test', labels: { app: 'foo', 'controller-revision-hash': version } }, status: { conditions: [{ type: 'Ready', status: ready }] } }));
+  const mixed = [...pods(5, 'stable-version', 'True'), ...pods(5, 'update-version', 'True')];
+  const pick = (c: BatchContext) => ({ replicas: c.replicas, updated: c.updatedReplicas, updatedReady: c.updatedReadyReplicas, planned: c.plannedUpdatedReplicas, desired: c.desiredUpdatedReplicas, current: c.currentPartition, partition: c.desiredPartition });
+
+  it('TestCalculateBatchContext row "without NoNeedUpdate" (cloneset/control_test.go): partition "100%" → "80%", 2 planned', () => {
+    const cs: KubeObject = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'test' }, spec: { replicas: 10, updateStrategy: { partition: '100%' } }, status: { replicas: 10, updatedReplicas: 5, updatedReadyReplicas: 5, availableReplicas: 10 } };
+    assert.deepEqual(pick(cloneSetReleaseControl.batchContext(cs, br(), [])), { replicas: 10, updated: 5, updatedReady: 5, planned: 2, desired: 2, current: '100%', partition: '80%' });
+  });
+
+  for (const [name, apiVersion] of [['TestCalculateBatchContextForNativeStatefulSet', 'apps/v1'], ['TestCalculateBatchContextForAdvancedStatefulSet', 'apps.kruise.io/v1beta1']] as const) {
+    it(`${name} row "without NoNeedUpdate" (statefulset/control_test.go): partition 100 → 8, updated ready counted from the pods`, () => {
+      const sts: KubeObject = { apiVersion, kind: 'StatefulSet', metadata: { name: 'test' }, spec: { replicas: 10, updateStrategy: { rollingUpdate: { partition: 100 } } }, status: { replicas: 10, updatedReplicas: 5, availableReplicas: 10, currentRevision: 'stable-version', updateRevision: 'update-version' } };
+      const control = releaseControlFor(apiVersion, 'StatefulSet', 'Partition')!;
+      assert.deepEqual(pick(control.batchContext(sts, br({ updateRevision: 'update-version' }), mixed)), { replicas: 10, updated: 5, updatedReady: 5, planned: 2, desired: 2, current: 100, partition: 8 });
+    });
+  }
+
+  it('TestCalculateBatchContext row "without NoNeedUpdate" (daemonset/control_test.go): desiredNumberScheduled 10, partition 10 → 8', () => {
+    const ds: KubeObject = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'DaemonSet', metadata: { name: 'test-ds' }, spec: { updateStrategy: { rollingUpdate: { partition: 10 } } }, status: { currentNumberScheduled: 10, desiredNumberScheduled: 10, numberReady: 10, observedGeneration: 1, updatedNumberScheduled: 5, numberAvailable: 10, daemonSetHash: 'update-version' } };
+    const control = releaseControlFor('apps.kruise.io/v1alpha1', 'DaemonSet', 'Partition')!;
+    assert.deepEqual(pick(control.batchContext(ds, br({ updateRevision: 'update-version' }), mixed)), { replicas: 10, updated: 5, updatedReady: 5, planned: 2, desired: 2, current: 10, partition: 8 });
+  });
+});
+
+describe('release plan changes (rollout_status.go calculateRolloutHash, rollout_progressing.go handleRolloutPlanChanged)', () => {
+  const rows: Array<[string, string[], string[], number, number]> = [
+    ['steps changed v1', ['20%', '50%', '100%'], ['40%', '60%', '100%'], 0, 2],
+    ['steps changed v2', ['20%', '40%', '100%'], ['40%', '60%', '100%'], 0, 2],
+    ['steps changed v3', ['40%', '60%', '100%'], ['20%', '40%', '100%'], 1, 1],
+    ['steps changed v4', ['10%', '30%', '100%'], ['20%', '40%', '100%'], 0, 2],
+  ];
+  for (const [name, steps, batches, partition, expected] of rows) {
+    it(`TestReCalculateCanaryStepIndex row "${name}" (rollout_progressing_test.go)`, () => {
+      assert.equal(recalculateCanaryStep(steps.map((r) => ({ replicas: r })), batches, partition, 10, 1), expected);
+    });
+  }
+
+  it('calculateRolloutHash: pauses and failureThreshold do not change the hash, replicas do', () => {
+    const a = rolloutPlanHash({ steps: [{ replicas: '20%', pause: {} }, { replicas: '100%' }], failureThreshold: '10%' });
+    assert.equal(a, rolloutPlanHash({ steps: [{ replicas: '20%', pause: { duration: 60 } }, { replicas: '100%' }] }));
+    assert.notEqual(a, rolloutPlanHash({ steps: [{ replicas: '30%' }, { replicas: '100%' }] }));
+    assert.match(a, /^[bcdfghjklmnpqrstvwxz2456789]{64}$/);
+  });
+
+  it('a plan edited mid-release (rolloutHash differs): the step is recalculated from the BatchRelease and the release jumps there', () => {
+    const ro = loadKind('sandbox-rollout-web-v1beta1.yaml', 'Rollout');
+    ro.metadata.generation = 2;
+    // steps now [40%, 60%, 100%]; 2 pods (20%) were released in batch 0; the current step (2, now 60%) is tried
+    // first and reaches them, so the release redoes step 2 with the new plan
+    (ro.spec as { strategy: { canary: { steps: unknown[] } } }).strategy.canary.steps = [{ replicas: '40%', pause: {} }, { replicas: '60%' }, { replicas: '100%' }];
+    const cs = loadKind('sandbox-cloneset-web-10.yaml', 'CloneSet');
+    cs.metadata.generation = 2;
+    cs.metadata.annotations = { 'rollouts.kruise.io/in-progressing': '{"rolloutName":"rollout-web"}' };
+    cs.status = { observedGeneration: 2, replicas: 10, updatedReplicas: 2, updatedReadyReplicas: 2, currentRevision: 'web-6bd8c7d4c9', updateRevision: 'web-88bd5dbfd' };
+    const status = { phase: 'Progressing', canaryStatus: { canaryRevision: '88bd5dbfd', podTemplateHash: '88bd5dbfd', canaryReplicas: 2, canaryReadyReplicas: 2, currentStepIndex: 2, currentStepState: 'StepPaused', nextStepIndex: 3, finalisingStep: '', rolloutHash: 'old-plan' }, conditions: [{ type: 'Progressing', status: 'True', reason: 'InRolling', message: '' }] };
+    const br: KubeObject = { apiVersion: 'rollouts.kruise.io/v1beta1', kind: 'BatchRelease', metadata: { name: 'rollout-web' }, spec: { releasePlan: { batches: [{ canaryReplicas: '20%' }, { canaryReplicas: '50%' }, { canaryReplicas: '100%' }], batchPartition: 0 } } };
+    const res = reconcileRollout({ rollout: { ...ro, status }, workload: cs, batchRelease: br, now: new Date() });
+    const hash = rolloutPlanHash((ro.spec as { strategy: { canary: Record<string, unknown> } }).strategy.canary);
+    assert.deepEqual(res.writes[0], { kind: 'patchRollout', patch: { metadata: { annotations: { 'rollouts.kruise.io/hash': hash } } } });
+    assert.equal(res.status?.canaryStatus?.rolloutHash, hash);
+    assert.equal(res.status?.canaryStatus?.currentStepIndex, 2);
+    assert.equal(res.status?.canaryStatus?.nextStepIndex, 3);
+    assert.equal(res.status?.canaryStatus?.currentStepState, 'StepInit');
   });
 });
