@@ -1,0 +1,285 @@
+// The canary release manager, pure (openkruise/rollouts v0.6.2 pkg/controller/rollout/rollout_canary.go
+// runCanary, doCanaryUpgrade, doCanaryPaused, doCanaryJump, doCanaryFinalising, createBatchRelease,
+// syncBatchRelease, nextCanaryTask; rollout_releaseManager.go runBatchRelease, finalizingBatchRelease,
+// removeBatchRelease, removeRolloutProgressingAnnotation).
+// Traffic routing steps are handed to `trafficStep` (traffic.ts): without trafficRoutings they are done at once.
+import type { KubeObject } from '../types';
+import { at, isObj, numAt, strAt } from '../workloads/access';
+import { PROGRESSING_REASON, STEP_STATE } from './labels';
+import { IN_ROLLOUT_PROGRESSING_ANNOTATION } from './release-workload';
+import { recheckIn, rolloutIDOf, type ReleaseManager, type RolloutContext, type RolloutStepSpec } from './rollout-context';
+import { getCondition, setCondition, type SubStatusObj } from './rollout-status';
+import { nextBatchIndex, rolloutScaledValue } from './step-math';
+import { batchReleasePlanHash } from './batch-release';
+
+/** api/v1beta1 FinalisingStepType values. */
+export const FINALISING_STEP = {
+  RestoreStableService: 'RestoreStableService',
+  RouteTrafficToStable: 'RouteTrafficToStable',
+  RemoveCanaryService: 'RemoveCanaryService',
+  ResumeWorkload: 'PatchWorkload',
+  ReleaseWorkloadControl: 'ReleaseWorkloadControl',
+  End: 'END',
+} as const;
+
+/** nextCanaryTask: the finalising steps in the order of the reason. */
+export function nextCanaryTask(reason: string | undefined, current: string): string {
+  const seq =
+    reason === 'Rollback'
+      ? [FINALISING_STEP.RouteTrafficToStable, FINALISING_STEP.ResumeWorkload, FINALISING_STEP.ReleaseWorkloadControl, FINALISING_STEP.RestoreStableService, FINALISING_STEP.RemoveCanaryService]
+      : [FINALISING_STEP.RestoreStableService, FINALISING_STEP.RouteTrafficToStable, FINALISING_STEP.RemoveCanaryService, FINALISING_STEP.ResumeWorkload, FINALISING_STEP.ReleaseWorkloadControl];
+  if (current === '') return seq[0]!;
+  const i = seq.indexOf(current as (typeof seq)[number]);
+  return i >= 0 && i < seq.length - 1 ? seq[i + 1]! : FINALISING_STEP.End;
+}
+
+/** createBatchRelease: the BatchRelease a Rollout step wants (spec + annotations). */
+export function desiredBatchRelease(c: RolloutContext, batch: number): KubeObject {
+  const r = c.rollout;
+  const canary = r.strategySpec;
+  const spec: Record<string, unknown> = {
+    workloadRef: { ...r.workloadRef },
+    releasePlan: {
+      batches: r.steps.map((s) => ({ canaryReplicas: s.replicas ?? 0 })),
+      rolloutID: rolloutIDOf(c.workload),
+      batchPartition: batch,
+      ...(canary.failureThreshold !== undefined ? { failureThreshold: canary.failureThreshold } : {}),
+      ...(isObj(canary.patchPodTemplateMetadata) ? { patchPodTemplateMetadata: canary.patchPodTemplateMetadata } : {}),
+      rollingStyle: r.rollingStyle,
+      enableExtraWorkloadForCanary: canary.enableExtraWorkloadForCanary === true,
+    },
+  };
+  const annotations: Record<string, string> = {};
+  const rollback = c.rolloutObject.metadata.annotations?.['rollouts.kruise.io/rollback-in-batch'];
+  if (c.workload?.inRollback && rollback !== undefined) annotations['rollouts.kruise.io/rollback-in-batch'] = rollback;
+  return {
+    apiVersion: 'rollouts.kruise.io/v1beta1',
+    kind: 'BatchRelease',
+    metadata: {
+      namespace: r.namespace,
+      name: r.name,
+      ...(Object.keys(annotations).length ? { annotations } : {}),
+      ownerReferences: [{ apiVersion: 'rollouts.kruise.io/v1beta1', kind: 'Rollout', name: r.name, uid: r.uid ?? '', controller: true, blockOwnerDeletion: true }],
+    },
+    spec,
+  };
+}
+
+function jsonEq(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** runBatchRelease: create or bring up to date; true with the object when it already matches. */
+function runBatchRelease(c: RolloutContext, stepIndex: number): KubeObject | undefined {
+  const want = desiredBatchRelease(c, stepIndex - 1);
+  const br = c.batchRelease;
+  if (!br) {
+    c.writes.push({ kind: 'createBatchRelease', object: want });
+    return undefined;
+  }
+  const annotations = br.metadata.annotations ?? {};
+  const wantAnn = want.metadata.annotations ?? {};
+  if (jsonEq(normaliseSpec(br.spec), normaliseSpec(want.spec)) && jsonEq(annotations, wantAnn)) return br;
+  c.writes.push({ kind: 'updateBatchRelease', spec: want.spec as Record<string, unknown>, annotations: wantAnn });
+  return undefined;
+}
+
+/** Compares specs as Go's DeepEqual on the typed structs would (absent false/empty fields equal). */
+function normaliseSpec(spec: unknown): unknown {
+  const plan = at(spec, 'releasePlan');
+  return {
+    workloadRef: at(spec, 'workloadRef'),
+    batches: at(plan, 'batches'),
+    rolloutID: strAt(plan, 'rolloutID') ?? '',
+    batchPartition: numAt(plan, 'batchPartition'),
+    failureThreshold: at(plan, 'failureThreshold'),
+    patchPodTemplateMetadata: at(plan, 'patchPodTemplateMetadata'),
+    rollingStyle: strAt(plan, 'rollingStyle') ?? '',
+    enableExtraWorkloadForCanary: at(plan, 'enableExtraWorkloadForCanary') === true,
+    finalizingPolicy: strAt(plan, 'finalizingPolicy') ?? '',
+  };
+}
+
+/** syncBatchRelease: the BatchRelease's counts and state into canaryStatus; its rolloutID follows ours. */
+function syncBatchRelease(c: RolloutContext, br: KubeObject, sub: SubStatusObj): void {
+  sub.canaryReplicas = numAt(br, 'status', 'canaryStatus', 'updatedReplicas') ?? 0;
+  sub.canaryReadyReplicas = numAt(br, 'status', 'canaryStatus', 'updatedReadyReplicas') ?? 0;
+  const state = strAt(br, 'status', 'canaryStatus', 'batchState') ?? '';
+  const batch = numAt(br, 'status', 'canaryStatus', 'currentBatch') ?? 0;
+  sub.message = `BatchRelease is at state ${state}, rollout-id ${strAt(br, 'status', 'observedRolloutID') ?? ''}, step ${batch + 1}`;
+  const brMessage = strAt(br, 'status', 'message');
+  if (brMessage) sub.message += `, ${brMessage}`;
+  const observed = sub.observedRolloutID ?? '';
+  if (observed !== (strAt(br, 'spec', 'releasePlan', 'rolloutID') ?? '')) {
+    c.writes.push({ kind: 'patchBatchRelease', patch: { spec: { releasePlan: { rolloutID: observed } } } });
+  }
+}
+
+function setProgressingMessage(c: RolloutContext, message: string): void {
+  const cond = getCondition(c.newStatus, 'Progressing');
+  if (cond) setCondition(c.newStatus, { ...cond, message });
+  c.newStatus.message = message;
+}
+
+/** doCanaryUpgrade: true once the BatchRelease reports the step's batch Ready. */
+function doCanaryUpgrade(c: RolloutContext, sub: SubStatusObj): boolean {
+  const steps = c.rollout.steps.length;
+  setProgressingMessage(c, `Rollout is in step(${sub.currentStepIndex}/${steps}), and upgrade workload to new version`);
+  const br = runBatchRelease(c, sub.currentStepIndex);
+  if (!br) return false;
+  if (strAt(br, 'status', 'observedReleasePlanHash') !== batchReleasePlanHash(br) || (br.metadata.generation ?? 0) !== (numAt(br, 'status', 'observedGeneration') ?? -1)) return false;
+  const state = strAt(br, 'status', 'canaryStatus', 'batchState');
+  const batch = numAt(br, 'status', 'canaryStatus', 'currentBatch') ?? 0;
+  if (state !== 'Ready' || batch + 1 < sub.currentStepIndex) return false;
+  sub.podTemplateHash = c.workload?.podTemplateHash ?? sub.podTemplateHash;
+  return true;
+}
+
+/** doCanaryPaused: a last "100%" step and an elapsed duration move on; no duration waits for a person. */
+function doCanaryPaused(c: RolloutContext, sub: SubStatusObj): boolean {
+  const steps = c.rollout.steps.length;
+  const step = c.rollout.steps[sub.currentStepIndex - 1];
+  if (steps === sub.currentStepIndex && step?.replicas === '100%') return true;
+  if (step?.pauseSeconds === undefined) {
+    setProgressingMessage(c, `Rollout is in step(${sub.currentStepIndex}/${steps}), and you need manually confirm to enter the next step`);
+    return false;
+  }
+  setProgressingMessage(c, `Rollout is in step(${sub.currentStepIndex}/${steps}), and wait duration(${step.pauseSeconds} seconds) to enter the next step`);
+  const since = Date.parse(sub.lastUpdateTime ?? '') || c.now.getTime();
+  const at = since + step.pauseSeconds * 1000;
+  if (at < c.now.getTime()) return true;
+  recheckIn(c, at - c.now.getTime());
+  return false;
+}
+
+/** doStepJump (rollout_status.go): a patched nextStepIndex moves the release to that step. */
+function doCanaryJump(c: RolloutContext, sub: SubStatusObj): boolean {
+  const w = c.workload;
+  if (!w) return false;
+  const steps = c.rollout.steps;
+  const next = sub.nextStepIndex;
+  if (next === nextBatchIndex(steps.length, sub.currentStepIndex) || next <= 0 || next > steps.length) return false;
+  sub.currentStepIndex = next;
+  sub.nextStepIndex = nextBatchIndex(steps.length, next);
+  const want = rolloutScaledValue(steps[next - 1]?.replicas, w.replicas) ?? 0;
+  sub.currentStepState = want === sub.canaryReplicas ? STEP_STATE.TrafficRouting : STEP_STATE.Init;
+  sub.lastUpdateTime = c.nowIso;
+  return true;
+}
+
+/** The StepUpgrade state: once the batch is Ready, on to traffic routing (or metrics for an all-pods partition step). */
+function upgradeStep(c: RolloutContext, sub: SubStatusObj, step: RolloutStepSpec): void {
+  if (!doCanaryUpgrade(c, sub)) return;
+  sub.currentStepState = STEP_STATE.TrafficRouting;
+  const replicas = c.workload?.replicas ?? 0;
+  const expected = rolloutScaledValue(step.replicas, replicas) ?? 0;
+  // the ingress-nginx workaround: a step releasing every pod of a partition-style rollout skips traffic routing
+  if (expected >= replicas && c.rollout.rollingStyle === 'Partition') sub.currentStepState = STEP_STATE.MetricsAnalysis;
+  sub.lastUpdateTime = c.nowIso;
+}
+
+export const canaryReleaseManager: ReleaseManager = {
+  run(c) {
+    const sub = c.newStatus.canaryStatus;
+    if (!sub) return;
+    if (c.batchRelease) syncBatchRelease(c, c.batchRelease, sub);
+    if (sub.podTemplateHash === '') sub.podTemplateHash = c.workload?.podTemplateHash ?? '';
+    if (doCanaryJump(c, sub)) return;
+    const steps = c.rollout.steps;
+    const step = steps[sub.currentStepIndex - 1];
+    if (!step) return;
+    const stamp = () => (sub.lastUpdateTime = c.nowIso);
+    switch (sub.currentStepState) {
+      case STEP_STATE.Init:
+        sub.currentStepState = STEP_STATE.Upgrade;
+        if (!step.traffic && !step.hasMatches) return;
+        // with traffic the upgrade starts in the same reconcile (upstream's fallthrough)
+        stamp();
+        upgradeStep(c, sub, step);
+        return;
+      case STEP_STATE.Upgrade:
+        upgradeStep(c, sub, step);
+        return;
+      case STEP_STATE.TrafficRouting:
+        // without trafficRoutings DoTrafficRouting is done at once
+        stamp();
+        sub.currentStepState = STEP_STATE.MetricsAnalysis;
+        return;
+      case STEP_STATE.MetricsAnalysis:
+        sub.currentStepState = STEP_STATE.Paused;
+        return;
+      case STEP_STATE.Paused:
+        if (doCanaryPaused(c, sub)) {
+          stamp();
+          sub.currentStepState = STEP_STATE.Ready;
+        }
+        return;
+      case STEP_STATE.Ready:
+        stamp();
+        if (steps.length > sub.currentStepIndex) {
+          sub.currentStepIndex++;
+          sub.nextStepIndex = nextBatchIndex(steps.length, sub.currentStepIndex);
+          sub.currentStepState = STEP_STATE.Init;
+        } else sub.currentStepState = STEP_STATE.Completed;
+        return;
+    }
+  },
+
+  finalise(c) {
+    const sub = c.newStatus.canaryStatus;
+    if (!sub) return true;
+    // removeRolloutProgressingAnnotation, before anything else
+    if (c.workloadObject && c.workload && IN_ROLLOUT_PROGRESSING_ANNOTATION in c.workload.annotations) {
+      c.writes.push({ kind: 'patchWorkload', patch: { metadata: { annotations: { [IN_ROLLOUT_PROGRESSING_ANNOTATION]: null } } } });
+    }
+    let next = nextCanaryTask(c.finalizeReason, sub.finalisingStep);
+    if (sub.finalisingStep === '') {
+      sub.finalisingStep = next;
+      sub.lastUpdateTime = c.nowIso;
+    } else if (sub.finalisingStep === FINALISING_STEP.End) return true;
+    let retry = false;
+    switch (sub.finalisingStep) {
+      case FINALISING_STEP.ResumeWorkload:
+        retry = finalizingBatchRelease(c);
+        break;
+      case FINALISING_STEP.ReleaseWorkloadControl:
+        retry = removeBatchRelease(c);
+        break;
+      case FINALISING_STEP.RouteTrafficToStable:
+      case FINALISING_STEP.RestoreStableService:
+      case FINALISING_STEP.RemoveCanaryService:
+        // no trafficRoutings: nothing to restore
+        break;
+      default:
+        next = nextCanaryTask(c.finalizeReason, '');
+        sub.finalisingStep = next;
+        return false;
+    }
+    if (retry) return false;
+    sub.lastUpdateTime = c.nowIso;
+    sub.finalisingStep = next;
+    return next === FINALISING_STEP.End;
+  },
+};
+
+/** finalizingBatchRelease: batchPartition null + finalizingPolicy, then wait for the BatchRelease's Completed. */
+function finalizingBatchRelease(c: RolloutContext): boolean {
+  const br = c.batchRelease;
+  if (!br) return false;
+  const partition = numAt(br, 'spec', 'releasePlan', 'batchPartition');
+  if (partition === undefined && strAt(br, 'status', 'phase') === 'Completed') return false;
+  const policy = c.waitReady ? 'WaitResume' : 'Immediate';
+  if (partition === undefined && (strAt(br, 'spec', 'releasePlan', 'finalizingPolicy') === 'WaitResume') === Boolean(c.waitReady)) return true;
+  c.writes.push({ kind: 'patchBatchRelease', patch: { spec: { releasePlan: { batchPartition: null, finalizingPolicy: policy } } } });
+  return true;
+}
+
+/** removeBatchRelease: delete it and wait until it is gone. */
+function removeBatchRelease(c: RolloutContext): boolean {
+  const br = c.batchRelease;
+  if (!br) return false;
+  if (!br.metadata.deletionTimestamp) c.writes.push({ kind: 'deleteBatchRelease' });
+  return true;
+}
+
+export { PROGRESSING_REASON };

@@ -1,0 +1,84 @@
+// What one reconcile of the Rollout controller works with (rollout_progressing.go RolloutContext) and
+// what a strategy's release manager implements (ReleaseManager), shared by state-machine.ts and the
+// managers (rollout-canary.ts; ro-deploy-bg's blue-green). Pure.
+import type { IntOrString } from '../intstr';
+import type { KubeObject } from '../types';
+import type { MergePatch, RollingStyle, RolloutWorkload } from './release-workload';
+import type { RolloutStatusObj } from './rollout-status';
+
+/** A write the sandbox controller performs for this reconcile, in order. */
+export type RolloutWrite =
+  | { kind: 'createBatchRelease'; object: KubeObject }
+  | { kind: 'updateBatchRelease'; spec: Record<string, unknown>; annotations?: Record<string, string> }
+  | { kind: 'patchBatchRelease'; patch: MergePatch }
+  | { kind: 'deleteBatchRelease' }
+  | { kind: 'patchWorkload'; patch: MergePatch };
+
+/** A step of a rollout strategy (v1beta1 CanaryStep), as the managers read it. */
+export interface RolloutStepSpec {
+  replicas?: IntOrString;
+  traffic?: string;
+  hasMatches: boolean;
+  pauseSeconds?: number;
+}
+
+export interface RolloutSpecView {
+  namespace: string;
+  name: string;
+  uid?: string;
+  generation: number;
+  workloadRef?: { apiVersion: string; kind: string; name: string };
+  strategy: 'canary' | 'blueGreen';
+  steps: RolloutStepSpec[];
+  /** The raw strategy object (spec.strategy.canary or .blueGreen) for fields only a manager reads. */
+  strategySpec: Record<string, unknown>;
+  paused: boolean;
+  disabled: boolean;
+  deleting: boolean;
+  rollingStyle: RollingStyle;
+  hasTrafficRoutings: boolean;
+}
+
+/** What one reconcile works with (rollout_progressing.go RolloutContext). */
+export interface RolloutContext {
+  rollout: RolloutSpecView;
+  /** The object as stored (v1beta1 shape): managers build the BatchRelease from it. */
+  rolloutObject: KubeObject;
+  /** The status as it was read (the "old" status upstream compares with). */
+  oldStatus: RolloutStatusObj;
+  newStatus: RolloutStatusObj;
+  workload?: RolloutWorkload;
+  workloadObject?: KubeObject;
+  batchRelease?: KubeObject;
+  now: Date;
+  nowIso: string;
+  gracePeriodMs: number;
+  writes: RolloutWrite[];
+  /** ms from now when the controller must look again (undefined: on the next event). */
+  recheckMs?: number;
+  finalizeReason?: 'Success' | 'Rollback' | 'Disabled' | 'Delete';
+  waitReady?: boolean;
+}
+
+/** What a strategy contributes (rollout_progressing.go ReleaseManager). */
+export interface ReleaseManager {
+  /** runCanary / runBlueGreen: one step of the release. */
+  run(c: RolloutContext): void;
+  /** doCanaryFinalising / doBlueGreenFinalising: true once every finalising step is done. */
+  finalise(c: RolloutContext): boolean;
+}
+
+/** Keeps the earliest recheck. */
+export function recheckIn(c: RolloutContext, ms: number): void {
+  const v = Math.max(0, Math.ceil(ms));
+  c.recheckMs = c.recheckMs === undefined ? v : Math.min(c.recheckMs, v);
+}
+
+/** rollout_status.go getRolloutID: the workload's rollout-id label, else its canary revision. */
+export function rolloutIDOf(w: RolloutWorkload | undefined): string {
+  if (!w) return '';
+  const label = w.labels['rollouts.kruise.io/rollout-id'] ?? '';
+  if (label) return label;
+  return w.inRollback ? `rollback-${w.canaryRevision}` : w.canaryRevision;
+}
+
