@@ -79,7 +79,7 @@ export const cloneSetReleaseControl: ReleaseControl = {
   style: 'Partition',
   readWorkload: readCloneSet,
 
-  holdOnRevisionChange(next, old, rolloutName, hasTrafficRoutings) {
+  holdOnRevisionChange(next, old, { rolloutName, hasTrafficRoutings }) {
     if ((numAt(next, 'spec', 'replicas') ?? 1) === 0) return undefined;
     if (!isEffectiveRevisionChange(next, old)) return undefined;
     // with traffic routing, only a CloneSet whose pods are all on one revision enters a release

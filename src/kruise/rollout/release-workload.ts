@@ -62,6 +62,14 @@ export interface BatchContext {
   failureThreshold?: IntOrString;
 }
 
+/** What the workload webhook knows when it calls a control (fetchMatchedRollout's Rollout, the store's objects). */
+export interface WebhookContext {
+  rolloutName: string;
+  hasTrafficRoutings: boolean;
+  /** Objects of a group/resource in the workload's namespace (e.g. a Deployment's ReplicaSets). */
+  list(group: string, resource: string): KubeObject[];
+}
+
 /** What a BatchRelease needs of its workload kind. */
 export interface ReleaseControl {
   /** e.g. "apps.kruise.io" + "CloneSet"; `style` "Partition" for in-place partition releases. */
@@ -72,9 +80,9 @@ export interface ReleaseControl {
   readWorkload(obj: KubeObject): RolloutWorkload;
   /**
    * The workload webhook on an UPDATE: the changed object to store (held: nothing rolls before the
-   * Rollout controller acts), or undefined to let it through unchanged. `rolloutName` is the matched Rollout.
+   * Rollout controller acts), or undefined to let it through unchanged.
    */
-  holdOnRevisionChange(next: KubeObject, old: KubeObject, rolloutName: string, hasTrafficRoutings: boolean): KubeObject | undefined;
+  holdOnRevisionChange(next: KubeObject, old: KubeObject, hook: WebhookContext): KubeObject | undefined;
   /** Initialize: take control (annotation + partition "100%"); undefined when already controlled by `br`. */
   initialize(workload: KubeObject, br: KubeObject): MergePatch | undefined;
   /** CalculateBatchContext. */

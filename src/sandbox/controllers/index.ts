@@ -16,6 +16,7 @@ import { createNodesController } from './nodes';
 import { createPersistentPodStateController } from './pps';
 import { createPodReadinessController } from './pod-readiness';
 import { createReplicaSetController } from './replicaset';
+import { createRolloutController } from './rollout';
 import { createScheduler } from './scheduler';
 import { createStatefulSetController } from './statefulset';
 
@@ -40,5 +41,7 @@ export function createControllers(settings: SimulationSettings): ControllerWithA
     createAdvancedDaemonSetController(),
     createPersistentPodStateController(),
     createPodReadinessController(),
+    // Kruise Rollout (rollout.ts): last, so its workload webhook sees the Kruise webhooks' defaults
+    createRolloutController(),
   ];
 }

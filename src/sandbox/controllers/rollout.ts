@@ -1,0 +1,213 @@
+// The sandbox's Kruise Rollout controller (openkruise/rollouts v0.6.2): the Rollout reconciler, the
+// BatchRelease reconciler and the workload mutating webhook (rollout-webhook.ts). Only I/O here: the
+// rules are src/kruise/rollout/state-machine.ts (Rollout), batch-release.ts (BatchRelease) and the
+// per-kind release controls (release-control.ts). Works on the served storage version: a v1alpha1
+// Rollout / BatchRelease (v0.4) is converted to v1beta1 for the rules and its writes back.
+import {
+  batchReleaseV1alpha1ToV1beta1,
+  batchReleaseV1beta1ToV1alpha1,
+  rolloutV1alpha1ToV1beta1,
+  rolloutV1beta1ToV1alpha1,
+} from '../../kruise/rollout-conversion';
+import { reconcileBatchRelease } from '../../kruise/rollout/batch-release';
+import { reconcileRollout, type RolloutWrite } from '../../kruise/rollout/state-machine';
+import type { KubeObject } from '../../kruise/types';
+import { applyMergePatch } from '../server/patch/merge-patch';
+import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
+import { Informer } from './informer';
+import { PODS, keyOf, splitKey } from './pods';
+import { WorkQueue } from './queue';
+import { createRolloutWebhook } from './rollout-webhook';
+import { WORKLOAD_RESOURCES, workloadResourceOf } from './rollout-workloads';
+
+export const ROLLOUTS: GroupResource = { group: 'rollouts.kruise.io', resource: 'rollouts' };
+export const BATCH_RELEASES: GroupResource = { group: 'rollouts.kruise.io', resource: 'batchreleases' };
+/** pkg/util/constant.go KruiseRolloutFinalizer. */
+export const ROLLOUT_FINALIZER = 'rollouts.kruise.io/rollout';
+/** The webhook's objectSelector label (rollout_status.go patchWorkloadRolloutWebhookLabel). */
+const WORKLOAD_TYPE_LABEL = 'rollouts.kruise.io/workload-type';
+const WORKLOAD_TYPES: Record<string, string> = { CloneSet: 'cloneset', Deployment: 'deployment', StatefulSet: 'statefulset', DaemonSet: 'daemonset' };
+
+const isV1alpha1 = (obj: KubeObject | undefined) => obj?.apiVersion === 'rollouts.kruise.io/v1alpha1';
+
+export function createRolloutController(): ControllerWithAdmission {
+  let store: Store | undefined;
+  let queue: WorkQueue | undefined;
+  const rollouts = new Informer(ROLLOUTS);
+  const batchReleases = new Informer(BATCH_RELEASES);
+  const pods = new Informer(PODS);
+  const workloads = WORKLOAD_RESOURCES.map((gr) => new Informer(gr));
+  let started: Informer[] = [];
+
+  /** Rollouts of a namespace whose workloadRef names this workload (group, kind, name). */
+  const rolloutsOf = (w: KubeObject): KubeObject[] => {
+    const out: KubeObject[] = [];
+    for (const r of rollouts.all()) {
+      if (r.metadata.namespace !== w.metadata.namespace) continue;
+      const ref = workloadRefOf(r);
+      if (ref && ref.name === w.metadata.name && ref.kind === w.kind) out.push(r);
+    }
+    return out;
+  };
+
+  function reconcile(key: string): void {
+    if (!store) return;
+    const { namespace, name } = splitKey(key.slice(3));
+    if (key.startsWith('ro:')) syncRollout(store, namespace, name);
+    else syncBatchRelease(store, namespace, name);
+  }
+
+  function syncRollout(s: Store, namespace: string | undefined, name: string): void {
+    const stored = s.get(ROLLOUTS, namespace, name);
+    if (!stored) return;
+    // handleFinalizer: added on a live Rollout, removed once termination is complete
+    if (!stored.metadata.deletionTimestamp && !(stored.metadata.finalizers ?? []).includes(ROLLOUT_FINALIZER)) {
+      s.update(ROLLOUTS, { ...stored, metadata: { ...stored.metadata, finalizers: [...(stored.metadata.finalizers ?? []), ROLLOUT_FINALIZER] } });
+      return;
+    }
+    const rollout = isV1alpha1(stored) ? rolloutV1alpha1ToV1beta1(stored) : stored;
+    if (stored.metadata.deletionTimestamp) {
+      const term = ((rollout.status as { conditions?: Array<{ type: string; reason?: string }> } | undefined)?.conditions ?? []).find((c) => c.type === 'Terminating');
+      if (term?.reason === 'Completed') {
+        s.update(ROLLOUTS, { ...stored, metadata: { ...stored.metadata, finalizers: (stored.metadata.finalizers ?? []).filter((f) => f !== ROLLOUT_FINALIZER) } });
+        return;
+      }
+    }
+    const ref = workloadRefOf(rollout);
+    const wgr = ref ? workloadResourceOf(ref.apiVersion, ref.kind) : undefined;
+    const workload = ref && wgr ? s.get(wgr, namespace, ref.name) : undefined;
+    // patchWorkloadRolloutWebhookLabel
+    if (workload && wgr && ref && WORKLOAD_TYPES[ref.kind] && !workload.metadata.labels?.[WORKLOAD_TYPE_LABEL]) {
+      s.update(wgr, { ...workload, metadata: { ...workload.metadata, labels: { ...(workload.metadata.labels ?? {}), [WORKLOAD_TYPE_LABEL]: WORKLOAD_TYPES[ref.kind]! } } });
+      return;
+    }
+    const brStored = s.get(BATCH_RELEASES, namespace, name);
+    const br = brStored && isV1alpha1(brStored) ? batchReleaseV1alpha1ToV1beta1(brStored) : brStored;
+    const result = reconcileRollout({ rollout, workload, batchRelease: br, now: new Date() });
+    for (const w of result.writes) applyWrite(s, w, rollout, wgr, workload, brStored);
+    if (result.status) {
+      const fresh = s.get(ROLLOUTS, namespace, name);
+      if (fresh) {
+        const status = isV1alpha1(fresh) ? rolloutV1beta1ToV1alpha1({ ...rollout, status: result.status as unknown as Record<string, unknown> }).status : result.status;
+        s.updateStatus(ROLLOUTS, { ...fresh, status: status as Record<string, unknown> });
+      }
+    }
+    if (result.recheckMs !== undefined) queue?.addAfter(`ro:${namespace}/${name}`, result.recheckMs);
+  }
+
+  function applyWrite(s: Store, w: RolloutWrite, rollout: KubeObject, wgr: GroupResource | undefined, workload: KubeObject | undefined, brStored: KubeObject | undefined): void {
+    const ns = rollout.metadata.namespace;
+    const name = rollout.metadata.name ?? '';
+    const brVersion = s.storageVersion(BATCH_RELEASES);
+    const toStored = (o: KubeObject) => (brVersion === 'rollouts.kruise.io/v1alpha1' ? batchReleaseV1beta1ToV1alpha1(o) : o);
+    switch (w.kind) {
+      case 'createBatchRelease':
+        s.create(BATCH_RELEASES, toStored(w.object));
+        return;
+      case 'updateBatchRelease': {
+        if (!brStored) return;
+        const beta = isV1alpha1(brStored) ? batchReleaseV1alpha1ToV1beta1(brStored) : brStored;
+        const annotations = { ...(beta.metadata.annotations ?? {}) };
+        delete annotations['rollouts.kruise.io/rollback-in-batch'];
+        Object.assign(annotations, w.annotations ?? {});
+        const next: KubeObject = { ...beta, metadata: { ...beta.metadata, annotations }, spec: w.spec };
+        if (Object.keys(annotations).length === 0) delete next.metadata.annotations;
+        s.update(BATCH_RELEASES, toStored(next));
+        return;
+      }
+      case 'patchBatchRelease': {
+        if (!brStored) return;
+        const beta = isV1alpha1(brStored) ? batchReleaseV1alpha1ToV1beta1(brStored) : brStored;
+        s.update(BATCH_RELEASES, toStored(applyMergePatch(beta, w.patch) as KubeObject));
+        return;
+      }
+      case 'deleteBatchRelease':
+        try {
+          s.delete(BATCH_RELEASES, ns, name);
+        } catch {
+          // already gone
+        }
+        return;
+      case 'patchWorkload':
+        if (wgr && workload) {
+          const fresh = s.get(wgr, ns, workload.metadata.name ?? '');
+          if (fresh) s.update(wgr, applyMergePatch(fresh, w.patch) as KubeObject);
+        }
+        return;
+    }
+  }
+
+  function syncBatchRelease(s: Store, namespace: string | undefined, name: string): void {
+    const stored = s.get(BATCH_RELEASES, namespace, name);
+    if (!stored) return;
+    const br = isV1alpha1(stored) ? batchReleaseV1alpha1ToV1beta1(stored) : stored;
+    const ref = workloadRefOf(br);
+    const wgr = ref ? workloadResourceOf(ref.apiVersion, ref.kind) : undefined;
+    const workload = ref && wgr ? s.get(wgr, namespace, ref.name) : undefined;
+    const owned = workload ? pods.ownedBy(workload.metadata.uid).filter((p) => !p.metadata.deletionTimestamp) : [];
+    const result = reconcileBatchRelease({ batchRelease: br, workload, pods: owned, now: new Date() });
+    if (result.workloadPatch && workload && wgr) s.update(wgr, applyMergePatch(s.get(wgr, namespace, workload.metadata.name ?? '') ?? workload, result.workloadPatch) as KubeObject);
+    for (const p of result.podPatches) {
+      const pod = s.get(PODS, namespace, p.name);
+      if (pod) s.update(PODS, { ...pod, metadata: { ...pod.metadata, labels: { ...(pod.metadata.labels ?? {}), ...p.labels } } });
+    }
+    if (result.status) {
+      const fresh = s.get(BATCH_RELEASES, namespace, name);
+      if (fresh) {
+        const status = isV1alpha1(fresh) ? batchReleaseV1beta1ToV1alpha1({ ...br, status: result.status as unknown as Record<string, unknown> }).status : result.status;
+        s.updateStatus(BATCH_RELEASES, { ...fresh, status: status as Record<string, unknown> });
+      }
+    }
+    if (result.recheckMs !== undefined) queue?.addAfter(`br:${namespace}/${name}`, result.recheckMs);
+  }
+
+  const enqueueWorkload = (w: KubeObject) => {
+    for (const r of rolloutsOf(w)) {
+      queue?.add(`ro:${keyOf(r)}`);
+      queue?.add(`br:${keyOf(r)}`);
+    }
+  };
+
+  return {
+    name: 'kruise-rollout-controller',
+    start(s: Store, _settings: SimulationSettings) {
+      store = s;
+      queue = new WorkQueue('kruise-rollout', (key) => {
+        try {
+          reconcile(key);
+        } catch (err) {
+          // a write refused (conflict, schema): look again shortly, as controller-runtime requeues
+          queue?.addAfter(key, 100);
+          if (process.env.KRUISE_SANDBOX_DEBUG) process.stderr.write(`kruise-rollout ${key}: ${err instanceof Error ? err.message : String(err)}\n`);
+        }
+      });
+      rollouts.on((_t, obj) => queue?.add(`ro:${keyOf(obj)}`));
+      batchReleases.on((_t, obj) => {
+        queue?.add(`br:${keyOf(obj)}`);
+        for (const o of obj.metadata.ownerReferences ?? []) if (o.kind === 'Rollout') queue?.add(`ro:${obj.metadata.namespace}/${o.name}`);
+      });
+      for (const inf of workloads) inf.on((_t, obj) => enqueueWorkload(obj));
+      started = [];
+      for (const inf of [pods, ...workloads, batchReleases, rollouts]) {
+        try {
+          inf.start(s);
+          started.push(inf);
+        } catch {
+          // the kind is not served (no such CRD): nothing to watch
+        }
+      }
+    },
+    stop() {
+      queue?.stop();
+      for (const inf of started) inf.stop();
+    },
+    admission: createRolloutWebhook(() => [...rollouts.all()]),
+  };
+}
+
+function workloadRefOf(obj: KubeObject): { apiVersion: string; kind: string; name: string } | undefined {
+  const spec = (obj.spec ?? {}) as { workloadRef?: { apiVersion?: string; kind?: string; name?: string }; objectRef?: { workloadRef?: { apiVersion?: string; kind?: string; name?: string } } };
+  const ref = spec.workloadRef ?? spec.objectRef?.workloadRef;
+  if (!ref?.kind || !ref.name) return undefined;
+  return { apiVersion: ref.apiVersion ?? '', kind: ref.kind, name: ref.name };
+}
