@@ -9,7 +9,7 @@ import { at, numAt, strAt } from '../workloads/access';
 import { revisionLabelMatches } from '../rules/revisions';
 import { ROLLOUT_BATCH_ID_LABEL, ROLLOUT_ID_LABEL } from './labels';
 import { releaseControlFor } from './release-control';
-import { calculateBatchReplicas, releasePlanOf, type BatchContext, type MergePatch } from './release-workload';
+import { calculateBatchReplicas, releasePlanOf, type BatchContext, type MergePatch, type WorkloadRelated } from './release-workload';
 import { rolloutScaledValue } from './step-math';
 
 /** DefaultDuration of the executor (requeue while a batch progresses). */
@@ -43,6 +43,8 @@ export interface PodLabelPatch {
 export interface BatchReleaseReconcileInput {
   batchRelease: KubeObject;
   workload?: KubeObject;
+  /** What the workload's kind reads beside it (a Deployment's ReplicaSets). */
+  related?: WorkloadRelated;
   /** The workload's active pods (for batch labels). */
   pods: KubeObject[];
   now: Date;
@@ -157,7 +159,7 @@ export function reconcileBatchRelease(input: BatchReleaseReconcileInput): BatchR
     return finish();
   }
   const w = input.workload;
-  const info = w ? control.readWorkload(w) : undefined;
+  const info = w ? control.readWorkload(w, input.related) : undefined;
   const planHash = batchReleasePlanHash(br);
 
   // ── syncStatusBeforeExecuting ──

@@ -25,6 +25,15 @@ import {
   type RollingUpdateSettings,
 } from './deployment-partition';
 import { ROLLOUT_ID_LABEL } from './labels';
+import {
+  isControlledByBatchRelease,
+  metaMaps,
+  releaseControlInfo,
+  releasePlanOf,
+  type BatchContext,
+  type ReleaseControl,
+  type RolloutWorkload,
+} from './release-workload';
 
 const POD_TEMPLATE_HASH = 'pod-template-hash';
 const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
@@ -272,3 +281,74 @@ export function deploymentBatchPlan(d: KubeObject, batches: readonly IntOrString
     currentPartition: intOrStringAt({ s: deploymentStrategyOf(d) }, 's', 'partition') ?? 0,
   };
 }
+
+/** The partition-style Deployment entry of the release control table (release-control.ts). */
+export const deploymentReleaseControl: ReleaseControl = {
+  group: 'apps',
+  kind: 'Deployment',
+  style: 'Partition',
+
+  readWorkload(obj, related): RolloutWorkload {
+    const v = readAdvancedDeployment(obj, related?.replicaSets);
+    const { labels, annotations } = metaMaps(obj);
+    return {
+      apiVersion: obj.apiVersion ?? 'apps/v1',
+      kind: 'Deployment',
+      namespace: obj.metadata.namespace ?? '',
+      name: obj.metadata.name ?? '',
+      uid: obj.metadata.uid,
+      generation: obj.metadata.generation ?? 0,
+      labels,
+      annotations,
+      replicas: v.replicas,
+      statusConsistent: v.statusConsistent,
+      stableRevision: v.stableRevision,
+      canaryRevision: v.canaryRevision,
+      podTemplateHash: v.podTemplateHash,
+      // BatchRelease's update revision: the new ReplicaSet's pod-template-hash (what the pods carry) once it exists
+      updateRevisionName: v.podTemplateHash || v.canaryRevision,
+      stableRevisionName: v.stableRevision,
+      inRolloutProgressing: v.inRolloutProgressing,
+      inRollback: v.inRollback,
+      updatedReplicas: v.updatedReplicas,
+      updatedReadyReplicas: v.updatedReadyReplicas,
+    };
+  },
+
+  holdOnRevisionChange(next, old, hook) {
+    return holdDeployment(next, old, hook.rolloutName, hook.hasTrafficRoutings, hook.list('apps', 'replicasets'));
+  },
+
+  initialize(workload, br) {
+    if (isControlledByBatchRelease(workload, br) && isUnderRolloutControl(workload)) return undefined;
+    return initializeDeployment(workload, releaseControlInfo(br));
+  },
+
+  batchContext(workload, br): BatchContext {
+    const plan = releasePlanOf(br);
+    const currentBatch = numAt(br, 'status', 'canaryStatus', 'currentBatch') ?? 0;
+    const { desiredPartition, planned, currentPartition } = deploymentBatchPlan(workload, plan.batches, currentBatch);
+    const v = readAdvancedDeployment(workload, undefined);
+    return {
+      currentBatch,
+      replicas: v.replicas,
+      rolloutID: plan.rolloutID,
+      updateRevision: strAt(br, 'status', 'updateRevision') ?? v.canaryRevision,
+      plannedUpdatedReplicas: planned,
+      desiredUpdatedReplicas: planned,
+      desiredPartition,
+      currentPartition,
+      updatedReplicas: v.updatedReplicas,
+      updatedReadyReplicas: v.updatedReadyReplicas,
+      failureThreshold: plan.failureThreshold,
+    };
+  },
+
+  upgradeBatch(workload, ctx) {
+    return upgradeDeploymentBatch(workload, ctx.desiredPartition);
+  },
+
+  finalize(workload, br) {
+    return finalizeDeployment(workload, releasePlanOf(br).batchPartition) ?? {};
+  },
+};

@@ -7,6 +7,7 @@
 // (one import + one entry); nothing else in the controller dispatches on the workload kind. The
 // strategy (canary / blueGreen) dispatch is RELEASE_MANAGERS in state-machine.ts.
 import { cloneSetReleaseControl } from './release-control-cloneset';
+import { deploymentReleaseControl } from './release-control-deployment';
 import type { ReleaseControl, RollingStyle } from './release-workload';
 
 export function releaseControlKey(group: string, kind: string, style: RollingStyle): string {
@@ -15,7 +16,7 @@ export function releaseControlKey(group: string, kind: string, style: RollingSty
 
 /** Every supported (kind, style): partition-style kinds here; ro-deploy-bg adds Deployment and blue-green. */
 export const RELEASE_CONTROLS: ReadonlyMap<string, ReleaseControl> = new Map(
-  [cloneSetReleaseControl].map((c) => [releaseControlKey(c.group, c.kind, c.style), c]),
+  [cloneSetReleaseControl, deploymentReleaseControl].map((c) => [releaseControlKey(c.group, c.kind, c.style), c]),
 );
 
 /**

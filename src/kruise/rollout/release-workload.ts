@@ -70,6 +70,11 @@ export interface WebhookContext {
   list(group: string, resource: string): KubeObject[];
 }
 
+/** Objects a kind's Workload view reads beside the workload (a Deployment's ReplicaSets). */
+export interface WorkloadRelated {
+  replicaSets?: KubeObject[];
+}
+
 /** What a BatchRelease needs of its workload kind. */
 export interface ReleaseControl {
   /** e.g. "apps.kruise.io" + "CloneSet"; `style` "Partition" for in-place partition releases. */
@@ -77,7 +82,7 @@ export interface ReleaseControl {
   kind: string;
   style: RollingStyle;
   /** controller_finder.go getXxx: undefined when the object is not this kind. */
-  readWorkload(obj: KubeObject): RolloutWorkload;
+  readWorkload(obj: KubeObject, related?: WorkloadRelated): RolloutWorkload;
   /**
    * The workload webhook on an UPDATE: the changed object to store (held: nothing rolls before the
    * Rollout controller acts), or undefined to let it through unchanged.

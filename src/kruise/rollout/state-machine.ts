@@ -16,7 +16,7 @@ import type { KubeObject } from '../types';
 import { at, boolAt, isObj, strAt } from '../workloads/access';
 import { PROGRESSING_REASON, STEP_STATE } from './labels';
 import { releaseControlFor } from './release-control';
-import type { RolloutWorkload } from './release-workload';
+import type { RolloutWorkload, WorkloadRelated } from './release-workload';
 import {
   emptySubStatus,
   getCondition,
@@ -49,6 +49,8 @@ export interface RolloutReconcileInput {
   /** The Rollout, v1beta1 shape (a stored v1alpha1 object converted first). */
   rollout: KubeObject;
   workload?: KubeObject;
+  /** What the workload's kind reads beside it (a Deployment's ReplicaSets). */
+  related?: WorkloadRelated;
   batchRelease?: KubeObject;
   now: Date;
   gracePeriodMs?: number;
@@ -105,9 +107,9 @@ function stepsCountOf(r: RolloutSpecView): number {
 }
 
 /** Reads the workload through its kind's control (undefined when the kind is unsupported or absent). */
-function readWorkload(spec: RolloutSpecView, obj: KubeObject | undefined): RolloutWorkload | undefined {
+function readWorkload(spec: RolloutSpecView, obj: KubeObject | undefined, related?: WorkloadRelated): RolloutWorkload | undefined {
   if (!obj || !spec.workloadRef) return undefined;
-  return releaseControlFor(spec.workloadRef.apiVersion, spec.workloadRef.kind, spec.rollingStyle)?.readWorkload(obj);
+  return releaseControlFor(spec.workloadRef.apiVersion, spec.workloadRef.kind, spec.rollingStyle)?.readWorkload(obj, related);
 }
 
 /** One reconcile. */
@@ -115,7 +117,7 @@ export function reconcileRollout(input: RolloutReconcileInput): RolloutReconcile
   const spec = readRolloutSpec(input.rollout);
   const oldStatus = readStatusObj(input.rollout);
   const nowIso = input.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const workload = readWorkload(spec, input.workload);
+  const workload = readWorkload(spec, input.workload, input.related);
   const c: RolloutContext = {
     rollout: spec,
     rolloutObject: input.rollout,

@@ -12,6 +12,7 @@ import {
 import { reconcileBatchRelease } from '../../kruise/rollout/batch-release';
 import { reconcileRollout, type RolloutWrite } from '../../kruise/rollout/state-machine';
 import type { KubeObject } from '../../kruise/types';
+import type { WorkloadRelated } from '../../kruise/rollout/release-workload';
 import { applyMergePatch } from '../server/patch/merge-patch';
 import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
 import { Informer } from './informer';
@@ -83,7 +84,7 @@ export function createRolloutController(): ControllerWithAdmission {
     }
     const brStored = s.get(BATCH_RELEASES, namespace, name);
     const br = brStored && isV1alpha1(brStored) ? batchReleaseV1alpha1ToV1beta1(brStored) : brStored;
-    const result = reconcileRollout({ rollout, workload, batchRelease: br, now: new Date() });
+    const result = reconcileRollout({ rollout, workload, related: relatedOf(s, workload), batchRelease: br, now: new Date() });
     for (const w of result.writes) applyWrite(s, w, rollout, wgr, workload, brStored);
     if (result.status) {
       const fresh = s.get(ROLLOUTS, namespace, name);
@@ -144,8 +145,10 @@ export function createRolloutController(): ControllerWithAdmission {
     const ref = workloadRefOf(br);
     const wgr = ref ? workloadResourceOf(ref.apiVersion, ref.kind) : undefined;
     const workload = ref && wgr ? s.get(wgr, namespace, ref.name) : undefined;
-    const owned = workload ? pods.ownedBy(workload.metadata.uid).filter((p) => !p.metadata.deletionTimestamp) : [];
-    const result = reconcileBatchRelease({ batchRelease: br, workload, pods: owned, now: new Date() });
+    // a Deployment's pods belong to its ReplicaSets (util.ListOwnedPods goes through them too)
+    const owners = workload?.kind === 'Deployment' ? (relatedOf(s, workload)?.replicaSets ?? []).filter((rs) => (rs.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === workload.metadata.uid)) : workload ? [workload] : [];
+    const owned = owners.flatMap((o) => pods.ownedBy(o.metadata.uid)).filter((p) => !p.metadata.deletionTimestamp);
+    const result = reconcileBatchRelease({ batchRelease: br, workload, related: relatedOf(s, workload), pods: owned, now: new Date() });
     if (result.workloadPatch && workload && wgr) s.update(wgr, applyMergePatch(s.get(wgr, namespace, workload.metadata.name ?? '') ?? workload, result.workloadPatch) as KubeObject);
     for (const p of result.podPatches) {
       const pod = s.get(PODS, namespace, p.name);
@@ -203,6 +206,12 @@ export function createRolloutController(): ControllerWithAdmission {
     },
     admission: createRolloutWebhook(() => [...rollouts.all()]),
   };
+}
+
+/** What a kind's Workload view reads beside the workload: a Deployment's ReplicaSets. */
+function relatedOf(s: Store, workload: KubeObject | undefined): WorkloadRelated | undefined {
+  if (workload?.kind !== 'Deployment') return undefined;
+  return { replicaSets: s.list({ group: 'apps', resource: 'replicasets' }, { namespace: workload.metadata.namespace }) };
 }
 
 function workloadRefOf(obj: KubeObject): { apiVersion: string; kind: string; name: string } | undefined {
