@@ -142,7 +142,7 @@ export function readAdvancedDeployment(d: KubeObject, replicaSets: readonly Kube
 }
 
 /** isEffectiveDeploymentRevisionChange: a new rollout-id annotation, or (without one) a different template. */
-export function isEffectiveDeploymentRevisionChange(next: KubeObject, old: KubeObject): boolean {
+export function isEffectiveDeploymentRevisionChange(old: KubeObject, next: KubeObject): boolean {
   const nextId = next.metadata.annotations?.[ROLLOUT_ID_LABEL] ?? '';
   const oldId = old.metadata.annotations?.[ROLLOUT_ID_LABEL] ?? '';
   if (nextId !== '' && nextId === oldId) return false;
