@@ -9,7 +9,7 @@ import { PROGRESSING_REASON, STEP_STATE } from './labels';
 import { IN_ROLLOUT_PROGRESSING_ANNOTATION } from './release-workload';
 import { recheckIn, rolloutIDOf, type ReleaseManager, type RolloutContext, type RolloutStepSpec } from './rollout-context';
 import { getCondition, setCondition, type SubStatusObj } from './rollout-status';
-import { nextBatchIndex, rolloutScaledValue } from './step-math';
+import { nextBatchIndex, rolloutScaledValue, stepJump } from './step-math';
 import { batchReleasePlanHash } from './batch-release';
 
 /** api/v1beta1 FinalisingStepType values. */
@@ -152,18 +152,12 @@ function doCanaryPaused(c: RolloutContext, sub: SubStatusObj): boolean {
   return false;
 }
 
-/** doStepJump (rollout_status.go): a patched nextStepIndex moves the release to that step. */
+/** doCanaryJump → doStepJump (step-math.ts stepJump): a patched nextStepIndex moves the release to that step. */
 function doCanaryJump(c: RolloutContext, sub: SubStatusObj): boolean {
-  const w = c.workload;
-  if (!w) return false;
-  const steps = c.rollout.steps;
-  const next = sub.nextStepIndex;
-  if (next === nextBatchIndex(steps.length, sub.currentStepIndex) || next <= 0 || next > steps.length) return false;
-  sub.currentStepIndex = next;
-  sub.nextStepIndex = nextBatchIndex(steps.length, next);
-  const want = rolloutScaledValue(steps[next - 1]?.replicas, w.replicas) ?? 0;
-  sub.currentStepState = want === sub.canaryReplicas ? STEP_STATE.TrafficRouting : STEP_STATE.Init;
-  sub.lastUpdateTime = c.nowIso;
+  if (!c.workload) return false;
+  const jump = stepJump(c.rollout.steps, sub, sub.canaryReplicas, c.workload.replicas);
+  if (!jump) return false;
+  Object.assign(sub, jump, { lastUpdateTime: c.nowIso });
   return true;
 }
 

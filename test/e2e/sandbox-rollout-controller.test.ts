@@ -1,0 +1,235 @@
+// The sandbox's simulated Kruise Rollout controller (openkruise/rollouts v0.6.2 pkg/controller/rollout,
+// pkg/controller/batchrelease, pkg/webhook/workload/mutating) on the real CRDs (kruise v1.9.0 +
+// kruise-rollout v0.6.2, so every status write is validated against the real schema): a canary
+// release of a CloneSet of 10 driven only through real kubectl and the API (approval is a status patch),
+// then a cancellation, spec.strategy.paused, spec.disabled, the rollout-id label and a missing workload.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { kubectl, REPO_ROOT } from '../helpers/cli';
+import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
+
+const SHARED = resolve(REPO_ROOT, '..', 'shared');
+const KRUISE_CRDS = join(SHARED, 'kruise-crds', 'v1.9.0');
+const ROLLOUT_CRDS = join(SHARED, 'kruise-rollout-crds', 'v0.6.2');
+const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'rollout-kruise');
+const CLONESET = join(FIXTURES, 'sandbox-cloneset-web-10.yaml');
+const ROLLOUT = join(FIXTURES, 'sandbox-rollout-web-v1beta1.yaml');
+const haveCrds = existsSync(KRUISE_CRDS) && existsSync(ROLLOUT_CRDS);
+
+const RO_PATH = '/apis/rollouts.kruise.io/v1beta1/namespaces/default/rollouts';
+const BR_PATH = '/apis/rollouts.kruise.io/v1beta1/namespaces/default/batchreleases';
+const CS_PATH = '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets';
+
+interface Cond {
+  type: string;
+  status: string;
+  reason: string;
+  message: string;
+}
+
+describe('sandbox Kruise Rollout controller: canary on a CloneSet (v0.6.2 CRDs)', { skip: !haveCrds && 'no ../shared CRDs' }, () => {
+  let sb: Sandbox;
+  const rollout = async (name = 'rollout-web') => (await sb.api('GET', `${RO_PATH}/${name}`)).body;
+  const cloneSet = async (name = 'web') => (await sb.api('GET', `${CS_PATH}/${name}`)).body;
+  const cond = (ro: { status?: { conditions?: Cond[] } }, type: string) => ro.status?.conditions?.find((c) => c.type === type);
+  const setImage = async (image: string, name = 'web') => {
+    const res = await kubectl(['patch', 'cloneset', name, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }])], sb.kubeconfig);
+    assert.equal(res.code, 0, res.stderr);
+  };
+  const approve = async (name = 'rollout-web') => {
+    const res = await kubectl(['patch', 'rollout', name, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { canaryStatus: { currentStepState: 'StepReady' } } })], sb.kubeconfig);
+    assert.equal(res.code, 0, res.stderr);
+  };
+  const waitStep = (what: string, index: number, state: string, name = 'rollout-web', timeoutMs = 20_000) =>
+    waitUntil(
+      what,
+      async () => {
+        const ro = await rollout(name);
+        return ro.status?.currentStepIndex === index && ro.status?.currentStepState === state && ro.status.canaryStatus?.currentStepState === state ? ro : undefined;
+      },
+      timeoutMs,
+    );
+  const waitHealthy = (what: string, name = 'rollout-web') =>
+    waitUntil(
+      what,
+      async () => {
+        const ro = await rollout(name);
+        return ro.status?.phase === 'Healthy' && cond(ro, 'Progressing')?.reason === 'Completed' ? ro : undefined;
+      },
+      30_000,
+    );
+
+  before(async () => {
+    sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS] });
+    for (const f of [CLONESET, ROLLOUT]) {
+      const res = await kubectl(['apply', '-f', f], sb.kubeconfig);
+      assert.equal(res.code, 0, res.stderr);
+    }
+  });
+  after(async () => {
+    await sb.stop();
+  });
+
+  it('a new Rollout over a settled CloneSet turns Healthy, its status reading as a completed release (rollout_status.go calculateRolloutStatus)', async () => {
+    const ro = await waitUntil('Healthy', async () => {
+      const r = await rollout();
+      return r.status?.phase === 'Healthy' && r.status.canaryStatus ? r : undefined;
+    });
+    assert.equal(ro.status.message, 'workload deployment is completed');
+    assert.equal(ro.status.currentStepIndex, 3);
+    assert.equal(ro.status.currentStepState, 'Completed');
+    assert.equal(ro.status.observedGeneration, ro.metadata.generation);
+    const cs = await cloneSet();
+    assert.equal(ro.status.canaryStatus.stableRevision, cs.status.currentRevision.replace(/^web-/, ''));
+    assert.equal(ro.status.canaryStatus.observedWorkloadGeneration, cs.metadata.generation);
+    assert.ok(ro.metadata.finalizers.includes('rollouts.kruise.io/rollout'));
+  });
+
+  it('acceptance: image change → 2 pods and StepPaused at step 1; approval → step 2 (5 pods); 5 s later step 3; then Completed, Healthy, Succeeded=True, 10 updated, partition handed back', async () => {
+    const stable = (await cloneSet()).status.currentRevision as string;
+    await setImage('nginx:1.26');
+    // the webhook held the new revision at once: nothing rolled before the controller acted
+    const held = await cloneSet();
+    assert.equal(held.spec.updateStrategy.partition, '100%');
+    assert.deepEqual(JSON.parse(held.metadata.annotations['rollouts.kruise.io/in-progressing']), { rolloutName: 'rollout-web' });
+
+    let ro = await waitStep('step 1 StepPaused', 1, 'StepPaused');
+    assert.equal(ro.status.phase, 'Progressing');
+    assert.equal(cond(ro, 'Progressing')?.reason, 'InRolling');
+    assert.equal(ro.status.message, 'Rollout is in step(1/3), and you need manually confirm to enter the next step');
+    assert.equal(ro.status.canaryStatus.canaryReplicas, 2);
+    assert.equal(ro.status.canaryStatus.canaryReadyReplicas, 2);
+    assert.equal(ro.status.canaryStatus.nextStepIndex, 2);
+    assert.equal(ro.status.canaryStatus.stableRevision, stable.replace(/^web-/, ''));
+    let cs = await cloneSet();
+    assert.equal(cs.status.updatedReplicas, 2);
+    assert.equal(cs.spec.updateStrategy.partition, '80%');
+    const br = (await sb.api('GET', `${BR_PATH}/rollout-web`)).body;
+    assert.deepEqual(br.spec.releasePlan.batches, [{ canaryReplicas: '20%' }, { canaryReplicas: '50%' }, { canaryReplicas: '100%' }]);
+    assert.equal(br.spec.releasePlan.batchPartition, 0);
+    assert.equal(br.status.canaryStatus.batchState, 'Ready');
+    assert.equal(br.status.canaryStatus.updatedReplicas, 2);
+    assert.equal(br.metadata.ownerReferences[0].kind, 'Rollout');
+    // updated pods carry the rollout ID (the canary revision: no rollout-id label) and batch 1
+    const pods = (await sb.api('GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Dweb')).body.items as Array<{ metadata: { labels: Record<string, string> } }>;
+    const batch1 = pods.filter((p) => p.metadata.labels['rollouts.kruise.io/rollout-batch-id'] === '1');
+    assert.equal(batch1.length, 2);
+    for (const p of batch1) assert.equal(p.metadata.labels['rollouts.kruise.io/rollout-id'], cs.status.updateRevision.replace(/^web-/, ''));
+
+    // a step without duration waits for a person
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal((await rollout()).status.currentStepIndex, 1);
+    await approve();
+    ro = await waitStep('step 2 StepPaused', 2, 'StepPaused');
+    const pausedAt = Date.now();
+    assert.equal(ro.status.message, 'Rollout is in step(2/3), and wait duration(5 seconds) to enter the next step');
+    assert.equal(ro.status.canaryStatus.canaryReplicas, 5);
+    assert.equal((await cloneSet()).status.updatedReplicas, 5);
+
+    // the timed pause moves on by itself
+    ro = await waitHealthy('Completed and Healthy');
+    assert.ok(Date.now() - pausedAt >= 4000, `step 2 lasted ${Date.now() - pausedAt} ms`);
+    assert.equal(cond(ro, 'Succeeded')?.status, 'True');
+    assert.equal(cond(ro, 'Progressing')?.status, 'False');
+    assert.equal(ro.status.message, 'Rollout progressing has been completed');
+    assert.equal(ro.status.canaryStatus.currentStepIndex, 3);
+    assert.equal(ro.status.canaryStatus.currentStepState, 'Completed');
+    assert.equal(ro.status.canaryStatus.finalisingStep, 'END');
+    cs = await waitUntil('10 updated', async () => {
+      const c = await cloneSet();
+      return c.status.updatedReplicas === 10 && c.status.updatedReadyReplicas === 10 ? c : undefined;
+    });
+    assert.equal(cs.spec.updateStrategy.partition ?? 0, 0);
+    assert.equal(cs.spec.updateStrategy.paused ?? false, false);
+    assert.equal(cs.metadata.annotations['rollouts.kruise.io/in-progressing'], undefined);
+    assert.equal(cs.metadata.annotations['batchrelease.rollouts.kruise.io/control-info'], undefined);
+    assert.equal((await sb.api('GET', `${BR_PATH}/rollout-web`)).status, 404);
+  });
+
+  it('cancellation: the template put back to the stable revision mid-release → Cancelling → Succeeded=False, every pod back on the stable revision (isRollingBackDirectly)', async () => {
+    const stable = (await cloneSet()).status.currentRevision as string;
+    await setImage('nginx:1.27');
+    await waitStep('step 1 StepPaused', 1, 'StepPaused');
+    await setImage('nginx:1.26');
+    const ro = await waitHealthy('cancelled and Healthy');
+    assert.equal(cond(ro, 'Succeeded')?.status, 'False');
+    assert.equal(ro.status.message, 'Rollout progressing has been cancelled');
+    const cs = await waitUntil('every pod on the stable revision', async () => {
+      const c = await cloneSet();
+      return c.status.updateRevision === stable && c.status.currentRevision === stable && c.status.updatedReadyReplicas === 10 ? c : undefined;
+    });
+    assert.equal(cs.spec.updateStrategy.partition ?? 0, 0);
+    const pods = (await sb.api('GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Dweb')).body.items as Array<{ metadata: { labels: Record<string, string> } }>;
+    assert.deepEqual([...new Set(pods.map((p) => p.metadata.labels['controller-revision-hash']))], [stable]);
+  });
+
+  it('spec.strategy.paused: Progressing reason Paused and no progress; resumed, the release goes on (isRolloutPaused)', async () => {
+    let res = await kubectl(['patch', 'rollout', 'rollout-web', '--type=merge', '-p', '{"spec":{"strategy":{"paused":true}}}'], sb.kubeconfig);
+    assert.equal(res.code, 0, res.stderr);
+    await setImage('nginx:1.28');
+    const ro = await waitUntil('Paused', async () => {
+      const r = await rollout();
+      return cond(r, 'Progressing')?.reason === 'Paused' ? r : undefined;
+    });
+    assert.equal(ro.status.message, 'Rollout has been paused, you can resume it by kube-cli');
+    assert.equal((await cloneSet()).status.updatedReplicas, 0);
+    res = await kubectl(['patch', 'rollout', 'rollout-web', '--type=merge', '-p', '{"spec":{"strategy":{"paused":false}}}'], sb.kubeconfig);
+    assert.equal(res.code, 0, res.stderr);
+    await waitStep('step 1 StepPaused after resume', 1, 'StepPaused');
+    assert.equal((await cloneSet()).status.updatedReplicas, 2);
+  });
+
+  it('spec.disabled mid-release: Disabling then Disabled, the workload handed back; enabled again: Healthy', async () => {
+    let res = await kubectl(['patch', 'rollout', 'rollout-web', '--type=merge', '-p', '{"spec":{"disabled":true}}'], sb.kubeconfig);
+    assert.equal(res.code, 0, res.stderr);
+    const ro = await waitUntil('Disabled', async () => {
+      const r = await rollout();
+      return r.status?.phase === 'Disabled' ? r : undefined;
+    });
+    assert.equal(ro.status.message, 'Rollout is disabled');
+    const cs = await waitUntil('10 updated', async () => {
+      const c = await cloneSet();
+      return c.status.updatedReadyReplicas === 10 ? c : undefined;
+    });
+    assert.equal(cs.metadata.annotations['rollouts.kruise.io/in-progressing'], undefined);
+    assert.equal((await sb.api('GET', `${BR_PATH}/rollout-web`)).status, 404);
+    // a disabled Rollout does not hold the workload (fetchMatchedRollout skips it)
+    await setImage('nginx:1.29');
+    assert.equal((await cloneSet()).spec.updateStrategy.partition ?? 0, 0);
+    res = await kubectl(['patch', 'rollout', 'rollout-web', '--type=merge', '-p', '{"spec":{"disabled":false}}'], sb.kubeconfig);
+    assert.equal(res.code, 0, res.stderr);
+    await waitUntil('Healthy again', async () => (await rollout()).status?.phase === 'Healthy');
+  });
+
+  it('the workload\'s rollout-id label: observedRolloutID and the pods\' rollout-id label follow it', async () => {
+    const res = await kubectl(['label', 'cloneset', 'web', 'rollouts.kruise.io/rollout-id=release-7'], sb.kubeconfig);
+    assert.equal(res.code, 0, res.stderr);
+    await setImage('nginx:1.30');
+    // (the status still shows the release the Rollout was disabled in until this one initialises)
+    const ro = await waitUntil('step 1 StepPaused of release-7', async () => {
+      const r = await rollout();
+      return r.status?.canaryStatus?.observedRolloutID === 'release-7' && r.status.currentStepIndex === 1 && r.status.currentStepState === 'StepPaused' ? r : undefined;
+    });
+    assert.equal(ro.status.canaryStatus.canaryReplicas, 2);
+    const pods = (await sb.api('GET', '/api/v1/namespaces/default/pods?labelSelector=rollouts.kruise.io%2Frollout-id%3Drelease-7')).body.items;
+    assert.equal(pods.length, 2);
+    await approve();
+    await waitStep('step 2 StepPaused', 2, 'StepPaused');
+    await waitHealthy('Healthy');
+  });
+
+  it('a Rollout of a missing workload: phase Initial, message "Workload Not Found"', async () => {
+    const obj = { apiVersion: 'rollouts.kruise.io/v1beta1', kind: 'Rollout', metadata: { name: 'rollout-ghost', namespace: 'default' }, spec: { workloadRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'ghost' }, strategy: { canary: { steps: [{ replicas: '50%' }] } } } };
+    const created = await sb.api('POST', RO_PATH, obj);
+    assert.equal(created.status, 201, created.text);
+    const ro = await waitUntil('Workload Not Found', async () => {
+      const r = await rollout('rollout-ghost');
+      return r.status?.message === 'Workload Not Found' ? r : undefined;
+    });
+    assert.equal(ro.status.phase, 'Initial');
+    const del = await kubectl(['delete', 'rollout', 'rollout-ghost', '--timeout=10s'], sb.kubeconfig);
+    assert.equal(del.code, 0, del.stderr);
+  });
+});

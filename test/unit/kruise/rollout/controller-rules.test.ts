@@ -1,0 +1,320 @@
+// The pure rules of the simulated Kruise Rollout controller, ported from openkruise/rollouts v0.6.2's
+// own test tables (each test names the Go file and test), and a whole canary release of a CloneSet
+// driven through reconcileRollout + reconcileBatchRelease with a minimal CloneSet imitation, every
+// status written validated against the real v0.6.2 CRDs.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { batchNotReadyReason, podBatchLabels, reconcileBatchRelease } from '../../../../src/kruise/rollout/batch-release';
+import { cloneSetReleaseControl } from '../../../../src/kruise/rollout/release-control-cloneset';
+import { releaseControlFor } from '../../../../src/kruise/rollout/release-control';
+import { integerAsPercentage, type BatchContext } from '../../../../src/kruise/rollout/release-workload';
+import { FINALISING_STEP, nextCanaryTask } from '../../../../src/kruise/rollout/rollout-canary';
+import { reconcileRollout, type RolloutWrite } from '../../../../src/kruise/rollout/state-machine';
+import { rolloutScaledValue } from '../../../../src/kruise/rollout/step-math';
+import type { KubeObject } from '../../../../src/kruise/types';
+import { applyMergePatch } from '../../../../src/sandbox/server/patch/merge-patch';
+import { haveRolloutCrds, loadKind, rolloutSchemaErrors } from './helpers';
+
+const CTX: BatchContext = {
+  currentBatch: 0,
+  replicas: 10,
+  rolloutID: '',
+  updateRevision: 'v2',
+  plannedUpdatedReplicas: 5,
+  desiredUpdatedReplicas: 5,
+  desiredPartition: 5,
+  currentPartition: 10,
+  updatedReplicas: 5,
+  updatedReadyReplicas: 5,
+};
+
+const pod = (name: string, labels: Record<string, string>): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', labels } });
+
+/** labelpatch/patcher_test.go generatePods(begin, end, labeled, rolloutID, batchID, version). */
+function generatePods(begin: number, end: number, labeled: number, rolloutID: string, batchID: string, version: string): KubeObject[] {
+  const out: KubeObject[] = [];
+  const total = end - begin + 1;
+  for (let i = 0; i < total - labeled; i++) out.push(pod(`pod-${begin + labeled + i}`, { 'controller-revision-hash': version }));
+  for (let i = 0; i < labeled; i++) out.push(pod(`pod-${begin + i}`, { 'rollouts.kruise.io/rollout-id': rolloutID, 'rollouts.kruise.io/rollout-batch-id': batchID, 'controller-revision-hash': version }));
+  return out;
+}
+
+describe('BatchRelease rules (pkg/controller/batchrelease)', () => {
+  const ready: Array<[string, Partial<BatchContext>, KubeObject[], boolean]> = [
+    ['ready: no-rollout-id, all pod ready', { failureThreshold: 1, updatedReadyReplicas: 5 }, [], true],
+    ['ready: no-rollout-id, tolerated failed pods', { failureThreshold: 1, updatedReadyReplicas: 4 }, [], true],
+    ['false: no-rollout-id, un-tolerated failed pods', { failureThreshold: 1, updatedReadyReplicas: 3 }, [], false],
+    ['false: no-rollout-id, tolerated failed pods, but 1 pod isn\'t updated', { failureThreshold: '60%', updatedReplicas: 4, updatedReadyReplicas: 4 }, [], false],
+    ['false: no-rollout-id, tolerated, but no-pod-ready', { failureThreshold: 100, updatedReadyReplicas: 0 }, [], false],
+    ['false: no-rollout-id, un-tolerated failed pods, failureThreshold=nil', { updatedReadyReplicas: 3 }, [], false],
+    ['true: rollout-id, labeled pods satisfied', { failureThreshold: 1, rolloutID: '1', updateRevision: 'version-1' }, generatePods(1, 5, 5, '1', '1', 'version-1'), true],
+    ['false: rollout-id, labeled pods not satisfied', { failureThreshold: 1, rolloutID: '1', updateRevision: 'version-1' }, generatePods(1, 3, 3, '1', '1', 'version-1'), false],
+  ];
+  for (const [name, ctx, pods, isReady] of ready) {
+    it(`TestIsBatchReady row "${name}" (pkg/controller/batchrelease/context/context_test.go)`, () => {
+      assert.equal(batchNotReadyReason({ ...CTX, ...ctx }, pods) === undefined, isReady);
+    });
+  }
+
+  const patched: Array<[string, number, number, number, string, string, Array<number | string>, number[]]> = [
+    ['10 pods, 0 patched, 5 new patched', 0, 10, 0, '', '', [5], [5]],
+    ['10 pods, 2 patched, 3 new patched', 0, 10, 2, 'rollout-1', '1', [5], [5]],
+    ['10 pods, 5 patched, 0 new patched', 0, 10, 5, 'rollout-1', '1', [5], [5]],
+    ['10 pods, 7 patched, 0 new patched', 0, 10, 7, 'rollout-1', '1', [5], [7]],
+    ['2 pods, 0 patched, 2 new patched', 0, 2, 0, 'rollout-1', '1', [5], [2]],
+    ['10 pods, 3 patched with old rollout-id, 5 new patched', 0, 10, 3, 'previous-rollout-id', '1', [5], [5]],
+    ['10 pods, 2 patched with batch-id:1, 3 new patched', 1, 5, 2, 'rollout-1', '1', [2, 5], [2, 3]],
+    ['10 pods, 0 patched with batch-id:1, 5 new patched', 1, 5, 0, 'rollout-1', '1', [2, 5], [2, 3]],
+    ['10 pods, 3 patched with batch-id:1, 2 new patched', 1, 5, 3, 'rollout-1', '1', [2, 5], [3, 2]],
+    ['batch-id out of range, equal to no pods are labelled', 1, 5, 3, 'rollout-1', '3', [2, 5], [2, 3]],
+  ];
+  for (const [name, currentBatch, end, labeled, id, batchID, batches, expected] of patched) {
+    it(`TestLabelPatcher row "${name}" (pkg/controller/batchrelease/labelpatch/patcher_test.go)`, () => {
+      const pods = generatePods(1, end, labeled, id, batchID, 'version-1');
+      const ctx = { ...CTX, currentBatch, rolloutID: 'rollout-1', updateRevision: 'version-1' };
+      const patches = new Map(podBatchLabels(batches, ctx, pods).map((p) => [p.name, p.labels]));
+      const counts = new Array<number>(currentBatch + 1).fill(0);
+      for (const p of pods) {
+        const labels = { ...p.metadata.labels, ...(patches.get(p.metadata.name ?? '') ?? {}) };
+        const b = Number(labels['rollouts.kruise.io/rollout-batch-id']);
+        if (labels['rollouts.kruise.io/rollout-id'] === 'rollout-1' && b <= counts.length) counts[b - 1]!++;
+      }
+      assert.deepEqual(counts, expected);
+    });
+  }
+
+  it('TestParseIntegerAsPercentage (pkg/controller/batchrelease/control/util_test.go): ⌈P·all⌉ within 1% of the stable pods, ≥1 canary pod unless 0%', () => {
+    for (let all = 1; all <= 2000; all++) {
+      for (let percent = 0; percent <= 100; percent++) {
+        const canary = rolloutScaledValue(`${percent}%`, all)!;
+        const partition = integerAsPercentage(all - canary, all, `${percent}%`);
+        const stable = rolloutScaledValue(partition, all)!;
+        if (percent === 0) assert.equal(stable, all);
+        else if (percent === 100) assert.equal(stable, 0);
+        else assert.ok(all - stable > 0, `${percent}% of ${all}`);
+        assert.ok(stable <= all);
+        assert.ok(Math.abs(all - canary - stable) < all * 0.01 || all - canary === stable, `${percent}% of ${all}: ${partition}`);
+      }
+    }
+  });
+
+  it('CloneSet control (partitionstyle/cloneset/control.go): Initialize takes control with partition "100%", UpgradeBatch lowers it to the batch, Finalize hands it back', () => {
+    const cs = loadKind('sandbox-cloneset-web-10.yaml', 'CloneSet');
+    const br: KubeObject = { apiVersion: 'rollouts.kruise.io/v1beta1', kind: 'BatchRelease', metadata: { name: 'rollout-web', namespace: 'default', uid: 'br-uid' }, spec: { releasePlan: { batches: [{ canaryReplicas: '20%' }, { canaryReplicas: 5 }], batchPartition: 0 } }, status: { canaryStatus: { currentBatch: 0 } } };
+    const init = cloneSetReleaseControl.initialize(cs, br)!;
+    assert.deepEqual((init.spec as { updateStrategy: unknown }).updateStrategy, { paused: false, partition: '100%' });
+    const controlled = applyMergePatch(cs, init) as KubeObject;
+    assert.equal(cloneSetReleaseControl.initialize(controlled, br), undefined, 'IsControlledByBatchRelease');
+    const ctx = cloneSetReleaseControl.batchContext(controlled, br);
+    assert.equal(ctx.plannedUpdatedReplicas, 2);
+    assert.equal(ctx.desiredPartition, '80%', 'a percentage plan keeps a percentage partition (ParseIntegerAsPercentageIfPossible)');
+    assert.deepEqual(cloneSetReleaseControl.upgradeBatch(controlled, ctx), { spec: { updateStrategy: { partition: '80%' } } });
+    const batch2 = cloneSetReleaseControl.batchContext(controlled, { ...br, status: { canaryStatus: { currentBatch: 1 } } });
+    assert.equal(batch2.desiredPartition, 5, 'an integer plan gives an integer partition');
+    // a current partition already at or below the desired one is left alone
+    assert.equal(cloneSetReleaseControl.upgradeBatch(controlled, { ...ctx, currentPartition: '50%' }), undefined);
+    const fin = cloneSetReleaseControl.finalize(controlled, { ...br, spec: { releasePlan: { batches: [] } } });
+    const back = applyMergePatch(controlled, fin) as KubeObject;
+    assert.equal((back.spec as { updateStrategy: { partition?: unknown } }).updateStrategy.partition, undefined);
+    assert.equal(back.metadata.annotations?.['batchrelease.rollouts.kruise.io/control-info'], undefined);
+  });
+
+  it('getReleaseController (batchrelease_executor.go): Canary style falls back to the partition control for a CloneSet; an unknown kind has none', () => {
+    assert.equal(releaseControlFor('apps.kruise.io/v1alpha1', 'CloneSet', 'Canary'), cloneSetReleaseControl);
+    assert.equal(releaseControlFor('apps.kruise.io/v1beta1', 'CloneSet', undefined), cloneSetReleaseControl);
+    assert.equal(releaseControlFor('example.com/v1', 'Widget', 'Partition'), undefined);
+  });
+});
+
+describe('Rollout rules (pkg/controller/rollout)', () => {
+  it('nextCanaryTask (rollout_canary.go): success/disabled/deleting and rollback orders, then END', () => {
+    const walk = (reason: string) => {
+      const out: string[] = [];
+      for (let cur = ''; cur !== FINALISING_STEP.End; ) out.push((cur = nextCanaryTask(reason, cur)));
+      return out;
+    };
+    assert.deepEqual(walk('Success'), ['RestoreStableService', 'RouteTrafficToStable', 'RemoveCanaryService', 'PatchWorkload', 'ReleaseWorkloadControl', 'END']);
+    assert.deepEqual(walk('Rollback'), ['RouteTrafficToStable', 'PatchWorkload', 'ReleaseWorkloadControl', 'RestoreStableService', 'RemoveCanaryService', 'END']);
+  });
+
+  const base = () => {
+    const ro = loadKind('sandbox-rollout-web-v1beta1.yaml', 'Rollout');
+    ro.metadata.generation = 1;
+    ro.metadata.uid = 'ro-uid';
+    return ro;
+  };
+  const settled = (): KubeObject => {
+    const cs = loadKind('sandbox-cloneset-web-10.yaml', 'CloneSet');
+    cs.metadata.generation = 1;
+    cs.metadata.uid = 'cs-uid';
+    cs.status = { observedGeneration: 1, replicas: 10, updatedReplicas: 10, updatedReadyReplicas: 10, readyReplicas: 10, currentRevision: 'web-6bd8c7d4c9', updateRevision: 'web-6bd8c7d4c9' };
+    return cs;
+  };
+  const rows: Array<[string, boolean, string]> = [
+    ['apply an enabled rollout', false, 'Healthy'],
+    ['disable an working rollout', true, 'Disabled'],
+  ];
+  for (const [name, disabled, phase] of rows) {
+    it(`TestCalculateRolloutStatus row "${name}" (rollout_status_test.go; with a workload present Initial moves on to Healthy at once)`, () => {
+      const ro = base();
+      (ro.spec as { disabled?: boolean }).disabled = disabled;
+      const res = reconcileRollout({ rollout: ro, workload: settled(), now: new Date() });
+      assert.equal(res.status?.phase, phase);
+    });
+  }
+
+  it('calculateRolloutStatus (rollout_status.go): a missing workload resets the status to Initial "Workload Not Found"', () => {
+    const ro = { ...base(), status: { phase: 'Healthy', currentStepIndex: 3, currentStepState: 'Completed' } };
+    const res = reconcileRollout({ rollout: ro, now: new Date() });
+    assert.deepEqual(res.status, { observedGeneration: 1, phase: 'Initial', message: 'Workload Not Found', currentStepIndex: 0, currentStepState: '' });
+  });
+
+  it('TestReconcileRolloutProgressing row "init -> rolling" (rollout_progressing_test.go): after the grace period Initializing becomes InRolling at step 1 StepInit, rollout ID = canary revision', () => {
+    const t0 = new Date('2026-11-25T01:00:00Z');
+    const cs = settled();
+    cs.metadata.annotations = { 'rollouts.kruise.io/in-progressing': '{"rolloutName":"rollout-web"}' };
+    (cs.status as Record<string, unknown>).updateRevision = 'web-88bd5dbfd';
+    (cs.status as Record<string, unknown>).updatedReplicas = 0;
+    const ro = { ...base(), status: { phase: 'Progressing', currentStepIndex: 3, currentStepState: 'Completed', conditions: [{ type: 'Progressing', status: 'True', reason: 'Initializing', message: 'Rollout is in Progressing', lastUpdateTime: t0.toISOString(), lastTransitionTime: t0.toISOString() }] } };
+    const early = reconcileRollout({ rollout: ro, workload: cs, now: new Date(t0.getTime() + 1000) });
+    assert.equal(early.recheckMs, 2000, 'doProgressingInitializing waits defaultGracePeriodSeconds');
+    const res = reconcileRollout({ rollout: ro, workload: cs, now: new Date(t0.getTime() + 3500) });
+    const s = res.status!;
+    assert.equal(s.conditions?.find((c) => c.type === 'Progressing')?.reason, 'InRolling');
+    assert.equal(s.canaryStatus?.currentStepIndex, 1);
+    assert.equal(s.canaryStatus?.nextStepIndex, 2);
+    assert.equal(s.canaryStatus?.currentStepState, 'StepInit');
+    assert.equal(s.canaryStatus?.canaryRevision, '88bd5dbfd');
+    assert.equal(s.canaryStatus?.stableRevision, '6bd8c7d4c9');
+    assert.equal(s.canaryStatus?.observedRolloutID, '88bd5dbfd');
+    assert.equal(s.currentStepState, 'StepInit', 'top-level mirror (updateRolloutStatusInternal)');
+  });
+
+  it('TestReconcileRolloutProgressing rows "rolling -> finalizing" and "rolling -> rollback" (rollout_progressing_test.go, on a CloneSet)', () => {
+    const cs = settled();
+    cs.metadata.annotations = { 'rollouts.kruise.io/in-progressing': '{"rolloutName":"rollout-web"}' };
+    const sub = { canaryRevision: '88bd5dbfd', podTemplateHash: '88bd5dbfd', canaryReplicas: 10, canaryReadyReplicas: 10, currentStepIndex: 3, currentStepState: 'Completed', nextStepIndex: -1, finalisingStep: '' };
+    const inRolling = [{ type: 'Progressing', status: 'True', reason: 'InRolling', message: 'Rollout is in Progressing' }];
+    (cs.status as Record<string, unknown>).updateRevision = 'web-88bd5dbfd';
+    const fin = reconcileRollout({ rollout: { ...base(), status: { phase: 'Progressing', canaryStatus: sub, conditions: inRolling } }, workload: cs, now: new Date() });
+    assert.equal(fin.status?.conditions?.find((c) => c.type === 'Progressing')?.reason, 'Finalising');
+    // the template back on the stable revision while 2 pods run the canary one: Cancelling
+    const back = settled();
+    back.metadata.annotations = { 'rollouts.kruise.io/in-progressing': '{"rolloutName":"rollout-web"}' };
+    (back.status as Record<string, unknown>).updatedReplicas = 8;
+    const rb = reconcileRollout({ rollout: { ...base(), status: { phase: 'Progressing', canaryStatus: { ...sub, currentStepIndex: 1, currentStepState: 'StepPaused' }, conditions: inRolling } }, workload: back, now: new Date() });
+    const cond = rb.status?.conditions?.find((c) => c.type === 'Progressing');
+    assert.equal(cond?.reason, 'Cancelling');
+    assert.equal(cond?.message, 'The workload has been rolled back and the rollout process will be cancelled');
+    assert.equal(rb.status?.canaryStatus?.canaryRevision, '6bd8c7d4c9');
+  });
+
+  it('TestRunCanaryPaused row "paused, last step, 60% weight" and doCanaryPaused (rollout_canary.go): no duration waits for a person, a duration elapses, a last "100%" step goes on at once', () => {
+    const cs = settled();
+    cs.metadata.annotations = { 'rollouts.kruise.io/in-progressing': '{"rolloutName":"rollout-web"}' };
+    (cs.status as Record<string, unknown>).updateRevision = 'web-88bd5dbfd';
+    const t0 = new Date('2026-11-25T01:00:00Z');
+    const at = (index: number) => ({ ...base(), status: { phase: 'Progressing', canaryStatus: { canaryRevision: '88bd5dbfd', podTemplateHash: '88bd5dbfd', canaryReplicas: 2, canaryReadyReplicas: 2, currentStepIndex: index, currentStepState: 'StepPaused', nextStepIndex: index + 1, finalisingStep: '', lastUpdateTime: t0.toISOString() }, conditions: [{ type: 'Progressing', status: 'True', reason: 'InRolling', message: '' }] } });
+    const manual = reconcileRollout({ rollout: at(1), workload: cs, now: new Date(t0.getTime() + 3600_000) });
+    assert.equal(manual.status?.canaryStatus?.currentStepState, 'StepPaused');
+    assert.equal(manual.status?.message, 'Rollout is in step(1/3), and you need manually confirm to enter the next step');
+    const waiting = reconcileRollout({ rollout: at(2), workload: cs, now: new Date(t0.getTime() + 2000) });
+    assert.equal(waiting.status?.canaryStatus?.currentStepState, 'StepPaused');
+    assert.equal(waiting.recheckMs, 3000);
+    const elapsed = reconcileRollout({ rollout: at(2), workload: cs, now: new Date(t0.getTime() + 5001) });
+    assert.equal(elapsed.status?.canaryStatus?.currentStepState, 'StepReady');
+    const last = reconcileRollout({ rollout: at(3), workload: cs, now: t0 });
+    assert.equal(last.status?.canaryStatus?.currentStepState, 'StepReady');
+  });
+
+  it('TestDoCanaryJump row "jump to next step normally" (rollout_canary_test.go): a patched nextStepIndex moves the release', () => {
+    const cs = settled();
+    cs.metadata.annotations = { 'rollouts.kruise.io/in-progressing': '{"rolloutName":"rollout-web"}' };
+    (cs.status as Record<string, unknown>).updateRevision = 'web-88bd5dbfd';
+    const ro = { ...base(), status: { phase: 'Progressing', canaryStatus: { canaryRevision: '88bd5dbfd', podTemplateHash: '88bd5dbfd', canaryReplicas: 2, canaryReadyReplicas: 2, currentStepIndex: 1, currentStepState: 'StepPaused', nextStepIndex: 3, finalisingStep: '' }, conditions: [{ type: 'Progressing', status: 'True', reason: 'InRolling', message: '' }] } };
+    const res = reconcileRollout({ rollout: ro, workload: cs, now: new Date() });
+    assert.equal(res.status?.canaryStatus?.currentStepIndex, 3);
+    assert.equal(res.status?.canaryStatus?.nextStepIndex, -1);
+    assert.equal(res.status?.canaryStatus?.currentStepState, 'StepInit');
+  });
+});
+
+/**
+ * A CloneSet imitation good enough for the release: every pod the partition lets through is updated
+ * and ready at once (the sandbox's real CloneSet controller is exercised by the e2e test).
+ */
+function settleCloneSet(cs: KubeObject, revisions: { stable: string; update: string }): KubeObject {
+  const spec = cs.spec as { replicas: number; updateStrategy: { partition?: number | string } };
+  const partition = spec.updateStrategy.partition;
+  const kept = partition === undefined ? 0 : (rolloutScaledValue(partition, spec.replicas) ?? 0);
+  const updated = spec.replicas - Math.min(kept, spec.replicas);
+  return { ...cs, status: { observedGeneration: cs.metadata.generation, replicas: spec.replicas, readyReplicas: spec.replicas, updatedReplicas: updated, updatedReadyReplicas: updated, currentRevision: updated === spec.replicas ? revisions.update : revisions.stable, updateRevision: revisions.update } };
+}
+
+describe('a whole canary release through the pure rules (CloneSet of 10, steps 20% manual / 50% 5 s / 100%)', { skip: !haveRolloutCrds && 'no ../shared/kruise-rollout-crds' }, () => {
+  it('Healthy → Progressing (Initializing, InRolling) → step 1 paused → approval → step 2 → 5 s → step 3 → Finalising → Completed/Healthy, Succeeded=True; every status valid for v0.6.2', () => {
+    let now = new Date('2026-11-25T01:00:00Z').getTime();
+    let ro: KubeObject = loadKind('sandbox-rollout-web-v1beta1.yaml', 'Rollout');
+    ro.metadata.generation = 1;
+    ro.metadata.uid = 'ro-uid';
+    const revs = { stable: 'web-6bd8c7d4c9', update: 'web-6bd8c7d4c9' };
+    let cs = settleCloneSet({ ...loadKind('sandbox-cloneset-web-10.yaml', 'CloneSet'), metadata: { name: 'web', namespace: 'default', generation: 1, uid: 'cs-uid' } }, revs);
+    let br: KubeObject | undefined;
+    let brGen = 0;
+    const seen: string[] = [];
+    const write = (w: RolloutWrite) => {
+      if (w.kind === 'createBatchRelease') br = { ...w.object, metadata: { ...w.object.metadata, uid: 'br-uid', generation: (brGen = 1) } };
+      else if (w.kind === 'updateBatchRelease' && br) br = { ...br, spec: w.spec, metadata: { ...br.metadata, generation: ++brGen } };
+      else if (w.kind === 'patchBatchRelease' && br) br = { ...(applyMergePatch(br, w.patch) as KubeObject), metadata: { ...br.metadata, generation: ++brGen } };
+      else if (w.kind === 'deleteBatchRelease') br = undefined;
+      else if (w.kind === 'patchWorkload') cs = settleCloneSet(applyMergePatch(cs, w.patch) as KubeObject, revs);
+    };
+    const turn = () => {
+      const res = reconcileRollout({ rollout: ro, workload: cs, batchRelease: br, now: new Date(now) });
+      res.writes.forEach(write);
+      if (res.status) {
+        ro = { ...ro, status: res.status as unknown as Record<string, unknown> };
+        assert.deepEqual(rolloutSchemaErrors('v0.6.2', ro), []);
+        const s = res.status;
+        const label = `${s.phase}/${s.conditions?.find((c) => c.type === 'Progressing')?.reason ?? '-'}/${s.currentStepIndex}/${s.currentStepState}`;
+        if (seen[seen.length - 1] !== label) seen.push(label);
+      }
+      if (br) {
+        const b = reconcileBatchRelease({ batchRelease: br, workload: cs, pods: [], now: new Date(now) });
+        if (b.workloadPatch) cs = settleCloneSet(applyMergePatch(cs, b.workloadPatch) as KubeObject, revs);
+        if (b.status) {
+          br = { ...br, status: b.status as unknown as Record<string, unknown> };
+          assert.deepEqual(rolloutSchemaErrors('v0.6.2', br), []);
+        }
+      }
+    };
+    const until = (what: string, ok: () => boolean, advanceMs = 500) => {
+      for (let i = 0; i < 200 && !ok(); i++) {
+        turn();
+        now += advanceMs;
+      }
+      assert.ok(ok(), `${what}: ${seen.join(' → ')}`);
+    };
+    const status = () => (ro.status ?? {}) as { phase?: string; currentStepIndex?: number; currentStepState?: string; canaryStatus?: { canaryReplicas: number }; conditions?: Array<{ type: string; status: string; reason: string }> };
+    until('Healthy', () => status().phase === 'Healthy');
+    // the webhook's hold on an image change (handleCloneSet)
+    const next = structuredClone(cs);
+    ((next.spec as { template: { spec: { containers: Array<{ image: string }> } } }).template.spec.containers[0]!).image = 'nginx:1.26';
+    const held = cloneSetReleaseControl.holdOnRevisionChange(next, cs, { rolloutName: 'rollout-web', hasTrafficRoutings: false, list: () => [] })!;
+    assert.equal((held.spec as { updateStrategy: { partition: string } }).updateStrategy.partition, '100%');
+    revs.update = 'web-88bd5dbfd';
+    cs = settleCloneSet({ ...held, metadata: { ...held.metadata, generation: 2 } }, revs);
+    until('step 1 paused', () => status().currentStepIndex === 1 && status().currentStepState === 'StepPaused');
+    assert.equal(status().canaryStatus?.canaryReplicas, 2);
+    assert.equal((cs.status as { updatedReplicas: number }).updatedReplicas, 2);
+    // approval (patches.ts approvePatch writes the same)
+    ro = { ...ro, status: { ...status(), currentStepState: 'StepReady', canaryStatus: { ...status().canaryStatus, currentStepState: 'StepReady' } } };
+    until('step 2 paused', () => status().currentStepIndex === 2 && status().currentStepState === 'StepPaused', 100);
+    assert.equal((cs.status as { updatedReplicas: number }).updatedReplicas, 5);
+    until('Completed', () => status().phase === 'Healthy' && status().conditions?.find((c) => c.type === 'Progressing')?.reason === 'Completed');
+    assert.equal(status().conditions?.find((c) => c.type === 'Succeeded')?.status, 'True');
+    assert.equal((cs.status as { updatedReplicas: number }).updatedReplicas, 10);
+    assert.equal(br, undefined, 'the BatchRelease is removed (ReleaseWorkloadControl)');
+    assert.deepEqual(seen.filter((l) => /Progressing\/(Initializing|Finalising|Completed)|Healthy\/Completed/.test(l)).map((l) => l.split('/').slice(0, 2).join('/')).filter((l, i, a) => a.indexOf(l) === i), ['Progressing/Initializing', 'Progressing/Finalising', 'Progressing/Completed', 'Healthy/Completed']);
+  });
+});
