@@ -238,7 +238,7 @@ function progressBatches(
 ): void {
   // the control reads the batch from the status being written
   const view: KubeObject = { ...br, status };
-  const ctx = () => control.batchContext(w, view);
+  const ctx = () => control.batchContext(w, view, input.related);
   const cs = status.canaryStatus;
   if (cs.batchState !== 'Verifying' && cs.batchState !== 'Ready') cs.batchState = 'Upgrading';
   switch (cs.batchState) {

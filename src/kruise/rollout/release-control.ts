@@ -8,6 +8,7 @@
 // strategy (canary / blueGreen) dispatch is RELEASE_MANAGERS in state-machine.ts.
 import { cloneSetReleaseControl } from './release-control-cloneset';
 import { deploymentReleaseControl } from './release-control-deployment';
+import { cloneSetBlueGreenControl, deploymentBlueGreenControl } from './release-control-bluegreen';
 import type { ReleaseControl, RollingStyle } from './release-workload';
 
 export function releaseControlKey(group: string, kind: string, style: RollingStyle): string {
@@ -16,7 +17,7 @@ export function releaseControlKey(group: string, kind: string, style: RollingSty
 
 /** Every supported (kind, style): partition-style kinds here; ro-deploy-bg adds Deployment and blue-green. */
 export const RELEASE_CONTROLS: ReadonlyMap<string, ReleaseControl> = new Map(
-  [cloneSetReleaseControl, deploymentReleaseControl].map((c) => [releaseControlKey(c.group, c.kind, c.style), c]),
+  [cloneSetReleaseControl, deploymentReleaseControl, cloneSetBlueGreenControl, deploymentBlueGreenControl].map((c) => [releaseControlKey(c.group, c.kind, c.style), c]),
 );
 
 /**

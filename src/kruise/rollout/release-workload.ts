@@ -91,7 +91,7 @@ export interface ReleaseControl {
   /** Initialize: take control (annotation + partition "100%"); undefined when already controlled by `br`. */
   initialize(workload: KubeObject, br: KubeObject): MergePatch | undefined;
   /** CalculateBatchContext. */
-  batchContext(workload: KubeObject, br: KubeObject): BatchContext;
+  batchContext(workload: KubeObject, br: KubeObject, related?: WorkloadRelated): BatchContext;
   /** UpgradeBatch: the partition patch, undefined when the current partition already lets enough pods update. */
   upgradeBatch(workload: KubeObject, ctx: BatchContext): MergePatch | undefined;
   /** Finalize: hand the workload back (partition removed and resumed when the plan has no batchPartition). */

@@ -33,6 +33,7 @@ import {
 } from './rollout-status';
 import { nextBatchIndex } from './step-math';
 import { canaryReleaseManager } from './rollout-canary';
+import { blueGreenReleaseManager, blueGreenStatusAsCanary, canaryStatusAsBlueGreen } from './rollout-bluegreen';
 import { recheckIn, rolloutIDOf, type ReleaseManager, type RolloutContext, type RolloutSpecView, type RolloutStepSpec, type RolloutWrite } from './rollout-context';
 
 export type { ReleaseManager, RolloutContext, RolloutSpecView, RolloutStepSpec, RolloutWrite };
@@ -43,6 +44,7 @@ export const DEFAULT_GRACE_PERIOD_MS = 3000;
 /** Strategy dispatch (getReleaseManager); ro-deploy-bg adds 'blueGreen'. */
 export const RELEASE_MANAGERS: Partial<Record<'canary' | 'blueGreen', ReleaseManager>> = {
   canary: canaryReleaseManager,
+  blueGreen: blueGreenReleaseManager,
 };
 
 export interface RolloutReconcileInput {
@@ -115,7 +117,9 @@ function readWorkload(spec: RolloutSpecView, obj: KubeObject | undefined, relate
 /** One reconcile. */
 export function reconcileRollout(input: RolloutReconcileInput): RolloutReconcileResult {
   const spec = readRolloutSpec(input.rollout);
-  const oldStatus = readStatusObj(input.rollout);
+  // blue-green keeps its sub-status in blueGreenStatus: read and written as canaryStatus here
+  const blueGreen = spec.strategy === 'blueGreen';
+  const oldStatus = readStatusObj(blueGreen ? blueGreenStatusAsCanary(input.rollout) : input.rollout);
   const nowIso = input.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
   const workload = readWorkload(spec, input.workload, input.related);
   const c: RolloutContext = {
@@ -146,7 +150,7 @@ export function reconcileRollout(input: RolloutReconcileInput): RolloutReconcile
   }
   mirrorStepFields(c.newStatus);
   const changed = JSON.stringify(c.newStatus) !== JSON.stringify(oldStatus);
-  return { status: changed ? c.newStatus : undefined, writes: c.writes, recheckMs: c.recheckMs };
+  return { status: changed ? (blueGreen ? canaryStatusAsBlueGreen(c.newStatus) : c.newStatus) : undefined, writes: c.writes, recheckMs: c.recheckMs };
 }
 
 /** rollout_status.go calculateRolloutStatus; true: the workload's status lags, look again later. */
