@@ -44,10 +44,6 @@ describe('sandbox Kruise Rollout: blue-green on a CloneSet of 4 (v0.6.2 CRDs)', 
     for (const p of pods) if (!p.metadata.deletionTimestamp) out[p.spec.containers[0]!.image] = (out[p.spec.containers[0]!.image] ?? 0) + 1;
     return out;
   };
-  const approve = async () => {
-    const res = await kubectl(['patch', 'rollout', 'rollout-blue', '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { blueGreenStatus: { currentStepState: 'StepReady' } } })], sb.kubeconfig);
-    assert.equal(res.code, 0, res.stderr);
-  };
   const waitStep = (what: string, index: number, state: string, timeoutMs = 30_000) =>
     waitUntil(what, async () => {
       const ro = await rollout();
