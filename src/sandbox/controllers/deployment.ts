@@ -147,8 +147,11 @@ export function createDeploymentController(): ControllerWithAdmission {
           annotations[REVISION_HISTORY_ANNOTATION] = history ? `${history},${current}` : String(current);
         }
       }
-      if (canonicalJson(annotations) !== canonicalJson(existing.metadata.annotations ?? {})) {
-        return store.update(REPLICASETS, { ...existing, metadata: { ...existing.metadata, annotations } });
+      // getNewReplicaSet: the new ReplicaSet follows the Deployment's minReadySeconds (minReadySecondsNeedsUpdate)
+      const minReadySeconds = spec.minReadySeconds ?? 0;
+      const minReadyChanged = (((existing.spec ?? {}) as { minReadySeconds?: number }).minReadySeconds ?? 0) !== minReadySeconds;
+      if (minReadyChanged || canonicalJson(annotations) !== canonicalJson(existing.metadata.annotations ?? {})) {
+        return store.update(REPLICASETS, { ...existing, metadata: { ...existing.metadata, annotations }, spec: { ...(existing.spec as object), minReadySeconds } });
       }
       return existing;
     }
