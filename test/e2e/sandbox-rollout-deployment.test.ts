@@ -115,4 +115,27 @@ describe('sandbox Kruise Rollout: canary of a Deployment by partition (v0.6.2 CR
     const status = await kubectl(['rollout', 'status', 'deployment/shop', '--timeout=10s'], sb.kubeconfig);
     assert.equal(status.code, 0, status.stderr);
   });
+
+  it('cancellation: the image put back mid-release → Cancelling → Succeeded=False, all 10 pods on the stable ReplicaSet, the Deployment handed back', async () => {
+    let res = await kubectl(['set', 'image', 'deployment/shop', 'shop=nginx:1.28'], sb.kubeconfig);
+    assert.equal(res.code, 0, res.stderr);
+    await waitStep('step 1 StepPaused', 1, 'StepPaused');
+    assert.deepEqual(await sizes(), { 'nginx:1.28': 2, 'nginx:1.27': 8 });
+    res = await kubectl(['set', 'image', 'deployment/shop', 'shop=nginx:1.27'], sb.kubeconfig);
+    assert.equal(res.code, 0, res.stderr);
+    const ro = await waitUntil('cancelled and Healthy', async () => {
+      const r = await rollout();
+      return r.status?.phase === 'Healthy' && cond(r, 'Progressing')?.reason === 'Completed' ? r : undefined;
+    }, 30_000);
+    assert.equal(cond(ro, 'Succeeded')?.status, 'False');
+    assert.equal(ro.status.message, 'Rollout progressing has been cancelled');
+    await waitUntil('10 pods back on nginx:1.27', async () => JSON.stringify(await sizes()) === JSON.stringify({ 'nginx:1.27': 10 }), 20_000);
+    const d = await waitUntil('available again', async () => {
+      const x = await deployment();
+      return x.status?.availableReplicas === 10 && x.status?.updatedReplicas === 10 ? x : undefined;
+    }, 20_000);
+    assert.equal(d.spec.paused ?? false, false);
+    assert.equal(d.spec.strategy.type, 'RollingUpdate');
+    for (const a of ['rollouts.kruise.io/deployment-strategy', 'batchrelease.rollouts.kruise.io/control-info', 'rollouts.kruise.io/in-progressing']) assert.equal(d.metadata.annotations?.[a], undefined, a);
+  });
 });
