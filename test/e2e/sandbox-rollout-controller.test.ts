@@ -29,11 +29,12 @@ interface Cond {
   message: string;
 }
 
+const cond = (ro: { status?: { conditions?: Cond[] } }, type: string) => ro.status?.conditions?.find((c) => c.type === type);
+
 describe('sandbox Kruise Rollout controller: canary on a CloneSet (v0.6.2 CRDs)', { skip: !haveCrds && 'no ../shared CRDs' }, () => {
   let sb: Sandbox;
   const rollout = async (name = 'rollout-web') => (await sb.api('GET', `${RO_PATH}/${name}`)).body;
   const cloneSet = async (name = 'web') => (await sb.api('GET', `${CS_PATH}/${name}`)).body;
-  const cond = (ro: { status?: { conditions?: Cond[] } }, type: string) => ro.status?.conditions?.find((c) => c.type === type);
   const setImage = async (image: string, name = 'web') => {
     const res = await kubectl(['patch', 'cloneset', name, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }])], sb.kubeconfig);
     assert.equal(res.code, 0, res.stderr);
@@ -231,5 +232,53 @@ describe('sandbox Kruise Rollout controller: canary on a CloneSet (v0.6.2 CRDs)'
     assert.equal(ro.status.phase, 'Initial');
     const del = await kubectl(['delete', 'rollout', 'rollout-ghost', '--timeout=10s'], sb.kubeconfig);
     assert.equal(del.code, 0, del.stderr);
+  });
+});
+
+describe('sandbox Kruise Rollout controller: traffic on an nginx Ingress (v0.6.2 CRDs)', { skip: !haveCrds && 'no ../shared CRDs' }, () => {
+  let sb: Sandbox;
+  before(async () => {
+    sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS] });
+    const res = await kubectl(['apply', '-f', CLONESET, '-f', join(FIXTURES, 'sandbox-rollout-web-ingress.yaml')], sb.kubeconfig);
+    assert.equal(res.code, 0, res.stderr);
+  });
+  after(async () => {
+    await sb.stop();
+  });
+
+  it('step 1: canary Service on the canary revision, stable Service pinned, "web-canary" Ingress with canary "true", canary-weight "20" and the header match; completed: all removed', async () => {
+    const rollout = async () => (await sb.api('GET', `${RO_PATH}/rollout-web`)).body;
+    await waitUntil('Healthy', async () => (await rollout()).status?.phase === 'Healthy');
+    const patched = await kubectl(['patch', 'cloneset', 'web', '--type=json', '-p', '[{"op":"replace","path":"/spec/template/spec/containers/0/image","value":"nginx:1.26"}]'], sb.kubeconfig);
+    assert.equal(patched.code, 0, patched.stderr);
+    const ro = await waitUntil('step 1 StepPaused', async () => {
+      const r = await rollout();
+      return r.status?.currentStepIndex === 1 && r.status.currentStepState === 'StepPaused' ? r : undefined;
+    }, 30_000);
+    const cs = (await sb.api('GET', `${CS_PATH}/web`)).body;
+    const canaryHash = cs.status.updateRevision.replace(/^web-/, '');
+    const stableHash = cs.status.currentRevision.replace(/^web-/, '');
+    assert.equal(ro.status.canaryStatus.podTemplateHash, canaryHash);
+    const ing = await kubectl(['get', 'ingress', 'web-canary', '-o', 'json'], sb.kubeconfig);
+    assert.equal(ing.code, 0, ing.stderr);
+    const canary = JSON.parse(ing.stdout);
+    assert.equal(canary.metadata.annotations['nginx.ingress.kubernetes.io/canary'], 'true');
+    assert.equal(canary.metadata.annotations['nginx.ingress.kubernetes.io/canary-weight'], '20');
+    assert.equal(canary.metadata.annotations['nginx.ingress.kubernetes.io/canary-by-header'], 'x-canary');
+    assert.equal(canary.metadata.annotations['nginx.ingress.kubernetes.io/canary-by-header-value'], 'yes');
+    assert.equal(canary.spec.rules[0].http.paths[0].backend.service.name, 'web-canary');
+    const svc = (await sb.api('GET', '/api/v1/namespaces/default/services/web-canary')).body;
+    assert.deepEqual(svc.spec.selector, { app: 'web', 'pod-template-hash': canaryHash });
+    assert.equal((await sb.api('GET', '/api/v1/namespaces/default/services/web')).body.spec.selector['pod-template-hash'], stableHash);
+
+    const approve = await kubectl(['patch', 'rollout', 'rollout-web', '--subresource=status', '--type=merge', '-p', '{"status":{"canaryStatus":{"currentStepState":"StepReady"}}}'], sb.kubeconfig);
+    assert.equal(approve.code, 0, approve.stderr);
+    await waitUntil('Completed', async () => {
+      const r = await rollout();
+      return r.status?.phase === 'Healthy' && cond(r, 'Succeeded')?.status === 'True';
+    }, 30_000);
+    assert.equal((await sb.api('GET', '/apis/networking.k8s.io/v1/namespaces/default/ingresses/web-canary')).status, 404);
+    assert.equal((await sb.api('GET', '/api/v1/namespaces/default/services/web-canary')).status, 404);
+    assert.deepEqual((await sb.api('GET', '/api/v1/namespaces/default/services/web')).body.spec.selector, { app: 'web' });
   });
 });

@@ -45,6 +45,10 @@ for (const setup of SETUPS) {
     let sb: Sandbox;
     before(async () => {
       sb = await startSandbox({ readyDelay: '50ms', extraArgs: setup.args });
+      // The workload the Rollouts name: without it the simulated Rollout controller resets their status
+      // to "Workload Not Found" (as Kruise Rollout does), which the status patches below would race with.
+      const cs = await sb.api('POST', '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets', { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'web' }, spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.25' }] } } } });
+      assert.equal(cs.status, 201, cs.text);
     });
     after(async () => {
       await sb.stop();

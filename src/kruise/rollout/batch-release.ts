@@ -9,7 +9,7 @@ import { at, numAt, strAt } from '../workloads/access';
 import { revisionLabelMatches } from '../rules/revisions';
 import { ROLLOUT_BATCH_ID_LABEL, ROLLOUT_ID_LABEL } from './labels';
 import { releaseControlFor } from './release-control';
-import { calculateBatchReplicas, releasePlanOf, type BatchContext, type MergePatch, type WorkloadRelated } from './release-workload';
+import { calculateBatchReplicas, countUpdatedReadyPods, releasePlanOf, type BatchContext, type MergePatch, type WorkloadRelated } from './release-workload';
 import { rolloutScaledValue } from './step-math';
 
 /** DefaultDuration of the executor (requeue while a batch progresses). */
@@ -188,7 +188,8 @@ export function reconcileBatchRelease(input: BatchReleaseReconcileInput): BatchR
   // refreshStatus
   if (info) {
     status.canaryStatus.updatedReplicas = info.updatedReplicas;
-    status.canaryStatus.updatedReadyReplicas = info.updatedReadyReplicas;
+    // kinds without updatedReadyReplicas (native StatefulSet, Advanced DaemonSet) count their pods (BuildController)
+    status.canaryStatus.updatedReadyReplicas = info.updatedReadyReplicas > 0 ? info.updatedReadyReplicas : countUpdatedReadyPods(input.pods, info.updateRevisionName);
   }
   if (!status.observedReleasePlanHash) status.observedReleasePlanHash = planHash;
   status.observedRolloutID = plan.rolloutID;
@@ -238,7 +239,7 @@ function progressBatches(
 ): void {
   // the control reads the batch from the status being written
   const view: KubeObject = { ...br, status };
-  const ctx = () => control.batchContext(w, view, input.related);
+  const ctx = () => control.batchContext(w, view, input.pods, input.related);
   const cs = status.canaryStatus;
   if (cs.batchState !== 'Verifying' && cs.batchState !== 'Ready') cs.batchState = 'Upgrading';
   switch (cs.batchState) {

@@ -39,7 +39,7 @@ function blueGreenControl(kind: BlueGreenKind, base: ReleaseControl): ReleaseCon
       return typeof patch === 'string' ? undefined : patch;
     },
 
-    batchContext(workload, br, related): BatchContext {
+    batchContext(workload, br, _pods, related): BatchContext {
       const plan = releasePlanOf(br);
       const currentBatch = numAt(br, 'status', 'canaryStatus', 'currentBatch') ?? 0;
       const b = blueGreenBatchContext(kind, workload, plan.batches, currentBatch, updatedReadyOf(kind, workload, related));

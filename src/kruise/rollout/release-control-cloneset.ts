@@ -101,7 +101,7 @@ export const cloneSetReleaseControl: ReleaseControl = {
     };
   },
 
-  batchContext(workload, br): BatchContext {
+  batchContext(workload, br, _pods): BatchContext {
     const plan = releasePlanOf(br);
     const replicas = numAt(workload, 'spec', 'replicas') ?? 1;
     const currentBatch = numAt(br, 'status', 'canaryStatus', 'currentBatch') ?? 0;

@@ -9,6 +9,8 @@
 import { cloneSetReleaseControl } from './release-control-cloneset';
 import { deploymentReleaseControl } from './release-control-deployment';
 import { cloneSetBlueGreenControl, deploymentBlueGreenControl } from './release-control-bluegreen';
+import { advancedDaemonSetReleaseControl } from './release-control-daemonset';
+import { advancedStatefulSetReleaseControl, statefulSetReleaseControl } from './release-control-statefulset';
 import type { ReleaseControl, RollingStyle } from './release-workload';
 
 export function releaseControlKey(group: string, kind: string, style: RollingStyle): string {
@@ -17,7 +19,15 @@ export function releaseControlKey(group: string, kind: string, style: RollingSty
 
 /** Every supported (kind, style): partition-style kinds here; ro-deploy-bg adds Deployment and blue-green. */
 export const RELEASE_CONTROLS: ReadonlyMap<string, ReleaseControl> = new Map(
-  [cloneSetReleaseControl, deploymentReleaseControl, cloneSetBlueGreenControl, deploymentBlueGreenControl].map((c) => [releaseControlKey(c.group, c.kind, c.style), c]),
+  [
+    cloneSetReleaseControl,
+    advancedStatefulSetReleaseControl,
+    statefulSetReleaseControl,
+    advancedDaemonSetReleaseControl,
+    deploymentReleaseControl,
+    cloneSetBlueGreenControl,
+    deploymentBlueGreenControl,
+  ].map((c) => [releaseControlKey(c.group, c.kind, c.style), c]),
 );
 
 /**

@@ -90,8 +90,8 @@ export interface ReleaseControl {
   holdOnRevisionChange(next: KubeObject, old: KubeObject, hook: WebhookContext): KubeObject | undefined;
   /** Initialize: take control (annotation + partition "100%"); undefined when already controlled by `br`. */
   initialize(workload: KubeObject, br: KubeObject): MergePatch | undefined;
-  /** CalculateBatchContext. */
-  batchContext(workload: KubeObject, br: KubeObject, related?: WorkloadRelated): BatchContext;
+  /** CalculateBatchContext; `pods` (the workload's) count updated ready pods where the status lacks them; `related` what the kind reads beside it. */
+  batchContext(workload: KubeObject, br: KubeObject, pods: readonly KubeObject[], related?: WorkloadRelated): BatchContext;
   /** UpgradeBatch: the partition patch, undefined when the current partition already lets enough pods update. */
   upgradeBatch(workload: KubeObject, ctx: BatchContext): MergePatch | undefined;
   /** Finalize: hand the workload back (partition removed and resumed when the plan has no batchPartition). */
@@ -229,3 +229,27 @@ export function setAt(obj: Record<string, unknown>, path: readonly string[], val
 
 /** A batch's planned canary replicas (control/util.go CalculateBatchReplicas). */
 export { stepCanaryReplicas as calculateBatchReplicas } from './step-math';
+import { stepCanaryReplicas } from './step-math';
+
+/** util.IsConsistentWithRevision + IsPodReady: pods of the update revision that are Ready (for kinds without updatedReadyReplicas). */
+export function countUpdatedReadyPods(pods: readonly KubeObject[], updateRevision: string): number {
+  let n = 0;
+  for (const p of pods) {
+    if (p.metadata.deletionTimestamp) continue;
+    const labels = p.metadata.labels ?? {};
+    const rev = labels['controller-revision-hash'] ?? labels['pod-template-hash'] ?? '';
+    if (!rev || !updateRevision || revisionSuffix(rev) !== revisionSuffix(updateRevision)) continue;
+    const conds = at(p, 'status', 'conditions');
+    if (Array.isArray(conds) && conds.some((c) => isObj(c) && c.type === 'Ready' && c.status === 'True')) n++;
+  }
+  return n;
+}
+
+/** The numbers every partition-style control computes alike (CalculateBatchContext, without no-need-update pods). */
+export function partitionBatchNumbers(br: KubeObject, replicas: number): { currentBatch: number; planned: number; desiredStable: number; batchPlan: IntOrString } {
+  const plan = releasePlanOf(br);
+  const currentBatch = numAt(br, 'status', 'canaryStatus', 'currentBatch') ?? 0;
+  const batchPlan = plan.batches[currentBatch] ?? 0;
+  const planned = stepCanaryReplicas(batchPlan, replicas);
+  return { currentBatch, planned, desiredStable: replicas - planned, batchPlan };
+}

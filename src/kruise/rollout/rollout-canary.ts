@@ -2,7 +2,7 @@
 // runCanary, doCanaryUpgrade, doCanaryPaused, doCanaryJump, doCanaryFinalising, createBatchRelease,
 // syncBatchRelease, nextCanaryTask; rollout_releaseManager.go runBatchRelease, finalizingBatchRelease,
 // removeBatchRelease, removeRolloutProgressingAnnotation).
-// Traffic routing steps are handed to `trafficStep` (traffic.ts): without trafficRoutings they are done at once.
+// Traffic routing (traffic.ts: Services and an nginx Ingress) is done at once without trafficRoutings.
 import type { KubeObject } from '../types';
 import { at, isObj, numAt, strAt } from '../workloads/access';
 import { PROGRESSING_REASON, STEP_STATE } from './labels';
@@ -11,6 +11,7 @@ import { recheckIn, rolloutIDOf, type ReleaseManager, type RolloutContext, type 
 import { getCondition, setCondition, type SubStatusObj } from './rollout-status';
 import { nextBatchIndex, rolloutScaledValue, stepJump } from './step-math';
 import { batchReleasePlanHash } from './batch-release';
+import { doTrafficRouting, patchStableService, removeCanaryService, restoreGateway, restoreStableService } from './traffic';
 
 /** api/v1beta1 FinalisingStepType values. */
 export const FINALISING_STEP = {
@@ -77,9 +78,10 @@ function runBatchRelease(c: RolloutContext, stepIndex: number): KubeObject | und
     c.writes.push({ kind: 'createBatchRelease', object: want });
     return undefined;
   }
-  const annotations = br.metadata.annotations ?? {};
+  // the annotation the controller manages (a v1alpha1 object read converted also carries rolling-style)
+  const managed = (o: KubeObject) => o.metadata.annotations?.['rollouts.kruise.io/rollback-in-batch'];
   const wantAnn = want.metadata.annotations ?? {};
-  if (jsonEq(normaliseSpec(br.spec), normaliseSpec(want.spec)) && jsonEq(annotations, wantAnn)) return br;
+  if (jsonEq(normaliseSpec(br.spec), normaliseSpec(want.spec)) && managed(br) === managed(want)) return br;
   c.writes.push({ kind: 'updateBatchRelease', spec: want.spec as Record<string, unknown>, annotations: wantAnn });
   return undefined;
 }
@@ -185,19 +187,30 @@ export const canaryReleaseManager: ReleaseManager = {
     const stamp = () => (sub.lastUpdateTime = c.nowIso);
     switch (sub.currentStepState) {
       case STEP_STATE.Init:
-        sub.currentStepState = STEP_STATE.Upgrade;
-        if (!step.traffic && !step.hasMatches) return;
+        if (!step.traffic && !step.hasMatches) {
+          sub.currentStepState = STEP_STATE.Upgrade;
+          return;
+        }
+        // before the first batch, the stable Service is pinned to the stable revision (PatchStableService)
+        if (sub.currentStepIndex === 1 && !patchStableService(c, sub)) {
+          recheckIn(c, c.gracePeriodMs);
+          return;
+        }
         // with traffic the upgrade starts in the same reconcile (upstream's fallthrough)
         stamp();
+        sub.currentStepState = STEP_STATE.Upgrade;
         upgradeStep(c, sub, step);
         return;
       case STEP_STATE.Upgrade:
         upgradeStep(c, sub, step);
         return;
       case STEP_STATE.TrafficRouting:
-        // without trafficRoutings DoTrafficRouting is done at once
-        stamp();
-        sub.currentStepState = STEP_STATE.MetricsAnalysis;
+        // without trafficRoutings (or traffic in the step) DoTrafficRouting is done at once
+        if (doTrafficRouting(c, sub, step)) {
+          stamp();
+          sub.currentStepState = STEP_STATE.MetricsAnalysis;
+        }
+        recheckIn(c, c.gracePeriodMs);
         return;
       case STEP_STATE.MetricsAnalysis:
         sub.currentStepState = STEP_STATE.Paused;
@@ -226,6 +239,7 @@ export const canaryReleaseManager: ReleaseManager = {
     if (c.workloadObject && c.workload && IN_ROLLOUT_PROGRESSING_ANNOTATION in c.workload.annotations) {
       c.writes.push({ kind: 'patchWorkload', patch: { metadata: { annotations: { [IN_ROLLOUT_PROGRESSING_ANNOTATION]: null } } } });
     }
+    if (c.release === 'v0.4') return finaliseV04(c);
     let next = nextCanaryTask(c.finalizeReason, sub.finalisingStep);
     if (sub.finalisingStep === '') {
       sub.finalisingStep = next;
@@ -240,9 +254,13 @@ export const canaryReleaseManager: ReleaseManager = {
         retry = removeBatchRelease(c);
         break;
       case FINALISING_STEP.RouteTrafficToStable:
+        retry = restoreGateway(c);
+        break;
       case FINALISING_STEP.RestoreStableService:
+        retry = restoreStableService(c);
+        break;
       case FINALISING_STEP.RemoveCanaryService:
-        // no trafficRoutings: nothing to restore
+        retry = removeCanaryService(c);
         break;
       default:
         next = nextCanaryTask(c.finalizeReason, '');
@@ -255,6 +273,26 @@ export const canaryReleaseManager: ReleaseManager = {
     return next === FINALISING_STEP.End;
   },
 };
+
+/**
+ * v0.4.4 doCanaryFinalising: no finalisingStep in its status; every reconcile walks the same checks
+ * (traffic, then the BatchRelease resumes the workload and reaches Completed, then it is deleted).
+ */
+function finaliseV04(c: RolloutContext): boolean {
+  if (restoreStableService(c)) return false;
+  const br = c.batchRelease;
+  if (!br) return !restoreGateway(c);
+  const partition = numAt(br, 'spec', 'releasePlan', 'batchPartition');
+  if (partition === undefined && strAt(br, 'status', 'phase') === 'Completed') {
+    if (restoreGateway(c)) return false;
+    if (!br.metadata.deletionTimestamp) c.writes.push({ kind: 'deleteBatchRelease' });
+    return false;
+  }
+  const waitResume = strAt(br, 'spec', 'releasePlan', 'finalizingPolicy') === 'WaitResume';
+  if (partition === undefined && waitResume === Boolean(c.waitReady)) return false;
+  c.writes.push({ kind: 'patchBatchRelease', patch: { spec: { releasePlan: { batchPartition: null, finalizingPolicy: c.waitReady ? 'WaitResume' : 'Immediate' } } } });
+  return false;
+}
 
 /** finalizingBatchRelease: batchPartition null + finalizingPolicy, then wait for the BatchRelease's Completed. */
 export function finalizingBatchRelease(c: RolloutContext): boolean {

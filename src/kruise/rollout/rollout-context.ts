@@ -12,13 +12,19 @@ export type RolloutWrite =
   | { kind: 'updateBatchRelease'; spec: Record<string, unknown>; annotations?: Record<string, string> }
   | { kind: 'patchBatchRelease'; patch: MergePatch }
   | { kind: 'deleteBatchRelease' }
-  | { kind: 'patchWorkload'; patch: MergePatch };
+  | { kind: 'patchWorkload'; patch: MergePatch }
+  /** Traffic objects (Services, Ingresses) of the Rollout's namespace. */
+  | { kind: 'createObject'; gr: { group: string; resource: string }; object: KubeObject }
+  | { kind: 'patchObject'; gr: { group: string; resource: string }; name: string; patch: MergePatch }
+  | { kind: 'deleteObject'; gr: { group: string; resource: string }; name: string };
 
 /** A step of a rollout strategy (v1beta1 CanaryStep), as the managers read it. */
 export interface RolloutStepSpec {
   replicas?: IntOrString;
   traffic?: string;
   hasMatches: boolean;
+  /** The step's request matches (HttpRouteMatch list) as written. */
+  matches?: unknown[];
   pauseSeconds?: number;
 }
 
@@ -57,6 +63,10 @@ export interface RolloutContext {
   /** ms from now when the controller must look again (undefined: on the next event). */
   recheckMs?: number;
   finalizeReason?: 'Success' | 'Rollback' | 'Disabled' | 'Delete';
+  /** The Services and Ingresses the Rollout's trafficRoutings name (and their canary twins), by name. */
+  traffic: TrafficObjects;
+  /** The Kruise Rollout release imitated: v0.4 finalises without status.canaryStatus.finalisingStep. */
+  release: 'v0.4' | 'v0.6' | 'master';
   waitReady?: boolean;
 }
 
@@ -82,3 +92,9 @@ export function rolloutIDOf(w: RolloutWorkload | undefined): string {
   return w.inRollback ? `rollback-${w.canaryRevision}` : w.canaryRevision;
 }
 
+
+/** Objects of the namespace the traffic routing reads, by name (absent: not found). */
+export interface TrafficObjects {
+  services: ReadonlyMap<string, KubeObject>;
+  ingresses: ReadonlyMap<string, KubeObject>;
+}

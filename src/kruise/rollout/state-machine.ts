@@ -34,7 +34,7 @@ import {
 import { nextBatchIndex } from './step-math';
 import { canaryReleaseManager } from './rollout-canary';
 import { blueGreenReleaseManager, blueGreenStatusAsCanary, canaryStatusAsBlueGreen } from './rollout-bluegreen';
-import { recheckIn, rolloutIDOf, type ReleaseManager, type RolloutContext, type RolloutSpecView, type RolloutStepSpec, type RolloutWrite } from './rollout-context';
+import { recheckIn, rolloutIDOf, type ReleaseManager, type RolloutContext, type RolloutSpecView, type RolloutStepSpec, type RolloutWrite, type TrafficObjects } from './rollout-context';
 
 export type { ReleaseManager, RolloutContext, RolloutSpecView, RolloutStepSpec, RolloutWrite };
 
@@ -56,6 +56,10 @@ export interface RolloutReconcileInput {
   batchRelease?: KubeObject;
   now: Date;
   gracePeriodMs?: number;
+  /** The Kruise Rollout release imitated (default v0.6). */
+  release?: 'v0.4' | 'v0.6' | 'master';
+  /** The Services and Ingresses of the namespace the trafficRoutings name (see trafficObjectNames). */
+  traffic?: TrafficObjects;
 }
 
 export interface RolloutReconcileResult {
@@ -78,6 +82,7 @@ export function readRolloutSpec(obj: KubeObject): RolloutSpecView {
       replicas: typeof r === 'number' || typeof r === 'string' ? r : undefined,
       traffic: strAt(s, 'traffic'),
       hasMatches: Array.isArray(m) && m.length > 0,
+      matches: Array.isArray(m) ? m : undefined,
       pauseSeconds: typeof d === 'number' ? d : undefined,
     };
   });
@@ -133,6 +138,8 @@ export function reconcileRollout(input: RolloutReconcileInput): RolloutReconcile
     now: input.now,
     nowIso,
     gracePeriodMs: input.gracePeriodMs ?? DEFAULT_GRACE_PERIOD_MS,
+    release: input.release ?? 'v0.6',
+    traffic: input.traffic ?? { services: new Map(), ingresses: new Map() },
     writes: [],
   };
   const retry = calculateRolloutStatus(c);

@@ -10,7 +10,9 @@ import {
   rolloutV1beta1ToV1alpha1,
 } from '../../kruise/rollout-conversion';
 import { reconcileBatchRelease } from '../../kruise/rollout/batch-release';
-import { reconcileRollout, type RolloutWrite } from '../../kruise/rollout/state-machine';
+import { readRolloutSpec, reconcileRollout, type RolloutWrite } from '../../kruise/rollout/state-machine';
+import { INGRESSES, SERVICES, trafficObjectNames } from '../../kruise/rollout/traffic';
+import type { TrafficObjects } from '../../kruise/rollout/rollout-context';
 import type { KubeObject } from '../../kruise/types';
 import type { WorkloadRelated } from '../../kruise/rollout/release-workload';
 import { applyMergePatch } from '../server/patch/merge-patch';
@@ -34,6 +36,7 @@ const isV1alpha1 = (obj: KubeObject | undefined) => obj?.apiVersion === 'rollout
 export function createRolloutController(): ControllerWithAdmission {
   let store: Store | undefined;
   let queue: WorkQueue | undefined;
+  let release: SimulationSettings['kruiseRollout'] = 'v0.6';
   const rollouts = new Informer(ROLLOUTS);
   const batchReleases = new Informer(BATCH_RELEASES);
   const pods = new Informer(PODS);
@@ -46,7 +49,7 @@ export function createRolloutController(): ControllerWithAdmission {
     for (const r of rollouts.all()) {
       if (r.metadata.namespace !== w.metadata.namespace) continue;
       const ref = workloadRefOf(r);
-      if (ref && ref.name === w.metadata.name && ref.kind === w.kind) out.push(r);
+      if (ref && ref.name === w.metadata.name && ref.kind === w.kind && groupOfApiVersion(ref.apiVersion) === groupOfApiVersion(w.apiVersion ?? '')) out.push(r);
     }
     return out;
   };
@@ -84,7 +87,7 @@ export function createRolloutController(): ControllerWithAdmission {
     }
     const brStored = s.get(BATCH_RELEASES, namespace, name);
     const br = brStored && isV1alpha1(brStored) ? batchReleaseV1alpha1ToV1beta1(brStored) : brStored;
-    const result = reconcileRollout({ rollout, workload, related: relatedOf(s, workload), batchRelease: br, now: new Date() });
+    const result = reconcileRollout({ rollout, workload, related: relatedOf(s, workload), batchRelease: br, now: new Date(), release, traffic: trafficObjects(s, rollout) });
     for (const w of result.writes) applyWrite(s, w, rollout, wgr, workload, brStored);
     if (result.status) {
       const fresh = s.get(ROLLOUTS, namespace, name);
@@ -100,11 +103,15 @@ export function createRolloutController(): ControllerWithAdmission {
     const ns = rollout.metadata.namespace;
     const name = rollout.metadata.name ?? '';
     const brVersion = s.storageVersion(BATCH_RELEASES);
+    const storedApiVersion = s.storageVersion(ROLLOUTS) ?? 'rollouts.kruise.io/v1beta1';
     const toStored = (o: KubeObject) => (brVersion === 'rollouts.kruise.io/v1alpha1' ? batchReleaseV1beta1ToV1alpha1(o) : o);
     switch (w.kind) {
-      case 'createBatchRelease':
-        s.create(BATCH_RELEASES, toStored(w.object));
+      case 'createBatchRelease': {
+        // the owner reference names the Rollout in its stored version
+        const owners = (w.object.metadata.ownerReferences ?? []).map((o) => (o.kind === 'Rollout' ? { ...o, apiVersion: storedApiVersion } : o));
+        s.create(BATCH_RELEASES, toStored({ ...w.object, metadata: { ...w.object.metadata, ownerReferences: owners } }));
         return;
+      }
       case 'updateBatchRelease': {
         if (!brStored) return;
         const beta = isV1alpha1(brStored) ? batchReleaseV1alpha1ToV1beta1(brStored) : brStored;
@@ -125,6 +132,21 @@ export function createRolloutController(): ControllerWithAdmission {
       case 'deleteBatchRelease':
         try {
           s.delete(BATCH_RELEASES, ns, name);
+        } catch {
+          // already gone
+        }
+        return;
+      case 'createObject':
+        s.create(w.gr, w.object);
+        return;
+      case 'patchObject': {
+        const fresh = s.get(w.gr, ns, w.name);
+        if (fresh) s.update(w.gr, applyMergePatch(fresh, w.patch) as KubeObject);
+        return;
+      }
+      case 'deleteObject':
+        try {
+          s.delete(w.gr, ns, w.name);
         } catch {
           // already gone
         }
@@ -173,8 +195,9 @@ export function createRolloutController(): ControllerWithAdmission {
 
   return {
     name: 'kruise-rollout-controller',
-    start(s: Store, _settings: SimulationSettings) {
+    start(s: Store, settings: SimulationSettings) {
       store = s;
+      release = settings.kruiseRollout ?? 'v0.6';
       queue = new WorkQueue('kruise-rollout', (key) => {
         try {
           reconcile(key);
@@ -219,4 +242,27 @@ function workloadRefOf(obj: KubeObject): { apiVersion: string; kind: string; nam
   const ref = spec.workloadRef ?? spec.objectRef?.workloadRef;
   if (!ref?.kind || !ref.name) return undefined;
   return { apiVersion: ref.apiVersion ?? '', kind: ref.kind, name: ref.name };
+}
+
+function groupOfApiVersion(apiVersion: string): string {
+  return apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+}
+
+/** The Services and Ingresses the Rollout's first trafficRouting names, and their canary twins. */
+function trafficObjects(s: Store, rollout: KubeObject): TrafficObjects {
+  const names = trafficObjectNames(readRolloutSpec(rollout).strategySpec);
+  const ns = rollout.metadata.namespace;
+  const fetch = (gr: GroupResource, list: string[]) => {
+    const out = new Map<string, KubeObject>();
+    for (const n of list) {
+      try {
+        const o = s.get(gr, ns, n);
+        if (o) out.set(n, o);
+      } catch {
+        // kind not served
+      }
+    }
+    return out;
+  };
+  return { services: fetch(SERVICES, names.services), ingresses: fetch(INGRESSES, names.ingresses) };
 }

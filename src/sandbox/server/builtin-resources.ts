@@ -38,6 +38,8 @@ const SPECS: Spec[] = [
   { group: 'apps', version: 'v1', resource: 'controllerrevisions', kind: 'ControllerRevision' },
   { group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', categories: ['all'], status: true },
   { group: 'batch', version: 'v1', resource: 'cronjobs', kind: 'CronJob', shortNames: ['cj'], categories: ['all'], status: true },
+  // Kruise Rollout's traffic routing (nginx provider) writes canary Ingresses
+  { group: 'networking.k8s.io', version: 'v1', resource: 'ingresses', kind: 'Ingress', shortNames: ['ing'], status: true },
   { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', shortNames: ['pdb'], status: true },
   { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease' },
   { group: 'events.k8s.io', version: 'v1', resource: 'events', kind: 'Event', shortNames: ['ev'] },

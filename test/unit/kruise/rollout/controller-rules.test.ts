@@ -4,7 +4,7 @@
 // status written validated against the real v0.6.2 CRDs.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { batchNotReadyReason, podBatchLabels, reconcileBatchRelease } from '../../../../src/kruise/rollout/batch-release';
+import { batchNotReadyReason, batchReleasePlanHash as batchReleasePlanHashOf, podBatchLabels, reconcileBatchRelease } from '../../../../src/kruise/rollout/batch-release';
 import { cloneSetReleaseControl } from '../../../../src/kruise/rollout/release-control-cloneset';
 import { releaseControlFor } from '../../../../src/kruise/rollout/release-control';
 import { integerAsPercentage, type BatchContext } from '../../../../src/kruise/rollout/release-workload';
@@ -105,11 +105,11 @@ describe('BatchRelease rules (pkg/controller/batchrelease)', () => {
     assert.deepEqual((init.spec as { updateStrategy: unknown }).updateStrategy, { paused: false, partition: '100%' });
     const controlled = applyMergePatch(cs, init) as KubeObject;
     assert.equal(cloneSetReleaseControl.initialize(controlled, br), undefined, 'IsControlledByBatchRelease');
-    const ctx = cloneSetReleaseControl.batchContext(controlled, br);
+    const ctx = cloneSetReleaseControl.batchContext(controlled, br, []);
     assert.equal(ctx.plannedUpdatedReplicas, 2);
     assert.equal(ctx.desiredPartition, '80%', 'a percentage plan keeps a percentage partition (ParseIntegerAsPercentageIfPossible)');
     assert.deepEqual(cloneSetReleaseControl.upgradeBatch(controlled, ctx), { spec: { updateStrategy: { partition: '80%' } } });
-    const batch2 = cloneSetReleaseControl.batchContext(controlled, { ...br, status: { canaryStatus: { currentBatch: 1 } } });
+    const batch2 = cloneSetReleaseControl.batchContext(controlled, { ...br, status: { canaryStatus: { currentBatch: 1 } } }, []);
     assert.equal(batch2.desiredPartition, 5, 'an integer plan gives an integer partition');
     // a current partition already at or below the desired one is left alone
     assert.equal(cloneSetReleaseControl.upgradeBatch(controlled, { ...ctx, currentPartition: '50%' }), undefined);
@@ -316,5 +316,49 @@ describe('a whole canary release through the pure rules (CloneSet of 10, steps 2
     assert.equal((cs.status as { updatedReplicas: number }).updatedReplicas, 10);
     assert.equal(br, undefined, 'the BatchRelease is removed (ReleaseWorkloadControl)');
     assert.deepEqual(seen.filter((l) => /Progressing\/(Initializing|Finalising|Completed)|Healthy\/Completed/.test(l)).map((l) => l.split('/').slice(0, 2).join('/')).filter((l, i, a) => a.indexOf(l) === i), ['Progressing/Initializing', 'Progressing/Finalising', 'Progressing/Completed', 'Healthy/Completed']);
+  });
+});
+
+describe('v1alpha1 Rollouts (Kruise Rollout v0.4.4)', () => {
+  it('doCanaryFinalising as v0.4.4 (pkg/controller/rollout/rollout_canary.go@v0.4.4): no finalisingStep; BatchRelease resumed, deleted once Completed, then done', () => {
+    const ro = loadKind('sandbox-rollout-web-v1beta1.yaml', 'Rollout');
+    ro.metadata.generation = 1;
+    const cs = loadKind('sandbox-cloneset-web-10.yaml', 'CloneSet');
+    cs.metadata.generation = 2;
+    cs.status = { observedGeneration: 2, replicas: 10, updatedReplicas: 10, updatedReadyReplicas: 10, currentRevision: 'web-88bd5dbfd', updateRevision: 'web-88bd5dbfd' };
+    const status = { phase: 'Progressing', canaryStatus: { canaryRevision: '88bd5dbfd', podTemplateHash: '88bd5dbfd', canaryReplicas: 10, canaryReadyReplicas: 10, currentStepIndex: 3, currentStepState: 'Completed', nextStepIndex: 0, finalisingStep: '' }, conditions: [{ type: 'Progressing', status: 'True', reason: 'Finalising', message: '' }] };
+    const br: KubeObject = { apiVersion: 'rollouts.kruise.io/v1beta1', kind: 'BatchRelease', metadata: { name: 'rollout-web', namespace: 'default' }, spec: { releasePlan: { batches: [], batchPartition: 2 } }, status: { phase: 'Progressing' } };
+    const step = (b: KubeObject | undefined) => reconcileRollout({ rollout: { ...ro, status }, workload: cs, batchRelease: b, now: new Date(), release: 'v0.4' });
+    const first = step(br);
+    assert.deepEqual(first.writes, [{ kind: 'patchBatchRelease', patch: { spec: { releasePlan: { batchPartition: null, finalizingPolicy: 'WaitResume' } } } }]);
+    assert.equal(first.status?.canaryStatus?.finalisingStep, '', 'v0.4.4 has no finalisingStep to walk');
+    const completed = step({ ...br, spec: { releasePlan: { batches: [], finalizingPolicy: 'WaitResume' } }, status: { phase: 'Completed' } });
+    assert.deepEqual(completed.writes, [{ kind: 'deleteBatchRelease' }]);
+    const gone = step(undefined);
+    assert.equal(gone.status?.conditions?.find((c) => c.type === 'Progressing')?.reason, 'Completed');
+    assert.equal(gone.status?.conditions?.find((c) => c.type === 'Succeeded')?.status, 'True');
+  });
+});
+
+describe('BatchRelease kept up to date (rollout_releaseManager.go runBatchRelease)', () => {
+  it('a BatchRelease read through the v1alpha1 conversion (rolling-style annotation added) is up to date: no update write, the step goes on', () => {
+    const ro = loadKind('sandbox-rollout-web-v1beta1.yaml', 'Rollout');
+    ro.metadata.generation = 1;
+    const cs = loadKind('sandbox-cloneset-web-10.yaml', 'CloneSet');
+    cs.metadata.generation = 2;
+    cs.metadata.annotations = { 'rollouts.kruise.io/in-progressing': '{"rolloutName":"rollout-web"}' };
+    cs.status = { observedGeneration: 2, replicas: 10, updatedReplicas: 2, updatedReadyReplicas: 2, currentRevision: 'web-6bd8c7d4c9', updateRevision: 'web-88bd5dbfd' };
+    const status = { phase: 'Progressing', canaryStatus: { canaryRevision: '88bd5dbfd', podTemplateHash: '', canaryReplicas: 0, canaryReadyReplicas: 0, currentStepIndex: 1, currentStepState: 'StepUpgrade', nextStepIndex: 2, finalisingStep: '', observedRolloutID: '88bd5dbfd' }, conditions: [{ type: 'Progressing', status: 'True', reason: 'InRolling', message: '' }] };
+    const br: KubeObject = {
+      apiVersion: 'rollouts.kruise.io/v1beta1',
+      kind: 'BatchRelease',
+      metadata: { name: 'rollout-web', namespace: 'default', generation: 1, annotations: { 'rollouts.kruise.io/rolling-style': 'partition' } },
+      spec: { workloadRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web' }, releasePlan: { batches: [{ canaryReplicas: '20%' }, { canaryReplicas: '50%' }, { canaryReplicas: '100%' }], rolloutID: '88bd5dbfd', batchPartition: 0, rollingStyle: 'Partition', enableExtraWorkloadForCanary: false } },
+      status: { observedGeneration: 1, canaryStatus: { currentBatch: 0, batchState: 'Ready', updatedReplicas: 2, updatedReadyReplicas: 2 }, observedRolloutID: '88bd5dbfd' },
+    };
+    (br.status as Record<string, unknown>).observedReleasePlanHash = batchReleasePlanHashOf(br);
+    const res = reconcileRollout({ rollout: { ...ro, status }, workload: cs, batchRelease: br, now: new Date() });
+    assert.deepEqual(res.writes, []);
+    assert.equal(res.status?.canaryStatus?.currentStepState, 'StepTrafficRouting');
   });
 });

@@ -169,7 +169,7 @@ for (const [name, replicas, partition, updated, updatedReady, batch, planned] of
       spec: { releasePlan: { failureThreshold: '20%', finalizingPolicy: 'WaitResume', batches: [{ canaryReplicas: batch }] } },
       status: { canaryStatus: { currentBatch: 0 }, updateRevision: 'version-2' },
     };
-    const ctx = deploymentReleaseControl.batchContext(d, br);
+    const ctx = deploymentReleaseControl.batchContext(d, br, []);
     assert.deepEqual(
       { ...ctx },
       {
@@ -207,9 +207,9 @@ test(`TestRealController: Initialize (paused, Recreate, control info, strategy n
   assert.deepEqual(strategy.rollingUpdate, { maxSurge: 1, maxUnavailable: 0 });
   assert.equal(deploymentReleaseControl.initialize(d, br), undefined);
 
-  d = applyMerge(d, deploymentReleaseControl.upgradeBatch(d, deploymentReleaseControl.batchContext(d, br))) as KubeObject;
+  d = applyMerge(d, deploymentReleaseControl.upgradeBatch(d, deploymentReleaseControl.batchContext(d, br, []))) as KubeObject;
   assert.equal(JSON.parse(d.metadata.annotations?.['rollouts.kruise.io/deployment-strategy'] ?? '').partition, '50%');
-  assert.equal(deploymentReleaseControl.upgradeBatch(d, deploymentReleaseControl.batchContext(d, br)), undefined);
+  assert.equal(deploymentReleaseControl.upgradeBatch(d, deploymentReleaseControl.batchContext(d, br, [])), undefined);
 
   const finalBr = applyMerge(br, { spec: { releasePlan: { batchPartition: null } } }) as KubeObject;
   d = applyMerge(d, deploymentReleaseControl.finalize(d, finalBr)) as KubeObject;

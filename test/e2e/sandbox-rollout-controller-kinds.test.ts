@@ -1,0 +1,81 @@
+// The simulated Kruise Rollout controller on the other partition-style kinds (openkruise/rollouts v0.6.2
+// pkg/controller/batchrelease/control/partitionstyle/{statefulset,daemonset}/control.go): Advanced
+// StatefulSet, native StatefulSet and Advanced DaemonSet, on the real CRDs. Each release: an image
+// change is held (partition MaxInt16), step 1 updates half of the pods and waits for a person, the
+// approval releases the rest, then the workload's partition is handed back.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { kubectl, REPO_ROOT } from '../helpers/cli';
+import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
+
+const SHARED = resolve(REPO_ROOT, '..', 'shared');
+const KRUISE_CRDS = join(SHARED, 'kruise-crds', 'v1.9.0');
+const ROLLOUT_CRDS = join(SHARED, 'kruise-rollout-crds', 'v0.6.2');
+const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'rollout-kruise', 'sandbox-rollout-partition-kinds.yaml');
+const haveCrds = existsSync(KRUISE_CRDS) && existsSync(ROLLOUT_CRDS);
+const RO_PATH = '/apis/rollouts.kruise.io/v1beta1/namespaces/default/rollouts';
+
+interface Kind {
+  name: string;
+  resource: string;
+  path: string;
+  rollout: string;
+  image: string;
+  /** pods updated by step 1 (50%) and in all */
+  half: number;
+  all: number;
+  updated: (o: { status: Record<string, number> }) => number;
+}
+
+const KINDS: Kind[] = [
+  { name: 'Advanced StatefulSet', resource: 'statefulsets.apps.kruise.io/db', path: '/apis/apps.kruise.io/v1beta1/namespaces/default/statefulsets/db', rollout: 'rollout-db', image: 'redis:7.2', half: 2, all: 4, updated: (o) => o.status.updatedReplicas ?? 0 },
+  { name: 'StatefulSet', resource: 'statefulsets.apps/cache', path: '/apis/apps/v1/namespaces/default/statefulsets/cache', rollout: 'rollout-cache', image: 'memcached:1.6.21', half: 2, all: 4, updated: (o) => o.status.updatedReplicas ?? 0 },
+  { name: 'Advanced DaemonSet (3 nodes)', resource: 'daemonsets.apps.kruise.io/agent', path: '/apis/apps.kruise.io/v1alpha1/namespaces/default/daemonsets/agent', rollout: 'rollout-agent', image: 'fluentd:v1.17', half: 2, all: 3, updated: (o) => o.status.updatedNumberScheduled ?? 0 },
+];
+
+describe('sandbox Kruise Rollout controller: Advanced StatefulSet, StatefulSet, Advanced DaemonSet (v0.6.2 CRDs)', { skip: !haveCrds && 'no ../shared CRDs' }, () => {
+  let sb: Sandbox;
+  before(async () => {
+    sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS] });
+    const res = await kubectl(['apply', '-f', FIXTURE], sb.kubeconfig);
+    assert.equal(res.code, 0, res.stderr);
+  });
+  after(async () => {
+    await sb.stop();
+  });
+
+  for (const k of KINDS) {
+    it(`${k.name}: held at partition 32767, step 1 updates ${k.half} of ${k.all} and waits; approved, all updated and the partition handed back`, async () => {
+      const rollout = async () => (await sb.api('GET', `${RO_PATH}/${k.rollout}`)).body;
+      const workload = async () => (await sb.api('GET', k.path)).body;
+      await waitUntil(`${k.rollout} Healthy`, async () => (await rollout()).status?.phase === 'Healthy');
+      const patched = await kubectl(['patch', k.resource, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: k.image }])], sb.kubeconfig);
+      assert.equal(patched.code, 0, patched.stderr);
+      assert.equal((await workload()).spec.updateStrategy.rollingUpdate.partition, 32767, 'the webhook holds every ordinal (MaxInt16)');
+      const paused = await waitUntil(`${k.rollout} step 1 StepPaused`, async () => {
+        const r = await rollout();
+        return r.status?.currentStepIndex === 1 && r.status.currentStepState === 'StepPaused' ? r : undefined;
+      }, 20_000);
+      assert.equal(paused.status.canaryStatus.canaryReplicas, k.half);
+      assert.equal(paused.status.canaryStatus.canaryReadyReplicas, k.half);
+      const w = await workload();
+      assert.equal(k.updated(w), k.half);
+      assert.equal(w.spec.updateStrategy.rollingUpdate.partition, k.all - k.half);
+      const approve = await kubectl(['patch', 'rollout', k.rollout, '--subresource=status', '--type=merge', '-p', '{"status":{"canaryStatus":{"currentStepState":"StepReady"}}}'], sb.kubeconfig);
+      assert.equal(approve.code, 0, approve.stderr);
+      const done = await waitUntil(`${k.rollout} Completed`, async () => {
+        const r = await rollout();
+        return r.status?.phase === 'Healthy' && r.status.conditions?.find((c: { type: string }) => c.type === 'Succeeded')?.status === 'True' ? r : undefined;
+      }, 20_000);
+      assert.equal(done.status.canaryStatus.currentStepState, 'Completed');
+      const final = await waitUntil('all updated', async () => {
+        const o = await workload();
+        return k.updated(o) === k.all ? o : undefined;
+      });
+      assert.equal(final.spec.updateStrategy.rollingUpdate.partition ?? 0, 0);
+      assert.equal(final.metadata.annotations?.['rollouts.kruise.io/in-progressing'], undefined);
+    });
+  }
+});
