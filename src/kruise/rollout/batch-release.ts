@@ -9,7 +9,7 @@ import { at, numAt, strAt } from '../workloads/access';
 import { revisionLabelMatches } from '../rules/revisions';
 import { ROLLOUT_BATCH_ID_LABEL, ROLLOUT_ID_LABEL } from './labels';
 import { releaseControlFor } from './release-control';
-import { calculateBatchReplicas, countUpdatedReadyPods, releasePlanOf, type BatchContext, type MergePatch, type WorkloadRelated } from './release-workload';
+import { calculateBatchReplicas, countUpdatedReadyPods, releasePlanOf, type BatchContext, type MergePatch, type SideWrite, type WorkloadRelated } from './release-workload';
 import { rolloutScaledValue } from './step-math';
 
 /** DefaultDuration of the executor (requeue while a batch progresses). */
@@ -53,6 +53,8 @@ export interface BatchReleaseReconcileInput {
 export interface BatchReleaseReconcileResult {
   status?: BatchReleaseStatusObj;
   workloadPatch?: MergePatch;
+  /** Writes to other objects (canary style: the canary Deployment), after the workload's patch. */
+  sideWrites?: SideWrite[];
   podPatches: PodLabelPatch[];
   recheckMs?: number;
 }
@@ -205,6 +207,7 @@ export function reconcileBatchRelease(input: BatchReleaseReconcileInput): BatchR
       status.phase = 'Preparing';
       if (!w || !info) return finish();
       res.workloadPatch = control.initialize(w, br);
+      res.sideWrites = control.sideWrites?.('initialize', w, br, input.related);
       status.stableRevision = info.stableRevisionName;
       status.updateRevision = info.updateRevisionName;
       status.observedWorkloadReplicas = info.replicas;
@@ -219,6 +222,7 @@ export function reconcileBatchRelease(input: BatchReleaseReconcileInput): BatchR
     }
     case 'Finalizing':
       if (w) res.workloadPatch = control.finalize(w, br);
+      if (w) res.sideWrites = control.sideWrites?.('finalize', w, br, input.related);
       status.phase = 'Completed';
       return finish();
     case 'Completed':
@@ -247,6 +251,7 @@ function progressBatches(
       const c = ctx();
       if ((numAt(w, 'spec', 'replicas') ?? 1) !== 0) {
         res.workloadPatch = control.upgradeBatch(w, c);
+        res.sideWrites = control.sideWrites?.('upgrade', w, view, input.related, c);
         res.podPatches = podBatchLabels(batches, c, input.pods);
       }
       status.conditions = (status.conditions ?? []).filter((x) => x.type !== 'Progressing');

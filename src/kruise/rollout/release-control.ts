@@ -9,6 +9,7 @@
 import { cloneSetReleaseControl } from './release-control-cloneset';
 import { deploymentReleaseControl } from './release-control-deployment';
 import { cloneSetBlueGreenControl, deploymentBlueGreenControl } from './release-control-bluegreen';
+import { deploymentCanaryControl } from './release-control-deployment-canary';
 import { advancedDaemonSetReleaseControl } from './release-control-daemonset';
 import { advancedStatefulSetReleaseControl, statefulSetReleaseControl } from './release-control-statefulset';
 import type { ReleaseControl, RollingStyle } from './release-workload';
@@ -27,6 +28,7 @@ export const RELEASE_CONTROLS: ReadonlyMap<string, ReleaseControl> = new Map(
     deploymentReleaseControl,
     cloneSetBlueGreenControl,
     deploymentBlueGreenControl,
+    deploymentCanaryControl,
   ].map((c) => [releaseControlKey(c.group, c.kind, c.style), c]),
 );
 

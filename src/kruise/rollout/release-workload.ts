@@ -73,7 +73,14 @@ export interface WebhookContext {
 /** Objects a kind's Workload view reads beside the workload (a Deployment's ReplicaSets). */
 export interface WorkloadRelated {
   replicaSets?: KubeObject[];
+  /** The namespace's Deployments (a canary-style release's canary Deployment). */
+  deployments?: KubeObject[];
 }
+
+/** A write to an object other than the workload (canary style: the canary Deployment). */
+export type SideWrite =
+  | { kind: 'create'; resource: { group: string; resource: string }; object: KubeObject }
+  | { kind: 'patch'; resource: { group: string; resource: string }; name: string; patch: MergePatch };
 
 /** What a BatchRelease needs of its workload kind. */
 export interface ReleaseControl {
@@ -96,6 +103,8 @@ export interface ReleaseControl {
   upgradeBatch(workload: KubeObject, ctx: BatchContext): MergePatch | undefined;
   /** Finalize: hand the workload back (partition removed and resumed when the plan has no batchPartition). */
   finalize(workload: KubeObject, br: KubeObject): MergePatch;
+  /** Writes beside the workload's patch at Initialize, at each batch's upgrade and at Finalize (canary style). */
+  sideWrites?(phase: 'initialize' | 'upgrade' | 'finalize', workload: KubeObject, br: KubeObject, related: WorkloadRelated | undefined, ctx?: BatchContext): SideWrite[];
 }
 
 // ── shared helpers of the controls ──
