@@ -79,3 +79,44 @@ describe('sandbox Kruise Rollout controller: Advanced StatefulSet, StatefulSet, 
     });
   }
 });
+
+describe('sandbox --kruise master (CloneSet stored as v1beta1): the Rollout controller moves rollingUpdate.partition', () => {
+  let sb: Sandbox;
+  before(async () => {
+    sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--kruise', 'master'] });
+    const res = await kubectl(['apply', '-f', join(REPO_ROOT, 'test', 'fixtures', 'rollout-kruise', 'sandbox-cloneset-web-10.yaml')], sb.kubeconfig);
+    assert.equal(res.code, 0, res.stderr);
+    const ro = { apiVersion: 'rollouts.kruise.io/v1beta1', kind: 'Rollout', metadata: { name: 'rollout-web' }, spec: { workloadRef: { apiVersion: 'apps.kruise.io/v1beta1', kind: 'CloneSet', name: 'web' }, strategy: { canary: { steps: [{ replicas: '20%' }, { replicas: '100%' }] } } } };
+    const created = await sb.api('POST', RO_PATH, ro);
+    assert.equal(created.status, 201, created.text);
+  });
+  after(async () => {
+    await sb.stop();
+  });
+
+  it('step 1: 2 of 10 updated with spec.updateStrategy.rollingUpdate.partition "80%"; approved: 10 updated, partition handed back', async () => {
+    const rollout = async () => (await sb.api('GET', `${RO_PATH}/rollout-web`)).body;
+    const cs = async () => (await sb.api('GET', '/apis/apps.kruise.io/v1beta1/namespaces/default/clonesets/web')).body;
+    await waitUntil('Healthy', async () => (await rollout()).status?.phase === 'Healthy');
+    const patched = await kubectl(['patch', 'cloneset', 'web', '--type=json', '-p', '[{"op":"replace","path":"/spec/template/spec/containers/0/image","value":"nginx:1.26"}]'], sb.kubeconfig);
+    assert.equal(patched.code, 0, patched.stderr);
+    await waitUntil('step 1 StepPaused', async () => {
+      const r = await rollout();
+      return r.status?.currentStepIndex === 1 && r.status.currentStepState === 'StepPaused';
+    }, 20_000);
+    const held = await cs();
+    assert.equal(held.spec.updateStrategy.rollingUpdate.partition, '80%');
+    assert.equal(held.status.updatedReplicas, 2);
+    const approve = await kubectl(['patch', 'rollout', 'rollout-web', '--subresource=status', '--type=merge', '-p', '{"status":{"canaryStatus":{"currentStepState":"StepReady"}}}'], sb.kubeconfig);
+    assert.equal(approve.code, 0, approve.stderr);
+    await waitUntil('Completed', async () => {
+      const r = await rollout();
+      return r.status?.phase === 'Healthy' && r.status.conditions?.find((c: { type: string }) => c.type === 'Succeeded')?.status === 'True';
+    }, 20_000);
+    const done = await waitUntil('10 updated', async () => {
+      const o = await cs();
+      return o.status.updatedReadyReplicas === 10 ? o : undefined;
+    });
+    assert.equal(done.spec.updateStrategy.rollingUpdate.partition ?? 0, 0);
+  });
+});

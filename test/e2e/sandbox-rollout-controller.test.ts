@@ -221,6 +221,35 @@ describe('sandbox Kruise Rollout controller: canary on a CloneSet (v0.6.2 CRDs)'
     await waitHealthy('Healthy');
   });
 
+  it('a patched nextStepIndex jumps: from step 1 straight to step 3 (doStepJump), then Completed', async () => {
+    await setImage('nginx:1.31');
+    await waitUntil('step 1 StepPaused of a new release', async () => {
+      const r = await rollout();
+      return r.status?.canaryStatus?.canaryRevision === (await cloneSet()).status.updateRevision.replace(/^web-/, '') && r.status.currentStepIndex === 1 && r.status.currentStepState === 'StepPaused';
+    }, 20_000);
+    const res = await kubectl(['patch', 'rollout', 'rollout-web', '--subresource=status', '--type=merge', '-p', '{"status":{"canaryStatus":{"nextStepIndex":3}}}'], sb.kubeconfig);
+    assert.equal(res.code, 0, res.stderr);
+    const ro = await waitHealthy('Completed after the jump');
+    assert.equal(cond(ro, 'Succeeded')?.status, 'True');
+    assert.equal(ro.status.canaryStatus.currentStepIndex, 3);
+    await waitUntil('10 updated', async () => (await cloneSet()).status.updatedReadyReplicas === 10);
+  });
+
+  it('kubectl delete rollout mid-release: Terminating, the workload handed back (FinaliseReasonDelete), then the Rollout and its BatchRelease are gone', async () => {
+    await setImage('nginx:1.32');
+    await waitStep('step 1 StepPaused', 1, 'StepPaused');
+    const del = await kubectl(['delete', 'rollout', 'rollout-web', '--timeout=20s'], sb.kubeconfig);
+    assert.equal(del.code, 0, del.stderr);
+    assert.equal((await sb.api('GET', `${RO_PATH}/rollout-web`)).status, 404);
+    const cs = await waitUntil('10 updated', async () => {
+      const c = await cloneSet();
+      return c.status.updatedReadyReplicas === 10 ? c : undefined;
+    });
+    assert.equal(cs.spec.updateStrategy.partition ?? 0, 0);
+    assert.equal(cs.metadata.annotations['rollouts.kruise.io/in-progressing'], undefined);
+    assert.equal((await sb.api('GET', `${BR_PATH}/rollout-web`)).status, 404);
+  });
+
   it('a Rollout of a missing workload: phase Initial, message "Workload Not Found"', async () => {
     const obj = { apiVersion: 'rollouts.kruise.io/v1beta1', kind: 'Rollout', metadata: { name: 'rollout-ghost', namespace: 'default' }, spec: { workloadRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'ghost' }, strategy: { canary: { steps: [{ replicas: '50%' }] } } } };
     const created = await sb.api('POST', RO_PATH, obj);

@@ -6,10 +6,9 @@
 // The per-kind pieces come from the workload's ReleaseControl (release-control.ts).
 import type { KubeObject } from '../types';
 import { at, numAt, strAt } from '../workloads/access';
-import { revisionLabelMatches } from '../rules/revisions';
 import { ROLLOUT_BATCH_ID_LABEL, ROLLOUT_ID_LABEL } from './labels';
 import { releaseControlFor } from './release-control';
-import { calculateBatchReplicas, countUpdatedReadyPods, releasePlanOf, type BatchContext, type MergePatch, type SideWrite, type WorkloadRelated } from './release-workload';
+import { calculateBatchReplicas, countUpdatedReadyPods, isConsistentWithRevision, releasePlanOf, type BatchContext, type MergePatch, type SideWrite, type WorkloadRelated } from './release-workload';
 import { rolloutScaledValue } from './step-math';
 
 /** DefaultDuration of the executor (requeue while a batch progresses). */
@@ -122,8 +121,8 @@ export function podBatchLabels(batches: ReadonlyArray<number | string>, ctx: Bat
   for (const pod of pods) {
     if (pod.metadata.deletionTimestamp) continue;
     const labels = pod.metadata.labels ?? {};
-    const rev = labels['controller-revision-hash'] ?? labels['pod-template-hash'] ?? '';
-    if (!rev || !revisionLabelMatches(rev, ctx.updateRevision)) continue;
+    // the active old revision's pods are not labelled
+    if (!isConsistentWithRevision(labels, ctx.updateRevision)) continue;
     if (labels[ROLLOUT_ID_LABEL] !== ctx.rolloutID) {
       unpatched.push(pod);
       continue;

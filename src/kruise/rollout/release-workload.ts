@@ -245,9 +245,7 @@ export function countUpdatedReadyPods(pods: readonly KubeObject[], updateRevisio
   let n = 0;
   for (const p of pods) {
     if (p.metadata.deletionTimestamp) continue;
-    const labels = p.metadata.labels ?? {};
-    const rev = labels['controller-revision-hash'] ?? labels['pod-template-hash'] ?? '';
-    if (!rev || !updateRevision || revisionSuffix(rev) !== revisionSuffix(updateRevision)) continue;
+    if (!isConsistentWithRevision(p.metadata.labels ?? {}, updateRevision)) continue;
     const conds = at(p, 'status', 'conditions');
     if (Array.isArray(conds) && conds.some((c) => isObj(c) && c.type === 'Ready' && c.status === 'True')) n++;
   }
@@ -261,4 +259,12 @@ export function partitionBatchNumbers(br: KubeObject, replicas: number): { curre
   const batchPlan = plan.batches[currentBatch] ?? 0;
   const planned = stepCanaryReplicas(batchPlan, replicas);
   return { currentBatch, planned, desiredStable: replicas - planned, batchPlan };
+}
+
+/** pkg/util/pod_utils.go IsConsistentWithRevision: the revision ends with the pod's pod-template-hash or controller-revision-hash. */
+export function isConsistentWithRevision(labels: Readonly<Record<string, string>>, revision: string): boolean {
+  const hash = labels['pod-template-hash'] ?? '';
+  if (hash !== '' && revision.endsWith(hash)) return true;
+  const crh = labels['controller-revision-hash'] ?? '';
+  return crh !== '' && revision.endsWith(crh);
 }

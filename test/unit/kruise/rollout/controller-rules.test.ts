@@ -362,3 +362,37 @@ describe('BatchRelease kept up to date (rollout_releaseManager.go runBatchReleas
     assert.equal(res.status?.canaryStatus?.currentStepState, 'StepTrafficRouting');
   });
 });
+
+describe('per-kind batch context (partitionstyle/<kind>/control_test.go TestCalculateBatchContext*)', () => {
+  const br = (extra: Record<string, unknown> = {}): KubeObject => ({
+    apiVersion: 'rollouts.kruise.io/v1beta1',
+    kind: 'BatchRelease',
+    metadata: { name: 'test-br', namespace: 'test' },
+    spec: { releasePlan: { failureThreshold: '20%', batches: [{ canaryReplicas: '20%' }] } },
+    status: { canaryStatus: { currentBatch: 0 }, ...extra },
+  });
+  /** control_test.go generatePods(n, version, ready). */
+  const pods = (n: number, version: string, ready: string): KubeObject[] =>
+    Array.from({ length: n }, (_, i) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `pod-${version}-${i}`, namespace: 'test', labels: { app: 'foo', 'controller-revision-hash': version } }, status: { conditions: [{ type: 'Ready', status: ready }] } }));
+  const mixed = [...pods(5, 'stable-version', 'True'), ...pods(5, 'update-version', 'True')];
+  const pick = (c: BatchContext) => ({ replicas: c.replicas, updated: c.updatedReplicas, updatedReady: c.updatedReadyReplicas, planned: c.plannedUpdatedReplicas, desired: c.desiredUpdatedReplicas, current: c.currentPartition, partition: c.desiredPartition });
+
+  it('TestCalculateBatchContext row "without NoNeedUpdate" (cloneset/control_test.go): partition "100%" → "80%", 2 planned', () => {
+    const cs: KubeObject = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'test' }, spec: { replicas: 10, updateStrategy: { partition: '100%' } }, status: { replicas: 10, updatedReplicas: 5, updatedReadyReplicas: 5, availableReplicas: 10 } };
+    assert.deepEqual(pick(cloneSetReleaseControl.batchContext(cs, br(), [])), { replicas: 10, updated: 5, updatedReady: 5, planned: 2, desired: 2, current: '100%', partition: '80%' });
+  });
+
+  for (const [name, apiVersion] of [['TestCalculateBatchContextForNativeStatefulSet', 'apps/v1'], ['TestCalculateBatchContextForAdvancedStatefulSet', 'apps.kruise.io/v1beta1']] as const) {
+    it(`${name} row "without NoNeedUpdate" (statefulset/control_test.go): partition 100 → 8, updated ready counted from the pods`, () => {
+      const sts: KubeObject = { apiVersion, kind: 'StatefulSet', metadata: { name: 'test' }, spec: { replicas: 10, updateStrategy: { rollingUpdate: { partition: 100 } } }, status: { replicas: 10, updatedReplicas: 5, availableReplicas: 10, currentRevision: 'stable-version', updateRevision: 'update-version' } };
+      const control = releaseControlFor(apiVersion, 'StatefulSet', 'Partition')!;
+      assert.deepEqual(pick(control.batchContext(sts, br({ updateRevision: 'update-version' }), mixed)), { replicas: 10, updated: 5, updatedReady: 5, planned: 2, desired: 2, current: 100, partition: 8 });
+    });
+  }
+
+  it('TestCalculateBatchContext row "without NoNeedUpdate" (daemonset/control_test.go): desiredNumberScheduled 10, partition 10 → 8', () => {
+    const ds: KubeObject = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'DaemonSet', metadata: { name: 'test-ds' }, spec: { updateStrategy: { rollingUpdate: { partition: 10 } } }, status: { currentNumberScheduled: 10, desiredNumberScheduled: 10, numberReady: 10, observedGeneration: 1, updatedNumberScheduled: 5, numberAvailable: 10, daemonSetHash: 'update-version' } };
+    const control = releaseControlFor('apps.kruise.io/v1alpha1', 'DaemonSet', 'Partition')!;
+    assert.deepEqual(pick(control.batchContext(ds, br({ updateRevision: 'update-version' }), mixed)), { replicas: 10, updated: 5, updatedReady: 5, planned: 2, desired: 2, current: 10, partition: 8 });
+  });
+});
