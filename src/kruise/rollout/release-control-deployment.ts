@@ -187,7 +187,9 @@ export function holdDeployment(
     } else if (annotations['rollouts.kruise.io/original-deployment-strategy']) {
       if (isEffectiveDeploymentRevisionChange(old, out)) (spec.paused = true), (modified = true);
       if (spec.strategy?.type !== 'RollingUpdate') {
-        spec.strategy = { ...(spec.strategy ?? {}), type: strAt(old, 'spec', 'strategy', 'type') };
+        // not allowed to become Recreate: the old type comes back (an empty one stays empty)
+        const oldType = strAt(old, 'spec', 'strategy', 'type');
+        if (oldType !== spec.strategy?.type) spec.strategy = { ...(spec.strategy ?? {}), type: oldType };
         modified = true;
       }
     } else {

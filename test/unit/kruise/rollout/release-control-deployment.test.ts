@@ -13,6 +13,7 @@ const CONTROL = 'openkruise/rollouts pkg/controller/batchrelease/control/partiti
 const UTIL = 'openkruise/rollouts pkg/controller/batchrelease/control/util_test.go';
 const IN_PROGRESSING = 'rollouts.kruise.io/in-progressing';
 const ROLLOUT_ID = 'rollouts.kruise.io/rollout-id';
+const ORIGINAL = 'rollouts.kruise.io/original-deployment-strategy';
 
 /** A merge patch applied as RFC 7386 says (null deletes). */
 function applyMerge(target: unknown, patch: unknown): unknown {
@@ -100,6 +101,27 @@ const handlerRows: HandlerRow[] = [
     next: withAnnotations(withImage(deploymentDemo(), 'echoserver:v2'), { [ROLLOUT_ID]: 'v1' }),
     expect: withAnnotations(withImage(deploymentDemo(), 'echoserver:v2'), { [ROLLOUT_ID]: 'v1' }),
     rss: [rsDemo()],
+  },
+  {
+    name: 'bluegreen: normal release',
+    old: deploymentDemo(),
+    next: withImage(deploymentDemo(), 'echoserver:v2'),
+    expect: paused(withAnnotations(withImage(deploymentDemo(), 'echoserver:v2'), { [IN_PROGRESSING]: '{"rolloutName":"rollout-demo"}' })),
+    rss: [rsDemo()],
+  },
+  {
+    name: 'bluegreen: rollback',
+    old: applyMerge(withAnnotations(withImage(deploymentDemo(), 'echoserver:v2'), { [IN_PROGRESSING]: '{"rolloutName":"rollout-demo"}', [ORIGINAL]: '{"MaxSurge":"25%", "MaxUnavailable":"25%"}' }), { metadata: { labels: { 'rollouts.kruise.io/stable-revision': '5b494f7bf' } } }) as KubeObject,
+    next: withAnnotations(deploymentDemo(), { [IN_PROGRESSING]: '{"rolloutName":"rollout-demo"}', [ORIGINAL]: '{"MaxSurge":"25%", "MaxUnavailable":"25%"}' }),
+    expect: paused(withAnnotations(deploymentDemo(), { [IN_PROGRESSING]: '{"rolloutName":"rollout-demo"}', [ORIGINAL]: '{"MaxSurge":"25%", "MaxUnavailable":"25%"}' })),
+    rss: [rsDemo(), rsDemo('echoserver-v2', 'echoserver:v2')],
+  },
+  {
+    name: 'bluegreen: successive release',
+    old: applyMerge(withAnnotations(withImage(deploymentDemo(), 'echoserver:v2'), { [IN_PROGRESSING]: '{"rolloutName":"rollout-demo"}', [ORIGINAL]: '{"MaxSurge":"25%", "MaxUnavailable":"25%"}' }), { metadata: { labels: { 'rollouts.kruise.io/stable-revision': '5b494f7bf' } } }) as KubeObject,
+    next: withAnnotations(withImage(deploymentDemo(), 'echoserver:v3'), { [IN_PROGRESSING]: '{"rolloutName":"rollout-demo"}', [ORIGINAL]: '{"MaxSurge":"25%", "MaxUnavailable":"25%"}' }),
+    expect: paused(withAnnotations(withImage(deploymentDemo(), 'echoserver:v3'), { [IN_PROGRESSING]: '{"rolloutName":"rollout-demo"}', [ORIGINAL]: '{"MaxSurge":"25%", "MaxUnavailable":"25%"}' })),
+    rss: [rsDemo(), rsDemo('echoserver-v2', 'echoserver:v2')],
   },
 ];
 for (const row of handlerRows) {
