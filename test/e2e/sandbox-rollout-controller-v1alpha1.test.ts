@@ -50,6 +50,8 @@ for (const setup of SETUPS) {
       assert.equal(paused.apiVersion, 'rollouts.kruise.io/v1alpha1');
       assert.equal(paused.status.canaryStatus.canaryReplicas, 2);
       assert.equal(paused.status.currentStepIndex, undefined, 'v1alpha1 has no top-level step mirrors');
+      assert.equal(paused.status.canaryStatus.nextStepIndex, undefined, 'v0.4.4 has no nextStepIndex');
+      assert.equal(paused.status.canaryStatus.finalisingStep, undefined, 'nor finalisingStep');
       const br = (await sb.api('GET', BR)).body;
       assert.equal(br.spec.targetReference.workloadRef.name, 'web');
       assert.equal(br.metadata.ownerReferences[0].apiVersion, 'rollouts.kruise.io/v1alpha1');

@@ -180,7 +180,8 @@ export const canaryReleaseManager: ReleaseManager = {
     if (!sub) return;
     if (c.batchRelease) syncBatchRelease(c, c.batchRelease, sub);
     if (sub.podTemplateHash === '') sub.podTemplateHash = c.workload?.podTemplateHash ?? '';
-    if (doCanaryJump(c, sub)) return;
+    // v0.4.4 has no nextStepIndex, hence no step jumps
+    if (c.release !== 'v0.4' && doCanaryJump(c, sub)) return;
     const steps = c.rollout.steps;
     const step = steps[sub.currentStepIndex - 1];
     if (!step) return;

@@ -156,8 +156,20 @@ export function reconcileRollout(input: RolloutReconcileInput): RolloutReconcile
       break;
   }
   mirrorStepFields(c.newStatus);
+  if (c.release === 'v0.4') withoutV05Fields(c.newStatus);
   const changed = JSON.stringify(c.newStatus) !== JSON.stringify(oldStatus);
   return { status: changed ? (blueGreen ? canaryStatusAsBlueGreen(c.newStatus) : c.newStatus) : undefined, writes: c.writes, recheckMs: c.recheckMs };
+}
+
+/**
+ * v0.4.4's CanaryStatus has no nextStepIndex nor finalisingStep (they came with v0.5): its controller
+ * never writes them (so no step jumps either); the zero values the rules work with are dropped.
+ */
+function withoutV05Fields(status: RolloutStatusObj): void {
+  const sub = status.canaryStatus as Partial<SubStatusObj> | undefined;
+  if (!sub) return;
+  delete sub.nextStepIndex;
+  delete sub.finalisingStep;
 }
 
 /** rollout_status.go calculateRolloutStatus; true: the workload's status lags, look again later. */

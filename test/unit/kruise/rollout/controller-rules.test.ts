@@ -234,6 +234,10 @@ describe('Rollout rules (pkg/controller/rollout)', () => {
     const ro = { ...base(), status: { phase: 'Progressing', canaryStatus: { canaryRevision: '88bd5dbfd', podTemplateHash: '88bd5dbfd', canaryReplicas: 2, canaryReadyReplicas: 2, currentStepIndex: 1, currentStepState: 'StepPaused', nextStepIndex: 3, finalisingStep: '' }, conditions: [{ type: 'Progressing', status: 'True', reason: 'InRolling', message: '' }] } };
     const res = reconcileRollout({ rollout: ro, workload: cs, now: new Date() });
     assert.equal(res.status?.canaryStatus?.currentStepIndex, 3);
+    // v0.4.4 (no nextStepIndex in its API) never jumps, and writes no nextStepIndex
+    const v04 = reconcileRollout({ rollout: ro, workload: cs, now: new Date(), release: 'v0.4' });
+    assert.equal(v04.status?.canaryStatus?.currentStepIndex, 1);
+    assert.equal(v04.status?.canaryStatus?.nextStepIndex, undefined);
     assert.equal(res.status?.canaryStatus?.nextStepIndex, -1);
     assert.equal(res.status?.canaryStatus?.currentStepState, 'StepInit');
   });
@@ -331,7 +335,8 @@ describe('v1alpha1 Rollouts (Kruise Rollout v0.4.4)', () => {
     const step = (b: KubeObject | undefined) => reconcileRollout({ rollout: { ...ro, status }, workload: cs, batchRelease: b, now: new Date(), release: 'v0.4' });
     const first = step(br);
     assert.deepEqual(first.writes, [{ kind: 'patchBatchRelease', patch: { spec: { releasePlan: { batchPartition: null, finalizingPolicy: 'WaitResume' } } } }]);
-    assert.equal(first.status?.canaryStatus?.finalisingStep, '', 'v0.4.4 has no finalisingStep to walk');
+    assert.equal(first.status?.canaryStatus?.finalisingStep, undefined, 'v0.4.4 has no finalisingStep to walk');
+    assert.equal(first.status?.canaryStatus?.nextStepIndex, undefined, 'nor nextStepIndex');
     const completed = step({ ...br, spec: { releasePlan: { batches: [], finalizingPolicy: 'WaitResume' } }, status: { phase: 'Completed' } });
     assert.deepEqual(completed.writes, [{ kind: 'deleteBatchRelease' }]);
     const gone = step(undefined);
