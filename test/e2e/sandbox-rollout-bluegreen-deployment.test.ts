@@ -84,7 +84,8 @@ describe('sandbox Kruise Rollout: blue-green of a Deployment of 10 (v0.6.2 CRDs)
       return r.status?.phase === 'Healthy' && cond(r, 'Progressing')?.reason === 'Completed' ? r : undefined;
     }, 30_000);
     assert.equal(cond(ro, 'Succeeded')?.status, 'True');
-    await waitUntil('only the 10 new pods', async () => JSON.stringify(await images()) === JSON.stringify({ 'nginx:1.27': 10 }), 30_000);
+    // waitAllUpdatedAndReady before the BatchRelease completes: by Completed no old pod is left
+    assert.deepEqual(await images(), { 'nginx:1.27': 10 });
     const d = await deployment();
     assert.deepEqual(d.spec.strategy, { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } });
     assert.equal(d.spec.minReadySeconds ?? 0, 0);

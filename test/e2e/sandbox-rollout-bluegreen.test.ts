@@ -144,7 +144,8 @@ describe('sandbox Kruise Rollout: blue-green of a CloneSet of 4 in one 100% step
     }, 30_000);
     assert.equal(cond(ro, 'Succeeded')?.status, 'True');
     assert.equal(ro.status.blueGreenStatus.finalisingStep, 'END');
-    await waitUntil('only the 4 new pods', async () => JSON.stringify(await images()) === JSON.stringify({ 'nginx:1.27': 4 }), 20_000);
+    // bluegreenstyle Finalize waits for every pod updated and ready: by Completed the old pods are gone
+    assert.deepEqual(await images(), { 'nginx:1.27': 4 });
     const cs = await cloneSet();
     assert.equal(cs.spec.minReadySeconds ?? 0, 0);
     assert.equal(cs.spec.updateStrategy.maxSurge, 0);

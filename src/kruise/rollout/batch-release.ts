@@ -219,11 +219,21 @@ export function reconcileBatchRelease(input: BatchReleaseReconcileInput): BatchR
       progressBatches(br, status, control, w, input, res, plan.batches, plan.batchPartition, input.now);
       return finish();
     }
-    case 'Finalizing':
-      if (w) res.workloadPatch = control.finalize(w, br);
-      if (w) res.sideWrites = control.sideWrites?.('finalize', w, br, input.related);
+    case 'Finalizing': {
+      if (w) {
+        const patch = control.finalize(w, br);
+        if (Object.keys(patch).length > 0) res.workloadPatch = patch;
+        res.sideWrites = control.sideWrites?.('finalize', w, br, input.related);
+      }
+      // blue-green Finalize answers "retry" until the workload is done rolling; a restore just written is
+      // read back on the next pass
+      if (w && control.finalizePending && (res.workloadPatch !== undefined || control.finalizePending(w, br, input.related))) {
+        res.recheckMs = BATCH_RELEASE_REQUEUE_MS;
+        return finish();
+      }
       status.phase = 'Completed';
       return finish();
+    }
     case 'Completed':
       return finish();
   }

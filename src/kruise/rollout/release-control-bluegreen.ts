@@ -5,7 +5,7 @@
 // In BatchContext, desiredPartition / currentPartition carry blue-green's DesiredSurge / CurrentSurge.
 import type { KubeObject } from '../types';
 import { numAt, strAt } from '../workloads/access';
-import { blueGreenBatchContext, blueGreenInitialize, blueGreenNotReady, blueGreenRestore, blueGreenUpgrade, type BlueGreenKind } from './bluegreen-control';
+import { blueGreenBatchContext, blueGreenFinalizePending, blueGreenInitialize, blueGreenNotReady, blueGreenRestore, blueGreenUpgrade, type BlueGreenKind } from './bluegreen-control';
 import { cloneSetReleaseControl } from './release-control-cloneset';
 import { canaryAndStableReplicaSets, deploymentReleaseControl, ownedReplicaSets } from './release-control-deployment';
 import { releaseControlInfo, releasePlanOf, type BatchContext, type ReleaseControl, type RolloutWorkload, type WorkloadRelated } from './release-workload';
@@ -75,6 +75,12 @@ function blueGreenControl(kind: BlueGreenKind, base: ReleaseControl): ReleaseCon
 
     finalize(workload, br) {
       return blueGreenRestore(kind, workload, releasePlanOf(br).batchPartition) ?? {};
+    },
+
+    // bluegreenstyle Finalize: after the restore, wait until every pod is updated and ready
+    finalizePending(workload, br) {
+      if (releasePlanOf(br).batchPartition !== undefined) return undefined;
+      return blueGreenFinalizePending(kind, workload);
     },
   };
 }

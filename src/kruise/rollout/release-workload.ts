@@ -103,6 +103,8 @@ export interface ReleaseControl {
   upgradeBatch(workload: KubeObject, ctx: BatchContext): MergePatch | undefined;
   /** Finalize: hand the workload back (partition removed and resumed when the plan has no batchPartition). */
   finalize(workload: KubeObject, br: KubeObject): MergePatch;
+  /** Finalize's wait (blue-green, canary style): why the workload is not done yet, undefined when it is. */
+  finalizePending?(workload: KubeObject, br: KubeObject, related: WorkloadRelated | undefined): string | undefined;
   /** Writes beside the workload's patch at Initialize, at each batch's upgrade and at Finalize (canary style). */
   sideWrites?(phase: 'initialize' | 'upgrade' | 'finalize', workload: KubeObject, br: KubeObject, related: WorkloadRelated | undefined, ctx?: BatchContext): SideWrite[];
 }

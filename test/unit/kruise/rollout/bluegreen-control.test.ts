@@ -13,6 +13,7 @@ import {
 } from '../../../../src/kruise/rollout/bluegreen-control';
 import { BATCH_RELEASE_CONTROL_ANNOTATION } from '../../../../src/kruise/rollout/deployment-partition';
 import type { KubeObject } from '../../../../src/kruise/types';
+import { batchReleasePlanHash, reconcileBatchRelease } from '../../../../src/kruise/rollout/batch-release';
 import type { IntOrString } from '../../../../src/kruise/intstr';
 
 const CS_TEST = 'openkruise/rollouts pkg/controller/batchrelease/control/bluegreenstyle/cloneset/control_test.go';
@@ -170,4 +171,35 @@ test(`Deployment Control "should finalize Deployment successfully": settings res
   assert.match(blueGreenFinalizePending('Deployment', restored) ?? '', /all ready replicas should be updated/);
   assert.equal(blueGreenFinalizePending('Deployment', apply(restored, { status: { updatedReplicas: 10, readyReplicas: 10, availableReplicas: 10, replicas: 10 } })), undefined);
   assert.match(blueGreenFinalizePending('Deployment', apply(restored, { spec: { paused: true } })) ?? '', /should not be paused/);
+});
+
+test(`bluegreenstyle cloneset control.go Finalize: the BatchRelease stays Finalizing (retry) until every ready pod is updated, then Completed (${CS_TEST} "should finalize CloneSet successfully")`, () => {
+  const br: KubeObject = {
+    apiVersion: 'rollouts.kruise.io/v1beta1',
+    kind: 'BatchRelease',
+    metadata: { name: 'release', namespace: 'default', uid: 'u-1', generation: 2 },
+    spec: { workloadRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'cloneset' }, releasePlan: { rollingStyle: 'BlueGreen', finalizingPolicy: 'WaitResume', batches: [{ canaryReplicas: '100%' }] } },
+    status: { phase: 'Finalizing', observedGeneration: 2, canaryStatus: { currentBatch: 0, batchState: 'Ready' } },
+  };
+  br.status = { ...(br.status as object), observedReleasePlanHash: batchReleasePlanHash(br) };
+  let cs = apply(cloneDemo(), blueGreenInitialize('CloneSet', cloneDemo(), 'u-1', CONTROL_INFO));
+  let release = br;
+  /** Reconciles until the BatchRelease writes nothing more, applying its writes as the sandbox would. */
+  const settle = (): void => {
+    for (let i = 0; i < 5; i++) {
+      const res = reconcileBatchRelease({ batchRelease: release, workload: cs, pods: [], now: new Date() });
+      if (res.workloadPatch) cs = apply(cs, res.workloadPatch);
+      if (!res.status && !res.workloadPatch) return;
+      if (res.status) release = { ...release, status: res.status as unknown as Record<string, unknown> };
+    }
+  };
+  settle();
+  // restored (the saved settings are back), but 10 old pods still ready beside 0 updated ones: still Finalizing
+  assert.equal((cs.spec as { minReadySeconds: number }).minReadySeconds, 0);
+  assert.equal(cs.metadata.annotations?.[ORIGINAL_DEPLOYMENT_STRATEGY_ANNOTATION], undefined);
+  assert.equal((release.status as { phase: string }).phase, 'Finalizing');
+  // every ready pod updated: Completed
+  cs = apply(cs, { status: { readyReplicas: 10, updatedReadyReplicas: 10, updatedReplicas: 10 } });
+  settle();
+  assert.equal((release.status as { phase: string }).phase, 'Completed');
 });
