@@ -175,6 +175,11 @@ function upgradeStep(c: RolloutContext, sub: SubStatusObj, step: RolloutStepSpec
 }
 
 export const canaryReleaseManager: ReleaseManager = {
+  jump(c) {
+    const sub = c.newStatus.canaryStatus;
+    return sub ? doCanaryJump(c, sub) : false;
+  },
+
   run(c) {
     const sub = c.newStatus.canaryStatus;
     if (!sub) return;
@@ -186,6 +191,13 @@ export const canaryReleaseManager: ReleaseManager = {
     const step = steps[sub.currentStepIndex - 1];
     if (!step) return;
     const stamp = () => (sub.lastUpdateTime = c.nowIso);
+    // a step without traffic after steps with traffic: the canary routes are cleaned up first
+    // (FinalisingTrafficRouting: stable Service, canary Ingress, canary Service)
+    if (!step.traffic && !step.hasMatches && (restoreStableService(c) || restoreGateway(c) || removeCanaryService(c))) {
+      stamp();
+      recheckIn(c, c.gracePeriodMs);
+      return;
+    }
     switch (sub.currentStepState) {
       case STEP_STATE.Init:
         if (!step.traffic && !step.hasMatches) {

@@ -13,6 +13,8 @@ export type RolloutWrite =
   | { kind: 'patchBatchRelease'; patch: MergePatch }
   | { kind: 'deleteBatchRelease' }
   | { kind: 'patchWorkload'; patch: MergePatch }
+  /** The Rollout itself (metadata only: the rollout hash annotation). */
+  | { kind: 'patchRollout'; patch: MergePatch }
   /** Traffic objects (Services, Ingresses) of the Rollout's namespace. */
   | { kind: 'createObject'; gr: { group: string; resource: string }; object: KubeObject }
   | { kind: 'patchObject'; gr: { group: string; resource: string }; name: string; patch: MergePatch }
@@ -36,6 +38,8 @@ export interface RolloutSpecView {
   workloadRef?: { apiVersion: string; kind: string; name: string };
   strategy: 'canary' | 'blueGreen';
   steps: RolloutStepSpec[];
+  /** calculateRolloutHash of the current plan (what the rollouts.kruise.io/hash annotation holds). */
+  planHash: string;
   /** The raw strategy object (spec.strategy.canary or .blueGreen) for fields only a manager reads. */
   strategySpec: Record<string, unknown>;
   paused: boolean;
@@ -74,6 +78,8 @@ export interface RolloutContext {
 export interface ReleaseManager {
   /** runCanary / runBlueGreen: one step of the release. */
   run(c: RolloutContext): void;
+  /** doCanaryJump / doBlueGreenJump: follow a changed nextStepIndex; true when it moved. */
+  jump?(c: RolloutContext): boolean;
   /** doCanaryFinalising / doBlueGreenFinalising: true once every finalising step is done. */
   finalise(c: RolloutContext): boolean;
 }

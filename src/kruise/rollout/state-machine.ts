@@ -32,6 +32,8 @@ import {
   type SubStatusObj,
 } from './rollout-status';
 import { nextBatchIndex } from './step-math';
+import { recalculateCanaryStep, rolloutPlanHash, ROLLOUT_HASH_ANNOTATION } from './rollout-plan';
+import { releasePlanOf } from './release-workload';
 import { canaryReleaseManager } from './rollout-canary';
 import { blueGreenReleaseManager, blueGreenStatusAsCanary, canaryStatusAsBlueGreen } from './rollout-bluegreen';
 import { recheckIn, rolloutIDOf, type ReleaseManager, type RolloutContext, type RolloutSpecView, type RolloutStepSpec, type RolloutWrite, type TrafficObjects } from './rollout-context';
@@ -100,6 +102,7 @@ export function readRolloutSpec(obj: KubeObject): RolloutSpecView {
     strategy: blueGreen ? 'blueGreen' : 'canary',
     steps,
     strategySpec: isObj(stratObj) ? stratObj : {},
+    planHash: rolloutPlanHash(isObj(stratObj) ? stratObj : {}),
     paused: boolAt(strategy, 'paused'),
     disabled: boolAt(obj, 'spec', 'disabled'),
     deleting: Boolean(obj.metadata.deletionTimestamp),
@@ -142,6 +145,10 @@ export function reconcileRollout(input: RolloutReconcileInput): RolloutReconcile
     traffic: input.traffic ?? { services: new Map(), ingresses: new Map() },
     writes: [],
   };
+  // calculateRolloutHash: the annotation follows the plan (a metadata patch of the Rollout)
+  if (input.rollout.metadata.annotations?.[ROLLOUT_HASH_ANNOTATION] !== spec.planHash) {
+    c.writes.push({ kind: 'patchRollout', patch: { metadata: { annotations: { [ROLLOUT_HASH_ANNOTATION]: spec.planHash } } } });
+  }
   const retry = calculateRolloutStatus(c);
   if (retry) return { writes: c.writes, recheckMs: c.gracePeriodMs };
   switch (oldStatus.phase) {
@@ -230,6 +237,7 @@ function calculateRolloutStatus(c: RolloutContext): boolean {
           currentStepIndex: steps,
           nextStepIndex: nextBatchIndex(steps, steps),
           currentStepState: STEP_STATE.Completed,
+          rolloutHash: rollout.planHash,
         };
         s.message = 'workload deployment is completed';
       }
@@ -270,6 +278,7 @@ function reconcileProgressing(c: RolloutContext): void {
         nextStepIndex: nextBatchIndex(steps, 1),
         currentStepState: STEP_STATE.Init,
         lastUpdateTime: c.nowIso,
+        rolloutHash: c.rollout.planHash,
       };
       // doProgressingInitializing: wait a grace period after the condition was set (the Rollout spec
       // may arrive a little after the workload's)
@@ -332,7 +341,7 @@ function doProgressingInRolling(c: RolloutContext, manager: ReleaseManager): voi
   // 3. rollback in batches (isRollingBackInBatches): restart from the first step
   if (w.inRollback && w.canaryRevision !== oldRevision && inBatchRollback && sub) {
     const steps = stepsCountOf(c.rollout);
-    Object.assign(sub, { currentStepIndex: 1, nextStepIndex: nextBatchIndex(steps, 1), canaryRevision: w.canaryRevision, currentStepState: STEP_STATE.Init, lastUpdateTime: c.nowIso });
+    Object.assign(sub, { currentStepIndex: 1, nextStepIndex: nextBatchIndex(steps, 1), canaryRevision: w.canaryRevision, currentStepState: STEP_STATE.Init, lastUpdateTime: c.nowIso, rolloutHash: c.rollout.planHash });
     return;
   }
   // 4. continuous release v1 -> v2 -> v3 (isContinuousRelease): reset, then initialise again
@@ -352,7 +361,24 @@ function doProgressingInRolling(c: RolloutContext, manager: ReleaseManager): voi
     progressingTransition(s, 'True', PROGRESSING_REASON.Initializing, 'Workload is continuous release', c.nowIso);
     return;
   }
-  // (5. plan changed: the rollout-hash annotation is not imitated, see docs/hacking.md)
+  // 5. the plan changed (isRolloutPlanChanged): recalculate the step (handleRolloutPlanChanged)
+  const oldHash = c.oldStatus.canaryStatus?.rolloutHash ?? '';
+  if (sub && oldHash !== '' && oldHash !== c.rollout.planHash) {
+    const plan = c.batchRelease ? releasePlanOf(c.batchRelease) : undefined;
+    const target = recalculateCanaryStep(c.rollout.steps, plan?.batches, plan?.batchPartition, w.replicas, sub.currentStepIndex);
+    sub.lastUpdateTime = c.nowIso;
+    sub.rolloutHash = c.rollout.planHash;
+    if (c.release === 'v0.4') {
+      // v0.4.4: straight to the recalculated step's upgrade
+      sub.currentStepIndex = target;
+      sub.currentStepState = STEP_STATE.Upgrade;
+    } else if (sub.nextStepIndex === target) sub.currentStepState = STEP_STATE.Ready;
+    else {
+      sub.nextStepIndex = target;
+      manager.jump?.(c);
+    }
+    return;
+  }
   // normal rolling
   if (sub?.currentStepState === STEP_STATE.Completed) {
     progressingTransition(s, 'True', PROGRESSING_REASON.Finalising, 'Rollout has been completed and some closing work is being done', c.nowIso);

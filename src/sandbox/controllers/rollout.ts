@@ -136,6 +136,11 @@ export function createRolloutController(): ControllerWithAdmission {
           // already gone
         }
         return;
+      case 'patchRollout': {
+        const fresh = s.get(ROLLOUTS, ns, name);
+        if (fresh) s.update(ROLLOUTS, applyMergePatch(fresh, w.patch) as KubeObject);
+        return;
+      }
       case 'createObject':
         s.create(w.gr, w.object);
         return;

@@ -11,6 +11,7 @@ import { integerAsPercentage, type BatchContext } from '../../../../src/kruise/r
 import { FINALISING_STEP, nextCanaryTask } from '../../../../src/kruise/rollout/rollout-canary';
 import { reconcileRollout, type RolloutWrite } from '../../../../src/kruise/rollout/state-machine';
 import { rolloutScaledValue } from '../../../../src/kruise/rollout/step-math';
+import { recalculateCanaryStep, rolloutPlanHash } from '../../../../src/kruise/rollout/rollout-plan';
 import type { KubeObject } from '../../../../src/kruise/types';
 import { applyMergePatch } from '../../../../src/sandbox/server/patch/merge-patch';
 import { haveRolloutCrds, loadKind, rolloutSchemaErrors } from './helpers';
@@ -334,11 +335,12 @@ describe('v1alpha1 Rollouts (Kruise Rollout v0.4.4)', () => {
     const br: KubeObject = { apiVersion: 'rollouts.kruise.io/v1beta1', kind: 'BatchRelease', metadata: { name: 'rollout-web', namespace: 'default' }, spec: { releasePlan: { batches: [], batchPartition: 2 } }, status: { phase: 'Progressing' } };
     const step = (b: KubeObject | undefined) => reconcileRollout({ rollout: { ...ro, status }, workload: cs, batchRelease: b, now: new Date(), release: 'v0.4' });
     const first = step(br);
-    assert.deepEqual(first.writes, [{ kind: 'patchBatchRelease', patch: { spec: { releasePlan: { batchPartition: null, finalizingPolicy: 'WaitResume' } } } }]);
+    const own = (ws: RolloutWrite[]) => ws.filter((w) => w.kind !== 'patchRollout');
+    assert.deepEqual(own(first.writes), [{ kind: 'patchBatchRelease', patch: { spec: { releasePlan: { batchPartition: null, finalizingPolicy: 'WaitResume' } } } }]);
     assert.equal(first.status?.canaryStatus?.finalisingStep, undefined, 'v0.4.4 has no finalisingStep to walk');
     assert.equal(first.status?.canaryStatus?.nextStepIndex, undefined, 'nor nextStepIndex');
     const completed = step({ ...br, spec: { releasePlan: { batches: [], finalizingPolicy: 'WaitResume' } }, status: { phase: 'Completed' } });
-    assert.deepEqual(completed.writes, [{ kind: 'deleteBatchRelease' }]);
+    assert.deepEqual(own(completed.writes), [{ kind: 'deleteBatchRelease' }]);
     const gone = step(undefined);
     assert.equal(gone.status?.conditions?.find((c) => c.type === 'Progressing')?.reason, 'Completed');
     assert.equal(gone.status?.conditions?.find((c) => c.type === 'Succeeded')?.status, 'True');
@@ -363,7 +365,7 @@ describe('BatchRelease kept up to date (rollout_releaseManager.go runBatchReleas
     };
     (br.status as Record<string, unknown>).observedReleasePlanHash = batchReleasePlanHashOf(br);
     const res = reconcileRollout({ rollout: { ...ro, status }, workload: cs, batchRelease: br, now: new Date() });
-    assert.deepEqual(res.writes, []);
+    assert.deepEqual(res.writes.filter((w) => w.kind !== 'patchRollout'), []);
     assert.equal(res.status?.canaryStatus?.currentStepState, 'StepTrafficRouting');
   });
 });
@@ -399,5 +401,47 @@ describe('per-kind batch context (partitionstyle/<kind>/control_test.go TestCalc
     const ds: KubeObject = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'DaemonSet', metadata: { name: 'test-ds' }, spec: { updateStrategy: { rollingUpdate: { partition: 10 } } }, status: { currentNumberScheduled: 10, desiredNumberScheduled: 10, numberReady: 10, observedGeneration: 1, updatedNumberScheduled: 5, numberAvailable: 10, daemonSetHash: 'update-version' } };
     const control = releaseControlFor('apps.kruise.io/v1alpha1', 'DaemonSet', 'Partition')!;
     assert.deepEqual(pick(control.batchContext(ds, br({ updateRevision: 'update-version' }), mixed)), { replicas: 10, updated: 5, updatedReady: 5, planned: 2, desired: 2, current: 10, partition: 8 });
+  });
+});
+
+describe('release plan changes (rollout_status.go calculateRolloutHash, rollout_progressing.go handleRolloutPlanChanged)', () => {
+  const rows: Array<[string, string[], string[], number, number]> = [
+    ['steps changed v1', ['20%', '50%', '100%'], ['40%', '60%', '100%'], 0, 2],
+    ['steps changed v2', ['20%', '40%', '100%'], ['40%', '60%', '100%'], 0, 2],
+    ['steps changed v3', ['40%', '60%', '100%'], ['20%', '40%', '100%'], 1, 1],
+    ['steps changed v4', ['10%', '30%', '100%'], ['20%', '40%', '100%'], 0, 2],
+  ];
+  for (const [name, steps, batches, partition, expected] of rows) {
+    it(`TestReCalculateCanaryStepIndex row "${name}" (rollout_progressing_test.go)`, () => {
+      assert.equal(recalculateCanaryStep(steps.map((r) => ({ replicas: r })), batches, partition, 10, 1), expected);
+    });
+  }
+
+  it('calculateRolloutHash: pauses and failureThreshold do not change the hash, replicas do', () => {
+    const a = rolloutPlanHash({ steps: [{ replicas: '20%', pause: {} }, { replicas: '100%' }], failureThreshold: '10%' });
+    assert.equal(a, rolloutPlanHash({ steps: [{ replicas: '20%', pause: { duration: 60 } }, { replicas: '100%' }] }));
+    assert.notEqual(a, rolloutPlanHash({ steps: [{ replicas: '30%' }, { replicas: '100%' }] }));
+    assert.match(a, /^[bcdfghjklmnpqrstvwxz2456789]{64}$/);
+  });
+
+  it('a plan edited mid-release (rolloutHash differs): the step is recalculated from the BatchRelease and the release jumps there', () => {
+    const ro = loadKind('sandbox-rollout-web-v1beta1.yaml', 'Rollout');
+    ro.metadata.generation = 2;
+    // steps now [40%, 60%, 100%]; 2 pods (20%) were released in batch 0; the current step (2, now 60%) is tried
+    // first and reaches them, so the release redoes step 2 with the new plan
+    (ro.spec as { strategy: { canary: { steps: unknown[] } } }).strategy.canary.steps = [{ replicas: '40%', pause: {} }, { replicas: '60%' }, { replicas: '100%' }];
+    const cs = loadKind('sandbox-cloneset-web-10.yaml', 'CloneSet');
+    cs.metadata.generation = 2;
+    cs.metadata.annotations = { 'rollouts.kruise.io/in-progressing': '{"rolloutName":"rollout-web"}' };
+    cs.status = { observedGeneration: 2, replicas: 10, updatedReplicas: 2, updatedReadyReplicas: 2, currentRevision: 'web-6bd8c7d4c9', updateRevision: 'web-88bd5dbfd' };
+    const status = { phase: 'Progressing', canaryStatus: { canaryRevision: '88bd5dbfd', podTemplateHash: '88bd5dbfd', canaryReplicas: 2, canaryReadyReplicas: 2, currentStepIndex: 2, currentStepState: 'StepPaused', nextStepIndex: 3, finalisingStep: '', rolloutHash: 'old-plan' }, conditions: [{ type: 'Progressing', status: 'True', reason: 'InRolling', message: '' }] };
+    const br: KubeObject = { apiVersion: 'rollouts.kruise.io/v1beta1', kind: 'BatchRelease', metadata: { name: 'rollout-web' }, spec: { releasePlan: { batches: [{ canaryReplicas: '20%' }, { canaryReplicas: '50%' }, { canaryReplicas: '100%' }], batchPartition: 0 } } };
+    const res = reconcileRollout({ rollout: { ...ro, status }, workload: cs, batchRelease: br, now: new Date() });
+    const hash = rolloutPlanHash((ro.spec as { strategy: { canary: Record<string, unknown> } }).strategy.canary);
+    assert.deepEqual(res.writes[0], { kind: 'patchRollout', patch: { metadata: { annotations: { 'rollouts.kruise.io/hash': hash } } } });
+    assert.equal(res.status?.canaryStatus?.rolloutHash, hash);
+    assert.equal(res.status?.canaryStatus?.currentStepIndex, 2);
+    assert.equal(res.status?.canaryStatus?.nextStepIndex, 3);
+    assert.equal(res.status?.canaryStatus?.currentStepState, 'StepInit');
   });
 });

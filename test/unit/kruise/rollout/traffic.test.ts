@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildCanaryIngress, nginxCanaryAnnotations, trafficObjectNames } from '../../../../src/kruise/rollout/traffic';
+import { reconcileRollout } from '../../../../src/kruise/rollout/state-machine';
+import type { KubeObject } from '../../../../src/kruise/types';
 import { loadFixture } from './helpers';
 
 const N = 'nginx.ingress.kubernetes.io';
@@ -39,5 +41,29 @@ describe('nginx canary Ingress (ingress.go + nginx.lua)', () => {
     const ro = loadFixture('sandbox-rollout-web-ingress.yaml').find((o) => o.kind === 'Rollout')!;
     const canary = (ro.spec as { strategy: { canary: Record<string, unknown> } }).strategy.canary;
     assert.deepEqual(trafficObjectNames(canary), { services: ['web', 'web-canary'], ingresses: ['web', 'web-canary'] });
+  });
+});
+
+describe('a step without traffic after a step with traffic (rollout_canary.go runCanary → FinalisingTrafficRouting)', () => {
+  it('restores the stable Service, then deletes the canary Ingress, then the canary Service, then the step runs', () => {
+    const objs = loadFixture('sandbox-rollout-web-ingress.yaml');
+    const ro = objs.find((o) => o.kind === 'Rollout')!;
+    ro.metadata.generation = 1;
+    const svc = objs.find((o) => o.kind === 'Service')!;
+    const ing = objs.find((o) => o.kind === 'Ingress')!;
+    const cs = loadFixture('sandbox-cloneset-web-10.yaml')[0]!;
+    cs.metadata.generation = 2;
+    cs.metadata.annotations = { 'rollouts.kruise.io/in-progressing': '{"rolloutName":"rollout-web"}' };
+    cs.status = { observedGeneration: 2, replicas: 10, updatedReplicas: 2, updatedReadyReplicas: 2, currentRevision: 'web-6bd8c7d4c9', updateRevision: 'web-88bd5dbfd' };
+    const status = { phase: 'Progressing', canaryStatus: { canaryRevision: '88bd5dbfd', podTemplateHash: '88bd5dbfd', stableRevision: '6bd8c7d4c9', canaryReplicas: 2, canaryReadyReplicas: 2, currentStepIndex: 2, currentStepState: 'StepInit', nextStepIndex: -1, finalisingStep: '' }, conditions: [{ type: 'Progressing', status: 'True', reason: 'InRolling', message: '' }] };
+    const pinned = { ...svc, spec: { ...(svc.spec as object), selector: { app: 'web', 'pod-template-hash': '6bd8c7d4c9' } } };
+    const canarySvc = { ...svc, metadata: { ...svc.metadata, name: 'web-canary' } };
+    const canaryIng = { ...ing, metadata: { ...ing.metadata, name: 'web-canary' } };
+    const run = (services: KubeObject[], ingresses: KubeObject[]) =>
+      reconcileRollout({ rollout: { ...ro, status }, workload: cs, now: new Date(), traffic: { services: new Map(services.map((o) => [o.metadata.name!, o])), ingresses: new Map(ingresses.map((o) => [o.metadata.name!, o])) } }).writes.filter((w) => w.kind !== 'patchRollout');
+    assert.deepEqual(run([pinned, canarySvc], [ing, canaryIng]), [{ kind: 'patchObject', gr: { group: '', resource: 'services' }, name: 'web', patch: { spec: { selector: { 'pod-template-hash': null } } } }]);
+    assert.deepEqual(run([svc, canarySvc], [ing, canaryIng]), [{ kind: 'deleteObject', gr: { group: 'networking.k8s.io', resource: 'ingresses' }, name: 'web-canary' }]);
+    assert.deepEqual(run([svc, canarySvc], [ing]), [{ kind: 'deleteObject', gr: { group: '', resource: 'services' }, name: 'web-canary' }]);
+    assert.deepEqual(run([svc], [ing]), []);
   });
 });
