@@ -79,6 +79,10 @@ describe('sandbox Kruise Rollout: canary of a Deployment by partition (v0.6.2 CR
     assert.equal(ro.status.canaryStatus.canaryReadyReplicas, 2);
     assert.equal(ro.status.canaryStatus.stableRevision, stableHash);
     assert.deepEqual(await sizes(), { 'nginx:1.27': 2, 'nginx:1.25': 8 });
+    // canaryRevision (ComputeHash of the template) and podTemplateHash are the new ReplicaSet's hash, as on a cluster
+    const newRS = ((await sb.api('GET', '/apis/apps/v1/namespaces/default/replicasets?labelSelector=app%3Dshop')).body.items as RS[]).find((rs) => rs.spec.template.spec.containers[0]!.image === 'nginx:1.27')!;
+    assert.equal(ro.status.canaryStatus.canaryRevision, newRS.metadata.labels['pod-template-hash']);
+    assert.equal(ro.status.canaryStatus.podTemplateHash, newRS.metadata.labels['pod-template-hash']);
     // the Deployment is Kruise Rollout's: paused, Recreate, partition 20% in its strategy annotation
     const d = await deployment();
     assert.equal(d.spec.paused, true);

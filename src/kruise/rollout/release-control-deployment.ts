@@ -59,13 +59,29 @@ export function templatesEqualIgnoringHash(a: unknown, b: unknown): boolean {
   return canonical(withoutHash(a)) === canonical(withoutHash(b));
 }
 
+/** Nulls, empty objects and empty arrays dropped, recursively (semantic equality of templates). */
+function semantic(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const out = value.map(semantic).filter((v) => v !== undefined);
+    return out.length === 0 ? undefined : out;
+  }
+  if (value === null) return undefined;
+  if (typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    const s = semantic(v);
+    if (s !== undefined) out[k] = s;
+  }
+  return Object.keys(out).length === 0 ? undefined : out;
+}
+
 /**
- * util.ComputeHash stand-in: FNV-1a of the template's canonical JSON, encoded with apimachinery's
- * vowel-free alphabet. Stable for equal templates, which is all the Rollout uses it for (its rollout ID
- * and the "revision changed" checks); the pods' own hash is the new ReplicaSet's pod-template-hash.
+ * util.ComputeHash(template, nil): FNV-1a over the template's canonical form, encoded with apimachinery's
+ * vowel-free alphabet, the way the sandbox's Deployment controller names its ReplicaSets, so that (as on a
+ * cluster) it equals the new ReplicaSet's pod-template-hash when there was no name collision.
  */
 export function templateRevisionHash(template: unknown): string {
-  const text = canonical(withoutHash(template));
+  const text = canonical(semantic(withoutHash(template)) ?? {});
   let h = 0x811c9dc5;
   for (const byte of new TextEncoder().encode(text)) {
     h ^= byte;

@@ -4,7 +4,10 @@ import {
   deploymentReleaseControl,
   holdDeployment,
   isCurrentMoreThanOrEqualToDesired,
+  templateRevisionHash,
 } from '../../../../src/kruise/rollout/release-control-deployment';
+import { templateHash as sandboxTemplateHash } from '../../../../src/sandbox/controllers/hash';
+import { templateWithoutHash } from '../../../../src/sandbox/controllers/deployment';
 import type { KubeObject } from '../../../../src/kruise/types';
 import type { IntOrString } from '../../../../src/kruise/intstr';
 
@@ -238,4 +241,10 @@ test(`TestRealController: Initialize (paused, Recreate, control info, strategy n
   for (const a of ['batchrelease.rollouts.kruise.io/control-info', 'rollouts.kruise.io/deployment-strategy', 'rollouts.kruise.io/deployment-extra-status']) assert.equal(d.metadata.annotations?.[a], undefined, a);
   assert.equal((d.spec as { paused: boolean }).paused, false);
   assert.deepEqual((d.spec as { strategy: unknown }).strategy, { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } });
+});
+
+test('util.ComputeHash(template, nil) (openkruise/rollouts pkg/util/workloads_utils.go): the canary revision equals the pod-template-hash the Deployment controller gives the new ReplicaSet', () => {
+  const template = { metadata: { labels: { app: 'echoserver', 'pod-template-hash': 'old' }, creationTimestamp: null }, spec: { containers: [{ name: 'echoserver', image: 'echoserver:v2', resources: {} }] } };
+  assert.equal(templateRevisionHash(template), sandboxTemplateHash(templateWithoutHash(template as never)));
+  assert.notEqual(templateRevisionHash(template), templateRevisionHash({ ...template, spec: { containers: [{ name: 'echoserver', image: 'echoserver:v3' }] } }));
 });
