@@ -43,12 +43,15 @@ describe('sandbox Kruise Rollout controller: canary on a CloneSet (v0.6.2 CRDs)'
     const res = await kubectl(['patch', 'rollout', name, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { canaryStatus: { currentStepState: 'StepReady' } } })], sb.kubeconfig);
     assert.equal(res.code, 0, res.stderr);
   };
-  const waitStep = (what: string, index: number, state: string, name = 'rollout-web', timeoutMs = 20_000) =>
+  // (the write entering StepPaused still carries the previous message: doCanaryPaused writes its own on the
+  // next reconcile, as upstream does, so a test reading the message waits for it too)
+  const waitStep = (what: string, index: number, state: string, message?: string, name = 'rollout-web', timeoutMs = 20_000) =>
     waitUntil(
       what,
       async () => {
         const ro = await rollout(name);
-        return ro.status?.currentStepIndex === index && ro.status?.currentStepState === state && ro.status.canaryStatus?.currentStepState === state ? ro : undefined;
+        const at = ro.status?.currentStepIndex === index && ro.status?.currentStepState === state && ro.status.canaryStatus?.currentStepState === state;
+        return at && (message === undefined || ro.status.message === message) ? ro : undefined;
       },
       timeoutMs,
     );
@@ -96,7 +99,7 @@ describe('sandbox Kruise Rollout controller: canary on a CloneSet (v0.6.2 CRDs)'
     assert.equal(held.spec.updateStrategy.partition, '100%');
     assert.deepEqual(JSON.parse(held.metadata.annotations['rollouts.kruise.io/in-progressing']), { rolloutName: 'rollout-web' });
 
-    let ro = await waitStep('step 1 StepPaused', 1, 'StepPaused');
+    let ro = await waitStep('step 1 StepPaused', 1, 'StepPaused', 'Rollout is in step(1/3), and you need manually confirm to enter the next step');
     assert.equal(ro.status.phase, 'Progressing');
     assert.equal(cond(ro, 'Progressing')?.reason, 'InRolling');
     assert.equal(ro.status.message, 'Rollout is in step(1/3), and you need manually confirm to enter the next step');
@@ -123,15 +126,17 @@ describe('sandbox Kruise Rollout controller: canary on a CloneSet (v0.6.2 CRDs)'
     await new Promise((r) => setTimeout(r, 300));
     assert.equal((await rollout()).status.currentStepIndex, 1);
     await approve();
-    ro = await waitStep('step 2 StepPaused', 2, 'StepPaused');
-    const pausedAt = Date.now();
+    ro = await waitStep('step 2 StepPaused', 2, 'StepPaused', 'Rollout is in step(2/3), and wait duration(5 seconds) to enter the next step');
+    // the pause counts from the step's lastUpdateTime (doCanaryPaused); read on the controller's own clock
+    const pausedAt = Date.parse(ro.status.canaryStatus.lastUpdateTime);
     assert.equal(ro.status.message, 'Rollout is in step(2/3), and wait duration(5 seconds) to enter the next step');
     assert.equal(ro.status.canaryStatus.canaryReplicas, 5);
     assert.equal((await cloneSet()).status.updatedReplicas, 5);
 
     // the timed pause moves on by itself
     ro = await waitHealthy('Completed and Healthy');
-    assert.ok(Date.now() - pausedAt >= 4000, `step 2 lasted ${Date.now() - pausedAt} ms`);
+    const movedOn = Date.parse(ro.status.canaryStatus.lastUpdateTime);
+    assert.ok(movedOn - pausedAt >= 5000, `step 2 paused at ${ro.status.canaryStatus.lastUpdateTime}, but the release went on ${movedOn - pausedAt} ms later`);
     assert.equal(cond(ro, 'Succeeded')?.status, 'True');
     assert.equal(cond(ro, 'Progressing')?.status, 'False');
     assert.equal(ro.status.message, 'Rollout progressing has been completed');

@@ -4,7 +4,7 @@
 // (pkg/webhook/workload/mutating/workload_update_handler.go handleCloneSet). Both CloneSet shapes:
 // the rolling fields sit where cloneSetRollingPath says (v1alpha1 updateStrategy, v1beta1 rollingUpdate).
 import type { KubeObject } from '../types';
-import { intOrStringAt, numAt, strAt } from '../workloads/access';
+import { intOrStringAt, mergePatchAt, numAt, strAt } from '../workloads/access';
 import { cloneSetRollingPath } from '../workloads/cloneset';
 import { rolloutScaledValue } from './step-math';
 import {
@@ -25,7 +25,6 @@ import {
   type ReleaseControl,
   type RolloutWorkload,
 } from './release-workload';
-import { mergePatchAt } from '../workloads/access';
 
 function readCloneSet(obj: KubeObject): RolloutWorkload {
   const { labels, annotations } = metaMaps(obj);

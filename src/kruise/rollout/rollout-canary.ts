@@ -5,7 +5,7 @@
 // Traffic routing (traffic.ts: Services and an nginx Ingress) is done at once without trafficRoutings.
 import type { KubeObject } from '../types';
 import { at, isObj, numAt, strAt } from '../workloads/access';
-import { PROGRESSING_REASON, STEP_STATE } from './labels';
+import { STEP_STATE } from './labels';
 import { IN_ROLLOUT_PROGRESSING_ANNOTATION } from './release-workload';
 import { recheckIn, rolloutIDOf, type ReleaseManager, type RolloutContext, type RolloutStepSpec } from './rollout-context';
 import { getCondition, setCondition, type SubStatusObj } from './rollout-status';
@@ -327,4 +327,3 @@ export function removeBatchRelease(c: RolloutContext): boolean {
   return true;
 }
 
-export { PROGRESSING_REASON };

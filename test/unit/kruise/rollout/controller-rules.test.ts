@@ -256,8 +256,8 @@ function settleCloneSet(cs: KubeObject, revisions: { stable: string; update: str
   return { ...cs, status: { observedGeneration: cs.metadata.generation, replicas: spec.replicas, readyReplicas: spec.replicas, updatedReplicas: updated, updatedReadyReplicas: updated, currentRevision: updated === spec.replicas ? revisions.update : revisions.stable, updateRevision: revisions.update } };
 }
 
-describe('a whole canary release through the pure rules (CloneSet of 10, steps 20% manual / 50% 5 s / 100%)', { skip: !haveRolloutCrds && 'no ../shared/kruise-rollout-crds' }, () => {
-  it('Healthy → Progressing (Initializing, InRolling) → step 1 paused → approval → step 2 → 5 s → step 3 → Finalising → Completed/Healthy, Succeeded=True; every status valid for v0.6.2', () => {
+for (const crds of ['v0.6.2', 'master']) describe(`a whole canary release through the pure rules (CloneSet of 10, steps 20% manual / 50% 5 s / 100%), ${crds} CRDs`, { skip: !haveRolloutCrds && 'no ../shared/kruise-rollout-crds' }, () => {
+  it(`Healthy → Progressing (Initializing, InRolling) → step 1 paused → approval → step 2 → 5 s → step 3 → Finalising → Completed/Healthy, Succeeded=True; every status valid for ${crds}`, () => {
     let now = new Date('2026-11-25T01:00:00Z').getTime();
     let ro: KubeObject = loadKind('sandbox-rollout-web-v1beta1.yaml', 'Rollout');
     ro.metadata.generation = 1;
@@ -279,7 +279,7 @@ describe('a whole canary release through the pure rules (CloneSet of 10, steps 2
       res.writes.forEach(write);
       if (res.status) {
         ro = { ...ro, status: res.status as unknown as Record<string, unknown> };
-        assert.deepEqual(rolloutSchemaErrors('v0.6.2', ro), []);
+        assert.deepEqual(rolloutSchemaErrors(crds, ro), []);
         const s = res.status;
         const label = `${s.phase}/${s.conditions?.find((c) => c.type === 'Progressing')?.reason ?? '-'}/${s.currentStepIndex}/${s.currentStepState}`;
         if (seen[seen.length - 1] !== label) seen.push(label);
@@ -289,7 +289,7 @@ describe('a whole canary release through the pure rules (CloneSet of 10, steps 2
         if (b.workloadPatch) cs = settleCloneSet(applyMergePatch(cs, b.workloadPatch) as KubeObject, revs);
         if (b.status) {
           br = { ...br, status: b.status as unknown as Record<string, unknown> };
-          assert.deepEqual(rolloutSchemaErrors('v0.6.2', br), []);
+          assert.deepEqual(rolloutSchemaErrors(crds, br), []);
         }
       }
     };
