@@ -8,7 +8,7 @@ import type { KubeObject } from '../types';
 import { at, numAt, strAt } from '../workloads/access';
 import { ROLLOUT_BATCH_ID_LABEL, ROLLOUT_ID_LABEL } from './labels';
 import { releaseControlFor } from './release-control';
-import { calculateBatchReplicas, countUpdatedReadyPods, isConsistentWithRevision, releasePlanOf, type BatchContext, type MergePatch } from './release-workload';
+import { calculateBatchReplicas, countUpdatedReadyPods, isConsistentWithRevision, releasePlanOf, type BatchContext, type MergePatch, type SideWrite, type WorkloadRelated } from './release-workload';
 import { rolloutScaledValue } from './step-math';
 
 /** DefaultDuration of the executor (requeue while a batch progresses). */
@@ -42,6 +42,8 @@ export interface PodLabelPatch {
 export interface BatchReleaseReconcileInput {
   batchRelease: KubeObject;
   workload?: KubeObject;
+  /** What the workload's kind reads beside it (a Deployment's ReplicaSets). */
+  related?: WorkloadRelated;
   /** The workload's active pods (for batch labels). */
   pods: KubeObject[];
   now: Date;
@@ -50,6 +52,8 @@ export interface BatchReleaseReconcileInput {
 export interface BatchReleaseReconcileResult {
   status?: BatchReleaseStatusObj;
   workloadPatch?: MergePatch;
+  /** Writes to other objects (canary style: the canary Deployment), after the workload's patch. */
+  sideWrites?: SideWrite[];
   podPatches: PodLabelPatch[];
   recheckMs?: number;
 }
@@ -156,7 +160,7 @@ export function reconcileBatchRelease(input: BatchReleaseReconcileInput): BatchR
     return finish();
   }
   const w = input.workload;
-  const info = w ? control.readWorkload(w) : undefined;
+  const info = w ? control.readWorkload(w, input.related) : undefined;
   const planHash = batchReleasePlanHash(br);
 
   // ── syncStatusBeforeExecuting ──
@@ -202,6 +206,7 @@ export function reconcileBatchRelease(input: BatchReleaseReconcileInput): BatchR
       status.phase = 'Preparing';
       if (!w || !info) return finish();
       res.workloadPatch = control.initialize(w, br);
+      res.sideWrites = control.sideWrites?.('initialize', w, br, input.related);
       status.stableRevision = info.stableRevisionName;
       status.updateRevision = info.updateRevisionName;
       status.observedWorkloadReplicas = info.replicas;
@@ -214,10 +219,21 @@ export function reconcileBatchRelease(input: BatchReleaseReconcileInput): BatchR
       progressBatches(br, status, control, w, input, res, plan.batches, plan.batchPartition, input.now);
       return finish();
     }
-    case 'Finalizing':
-      if (w) res.workloadPatch = control.finalize(w, br);
+    case 'Finalizing': {
+      if (w) {
+        const patch = control.finalize(w, br);
+        if (Object.keys(patch).length > 0) res.workloadPatch = patch;
+        res.sideWrites = control.sideWrites?.('finalize', w, br, input.related);
+      }
+      // blue-green Finalize answers "retry" until the workload is done rolling; a restore just written is
+      // read back on the next pass
+      if (w && control.finalizePending && (res.workloadPatch !== undefined || control.finalizePending(w, br, input.related))) {
+        res.recheckMs = BATCH_RELEASE_REQUEUE_MS;
+        return finish();
+      }
       status.phase = 'Completed';
       return finish();
+    }
     case 'Completed':
       return finish();
   }
@@ -236,7 +252,7 @@ function progressBatches(
 ): void {
   // the control reads the batch from the status being written
   const view: KubeObject = { ...br, status };
-  const ctx = () => control.batchContext(w, view, input.pods);
+  const ctx = () => control.batchContext(w, view, input.pods, input.related);
   const cs = status.canaryStatus;
   if (cs.batchState !== 'Verifying' && cs.batchState !== 'Ready') cs.batchState = 'Upgrading';
   switch (cs.batchState) {
@@ -244,6 +260,7 @@ function progressBatches(
       const c = ctx();
       if ((numAt(w, 'spec', 'replicas') ?? 1) !== 0) {
         res.workloadPatch = control.upgradeBatch(w, c);
+        res.sideWrites = control.sideWrites?.('upgrade', w, view, input.related, c);
         res.podPatches = podBatchLabels(batches, c, input.pods);
       }
       status.conditions = (status.conditions ?? []).filter((x) => x.type !== 'Progressing');

@@ -7,6 +7,9 @@
 // (one import + one entry); nothing else in the controller dispatches on the workload kind. The
 // strategy (canary / blueGreen) dispatch is RELEASE_MANAGERS in state-machine.ts.
 import { cloneSetReleaseControl } from './release-control-cloneset';
+import { deploymentReleaseControl } from './release-control-deployment';
+import { cloneSetBlueGreenControl, deploymentBlueGreenControl } from './release-control-bluegreen';
+import { deploymentCanaryControl } from './release-control-deployment-canary';
 import { advancedDaemonSetReleaseControl } from './release-control-daemonset';
 import { advancedStatefulSetReleaseControl, statefulSetReleaseControl } from './release-control-statefulset';
 import type { ReleaseControl, RollingStyle } from './release-workload';
@@ -17,7 +20,16 @@ export function releaseControlKey(group: string, kind: string, style: RollingSty
 
 /** Every supported (kind, style): partition-style kinds here; ro-deploy-bg adds Deployment and blue-green. */
 export const RELEASE_CONTROLS: ReadonlyMap<string, ReleaseControl> = new Map(
-  [cloneSetReleaseControl, advancedStatefulSetReleaseControl, statefulSetReleaseControl, advancedDaemonSetReleaseControl].map((c) => [releaseControlKey(c.group, c.kind, c.style), c]),
+  [
+    cloneSetReleaseControl,
+    advancedStatefulSetReleaseControl,
+    statefulSetReleaseControl,
+    advancedDaemonSetReleaseControl,
+    deploymentReleaseControl,
+    cloneSetBlueGreenControl,
+    deploymentBlueGreenControl,
+    deploymentCanaryControl,
+  ].map((c) => [releaseControlKey(c.group, c.kind, c.style), c]),
 );
 
 /**

@@ -70,6 +70,18 @@ export interface WebhookContext {
   list(group: string, resource: string): KubeObject[];
 }
 
+/** Objects a kind's Workload view reads beside the workload (a Deployment's ReplicaSets). */
+export interface WorkloadRelated {
+  replicaSets?: KubeObject[];
+  /** The namespace's Deployments (a canary-style release's canary Deployment). */
+  deployments?: KubeObject[];
+}
+
+/** A write to an object other than the workload (canary style: the canary Deployment). */
+export type SideWrite =
+  | { kind: 'create'; resource: { group: string; resource: string }; object: KubeObject }
+  | { kind: 'patch'; resource: { group: string; resource: string }; name: string; patch: MergePatch };
+
 /** What a BatchRelease needs of its workload kind. */
 export interface ReleaseControl {
   /** e.g. "apps.kruise.io" + "CloneSet"; `style` "Partition" for in-place partition releases. */
@@ -77,7 +89,7 @@ export interface ReleaseControl {
   kind: string;
   style: RollingStyle;
   /** controller_finder.go getXxx: undefined when the object is not this kind. */
-  readWorkload(obj: KubeObject): RolloutWorkload;
+  readWorkload(obj: KubeObject, related?: WorkloadRelated): RolloutWorkload;
   /**
    * The workload webhook on an UPDATE: the changed object to store (held: nothing rolls before the
    * Rollout controller acts), or undefined to let it through unchanged.
@@ -85,12 +97,16 @@ export interface ReleaseControl {
   holdOnRevisionChange(next: KubeObject, old: KubeObject, hook: WebhookContext): KubeObject | undefined;
   /** Initialize: take control (annotation + partition "100%"); undefined when already controlled by `br`. */
   initialize(workload: KubeObject, br: KubeObject): MergePatch | undefined;
-  /** CalculateBatchContext; `pods` (the workload's) count updated ready pods where the status lacks them. */
-  batchContext(workload: KubeObject, br: KubeObject, pods: readonly KubeObject[]): BatchContext;
+  /** CalculateBatchContext; `pods` (the workload's) count updated ready pods where the status lacks them; `related` what the kind reads beside it. */
+  batchContext(workload: KubeObject, br: KubeObject, pods: readonly KubeObject[], related?: WorkloadRelated): BatchContext;
   /** UpgradeBatch: the partition patch, undefined when the current partition already lets enough pods update. */
   upgradeBatch(workload: KubeObject, ctx: BatchContext): MergePatch | undefined;
   /** Finalize: hand the workload back (partition removed and resumed when the plan has no batchPartition). */
   finalize(workload: KubeObject, br: KubeObject): MergePatch;
+  /** Finalize's wait (blue-green, canary style): why the workload is not done yet, undefined when it is. */
+  finalizePending?(workload: KubeObject, br: KubeObject, related: WorkloadRelated | undefined): string | undefined;
+  /** Writes beside the workload's patch at Initialize, at each batch's upgrade and at Finalize (canary style). */
+  sideWrites?(phase: 'initialize' | 'upgrade' | 'finalize', workload: KubeObject, br: KubeObject, related: WorkloadRelated | undefined, ctx?: BatchContext): SideWrite[];
 }
 
 // ── shared helpers of the controls ──

@@ -103,7 +103,7 @@ function normaliseSpec(spec: unknown): unknown {
 }
 
 /** syncBatchRelease: the BatchRelease's counts and state into canaryStatus; its rolloutID follows ours. */
-function syncBatchRelease(c: RolloutContext, br: KubeObject, sub: SubStatusObj): void {
+export function syncBatchRelease(c: RolloutContext, br: KubeObject, sub: SubStatusObj): void {
   sub.canaryReplicas = numAt(br, 'status', 'canaryStatus', 'updatedReplicas') ?? 0;
   sub.canaryReadyReplicas = numAt(br, 'status', 'canaryStatus', 'updatedReadyReplicas') ?? 0;
   const state = strAt(br, 'status', 'canaryStatus', 'batchState') ?? '';
@@ -117,14 +117,14 @@ function syncBatchRelease(c: RolloutContext, br: KubeObject, sub: SubStatusObj):
   }
 }
 
-function setProgressingMessage(c: RolloutContext, message: string): void {
+export function setProgressingMessage(c: RolloutContext, message: string): void {
   const cond = getCondition(c.newStatus, 'Progressing');
   if (cond) setCondition(c.newStatus, { ...cond, message });
   c.newStatus.message = message;
 }
 
 /** doCanaryUpgrade: true once the BatchRelease reports the step's batch Ready. */
-function doCanaryUpgrade(c: RolloutContext, sub: SubStatusObj): boolean {
+export function doCanaryUpgrade(c: RolloutContext, sub: SubStatusObj): boolean {
   const steps = c.rollout.steps.length;
   setProgressingMessage(c, `Rollout is in step(${sub.currentStepIndex}/${steps}), and upgrade workload to new version`);
   const br = runBatchRelease(c, sub.currentStepIndex);
@@ -155,7 +155,7 @@ function doCanaryPaused(c: RolloutContext, sub: SubStatusObj): boolean {
 }
 
 /** doCanaryJump → doStepJump (step-math.ts stepJump): a patched nextStepIndex moves the release to that step. */
-function doCanaryJump(c: RolloutContext, sub: SubStatusObj): boolean {
+export function doCanaryJump(c: RolloutContext, sub: SubStatusObj): boolean {
   if (!c.workload) return false;
   const jump = stepJump(c.rollout.steps, sub, sub.canaryReplicas, c.workload.replicas);
   if (!jump) return false;
@@ -308,7 +308,7 @@ function finaliseV04(c: RolloutContext): boolean {
 }
 
 /** finalizingBatchRelease: batchPartition null + finalizingPolicy, then wait for the BatchRelease's Completed. */
-function finalizingBatchRelease(c: RolloutContext): boolean {
+export function finalizingBatchRelease(c: RolloutContext): boolean {
   const br = c.batchRelease;
   if (!br) return false;
   const partition = numAt(br, 'spec', 'releasePlan', 'batchPartition');
@@ -320,7 +320,7 @@ function finalizingBatchRelease(c: RolloutContext): boolean {
 }
 
 /** removeBatchRelease: delete it and wait until it is gone. */
-function removeBatchRelease(c: RolloutContext): boolean {
+export function removeBatchRelease(c: RolloutContext): boolean {
   const br = c.batchRelease;
   if (!br) return false;
   if (!br.metadata.deletionTimestamp) c.writes.push({ kind: 'deleteBatchRelease' });

@@ -16,7 +16,7 @@ import type { KubeObject } from '../types';
 import { at, boolAt, isObj, strAt } from '../workloads/access';
 import { PROGRESSING_REASON, STEP_STATE } from './labels';
 import { releaseControlFor } from './release-control';
-import type { RolloutWorkload } from './release-workload';
+import type { RolloutWorkload, WorkloadRelated } from './release-workload';
 import {
   emptySubStatus,
   getCondition,
@@ -35,6 +35,7 @@ import { nextBatchIndex } from './step-math';
 import { recalculateCanaryStep, rolloutPlanHash, ROLLOUT_HASH_ANNOTATION } from './rollout-plan';
 import { releasePlanOf } from './release-workload';
 import { canaryReleaseManager } from './rollout-canary';
+import { blueGreenReleaseManager, blueGreenStatusAsCanary, canaryStatusAsBlueGreen } from './rollout-bluegreen';
 import { recheckIn, rolloutIDOf, type ReleaseManager, type RolloutContext, type RolloutSpecView, type RolloutStepSpec, type RolloutWrite, type TrafficObjects } from './rollout-context';
 
 export type { ReleaseManager, RolloutContext, RolloutSpecView, RolloutStepSpec, RolloutWrite };
@@ -45,12 +46,15 @@ export const DEFAULT_GRACE_PERIOD_MS = 3000;
 /** Strategy dispatch (getReleaseManager); ro-deploy-bg adds 'blueGreen'. */
 export const RELEASE_MANAGERS: Partial<Record<'canary' | 'blueGreen', ReleaseManager>> = {
   canary: canaryReleaseManager,
+  blueGreen: blueGreenReleaseManager,
 };
 
 export interface RolloutReconcileInput {
   /** The Rollout, v1beta1 shape (a stored v1alpha1 object converted first). */
   rollout: KubeObject;
   workload?: KubeObject;
+  /** What the workload's kind reads beside it (a Deployment's ReplicaSets). */
+  related?: WorkloadRelated;
   batchRelease?: KubeObject;
   now: Date;
   gracePeriodMs?: number;
@@ -113,17 +117,19 @@ function stepsCountOf(r: RolloutSpecView): number {
 }
 
 /** Reads the workload through its kind's control (undefined when the kind is unsupported or absent). */
-function readWorkload(spec: RolloutSpecView, obj: KubeObject | undefined): RolloutWorkload | undefined {
+function readWorkload(spec: RolloutSpecView, obj: KubeObject | undefined, related?: WorkloadRelated): RolloutWorkload | undefined {
   if (!obj || !spec.workloadRef) return undefined;
-  return releaseControlFor(spec.workloadRef.apiVersion, spec.workloadRef.kind, spec.rollingStyle)?.readWorkload(obj);
+  return releaseControlFor(spec.workloadRef.apiVersion, spec.workloadRef.kind, spec.rollingStyle)?.readWorkload(obj, related);
 }
 
 /** One reconcile. */
 export function reconcileRollout(input: RolloutReconcileInput): RolloutReconcileResult {
   const spec = readRolloutSpec(input.rollout);
-  const oldStatus = readStatusObj(input.rollout);
+  // blue-green keeps its sub-status in blueGreenStatus: read and written as canaryStatus here
+  const blueGreen = spec.strategy === 'blueGreen';
+  const oldStatus = readStatusObj(blueGreen ? blueGreenStatusAsCanary(input.rollout) : input.rollout);
   const nowIso = input.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const workload = readWorkload(spec, input.workload);
+  const workload = readWorkload(spec, input.workload, input.related);
   const c: RolloutContext = {
     rollout: spec,
     rolloutObject: input.rollout,
@@ -159,7 +165,7 @@ export function reconcileRollout(input: RolloutReconcileInput): RolloutReconcile
   mirrorStepFields(c.newStatus);
   if (c.release === 'v0.4') withoutV05Fields(c.newStatus);
   const changed = JSON.stringify(c.newStatus) !== JSON.stringify(oldStatus);
-  return { status: changed ? c.newStatus : undefined, writes: c.writes, recheckMs: c.recheckMs };
+  return { status: changed ? (blueGreen ? canaryStatusAsBlueGreen(c.newStatus) : c.newStatus) : undefined, writes: c.writes, recheckMs: c.recheckMs };
 }
 
 /**

@@ -16,6 +16,8 @@ import { controllerOf, controllerRef, keyOf, kubeTime, objectKey, parseKubeTime,
 import { nativeController } from './native-wiring';
 import type { WorkQueue } from './queue';
 import { REPLICASETS } from './replicaset';
+import { rollPartitionedDeployment } from './deployment-partition';
+import { advancedDeploymentStrategy } from '../../kruise/rollout/deployment-partition';
 
 export const DEPLOYMENTS: GroupResource = { group: 'apps', resource: 'deployments' };
 export const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
@@ -145,8 +147,11 @@ export function createDeploymentController(): ControllerWithAdmission {
           annotations[REVISION_HISTORY_ANNOTATION] = history ? `${history},${current}` : String(current);
         }
       }
-      if (canonicalJson(annotations) !== canonicalJson(existing.metadata.annotations ?? {})) {
-        return store.update(REPLICASETS, { ...existing, metadata: { ...existing.metadata, annotations } });
+      // getNewReplicaSet: the new ReplicaSet follows the Deployment's minReadySeconds (minReadySecondsNeedsUpdate)
+      const minReadySeconds = spec.minReadySeconds ?? 0;
+      const minReadyChanged = (((existing.spec ?? {}) as { minReadySeconds?: number }).minReadySeconds ?? 0) !== minReadySeconds;
+      if (minReadyChanged || canonicalJson(annotations) !== canonicalJson(existing.metadata.annotations ?? {})) {
+        return store.update(REPLICASETS, { ...existing, metadata: { ...existing.metadata, annotations }, spec: { ...(existing.spec as object), minReadySeconds } });
       }
       return existing;
     }
@@ -198,7 +203,19 @@ export function createDeploymentController(): ControllerWithAdmission {
     const recreate = spec.strategy?.type === 'Recreate';
 
     let newRS: KubeObject | undefined;
-    if (spec.paused) {
+    // Kruise Rollout's Advanced Deployment: paused + Recreate + its strategy annotation → its rules roll it.
+    const advanced = advancedDeploymentStrategy(d);
+    if (advanced) {
+      newRS = rollPartitionedDeployment(d, advanced, {
+        owned,
+        findOrCreateNewRS,
+        scaleReplicaSet,
+        sets,
+        store,
+        deployments: DEPLOYMENTS,
+        latest: (x) => deployments.get(keyOf(x)) ?? x,
+      });
+    } else if (spec.paused) {
       newRS = findOrCreateNewRS(d, owned(), false, 0);
       // Paused: only scaling happens. With a single active ReplicaSet, it takes the new size.
       const active = owned().filter((rs) => rsReplicas(rs) > 0);

@@ -18,6 +18,9 @@ const COSTLY_MS = 2;
 /** After a costly sync, the key waits this many times its cost (it takes at most ~1/(1+N) of the loop). */
 const COOL_DOWN_FACTOR = 3;
 
+/** The longest delay setTimeout honours. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export class WorkQueue {
   /** Keys for the next batch. */
   private pending = new Set<string>();
@@ -73,10 +76,12 @@ export class WorkQueue {
     const existing = this.timers.get(key);
     if (existing && existing.at <= at) return;
     if (existing) clearTimeout(existing.timer);
+    // setTimeout turns a delay above 2^31-1 ms into 1 ms (a hot loop for a key requeued that far out,
+    // e.g. blue-green's minReadySeconds of ~68 years): wait the longest it can instead, then look again.
     const timer = setTimeout(() => {
       this.timers.delete(key);
       this.add(key);
-    }, ms);
+    }, Math.min(ms, MAX_TIMER_MS));
     timer.unref?.();
     this.timers.set(key, { at, timer });
   }

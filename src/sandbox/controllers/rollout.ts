@@ -14,6 +14,7 @@ import { readRolloutSpec, reconcileRollout, type RolloutWrite } from '../../krui
 import { INGRESSES, SERVICES, trafficObjectNames } from '../../kruise/rollout/traffic';
 import type { TrafficObjects } from '../../kruise/rollout/rollout-context';
 import type { KubeObject } from '../../kruise/types';
+import type { WorkloadRelated } from '../../kruise/rollout/release-workload';
 import { applyMergePatch } from '../server/patch/merge-patch';
 import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
 import { Informer } from './informer';
@@ -91,7 +92,7 @@ export function createRolloutController(): ControllerWithAdmission {
     }
     const brStored = s.get(BATCH_RELEASES, namespace, name);
     const br = brStored && isV1alpha1(brStored) ? batchReleaseV1alpha1ToV1beta1(brStored) : brStored;
-    const result = reconcileRollout({ rollout, workload, batchRelease: br, now: new Date(), release, traffic: trafficObjects(s, rollout) });
+    const result = reconcileRollout({ rollout, workload, related: relatedOf(s, workload), batchRelease: br, now: new Date(), release, traffic: trafficObjects(s, rollout) });
     for (const w of result.writes) applyWrite(s, w, rollout, wgr, workload, brStored);
     if (result.status) {
       const fresh = s.get(ROLLOUTS, namespace, name);
@@ -176,9 +177,22 @@ export function createRolloutController(): ControllerWithAdmission {
     const ref = workloadRefOf(br);
     const wgr = ref ? workloadResourceOf(ref.apiVersion, ref.kind) : undefined;
     const workload = ref && wgr ? s.get(wgr, namespace, ref.name) : undefined;
-    const owned = workload ? pods.ownedBy(workload.metadata.uid).filter((p) => !p.metadata.deletionTimestamp) : [];
-    const result = reconcileBatchRelease({ batchRelease: br, workload, pods: owned, now: new Date() });
+    // a Deployment's pods belong to its ReplicaSets (util.ListOwnedPods goes through them too); in a
+    // canary-style release the pods counted are the canary Deployment's (owned by the BatchRelease)
+    const related = relatedOf(s, workload);
+    const deploymentUids = new Set([workload?.metadata.uid, ...(related?.deployments ?? []).filter((d) => (d.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === stored.metadata.uid)).map((d) => d.metadata.uid)]);
+    const owners = workload?.kind === 'Deployment' ? (related?.replicaSets ?? []).filter((rs) => (rs.metadata.ownerReferences ?? []).some((o) => o.controller && deploymentUids.has(o.uid))) : workload ? [workload] : [];
+    const owned = owners.flatMap((o) => pods.ownedBy(o.metadata.uid)).filter((p) => !p.metadata.deletionTimestamp);
+    const result = reconcileBatchRelease({ batchRelease: br, workload, related, pods: owned, now: new Date() });
     if (result.workloadPatch && workload && wgr) s.update(wgr, applyMergePatch(s.get(wgr, namespace, workload.metadata.name ?? '') ?? workload, result.workloadPatch) as KubeObject);
+    for (const w of result.sideWrites ?? []) {
+      if (w.kind === 'create') {
+        if (!s.get(w.resource, namespace, w.object.metadata.name ?? '')) s.create(w.resource, w.object);
+      } else {
+        const cur = s.get(w.resource, namespace, w.name);
+        if (cur) s.update(w.resource, applyMergePatch(cur, w.patch) as KubeObject);
+      }
+    }
     for (const p of result.podPatches) {
       const pod = s.get(PODS, namespace, p.name);
       if (pod) s.update(PODS, { ...pod, metadata: { ...pod.metadata, labels: { ...(pod.metadata.labels ?? {}), ...p.labels } } });
@@ -197,6 +211,12 @@ export function createRolloutController(): ControllerWithAdmission {
     for (const r of rolloutsOf(w)) {
       queue?.add(`ro:${keyOf(r)}`);
       queue?.add(`br:${keyOf(r)}`);
+    }
+    // a canary Deployment (owned by its BatchRelease, named after the Rollout) moves its release on
+    for (const o of w.metadata.ownerReferences ?? []) {
+      if (o.kind !== 'BatchRelease') continue;
+      queue?.add(`br:${w.metadata.namespace}/${o.name}`);
+      queue?.add(`ro:${w.metadata.namespace}/${o.name}`);
     }
   };
 
@@ -236,6 +256,13 @@ export function createRolloutController(): ControllerWithAdmission {
     },
     admission: createRolloutWebhook(() => [...rollouts.all()]),
   };
+}
+
+/** What a kind's Workload view reads beside the workload: a Deployment's ReplicaSets. */
+function relatedOf(s: Store, workload: KubeObject | undefined): WorkloadRelated | undefined {
+  if (workload?.kind !== 'Deployment') return undefined;
+  const namespace = workload.metadata.namespace;
+  return { replicaSets: s.list({ group: 'apps', resource: 'replicasets' }, { namespace }), deployments: s.list({ group: 'apps', resource: 'deployments' }, { namespace }) };
 }
 
 function workloadRefOf(obj: KubeObject): { apiVersion: string; kind: string; name: string } | undefined {

@@ -250,3 +250,16 @@ test('GC: foregroundDeletion removes dependents first; a dependent with another 
     rt.stop();
   }
 });
+
+test('the new ReplicaSet follows the Deployment\'s minReadySeconds (kubernetes pkg/controller/deployment/sync.go getNewReplicaSet: minReadySecondsNeedsUpdate)', async () => {
+  const rt = start();
+  try {
+    rt.store.create(DEPLOYMENTS, fixture('deployment-web.yaml'));
+    await waitFor('rolled out', () => rolledOut(rt.store.get(DEPLOYMENTS, 'default', 'web')));
+    const d = rt.store.get(DEPLOYMENTS, 'default', 'web')!;
+    rt.store.update(DEPLOYMENTS, { ...d, spec: { ...(d.spec as object), minReadySeconds: 7 } });
+    await waitFor('ReplicaSet minReadySeconds 7', () => (rt.store.list(REPLICASETS, { namespace: 'default' })[0]?.spec as { minReadySeconds?: number }).minReadySeconds === 7);
+  } finally {
+    rt.stop();
+  }
+});

@@ -107,3 +107,20 @@ test('a key re-added by its own reconcile runs again on a later turn of the even
     q.stop();
   }
 });
+
+test('addAfter beyond setTimeout\'s 2^31-1 ms (blue-green\'s minReadySeconds 2147483646 s, openkruise/rollouts api/v1beta1/deployment_types.go MaxReadySeconds) waits instead of firing at once in a loop', async () => {
+  let far = 0;
+  let near = 0;
+  const q = new WorkQueue('far', (key) => {
+    if (key === 'far') {
+      far++;
+      q.addAfter('far', 2_147_483_646 * 1000); // a controller requeueing until the pod becomes available
+    } else near++;
+  });
+  q.addAfter('far', 2_147_483_646 * 1000);
+  q.addAfter('near', 60);
+  await until('the near key', () => near === 1);
+  q.stop();
+  // Node turns an overflowing delay into 1 ms: the far key would have run dozens of times by now.
+  assert.equal(far, 0);
+});

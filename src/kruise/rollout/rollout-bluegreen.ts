@@ -1,0 +1,168 @@
+// The blue-green release manager, pure (openkruise/rollouts v0.6.2 pkg/controller/rollout/rollout_bluegreen.go
+// runCanary, doCanaryUpgrade, doCanaryPaused, doCanaryFinalising, createBatchRelease, nextBlueGreenTask).
+// It shares the canary manager's BatchRelease plumbing (rollout-canary.ts) and differs where upstream does:
+// the BatchRelease's rolling style is BlueGreen (readRolloutSpec), a step without a duration always waits
+// for a person (no "last step 100%" shortcut), StepInit goes on to StepUpgrade in the same reconcile, and
+// the finalising steps run in nextBlueGreenTask's order.
+//
+// The state machine works on one sub-status, `canaryStatus`; blue-green keeps it in `status.blueGreenStatus`
+// with its own spelling (updatedRevision, updatedReplicas, updatedReadyReplicas): `blueGreenStatusAsCanary`
+// and `canaryStatusAsBlueGreen` translate at the edges of a reconcile.
+import type { KubeObject } from '../types';
+import { isObj } from '../workloads/access';
+import { STEP_STATE } from './labels';
+import { IN_ROLLOUT_PROGRESSING_ANNOTATION } from './release-workload';
+import { recheckIn, type ReleaseManager, type RolloutContext } from './rollout-context';
+import { doCanaryJump, doCanaryUpgrade, finalizingBatchRelease, removeBatchRelease, setProgressingMessage, syncBatchRelease } from './rollout-canary';
+import type { RolloutStatusObj, SubStatusObj } from './rollout-status';
+import { nextBatchIndex } from './step-math';
+
+/** api/v1beta1/rollout_types.go FinalisingStepType values blue-green goes through. */
+export const BLUE_GREEN_FINALISING_STEP = {
+  RouteTrafficToNew: 'FinalisingStepRouteTrafficToNew',
+  RouteTrafficToStable: 'FinalisingStepRouteTrafficToStable',
+  RestoreStableService: 'RestoreStableService',
+  RemoveCanaryService: 'RemoveCanaryService',
+  ResumeWorkload: 'ResumeWorkload',
+  ReleaseWorkloadControl: 'ReleaseWorkloadControl',
+  End: 'END',
+} as const;
+
+/** nextBlueGreenTask: the finalising steps in the order of the reason (success, rollback, disabled/deleting). */
+export function nextBlueGreenTask(reason: string | undefined, current: string): string {
+  const F = BLUE_GREEN_FINALISING_STEP;
+  const seq =
+    reason === 'Success'
+      ? [F.RouteTrafficToNew, F.RestoreStableService, F.ResumeWorkload, F.RouteTrafficToStable, F.RemoveCanaryService, F.ReleaseWorkloadControl]
+      : reason === 'Rollback'
+        ? [F.RouteTrafficToStable, F.ResumeWorkload, F.RestoreStableService, F.RemoveCanaryService, F.ReleaseWorkloadControl]
+        : [F.RestoreStableService, F.RouteTrafficToStable, F.RemoveCanaryService, F.ResumeWorkload, F.ReleaseWorkloadControl];
+  if (current === '') return seq[0]!;
+  const i = seq.indexOf(current as (typeof seq)[number]);
+  return i >= 0 && i < seq.length - 1 ? seq[i + 1]! : F.End;
+}
+
+/** doCanaryPaused (blue-green): no duration waits for a person, whatever the step's replicas. */
+function doBlueGreenPaused(c: RolloutContext, sub: SubStatusObj): boolean {
+  const steps = c.rollout.steps.length;
+  const step = c.rollout.steps[sub.currentStepIndex - 1];
+  if (step?.pauseSeconds === undefined) {
+    setProgressingMessage(c, `Rollout is in step(${sub.currentStepIndex}/${steps}), and you need manually confirm to enter the next step`);
+    return false;
+  }
+  setProgressingMessage(c, `Rollout is in step(${sub.currentStepIndex}/${steps}), and wait duration(${step.pauseSeconds} seconds) to enter the next step`);
+  const since = Date.parse(sub.lastUpdateTime ?? '') || c.now.getTime();
+  const due = since + step.pauseSeconds * 1000;
+  if (due < c.now.getTime()) return true;
+  recheckIn(c, due - c.now.getTime());
+  return false;
+}
+
+export const blueGreenReleaseManager: ReleaseManager = {
+  run(c) {
+    const sub = c.newStatus.canaryStatus;
+    if (!sub) return;
+    if (c.batchRelease) syncBatchRelease(c, c.batchRelease, sub);
+    if (sub.podTemplateHash === '') sub.podTemplateHash = c.workload?.podTemplateHash ?? '';
+    if (doCanaryJump(c, sub)) return;
+    const steps = c.rollout.steps;
+    if (!steps[sub.currentStepIndex - 1]) return;
+    const stamp = () => (sub.lastUpdateTime = c.nowIso);
+    switch (sub.currentStepState) {
+      case STEP_STATE.Init:
+      case STEP_STATE.Upgrade:
+        // upstream's fallthrough: from StepInit the upgrade starts in the same reconcile
+        if (sub.currentStepState === STEP_STATE.Init) {
+          stamp();
+          sub.currentStepState = STEP_STATE.Upgrade;
+        }
+        if (doCanaryUpgrade(c, sub)) {
+          sub.currentStepState = STEP_STATE.TrafficRouting;
+          stamp();
+        }
+        return;
+      case STEP_STATE.TrafficRouting:
+        // without trafficRoutings DoTrafficRouting is done at once
+        stamp();
+        sub.currentStepState = STEP_STATE.MetricsAnalysis;
+        recheckIn(c, c.gracePeriodMs);
+        return;
+      case STEP_STATE.MetricsAnalysis:
+        sub.currentStepState = STEP_STATE.Paused;
+        return;
+      case STEP_STATE.Paused:
+        if (doBlueGreenPaused(c, sub)) {
+          stamp();
+          sub.currentStepState = STEP_STATE.Ready;
+        }
+        return;
+      case STEP_STATE.Ready:
+        stamp();
+        if (steps.length > sub.currentStepIndex) {
+          sub.currentStepIndex++;
+          sub.nextStepIndex = nextBatchIndex(steps.length, sub.currentStepIndex);
+          sub.currentStepState = STEP_STATE.Init;
+        } else sub.currentStepState = STEP_STATE.Completed;
+        return;
+    }
+  },
+
+  finalise(c) {
+    const sub = c.newStatus.canaryStatus;
+    if (!sub) return true;
+    // removeRolloutProgressingAnnotation, before anything else
+    if (c.workloadObject && c.workload && IN_ROLLOUT_PROGRESSING_ANNOTATION in c.workload.annotations) {
+      c.writes.push({ kind: 'patchWorkload', patch: { metadata: { annotations: { [IN_ROLLOUT_PROGRESSING_ANNOTATION]: null } } } });
+    }
+    const F = BLUE_GREEN_FINALISING_STEP;
+    let next = nextBlueGreenTask(c.finalizeReason, sub.finalisingStep);
+    if (sub.finalisingStep === '') {
+      sub.finalisingStep = next;
+      sub.lastUpdateTime = c.nowIso;
+    } else if (sub.finalisingStep === F.End) return true;
+    let retry = false;
+    switch (sub.finalisingStep) {
+      case F.ResumeWorkload:
+        retry = finalizingBatchRelease(c);
+        break;
+      case F.ReleaseWorkloadControl:
+        retry = removeBatchRelease(c);
+        break;
+      case F.RouteTrafficToNew:
+      case F.RouteTrafficToStable:
+      case F.RestoreStableService:
+      case F.RemoveCanaryService:
+        // no trafficRoutings: nothing to route or restore
+        break;
+      default:
+        next = nextBlueGreenTask(c.finalizeReason, '');
+        sub.finalisingStep = next;
+        return false;
+    }
+    if (retry) return false;
+    sub.lastUpdateTime = c.nowIso;
+    sub.finalisingStep = next;
+    return next === F.End;
+  },
+};
+
+/** The Rollout with `status.blueGreenStatus` read as the state machine's `canaryStatus` (updated* → canary*). */
+export function blueGreenStatusAsCanary(rollout: KubeObject): KubeObject {
+  const status = rollout.status;
+  if (!isObj(status) || !isObj(status.blueGreenStatus)) return rollout;
+  const { blueGreenStatus, ...rest } = status;
+  const { updatedRevision, updatedReplicas, updatedReadyReplicas, ...common } = blueGreenStatus;
+  const sub: Record<string, unknown> = { ...common };
+  if (updatedRevision !== undefined) sub.canaryRevision = updatedRevision;
+  if (updatedReplicas !== undefined) sub.canaryReplicas = updatedReplicas;
+  if (updatedReadyReplicas !== undefined) sub.canaryReadyReplicas = updatedReadyReplicas;
+  return { ...rollout, status: { ...rest, canaryStatus: sub } };
+}
+
+/** The status to write for a blue-green Rollout: the sub-status under `blueGreenStatus`, spelt as upstream does. */
+export function canaryStatusAsBlueGreen(status: RolloutStatusObj): RolloutStatusObj & { blueGreenStatus?: Record<string, unknown> } {
+  const { canaryStatus, ...rest } = status;
+  if (!canaryStatus) return rest;
+  const { canaryRevision, canaryReplicas, canaryReadyReplicas, ...common } = canaryStatus;
+  return { ...rest, blueGreenStatus: { ...common, updatedRevision: canaryRevision, updatedReplicas: canaryReplicas, updatedReadyReplicas: canaryReadyReplicas } };
+}
