@@ -13,20 +13,12 @@ import { isObj } from '../workloads/access';
 import { STEP_STATE } from './labels';
 import { IN_ROLLOUT_PROGRESSING_ANNOTATION } from './release-workload';
 import { recheckIn, type ReleaseManager, type RolloutContext } from './rollout-context';
-import { doCanaryJump, doCanaryUpgrade, finalizingBatchRelease, removeBatchRelease, setProgressingMessage, syncBatchRelease } from './rollout-canary';
+import { doCanaryJump, doCanaryUpgrade, FINALISING_STEP, finalizingBatchRelease, removeBatchRelease, setProgressingMessage, syncBatchRelease } from './rollout-canary';
 import type { RolloutStatusObj, SubStatusObj } from './rollout-status';
 import { nextBatchIndex } from './step-math';
 
-/** api/v1beta1/rollout_types.go FinalisingStepType values blue-green goes through. */
-export const BLUE_GREEN_FINALISING_STEP = {
-  RouteTrafficToNew: 'FinalisingStepRouteTrafficToNew',
-  RouteTrafficToStable: 'FinalisingStepRouteTrafficToStable',
-  RestoreStableService: 'RestoreStableService',
-  RemoveCanaryService: 'RemoveCanaryService',
-  ResumeWorkload: 'ResumeWorkload',
-  ReleaseWorkloadControl: 'ReleaseWorkloadControl',
-  End: 'END',
-} as const;
+/** The finalising steps (api/v1beta1/rollout_types.go FinalisingStepType), shared with canary. */
+export const BLUE_GREEN_FINALISING_STEP = FINALISING_STEP;
 
 /** nextBlueGreenTask: the finalising steps in the order of the reason (success, rollback, disabled/deleting). */
 export function nextBlueGreenTask(reason: string | undefined, current: string): string {

@@ -15,10 +15,11 @@ import { doTrafficRouting, patchStableService, removeCanaryService, restoreGatew
 
 /** api/v1beta1 FinalisingStepType values. */
 export const FINALISING_STEP = {
+  RouteTrafficToNew: 'FinalisingStepRouteTrafficToNew',
+  RouteTrafficToStable: 'FinalisingStepRouteTrafficToStable',
   RestoreStableService: 'RestoreStableService',
-  RouteTrafficToStable: 'RouteTrafficToStable',
   RemoveCanaryService: 'RemoveCanaryService',
-  ResumeWorkload: 'PatchWorkload',
+  ResumeWorkload: 'ResumeWorkload',
   ReleaseWorkloadControl: 'ReleaseWorkloadControl',
   End: 'END',
 } as const;

@@ -134,8 +134,9 @@ describe('Rollout rules (pkg/controller/rollout)', () => {
       for (let cur = ''; cur !== FINALISING_STEP.End; ) out.push((cur = nextCanaryTask(reason, cur)));
       return out;
     };
-    assert.deepEqual(walk('Success'), ['RestoreStableService', 'RouteTrafficToStable', 'RemoveCanaryService', 'PatchWorkload', 'ReleaseWorkloadControl', 'END']);
-    assert.deepEqual(walk('Rollback'), ['RouteTrafficToStable', 'PatchWorkload', 'ReleaseWorkloadControl', 'RestoreStableService', 'RemoveCanaryService', 'END']);
+    // The values are api/v1beta1/rollout_types.go's FinalisingStepType spellings, as status.canaryStatus.finalisingStep shows them.
+    assert.deepEqual(walk('Success'), ['RestoreStableService', 'FinalisingStepRouteTrafficToStable', 'RemoveCanaryService', 'ResumeWorkload', 'ReleaseWorkloadControl', 'END']);
+    assert.deepEqual(walk('Rollback'), ['FinalisingStepRouteTrafficToStable', 'ResumeWorkload', 'ReleaseWorkloadControl', 'RestoreStableService', 'RemoveCanaryService', 'END']);
   });
 
   const base = () => {
