@@ -133,8 +133,68 @@ if (want('api') || want('requests')) {
   }
 }
 
+if (want('rollouts')) {
+  // Kruise Rollout commands (issue #15): requests each one sends (audit log, warm discovery cache) and
+  // time against the kubectl command a user would type instead, on a release paused for approval.
+  console.log('\n# 4. Kruise Rollout commands (sandbox audit log; median of 15 interleaved with kubectl)');
+  const sb = await startSandbox(['--ready-delay=50ms']);
+  try {
+    await applyYaml(sb, cloneSetYaml('web', 10).replace('InPlaceIfPossible', 'ReCreate'));
+    await applyYaml(sb, `apiVersion: rollouts.kruise.io/v1beta1
+kind: Rollout
+metadata: {name: rollout-web}
+spec:
+  workloadRef: {apiVersion: apps.kruise.io/v1alpha1, kind: CloneSet, name: web}
+  strategy:
+    canary:
+      steps: [{replicas: 20%, pause: {}}, {replicas: 50%, pause: {}}, {replicas: 100%}]
+`);
+    await waitReady(sb, 'cloneset', 'web', 10);
+    await waitFor('rollout Healthy', () => jsonOf(sb, ['get', 'rollouts.rollouts.kruise.io', 'rollout-web']).status?.phase === 'Healthy');
+    run(cli, ['set', 'image', 'cloneset/web', 'app=nginx:1.26'], sb.env);
+    const stepPaused = (step) => () => {
+      const st = jsonOf(sb, ['get', 'rollouts.rollouts.kruise.io', 'rollout-web']).status ?? {};
+      return st.canaryStatus?.currentStepIndex === step && st.canaryStatus?.currentStepState === 'StepPaused';
+    };
+    await waitFor('step 1 paused', stepPaused(1));
+    run(kubectlBin, ['get', 'rollouts.rollouts.kruise.io', 'rollout-web'], sb.env);
+    const count = (args) => {
+      const mark = sb.mark();
+      run(cli, args, sb.env);
+      const entries = sb.since(mark);
+      return { w: writes(entries).length, r: reads(entries).length, d: entries.filter(isDiscovery).length, watches: entries.filter((e) => e.verb === 'watch').length };
+    };
+    let c = count(['rollout', 'status', 'rollout/rollout-web', '--until=paused']);
+    report('rollout status rollout/X (at its pause): reads besides watches', c.r, 'req', '<= 3', c.r <= 3 && c.w === 0 && c.d === 0, `${c.watches} watch, ${c.w} writes, ${c.d} discovery`);
+    c = count(['rollout', 'status', 'cloneset/web', '--until=paused']);
+    report('rollout status cloneset/X under a Rollout: reads besides watches', c.r, 'req', '<= 4', c.r <= 4 && c.w === 0 && c.d === 0, `${c.watches} watch, ${c.w} writes, ${c.d} discovery`);
+    c = count(['get', 'rollouts']);
+    report('get rollouts: requests', c.r + c.w + c.d, 'req', '== 1', c.r + c.w + c.d === 1);
+    c = count(['describe', 'rollout', 'rollout-web']);
+    report('describe rollout: reads', c.r, 'req', '<= 4', c.r <= 4 && c.w === 0 && c.d === 0, `${c.d} discovery`);
+    c = count(['rollout', 'approve', 'rollout/rollout-web']);
+    report('rollout approve: writes', c.w, 'req', '== 1', c.w === 1);
+    report('rollout approve: reads', c.r, 'req', '<= 1', c.r <= 1 && c.d === 0, `${c.d} discovery`);
+    await waitFor('step 2 paused', stepPaused(2));
+    c = count(['rollout', 'pause', 'rollout/rollout-web']);
+    report('rollout pause rollout/X: reads + writes', `${c.r}+${c.w}`, 'req', '<= 1+1', c.r <= 1 && c.w === 1 && c.d === 0);
+    run(cli, ['rollout', 'resume', 'rollout/rollout-web'], sb.env);
+
+    const [getOurs, getTheirs, descOurs, descTheirs] = wallMsInterleaved([
+      [cli, ['get', 'rollouts'], sb.env],
+      [kubectlBin, ['get', 'rollouts.rollouts.kruise.io'], sb.env],
+      [cli, ['describe', 'rollout', 'rollout-web'], sb.env],
+      [kubectlBin, ['describe', 'rollouts.rollouts.kruise.io', 'rollout-web'], sb.env],
+    ]);
+    report('get rollouts vs kubectl get rollouts', r2(getOurs / getTheirs), 'x', '<= 1.5x', getOurs / getTheirs <= 1.5, `${r2(getOurs)} ms vs ${r2(getTheirs)} ms`);
+    report('describe rollout vs kubectl describe rollout', r2(descOurs / descTheirs), 'x', '<= 1.5x', descOurs / descTheirs <= 1.5, `${r2(descOurs)} ms vs ${r2(descTheirs)} ms`);
+  } finally {
+    await sb.stop();
+  }
+}
+
 if (want('scale')) {
-  console.log('\n# 4. Scale');
+  console.log('\n# 5. Scale');
   const starts = [];
   for (let i = 0; i < 5; i++) {
     const s = await startSandbox();

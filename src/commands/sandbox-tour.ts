@@ -1,6 +1,6 @@
 // `sandbox --tour` (npm run demo): starts a private sandbox and walks a CloneSet through
-// create → set image under a 90% partition → status → partition 0 → undo, printing every
-// command and its output. Each step runs the real CLI as a subprocess, exactly as a user would.
+// create → set image under a 90% partition → status → partition 0 → undo, then a Kruise Rollout
+// canary release (paused for approval, described, approved), printing every command and its output. Each step runs the real CLI as a subprocess, exactly as a user would.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,14 +32,32 @@ spec:
     partition: "90%"
 `;
 
+const ROLLOUT = `apiVersion: rollouts.kruise.io/v1beta1
+kind: Rollout
+metadata:
+  name: rollout-web
+  namespace: default
+spec:
+  workloadRef:
+    apiVersion: apps.kruise.io/v1alpha1
+    kind: CloneSet
+    name: web
+  strategy:
+    canary:
+      steps:
+        - replicas: 25%
+          pause: {}
+        - replicas: 100%
+`;
+
 interface Step {
   say: string;
   /** argv shown after "$ "; the first word is kubectl (real) or kubectl kruise (this CLI). */
   show: string[];
   run: 'plugin' | 'kubectl' | 'api';
   args: string[];
-  /** For `api` steps: the request done instead of kubectl when it is not installed. */
-  api?: { method: string; path: string; body: unknown; contentType: string };
+  /** For `api` steps: the request done instead of kubectl when it is not installed (a string body is sent as is). */
+  api?: { method: string; path: string; body: unknown; contentType: string; done: string };
 }
 
 function findKubectl(): string | undefined {
@@ -66,22 +84,31 @@ export async function runTour(ctx: CommandContext, sandbox: RunningSandbox): Pro
   const kubeconfig = join(dir, 'kubeconfig');
   const manifest = join(dir, 'web.yaml');
   writeFileSync(kubeconfig, sandbox.kubeconfig, { mode: 0o600 });
+  const rolloutManifest = join(dir, 'rollout-web.yaml');
   writeFileSync(manifest, CLONESET);
+  writeFileSync(rolloutManifest, ROLLOUT);
   const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG: kubeconfig, KUBECACHEDIR: join(dir, 'cache'), NO_COLOR: '1' };
   const kubectl = findKubectl();
   const plugin = [process.argv[1]!];
   const partitionZero = { spec: { updateStrategy: { partition: 0 } } };
   const steps: Step[] = [
-    { say: 'Create a CloneSet of 8 pods that keeps 90% of them at the old revision during updates', show: ['kubectl', 'apply', '-f', 'web.yaml'], run: 'kubectl', args: ['apply', '-f', manifest], api: { method: 'POST', path: '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets', body: 'manifest', contentType: 'application/yaml' } },
+    { say: 'Create a CloneSet of 8 pods that keeps 90% of them at the old revision during updates', show: ['kubectl', 'apply', '-f', 'web.yaml'], run: 'kubectl', args: ['apply', '-f', manifest], api: { method: 'POST', path: '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets', body: CLONESET, contentType: 'application/yaml', done: 'cloneset.apps.kruise.io/web created' } },
     { say: 'Wait until all 8 pods are ready', show: ['kubectl', 'kruise', 'rollout', 'status', 'cloneset/web', '--timeout=60s'], run: 'plugin', args: ['rollout', 'status', 'cloneset/web', '--timeout=60s'] },
     { say: 'What does partition 90% mean for 8 replicas?', show: ['kubectl', 'kruise', 'explain', 'partition', 'cloneset/web'], run: 'plugin', args: ['explain', 'partition', 'cloneset/web'] },
     { say: 'Change the image: only the pods outside the partition are updated (in place)', show: ['kubectl', 'kruise', 'set', 'image', 'cloneset/web', 'nginx=nginx:1.25.4'], run: 'plugin', args: ['set', 'image', 'cloneset/web', 'nginx=nginx:1.25.4'] },
     { say: 'The rollout stops at the partition: 1 pod updated, 7 kept', show: ['kubectl', 'kruise', 'rollout', 'status', 'cloneset/web', '--timeout=60s'], run: 'plugin', args: ['rollout', 'status', 'cloneset/web', '--timeout=60s'] },
-    { say: 'Release the partition', show: ['kubectl', 'patch', 'cloneset', 'web', '--type', 'merge', '-p', JSON.stringify(partitionZero)], run: 'kubectl', args: ['patch', 'cloneset', 'web', '--type', 'merge', '-p', JSON.stringify(partitionZero)], api: { method: 'PATCH', path: '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/web', body: partitionZero, contentType: 'application/merge-patch+json' } },
+    { say: 'Release the partition', show: ['kubectl', 'patch', 'cloneset', 'web', '--type', 'merge', '-p', JSON.stringify(partitionZero)], run: 'kubectl', args: ['patch', 'cloneset', 'web', '--type', 'merge', '-p', JSON.stringify(partitionZero)], api: { method: 'PATCH', path: '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/web', body: partitionZero, contentType: 'application/merge-patch+json', done: 'cloneset.apps.kruise.io/web patched' } },
     { say: 'Now every pod is updated', show: ['kubectl', 'kruise', 'rollout', 'status', 'cloneset/web', '--timeout=60s'], run: 'plugin', args: ['rollout', 'status', 'cloneset/web', '--timeout=60s'] },
     { say: 'Roll back to the previous template', show: ['kubectl', 'kruise', 'rollout', 'undo', 'cloneset/web'], run: 'plugin', args: ['rollout', 'undo', 'cloneset/web'] },
     { say: 'Wait for the rollback', show: ['kubectl', 'kruise', 'rollout', 'status', 'cloneset/web', '--timeout=60s'], run: 'plugin', args: ['rollout', 'status', 'cloneset/web', '--timeout=60s'] },
     { say: 'The revisions so far', show: ['kubectl', 'kruise', 'rollout', 'history', 'cloneset/web'], run: 'plugin', args: ['rollout', 'history', 'cloneset/web'] },
+    { say: 'Hand the next releases to Kruise Rollout: a canary of 25% that waits for a person, then everyone', show: ['kubectl', 'apply', '-f', 'rollout-web.yaml'], run: 'kubectl', args: ['apply', '-f', rolloutManifest], api: { method: 'POST', path: '/apis/rollouts.kruise.io/v1beta1/namespaces/default/rollouts', body: ROLLOUT, contentType: 'application/yaml', done: 'rollout.rollouts.kruise.io/rollout-web created' } },
+    { say: 'Wait until the Rollout has taken the CloneSet over', show: ['kubectl', 'kruise', 'rollout', 'status', 'rollout/rollout-web', '--timeout=60s'], run: 'plugin', args: ['rollout', 'status', 'rollout/rollout-web', '--timeout=60s'] },
+    { say: 'Change the image: the Rollout releases it in steps', show: ['kubectl', 'kruise', 'set', 'image', 'cloneset/web', 'nginx=nginx:1.25.5'], run: 'plugin', args: ['set', 'image', 'cloneset/web', 'nginx=nginx:1.25.5'] },
+    { say: 'A pipeline stops at the canary: 2 of 8 pods updated, waiting for approval', show: ['kubectl', 'kruise', 'rollout', 'status', 'rollout/rollout-web', '--until=paused', '--timeout=60s'], run: 'plugin', args: ['rollout', 'status', 'rollout/rollout-web', '--until=paused', '--timeout=60s'] },
+    { say: 'Look at the release', show: ['kubectl', 'kruise', 'describe', 'rollout', 'rollout-web'], run: 'plugin', args: ['describe', 'rollout', 'rollout-web'] },
+    { say: 'Approve the next step', show: ['kubectl', 'kruise', 'rollout', 'approve', 'rollout/rollout-web'], run: 'plugin', args: ['rollout', 'approve', 'rollout/rollout-web'] },
+    { say: 'Wait for the release to complete', show: ['kubectl', 'kruise', 'rollout', 'status', 'rollout/rollout-web', '--timeout=60s'], run: 'plugin', args: ['rollout', 'status', 'rollout/rollout-web', '--timeout=60s'] },
   ];
   try {
     for (const [i, step] of steps.entries()) {
@@ -93,13 +120,13 @@ export async function runTour(ctx: CommandContext, sandbox: RunningSandbox): Pro
       else {
         // No kubectl installed: the same request, made directly.
         const a = step.api!;
-        const res = await fetch(sandbox.url + a.path, { method: a.method, headers: { 'Content-Type': a.contentType, Accept: 'application/json' }, body: a.body === 'manifest' ? CLONESET : JSON.stringify(a.body) });
+        const res = await fetch(sandbox.url + a.path, { method: a.method, headers: { 'Content-Type': a.contentType, Accept: 'application/json' }, body: typeof a.body === 'string' ? a.body : JSON.stringify(a.body) });
         code = res.ok ? 0 : 1;
-        out.write(res.ok ? `cloneset.apps.kruise.io/web ${a.method === 'POST' ? 'created' : 'patched'}\n` : `error: ${await res.text()}\n`);
+        out.write(res.ok ? `${a.done}\n` : `error: ${await res.text()}\n`);
       }
       if (code !== 0) throw failure(`the tour stopped at step ${i + 1} (${step.show.join(' ')}): exit code ${code}`);
     }
-    out.write('\nTour finished: that is a CloneSet partitioned rollout and rollback, end to end.\n');
+    out.write('\nTour finished: a CloneSet partitioned rollout and rollback, then a Kruise Rollout canary release, end to end.\n');
     return 0;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -72,13 +72,18 @@ describe('kubectl-kruise sandbox', () => {
     }
   });
 
-  it('--tour (npm run demo) walks a CloneSet through a partitioned rollout and a rollback', async () => {
-    const res = await runCli(['sandbox', '--tour'], { timeoutMs: 60_000 });
+  it('--tour (npm run demo) walks a CloneSet through a partitioned rollout and a rollback, then a Kruise Rollout canary', async () => {
+    const res = await runCli(['sandbox', '--tour'], { timeoutMs: 90_000 });
     assert.equal(res.code, 0, `${res.stdout}\n${res.stderr}`);
     assert.match(res.stdout, /\$ kubectl kruise set image cloneset\/web nginx=nginx:1\.25\.4/);
     assert.match(res.stdout, /1 of 8 pods updated \(7 kept at the old revision by the partition\)/);
     assert.match(res.stdout, /\$ kubectl patch cloneset web --type merge -p '\{"spec":\{"updateStrategy":\{"partition":0\}\}\}'/);
     assert.match(res.stdout, /rolled back/);
+    // The Kruise Rollout part: stopped at the canary step waiting for approval, approved, completed.
+    assert.match(res.stdout, /rollout\.rollouts\.kruise\.io\/rollout-web created/);
+    assert.match(res.stdout, /is waiting for approval at step 1\/2 \(2 of 2 canary pods ready\)/);
+    assert.match(res.stdout, /successfully rolled out\n\nTour finished/);
+    assert.match(res.stdout, /rollout\.rollouts\.kruise\.io\/rollout-web approved/);
     assert.match(res.stdout, /Tour finished/);
   });
 
