@@ -13,6 +13,7 @@ import {
 } from '../../../../src/kruise/rollout/bluegreen-control';
 import { BATCH_RELEASE_CONTROL_ANNOTATION } from '../../../../src/kruise/rollout/deployment-partition';
 import type { KubeObject } from '../../../../src/kruise/types';
+import { mergePatch } from './helpers';
 import { batchReleasePlanHash, reconcileBatchRelease } from '../../../../src/kruise/rollout/batch-release';
 import type { IntOrString } from '../../../../src/kruise/intstr';
 
@@ -20,17 +21,7 @@ const CS_TEST = 'openkruise/rollouts pkg/controller/batchrelease/control/bluegre
 const DEP_TEST = 'openkruise/rollouts pkg/controller/batchrelease/control/bluegreenstyle/deployment/control_test.go';
 const CONTROL_INFO = '{"apiVersion":"rollouts.kruise.io/v1beta1","kind":"BatchRelease","name":"release","uid":"u-1","controller":true,"blockOwnerDeletion":true}';
 
-/** A deep merge patch applied as RFC 7386 says (null deletes). */
-function applyMerge(target: unknown, patch: unknown): unknown {
-  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
-  const out: Record<string, unknown> = target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
-  for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
-    if (v === null) delete out[k];
-    else out[k] = applyMerge(out[k], v);
-  }
-  return out;
-}
-const apply = (obj: KubeObject, patch: unknown): KubeObject => applyMerge(obj, patch) as KubeObject;
+const apply = (obj: KubeObject, patch: unknown): KubeObject => mergePatch(obj, patch) as KubeObject;
 
 // cloneDemo of the Go test: 10 replicas, paused, partition "0%", maxUnavailable 1.
 const cloneDemo = (): KubeObject => ({

@@ -9,6 +9,7 @@ import {
 import { templateHash as sandboxTemplateHash } from '../../../../src/sandbox/controllers/hash';
 import { templateWithoutHash } from '../../../../src/sandbox/controllers/deployment';
 import type { KubeObject } from '../../../../src/kruise/types';
+import { mergePatch } from './helpers';
 import type { IntOrString } from '../../../../src/kruise/intstr';
 
 const HANDLER = 'openkruise/rollouts pkg/webhook/workload/mutating/workload_update_handler_test.go';
@@ -17,17 +18,6 @@ const UTIL = 'openkruise/rollouts pkg/controller/batchrelease/control/util_test.
 const IN_PROGRESSING = 'rollouts.kruise.io/in-progressing';
 const ROLLOUT_ID = 'rollouts.kruise.io/rollout-id';
 const ORIGINAL = 'rollouts.kruise.io/original-deployment-strategy';
-
-/** A merge patch applied as RFC 7386 says (null deletes). */
-function applyMerge(target: unknown, patch: unknown): unknown {
-  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
-  const out: Record<string, unknown> = target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
-  for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
-    if (v === null) delete out[k];
-    else out[k] = applyMerge(out[k], v);
-  }
-  return out;
-}
 
 // deploymentDemo / rsDemo of the Go test: echoserver:v1, one ReplicaSet of 5 with hash 5b494f7bf.
 const deploymentDemo = (): KubeObject => ({
@@ -42,8 +32,8 @@ const rsDemo = (name = 'echoserver-v1', image = 'echoserver:v1'): KubeObject => 
   metadata: { name, namespace: 'default', labels: { app: 'echoserver', 'pod-template-hash': '5b494f7bf' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'echoserver', uid: 'dep-uid', controller: true }] },
   spec: { replicas: 5, template: { metadata: { labels: { app: 'echoserver' } }, spec: { containers: [{ name: 'echoserver', image }] } } },
 });
-const withImage = (d: KubeObject, image: string): KubeObject => applyMerge(d, { spec: { template: { spec: { containers: [{ name: 'echoserver', image }] } } } }) as KubeObject;
-const withAnnotations = (d: KubeObject, a: Record<string, string>): KubeObject => applyMerge(d, { metadata: { annotations: a } }) as KubeObject;
+const withImage = (d: KubeObject, image: string): KubeObject => mergePatch(d, { spec: { template: { spec: { containers: [{ name: 'echoserver', image }] } } } }) as KubeObject;
+const withAnnotations = (d: KubeObject, a: Record<string, string>): KubeObject => mergePatch(d, { metadata: { annotations: a } }) as KubeObject;
 
 interface HandlerRow {
   name: string;
@@ -53,7 +43,7 @@ interface HandlerRow {
   rss: KubeObject[];
   traffic?: boolean;
 }
-const paused = (d: KubeObject) => applyMerge(d, { spec: { paused: true } }) as KubeObject;
+const paused = (d: KubeObject) => mergePatch(d, { spec: { paused: true } }) as KubeObject;
 const handlerRows: HandlerRow[] = [
   {
     name: 'deployment image v1->v2, matched rollout',
@@ -114,14 +104,14 @@ const handlerRows: HandlerRow[] = [
   },
   {
     name: 'bluegreen: rollback',
-    old: applyMerge(withAnnotations(withImage(deploymentDemo(), 'echoserver:v2'), { [IN_PROGRESSING]: '{"rolloutName":"rollout-demo"}', [ORIGINAL]: '{"MaxSurge":"25%", "MaxUnavailable":"25%"}' }), { metadata: { labels: { 'rollouts.kruise.io/stable-revision': '5b494f7bf' } } }) as KubeObject,
+    old: mergePatch(withAnnotations(withImage(deploymentDemo(), 'echoserver:v2'), { [IN_PROGRESSING]: '{"rolloutName":"rollout-demo"}', [ORIGINAL]: '{"MaxSurge":"25%", "MaxUnavailable":"25%"}' }), { metadata: { labels: { 'rollouts.kruise.io/stable-revision': '5b494f7bf' } } }) as KubeObject,
     next: withAnnotations(deploymentDemo(), { [IN_PROGRESSING]: '{"rolloutName":"rollout-demo"}', [ORIGINAL]: '{"MaxSurge":"25%", "MaxUnavailable":"25%"}' }),
     expect: paused(withAnnotations(deploymentDemo(), { [IN_PROGRESSING]: '{"rolloutName":"rollout-demo"}', [ORIGINAL]: '{"MaxSurge":"25%", "MaxUnavailable":"25%"}' })),
     rss: [rsDemo(), rsDemo('echoserver-v2', 'echoserver:v2')],
   },
   {
     name: 'bluegreen: successive release',
-    old: applyMerge(withAnnotations(withImage(deploymentDemo(), 'echoserver:v2'), { [IN_PROGRESSING]: '{"rolloutName":"rollout-demo"}', [ORIGINAL]: '{"MaxSurge":"25%", "MaxUnavailable":"25%"}' }), { metadata: { labels: { 'rollouts.kruise.io/stable-revision': '5b494f7bf' } } }) as KubeObject,
+    old: mergePatch(withAnnotations(withImage(deploymentDemo(), 'echoserver:v2'), { [IN_PROGRESSING]: '{"rolloutName":"rollout-demo"}', [ORIGINAL]: '{"MaxSurge":"25%", "MaxUnavailable":"25%"}' }), { metadata: { labels: { 'rollouts.kruise.io/stable-revision': '5b494f7bf' } } }) as KubeObject,
     next: withAnnotations(withImage(deploymentDemo(), 'echoserver:v3'), { [IN_PROGRESSING]: '{"rolloutName":"rollout-demo"}', [ORIGINAL]: '{"MaxSurge":"25%", "MaxUnavailable":"25%"}' }),
     expect: paused(withAnnotations(withImage(deploymentDemo(), 'echoserver:v3'), { [IN_PROGRESSING]: '{"rolloutName":"rollout-demo"}', [ORIGINAL]: '{"MaxSurge":"25%", "MaxUnavailable":"25%"}' })),
     rss: [rsDemo(), rsDemo('echoserver-v2', 'echoserver:v2')],
@@ -144,11 +134,11 @@ test(`handleDeployment labels the stable ReplicaSet's pod-template-hash on a new
 
 test('handleDeployment (workload_update_handler.go): in a Partition-style release a rollingUpdate written meanwhile moves into the strategy annotation, Recreate and paused are kept', () => {
   const strategy = { rollingStyle: 'Partition', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' }, partition: '20%' };
-  const old = applyMerge(deploymentDemo(), {
+  const old = mergePatch(deploymentDemo(), {
     metadata: { annotations: { [IN_PROGRESSING]: '{"rolloutName":"r"}', 'rollouts.kruise.io/deployment-strategy': JSON.stringify(strategy) } },
     spec: { paused: true, strategy: { type: 'Recreate' } },
   }) as KubeObject;
-  const next = applyMerge(old, { spec: { paused: false, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 3, maxUnavailable: 0 } } } }) as KubeObject;
+  const next = mergePatch(old, { spec: { paused: false, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 3, maxUnavailable: 0 } } } }) as KubeObject;
   const got = holdDeployment(next, old, 'r', false, [rsDemo()]);
   assert.ok(got);
   assert.deepEqual(got.spec, { ...(old.spec as object), paused: true, strategy: { type: 'Recreate' } });
@@ -222,8 +212,8 @@ test(`TestRealController: Initialize (paused, Recreate, control info, strategy n
     spec: { releasePlan: { batchPartition: 1, batches: [{ canaryReplicas: '10%' }, { canaryReplicas: '50%' }, { canaryReplicas: '100%' }] } },
     status: { canaryStatus: { currentBatch: 1 } },
   };
-  let d = applyMerge(deploymentDemo(), { spec: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } } } }) as KubeObject;
-  d = applyMerge(d, deploymentReleaseControl.initialize(d, br)) as KubeObject;
+  let d = mergePatch(deploymentDemo(), { spec: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } } } }) as KubeObject;
+  d = mergePatch(d, deploymentReleaseControl.initialize(d, br)) as KubeObject;
   assert.equal((d.spec as { paused: boolean }).paused, true);
   assert.deepEqual((d.spec as { strategy: unknown }).strategy, { type: 'Recreate' });
   assert.equal(JSON.parse(d.metadata.annotations?.['batchrelease.rollouts.kruise.io/control-info'] ?? '').uid, 'br-uid');
@@ -232,12 +222,12 @@ test(`TestRealController: Initialize (paused, Recreate, control info, strategy n
   assert.deepEqual(strategy.rollingUpdate, { maxSurge: 1, maxUnavailable: 0 });
   assert.equal(deploymentReleaseControl.initialize(d, br), undefined);
 
-  d = applyMerge(d, deploymentReleaseControl.upgradeBatch(d, deploymentReleaseControl.batchContext(d, br, []))) as KubeObject;
+  d = mergePatch(d, deploymentReleaseControl.upgradeBatch(d, deploymentReleaseControl.batchContext(d, br, []))) as KubeObject;
   assert.equal(JSON.parse(d.metadata.annotations?.['rollouts.kruise.io/deployment-strategy'] ?? '').partition, '50%');
   assert.equal(deploymentReleaseControl.upgradeBatch(d, deploymentReleaseControl.batchContext(d, br, [])), undefined);
 
-  const finalBr = applyMerge(br, { spec: { releasePlan: { batchPartition: null } } }) as KubeObject;
-  d = applyMerge(d, deploymentReleaseControl.finalize(d, finalBr)) as KubeObject;
+  const finalBr = mergePatch(br, { spec: { releasePlan: { batchPartition: null } } }) as KubeObject;
+  d = mergePatch(d, deploymentReleaseControl.finalize(d, finalBr)) as KubeObject;
   for (const a of ['batchrelease.rollouts.kruise.io/control-info', 'rollouts.kruise.io/deployment-strategy', 'rollouts.kruise.io/deployment-extra-status']) assert.equal(d.metadata.annotations?.[a], undefined, a);
   assert.equal((d.spec as { paused: boolean }).paused, false);
   assert.deepEqual((d.spec as { strategy: unknown }).strategy, { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } });
