@@ -4,42 +4,21 @@
 // raises maxSurge, so the new ReplicaSet grows beside the old one; at the end the saved settings come
 // back (original-deployment-strategy annotation) and the native controller removes the old pods.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { kubectl, REPO_ROOT } from '../helpers/cli';
-import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
+import { kubectl } from '../helpers/cli';
+import { waitUntil, type Sandbox } from '../helpers/sandbox';
+import { applyRolloutFixtures, approveStep, cond, haveCrds, podImages, startWithRolloutCrds, waitReleaseEnded } from './rollout-kruise-helpers';
 
-const SHARED = resolve(REPO_ROOT, '..', 'shared');
-const KRUISE_CRDS = join(SHARED, 'kruise-crds', 'v1.9.0');
-const ROLLOUT_CRDS = join(SHARED, 'kruise-rollout-crds', 'v0.6.2');
-const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'rollout-kruise');
-const haveCrds = existsSync(KRUISE_CRDS) && existsSync(ROLLOUT_CRDS);
 const RO_PATH = '/apis/rollouts.kruise.io/v1beta1/namespaces/default/rollouts/rollout-shop';
 const DEP_PATH = '/apis/apps/v1/namespaces/default/deployments/shop';
 
-interface Cond {
-  type: string;
-  status: string;
-  reason: string;
-}
-
-describe('sandbox Kruise Rollout: blue-green of a Deployment of 10 (v0.6.2 CRDs)', { skip: !haveCrds && 'no ../shared CRDs' }, () => {
+describe('sandbox Kruise Rollout: blue-green of a Deployment of 10 (v0.6.2 CRDs)', { skip: !haveCrds('v0.6.2') && 'no ../shared CRDs' }, () => {
   let sb: Sandbox;
   const rollout = async () => (await sb.api('GET', RO_PATH)).body;
   const deployment = async () => (await sb.api('GET', DEP_PATH)).body;
-  const cond = (ro: { status?: { conditions?: Cond[] } }, type: string) => ro.status?.conditions?.find((c) => c.type === type);
   /** Live pods by image. */
-  const images = async (): Promise<Record<string, number>> => {
-    const pods = (await sb.api('GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Dshop')).body.items as Array<{ metadata: { deletionTimestamp?: string }; spec: { containers: Array<{ image: string }> } }>;
-    const out: Record<string, number> = {};
-    for (const p of pods) if (!p.metadata.deletionTimestamp) out[p.spec.containers[0]!.image] = (out[p.spec.containers[0]!.image] ?? 0) + 1;
-    return out;
-  };
-  const approve = async () => {
-    const res = await kubectl(['patch', 'rollout', 'rollout-shop', '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { blueGreenStatus: { currentStepState: 'StepReady' } } })], sb.kubeconfig);
-    assert.equal(res.code, 0, res.stderr);
-  };
+  const images = () => podImages(sb, 'shop');
+  const approve = () => approveStep(sb, 'rollout-shop', 'blueGreenStatus');
   const waitStep = (what: string, index: number, timeoutMs = 30_000) =>
     waitUntil(what, async () => {
       const ro = await rollout();
@@ -47,11 +26,8 @@ describe('sandbox Kruise Rollout: blue-green of a Deployment of 10 (v0.6.2 CRDs)
     }, timeoutMs);
 
   before(async () => {
-    sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS] });
-    for (const f of ['deployment-shop.yaml', 'sandbox-rollout-shop-bluegreen.yaml']) {
-      const res = await kubectl(['apply', '-f', join(FIXTURES, f)], sb.kubeconfig);
-      assert.equal(res.code, 0, res.stderr);
-    }
+    sb = await startWithRolloutCrds('v0.6.2');
+    await applyRolloutFixtures(sb, ['deployment-shop.yaml', 'sandbox-rollout-shop-bluegreen.yaml']);
     await waitUntil('10 available', async () => (await deployment()).status?.availableReplicas === 10, 20_000);
     await waitUntil('Rollout Healthy', async () => (await rollout()).status?.phase === 'Healthy', 20_000);
   });
@@ -79,10 +55,7 @@ describe('sandbox Kruise Rollout: blue-green of a Deployment of 10 (v0.6.2 CRDs)
     await waitStep('step 2 StepPaused', 2);
     assert.deepEqual(await images(), { 'nginx:1.25': 10, 'nginx:1.27': 10 });
     await approve();
-    const ro = await waitUntil('Completed and Healthy', async () => {
-      const r = await rollout();
-      return r.status?.phase === 'Healthy' && cond(r, 'Progressing')?.reason === 'Completed' ? r : undefined;
-    }, 30_000);
+    const ro = await waitReleaseEnded('Completed and Healthy', rollout);
     assert.equal(cond(ro, 'Succeeded')?.status, 'True');
     // waitAllUpdatedAndReady before the BatchRelease completes: by Completed no old pod is left
     assert.deepEqual(await images(), { 'nginx:1.27': 10 });

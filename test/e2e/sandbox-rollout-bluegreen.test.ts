@@ -5,45 +5,21 @@
 // status.blueGreenStatus, and at the end the saved rolling settings come back and the old pods go.
 // Driven only through real kubectl and the API.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { kubectl, REPO_ROOT } from '../helpers/cli';
-import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
+import { waitUntil, type Sandbox } from '../helpers/sandbox';
+import { applyRolloutFixtures, approveStep, cond, haveCrds, patchImage, podImages, startWithRolloutCrds, waitReleaseEnded } from './rollout-kruise-helpers';
 
-const SHARED = resolve(REPO_ROOT, '..', 'shared');
-const KRUISE_CRDS = join(SHARED, 'kruise-crds', 'v1.9.0');
-const ROLLOUT_CRDS = join(SHARED, 'kruise-rollout-crds', 'v0.6.2');
-const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'rollout-kruise');
-const CLONESET = join(FIXTURES, 'sandbox-cloneset-blue-4.yaml');
-const ROLLOUT = join(FIXTURES, 'sandbox-rollout-blue-bluegreen.yaml');
-const haveCrds = existsSync(KRUISE_CRDS) && existsSync(ROLLOUT_CRDS);
 const RO_PATH = '/apis/rollouts.kruise.io/v1beta1/namespaces/default/rollouts/rollout-blue';
 const CS_PATH = '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/blue';
 const MAX_READY_SECONDS = 2 ** 31 - 2;
+const skip = !haveCrds('v0.6.2') && 'no ../shared CRDs';
 
-interface Cond {
-  type: string;
-  status: string;
-  reason: string;
-}
-interface Pod {
-  metadata: { name: string; labels: Record<string, string>; deletionTimestamp?: string };
-  spec: { containers: Array<{ image: string }> };
-}
-
-describe('sandbox Kruise Rollout: blue-green on a CloneSet of 4 (v0.6.2 CRDs)', { skip: !haveCrds && 'no ../shared CRDs' }, () => {
+describe('sandbox Kruise Rollout: blue-green on a CloneSet of 4 (v0.6.2 CRDs)', { skip }, () => {
   let sb: Sandbox;
   const rollout = async () => (await sb.api('GET', RO_PATH)).body;
   const cloneSet = async () => (await sb.api('GET', CS_PATH)).body;
-  const cond = (ro: { status?: { conditions?: Cond[] } }, type: string) => ro.status?.conditions?.find((c) => c.type === type);
   /** Live pods by image. */
-  const images = async (): Promise<Record<string, number>> => {
-    const pods = (await sb.api('GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Dblue')).body.items as Pod[];
-    const out: Record<string, number> = {};
-    for (const p of pods) if (!p.metadata.deletionTimestamp) out[p.spec.containers[0]!.image] = (out[p.spec.containers[0]!.image] ?? 0) + 1;
-    return out;
-  };
+  const images = () => podImages(sb, 'blue');
   const waitStep = (what: string, index: number, state: string, timeoutMs = 30_000) =>
     waitUntil(what, async () => {
       const ro = await rollout();
@@ -51,11 +27,8 @@ describe('sandbox Kruise Rollout: blue-green on a CloneSet of 4 (v0.6.2 CRDs)', 
     }, timeoutMs);
 
   before(async () => {
-    sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS] });
-    for (const f of [CLONESET, ROLLOUT]) {
-      const res = await kubectl(['apply', '-f', f], sb.kubeconfig);
-      assert.equal(res.code, 0, res.stderr);
-    }
+    sb = await startWithRolloutCrds('v0.6.2');
+    await applyRolloutFixtures(sb, ['sandbox-cloneset-blue-4.yaml', 'sandbox-rollout-blue-bluegreen.yaml']);
     await waitUntil('4 ready', async () => (await cloneSet()).status?.readyReplicas === 4, 20_000);
     await waitUntil('Rollout Healthy', async () => (await rollout()).status?.phase === 'Healthy', 20_000);
   });
@@ -64,8 +37,7 @@ describe('sandbox Kruise Rollout: blue-green on a CloneSet of 4 (v0.6.2 CRDs)', 
   });
 
   it('image change → step 1 StepPaused: 2 new pods beside the 4 old ones (6 pods), status in blueGreenStatus, the CloneSet surging with minReadySeconds MaxReadySeconds', async () => {
-    const res = await kubectl(['patch', 'cloneset', 'blue', '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:1.27' }])], sb.kubeconfig);
-    assert.equal(res.code, 0, res.stderr);
+    await patchImage(sb, ['cloneset', 'blue'], 'nginx:1.27');
     const ro = await waitStep('step 1 StepPaused', 1, 'StepPaused');
     assert.equal(ro.status.phase, 'Progressing');
     assert.equal(ro.status.canaryStatus, undefined);
@@ -84,12 +56,8 @@ describe('sandbox Kruise Rollout: blue-green on a CloneSet of 4 (v0.6.2 CRDs)', 
 
   it('cancellation: the template back to the stable image → Cancelling → Succeeded=False; the new pods go, the 4 stable ones stay, the settings come back', async () => {
     const stable = (await cloneSet()).status.currentRevision as string;
-    const res = await kubectl(['patch', 'cloneset', 'blue', '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:1.25' }])], sb.kubeconfig);
-    assert.equal(res.code, 0, res.stderr);
-    const ro = await waitUntil('cancelled and Healthy', async () => {
-      const r = await rollout();
-      return r.status?.phase === 'Healthy' && cond(r, 'Progressing')?.reason === 'Completed' ? r : undefined;
-    }, 30_000);
+    await patchImage(sb, ['cloneset', 'blue'], 'nginx:1.25');
+    const ro = await waitReleaseEnded('cancelled and Healthy', rollout);
     assert.equal(cond(ro, 'Succeeded')?.status, 'False');
     assert.equal(ro.status.message, 'Rollout progressing has been cancelled');
     await waitUntil('only the 4 stable pods', async () => JSON.stringify(await images()) === JSON.stringify({ 'nginx:1.25': 4 }), 20_000);
@@ -102,24 +70,15 @@ describe('sandbox Kruise Rollout: blue-green on a CloneSet of 4 (v0.6.2 CRDs)', 
   });
 });
 
-describe('sandbox Kruise Rollout: blue-green of a CloneSet of 4 in one 100% step, completed (v0.6.2 CRDs)', { skip: !haveCrds && 'no ../shared CRDs' }, () => {
+describe('sandbox Kruise Rollout: blue-green of a CloneSet of 4 in one 100% step, completed (v0.6.2 CRDs)', { skip }, () => {
   let sb: Sandbox;
   const rollout = async () => (await sb.api('GET', '/apis/rollouts.kruise.io/v1beta1/namespaces/default/rollouts/rollout-green')).body;
   const cloneSet = async () => (await sb.api('GET', '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/green')).body;
-  const cond = (ro: { status?: { conditions?: Cond[] } }, type: string) => ro.status?.conditions?.find((c) => c.type === type);
-  const images = async (): Promise<Record<string, number>> => {
-    const pods = (await sb.api('GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Dgreen')).body.items as Pod[];
-    const out: Record<string, number> = {};
-    for (const p of pods) if (!p.metadata.deletionTimestamp) out[p.spec.containers[0]!.image] = (out[p.spec.containers[0]!.image] ?? 0) + 1;
-    return out;
-  };
+  const images = () => podImages(sb, 'green');
 
   before(async () => {
-    sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS] });
-    for (const f of [join(FIXTURES, 'sandbox-cloneset-green-4.yaml'), join(FIXTURES, 'sandbox-rollout-green-bluegreen.yaml')]) {
-      const res = await kubectl(['apply', '-f', f], sb.kubeconfig);
-      assert.equal(res.code, 0, res.stderr);
-    }
+    sb = await startWithRolloutCrds('v0.6.2');
+    await applyRolloutFixtures(sb, ['sandbox-cloneset-green-4.yaml', 'sandbox-rollout-green-bluegreen.yaml']);
     await waitUntil('4 ready', async () => (await cloneSet()).status?.readyReplicas === 4, 20_000);
     await waitUntil('Rollout Healthy', async () => (await rollout()).status?.phase === 'Healthy', 20_000);
   });
@@ -128,20 +87,15 @@ describe('sandbox Kruise Rollout: blue-green of a CloneSet of 4 in one 100% step
   });
 
   it('image change → 4 new pods beside the 4 old (8) while paused; approval → Completed, Succeeded=True, the old pods gone, the settings back', async () => {
-    let res = await kubectl(['patch', 'cloneset', 'green', '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:1.27' }])], sb.kubeconfig);
-    assert.equal(res.code, 0, res.stderr);
+    await patchImage(sb, ['cloneset', 'green'], 'nginx:1.27');
     const paused = await waitUntil('step 1 StepPaused', async () => {
       const r = await rollout();
       return r.status?.currentStepIndex === 1 && r.status?.currentStepState === 'StepPaused' ? r : undefined;
     }, 30_000);
     assert.equal(paused.status.blueGreenStatus.updatedReplicas, 4);
     assert.deepEqual(await images(), { 'nginx:1.25': 4, 'nginx:1.27': 4 });
-    res = await kubectl(['patch', 'rollout', 'rollout-green', '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { blueGreenStatus: { currentStepState: 'StepReady' } } })], sb.kubeconfig);
-    assert.equal(res.code, 0, res.stderr);
-    const ro = await waitUntil('Completed and Healthy', async () => {
-      const r = await rollout();
-      return r.status?.phase === 'Healthy' && cond(r, 'Progressing')?.reason === 'Completed' ? r : undefined;
-    }, 30_000);
+    await approveStep(sb, 'rollout-green', 'blueGreenStatus');
+    const ro = await waitReleaseEnded('Completed and Healthy', rollout);
     assert.equal(cond(ro, 'Succeeded')?.status, 'True');
     assert.equal(ro.status.blueGreenStatus.finalisingStep, 'END');
     // bluegreenstyle Finalize waits for every pod updated and ready: by Completed the old pods are gone

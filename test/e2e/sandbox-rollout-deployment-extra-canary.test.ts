@@ -4,49 +4,29 @@
 // BatchRelease, runs the new template with each step's replicas; at the end the stable Deployment is
 // resumed (the native controller rolls it) and the canary goes with the BatchRelease.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { kubectl, REPO_ROOT } from '../helpers/cli';
-import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
+import { kubectl } from '../helpers/cli';
+import { waitUntil, type Sandbox } from '../helpers/sandbox';
+import { applyRolloutFixtures, approveStep, cond, haveCrds, podImages, startWithRolloutCrds, waitReleaseEnded } from './rollout-kruise-helpers';
 
-const SHARED = resolve(REPO_ROOT, '..', 'shared');
-const KRUISE_CRDS = join(SHARED, 'kruise-crds', 'v1.9.0');
-const ROLLOUT_CRDS = join(SHARED, 'kruise-rollout-crds', 'v0.6.2');
-const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'rollout-kruise');
-const haveCrds = existsSync(KRUISE_CRDS) && existsSync(ROLLOUT_CRDS);
 const RO_PATH = '/apis/rollouts.kruise.io/v1beta1/namespaces/default/rollouts/rollout-shop';
 const DEPS_PATH = '/apis/apps/v1/namespaces/default/deployments';
 
-interface Cond {
-  type: string;
-  status: string;
-  reason: string;
-}
 interface Dep {
   metadata: { name: string; labels?: Record<string, string>; ownerReferences?: Array<{ kind: string; name: string }>; deletionTimestamp?: string };
   spec: { replicas: number; paused?: boolean; template: { spec: { containers: Array<{ image: string }> } } };
   status?: { replicas?: number; availableReplicas?: number; updatedReplicas?: number };
 }
 
-describe('sandbox Kruise Rollout: canary Deployment beside the stable one (enableExtraWorkloadForCanary, v0.6.2 CRDs)', { skip: !haveCrds && 'no ../shared CRDs' }, () => {
+describe('sandbox Kruise Rollout: canary Deployment beside the stable one (enableExtraWorkloadForCanary, v0.6.2 CRDs)', { skip: !haveCrds('v0.6.2') && 'no ../shared CRDs' }, () => {
   let sb: Sandbox;
   const rollout = async () => (await sb.api('GET', RO_PATH)).body;
   const deployments = async () => (await sb.api('GET', DEPS_PATH)).body.items as Dep[];
-  const cond = (ro: { status?: { conditions?: Cond[] } }, type: string) => ro.status?.conditions?.find((c) => c.type === type);
-  const images = async (): Promise<Record<string, number>> => {
-    const pods = (await sb.api('GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Dshop')).body.items as Array<{ metadata: { deletionTimestamp?: string }; spec: { containers: Array<{ image: string }> } }>;
-    const out: Record<string, number> = {};
-    for (const p of pods) if (!p.metadata.deletionTimestamp) out[p.spec.containers[0]!.image] = (out[p.spec.containers[0]!.image] ?? 0) + 1;
-    return out;
-  };
+  const images = () => podImages(sb, 'shop');
 
   before(async () => {
-    sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS] });
-    for (const f of ['deployment-shop.yaml', 'sandbox-rollout-shop-extra-canary.yaml']) {
-      const res = await kubectl(['apply', '-f', join(FIXTURES, f)], sb.kubeconfig);
-      assert.equal(res.code, 0, res.stderr);
-    }
+    sb = await startWithRolloutCrds('v0.6.2');
+    await applyRolloutFixtures(sb, ['deployment-shop.yaml', 'sandbox-rollout-shop-extra-canary.yaml']);
     await waitUntil('10 available', async () => (await deployments()).find((d) => d.metadata.name === 'shop')?.status?.availableReplicas === 10, 20_000);
     await waitUntil('Rollout Healthy', async () => (await rollout()).status?.phase === 'Healthy', 20_000);
   });
@@ -76,12 +56,8 @@ describe('sandbox Kruise Rollout: canary Deployment beside the stable one (enabl
   });
 
   it('approval → the last 100% step, then Completed: the stable Deployment resumed on 10 new pods, the canary gone', async () => {
-    const res = await kubectl(['patch', 'rollout', 'rollout-shop', '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { canaryStatus: { currentStepState: 'StepReady' } } })], sb.kubeconfig);
-    assert.equal(res.code, 0, res.stderr);
-    const ro = await waitUntil('Completed and Healthy', async () => {
-      const r = await rollout();
-      return r.status?.phase === 'Healthy' && cond(r, 'Progressing')?.reason === 'Completed' ? r : undefined;
-    }, 40_000);
+    await approveStep(sb, 'rollout-shop');
+    const ro = await waitReleaseEnded('Completed and Healthy', rollout, 40_000);
     assert.equal(cond(ro, 'Succeeded')?.status, 'True');
     await waitUntil('only the stable Deployment, on 10 new pods', async () => {
       const all = (await deployments()).filter((d) => !d.metadata.deletionTimestamp);

@@ -5,38 +5,24 @@
 // raises its partition step by step; at the end the Deployment is the native controller's again.
 // Driven only through real kubectl and the API (approval is a status patch).
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { kubectl, REPO_ROOT } from '../helpers/cli';
-import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
+import { kubectl } from '../helpers/cli';
+import { waitUntil, type Sandbox } from '../helpers/sandbox';
+import { applyRolloutFixtures, approveStep, cond, haveCrds, startWithRolloutCrds, waitReleaseEnded } from './rollout-kruise-helpers';
 
-const SHARED = resolve(REPO_ROOT, '..', 'shared');
-const KRUISE_CRDS = join(SHARED, 'kruise-crds', 'v1.9.0');
-const ROLLOUT_CRDS = join(SHARED, 'kruise-rollout-crds', 'v0.6.2');
-const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'rollout-kruise');
-const DEPLOYMENT = join(FIXTURES, 'deployment-shop.yaml');
-const ROLLOUT = join(FIXTURES, 'sandbox-rollout-shop-deployment.yaml');
-const haveCrds = existsSync(KRUISE_CRDS) && existsSync(ROLLOUT_CRDS);
 const RO_PATH = '/apis/rollouts.kruise.io/v1beta1/namespaces/default/rollouts/rollout-shop';
 const DEP_PATH = '/apis/apps/v1/namespaces/default/deployments/shop';
 
-interface Cond {
-  type: string;
-  status: string;
-  reason: string;
-}
 interface RS {
   metadata: { name: string; labels: Record<string, string> };
   spec: { replicas: number; template: { spec: { containers: Array<{ image: string }> } } };
   status?: { readyReplicas?: number };
 }
 
-describe('sandbox Kruise Rollout: canary of a Deployment by partition (v0.6.2 CRDs)', { skip: !haveCrds && 'no ../shared CRDs' }, () => {
+describe('sandbox Kruise Rollout: canary of a Deployment by partition (v0.6.2 CRDs)', { skip: !haveCrds('v0.6.2') && 'no ../shared CRDs' }, () => {
   let sb: Sandbox;
   const rollout = async () => (await sb.api('GET', RO_PATH)).body;
   const deployment = async () => (await sb.api('GET', DEP_PATH)).body;
-  const cond = (ro: { status?: { conditions?: Cond[] } }, type: string) => ro.status?.conditions?.find((c) => c.type === type);
   /** Pod counts by image, from the ReplicaSets' specs. */
   const sizes = async (): Promise<Record<string, number>> => {
     const items = (await sb.api('GET', '/apis/apps/v1/namespaces/default/replicasets?labelSelector=app%3Dshop')).body.items as RS[];
@@ -51,11 +37,8 @@ describe('sandbox Kruise Rollout: canary of a Deployment by partition (v0.6.2 CR
     }, timeoutMs);
 
   before(async () => {
-    sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS] });
-    for (const f of [DEPLOYMENT, ROLLOUT]) {
-      const res = await kubectl(['apply', '-f', f], sb.kubeconfig);
-      assert.equal(res.code, 0, res.stderr);
-    }
+    sb = await startWithRolloutCrds('v0.6.2');
+    await applyRolloutFixtures(sb, ['deployment-shop.yaml', 'sandbox-rollout-shop-deployment.yaml']);
     await waitUntil('10 available', async () => (await deployment()).status?.availableReplicas === 10, 20_000);
     await waitUntil('Rollout Healthy', async () => (await rollout()).status?.phase === 'Healthy', 20_000);
   });
@@ -97,15 +80,11 @@ describe('sandbox Kruise Rollout: canary of a Deployment by partition (v0.6.2 CR
   });
 
   it('approval (kubectl patch --subresource=status) → 5 pods and a timed pause; then 10, Completed, Healthy, the Deployment handed back', async () => {
-    const res = await kubectl(['patch', 'rollout', 'rollout-shop', '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { canaryStatus: { currentStepState: 'StepReady' } } })], sb.kubeconfig);
-    assert.equal(res.code, 0, res.stderr);
+    await approveStep(sb, 'rollout-shop');
     const ro2 = await waitStep('step 2 StepPaused', 2, 'StepPaused');
     assert.equal(ro2.status.canaryStatus.canaryReplicas, 5);
     assert.deepEqual(await sizes(), { 'nginx:1.27': 5, 'nginx:1.25': 5 });
-    const ro = await waitUntil('Completed and Healthy', async () => {
-      const r = await rollout();
-      return r.status?.phase === 'Healthy' && cond(r, 'Progressing')?.reason === 'Completed' ? r : undefined;
-    }, 30_000);
+    const ro = await waitReleaseEnded('Completed and Healthy', rollout);
     assert.equal(cond(ro, 'Succeeded')?.status, 'True');
     assert.equal(ro.status.canaryStatus.currentStepState, 'Completed');
     const d = await waitUntil('10 updated and available', async () => {
@@ -127,10 +106,7 @@ describe('sandbox Kruise Rollout: canary of a Deployment by partition (v0.6.2 CR
     assert.deepEqual(await sizes(), { 'nginx:1.28': 2, 'nginx:1.27': 8 });
     res = await kubectl(['set', 'image', 'deployment/shop', 'shop=nginx:1.27'], sb.kubeconfig);
     assert.equal(res.code, 0, res.stderr);
-    const ro = await waitUntil('cancelled and Healthy', async () => {
-      const r = await rollout();
-      return r.status?.phase === 'Healthy' && cond(r, 'Progressing')?.reason === 'Completed' ? r : undefined;
-    }, 30_000);
+    const ro = await waitReleaseEnded('cancelled and Healthy', rollout);
     assert.equal(cond(ro, 'Succeeded')?.status, 'False');
     assert.equal(ro.status.message, 'Rollout progressing has been cancelled');
     await waitUntil('10 pods back on nginx:1.27', async () => JSON.stringify(await sizes()) === JSON.stringify({ 'nginx:1.27': 10 }), 20_000);
