@@ -2,11 +2,11 @@
 // CRDs) releases CloneSet web of 10 in steps 20% (approval) → 50% (5 s) → 100%, while
 // `describe rollout -w` (piped) follows it to the end by itself.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { kubectl, runCli, streamCli } from '../helpers/cli';
-import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
-import { haveRealCrds, KRUISE_CRDS, ROLLOUT_CRDS, ROLLOUT_FIXTURES, rolloutPath } from './describe-rollout-helpers';
+import { runCli, streamCli } from '../helpers/cli';
+import { waitUntil, type Sandbox } from '../helpers/sandbox';
+import { haveRealCrds, rolloutPath } from './describe-rollout-helpers';
+import { applyRolloutFixtures, startWithRolloutCrds } from './rollout-kruise-helpers';
 
 const CS = '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/web';
 
@@ -19,11 +19,8 @@ for (const { release, version, rollout, fixture } of SETUPS) describe(`describe 
   let sb: Sandbox;
   const run = (...args: string[]) => runCli(args, { kubeconfig: sb.kubeconfig, timeoutMs: 40_000 });
   before(async () => {
-    sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS(release)] });
-    for (const f of ['sandbox-cloneset-web-10.yaml', fixture]) {
-      const r = await kubectl(['apply', '-f', join(ROLLOUT_FIXTURES, f)], sb.kubeconfig);
-      assert.equal(r.code, 0, r.stderr);
-    }
+    sb = await startWithRolloutCrds(release);
+    await applyRolloutFixtures(sb, ['sandbox-cloneset-web-10.yaml', fixture]);
     await waitUntil('the Rollout to be Healthy before the release', async () => (await sb.api('GET', rolloutPath(version, rollout))).body.status?.phase === 'Healthy' || undefined, 20_000);
   });
   after(async () => {

@@ -2,18 +2,13 @@
 // the CloneSet moved by partition and the Rollout's status written through the API the way Kruise
 // Rollout's controller writes it (openkruise/rollouts v0.6.2 rollout_canary.go / rollout_status.go).
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { REPO_ROOT } from '../helpers/cli';
+import { join } from 'node:path';
+import { kubectl } from '../helpers/cli';
 import { waitUntil, type Sandbox } from '../helpers/sandbox';
 import { applyFixture, getObject, PATHS, waitSettled } from './rollout-helpers';
-import { kubectl } from '../helpers/cli';
+import { haveCrds, ROLLOUT_FIXTURES } from './rollout-kruise-helpers';
 
-const SHARED = resolve(REPO_ROOT, '..', 'shared');
-export const KRUISE_CRDS = join(SHARED, 'kruise-crds', 'v1.9.0');
-export const ROLLOUT_CRDS = (release: string): string => join(SHARED, 'kruise-rollout-crds', release);
-export const haveRealCrds = existsSync(KRUISE_CRDS) && existsSync(ROLLOUT_CRDS('v0.6.2')) && existsSync(ROLLOUT_CRDS('v0.4.4'));
-export const ROLLOUT_FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'rollout-kruise');
+export const haveRealCrds = haveCrds('v0.6.2', 'v0.4.4');
 
 export const rolloutPath = (version: string, name = 'rollout-web', ns = 'default'): string => `/apis/rollouts.kruise.io/${version}/namespaces/${ns}/rollouts/${name}`;
 
@@ -51,6 +46,18 @@ export async function releaseCanaryPods(sb: Sandbox, image: string, updated: num
     return s.observedGeneration === o.metadata.generation && s.updatedReplicas === updated && s.updatedReadyReplicas === updated && s.readyReplicas === o.spec.replicas ? o : undefined;
   }, 20_000);
   return { stable, canary: cs.status.updateRevision, generation: cs.metadata.generation };
+}
+
+/**
+ * CloneSet web's canary out (2 of 8 pods on nginx:1.26) under Rollout rollout-web (v1beta1), its status
+ * at step 1 waiting for approval: where the describe tests start.
+ */
+export async function webCanaryPausedAtStep1(sb: Sandbox): Promise<CanaryRevisions> {
+  await setupWeb(sb);
+  const rev = await releaseCanaryPods(sb, 'nginx:1.26', 2);
+  await applyRollout(sb);
+  await writeRolloutStatus(sb, 'v1beta1', rev, { step: 1, state: 'StepPaused', canaryReplicas: 2 });
+  return rev;
 }
 
 export interface StepStatus {

@@ -8,8 +8,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CLI_BIN, testEnv } from '../helpers/cli';
-import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
-import { haveRealCrds, KRUISE_CRDS, releaseCanaryPods, ROLLOUT_CRDS, setupWeb, applyRollout, writeRolloutStatus, type CanaryRevisions } from './describe-rollout-helpers';
+import { waitUntil, type Sandbox } from '../helpers/sandbox';
+import { haveRealCrds, webCanaryPausedAtStep1, writeRolloutStatus, type CanaryRevisions } from './describe-rollout-helpers';
+import { startWithRolloutCrds } from './rollout-kruise-helpers';
 
 const haveTmux = spawnSync('tmux', ['-V']).status === 0;
 const skip = !haveTmux ? 'tmux is not installed (scripts/test-deps.sh installs it: apt-get install -y tmux)' : !haveRealCrds ? 'no ../shared CRDs' : false;
@@ -36,11 +37,8 @@ describe('describe rollout -w in a terminal (tmux)', { skip }, () => {
   };
 
   before(async () => {
-    sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS('v0.6.2')] });
-    await setupWeb(sb);
-    rev = await releaseCanaryPods(sb, 'nginx:1.26', 2);
-    await applyRollout(sb);
-    await writeRolloutStatus(sb, 'v1beta1', rev, { step: 1, state: 'StepPaused', canaryReplicas: 2 });
+    sb = await startWithRolloutCrds('v0.6.2');
+    rev = await webCanaryPausedAtStep1(sb);
   });
   after(async () => {
     spawnSync('tmux', ['-L', session, 'kill-server']);

@@ -4,8 +4,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runCli, streamCli } from '../helpers/cli';
-import { startSandbox, type Sandbox } from '../helpers/sandbox';
-import { haveRealCrds, KRUISE_CRDS, releaseCanaryPods, ROLLOUT_CRDS, rolloutPath, setupWeb, applyRollout, writeRolloutStatus, type CanaryRevisions } from './describe-rollout-helpers';
+import { type Sandbox } from '../helpers/sandbox';
+import { haveRealCrds, rolloutPath, webCanaryPausedAtStep1, writeRolloutStatus, type CanaryRevisions } from './describe-rollout-helpers';
+import { startWithRolloutCrds } from './rollout-kruise-helpers';
 
 const hash = (revision: string): string => revision.slice(revision.lastIndexOf('-') + 1);
 
@@ -14,11 +15,8 @@ describe('describe rollout (v0.6.2 CRDs, CloneSet canary)', { skip: !haveRealCrd
   let rev: CanaryRevisions;
   const run = (...args: string[]) => runCli(args, { kubeconfig: sb.kubeconfig });
   before(async () => {
-    sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS('v0.6.2')] });
-    await setupWeb(sb);
-    rev = await releaseCanaryPods(sb, 'nginx:1.26', 2);
-    await applyRollout(sb);
-    await writeRolloutStatus(sb, 'v1beta1', rev, { step: 1, state: 'StepPaused', canaryReplicas: 2 });
+    sb = await startWithRolloutCrds('v0.6.2');
+    rev = await webCanaryPausedAtStep1(sb);
   });
   after(async () => {
     await sb?.stop();

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { kubectl, runCli } from '../helpers/cli';
 import { startSandbox, type Sandbox } from '../helpers/sandbox';
-import { haveRealCrds, KRUISE_CRDS, ROLLOUT_CRDS } from './describe-rollout-helpers';
+import { haveRealCrds } from './describe-rollout-helpers';
+import { startWithRolloutCrds } from './rollout-kruise-helpers';
 
 const SETUPS = [
   { release: 'v0.4.4', version: 'v1alpha1' },
@@ -41,7 +42,7 @@ for (const { release, version } of SETUPS) {
     let sb: Sandbox;
     const run = (...args: string[]) => runCli(args, { kubeconfig: sb.kubeconfig });
     before(async () => {
-      sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS(release)] });
+      sb = await startWithRolloutCrds(release);
       assert.equal((await sb.api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } })).status, 201);
       for (const [name, ns, tier] of [['web', 'default', 'front'], ['api', 'default', 'back'], ['cart', 'shop', 'front']] as const) {
         const base = `/apis/rollouts.kruise.io/${version}/namespaces/${ns}/rollouts`;
