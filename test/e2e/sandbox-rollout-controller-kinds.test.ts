@@ -4,17 +4,10 @@
 // change is held (partition MaxInt16), step 1 updates half of the pods and waits for a person, the
 // approval releases the rest, then the workload's partition is handed back.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { kubectl, REPO_ROOT } from '../helpers/cli';
 import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
+import { applyRolloutFixtures, approveStep, haveCrds, patchImage, startWithRolloutCrds } from './rollout-kruise-helpers';
 
-const SHARED = resolve(REPO_ROOT, '..', 'shared');
-const KRUISE_CRDS = join(SHARED, 'kruise-crds', 'v1.9.0');
-const ROLLOUT_CRDS = join(SHARED, 'kruise-rollout-crds', 'v0.6.2');
-const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'rollout-kruise', 'sandbox-rollout-partition-kinds.yaml');
-const haveCrds = existsSync(KRUISE_CRDS) && existsSync(ROLLOUT_CRDS);
 const RO_PATH = '/apis/rollouts.kruise.io/v1beta1/namespaces/default/rollouts';
 
 interface Kind {
@@ -35,12 +28,11 @@ const KINDS: Kind[] = [
   { name: 'Advanced DaemonSet (3 nodes)', resource: 'daemonsets.apps.kruise.io/agent', path: '/apis/apps.kruise.io/v1alpha1/namespaces/default/daemonsets/agent', rollout: 'rollout-agent', image: 'fluentd:v1.17', half: 2, all: 3, updated: (o) => o.status.updatedNumberScheduled ?? 0 },
 ];
 
-describe('sandbox Kruise Rollout controller: Advanced StatefulSet, StatefulSet, Advanced DaemonSet (v0.6.2 CRDs)', { skip: !haveCrds && 'no ../shared CRDs' }, () => {
+describe('sandbox Kruise Rollout controller: Advanced StatefulSet, StatefulSet, Advanced DaemonSet (v0.6.2 CRDs)', { skip: !haveCrds('v0.6.2') && 'no ../shared CRDs' }, () => {
   let sb: Sandbox;
   before(async () => {
-    sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS] });
-    const res = await kubectl(['apply', '-f', FIXTURE], sb.kubeconfig);
-    assert.equal(res.code, 0, res.stderr);
+    sb = await startWithRolloutCrds('v0.6.2');
+    await applyRolloutFixtures(sb, ['sandbox-rollout-partition-kinds.yaml']);
   });
   after(async () => {
     await sb.stop();
@@ -51,8 +43,7 @@ describe('sandbox Kruise Rollout controller: Advanced StatefulSet, StatefulSet, 
       const rollout = async () => (await sb.api('GET', `${RO_PATH}/${k.rollout}`)).body;
       const workload = async () => (await sb.api('GET', k.path)).body;
       await waitUntil(`${k.rollout} Healthy`, async () => (await rollout()).status?.phase === 'Healthy');
-      const patched = await kubectl(['patch', k.resource, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: k.image }])], sb.kubeconfig);
-      assert.equal(patched.code, 0, patched.stderr);
+      await patchImage(sb, [k.resource], k.image);
       assert.equal((await workload()).spec.updateStrategy.rollingUpdate.partition, 32767, 'the webhook holds every ordinal (MaxInt16)');
       const paused = await waitUntil(`${k.rollout} step 1 StepPaused`, async () => {
         const r = await rollout();
@@ -63,8 +54,7 @@ describe('sandbox Kruise Rollout controller: Advanced StatefulSet, StatefulSet, 
       const w = await workload();
       assert.equal(k.updated(w), k.half);
       assert.equal(w.spec.updateStrategy.rollingUpdate.partition, k.all - k.half);
-      const approve = await kubectl(['patch', 'rollout', k.rollout, '--subresource=status', '--type=merge', '-p', '{"status":{"canaryStatus":{"currentStepState":"StepReady"}}}'], sb.kubeconfig);
-      assert.equal(approve.code, 0, approve.stderr);
+      await approveStep(sb, k.rollout);
       const done = await waitUntil(`${k.rollout} Completed`, async () => {
         const r = await rollout();
         return r.status?.phase === 'Healthy' && r.status.conditions?.find((c: { type: string }) => c.type === 'Succeeded')?.status === 'True' ? r : undefined;
@@ -84,8 +74,7 @@ describe('sandbox --kruise master (CloneSet stored as v1beta1): the Rollout cont
   let sb: Sandbox;
   before(async () => {
     sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--kruise', 'master'] });
-    const res = await kubectl(['apply', '-f', join(REPO_ROOT, 'test', 'fixtures', 'rollout-kruise', 'sandbox-cloneset-web-10.yaml')], sb.kubeconfig);
-    assert.equal(res.code, 0, res.stderr);
+    await applyRolloutFixtures(sb, ['sandbox-cloneset-web-10.yaml']);
     const ro = { apiVersion: 'rollouts.kruise.io/v1beta1', kind: 'Rollout', metadata: { name: 'rollout-web' }, spec: { workloadRef: { apiVersion: 'apps.kruise.io/v1beta1', kind: 'CloneSet', name: 'web' }, strategy: { canary: { steps: [{ replicas: '20%' }, { replicas: '100%' }] } } } };
     const created = await sb.api('POST', RO_PATH, ro);
     assert.equal(created.status, 201, created.text);
@@ -98,8 +87,7 @@ describe('sandbox --kruise master (CloneSet stored as v1beta1): the Rollout cont
     const rollout = async () => (await sb.api('GET', `${RO_PATH}/rollout-web`)).body;
     const cs = async () => (await sb.api('GET', '/apis/apps.kruise.io/v1beta1/namespaces/default/clonesets/web')).body;
     await waitUntil('Healthy', async () => (await rollout()).status?.phase === 'Healthy');
-    const patched = await kubectl(['patch', 'cloneset', 'web', '--type=json', '-p', '[{"op":"replace","path":"/spec/template/spec/containers/0/image","value":"nginx:1.26"}]'], sb.kubeconfig);
-    assert.equal(patched.code, 0, patched.stderr);
+    await patchImage(sb, ['cloneset', 'web'], 'nginx:1.26');
     await waitUntil('step 1 StepPaused', async () => {
       const r = await rollout();
       return r.status?.currentStepIndex === 1 && r.status.currentStepState === 'StepPaused';
@@ -107,8 +95,7 @@ describe('sandbox --kruise master (CloneSet stored as v1beta1): the Rollout cont
     const held = await cs();
     assert.equal(held.spec.updateStrategy.rollingUpdate.partition, '80%');
     assert.equal(held.status.updatedReplicas, 2);
-    const approve = await kubectl(['patch', 'rollout', 'rollout-web', '--subresource=status', '--type=merge', '-p', '{"status":{"canaryStatus":{"currentStepState":"StepReady"}}}'], sb.kubeconfig);
-    assert.equal(approve.code, 0, approve.stderr);
+    await approveStep(sb, 'rollout-web');
     await waitUntil('Completed', async () => {
       const r = await rollout();
       return r.status?.phase === 'Healthy' && r.status.conditions?.find((c: { type: string }) => c.type === 'Succeeded')?.status === 'True';

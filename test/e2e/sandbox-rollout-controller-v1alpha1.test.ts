@@ -4,24 +4,16 @@
 // schema accepts (no nextStepIndex/finalisingStep there: it finalises as v0.4.4 doCanaryFinalising does)
 // and completes the same canary release of a CloneSet.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { kubectl, REPO_ROOT } from '../helpers/cli';
 import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
-
-const SHARED = resolve(REPO_ROOT, '..', 'shared');
-const KRUISE_CRDS = join(SHARED, 'kruise-crds', 'v1.9.0');
-const ROLLOUT_CRDS = join(SHARED, 'kruise-rollout-crds', 'v0.4.4');
-const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'rollout-kruise');
-const haveCrds = existsSync(KRUISE_CRDS) && existsSync(ROLLOUT_CRDS);
+import { applyRolloutFixtures, approveStep, haveCrds, KRUISE_CRDS, patchImage, ROLLOUT_CRDS } from './rollout-kruise-helpers';
 const RO = '/apis/rollouts.kruise.io/v1alpha1/namespaces/default/rollouts/rollout-web-alpha';
 const BR = '/apis/rollouts.kruise.io/v1alpha1/namespaces/default/batchreleases/rollout-web-alpha';
 const CS = '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/web';
 
 const SETUPS = [
   { name: 'built-in --kruise-rollout v0.4', args: ['--kruise-rollout', 'v0.4'], skip: false },
-  { name: '--crds kruise v1.9.0 --crds kruise-rollout v0.4.4', args: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS], skip: !haveCrds },
+  { name: '--crds kruise v1.9.0 --crds kruise-rollout v0.4.4', args: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS('v0.4.4')], skip: !haveCrds('v0.4.4') },
 ];
 
 for (const setup of SETUPS) {
@@ -29,10 +21,7 @@ for (const setup of SETUPS) {
     let sb: Sandbox;
     before(async () => {
       sb = await startSandbox({ readyDelay: '50ms', extraArgs: setup.args });
-      for (const f of ['sandbox-cloneset-web-10.yaml', 'sandbox-rollout-web-v1alpha1.yaml']) {
-        const res = await kubectl(['apply', '-f', join(FIXTURES, f)], sb.kubeconfig);
-        assert.equal(res.code, 0, res.stderr);
-      }
+      await applyRolloutFixtures(sb, ['sandbox-cloneset-web-10.yaml', 'sandbox-rollout-web-v1alpha1.yaml']);
     });
     after(async () => {
       await sb.stop();
@@ -41,8 +30,7 @@ for (const setup of SETUPS) {
     it('image change → step 1 paused with 2 pods; approval → step 2 → 5 s → Completed/Healthy, Succeeded=True, 10 updated; the BatchRelease (v1alpha1) is gone', async () => {
       const rollout = async () => (await sb.api('GET', RO)).body;
       await waitUntil('Healthy', async () => (await rollout()).status?.phase === 'Healthy');
-      const patched = await kubectl(['patch', 'cloneset', 'web', '--type=json', '-p', '[{"op":"replace","path":"/spec/template/spec/containers/0/image","value":"nginx:1.26"}]'], sb.kubeconfig);
-      assert.equal(patched.code, 0, patched.stderr);
+      await patchImage(sb, ['cloneset', 'web'], 'nginx:1.26');
       const paused = await waitUntil('step 1 StepPaused', async () => {
         const r = await rollout();
         return r.status?.canaryStatus?.currentStepIndex === 1 && r.status.canaryStatus.currentStepState === 'StepPaused' ? r : undefined;
@@ -55,8 +43,7 @@ for (const setup of SETUPS) {
       const br = (await sb.api('GET', BR)).body;
       assert.equal(br.spec.targetReference.workloadRef.name, 'web');
       assert.equal(br.metadata.ownerReferences[0].apiVersion, 'rollouts.kruise.io/v1alpha1');
-      const approve = await kubectl(['patch', 'rollout', 'rollout-web-alpha', '--subresource=status', '--type=merge', '-p', '{"status":{"canaryStatus":{"currentStepState":"StepReady"}}}'], sb.kubeconfig);
-      assert.equal(approve.code, 0, approve.stderr);
+      await approveStep(sb, 'rollout-web-alpha');
       const done = await waitUntil('Completed', async () => {
         const r = await rollout();
         return r.status?.phase === 'Healthy' && r.status.conditions?.find((c: { type: string }) => c.type === 'Succeeded')?.status === 'True' ? r : undefined;

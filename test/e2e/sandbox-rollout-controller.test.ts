@@ -4,45 +4,23 @@
 // release of a CloneSet of 10 driven only through real kubectl and the API (approval is a status patch),
 // then a cancellation, spec.strategy.paused, spec.disabled, the rollout-id label and a missing workload.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { kubectl, REPO_ROOT } from '../helpers/cli';
-import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
+import { kubectl } from '../helpers/cli';
+import { waitUntil, type Sandbox } from '../helpers/sandbox';
+import { applyRolloutFixtures, approveStep, cond, haveCrds, patchImage, ROLLOUT_FIXTURES, startWithRolloutCrds, waitReleaseEnded } from './rollout-kruise-helpers';
 
-const SHARED = resolve(REPO_ROOT, '..', 'shared');
-const KRUISE_CRDS = join(SHARED, 'kruise-crds', 'v1.9.0');
-const ROLLOUT_CRDS = join(SHARED, 'kruise-rollout-crds', 'v0.6.2');
-const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'rollout-kruise');
-const CLONESET = join(FIXTURES, 'sandbox-cloneset-web-10.yaml');
-const ROLLOUT = join(FIXTURES, 'sandbox-rollout-web-v1beta1.yaml');
-const haveCrds = existsSync(KRUISE_CRDS) && existsSync(ROLLOUT_CRDS);
-
+const skip = !haveCrds('v0.6.2') && 'no ../shared CRDs';
 const RO_PATH = '/apis/rollouts.kruise.io/v1beta1/namespaces/default/rollouts';
 const BR_PATH = '/apis/rollouts.kruise.io/v1beta1/namespaces/default/batchreleases';
 const CS_PATH = '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets';
 
-interface Cond {
-  type: string;
-  status: string;
-  reason: string;
-  message: string;
-}
-
-const cond = (ro: { status?: { conditions?: Cond[] } }, type: string) => ro.status?.conditions?.find((c) => c.type === type);
-
-describe('sandbox Kruise Rollout controller: canary on a CloneSet (v0.6.2 CRDs)', { skip: !haveCrds && 'no ../shared CRDs' }, () => {
+describe('sandbox Kruise Rollout controller: canary on a CloneSet (v0.6.2 CRDs)', { skip }, () => {
   let sb: Sandbox;
   const rollout = async (name = 'rollout-web') => (await sb.api('GET', `${RO_PATH}/${name}`)).body;
   const cloneSet = async (name = 'web') => (await sb.api('GET', `${CS_PATH}/${name}`)).body;
-  const setImage = async (image: string, name = 'web') => {
-    const res = await kubectl(['patch', 'cloneset', name, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }])], sb.kubeconfig);
-    assert.equal(res.code, 0, res.stderr);
-  };
-  const approve = async (name = 'rollout-web') => {
-    const res = await kubectl(['patch', 'rollout', name, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { canaryStatus: { currentStepState: 'StepReady' } } })], sb.kubeconfig);
-    assert.equal(res.code, 0, res.stderr);
-  };
+  const setImage = (image: string, name = 'web') => patchImage(sb, ['cloneset', name], image);
+  const approve = (name = 'rollout-web') => approveStep(sb, name);
   // (the write entering StepPaused still carries the previous message: doCanaryPaused writes its own on the
   // next reconcile, as upstream does, so a test reading the message waits for it too)
   const waitStep = (what: string, index: number, state: string, message?: string, name = 'rollout-web', timeoutMs = 20_000) =>
@@ -55,22 +33,11 @@ describe('sandbox Kruise Rollout controller: canary on a CloneSet (v0.6.2 CRDs)'
       },
       timeoutMs,
     );
-  const waitHealthy = (what: string, name = 'rollout-web') =>
-    waitUntil(
-      what,
-      async () => {
-        const ro = await rollout(name);
-        return ro.status?.phase === 'Healthy' && cond(ro, 'Progressing')?.reason === 'Completed' ? ro : undefined;
-      },
-      30_000,
-    );
+  const waitHealthy = (what: string, name = 'rollout-web') => waitReleaseEnded(what, () => rollout(name));
 
   before(async () => {
-    sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS] });
-    for (const f of [CLONESET, ROLLOUT]) {
-      const res = await kubectl(['apply', '-f', f], sb.kubeconfig);
-      assert.equal(res.code, 0, res.stderr);
-    }
+    sb = await startWithRolloutCrds('v0.6.2');
+    await applyRolloutFixtures(sb, ['sandbox-cloneset-web-10.yaml', 'sandbox-rollout-web-v1beta1.yaml']);
   });
   after(async () => {
     await sb.stop();
@@ -269,11 +236,11 @@ describe('sandbox Kruise Rollout controller: canary on a CloneSet (v0.6.2 CRDs)'
   });
 });
 
-describe('sandbox Kruise Rollout controller: traffic on an nginx Ingress (v0.6.2 CRDs)', { skip: !haveCrds && 'no ../shared CRDs' }, () => {
+describe('sandbox Kruise Rollout controller: traffic on an nginx Ingress (v0.6.2 CRDs)', { skip }, () => {
   let sb: Sandbox;
   before(async () => {
-    sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS] });
-    const res = await kubectl(['apply', '-f', CLONESET, '-f', join(FIXTURES, 'sandbox-rollout-web-ingress.yaml')], sb.kubeconfig);
+    sb = await startWithRolloutCrds('v0.6.2');
+    const res = await kubectl(['apply', '-f', join(ROLLOUT_FIXTURES, 'sandbox-cloneset-web-10.yaml'), '-f', join(ROLLOUT_FIXTURES, 'sandbox-rollout-web-ingress.yaml')], sb.kubeconfig);
     assert.equal(res.code, 0, res.stderr);
   });
   after(async () => {
@@ -283,8 +250,7 @@ describe('sandbox Kruise Rollout controller: traffic on an nginx Ingress (v0.6.2
   it('step 1: canary Service on the canary revision, stable Service pinned, "web-canary" Ingress with canary "true", canary-weight "20" and the header match; completed: all removed', async () => {
     const rollout = async () => (await sb.api('GET', `${RO_PATH}/rollout-web`)).body;
     await waitUntil('Healthy', async () => (await rollout()).status?.phase === 'Healthy');
-    const patched = await kubectl(['patch', 'cloneset', 'web', '--type=json', '-p', '[{"op":"replace","path":"/spec/template/spec/containers/0/image","value":"nginx:1.26"}]'], sb.kubeconfig);
-    assert.equal(patched.code, 0, patched.stderr);
+    await patchImage(sb, ['cloneset', 'web'], 'nginx:1.26');
     const ro = await waitUntil('step 1 StepPaused', async () => {
       const r = await rollout();
       return r.status?.currentStepIndex === 1 && r.status.currentStepState === 'StepPaused' ? r : undefined;
@@ -305,8 +271,7 @@ describe('sandbox Kruise Rollout controller: traffic on an nginx Ingress (v0.6.2
     assert.deepEqual(svc.spec.selector, { app: 'web', 'pod-template-hash': canaryHash });
     assert.equal((await sb.api('GET', '/api/v1/namespaces/default/services/web')).body.spec.selector['pod-template-hash'], stableHash);
 
-    const approve = await kubectl(['patch', 'rollout', 'rollout-web', '--subresource=status', '--type=merge', '-p', '{"status":{"canaryStatus":{"currentStepState":"StepReady"}}}'], sb.kubeconfig);
-    assert.equal(approve.code, 0, approve.stderr);
+    await approveStep(sb, 'rollout-web');
     await waitUntil('Completed', async () => {
       const r = await rollout();
       return r.status?.phase === 'Healthy' && cond(r, 'Succeeded')?.status === 'True';

@@ -4,28 +4,15 @@
 // and the API: step 1 pauses with 2 new pods, an approval (status patch) releases the rest, and the
 // Deployment ends on 10 new pods.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { kubectl, REPO_ROOT } from '../helpers/cli';
-import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
+import { kubectl } from '../helpers/cli';
+import { waitUntil, type Sandbox } from '../helpers/sandbox';
+import { applyRolloutFixtures, approveStep, cond, haveCrds, startWithRolloutCrds, waitReleaseEnded } from './rollout-kruise-helpers';
 
-const SHARED = resolve(REPO_ROOT, '..', 'shared');
-const KRUISE_CRDS = join(SHARED, 'kruise-crds', 'v1.9.0');
-const ROLLOUT_CRDS = join(SHARED, 'kruise-rollout-crds', 'v0.4.4');
-const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'rollout-kruise');
-const haveCrds = existsSync(KRUISE_CRDS) && existsSync(ROLLOUT_CRDS);
-
-interface Cond {
-  type: string;
-  status: string;
-  reason: string;
-}
-
-describe('sandbox Kruise Rollout v1alpha1 on Deployments (v0.4.4 CRDs)', { skip: !haveCrds && 'no ../shared CRDs' }, () => {
+describe('sandbox Kruise Rollout v1alpha1 on Deployments (v0.4.4 CRDs)', { skip: !haveCrds('v0.4.4') && 'no ../shared CRDs' }, () => {
   let sb: Sandbox;
   before(async () => {
-    sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS] });
+    sb = await startWithRolloutCrds('v0.4.4');
   });
   after(async () => {
     await sb.stop();
@@ -39,10 +26,9 @@ describe('sandbox Kruise Rollout v1alpha1 on Deployments (v0.4.4 CRDs)', { skip:
         ((await sb.api('GET', `/api/v1/namespaces/default/pods?labelSelector=app%3D${name}`)).body.items as Array<{ metadata: { deletionTimestamp?: string }; spec: { containers: Array<{ image: string }> } }>)
           .filter((p) => !p.metadata.deletionTimestamp)
           .map((p) => p.spec.containers[0]!.image);
-      let res = await kubectl(['apply', '-f', join(FIXTURES, `sandbox-v1alpha1-deployment-${style}.yaml`)], sb.kubeconfig);
-      assert.equal(res.code, 0, res.stderr);
+      await applyRolloutFixtures(sb, [`sandbox-v1alpha1-deployment-${style}.yaml`]);
       await waitUntil('Healthy', async () => (await rollout()).status?.phase === 'Healthy', 20_000);
-      res = await kubectl(['set', 'image', `deployment/${name}`, 'cart=nginx:1.27'], sb.kubeconfig);
+      const res = await kubectl(['set', 'image', `deployment/${name}`, 'cart=nginx:1.27'], sb.kubeconfig);
       assert.equal(res.code, 0, res.stderr);
       const paused = await waitUntil('step 1 StepPaused', async () => {
         const r = await rollout();
@@ -50,14 +36,9 @@ describe('sandbox Kruise Rollout v1alpha1 on Deployments (v0.4.4 CRDs)', { skip:
       }, 30_000);
       assert.equal(paused.status.canaryStatus.canaryReplicas, 2);
       assert.equal((await newPods()).filter((i) => i === 'nginx:1.27').length, 2);
-      res = await kubectl(['patch', 'rollout', `rollout-${name}`, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { canaryStatus: { currentStepState: 'StepReady' } } })], sb.kubeconfig);
-      assert.equal(res.code, 0, res.stderr);
-      const done = await waitUntil('Completed and Healthy', async () => {
-        const r = await rollout();
-        const progressing = (r.status?.conditions as Cond[] | undefined)?.find((c) => c.type === 'Progressing');
-        return r.status?.phase === 'Healthy' && progressing?.reason === 'Completed' ? r : undefined;
-      }, 40_000);
-      assert.equal((done.status.conditions as Cond[]).find((c) => c.type === 'Succeeded')?.status, 'True');
+      await approveStep(sb, `rollout-${name}`);
+      const done = await waitReleaseEnded('Completed and Healthy', rollout, 40_000);
+      assert.equal(cond(done, 'Succeeded')?.status, 'True');
       await waitUntil('10 new pods only', async () => JSON.stringify(await newPods()) === JSON.stringify(Array(10).fill('nginx:1.27')), 30_000);
     });
   }
