@@ -4,19 +4,15 @@
 // `kubectl kruise` through kubectl's plugin mechanism) driving and gating it. Results are read back
 // through the API.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { kubectl, REPO_ROOT, runCli, type RunResult } from '../helpers/cli';
 import { startSandbox, waitUntil, type AuditEntry, type Sandbox } from '../helpers/sandbox';
 import { getObject, jsonLines, kubectlKruise, podsOf, summary, waitSettled, writes } from './rollout-helpers';
+import { haveCrds, KRUISE_CRDS, ROLLOUT_CRDS, startWithRolloutCrds } from './rollout-kruise-helpers';
 
-const SHARED = resolve(REPO_ROOT, '..', 'shared');
-const KRUISE_CRDS = join(SHARED, 'kruise-crds', 'v1.9.0');
-const ROLLOUT_CRDS = (release: string): string => join(SHARED, 'kruise-rollout-crds', release);
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'rollout-kruise', 'acceptance');
-const haveCrds = existsSync(KRUISE_CRDS) && existsSync(ROLLOUT_CRDS('v0.6.2')) && existsSync(ROLLOUT_CRDS('v0.4.4'));
-const SKIP = !haveCrds && 'no ../shared/kruise-crds or kruise-rollout-crds';
+const SKIP = !haveCrds('v0.6.2', 'v0.4.4') && 'no ../shared/kruise-crds or kruise-rollout-crds';
 
 const OLD = 'nginx:1.25';
 const NEW = 'nginx:1.27';
@@ -36,10 +32,6 @@ const SHOP: Workload = { ref: 'cloneset/shop', path: '/apis/apps.kruise.io/v1alp
 
 function rolloutPath(name: string, version = 'v1beta1'): string {
   return `/apis/rollouts.kruise.io/${version}/namespaces/default/rollouts/${name}`;
-}
-
-async function startWith(release: 'v0.6.2' | 'v0.4.4'): Promise<Sandbox> {
-  return startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS(release)] });
 }
 
 async function apply(sb: Sandbox, file: string): Promise<void> {
@@ -155,7 +147,7 @@ async function canaryFlow(sb: Sandbox, w: Workload, rollout: string, version: st
 describe('Kruise Rollout acceptance: canary CloneSet on v0.6.2 CRDs', { skip: SKIP }, () => {
   let sb: Sandbox;
   before(async () => {
-    sb = await startWith('v0.6.2');
+    sb = await startWithRolloutCrds('v0.6.2');
     await apply(sb, 'cloneset-web.yaml');
     await apply(sb, 'rollout-web.yaml');
   });
@@ -271,7 +263,7 @@ describe('Kruise Rollout acceptance: a viewer cannot approve', { skip: SKIP }, (
 describe('Kruise Rollout acceptance: canary Deployment on v0.6.2 CRDs', { skip: SKIP }, () => {
   let sb: Sandbox;
   before(async () => {
-    sb = await startWith('v0.6.2');
+    sb = await startWithRolloutCrds('v0.6.2');
     await apply(sb, 'deployment-api.yaml');
   });
   after(async () => sb?.stop());
@@ -284,7 +276,7 @@ describe('Kruise Rollout acceptance: canary Deployment on v0.6.2 CRDs', { skip: 
 describe('Kruise Rollout acceptance: canary Advanced StatefulSet on v0.6.2 CRDs', { skip: SKIP }, () => {
   let sb: Sandbox;
   before(async () => {
-    sb = await startWith('v0.6.2');
+    sb = await startWithRolloutCrds('v0.6.2');
     await apply(sb, 'asts-db.yaml');
   });
   after(async () => sb?.stop());
@@ -297,7 +289,7 @@ describe('Kruise Rollout acceptance: canary Advanced StatefulSet on v0.6.2 CRDs'
 describe('Kruise Rollout acceptance: v1alpha1 Rollout on v0.4.4 CRDs', { skip: SKIP }, () => {
   let sb: Sandbox;
   before(async () => {
-    sb = await startWith('v0.4.4');
+    sb = await startWithRolloutCrds('v0.4.4');
     await apply(sb, 'cloneset-web.yaml');
     await apply(sb, 'rollout-web-v1alpha1.yaml');
   });
@@ -311,7 +303,7 @@ describe('Kruise Rollout acceptance: v1alpha1 Rollout on v0.4.4 CRDs', { skip: S
 describe('Kruise Rollout acceptance: blue-green CloneSet on v0.6.2 CRDs', { skip: SKIP }, () => {
   let sb: Sandbox;
   before(async () => {
-    sb = await startWith('v0.6.2');
+    sb = await startWithRolloutCrds('v0.6.2');
     await apply(sb, 'bluegreen-shop.yaml');
   });
   after(async () => sb?.stop());
