@@ -12,12 +12,13 @@ import {
   countUpdatedReadyPods,
   isControlledByBatchRelease,
   isEffectiveRevisionChange,
-  metaMaps,
+  markInRolloutProgressing,
   partitionBatchNumbers,
   releaseControlInfo,
   releasePlanOf,
   revisionSuffix,
   statusConsistent,
+  workloadIdentity,
   type MergePatch,
   type ReleaseControl,
   type RolloutWorkload,
@@ -31,17 +32,10 @@ function daemonHash(obj: KubeObject): string {
 }
 
 function readDaemonSet(obj: KubeObject): RolloutWorkload {
-  const { labels, annotations } = metaMaps(obj);
+  const id = workloadIdentity(obj, 'DaemonSet');
   const hash = revisionSuffix(daemonHash(obj));
   return {
-    apiVersion: obj.apiVersion ?? '',
-    kind: 'DaemonSet',
-    namespace: obj.metadata.namespace ?? '',
-    name: obj.metadata.name ?? '',
-    uid: obj.metadata.uid,
-    generation: obj.metadata.generation ?? 0,
-    labels,
-    annotations,
+    ...id,
     replicas: numAt(obj, 'status', 'desiredNumberScheduled') ?? 0,
     statusConsistent: statusConsistent(obj),
     stableRevision: '',
@@ -49,7 +43,7 @@ function readDaemonSet(obj: KubeObject): RolloutWorkload {
     podTemplateHash: hash,
     updateRevisionName: daemonHash(obj),
     stableRevisionName: '',
-    inRolloutProgressing: IN_ROLLOUT_PROGRESSING_ANNOTATION in annotations,
+    inRolloutProgressing: IN_ROLLOUT_PROGRESSING_ANNOTATION in id.annotations,
     inRollback: false,
     updatedReplicas: numAt(obj, 'status', 'updatedNumberScheduled') ?? 0,
     updatedReadyReplicas: 0,
@@ -67,8 +61,7 @@ export const advancedDaemonSetReleaseControl: ReleaseControl = {
     const spec = (held.spec ?? {}) as { updateStrategy?: { rollingUpdate?: Record<string, unknown> } };
     spec.updateStrategy = { ...(spec.updateStrategy ?? {}), rollingUpdate: { ...(spec.updateStrategy?.rollingUpdate ?? {}), partition: MAX_INT16 } };
     held.spec = spec as Record<string, unknown>;
-    held.metadata.annotations = { ...(held.metadata.annotations ?? {}), [IN_ROLLOUT_PROGRESSING_ANNOTATION]: JSON.stringify({ rolloutName }) };
-    return held;
+    return markInRolloutProgressing(held, rolloutName);
   },
   initialize(workload, br) {
     if (isControlledByBatchRelease(workload, br)) return undefined;

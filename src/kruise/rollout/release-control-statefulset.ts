@@ -12,11 +12,12 @@ import {
   countUpdatedReadyPods,
   isControlledByBatchRelease,
   isEffectiveRevisionChange,
-  metaMaps,
+  markInRolloutProgressing,
   partitionBatchNumbers,
   releaseControlInfo,
   releasePlanOf,
   statusConsistent,
+  workloadIdentity,
   type MergePatch,
   type ReleaseControl,
   type RolloutWorkload,
@@ -35,20 +36,13 @@ function isRollingUpdate(obj: KubeObject): boolean {
 
 function readStatefulSetLike(kind: string) {
   return (obj: KubeObject): RolloutWorkload => {
-    const { labels, annotations } = metaMaps(obj);
+    const id = workloadIdentity(obj, kind);
     const update = strAt(obj, 'status', 'updateRevision') ?? '';
     const current = strAt(obj, 'status', 'currentRevision') ?? '';
     const updated = numAt(obj, 'status', 'updatedReplicas') ?? 0;
-    const inProgressing = IN_ROLLOUT_PROGRESSING_ANNOTATION in annotations;
+    const inProgressing = IN_ROLLOUT_PROGRESSING_ANNOTATION in id.annotations;
     return {
-      apiVersion: obj.apiVersion ?? '',
-      kind,
-      namespace: obj.metadata.namespace ?? '',
-      name: obj.metadata.name ?? '',
-      uid: obj.metadata.uid,
-      generation: obj.metadata.generation ?? 0,
-      labels,
-      annotations,
+      ...id,
       replicas: numAt(obj, 'spec', 'replicas') ?? 1,
       statusConsistent: statusConsistent(obj),
       // getStatefulSetLikeWorkload keeps the full revision names
@@ -79,8 +73,7 @@ function statefulSetLikeControl(group: string, hasPaused: boolean): ReleaseContr
       const spec = (held.spec ?? {}) as { updateStrategy?: { type?: string; rollingUpdate?: Record<string, unknown> } };
       spec.updateStrategy = { ...(spec.updateStrategy ?? {}), rollingUpdate: { ...(spec.updateStrategy?.rollingUpdate ?? {}), partition: MAX_INT16 } };
       held.spec = spec as Record<string, unknown>;
-      held.metadata.annotations = { ...(held.metadata.annotations ?? {}), [IN_ROLLOUT_PROGRESSING_ANNOTATION]: JSON.stringify({ rolloutName }) };
-      return held;
+      return markInRolloutProgressing(held, rolloutName);
     },
     initialize(workload, br) {
       if (isControlledByBatchRelease(workload, br)) return undefined;
