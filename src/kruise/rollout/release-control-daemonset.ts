@@ -5,26 +5,19 @@
 // desiredNumberScheduled, revision = daemonSetHash, never "in rollback"); webhook: handleDaemonSet.
 import type { KubeObject } from '../types';
 import { numAt, strAt } from '../workloads/access';
-import { MAX_INT16 } from './release-control-statefulset';
 import {
-  BATCH_RELEASE_CONTROL_ANNOTATION,
   IN_ROLLOUT_PROGRESSING_ANNOTATION,
   countUpdatedReadyPods,
-  isControlledByBatchRelease,
   isEffectiveRevisionChange,
-  markInRolloutProgressing,
   partitionBatchNumbers,
-  releaseControlInfo,
   releasePlanOf,
   revisionSuffix,
   statusConsistent,
   workloadIdentity,
-  type MergePatch,
   type ReleaseControl,
   type RolloutWorkload,
 } from './release-workload';
-
-const rolling = (value: Record<string, unknown>): MergePatch => ({ spec: { updateStrategy: { rollingUpdate: value } } });
+import { finalizePartition, holdAtMaxPartition, initializePartition, lowerPartition } from './rolling-update-partition';
 
 /** status.daemonSetHash (v1alpha1) or status.updateRevision (v1beta1 storage). */
 function daemonHash(obj: KubeObject): string {
@@ -56,19 +49,10 @@ export const advancedDaemonSetReleaseControl: ReleaseControl = {
   style: 'Partition',
   readWorkload: readDaemonSet,
   holdOnRevisionChange(next, old, { rolloutName }) {
-    if (!isEffectiveRevisionChange(next, old)) return undefined;
-    const held = structuredClone(next);
-    const spec = (held.spec ?? {}) as { updateStrategy?: { rollingUpdate?: Record<string, unknown> } };
-    spec.updateStrategy = { ...(spec.updateStrategy ?? {}), rollingUpdate: { ...(spec.updateStrategy?.rollingUpdate ?? {}), partition: MAX_INT16 } };
-    held.spec = spec as Record<string, unknown>;
-    return markInRolloutProgressing(held, rolloutName);
+    return isEffectiveRevisionChange(next, old) ? holdAtMaxPartition(next, rolloutName) : undefined;
   },
   initialize(workload, br) {
-    if (isControlledByBatchRelease(workload, br)) return undefined;
-    return {
-      metadata: { annotations: { [BATCH_RELEASE_CONTROL_ANNOTATION]: releaseControlInfo(br) } },
-      ...rolling({ paused: false, partition: numAt(workload, 'status', 'desiredNumberScheduled') ?? 0 }),
-    };
+    return initializePartition(workload, br, { paused: false, partition: numAt(workload, 'status', 'desiredNumberScheduled') ?? 0 });
   },
   batchContext(workload, br, pods) {
     const replicas = numAt(workload, 'status', 'desiredNumberScheduled') ?? 0;
@@ -89,14 +73,6 @@ export const advancedDaemonSetReleaseControl: ReleaseControl = {
       failureThreshold: releasePlanOf(br).failureThreshold,
     };
   },
-  upgradeBatch(_workload, ctx) {
-    const desired = typeof ctx.desiredPartition === 'number' ? ctx.desiredPartition : 0;
-    const current = typeof ctx.currentPartition === 'number' ? ctx.currentPartition : 0;
-    return current <= desired ? undefined : rolling({ partition: desired });
-  },
-  finalize(_workload, br) {
-    const patch: MergePatch = { metadata: { annotations: { [BATCH_RELEASE_CONTROL_ANNOTATION]: null } } };
-    if (releasePlanOf(br).batchPartition === undefined) Object.assign(patch, rolling({ partition: null, paused: false }));
-    return patch;
-  },
+  upgradeBatch: (_workload, ctx) => lowerPartition(ctx),
+  finalize: (_workload, br) => finalizePartition(br, { partition: null, paused: false }),
 };

@@ -7,26 +7,17 @@
 import type { KubeObject } from '../types';
 import { numAt, strAt } from '../workloads/access';
 import {
-  BATCH_RELEASE_CONTROL_ANNOTATION,
   IN_ROLLOUT_PROGRESSING_ANNOTATION,
   countUpdatedReadyPods,
-  isControlledByBatchRelease,
   isEffectiveRevisionChange,
-  markInRolloutProgressing,
   partitionBatchNumbers,
-  releaseControlInfo,
   releasePlanOf,
   statusConsistent,
   workloadIdentity,
-  type MergePatch,
   type ReleaseControl,
   type RolloutWorkload,
 } from './release-workload';
-
-/** math.MaxInt16: the partition that holds every ordinal. */
-export const MAX_INT16 = 32767;
-
-const rolling = (value: Record<string, unknown>): MergePatch => ({ spec: { updateStrategy: { rollingUpdate: value } } });
+import { MAX_INT16, finalizePartition, holdAtMaxPartition, initializePartition, lowerPartition } from './rolling-update-partition';
 
 /** util.IsStatefulSetRollingUpdate. */
 function isRollingUpdate(obj: KubeObject): boolean {
@@ -68,19 +59,10 @@ function statefulSetLikeControl(group: string, hasPaused: boolean): ReleaseContr
     readWorkload: read,
     holdOnRevisionChange(next, old, { rolloutName }) {
       if ((numAt(next, 'spec', 'replicas') ?? 1) === 0 || !isRollingUpdate(next)) return undefined;
-      if (!isEffectiveRevisionChange(next, old)) return undefined;
-      const held = structuredClone(next);
-      const spec = (held.spec ?? {}) as { updateStrategy?: { type?: string; rollingUpdate?: Record<string, unknown> } };
-      spec.updateStrategy = { ...(spec.updateStrategy ?? {}), rollingUpdate: { ...(spec.updateStrategy?.rollingUpdate ?? {}), partition: MAX_INT16 } };
-      held.spec = spec as Record<string, unknown>;
-      return markInRolloutProgressing(held, rolloutName);
+      return isEffectiveRevisionChange(next, old) ? holdAtMaxPartition(next, rolloutName) : undefined;
     },
     initialize(workload, br) {
-      if (isControlledByBatchRelease(workload, br)) return undefined;
-      return {
-        metadata: { annotations: { [BATCH_RELEASE_CONTROL_ANNOTATION]: releaseControlInfo(br) } },
-        ...rolling(hasPaused ? { partition: MAX_INT16, paused: false } : { partition: MAX_INT16 }),
-      };
+      return initializePartition(workload, br, hasPaused ? { partition: MAX_INT16, paused: false } : { partition: MAX_INT16 });
     },
     batchContext(workload, br, pods) {
       const replicas = numAt(workload, 'spec', 'replicas') ?? 1;
@@ -103,16 +85,8 @@ function statefulSetLikeControl(group: string, hasPaused: boolean): ReleaseContr
         failureThreshold: releasePlanOf(br).failureThreshold,
       };
     },
-    upgradeBatch(_workload, ctx) {
-      const desired = typeof ctx.desiredPartition === 'number' ? ctx.desiredPartition : 0;
-      const current = typeof ctx.currentPartition === 'number' ? ctx.currentPartition : 0;
-      return current <= desired ? undefined : rolling({ partition: desired });
-    },
-    finalize(_workload, br) {
-      const patch: MergePatch = { metadata: { annotations: { [BATCH_RELEASE_CONTROL_ANNOTATION]: null } } };
-      if (releasePlanOf(br).batchPartition === undefined) Object.assign(patch, rolling({ partition: null }));
-      return patch;
-    },
+    upgradeBatch: (_workload, ctx) => lowerPartition(ctx),
+    finalize: (_workload, br) => finalizePartition(br, { partition: null }),
   };
 }
 
