@@ -9,15 +9,13 @@ import {
   IN_ROLLOUT_PROGRESSING_ANNOTATION,
   countUpdatedReadyPods,
   isEffectiveRevisionChange,
-  partitionBatchNumbers,
-  releasePlanOf,
   revisionSuffix,
   statusConsistent,
   workloadIdentity,
   type ReleaseControl,
   type RolloutWorkload,
 } from './release-workload';
-import { finalizePartition, holdAtMaxPartition, initializePartition, lowerPartition } from './rolling-update-partition';
+import { finalizePartition, partitionBatchContext, holdAtMaxPartition, initializePartition, lowerPartition } from './rolling-update-partition';
 
 /** status.daemonSetHash (v1alpha1) or status.updateRevision (v1beta1 storage). */
 function daemonHash(obj: KubeObject): string {
@@ -56,22 +54,13 @@ export const advancedDaemonSetReleaseControl: ReleaseControl = {
   },
   batchContext(workload, br, pods) {
     const replicas = numAt(workload, 'status', 'desiredNumberScheduled') ?? 0;
-    const n = partitionBatchNumbers(br, replicas);
     const update = strAt(br, 'status', 'updateRevision') || daemonHash(workload);
-    return {
-      currentBatch: n.currentBatch,
-      replicas,
-      rolloutID: releasePlanOf(br).rolloutID,
-      updateRevision: update,
-      plannedUpdatedReplicas: n.planned,
-      desiredUpdatedReplicas: n.planned,
-      desiredPartition: Math.max(0, n.desiredStable),
-      currentPartition: numAt(workload, 'spec', 'updateStrategy', 'rollingUpdate', 'partition') ?? 0,
+    const counts = {
       updatedReplicas: numAt(workload, 'status', 'updatedNumberScheduled') ?? 0,
       // the Advanced DaemonSet has no updatedReadyReplicas: its ready pods of the update revision
       updatedReadyReplicas: countUpdatedReadyPods(pods, update),
-      failureThreshold: releasePlanOf(br).failureThreshold,
     };
+    return partitionBatchContext(workload, br, replicas, update, counts, (desiredStable) => Math.max(0, desiredStable));
   },
   upgradeBatch: (_workload, ctx) => lowerPartition(ctx),
   finalize: (_workload, br) => finalizePartition(br, { partition: null, paused: false }),

@@ -10,14 +10,12 @@ import {
   IN_ROLLOUT_PROGRESSING_ANNOTATION,
   countUpdatedReadyPods,
   isEffectiveRevisionChange,
-  partitionBatchNumbers,
-  releasePlanOf,
   statusConsistent,
   workloadIdentity,
   type ReleaseControl,
   type RolloutWorkload,
 } from './release-workload';
-import { MAX_INT16, finalizePartition, holdAtMaxPartition, initializePartition, lowerPartition } from './rolling-update-partition';
+import { MAX_INT16, finalizePartition, partitionBatchContext, holdAtMaxPartition, initializePartition, lowerPartition } from './rolling-update-partition';
 
 /** util.IsStatefulSetRollingUpdate. */
 function isRollingUpdate(obj: KubeObject): boolean {
@@ -66,24 +64,11 @@ function statefulSetLikeControl(group: string, hasPaused: boolean): ReleaseContr
     },
     batchContext(workload, br, pods) {
       const replicas = numAt(workload, 'spec', 'replicas') ?? 1;
-      const n = partitionBatchNumbers(br, replicas);
       const update = strAt(br, 'status', 'updateRevision') || (strAt(workload, 'status', 'updateRevision') ?? '');
       let updatedReady = numAt(workload, 'status', 'updatedReadyReplicas') ?? 0;
       // the native StatefulSet has no updatedReadyReplicas: count its ready pods of the update revision
       if (updatedReady <= 0) updatedReady = countUpdatedReadyPods(pods, update);
-      return {
-        currentBatch: n.currentBatch,
-        replicas,
-        rolloutID: releasePlanOf(br).rolloutID,
-        updateRevision: update,
-        plannedUpdatedReplicas: n.planned,
-        desiredUpdatedReplicas: n.planned,
-        desiredPartition: n.desiredStable,
-        currentPartition: numAt(workload, 'spec', 'updateStrategy', 'rollingUpdate', 'partition') ?? 0,
-        updatedReplicas: numAt(workload, 'status', 'updatedReplicas') ?? 0,
-        updatedReadyReplicas: updatedReady,
-        failureThreshold: releasePlanOf(br).failureThreshold,
-      };
+      return partitionBatchContext(workload, br, replicas, update, { updatedReplicas: numAt(workload, 'status', 'updatedReplicas') ?? 0, updatedReadyReplicas: updatedReady });
     },
     upgradeBatch: (_workload, ctx) => lowerPartition(ctx),
     finalize: (_workload, br) => finalizePartition(br, { partition: null }),

@@ -3,10 +3,12 @@
 // the webhook holds every pod at MaxInt16, Initialize writes the control info with the first partition,
 // a batch only lowers the partition, Finalize removes it (and what else the kind unpauses).
 import type { KubeObject } from '../types';
+import { numAt } from '../workloads/access';
 import {
   BATCH_RELEASE_CONTROL_ANNOTATION,
   isControlledByBatchRelease,
   markInRolloutProgressing,
+  partitionBatchNumbers,
   releaseControlInfo,
   releasePlanOf,
   type BatchContext,
@@ -36,6 +38,34 @@ export function initializePartition(workload: KubeObject, br: KubeObject, rollin
   return {
     metadata: { annotations: { [BATCH_RELEASE_CONTROL_ANNOTATION]: releaseControlInfo(br) } },
     ...rollingUpdatePatch(rollingUpdate),
+  };
+}
+
+/**
+ * CalculateBatchContext: the batch's numbers (partitionBatchNumbers) against rollingUpdate.partition; the kind
+ * brings its updated counts and may bound the desired partition (default: the stable pods' count).
+ */
+export function partitionBatchContext(
+  workload: KubeObject,
+  br: KubeObject,
+  replicas: number,
+  updateRevision: string,
+  counts: { updatedReplicas: number; updatedReadyReplicas: number },
+  desiredPartition: (desiredStable: number) => number = (d) => d,
+): BatchContext {
+  const n = partitionBatchNumbers(br, replicas);
+  return {
+    currentBatch: n.currentBatch,
+    replicas,
+    rolloutID: releasePlanOf(br).rolloutID,
+    updateRevision,
+    plannedUpdatedReplicas: n.planned,
+    desiredUpdatedReplicas: n.planned,
+    desiredPartition: desiredPartition(n.desiredStable),
+    currentPartition: numAt(workload, 'spec', 'updateStrategy', 'rollingUpdate', 'partition') ?? 0,
+    updatedReplicas: counts.updatedReplicas,
+    updatedReadyReplicas: counts.updatedReadyReplicas,
+    failureThreshold: releasePlanOf(br).failureThreshold,
   };
 }
 
