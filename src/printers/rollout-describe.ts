@@ -4,7 +4,10 @@
 // when its output is not a terminal.
 import type { DescribePodGroup, DescribeStep, RolloutDescribeView } from '../kruise/rollout/describe-view';
 import type { Palette } from './colors';
-import { formatTable } from './table';
+import { formatSeconds, formatTable } from './table';
+
+/** Kept here for the describe printer's importers; the rule lives in table.ts beside formatAge. */
+export { formatSeconds };
 
 export interface RolloutDescribeOptions {
   /** "kubectl kruise": how the approval hint spells the command. */
@@ -16,17 +19,6 @@ const plain: Palette = { ok: (s) => s, warn: (s) => s, bad: (s) => s, dim: (s) =
 
 /** Marks in the step list: done, the current step, still to come. */
 export const STEP_MARK = { done: '✔', current: '▶', pending: '·' } as const;
-
-/** Seconds as kubectl prints ages: 45s, 2m30s, 4h, 3d. */
-export function formatSeconds(secs: number): string {
-  if (secs < 120) return `${secs}s`;
-  const mins = Math.floor(secs / 60);
-  if (mins < 10) return `${mins}m${secs % 60 ? `${secs % 60}s` : ''}`;
-  if (mins < 180) return `${mins}m`;
-  const hours = Math.floor(mins / 60);
-  if (hours < 48) return `${hours}h`;
-  return `${Math.floor(hours / 24)}d`;
-}
 
 /** The command a person runs to end a manual pause. */
 export function approveHint(view: RolloutDescribeView, programName: string): string {

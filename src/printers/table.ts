@@ -18,17 +18,21 @@ export function formatTable(headers: string[], rows: Array<Array<string | number
     .join('');
 }
 
-/** Kubernetes-style age: 5s, 3m, 2m30s, 4h, 3d, 2y. */
-export function formatAge(from: string | undefined, now: number = Date.now()): string {
-  if (!from) return '<unknown>';
-  const secs = Math.max(0, Math.floor((now - Date.parse(from)) / 1000));
+/** Seconds as kubectl prints durations below two years: 45s, 2m30s, 4h, 3d. */
+export function formatSeconds(secs: number): string {
   if (secs < 120) return `${secs}s`;
   const mins = Math.floor(secs / 60);
   if (mins < 10) return `${mins}m${secs % 60 ? `${secs % 60}s` : ''}`;
   if (mins < 180) return `${mins}m`;
   const hours = Math.floor(mins / 60);
   if (hours < 48) return `${hours}h`;
-  const days = Math.floor(hours / 24);
-  if (days < 730) return `${days}d`;
-  return `${Math.floor(days / 365)}y`;
+  return `${Math.floor(hours / 24)}d`;
+}
+
+/** Kubernetes-style age: 5s, 3m, 2m30s, 4h, 3d, 2y. */
+export function formatAge(from: string | undefined, now: number = Date.now()): string {
+  if (!from) return '<unknown>';
+  const secs = Math.max(0, Math.floor((now - Date.parse(from)) / 1000));
+  const days = Math.floor(secs / 86400);
+  return days < 730 ? formatSeconds(secs) : `${Math.floor(days / 365)}y`;
 }

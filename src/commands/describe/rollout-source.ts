@@ -1,30 +1,20 @@
 // Reading what `describe rollout` shows from the cluster: the Rollout, the workload it references,
 // that workload's pods and the BatchRelease the controller names after the Rollout
 // (openkruise/rollouts v0.6.2 pkg/controller/rollout/rollout_canary.go createBatchRelease: Name = rollout.Name).
-import { failure, usageError } from '../../cli/exit';
+import { failure } from '../../cli/exit';
 import type { KubeClient, KubeObject, ResourceType } from '../../kube/client';
 import { isNotFound } from '../../kube/errors';
 import type { Pod } from '../../kruise/types';
 import { adapterForGroupKind } from '../../kruise/workloads/index';
 import { labelSelectorString } from '../../kruise/selectors';
-import { dns1123SubdomainProblem } from '../../kruise/names';
 import { readRollout } from '../../kruise/rollout/read';
+import { checkObjectName, splitTypeName } from '../type-name-args';
 
 /** `rollout NAME` or `rollout/NAME` → the type as typed and the name (undefined: every Rollout). */
 export function parseRolloutArgs(type: string, name: string | undefined, verb: string): { type: string; name?: string } {
-  let t = type;
-  let n = name;
-  if (t.includes('/')) {
-    if (n !== undefined) throw usageError(`${verb}: unexpected argument "${n}"`);
-    n = t.slice(t.indexOf('/') + 1);
-    t = t.slice(0, t.indexOf('/'));
-    if (n === '') throw usageError(`invalid resource "${type}": missing NAME in TYPE/NAME`);
-  }
-  if (n !== undefined) {
-    const p = dns1123SubdomainProblem(n);
-    if (p || n.includes('%')) throw usageError(`invalid name "${n.length > 80 ? `${n.slice(0, 80)}...` : n}": ${p ?? 'must not contain "%"'}`);
-  }
-  return { type: t, name: n };
+  const parsed = splitTypeName(type, name, verb);
+  checkObjectName(parsed.name);
+  return parsed;
 }
 
 /** rollouts.kruise.io/rollouts at the version discovery prefers (or the one typed). */

@@ -3,32 +3,22 @@
 import type { CommandContext } from '../../cli/context';
 import { ExitCode, usageError } from '../../cli/exit';
 import type { KubeObject } from '../../kruise/types';
-import { dns1123SubdomainProblem } from '../../kruise/names';
 import { formatObjects, parseOutputFormat, resourceName } from '../../printers/output';
 import { formatAge, formatTable } from '../../printers/table';
 import { podStateRows, recordedStates, topologyKeys, type PodStateRow } from '../../engine/pps-view';
 import { ppsResourceType, ppsTargetPods } from '../../engine/pps';
 import { apiGroupOf } from '../../kruise/api-version';
 import { preferredByKey, readPpsSpec } from '../../kruise/rules/pps';
+import { checkObjectName, splitTypeName } from '../type-name-args';
 
 export const PPS_TYPES = new Set(['pps', 'persistentpodstate', 'persistentpodstates', 'persistentpodstates.apps.kruise.io', 'persistentpodstate.apps.kruise.io']);
 
 /** `pps NAME` (or `pps/NAME`) → name; other kinds are kubectl's business. */
 export function parsePpsArgs(type: string, name: string | undefined, verb: string, nameRequired: boolean): string | undefined {
-  let t = type;
-  let n = name;
-  if (t.includes('/')) {
-    if (n !== undefined) throw usageError(`${verb}: unexpected argument "${n}"`);
-    n = t.slice(t.indexOf('/') + 1);
-    t = t.slice(0, t.indexOf('/'));
-    if (n === '') throw usageError(`invalid resource "${type}": missing NAME in TYPE/NAME`);
-  }
+  const { type: t, name: n } = splitTypeName(type, name, verb);
   if (!PPS_TYPES.has(t.toLowerCase())) throw usageError(`${verb} supports pps (PersistentPodState) only; use kubectl ${verb} ${type} for other kinds`);
   if (n === undefined && nameRequired) throw usageError(`${verb} pps needs a NAME`);
-  if (n !== undefined) {
-    const p = dns1123SubdomainProblem(n);
-    if (p || n.includes('%')) throw usageError(`invalid name "${n.length > 80 ? `${n.slice(0, 80)}...` : n}": ${p ?? 'must not contain "%"'}`);
-  }
+  checkObjectName(n);
   return n;
 }
 

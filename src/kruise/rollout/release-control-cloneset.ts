@@ -14,12 +14,13 @@ import {
   integerAsPercentage,
   isControlledByBatchRelease,
   isEffectiveRevisionChange,
-  metaMaps,
+  markInRolloutProgressing,
   releaseControlInfo,
   releasePlanOf,
   revisionSuffix,
   setAt,
   statusConsistent,
+  workloadIdentity,
   type BatchContext,
   type MergePatch,
   type ReleaseControl,
@@ -27,21 +28,14 @@ import {
 } from './release-workload';
 
 function readCloneSet(obj: KubeObject): RolloutWorkload {
-  const { labels, annotations } = metaMaps(obj);
+  const id = workloadIdentity(obj, 'CloneSet');
   const updateRevision = strAt(obj, 'status', 'updateRevision') ?? '';
   const currentRevision = strAt(obj, 'status', 'currentRevision') ?? '';
   const replicas = numAt(obj, 'status', 'replicas') ?? 0;
   const updated = numAt(obj, 'status', 'updatedReplicas') ?? 0;
-  const inProgressing = IN_ROLLOUT_PROGRESSING_ANNOTATION in annotations;
+  const inProgressing = IN_ROLLOUT_PROGRESSING_ANNOTATION in id.annotations;
   return {
-    apiVersion: obj.apiVersion ?? '',
-    kind: 'CloneSet',
-    namespace: obj.metadata.namespace ?? '',
-    name: obj.metadata.name ?? '',
-    uid: obj.metadata.uid,
-    generation: obj.metadata.generation ?? 0,
-    labels,
-    annotations,
+    ...id,
     replicas: numAt(obj, 'spec', 'replicas') ?? 1,
     statusConsistent: statusConsistent(obj),
     stableRevision: revisionSuffix(currentRevision),
@@ -85,8 +79,7 @@ export const cloneSetReleaseControl: ReleaseControl = {
     if (hasTrafficRoutings && (numAt(next, 'status', 'replicas') ?? 0) !== (numAt(next, 'status', 'updatedReplicas') ?? 0)) return undefined;
     const held = structuredClone(next);
     setAt(held as unknown as Record<string, unknown>, partitionPath(held), '100%');
-    held.metadata.annotations = { ...(held.metadata.annotations ?? {}), [IN_ROLLOUT_PROGRESSING_ANNOTATION]: JSON.stringify({ rolloutName }) };
-    return held;
+    return markInRolloutProgressing(held, rolloutName);
   },
 
   initialize(workload, br) {

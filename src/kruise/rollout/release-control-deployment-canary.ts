@@ -12,9 +12,9 @@ import { canaryAndStableReplicaSets, holdDeployment, ownedReplicaSets, templateR
 import {
   calculateBatchReplicas,
   isControlledByBatchRelease,
-  metaMaps,
   releaseControlInfo,
   releasePlanOf,
+  workloadIdentity,
   type BatchContext,
   type ReleaseControl,
   type RolloutWorkload,
@@ -64,25 +64,18 @@ export function buildCanaryDeployment(stable: KubeObject, br: KubeObject): KubeO
 }
 
 function readStableDeployment(obj: KubeObject, related: WorkloadRelated | undefined): RolloutWorkload {
-  const { labels, annotations } = metaMaps(obj);
+  const id = workloadIdentity(obj, 'Deployment', 'apps/v1');
   const owned = ownedReplicaSets(obj, related?.replicaSets ?? []);
   // getDeployment: the stable ReplicaSet is the one with pods of another template (or the only one)
   const { stable: stableRS, canary: sameTemplate } = canaryAndStableReplicaSets(obj, owned);
   const stableHash = (stableRS ?? sameTemplate)?.metadata.labels?.['pod-template-hash'] ?? '';
-  const inProgressing = IN_ROLLOUT_PROGRESSING_ANNOTATION in annotations;
+  const inProgressing = IN_ROLLOUT_PROGRESSING_ANNOTATION in id.annotations;
   const canary = latestCanaryDeployment(obj, related?.deployments ?? []);
   const canaryRS = canary ? ownedReplicaSets(canary, related?.replicaSets ?? [])[0] : undefined;
   const podTemplateHash = canaryRS?.metadata.labels?.['pod-template-hash'] ?? '';
   const canaryRevision = templateRevisionHash(at(obj, 'spec', 'template'));
   return {
-    apiVersion: obj.apiVersion ?? 'apps/v1',
-    kind: 'Deployment',
-    namespace: obj.metadata.namespace ?? '',
-    name: obj.metadata.name ?? '',
-    uid: obj.metadata.uid,
-    generation: obj.metadata.generation ?? 0,
-    labels,
-    annotations,
+    ...id,
     replicas: numAt(obj, 'spec', 'replicas') ?? 1,
     statusConsistent: (numAt(obj, 'status', 'observedGeneration') ?? 0) === (obj.metadata.generation ?? 0),
     stableRevision: stableHash,

@@ -27,9 +27,9 @@ import {
 import { ROLLOUT_ID_LABEL } from './labels';
 import {
   isControlledByBatchRelease,
-  metaMaps,
   releaseControlInfo,
   releasePlanOf,
+  workloadIdentity,
   type BatchContext,
   type ReleaseControl,
   type RolloutWorkload,
@@ -308,16 +308,8 @@ export const deploymentReleaseControl: ReleaseControl = {
 
   readWorkload(obj, related): RolloutWorkload {
     const v = readAdvancedDeployment(obj, related?.replicaSets);
-    const { labels, annotations } = metaMaps(obj);
     return {
-      apiVersion: obj.apiVersion ?? 'apps/v1',
-      kind: 'Deployment',
-      namespace: obj.metadata.namespace ?? '',
-      name: obj.metadata.name ?? '',
-      uid: obj.metadata.uid,
-      generation: obj.metadata.generation ?? 0,
-      labels,
-      annotations,
+      ...workloadIdentity(obj, 'Deployment', 'apps/v1'),
       replicas: v.replicas,
       statusConsistent: v.statusConsistent,
       stableRevision: v.stableRevision,

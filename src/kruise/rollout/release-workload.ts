@@ -115,6 +115,29 @@ export function metaMaps(obj: KubeObject): { labels: Record<string, string>; ann
   return { labels: { ...(obj.metadata.labels ?? {}) }, annotations: { ...(obj.metadata.annotations ?? {}) } };
 }
 
+/** The object fields every control's Workload view starts with (controller_finder.go Workload's ObjectMeta). */
+export function workloadIdentity(
+  obj: KubeObject,
+  kind: string,
+  defaultApiVersion = '',
+): Pick<RolloutWorkload, 'apiVersion' | 'kind' | 'namespace' | 'name' | 'uid' | 'generation' | 'labels' | 'annotations'> {
+  return {
+    apiVersion: obj.apiVersion ?? defaultApiVersion,
+    kind,
+    namespace: obj.metadata.namespace ?? '',
+    name: obj.metadata.name ?? '',
+    uid: obj.metadata.uid,
+    generation: obj.metadata.generation ?? 0,
+    ...metaMaps(obj),
+  };
+}
+
+/** The webhook's mark on a workload it holds for a release: the in-progressing annotation naming the Rollout. */
+export function markInRolloutProgressing(held: KubeObject, rolloutName: string): KubeObject {
+  held.metadata.annotations = { ...(held.metadata.annotations ?? {}), [IN_ROLLOUT_PROGRESSING_ANNOTATION]: JSON.stringify({ rolloutName }) };
+  return held;
+}
+
 /** The hash after the last "-" of a revision name (controller_finder.go). */
 export function revisionSuffix(name: string): string {
   return name.slice(name.lastIndexOf('-') + 1);

@@ -1,6 +1,7 @@
 // The blue-green release manager, pure (openkruise/rollouts v0.6.2 pkg/controller/rollout/rollout_bluegreen.go
 // runCanary, doCanaryUpgrade, doCanaryPaused, doCanaryFinalising, createBatchRelease, nextBlueGreenTask).
-// It shares the canary manager's BatchRelease plumbing (rollout-canary.ts) and differs where upstream does:
+// It shares the canary manager's BatchRelease plumbing (rollout-canary.ts), the step states after traffic
+// and the finalising walk (release-manager-steps.ts), and differs where upstream does:
 // the BatchRelease's rolling style is BlueGreen (readRolloutSpec), a step without a duration always waits
 // for a person (no "last step 100%" shortcut), StepInit goes on to StepUpgrade in the same reconcile, and
 // the finalising steps run in nextBlueGreenTask's order.
@@ -11,11 +12,10 @@
 import type { KubeObject } from '../types';
 import { isObj } from '../workloads/access';
 import { STEP_STATE } from './labels';
-import { IN_ROLLOUT_PROGRESSING_ANNOTATION } from './release-workload';
-import { recheckIn, type ReleaseManager, type RolloutContext } from './rollout-context';
-import { doCanaryJump, doCanaryUpgrade, FINALISING_STEP, finalizingBatchRelease, removeBatchRelease, setProgressingMessage, syncBatchRelease } from './rollout-canary';
-import type { RolloutStatusObj, SubStatusObj } from './rollout-status';
-import { nextBatchIndex } from './step-math';
+import { nextFinalisingStep, removeRolloutProgressingAnnotation, runFinalisingSteps, runStepAfterTraffic, stepPauseOver } from './release-manager-steps';
+import { recheckIn, type ReleaseManager } from './rollout-context';
+import { doCanaryJump, doCanaryUpgrade, FINALISING_STEP, finalizingBatchRelease, removeBatchRelease, syncBatchRelease } from './rollout-canary';
+import type { RolloutStatusObj } from './rollout-status';
 
 /** The finalising steps (api/v1beta1/rollout_types.go FinalisingStepType), shared with canary. */
 export const BLUE_GREEN_FINALISING_STEP = FINALISING_STEP;
@@ -29,25 +29,7 @@ export function nextBlueGreenTask(reason: string | undefined, current: string): 
       : reason === 'Rollback'
         ? [F.RouteTrafficToStable, F.ResumeWorkload, F.RestoreStableService, F.RemoveCanaryService, F.ReleaseWorkloadControl]
         : [F.RestoreStableService, F.RouteTrafficToStable, F.RemoveCanaryService, F.ResumeWorkload, F.ReleaseWorkloadControl];
-  if (current === '') return seq[0]!;
-  const i = seq.indexOf(current as (typeof seq)[number]);
-  return i >= 0 && i < seq.length - 1 ? seq[i + 1]! : F.End;
-}
-
-/** doCanaryPaused (blue-green): no duration waits for a person, whatever the step's replicas. */
-function doBlueGreenPaused(c: RolloutContext, sub: SubStatusObj): boolean {
-  const steps = c.rollout.steps.length;
-  const step = c.rollout.steps[sub.currentStepIndex - 1];
-  if (step?.pauseSeconds === undefined) {
-    setProgressingMessage(c, `Rollout is in step(${sub.currentStepIndex}/${steps}), and you need manually confirm to enter the next step`);
-    return false;
-  }
-  setProgressingMessage(c, `Rollout is in step(${sub.currentStepIndex}/${steps}), and wait duration(${step.pauseSeconds} seconds) to enter the next step`);
-  const since = Date.parse(sub.lastUpdateTime ?? '') || c.now.getTime();
-  const due = since + step.pauseSeconds * 1000;
-  if (due < c.now.getTime()) return true;
-  recheckIn(c, due - c.now.getTime());
-  return false;
+  return nextFinalisingStep(seq, current);
 }
 
 export const blueGreenReleaseManager: ReleaseManager = {
@@ -79,62 +61,33 @@ export const blueGreenReleaseManager: ReleaseManager = {
         sub.currentStepState = STEP_STATE.MetricsAnalysis;
         recheckIn(c, c.gracePeriodMs);
         return;
-      case STEP_STATE.MetricsAnalysis:
-        sub.currentStepState = STEP_STATE.Paused;
-        return;
-      case STEP_STATE.Paused:
-        if (doBlueGreenPaused(c, sub)) {
-          stamp();
-          sub.currentStepState = STEP_STATE.Ready;
-        }
-        return;
-      case STEP_STATE.Ready:
-        stamp();
-        if (steps.length > sub.currentStepIndex) {
-          sub.currentStepIndex++;
-          sub.nextStepIndex = nextBatchIndex(steps.length, sub.currentStepIndex);
-          sub.currentStepState = STEP_STATE.Init;
-        } else sub.currentStepState = STEP_STATE.Completed;
-        return;
+      default:
+        // doCanaryPaused (blue-green): no "last step 100%" shortcut, whatever the step's replicas
+        runStepAfterTraffic(c, sub, stepPauseOver);
     }
   },
 
   finalise(c) {
     const sub = c.newStatus.canaryStatus;
     if (!sub) return true;
-    // removeRolloutProgressingAnnotation, before anything else
-    if (c.workloadObject && c.workload && IN_ROLLOUT_PROGRESSING_ANNOTATION in c.workload.annotations) {
-      c.writes.push({ kind: 'patchWorkload', patch: { metadata: { annotations: { [IN_ROLLOUT_PROGRESSING_ANNOTATION]: null } } } });
-    }
+    removeRolloutProgressingAnnotation(c);
     const F = BLUE_GREEN_FINALISING_STEP;
-    let next = nextBlueGreenTask(c.finalizeReason, sub.finalisingStep);
-    if (sub.finalisingStep === '') {
-      sub.finalisingStep = next;
-      sub.lastUpdateTime = c.nowIso;
-    } else if (sub.finalisingStep === F.End) return true;
-    let retry = false;
-    switch (sub.finalisingStep) {
-      case F.ResumeWorkload:
-        retry = finalizingBatchRelease(c);
-        break;
-      case F.ReleaseWorkloadControl:
-        retry = removeBatchRelease(c);
-        break;
-      case F.RouteTrafficToNew:
-      case F.RouteTrafficToStable:
-      case F.RestoreStableService:
-      case F.RemoveCanaryService:
-        // no trafficRoutings: nothing to route or restore
-        break;
-      default:
-        next = nextBlueGreenTask(c.finalizeReason, '');
-        sub.finalisingStep = next;
-        return false;
-    }
-    if (retry) return false;
-    sub.lastUpdateTime = c.nowIso;
-    sub.finalisingStep = next;
-    return next === F.End;
+    return runFinalisingSteps(c, sub, nextBlueGreenTask, (step) => {
+      switch (step) {
+        case F.ResumeWorkload:
+          return finalizingBatchRelease(c);
+        case F.ReleaseWorkloadControl:
+          return removeBatchRelease(c);
+        case F.RouteTrafficToNew:
+        case F.RouteTrafficToStable:
+        case F.RestoreStableService:
+        case F.RemoveCanaryService:
+          // no trafficRoutings: nothing to route or restore
+          return false;
+        default:
+          return undefined;
+      }
+    });
   },
 };
 

@@ -3,26 +3,18 @@
 // syncBatchRelease, nextCanaryTask; rollout_releaseManager.go runBatchRelease, finalizingBatchRelease,
 // removeBatchRelease, removeRolloutProgressingAnnotation).
 // Traffic routing (traffic.ts: Services and an nginx Ingress) is done at once without trafficRoutings.
+// What blue-green runs alike (pause, Ready, the finalising walk) is in release-manager-steps.ts.
 import type { KubeObject } from '../types';
 import { at, isObj, numAt, strAt } from '../workloads/access';
 import { STEP_STATE } from './labels';
-import { IN_ROLLOUT_PROGRESSING_ANNOTATION } from './release-workload';
+import { FINALISING_STEP, nextFinalisingStep, removeRolloutProgressingAnnotation, runFinalisingSteps, runStepAfterTraffic, setProgressingMessage, stepPauseOver } from './release-manager-steps';
 import { recheckIn, rolloutIDOf, type ReleaseManager, type RolloutContext, type RolloutStepSpec } from './rollout-context';
-import { getCondition, setCondition, type SubStatusObj } from './rollout-status';
-import { nextBatchIndex, rolloutScaledValue, stepJump } from './step-math';
+import type { SubStatusObj } from './rollout-status';
+import { rolloutScaledValue, stepJump } from './step-math';
 import { batchReleasePlanHash } from './batch-release';
 import { doTrafficRouting, patchStableService, removeCanaryService, restoreGateway, restoreStableService } from './traffic';
 
-/** api/v1beta1 FinalisingStepType values. */
-export const FINALISING_STEP = {
-  RouteTrafficToNew: 'FinalisingStepRouteTrafficToNew',
-  RouteTrafficToStable: 'FinalisingStepRouteTrafficToStable',
-  RestoreStableService: 'RestoreStableService',
-  RemoveCanaryService: 'RemoveCanaryService',
-  ResumeWorkload: 'ResumeWorkload',
-  ReleaseWorkloadControl: 'ReleaseWorkloadControl',
-  End: 'END',
-} as const;
+export { FINALISING_STEP };
 
 /** nextCanaryTask: the finalising steps in the order of the reason. */
 export function nextCanaryTask(reason: string | undefined, current: string): string {
@@ -30,9 +22,7 @@ export function nextCanaryTask(reason: string | undefined, current: string): str
     reason === 'Rollback'
       ? [FINALISING_STEP.RouteTrafficToStable, FINALISING_STEP.ResumeWorkload, FINALISING_STEP.ReleaseWorkloadControl, FINALISING_STEP.RestoreStableService, FINALISING_STEP.RemoveCanaryService]
       : [FINALISING_STEP.RestoreStableService, FINALISING_STEP.RouteTrafficToStable, FINALISING_STEP.RemoveCanaryService, FINALISING_STEP.ResumeWorkload, FINALISING_STEP.ReleaseWorkloadControl];
-  if (current === '') return seq[0]!;
-  const i = seq.indexOf(current as (typeof seq)[number]);
-  return i >= 0 && i < seq.length - 1 ? seq[i + 1]! : FINALISING_STEP.End;
+  return nextFinalisingStep(seq, current);
 }
 
 /** createBatchRelease: the BatchRelease a Rollout step wants (spec + annotations). */
@@ -118,12 +108,6 @@ export function syncBatchRelease(c: RolloutContext, br: KubeObject, sub: SubStat
   }
 }
 
-export function setProgressingMessage(c: RolloutContext, message: string): void {
-  const cond = getCondition(c.newStatus, 'Progressing');
-  if (cond) setCondition(c.newStatus, { ...cond, message });
-  c.newStatus.message = message;
-}
-
 /** doCanaryUpgrade: true once the BatchRelease reports the step's batch Ready. */
 export function doCanaryUpgrade(c: RolloutContext, sub: SubStatusObj): boolean {
   const steps = c.rollout.steps.length;
@@ -138,21 +122,12 @@ export function doCanaryUpgrade(c: RolloutContext, sub: SubStatusObj): boolean {
   return true;
 }
 
-/** doCanaryPaused: a last "100%" step and an elapsed duration move on; no duration waits for a person. */
+/** doCanaryPaused: a last "100%" step moves on at once; otherwise the step's pause (stepPauseOver). */
 function doCanaryPaused(c: RolloutContext, sub: SubStatusObj): boolean {
   const steps = c.rollout.steps.length;
   const step = c.rollout.steps[sub.currentStepIndex - 1];
   if (steps === sub.currentStepIndex && step?.replicas === '100%') return true;
-  if (step?.pauseSeconds === undefined) {
-    setProgressingMessage(c, `Rollout is in step(${sub.currentStepIndex}/${steps}), and you need manually confirm to enter the next step`);
-    return false;
-  }
-  setProgressingMessage(c, `Rollout is in step(${sub.currentStepIndex}/${steps}), and wait duration(${step.pauseSeconds} seconds) to enter the next step`);
-  const since = Date.parse(sub.lastUpdateTime ?? '') || c.now.getTime();
-  const at = since + step.pauseSeconds * 1000;
-  if (at < c.now.getTime()) return true;
-  recheckIn(c, at - c.now.getTime());
-  return false;
+  return stepPauseOver(c, sub);
 }
 
 /** doCanaryJump → doStepJump (step-math.ts stepJump): a patched nextStepIndex moves the release to that step. */
@@ -226,65 +201,32 @@ export const canaryReleaseManager: ReleaseManager = {
         }
         recheckIn(c, c.gracePeriodMs);
         return;
-      case STEP_STATE.MetricsAnalysis:
-        sub.currentStepState = STEP_STATE.Paused;
-        return;
-      case STEP_STATE.Paused:
-        if (doCanaryPaused(c, sub)) {
-          stamp();
-          sub.currentStepState = STEP_STATE.Ready;
-        }
-        return;
-      case STEP_STATE.Ready:
-        stamp();
-        if (steps.length > sub.currentStepIndex) {
-          sub.currentStepIndex++;
-          sub.nextStepIndex = nextBatchIndex(steps.length, sub.currentStepIndex);
-          sub.currentStepState = STEP_STATE.Init;
-        } else sub.currentStepState = STEP_STATE.Completed;
-        return;
+      default:
+        runStepAfterTraffic(c, sub, doCanaryPaused);
     }
   },
 
   finalise(c) {
     const sub = c.newStatus.canaryStatus;
     if (!sub) return true;
-    // removeRolloutProgressingAnnotation, before anything else
-    if (c.workloadObject && c.workload && IN_ROLLOUT_PROGRESSING_ANNOTATION in c.workload.annotations) {
-      c.writes.push({ kind: 'patchWorkload', patch: { metadata: { annotations: { [IN_ROLLOUT_PROGRESSING_ANNOTATION]: null } } } });
-    }
+    removeRolloutProgressingAnnotation(c);
     if (c.release === 'v0.4') return finaliseV04(c);
-    let next = nextCanaryTask(c.finalizeReason, sub.finalisingStep);
-    if (sub.finalisingStep === '') {
-      sub.finalisingStep = next;
-      sub.lastUpdateTime = c.nowIso;
-    } else if (sub.finalisingStep === FINALISING_STEP.End) return true;
-    let retry = false;
-    switch (sub.finalisingStep) {
-      case FINALISING_STEP.ResumeWorkload:
-        retry = finalizingBatchRelease(c);
-        break;
-      case FINALISING_STEP.ReleaseWorkloadControl:
-        retry = removeBatchRelease(c);
-        break;
-      case FINALISING_STEP.RouteTrafficToStable:
-        retry = restoreGateway(c);
-        break;
-      case FINALISING_STEP.RestoreStableService:
-        retry = restoreStableService(c);
-        break;
-      case FINALISING_STEP.RemoveCanaryService:
-        retry = removeCanaryService(c);
-        break;
-      default:
-        next = nextCanaryTask(c.finalizeReason, '');
-        sub.finalisingStep = next;
-        return false;
-    }
-    if (retry) return false;
-    sub.lastUpdateTime = c.nowIso;
-    sub.finalisingStep = next;
-    return next === FINALISING_STEP.End;
+    return runFinalisingSteps(c, sub, nextCanaryTask, (step) => {
+      switch (step) {
+        case FINALISING_STEP.ResumeWorkload:
+          return finalizingBatchRelease(c);
+        case FINALISING_STEP.ReleaseWorkloadControl:
+          return removeBatchRelease(c);
+        case FINALISING_STEP.RouteTrafficToStable:
+          return restoreGateway(c);
+        case FINALISING_STEP.RestoreStableService:
+          return restoreStableService(c);
+        case FINALISING_STEP.RemoveCanaryService:
+          return removeCanaryService(c);
+        default:
+          return undefined;
+      }
+    });
   },
 };
 
