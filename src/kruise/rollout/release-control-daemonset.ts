@@ -61,6 +61,7 @@ export const advancedDaemonSetReleaseControl: ReleaseControl = {
   kind: 'DaemonSet',
   style: 'Partition',
   readWorkload: readDaemonSet,
+  countsUpdatedReadyPods: true,
   holdOnRevisionChange(next, old, { rolloutName }) {
     if (!isEffectiveRevisionChange(next, old)) return undefined;
     const held = structuredClone(next);

@@ -72,6 +72,7 @@ function statefulSetLikeControl(group: string, hasPaused: boolean): ReleaseContr
     kind: 'StatefulSet',
     style: 'Partition',
     readWorkload: read,
+    countsUpdatedReadyPods: true,
     holdOnRevisionChange(next, old, { rolloutName }) {
       if ((numAt(next, 'spec', 'replicas') ?? 1) === 0 || !isRollingUpdate(next)) return undefined;
       if (!isEffectiveRevisionChange(next, old)) return undefined;
