@@ -38,7 +38,12 @@ describe('sandbox Kruise Rollout: blue-green on a CloneSet of 4 (v0.6.2 CRDs)', 
 
   it('image change → step 1 StepPaused: 2 new pods beside the 4 old ones (6 pods), status in blueGreenStatus, the CloneSet surging with minReadySeconds MaxReadySeconds', async () => {
     await patchImage(sb, ['cloneset', 'blue'], 'nginx:1.27');
-    const ro = await waitStep('step 1 StepPaused', 1, 'StepPaused');
+    // the write entering StepPaused still carries the previous message (doCanaryPaused writes its own on
+    // the next reconcile, as upstream does): wait for that one too
+    const ro = await waitUntil('step 1 StepPaused, its message written', async () => {
+      const r = await waitStep('step 1 StepPaused', 1, 'StepPaused');
+      return r.status.message === 'Rollout is in step(1/2), and you need manually confirm to enter the next step' ? r : undefined;
+    }, 30_000);
     assert.equal(ro.status.phase, 'Progressing');
     assert.equal(ro.status.canaryStatus, undefined);
     assert.equal(ro.status.blueGreenStatus.updatedReplicas, 2);

@@ -189,8 +189,10 @@ export function reconcileBatchRelease(input: BatchReleaseReconcileInput): BatchR
   // refreshStatus
   if (info) {
     status.canaryStatus.updatedReplicas = info.updatedReplicas;
-    // kinds without updatedReadyReplicas (native StatefulSet, Advanced DaemonSet) count their pods (BuildController)
-    status.canaryStatus.updatedReadyReplicas = info.updatedReadyReplicas > 0 ? info.updatedReadyReplicas : countUpdatedReadyPods(input.pods, info.updateRevisionName);
+    // batchrelease_status.go refreshStatus copies the workload's count; only kinds whose BuildController
+    // counts pods (native StatefulSet, Advanced DaemonSet) read them, never a CloneSet's or Deployment's
+    const countPods = control.countsUpdatedReadyPods === true && info.updatedReadyReplicas <= 0;
+    status.canaryStatus.updatedReadyReplicas = countPods ? countUpdatedReadyPods(input.pods, info.updateRevisionName) : info.updatedReadyReplicas;
   }
   if (!status.observedReleasePlanHash) status.observedReleasePlanHash = planHash;
   status.observedRolloutID = plan.rolloutID;

@@ -46,6 +46,7 @@ export const advancedDaemonSetReleaseControl: ReleaseControl = {
   kind: 'DaemonSet',
   style: 'Partition',
   readWorkload: readDaemonSet,
+  countsUpdatedReadyPods: true,
   holdOnRevisionChange(next, old, { rolloutName }) {
     return isEffectiveRevisionChange(next, old) ? holdAtMaxPartition(next, rolloutName) : undefined;
   },

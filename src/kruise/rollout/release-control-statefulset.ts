@@ -55,6 +55,7 @@ function statefulSetLikeControl(group: string, hasPaused: boolean): ReleaseContr
     kind: 'StatefulSet',
     style: 'Partition',
     readWorkload: read,
+    countsUpdatedReadyPods: true,
     holdOnRevisionChange(next, old, { rolloutName }) {
       if ((numAt(next, 'spec', 'replicas') ?? 1) === 0 || !isRollingUpdate(next)) return undefined;
       return isEffectiveRevisionChange(next, old) ? holdAtMaxPartition(next, rolloutName) : undefined;

@@ -91,6 +91,12 @@ export interface ReleaseControl {
   /** controller_finder.go getXxx: undefined when the object is not this kind. */
   readWorkload(obj: KubeObject, related?: WorkloadRelated): RolloutWorkload;
   /**
+   * BuildController lists the pods and counts the Ready ones of the update revision when the status
+   * says no updated pod is ready (partitionstyle/statefulset and daemonset control.go: the native
+   * StatefulSet and the Advanced DaemonSet have no updatedReadyReplicas). Other kinds' status is read as is.
+   */
+  countsUpdatedReadyPods?: boolean;
+  /**
    * The workload webhook on an UPDATE: the changed object to store (held: nothing rolls before the
    * Rollout controller acts), or undefined to let it through unchanged.
    */

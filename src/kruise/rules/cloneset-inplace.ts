@@ -7,6 +7,7 @@
 // - `inPlaceUpdateCompleted(pod)`: whether the kubelet has restarted every updated container.
 // - readiness-gate helpers for the `InPlaceUpdateReady` condition.
 import type { ContainerStatus, Pod } from '../types';
+import { setPodReadyCondition } from './pod-readiness';
 import { jsonEqual, POD_TEMPLATE_HASH_LABEL, podRevisionMatches, REVISION_HASH_LABEL, revisionHash } from './revisions';
 
 export const INPLACE_UPDATE_STATE_ANNOTATION = 'apps.kruise.io/inplace-update-state';
@@ -251,7 +252,11 @@ export function inPlaceReadyCondition(pod: Pod): { type: string; status: string 
   return pod.status?.conditions?.find((c) => c.type === INPLACE_READY_CONDITION);
 }
 
-/** The pod's status with the InPlaceUpdateReady condition set (lastTransitionTime moves on a change). */
+/**
+ * The pod's status with the InPlaceUpdateReady condition set (lastTransitionTime moves on a change).
+ * Turned False, Ready goes False in the same write (inplace_update.go updateCondition: "We only update
+ * the ready condition to False, and let Kubelet update it to True").
+ */
 export function withInPlaceReadyCondition(pod: Pod, status: 'True' | 'False', now: Date, reason?: string): Pod {
   const next = structuredClone(pod);
   const st = (next.status ??= {});
@@ -266,6 +271,7 @@ export function withInPlaceReadyCondition(pod: Pod, status: 'True' | 'False', no
   } else {
     conds.push({ type: INPLACE_READY_CONDITION, status, lastTransitionTime: ts, ...(reason ? { reason } : {}) });
   }
+  if (status === 'False') setPodReadyCondition(next, ts);
   return next;
 }
 

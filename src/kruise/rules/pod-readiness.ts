@@ -48,3 +48,29 @@ export function initialKruisePodReadyCondition(pod: Pod, now: string): PodCondit
   if ((pod.status?.conditions ?? []).some((c) => c.type === KRUISE_POD_READY_CONDITION)) return undefined;
   return { type: KRUISE_POD_READY_CONDITION, status: 'True', lastTransitionTime: now };
 }
+
+/**
+ * pkg/util/pods.go SetPodReadyCondition (Kruise v1.9.0): with a Ready condition and ContainersReady
+ * True, Ready follows the readiness gates at once (False, reason ReadinessGatesNotReady, every unready
+ * gate in the message). Kruise calls it in the same status write that turns a gate False
+ * (inplace_update.go updateCondition), so a pod is never seen at its new revision still Ready; a
+ * condition keeps its transition time unless its status changes (SetPodCondition). Mutates `pod`.
+ */
+export function setPodReadyCondition(pod: Pod, now: string): void {
+  const conditions = pod.status?.conditions;
+  if (!conditions) return;
+  const ready = conditions.find((c) => c.type === 'Ready');
+  if (!ready) return;
+  if (conditions.find((c) => c.type === 'ContainersReady')?.status !== 'True') return;
+  const unready: string[] = [];
+  for (const gate of (pod.spec.readinessGates ?? []) as Array<{ conditionType?: string }>) {
+    const type = gate.conditionType ?? '';
+    const c = conditions.find((x) => x.type === type);
+    if (!c) unready.push(`corresponding condition of pod readiness gate "${type}" does not exist.`);
+    else if (c.status !== 'True') unready.push(`the status of pod readiness gate "${type}" is not "True", but ${c.status ?? ''}`);
+  }
+  const next: PodCondition =
+    unready.length === 0 ? { type: 'Ready', status: 'True', lastTransitionTime: now } : { type: 'Ready', status: 'False', reason: 'ReadinessGatesNotReady', message: unready.join(', '), lastTransitionTime: now };
+  if (ready.status === next.status) return;
+  conditions[conditions.indexOf(ready)] = next;
+}
