@@ -31,8 +31,13 @@ describe('describe rollout -w in a terminal (tmux)', { skip }, () => {
       .filter(([k, v]) => v !== undefined && /^[A-Z_][A-Z0-9_]*$/.test(k))
       .map(([k, v]) => `export ${k}='${String(v).replace(/'/g, `'\\''`)}'`)
       .join('\n');
+    // The tmux server inherits this process's environment (CI=true under CI): unset what `extra` removes.
+    const unsets = Object.entries(extra)
+      .filter(([, v]) => v === undefined)
+      .map(([k]) => `unset ${k}`)
+      .join('\n');
     const file = join(sb.dir, `${name}.sh`);
-    writeFileSync(file, `${exports}\n${command}\necho "EXIT=$?"\nsleep 60\n`);
+    writeFileSync(file, `${exports}\n${unsets}\n${command}\necho "EXIT=$?"\nsleep 60\n`);
     return file;
   };
 
