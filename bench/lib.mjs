@@ -107,3 +107,19 @@ export async function waitFor(what, fn, timeoutMs = 120_000, intervalMs = 100) {
 export function isDiscovery(entry) {
   return entry.path === '/api' || entry.path === '/apis' || /^\/apis?\/[^/]+(\/[^/]+)?$/.test(entry.path) || entry.path.startsWith('/openapi');
 }
+
+/** A CloneSet manifest of `replicas` nginx pods labelled app=NAME; `updateStrategy` is YAML flow text. */
+export function cloneSetYaml(name, replicas, updateStrategy = '{type: InPlaceIfPossible}', { revisionHistoryLimit } = {}) {
+  return `apiVersion: apps.kruise.io/v1alpha1
+kind: CloneSet
+metadata: {name: ${name}}
+spec:
+  replicas: ${replicas}
+${revisionHistoryLimit === undefined ? '' : `  revisionHistoryLimit: ${revisionHistoryLimit}\n`}  selector: {matchLabels: {app: ${name}}}
+  template:
+    metadata: {labels: {app: ${name}}}
+    spec:
+      containers: [{name: app, image: "nginx:1.25"}]
+  updateStrategy: ${updateStrategy}
+`;
+}

@@ -3,22 +3,11 @@
 //   node bench/rollout-status-memory.mjs [CLI...]   (CLIs: other builds' bin/kubectl-kruise, to compare on one sandbox)
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cli as ownCli, kubectlBin, peakMb, run, startSandbox, waitFor } from './lib.mjs';
+import { cli as ownCli, cloneSetYaml, kubectlBin, peakMb, run, startSandbox, waitFor } from './lib.mjs';
 
 const clis = process.argv.length > 2 ? process.argv.slice(2) : [ownCli];
 const REPLICAS = 5000;
-const yaml = `apiVersion: apps.kruise.io/v1alpha1
-kind: CloneSet
-metadata: {name: huge}
-spec:
-  replicas: ${REPLICAS}
-  selector: {matchLabels: {app: huge}}
-  template:
-    metadata: {labels: {app: huge}}
-    spec:
-      containers: [{name: app, image: "nginx:1.25"}]
-  updateStrategy: {type: ReCreate, maxUnavailable: 1}
-`;
+const yaml = cloneSetYaml('huge', REPLICAS, '{type: ReCreate, maxUnavailable: 1}');
 
 const sb = await startSandbox(['--ready-delay=100ms']);
 try {

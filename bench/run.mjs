@@ -3,7 +3,7 @@
 // Sections can be picked: `node bench/run.mjs startup requests` (default: all).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cli, root, kubectlBin, wallMs, wallMsInterleaved, peakMb, startSandbox, run, waitFor, isDiscovery, median } from './lib.mjs';
+import { cli, cloneSetYaml as cloneSetYamlOf, root, kubectlBin, wallMs, wallMsInterleaved, peakMb, startSandbox, run, waitFor, isDiscovery, median } from './lib.mjs';
 
 const wanted = new Set(process.argv.slice(2));
 const want = (s) => wanted.size === 0 || wanted.has(s);
@@ -16,21 +16,8 @@ const r2 = (x) => Math.round(x * 100) / 100;
 const writes = (entries) => entries.filter((e) => ['create', 'update', 'patch', 'delete', 'deletecollection'].includes(e.verb));
 const reads = (entries) => entries.filter((e) => (e.verb === 'get' || e.verb === 'list') && !isDiscovery(e));
 
-function cloneSetYaml(name, replicas, extra = '') {
-  return `apiVersion: apps.kruise.io/v1alpha1
-kind: CloneSet
-metadata: {name: ${name}}
-spec:
-  replicas: ${replicas}
-  revisionHistoryLimit: 200
-  selector: {matchLabels: {app: ${name}}}
-  template:
-    metadata: {labels: {app: ${name}}}
-    spec:
-      containers: [{name: app, image: "nginx:1.25"}]
-  updateStrategy: {type: InPlaceIfPossible${extra}}
-`;
-}
+// Every CloneSet of this bench keeps up to 200 revisions (the history figure needs 100).
+const cloneSetYaml = (name, replicas, strategy) => cloneSetYamlOf(name, replicas, strategy, { revisionHistoryLimit: 200 });
 function deploymentYaml(name) {
   return `apiVersion: apps/v1
 kind: Deployment
@@ -139,7 +126,7 @@ if (want('rollouts')) {
   console.log('\n# 4. Kruise Rollout commands (sandbox audit log; median of 15 interleaved with kubectl)');
   const sb = await startSandbox(['--ready-delay=50ms']);
   try {
-    await applyYaml(sb, cloneSetYaml('web', 10).replace('InPlaceIfPossible', 'ReCreate'));
+    await applyYaml(sb, cloneSetYaml('web', 10, '{type: ReCreate}'));
     await applyYaml(sb, `apiVersion: rollouts.kruise.io/v1beta1
 kind: Rollout
 metadata: {name: rollout-web}

@@ -17,7 +17,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, kubectlBin, median } from './lib.mjs';
+import { cli, cloneSetYaml, kubectlBin, median } from './lib.mjs';
 
 const REPLICAS = Number(process.env.REPLICAS ?? 5000);
 const WATCHERS = Number(process.env.WATCHERS ?? 20);
@@ -60,17 +60,7 @@ async function main() {
     await sleep(10);
   }
   const server = /server: (\S+)/.exec(readFileSync(kubeconfig, 'utf8'))[1];
-  const yaml = `apiVersion: apps.kruise.io/v1alpha1
-kind: CloneSet
-metadata: {name: huge}
-spec:
-  replicas: ${REPLICAS}
-  selector: {matchLabels: {app: huge}}
-  template:
-    metadata: {labels: {app: huge}}
-    spec: {containers: [{name: app, image: "nginx:1.25"}]}
-  updateStrategy: {type: InPlaceIfPossible, maxUnavailable: "20%"}
-`;
+  const yaml = cloneSetYaml('huge', REPLICAS, '{type: InPlaceIfPossible, maxUnavailable: "20%"}');
   writeFileSync(join(dir, 'cs.yaml'), yaml);
   const tReady = performance.now();
   await exec(['apply', '-f', join(dir, 'cs.yaml')]);
