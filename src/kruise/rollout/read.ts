@@ -52,7 +52,7 @@ export function readRollout(obj: KubeObject, workload?: KubeObject | null): Roll
     namespace: obj.metadata.namespace ?? '',
     name: obj.metadata.name ?? '',
     generation: obj.metadata.generation,
-    workloadRef: readWorkloadRef(at(obj, 'spec', ...(apiVersion === 'v1alpha1' ? ['objectRef', 'workloadRef'] : ['workloadRef']))),
+    workloadRef: rolloutWorkloadRef(obj),
     strategy: blueGreen ? 'blueGreen' : 'canary',
     subStatusField,
     steps,
@@ -64,7 +64,13 @@ export function readRollout(obj: KubeObject, workload?: KubeObject | null): Roll
   };
 }
 
-function readWorkloadRef(ref: unknown): RolloutWorkloadRef | undefined {
+/** A Rollout's workload: v1alpha1 spec.objectRef.workloadRef, v1beta1 spec.workloadRef. */
+export function rolloutWorkloadRef(obj: KubeObject): RolloutWorkloadRef | undefined {
+  return readWorkloadRef(at(obj, 'spec', ...(rolloutApiVersion(obj) === 'v1alpha1' ? ['objectRef', 'workloadRef'] : ['workloadRef'])));
+}
+
+/** A `{apiVersion, kind, name}` workload reference (a Rollout's, or a v1beta1 BatchRelease's spec.workloadRef). */
+export function readWorkloadRef(ref: unknown): RolloutWorkloadRef | undefined {
   const kind = strAt(ref, 'kind');
   const name = strAt(ref, 'name');
   if (!kind || !name) return undefined;

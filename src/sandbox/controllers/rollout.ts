@@ -10,6 +10,9 @@ import {
   rolloutV1beta1ToV1alpha1,
 } from '../../kruise/rollout-conversion';
 import { reconcileBatchRelease } from '../../kruise/rollout/batch-release';
+import { apiGroupOf } from '../../kruise/rollout/find';
+import { at } from '../../kruise/workloads/access';
+import { readWorkloadRef, rolloutWorkloadRef } from '../../kruise/rollout/read';
 import { readRolloutSpec, reconcileRollout, type RolloutWrite } from '../../kruise/rollout/state-machine';
 import { INGRESSES, SERVICES, trafficObjectNames } from '../../kruise/rollout/traffic';
 import type { TrafficObjects } from '../../kruise/rollout/rollout-context';
@@ -50,8 +53,8 @@ export function createRolloutController(): ControllerWithAdmission {
     const out: KubeObject[] = [];
     for (const r of rollouts.all()) {
       if (r.metadata.namespace !== w.metadata.namespace) continue;
-      const ref = workloadRefOf(r);
-      if (ref && ref.name === w.metadata.name && ref.kind === w.kind && groupOfApiVersion(ref.apiVersion) === groupOfApiVersion(w.apiVersion ?? '')) out.push(r);
+      const ref = rolloutWorkloadRef(r);
+      if (ref && ref.name === w.metadata.name && ref.kind === w.kind && apiGroupOf(ref.apiVersion) === apiGroupOf(w.apiVersion ?? '')) out.push(r);
     }
     return out;
   };
@@ -82,7 +85,7 @@ export function createRolloutController(): ControllerWithAdmission {
         return;
       }
     }
-    const ref = workloadRefOf(rollout);
+    const ref = rolloutWorkloadRef(rollout);
     const wgr = ref ? workloadResourceOf(ref.apiVersion, ref.kind) : undefined;
     const workload = ref && wgr ? s.get(wgr, namespace, ref.name) : undefined;
     // patchWorkloadRolloutWebhookLabel
@@ -174,7 +177,7 @@ export function createRolloutController(): ControllerWithAdmission {
     const stored = s.get(BATCH_RELEASES, namespace, name);
     if (!stored) return;
     const br = isV1alpha1(stored) ? batchReleaseV1alpha1ToV1beta1(stored) : stored;
-    const ref = workloadRefOf(br);
+    const ref = readWorkloadRef(at(br, 'spec', 'workloadRef'));
     const wgr = ref ? workloadResourceOf(ref.apiVersion, ref.kind) : undefined;
     const workload = ref && wgr ? s.get(wgr, namespace, ref.name) : undefined;
     // a Deployment's pods belong to its ReplicaSets (util.ListOwnedPods goes through them too); in a
@@ -270,13 +273,6 @@ function relatedOf(s: Store, workload: KubeObject | undefined): WorkloadRelated 
   return { replicaSets: s.list({ group: 'apps', resource: 'replicasets' }, { namespace }), deployments: s.list({ group: 'apps', resource: 'deployments' }, { namespace }) };
 }
 
-function workloadRefOf(obj: KubeObject): { apiVersion: string; kind: string; name: string } | undefined {
-  const spec = (obj.spec ?? {}) as { workloadRef?: { apiVersion?: string; kind?: string; name?: string }; objectRef?: { workloadRef?: { apiVersion?: string; kind?: string; name?: string } } };
-  const ref = spec.workloadRef ?? spec.objectRef?.workloadRef;
-  if (!ref?.kind || !ref.name) return undefined;
-  return { apiVersion: ref.apiVersion ?? '', kind: ref.kind, name: ref.name };
-}
-
 /** How soon the sandbox looks at a BatchRelease again after its own status write (upstream: at its requeue). */
 const BATCH_RELEASE_STATUS_RECHECK_MS = 100;
 
@@ -286,9 +282,6 @@ function releaseSpecOrMetaChanged(old: KubeObject, obj: KubeObject): boolean {
   return JSON.stringify(old.metadata.annotations ?? {}) !== JSON.stringify(obj.metadata.annotations ?? {});
 }
 
-function groupOfApiVersion(apiVersion: string): string {
-  return apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
-}
 
 /** The Services and Ingresses the Rollout's first trafficRouting names, and their canary twins. */
 function trafficObjects(s: Store, rollout: KubeObject): TrafficObjects {
