@@ -18,11 +18,8 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { rmSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { common, define, lazyChildProcess, root } from './bundle-config.mjs';
 
-// A file path, not URL.pathname: that one is percent-encoded (a checkout in "My Projects" would not build).
-const root = fileURLToPath(new URL('..', import.meta.url));
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const tmp = `dist.tmp-${process.pid}`;
 
 // Large libraries: bundled on their own, required by path from dist/cli.cjs.
@@ -45,28 +42,6 @@ const sandboxExternal = {
   },
 };
 
-// commander requires node:child_process at load time for executable subcommands, which we
-// never use; loading it pulls in net, dgram and friends (~4 ms on every start). Give commander
-// a stand-in that loads the real module only if it is ever touched.
-const lazyChildProcess = {
-  name: 'lazy-child-process',
-  setup(b) {
-    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      args.importer.includes('node_modules/commander/') ? { path: 'lazy-child-process', namespace: 'lazy' } : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
-      contents: "let real; module.exports = new Proxy({}, { get: (_, key) => (real ??= require('node:child_process'))[key] });",
-      loader: 'js',
-    }));
-  },
-};
-
-// NO_MINIFY=1 npm run build keeps function names readable in CPU profiles. import() of the
-// vendor and sandbox files becomes require(): a script compiled through vm has no import().
-const common = { absWorkingDir: root, bundle: true, format: 'cjs', platform: 'node', target: 'node20', minify: !process.env.NO_MINIFY, legalComments: 'none', logLevel: 'warning', supported: { 'dynamic-import': false } };
-
-// The bundles run as CommonJS: the one import.meta.url in the sources (createRequire) gets the file name.
-const define = { __PLUGIN_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__filename' };
 await build({ ...common, plugins: [vendorExternal, sandboxExternal, lazyChildProcess], entryPoints: { cli: 'src/cli.ts' }, outdir: tmp, outExtension: { '.js': '.cjs' }, define });
 await build({ ...common, plugins: [vendorExternal], entryPoints: { sandbox: 'src/sandbox/index.ts' }, outdir: tmp, outExtension: { '.js': '.cjs' }, define });
 // Wrapped here rather than at every start: the launcher compiles the file's text as it is. The
@@ -103,6 +78,14 @@ try {
   /* no previous build */
 }
 renameSync(join(root, tmp), dist);
+// The standalone executables and release archives are built by their own scripts: keep them.
+for (const keep of ['exe', 'release']) {
+  try {
+    renameSync(join(old, keep), join(dist, keep));
+  } catch {
+    /* not built */
+  }
+}
 rmSync(old, { recursive: true, force: true });
 
 // Seed the code cache with the offline commands, so even the first runs after a build start
