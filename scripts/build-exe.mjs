@@ -81,7 +81,9 @@ export async function bundleOneFile(outfile) {
 /** Compiles `bundle` for `target` into `outfile`. */
 export function compile(bundle, target, outfile) {
   const runtime = runtimeFor(target);
-  const args = ['build', '--compile', '--bytecode', '--minify', `--target=${TARGETS[target].bun}`, bundle, '--outfile', outfile];
+  // No .env or bunfig.toml from the working directory: a kubectl plugin must not take settings
+  // (KUBECONFIG, proxies) from whatever folder it is run in, which the Node form never does either.
+  const args = ['build', '--compile', '--bytecode', '--minify', '--no-compile-autoload-dotenv', '--no-compile-autoload-bunfig', `--target=${TARGETS[target].bun}`, bundle, '--outfile', outfile];
   if (runtime) args.push(`--compile-executable-path=${runtime}`);
   const r = spawnSync(hostBun(), args, { cwd: root, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`bun build --compile for ${target} failed:\n${r.stdout}${r.stderr}`);
