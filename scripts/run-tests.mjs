@@ -1,7 +1,10 @@
 // Runs every test/**/*.test.ts with node's built-in test runner (through tsx).
 // Arguments narrow the set: `node scripts/run-tests.mjs unit` runs test/unit only.
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+// `--exe [fragments]`: the tests that start the CLI (test/e2e, test/reliability, test/bad-input) once more,
+// against the standalone executable (dist/exe/kubectl-kruise from `npm run build:exe`, or the file
+// KUBECTL_KRUISE_BIN names): test/helpers/cli.ts then runs that file wherever a test starts the CLI.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 function walk(dir) {
@@ -14,8 +17,25 @@ function walk(dir) {
   return out;
 }
 
-const filters = process.argv.slice(2);
-const files = walk('test').filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+const argv = process.argv.slice(2);
+const exeMode = argv.includes('--exe');
+const filters = argv.filter((a) => a !== '--exe');
+const env = { ...process.env, FORCE_COLOR: '0' };
+let files = walk('test');
+if (exeMode) {
+  const exe = resolve(process.env.KUBECTL_KRUISE_BIN || join('dist', 'exe', process.platform === 'win32' ? 'kubectl-kruise.exe' : 'kubectl-kruise'));
+  if (!existsSync(exe)) {
+    console.error(`error: no executable at ${exe}; run "npm run build:exe" first`);
+    process.exit(1);
+  }
+  env.KUBECTL_KRUISE_BIN = exe;
+  // Unit tests do not start the CLI: one run of them is enough.
+  files = files.filter((f) => /^test[\\/](e2e|reliability|bad-input)[\\/]/.test(f));
+  console.log(`kubectl-kruise under test: ${exe}`);
+} else {
+  delete env.KUBECTL_KRUISE_BIN;
+}
+files = files.filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
@@ -23,6 +43,6 @@ if (files.length === 0) {
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
-  { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } },
+  { stdio: 'inherit', env },
 );
 process.exit(result.status ?? 1);

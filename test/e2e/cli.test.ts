@@ -4,10 +4,11 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { pluginDir } from '../helpers/cli';
 
-const root = resolve(import.meta.dirname, '../..');
-const bin = join(root, 'bin');
+// The folder kubectl finds the plugin in (bin/, or one linking to KUBECTL_KRUISE_BIN).
+const bin = pluginDir();
 const cleanEnv = { PATH: `${bin}:${process.env.PATH}`, HOME: mkdtempSync(join(tmpdir(), 'kk-home-')), CI: 'true' };
 
 function run(cmd: string, args: string[]) {

@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { REPO_ROOT, KUBECTL_BIN } from '../helpers/cli';
+import { REPO_ROOT, KUBECTL_BIN, npmFormOnly } from '../helpers/cli';
 import { waitUntil } from '../helpers/sandbox';
 
 const work = mkdtempSync(join(tmpdir(), 'kk-npm-package-'));
@@ -44,7 +44,8 @@ function pack(): Packed | { skip: string } {
   return { tarball: join(work, info!.filename), size: info!.size, unpackedSize: info!.unpackedSize, files: info!.files.map((f) => f.path).sort() };
 }
 
-const packed = pack();
+const exeRun = npmFormOnly('the npm tarball (test/e2e/standalone-exe.test.ts covers the executable alone)');
+const packed = exeRun ? { skip: exeRun } : pack();
 const skip = 'skip' in packed ? packed.skip : false;
 
 /** Only the installed package's bin/, node (for its #! line) and kubectl: nothing from this checkout. */

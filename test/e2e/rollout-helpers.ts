@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { delimiter, join } from 'node:path';
-import { kubectl, KUBECTL_BIN, REPO_ROOT, testEnv, type RunResult } from '../helpers/cli';
+import { kubectl, KUBECTL_BIN, pluginDir, REPO_ROOT, testEnv, type RunResult } from '../helpers/cli';
 import { waitUntil, type AuditEntry, type Sandbox } from '../helpers/sandbox';
 
 export const FIXTURES = join(REPO_ROOT, 'test/fixtures/rollout/e2e');
@@ -82,7 +82,7 @@ export function summary(r: RunResult): string {
 /** `kubectl kruise ARGS` through kubectl's plugin mechanism (bin/ on PATH, KUBECONFIG exported). */
 export function kubectlKruise(sb: Sandbox, args: string[], timeoutMs = 40_000): Promise<RunResult> {
   return new Promise((resolve) => {
-    const env = { ...testEnv(sb.kubeconfig), PATH: `${join(REPO_ROOT, 'bin')}${delimiter}${process.env.PATH ?? ''}` };
+    const env = { ...testEnv(sb.kubeconfig), PATH: `${pluginDir()}${delimiter}${process.env.PATH ?? ''}` };
     execFile(KUBECTL_BIN, ['kruise', ...args], { env, timeout: timeoutMs }, (err, stdout, stderr) => {
       const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
       resolve({ code, stdout, stderr });

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { CLI_BIN, kubectl, REPO_ROOT, runCli, testEnv } from '../helpers/cli';
+import { cliCommand, kubectl, REPO_ROOT, runCli, testEnv } from '../helpers/cli';
 import { startSandbox, waitUntil } from '../helpers/sandbox';
 
 describe('kubectl-kruise sandbox', () => {
@@ -52,7 +52,7 @@ describe('kubectl-kruise sandbox', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kk-sbcmd-'));
     const kc = join(dir, 'sandbox.kubeconfig');
     writeFileSync(kc, 'stale: true\n');
-    const child = spawn(process.execPath, [CLI_BIN, 'sandbox', '--port', '0', '--kubeconfig-out', kc, '--nodes', '2'], { cwd: REPO_ROOT, env: testEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(...cliCommand(['sandbox', '--port', '0', '--kubeconfig-out', kc, '--nodes', '2']), { cwd: REPO_ROOT, env: testEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));

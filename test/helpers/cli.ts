@@ -1,14 +1,48 @@
-// Runs the built CLI (bin/kubectl-kruise) and real kubectl as subprocesses, with an
-// environment that cannot pick up the developer's own cluster: no inherited KUBECONFIG,
-// HOME pointing at a scratch folder, CI=true, NO_COLOR=1 and a private discovery cache.
+// Runs the built CLI and real kubectl as subprocesses, with an environment that cannot pick up
+// the developer's own cluster: no inherited KUBECONFIG, HOME pointing at a scratch folder,
+// CI=true, NO_COLOR=1 and a private discovery cache.
+// The CLI is the npm form (bin/kubectl-kruise run by this Node), or with KUBECTL_KRUISE_BIN=<file>
+// that executable (the standalone one: `node scripts/run-tests.mjs --exe`). Tests start it only
+// through cliCommand / CLI_BIN / pluginDir, so the whole suite runs against either.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const CLI_BIN = join(REPO_ROOT, 'bin', 'kubectl-kruise');
+/** The npm form's Node launcher (tests of the launcher itself use this one). */
+export const LAUNCHER = join(REPO_ROOT, 'bin', 'kubectl-kruise');
+/** The executable under test when KUBECTL_KRUISE_BIN is set (the standalone executable), else undefined. */
+export const EXE = process.env.KUBECTL_KRUISE_BIN ? resolve(process.env.KUBECTL_KRUISE_BIN) : undefined;
+/** A file that runs the CLI when executed directly (scripts, symlinks, PATH): the executable or the launcher. */
+export const CLI_BIN = EXE ?? LAUNCHER;
+
+/** `kubectl-kruise ARGS` as [file, args] for spawn: the executable, or the launcher on this Node. */
+export function cliCommand(args: string[]): [string, string[]] {
+  return EXE ? [EXE, args] : [process.execPath, [LAUNCHER, ...args]];
+}
+
+/** A test's skip reason when it is about the npm form only and the run is against an executable. */
+export function npmFormOnly(why: string): string | false {
+  return EXE ? `npm form only: ${why}` : false;
+}
+
+let pluginBin: string | undefined;
+/**
+ * A folder to put on PATH so that kubectl finds the plugin under test (`kubectl kruise`,
+ * `kubectl plugin list`, `kubectl kruise <TAB>`): the repository's bin/, or, for an executable,
+ * a scratch `bin/` with `kubectl-kruise` linked to it and the completion helper beside it.
+ */
+export function pluginDir(): string {
+  if (!EXE) return join(REPO_ROOT, 'bin');
+  if (pluginBin && existsSync(pluginBin)) return pluginBin;
+  pluginBin = join(mkdtempSync(join(tmpdir(), 'kk-plugin-')), 'bin');
+  mkdirSync(pluginBin);
+  symlinkSync(EXE, join(pluginBin, 'kubectl-kruise'));
+  symlinkSync(join(REPO_ROOT, 'bin', 'kubectl_complete-kruise'), join(pluginBin, 'kubectl_complete-kruise'));
+  return pluginBin;
+}
 export const KUBECTL_BIN = '/usr/bin/kubectl';
 
 export interface RunResult {
@@ -90,9 +124,9 @@ function run(file: string, args: string[], env: NodeJS.ProcessEnv, opts: RunOpti
   });
 }
 
-/** Runs `kubectl-kruise ARGS` (the built bundle; run `npm run build` first). */
+/** Runs `kubectl-kruise ARGS` (the built bundle, run `npm run build` first; or KUBECTL_KRUISE_BIN). */
 export function runCli(args: string[], opts: RunOptions = {}): Promise<RunResult> {
-  return run(process.execPath, [CLI_BIN, ...args], testEnv(opts.kubeconfig, opts.env), opts);
+  return run(...cliCommand(args), testEnv(opts.kubeconfig, opts.env), opts);
 }
 
 /** Runs real kubectl against the sandbox of `kubeconfig`. */
@@ -175,7 +209,7 @@ function startStreaming(file: string, args: string[], env: NodeJS.ProcessEnv): S
 }
 
 export function streamCli(args: string[], opts: { kubeconfig?: string; env?: Record<string, string | undefined> } = {}): Streaming {
-  return startStreaming(process.execPath, [CLI_BIN, ...args], testEnv(opts.kubeconfig, opts.env));
+  return startStreaming(...cliCommand(args), testEnv(opts.kubeconfig, opts.env));
 }
 
 export function streamKubectl(args: string[], kubeconfig: string): Streaming {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { FaultSpec as ServerFaultSpec } from '../../src/sandbox/server/faults';
-import { CLI_BIN, REPO_ROOT, testEnv } from './cli';
+import { cliCommand, REPO_ROOT, testEnv } from './cli';
 
 /** The server's fault file, plus any other key (tests of the sandbox's own rejection of unknown keys). */
 export type FaultSpec = ServerFaultSpec & { [key: string]: unknown };
@@ -83,7 +83,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const dir = mkdtempSync(join(tmpdir(), 'kk-sandbox-'));
   const kubeconfig = join(dir, 'kubeconfig');
   const auditLog = join(dir, 'audit.log');
-  const args = [CLI_BIN, 'sandbox', '--port', '0', '--kubeconfig-out', kubeconfig, '--audit-log', auditLog];
+  const args = ['sandbox', '--port', '0', '--kubeconfig-out', kubeconfig, '--audit-log', auditLog];
   if (opts.kruise) args.push('--kruise', opts.kruise);
   if (opts.crds) args.push('--crds', opts.crds);
   if (opts.tls) args.push('--tls');
@@ -102,7 +102,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   if (opts.extraArgs) args.push(...opts.extraArgs);
 
   const env = testEnv(kubeconfig);
-  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(...cliCommand(args), { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (output += d));
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (output += d));

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI_BIN, REPO_ROOT, streamCli, testEnv, type RunResult } from '../helpers/cli';
+import { cliCommand, REPO_ROOT, streamCli, testEnv, type RunResult } from '../helpers/cli';
 import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
 import { assertNoStackTrace, createCloneSet, describeRun, getCloneSet, patchCloneSet, podsOf } from './helpers';
 
@@ -74,7 +74,8 @@ describe('Ctrl-C (SIGINT)', () => {
 
 /** Runs `CMD | head -1` through bash and returns the CLI's own exit status and stderr. */
 function pipedToHead(args: string[]): Promise<{ code: number; stderr: string; head: string }> {
-  const quoted = [process.execPath, CLI_BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const [file, fileArgs] = cliCommand(args);
+  const quoted = [file, ...fileArgs].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const errFile = join(sb.dir, `stderr-${Date.now()}.txt`);
   const script = `${quoted} 2>'${errFile}' | head -1; echo "status=\${PIPESTATUS[0]}" >&2`;
   return new Promise((resolve, reject) => {
@@ -94,7 +95,7 @@ function pipedToHead(args: string[]): Promise<{ code: number; stderr: string; he
 /** Runs the CLI with a stdout pipe that the reader closes before anything was written. */
 function closedStdout(args: string[]): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_BIN, ...args], { env: testEnv(sb.kubeconfig), cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(...cliCommand(args), { env: testEnv(sb.kubeconfig), cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.destroy();
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
