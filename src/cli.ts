@@ -1,21 +1,16 @@
 // Entry point of the bundled CLI: parse kubectl's global flags, build the
 // command tree, run one command, and turn every outcome into an exit code.
 import { Command, CommanderError } from 'commander';
-import { basename } from 'node:path';
 import { CliError, ExitCode } from './cli/exit';
 import { extractGlobalFlags, GLOBAL_FLAG_HELP, defaultGlobals, type GlobalFlags } from './cli/globals';
 import { outputFor, processTerminal } from './cli/terminal';
 import { bareOptionalFlagsLast } from './cli/optional-values';
+import { invokedAs, programNameFor } from './cli/self';
 import type { CommandContext } from './cli/context';
 import { COMMAND_GROUPS } from './commands/index';
 import { actionResult } from './commands/lazy';
 import { noteCommand } from './cli/code-cache';
 import type { KubeClient } from './kube/client';
-
-export function programNameFor(argv1: string | undefined): string {
-  const base = basename(argv1 ?? 'kubectl-kruise');
-  return base.startsWith('kubectl-') ? 'kubectl kruise' : base;
-}
 
 function exitCodesHelp(): string {
   return [
@@ -165,7 +160,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const parsed = parseArgv(argv.slice(2));
     globals = parsed.globals;
-    const ctx = makeContext(globals, argv[1]);
+    const ctx = makeContext(globals, invokedAs(argv));
     const program = buildProgram(ctx, parsed.rest[0], parsed.rest[1]);
     if (parsed.rest.length === 0) {
       noteCommand('help');
@@ -180,7 +175,7 @@ export async function main(argv: string[]): Promise<number> {
         noteCommand('help');
         return ExitCode.OK;
       }
-      outputFor(2).write(`See '${programNameFor(argv[1])} --help' for usage.\n`);
+      outputFor(2).write(`See '${programNameFor(invokedAs(argv))} --help' for usage.\n`);
       return ExitCode.USAGE;
     }
     return reportError(err, outputFor(2), globals.verbosity);

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CommandContext } from '../cli/context';
 import { failure } from '../cli/exit';
+import { selfCommand } from '../cli/self';
 import type { RunningSandbox } from '../sandbox/index';
 
 const CLONESET = `apiVersion: apps.kruise.io/v1alpha1
@@ -89,7 +90,6 @@ export async function runTour(ctx: CommandContext, sandbox: RunningSandbox): Pro
   writeFileSync(rolloutManifest, ROLLOUT);
   const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG: kubeconfig, KUBECACHEDIR: join(dir, 'cache'), NO_COLOR: '1' };
   const kubectl = findKubectl();
-  const plugin = [process.argv[1]!];
   const partitionZero = { spec: { updateStrategy: { partition: 0 } } };
   const steps: Step[] = [
     { say: 'Create a CloneSet of 8 pods that keeps 90% of them at the old revision during updates', show: ['kubectl', 'apply', '-f', 'web.yaml'], run: 'kubectl', args: ['apply', '-f', manifest], api: { method: 'POST', path: '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets', body: CLONESET, contentType: 'application/yaml', done: 'cloneset.apps.kruise.io/web created' } },
@@ -115,7 +115,7 @@ export async function runTour(ctx: CommandContext, sandbox: RunningSandbox): Pro
       const shown = step.show.map((a) => (/^[\w./:=%-]+$/.test(a) ? a : `'${a}'`)).join(' ');
       out.write(`\n# ${i + 1}. ${step.say}\n$ ${shown}\n`);
       let code: number;
-      if (step.run === 'plugin') code = await runProcess(process.execPath, [...plugin, ...step.args], env, out);
+      if (step.run === 'plugin') code = await runProcess(...selfCommand(step.args), env, out);
       else if (kubectl) code = await runProcess(kubectl, ['--kubeconfig', kubeconfig, ...step.args], env, out);
       else {
         // No kubectl installed: the same request, made directly.

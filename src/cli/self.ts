@@ -1,0 +1,29 @@
+// How this process was started: the name for help texts, and the command that runs the CLI again.
+// Under Node, argv[1] is the launcher's path. A Bun standalone executable puts its embedded
+// module's path there (/$bunfs/root/kubectl-kruise, B:\~BUN\root\... on Windows) whatever name it
+// was run by; that name is process.argv0, and the file itself is process.execPath.
+
+import { basename } from 'node:path';
+
+const EMBEDDED = /^(?:\/\$bunfs\/|[A-Za-z]:[\\/]~BUN[\\/])/;
+
+/** True in the standalone executable (the code runs from the file system embedded in it). */
+export function isStandaloneExecutable(argv: readonly string[] = process.argv): boolean {
+  return EMBEDDED.test(argv[1] ?? '');
+}
+
+/** The path or name the user ran the CLI by (a symlink's name, kubectl's path to the plugin). */
+export function invokedAs(argv: readonly string[] = process.argv, argv0: string = process.argv0): string | undefined {
+  return isStandaloneExecutable(argv) ? argv0 : argv[1];
+}
+
+/** [file, args] that run this CLI again with `args` (the npm form: Node and the launcher). */
+export function selfCommand(args: string[], argv: readonly string[] = process.argv): [string, string[]] {
+  return isStandaloneExecutable(argv) ? [process.execPath, args] : [process.execPath, [argv[1]!, ...args]];
+}
+
+/** The name help texts use: "kubectl kruise" for kubectl-kruise (run by kubectl or not), else the name run by. */
+export function programNameFor(invoked: string | undefined): string {
+  const base = basename(invoked ?? 'kubectl-kruise');
+  return base.startsWith('kubectl-') ? 'kubectl kruise' : base;
+}
