@@ -5,7 +5,7 @@
 // that executable (the standalone one: `node scripts/run-tests.mjs --exe`). Tests start it only
 // through cliCommand / CLI_BIN / pluginDir, so the whole suite runs against either.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +37,9 @@ let pluginBin: string | undefined;
 export function pluginDir(): string {
   if (!EXE) return join(REPO_ROOT, 'bin');
   if (pluginBin && existsSync(pluginBin)) return pluginBin;
-  pluginBin = join(mkdtempSync(join(tmpdir(), 'kk-plugin-')), 'bin');
+  const dir = mkdtempSync(join(tmpdir(), 'kk-plugin-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  pluginBin = join(dir, 'bin');
   mkdirSync(pluginBin);
   symlinkSync(EXE, join(pluginBin, 'kubectl-kruise'));
   symlinkSync(join(REPO_ROOT, 'bin', 'kubectl_complete-kruise'), join(pluginBin, 'kubectl_complete-kruise'));
