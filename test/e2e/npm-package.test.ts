@@ -83,6 +83,7 @@ describe('the npm package, installed from its tarball into an empty prefix', { s
   it('packs only files that exist and are needed, and installs offline as one package with no dependencies and no install script', (t) => {
     const p = packed as Packed;
     assert.deepEqual(p.files, [
+      'LICENSE',
       'README.md',
       'bin/kubectl-kruise',
       'bin/kubectl_complete-kruise',
