@@ -17,10 +17,15 @@ import { KNOWN_FIELDS, LICENSE_FILES, validateManifestFile, type Plugin } from '
 
 const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string; homepage: string; repository: { url: string } };
 const VERSION = `v${pkg.version}`;
-const HOST = { 'linux-x64': { os: 'linux', arch: 'amd64' }, 'linux-arm64': { os: 'linux', arch: 'arm64' }, 'darwin-x64': { os: 'darwin', arch: 'amd64' }, 'darwin-arm64': { os: 'darwin', arch: 'arm64' } }[
-  `${process.platform}-${process.arch}`
-];
+/** scripts/release.mjs KREW_PLATFORMS for the hosts that can run the result (not Windows: the install test is POSIX). */
+const KREW_NAMES: Record<string, { os: string; arch: string } | undefined> = {
+  'linux-x64': { os: 'linux', arch: 'amd64' },
+  'linux-arm64': { os: 'linux', arch: 'arm64' },
+  'darwin-x64': { os: 'darwin', arch: 'amd64' },
+  'darwin-arm64': { os: 'darwin', arch: 'arm64' },
+};
 const TARGET = `${process.platform}-${process.arch}`;
+const HOST = KREW_NAMES[TARGET];
 const ARCHIVE = HOST && `kubectl-kruise_${VERSION}_${HOST.os}_${HOST.arch}.tar.gz`;
 const skip = !HOST ? `no release target for ${TARGET} in this test` : !existsSync(KUBECTL_BIN) ? `${KUBECTL_BIN} is missing` : false;
 
