@@ -18,7 +18,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { TARGETS, bundleOneFile, compile } from './build-exe.mjs';
 import { root } from './bundle-config.mjs';
 import { tarGz } from './release-tar.mjs';
@@ -173,7 +173,7 @@ async function main() {
     writeFileSync(join(staging, 'kruise.yaml'), renderManifest(template, { version, homepage, platforms }));
     rmSync(opts.out, { recursive: true, force: true });
     renameSync(staging, opts.out);
-    console.log(`${opts.out.startsWith(root) ? opts.out.slice(root.length + 1) : opts.out}/: ${platforms.length} archive(s), SHA256SUMS, kruise.yaml (uri ${baseUrl}/...)`);
+    console.log(`${relative(process.cwd(), opts.out) || '.'}/: ${platforms.length} archive(s), SHA256SUMS, kruise.yaml (uri ${baseUrl}/...)`);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
     rmSync(staging, { recursive: true, force: true });
