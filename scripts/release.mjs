@@ -14,7 +14,7 @@
 //   SHA256SUMS         `sha256sum -c SHA256SUMS` format
 //   kruise.yaml        the krew manifest, rendered from release/krew/kruise.yaml.template
 // The executables are compiled here with build-exe.mjs's functions (dist/exe is left alone).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -130,6 +130,17 @@ export function renderManifest(template, { version, homepage, platforms }) {
   });
 }
 
+const hostTarget = () => `${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`;
+
+/** The executable this machine can run must start and know its version before it is shipped. */
+function smokeTest(exe, version) {
+  const env = { PATH: process.env.PATH ?? '', HOME: tmpdir(), KUBECONFIG: join(tmpdir(), 'kk-release-no-cluster'), NO_COLOR: '1' };
+  const r = spawnSync(exe, ['version', '--client'], { env, encoding: 'utf8', timeout: 30_000 });
+  if (r.status !== 0 || !r.stdout.includes(`Plugin Version: v${version}`)) {
+    throw new Error(`the compiled ${exe} does not run "version --client" (exit ${r.status}): ${(r.stderr || r.stdout || String(r.error)).trim().split('\n')[0]}`);
+  }
+}
+
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const { version, homepage, releases } = packageInfo();
@@ -160,6 +171,7 @@ async function main() {
       const exe = join(scratch, target, bin);
       mkdirSync(join(scratch, target), { recursive: true });
       compile(bundle, target, exe);
+      if (target === hostTarget()) smokeTest(exe, version);
       const archive = archiveName(version, target);
       const data = tarGz([...shared, { path: bin, type: 'file', data: readFileSync(exe), executable: true }], mtime);
       writeFileSync(join(staging, archive), data);
@@ -173,7 +185,8 @@ async function main() {
     writeFileSync(join(staging, 'kruise.yaml'), renderManifest(template, { version, homepage, platforms }));
     rmSync(opts.out, { recursive: true, force: true });
     renameSync(staging, opts.out);
-    console.log(`${relative(process.cwd(), opts.out) || '.'}/: ${platforms.length} archive(s), SHA256SUMS, kruise.yaml (uri ${baseUrl}/...)`);
+    const shown = relative(process.cwd(), opts.out);
+    console.log(`${shown.startsWith('..') ? opts.out : shown || '.'}/: ${platforms.length} archive(s), SHA256SUMS, kruise.yaml (uri ${baseUrl}/...)`);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
     rmSync(staging, { recursive: true, force: true });
