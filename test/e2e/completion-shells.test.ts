@@ -157,6 +157,32 @@ for o in "\${__kk_opts[@]}"; do printf 'compopt:%s\\n' "$o"; done`;
     assert.deepEqual(shells.fish('kubectl-kruise rollout status cloneset/web --timeout ').words, []);
   });
 
+  it('installed where the README puts them: bash-completion loads it on demand, fish autoloads it', () => {
+    const home = join(work, 'home');
+    const bashDir = join(home, '.local', 'share', 'bash-completion', 'completions');
+    const fishDir = join(home, '.config', 'fish', 'completions');
+    mkdirSync(bashDir, { recursive: true });
+    mkdirSync(fishDir, { recursive: true });
+    copyFileSync(SCRIPTS.bash, join(bashDir, 'kubectl-kruise'));
+    copyFileSync(SCRIPTS.fish, join(fishDir, 'kubectl-kruise.fish'));
+    const saved = { ...env };
+    env.HOME = home;
+    for (const k of ['XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'BASH_COMPLETION_USER_DIR']) delete env[k];
+    try {
+      // bash-completion's loader finds the file by the command's name, as it does on <TAB>.
+      const loaded = `source ${BASH_COMPLETION}\n__load_completion kubectl-kruise`;
+      assert.deepEqual(bashOffer('kubectl-kruise rollout st', loaded, '__kubectl_kruise_complete').words, ['status']);
+      assert.deepEqual(bashOffer('kubectl-kruise -n team-a rollout status cloneset/', loaded, '__kubectl_kruise_complete').words, ['cloneset/web', 'cloneset/worker']);
+      // fish with its configuration (no --no-config, no source): ~/.config/fish/completions is autoloaded.
+      const fish = (line: string): string[] => run('fish', ['-c', 'complete -C $argv[1]', line]).split('\n').filter(Boolean).map((l) => l.split('\t')[0]!).sort();
+      assert.deepEqual(fish('kubectl-kruise rollout st'), ['status']);
+      assert.deepEqual(fish('kubectl-kruise -n team-a restart cloneset/web -c '), ['app', 'log-shipper']);
+    } finally {
+      for (const k of Object.keys(env)) delete env[k];
+      Object.assign(env, saved);
+    }
+  });
+
   it('zsh: the script also works sourced after compinit (source <(kubectl-kruise completion zsh))', () => {
     const setup = 'autoload -Uz compinit && compinit -u -D\nsource <(kubectl-kruise completion zsh)';
     assert.deepEqual(zshOffer('kubectl-kruise rollout st', setup).words, ['status']);
