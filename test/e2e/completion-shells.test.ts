@@ -15,7 +15,7 @@
 // (scripts/test-deps.sh installs zsh, fish and bash-completion).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -147,7 +147,13 @@ for o in "\${__kk_opts[@]}"; do printf 'compopt:%s\\n' "$o"; done`;
     });
   }
 
-  it('bash and fish fall back to file names for a flag that takes a file, and offer nothing for other values', () => {
+  it('completions/ holds what the CLI under test prints for `completion <shell>`', () => {
+    for (const [shell, file] of Object.entries(SCRIPTS)) {
+      assert.equal(readFileSync(file, 'utf8'), run('kubectl-kruise', ['completion', shell]), `${file} is stale: run \`npm run build\``);
+    }
+  });
+
+  it('each shell falls back to file names for a flag that takes a file, and offers nothing for other values', () => {
     const bash = shells.bash('kubectl-kruise sandbox --crds ');
     assert.deepEqual(bash.words, []);
     assert.ok(bash.files, 'bash: compopt -o default (file names)');
@@ -155,6 +161,9 @@ for o in "\${__kk_opts[@]}"; do printf 'compopt:%s\\n' "$o"; done`;
     const fish = shells.fish('kubectl-kruise sandbox --crds test/fix');
     assert.deepEqual(fish.words, ['test/fixtures/']);
     assert.deepEqual(shells.fish('kubectl-kruise rollout status cloneset/web --timeout ').words, []);
+    // zsh's _files offers the path's components.
+    assert.ok(shells.zsh('kubectl-kruise sandbox --crds test/fix').words.includes('fixtures'));
+    assert.deepEqual(shells.zsh('kubectl-kruise rollout status cloneset/web --timeout ').words, []);
   });
 
   it('installed where the README puts them: bash-completion loads it on demand, fish autoloads it', () => {
