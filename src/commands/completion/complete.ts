@@ -166,7 +166,7 @@ async function forCandidates(ctx: CommandContext, current: string): Promise<{ it
   return { items: ['statefulset/', 'asts/'].filter((t) => t.startsWith(current)), directive: NO_FILE_COMP | NO_SPACE };
 }
 
-const CONTAINER_FLAGS = ['-c', '--containers', '--container'];
+const CONTAINER_FLAGS = ['-c', '--containers'];
 
 export async function candidates(ctx: CommandContext, root: Command, words: string[]): Promise<{ items: string[]; directive: number }> {
   const current = words.length ? words[words.length - 1]! : '';
