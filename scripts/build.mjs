@@ -16,7 +16,7 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { rmSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { common, define, lazyChildProcess, root } from './bundle-config.mjs';
 
@@ -88,9 +88,22 @@ for (const keep of ['exe', 'release']) {
 }
 rmSync(old, { recursive: true, force: true });
 
+// completions/: the scripts `completion <shell>` prints, under the names the npm package and the
+// release archives ship (generated, never edited: the CLI is their one source). Each is written
+// beside and renamed into place, so a shell or test reading one never sees half a file.
+const launcher = join(root, 'bin', 'kubectl-kruise');
+const COMPLETION_FILES = { bash: 'kubectl-kruise.bash', zsh: '_kubectl-kruise', fish: 'kubectl-kruise.fish' };
+mkdirSync(join(root, 'completions'), { recursive: true });
+for (const [shell, file] of Object.entries(COMPLETION_FILES)) {
+  const r = spawnSync(process.execPath, [launcher, 'completion', shell], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 30_000 });
+  if (r.status !== 0 || !r.stdout) throw new Error(`kubectl-kruise completion ${shell} failed (exit ${r.status}): ${r.stderr || r.error?.message}`);
+  const target = join(root, 'completions', file);
+  writeFileSync(`${target}.tmp-${process.pid}`, r.stdout);
+  renameSync(`${target}.tmp-${process.pid}`, target);
+}
+
 // Seed the code cache with the offline commands, so even the first runs after a build start
 // warm (API commands add themselves the first time they succeed; see bin/kubectl-kruise).
-const launcher = join(root, 'bin', 'kubectl-kruise');
 for (const args of [['--help'], ['version', '--client'], ['explain', 'partition', '--replicas', '8', '--partition', '90%']]) {
   // Best effort: a seed that fails or hangs (it never should) costs a warm first start, not the build.
   spawnSync(process.execPath, [launcher, ...args], { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' }, timeout: 30_000 });

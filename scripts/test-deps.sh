@@ -2,16 +2,21 @@
 # What `npm test` needs beyond npm, from Debian packages (PyPI is not used):
 # - python3-kubernetes: the official Python client test/e2e/python-client.test.ts drives the sandbox
 #   with (run with /usr/bin/python3);
-# - tmux: the real terminal test/e2e/describe-rollout-tmux.test.ts runs `describe rollout -w` in.
+# - tmux: the real terminal test/e2e/describe-rollout-tmux.test.ts runs `describe rollout -w` in;
+# - zsh, fish, bash-completion: the shells test/e2e/completion-shells.test.ts loads completions/ in
+#   (bash-completion: kubectl's own bash completion needs it for `kubectl kruise <TAB>`).
 # Installed here when missing and we may (root with apt-get), so `npm test` sets up a fresh machine
 # by itself; otherwise one line says what to install.
 set -euo pipefail
 missing=()
 /usr/bin/python3 -c 'import kubernetes' >/dev/null 2>&1 || missing+=(python3-kubernetes)
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+command -v zsh >/dev/null 2>&1 || missing+=(zsh)
+command -v fish >/dev/null 2>&1 || missing+=(fish)
+[ -f /usr/share/bash-completion/bash_completion ] || missing+=(bash-completion)
 if [ ${#missing[@]} -eq 0 ]; then exit 0; fi
 if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-  echo "test-deps: installing Debian's ${missing[*]} (for test/e2e/python-client.test.ts, test/e2e/describe-rollout-tmux.test.ts)" >&2
+  echo "test-deps: installing Debian's ${missing[*]} (for test/e2e/python-client.test.ts, describe-rollout-tmux.test.ts, completion-shells.test.ts)" >&2
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq </dev/null && apt-get install -y -qq "${missing[@]}" </dev/null >/dev/null
   exit 0

@@ -142,7 +142,15 @@ function parseArgv(args: string[]): { globals: GlobalFlags; rest: string[] } {
   try {
     parsed = extractGlobalFlags(words.slice(0, -1));
   } catch {
-    parsed = { globals: defaultGlobals(), rest: words.slice(0, -1) };
+    // `-n <TAB>`: the flag waiting for the word being typed stays for the candidates to see,
+    // and the flags before it still apply (`-n team-a --context <TAB>`).
+    try {
+      const flag = words[words.length - 2]!;
+      const head = extractGlobalFlags(words.slice(0, -2));
+      parsed = { globals: head.globals, rest: [...head.rest, flag] };
+    } catch {
+      parsed = { globals: defaultGlobals(), rest: words.slice(0, -1) };
+    }
   }
   return { globals: parsed.globals, rest: ['__complete', '--', ...parsed.rest.filter((w) => w !== '--'), last] };
 }

@@ -84,10 +84,14 @@ describe('the npm package, installed from its tarball into an empty prefix', { s
   it('packs only files that exist and are needed, and installs offline as one package with no dependencies and no install script', (t) => {
     const p = packed as Packed;
     assert.deepEqual(p.files, [
+      'LICENSE',
       'README.md',
       'bin/kubectl-kruise',
       'bin/kubectl_complete-kruise',
       'bin/package.json',
+      'completions/_kubectl-kruise',
+      'completions/kubectl-kruise.bash',
+      'completions/kubectl-kruise.fish',
       'dist/cli.cjs',
       'dist/sandbox.cjs',
       'dist/vendor/client-node.cjs',

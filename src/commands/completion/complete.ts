@@ -44,6 +44,31 @@ function globalFlagNames(): string[] {
   return GLOBAL_FLAG_HELP.flatMap(([f]) => f.split(/,\s*/)).map((f) => f.replace(/=.*$/, '')).filter((f) => f.startsWith('--'));
 }
 
+/** Global flags that take a value (`-n NS`, `--context NAME`): their help line names one (`=VALUE`). */
+function globalValueFlags(): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [line] of GLOBAL_FLAG_HELP) {
+    const value = /=([A-Z]+)/.exec(line)?.[1];
+    if (!value) continue;
+    for (const part of line.split(/,\s*/)) out.set(part.replace(/=.*$/, ''), value);
+  }
+  return out;
+}
+
+/** How `flag` (no `=` attached) takes a value, on `command` or globally; `path` for a file or folder. */
+function flagValue(command: Command, flag: string): { takes: 'required' | 'optional' | false; path: boolean } {
+  for (let c: Command | null = command; c; c = c.parent) {
+    const option = c.options.find((o) => o.long === flag || o.short === flag);
+    if (option) return { takes: option.required ? 'required' : option.optional ? 'optional' : false, path: /<(file|dir)\b/.test(option.flags) };
+  }
+  const global = globalValueFlags().get(flag);
+  return { takes: global ? 'required' : false, path: global === 'PATH' };
+}
+
+function takesValue(command: Command, flag: string): boolean {
+  return flagValue(command, flag).takes === 'required';
+}
+
 interface Resolved {
   command: Command;
   path: string[];
@@ -54,8 +79,16 @@ function walk(root: Command, words: string[]): Resolved {
   let command = root;
   const path: string[] = [];
   const positionals: string[] = [];
-  for (const w of words) {
-    if (w.startsWith('-')) continue;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (w.startsWith('-')) {
+      // `-c app cloneset/web`: the flag's value is not a positional.
+      // An optional value (`--watch [bool]`, `--dry-run [mode]`) only when it is one of its words.
+      const takes = w.includes('=') ? false : flagValue(command, w).takes;
+      const next = words[i + 1];
+      if (takes === 'required' || (takes === 'optional' && next !== undefined && (/^(true|false)$/.test(next) || FLAG_VALUES[w]?.includes(next)))) i++;
+      continue;
+    }
     const sub = command.commands.find((c) => c.name() === w || c.aliases().includes(w));
     if (sub && positionals.length === 0) {
       command = sub;
@@ -65,21 +98,65 @@ function walk(root: Command, words: string[]): Resolved {
   return { command, path, positionals };
 }
 
-async function objectNames(ctx: CommandContext, type: string): Promise<string[]> {
-  const work = (async () => {
-    const client = await ctx.kube();
-    const rt = await client.resolve(type);
-    const list = await client.list(rt, rt.namespaced ? client.namespace : undefined, { limit: 500 });
-    return list.items.map((o) => `${type}/${o.metadata.name}`);
-  })();
+/** Cluster work for a candidate list, cut short: completion must never hang a shell or print errors. */
+async function timeBoxed(work: () => Promise<string[]>): Promise<string[]> {
   const deadline = new Promise<string[]>((resolve) => setTimeout(() => resolve([]), 2000).unref());
   try {
-    return await Promise.race([work, deadline]);
+    return await Promise.race([work(), deadline]);
   } catch {
     return [];
   }
 }
 
+/** `TYPE/NAME` of every object of a type in the namespace (`-n` given earlier, else the context's). */
+function objectNames(ctx: CommandContext, type: string): Promise<string[]> {
+  return timeBoxed(async () => {
+    const client = await ctx.kube();
+    const rt = await client.resolve(type);
+    const list = await client.list(rt, rt.namespaced ? client.namespace : undefined, { limit: 500 });
+    return list.items.map((o) => `${type}/${o.metadata.name}`);
+  });
+}
+
+function namespaceNames(ctx: CommandContext): Promise<string[]> {
+  return timeBoxed(async () => {
+    const client = await ctx.kube();
+    const list = await client.list(await client.resolve('namespace'), undefined, { limit: 500 });
+    return list.items.map((o) => o.metadata.name ?? '').filter(Boolean);
+  });
+}
+
+/**
+ * Container names of the objects named on the line (`cloneset/web`, `pod/web-x`):
+ * the pod template's (a pod's own spec, a SidecarSet's sidecars), init containers included when
+ * the command changes them too (`set`), never for `restart`, which restarts running containers.
+ */
+function containerNames(ctx: CommandContext, positionals: string[], withInit: boolean): Promise<string[]> {
+  const refs = positionals.filter((p) => /^[^/=]+\/[^/=]+$/.test(p));
+  if (!refs.length) return Promise.resolve([]);
+  return timeBoxed(async () => {
+    const client = await ctx.kube();
+    const { allContainers } = await import('../../kruise/containers');
+    const names = new Set<string>();
+    for (const ref of refs) {
+      const [type, name] = ref.split('/') as [string, string];
+      const rt = await client.resolve(type);
+      const obj = await client.get(rt, name, rt.namespaced ? client.namespace : undefined);
+      for (const c of allContainers(obj)) if (withInit || c.list === 'containers') names.add(c.name);
+    }
+    return [...names];
+  });
+}
+
+/** `-c a,b,<TAB>`: the containers not listed yet, after what is typed. */
+function listCompletion(current: string, names: string[]): string[] {
+  const comma = current.lastIndexOf(',');
+  const done = current.slice(0, comma + 1);
+  const taken = new Set(done.split(',').filter(Boolean));
+  return names.filter((n) => !taken.has(n)).map((n) => done + n).filter((n) => n.startsWith(current));
+}
+
+/** create pps NAME --for TYPE/NAME: the StatefulSets a PersistentPodState may target. */
 async function forCandidates(ctx: CommandContext, current: string): Promise<{ items: string[]; directive: number }> {
   const slash = current.indexOf('/');
   if (slash > 0) {
@@ -89,12 +166,27 @@ async function forCandidates(ctx: CommandContext, current: string): Promise<{ it
   return { items: ['statefulset/', 'asts/'].filter((t) => t.startsWith(current)), directive: NO_FILE_COMP | NO_SPACE };
 }
 
+const CONTAINER_FLAGS = ['-c', '--containers'];
+
 export async function candidates(ctx: CommandContext, root: Command, words: string[]): Promise<{ items: string[]; directive: number }> {
   const current = words.length ? words[words.length - 1]! : '';
   const before = words.slice(0, -1);
   const { command, path, positionals } = walk(root, before);
   const prev = before[before.length - 1];
+  if (prev === '-n' || prev === '--namespace') return { items: (await namespaceNames(ctx)).filter((n) => n.startsWith(current)), directive: NO_FILE_COMP };
+  const inline = /^(-n=|--namespace=)(.*)$/.exec(current);
+  if (inline) return { items: (await namespaceNames(ctx)).map((n) => inline[1] + n).filter((n) => n.startsWith(current)), directive: NO_FILE_COMP };
+  if (prev && CONTAINER_FLAGS.includes(prev) && takesValue(command, prev)) {
+    const names = await containerNames(ctx, positionals, path[0] === 'set');
+    return { items: listCompletion(current, names), directive: NO_FILE_COMP };
+  }
   if (prev && FLAG_VALUES[prev]) return { items: FLAG_VALUES[prev]!, directive: NO_FILE_COMP };
+  if (prev === '--for') return forCandidates(ctx, current);
+  if (prev?.startsWith('-') && !prev.includes('=')) {
+    const value = flagValue(command, prev);
+    // A file or folder: the shell completes paths. Any other value: nothing to offer.
+    if (value.takes === 'required') return { items: [], directive: value.path ? 0 : NO_FILE_COMP };
+  }
   if (current.startsWith('-')) {
     const own = command.options.flatMap((o) => [o.long, o.short].filter((x): x is string => Boolean(x)));
     return { items: [...own, ...globalFlagNames()].filter((f) => f.startsWith(current)), directive: NO_FILE_COMP };
@@ -112,14 +204,18 @@ export async function candidates(ctx: CommandContext, root: Command, words: stri
     const names = await objectNames(ctx, type);
     return { items: names.map((n) => n.slice(n.indexOf('/') + 1)).filter((n) => n.startsWith(current)), directive: NO_FILE_COMP };
   }
-  // create pps NAME --for TYPE/NAME: the StatefulSets a PersistentPodState may target.
-  if (prev === '--for') return forCandidates(ctx, current);
   const types = TYPES_BY_COMMAND[path.join(' ')];
   if (!types) return { items: [], directive: NO_FILE_COMP };
   const slash = current.indexOf('/');
   if (slash > 0) {
     const names = await objectNames(ctx, current.slice(0, slash));
     return { items: names.filter((n) => n.startsWith(current)), directive: NO_FILE_COMP };
+  }
+  // set image TYPE/NAME <TAB>: the CONTAINER= of each container, once an object is named.
+  if (path.join(' ') === 'set image' && positionals.some((p) => p.includes('/')) && !current.includes('=')) {
+    const names = (await containerNames(ctx, positionals, true)).map((n) => `${n}=`);
+    const matching = names.filter((n) => n.startsWith(current));
+    if (matching.length) return { items: matching, directive: NO_FILE_COMP | NO_SPACE };
   }
   return { items: types.map((t) => `${t}/`).filter((t) => t.startsWith(current)), directive: NO_FILE_COMP | NO_SPACE };
 }

@@ -11,7 +11,7 @@ export function registerCompletion(program: Command, ctx: CommandContext): void 
     .argument('<shell>', 'bash, zsh or fish')
     .addHelpText(
       'after',
-      `\nExamples:\n  source <(${ctx.programName === 'kubectl kruise' ? 'kubectl-kruise' : ctx.programName} completion bash)\n  kubectl-kruise completion zsh > "\${fpath[1]}/_kubectl-kruise"\n  kubectl-kruise completion fish > ~/.config/fish/completions/kubectl-kruise.fish\n\nFor "kubectl kruise <TAB>" (kubectl >= 1.26), put bin/kubectl_complete-kruise on your PATH.`,
+      `\nExamples:\n  source <(kubectl-kruise completion bash)\n  kubectl-kruise completion bash > ~/.local/share/bash-completion/completions/kubectl-kruise\n  kubectl-kruise completion zsh > ~/.zfunc/_kubectl-kruise     # a folder on $fpath, before compinit\n  kubectl-kruise completion fish > ~/.config/fish/completions/kubectl-kruise.fish\n\nThe same scripts ship in completions/ of the npm package and the release archives.\n"kubectl kruise <TAB>" goes through kubectl's own completion (kubectl >= 1.26), which runs\nkubectl_complete-kruise from PATH (installed by npm beside kubectl-kruise).`,
     )
     .action(lazyAction(ctx, () => import('./scripts')));
   program
