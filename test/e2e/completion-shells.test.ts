@@ -10,7 +10,7 @@
 //   compinit finding completions/ on $fpath (or sourcing the script), TAB pressed, compadd's matches
 //   recorded;
 // - fish: `complete -C LINE` after sourcing the script.
-// The CLI on PATH is the one under test (KUBECTL_KRUISE_BIN, else bin/kubectl-kruise), beside a copy of
+// The CLI on PATH is the one under test (CLI_BIN: KUBECTL_KRUISE_BIN, else bin/kubectl-kruise), beside a copy of
 // bin/kubectl_complete-kruise, so every path ends in it. Skipped when a shell is missing
 // (scripts/test-deps.sh installs zsh, fish and bash-completion).
 import assert from 'node:assert/strict';
@@ -26,7 +26,6 @@ const COMPLETIONS = join(REPO_ROOT, 'completions');
 const SCRIPTS = { bash: join(COMPLETIONS, 'kubectl-kruise.bash'), zsh: join(COMPLETIONS, '_kubectl-kruise'), fish: join(COMPLETIONS, 'kubectl-kruise.fish') };
 const BASH_COMPLETION = '/usr/share/bash-completion/bash_completion';
 const ZSH_CAPTURE = join(REPO_ROOT, 'test', 'e2e', 'completion-shells', 'zsh-capture.zsh');
-const CLI_UNDER_TEST = process.env.KUBECTL_KRUISE_BIN ?? CLI_BIN;
 
 const has = (cmd: string): boolean => spawnSync(cmd, ['--version'], { stdio: 'ignore' }).status === 0;
 const missing = [...['bash', 'zsh', 'fish'].filter((s) => !has(s)), ...(existsSync(BASH_COMPLETION) ? [] : ['bash-completion'])];
@@ -61,7 +60,7 @@ describe('completion scripts in real shells', { skip }, () => {
     work = mkdtempSync(join(tmpdir(), 'kk-completion-shells-'));
     const bin = join(work, 'bin');
     mkdirSync(bin);
-    symlinkSync(CLI_UNDER_TEST, join(bin, 'kubectl-kruise'));
+    symlinkSync(CLI_BIN, join(bin, 'kubectl-kruise'));
     // A copy, not a link: it runs the kubectl-kruise beside it, the one under test.
     copyFileSync(join(REPO_ROOT, 'bin', 'kubectl_complete-kruise'), join(bin, 'kubectl_complete-kruise'));
     env = testEnv(sb.kubeconfig, { PATH: [bin, dirname(process.execPath), dirname(KUBECTL_BIN), '/usr/bin', '/bin'].join(':') });
@@ -226,7 +225,7 @@ describe('kubectl_complete-kruise runs the kubectl-kruise installed beside it', 
   const pkgBin = join(prefix, 'lib', 'node_modules', 'kubectl-kruise', 'bin');
   mkdirSync(pkgBin, { recursive: true });
   mkdirSync(join(prefix, 'bin'));
-  symlinkSync(CLI_UNDER_TEST, join(pkgBin, 'kubectl-kruise'));
+  symlinkSync(CLI_BIN, join(pkgBin, 'kubectl-kruise'));
   copyFileSync(COMPLETER, join(pkgBin, 'kubectl_complete-kruise'));
   symlinkSync('../lib/node_modules/kubectl-kruise/bin/kubectl_complete-kruise', join(prefix, 'bin', 'kubectl_complete-kruise'));
 

@@ -5,7 +5,7 @@
 // that executable (the standalone one: `node scripts/run-tests.mjs --exe`). Tests start it only
 // through cliCommand / CLI_BIN / pluginDir, so the whole suite runs against either.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,7 +42,8 @@ export function pluginDir(): string {
   pluginBin = join(dir, 'bin');
   mkdirSync(pluginBin);
   symlinkSync(EXE, join(pluginBin, 'kubectl-kruise'));
-  symlinkSync(join(REPO_ROOT, 'bin', 'kubectl_complete-kruise'), join(pluginBin, 'kubectl_complete-kruise'));
+  // A copy, not a link: it runs the kubectl-kruise beside its real location.
+  copyFileSync(join(REPO_ROOT, 'bin', 'kubectl_complete-kruise'), join(pluginBin, 'kubectl_complete-kruise'));
   return pluginBin;
 }
 export const KUBECTL_BIN = '/usr/bin/kubectl';
