@@ -39,7 +39,7 @@ test('a pipe or file is never a terminal, so nothing is decorated', () => {
 test('large help output through a pipe arrives whole (synchronous descriptor writes before exit)', () => {
   const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin/kubectl-kruise'), 'completion', 'zsh'], { encoding: 'utf8' });
   assert.equal(r.status, 0);
-  assert.match(r.stdout, /compdef _kubectl_kruise kubectl-kruise\n$/);
+  assert.match(r.stdout, /compdef _kubectl-kruise kubectl-kruise\nfi\n$/);
 });
 
 test('/dev/null is no terminal, decided from its device number alone (node:tty not needed)', { skip: process.platform !== 'linux' }, () => {
