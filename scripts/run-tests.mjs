@@ -24,8 +24,8 @@ const env = { ...process.env, FORCE_COLOR: '0' };
 let files = walk('test');
 if (exeMode) {
   const exe = resolve(process.env.KUBECTL_KRUISE_BIN || join('dist', 'exe', process.platform === 'win32' ? 'kubectl-kruise.exe' : 'kubectl-kruise'));
-  if (!existsSync(exe)) {
-    console.error(`error: no executable at ${exe}; run "npm run build:exe" first`);
+  if (!existsSync(exe) || !statSync(exe).isFile()) {
+    console.error(`error: no executable file at ${exe}; run "npm run build:exe" first`);
     process.exit(1);
   }
   env.KUBECTL_KRUISE_BIN = exe;
