@@ -1,8 +1,11 @@
 // `npm run bench`: startup, one API command vs kubectl, requests per command, scale.
 // Prints each figure next to its budget and exits 1 when any budget is missed.
 // Sections can be picked: `node bench/run.mjs startup requests` (default: all).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { hostBun } from '../scripts/build-exe.mjs';
 import { cli, cloneSetYaml as cloneSetYamlOf, root, kubectlBin, wallMs, wallMsInterleaved, peakMb, peakMbOf, startSandbox, run, waitFor, isDiscovery, median, FORMS, chain, exe } from './lib.mjs';
 
 const wanted = new Set(process.argv.slice(2));
@@ -13,7 +16,7 @@ if (!existsSync(exe)) run('npm', ['run', 'build:exe'], process.env);
 const results = [];
 function report(name, value, unit, budget, ok, detail = '') {
   results.push({ name, value, unit, budget, ok });
-  console.log(`${ok ? 'ok  ' : 'FAIL'}  ${name.padEnd(64)} ${String(value).padStart(9)} ${unit.padEnd(6)} budget ${budget}${detail ? `  (${detail})` : ''}`);
+  console.log(`${ok ? 'ok  ' : 'FAIL'}  ${name.padEnd(70)} ${String(value).padStart(9)} ${unit.padEnd(6)} budget ${budget}${detail ? `  (${detail})` : ''}`);
 }
 const r2 = (x) => Math.round(x * 100) / 100;
 const writes = (entries) => entries.filter((e) => ['create', 'update', 'patch', 'delete', 'deletecollection'].includes(e.verb));
@@ -172,6 +175,58 @@ if (want('api') || want('requests')) {
   } finally {
     await sb.stop();
   }
+}
+
+if (want('latency')) {
+  // Over a slow link round trips decide, not start-up: 20 ms added to every resource request by the
+  // sandbox (--faults latencyMs), and the requests each tool sends counted from the same audit log.
+  console.log('\n# 3b. With 20 ms per request (sandbox --faults latencyMs: 20): every form vs kubectl (median of 9, interleaved), round trips from the audit log');
+  const faults = join(mkdtempSync(join(tmpdir(), 'kk-bench-faults-')), 'faults.yaml');
+  writeFileSync(faults, 'latencyMs: 20\n');
+  const sb = await startSandbox(['--ready-delay=50ms', `--faults=${faults}`]);
+  try {
+    await apiObjects(sb, ['d', 'di', 'dp'], false);
+    const kubectlOf = (args) => [kubectlBin, args];
+    const pauseResume = (argvOf) => [argvOf(['rollout', 'pause', 'deployment/dp']), argvOf(['rollout', 'resume', 'deployment/dp'])];
+    const status = (argvOf) => [argvOf(['rollout', 'status', 'deployment/d'])];
+    const figures = { image: (a) => setImage(a, 'di'), pause: pauseResume, status };
+    const title = { image: 'set image deployment x2', pause: 'rollout pause+resume deployment', status: 'rollout status deployment (finished)' };
+    const tools = [...FORMS.map((f) => ({ key: f.key, argv: f.argv })), { key: 'kubectl', argv: kubectlOf }];
+    // Requests per command, each run alone (watches and discovery included: every one is a round trip).
+    const requests = (commands) => {
+      const mark = sb.mark();
+      for (const [cmd, args] of commands) run(cmd, args, sb.env);
+      const entries = sb.since(mark);
+      return { n: entries.length, what: [...new Set(entries.map((e) => `${e.verb}${e.path.includes('/rollouts') ? ' rollouts' : ''}`))].join(',') };
+    };
+    const counts = Object.fromEntries(Object.entries(figures).map(([k, cmds]) => [k, Object.fromEntries(tools.map((t) => [t.key, requests(cmds(t.argv))]))]));
+    const keys = Object.keys(figures);
+    const times = wallMsInterleaved(tools.flatMap((t) => keys.map((k) => chain(figures[k](t.argv), sb.env))), { runs: 9 });
+    const ms = (ti, ki) => times[ti * keys.length + ki];
+    const kt = tools.length - 1;
+    keys.forEach((k, ki) => {
+      const theirs = counts[k].kubectl;
+      tools.slice(0, -1).forEach((t, ti) => {
+        const ratio = ms(ti, ki) / ms(kt, ki);
+        const budgeted = t.key !== 'node20';
+        report(`20ms ${t.key} ${title[k]} vs kubectl`, r2(ratio), 'x', budgeted ? '<= 1.0x' : '(reported)', !budgeted || ratio <= 1.0, `${r2(ms(ti, ki))} ms vs ${r2(ms(kt, ki))} ms`);
+      });
+      const ours = counts[k].exe;
+      report(`20ms ${title[k]}: round trips, ours vs kubectl's`, `${ours.n} vs ${theirs.n}`, 'req', "<= kubectl's", tools.slice(0, -1).every((t) => counts[k][t.key].n <= theirs.n), `ours ${ours.what}; kubectl ${theirs.what}`);
+    });
+  } finally {
+    await sb.stop();
+  }
+}
+
+if (want('exe')) {
+  console.log('\n# 6. The executable: size, reproducible build');
+  const sha = () => createHash('sha256').update(readFileSync(exe)).digest('hex');
+  const first = sha();
+  report('executable size (linux-x64)', r2(statSync(exe).size / 1e6), 'MB', '(reported)', true, `Bun runtime ${r2(statSync(hostBun()).size / 1e6)} MB of it`);
+  run('npm', ['run', '--silent', 'build:exe'], process.env);
+  const second = sha();
+  report('build:exe twice: same sha256', first === second ? 'same' : 'differs', '', 'same', first === second, `${second.slice(0, 16)}...`);
 }
 
 if (want('rollouts')) {

@@ -35,7 +35,7 @@ const hostTarget = () => `${process.platform === 'win32' ? 'windows' : process.p
 const lock = () => JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
 
 /** The Bun that runs the build: the host's runtime package, wherever npm's postinstall left it. */
-function hostBun() {
+export function hostBun() {
   const host = TARGETS[hostTarget()];
   const candidates = [
     host && join(root, 'node_modules', host.pkg, 'bin', `bun${host.exe}`),
