@@ -1,11 +1,14 @@
-// `npm run bench`: startup, one API command vs kubectl, requests per command, scale.
+// `npm run bench`: startup and API commands of every form (npm form on the system Node and on Node 26,
+// the standalone executable) vs kubectl, the same with 20 ms per request, requests per command, Kruise
+// Rollout commands, scale, the executable's size and reproducibility, and the candidates for its runtime.
 // Prints each figure next to its budget and exits 1 when any budget is missed.
 // Sections can be picked: `node bench/run.mjs startup requests` (default: all).
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hostBun } from '../scripts/build-exe.mjs';
+import { buildSeaCandidates } from './candidates.mjs';
 import { cli, cloneSetYaml as cloneSetYamlOf, root, kubectlBin, wallMs, wallMsInterleaved, peakMb, peakMbOf, startSandbox, run, waitFor, isDiscovery, median, FORMS, chain, exe } from './lib.mjs';
 
 const wanted = new Set(process.argv.slice(2));
@@ -227,6 +230,33 @@ if (want('exe')) {
   run('npm', ['run', '--silent', 'build:exe'], process.env);
   const second = sha();
   report('build:exe twice: same sha256', first === second ? 'same' : 'differs', '', 'same', first === second, `${second.slice(0, 16)}...`);
+}
+
+if (want('candidates')) {
+  // Reported, not budgeted: why the executable is built with Bun (bench/candidates.mjs).
+  console.log('\n# 7. Candidates for the executable, same bundle (median of 15, interleaved; peak memory median of 5)');
+  const dir = mkdtempSync(join(tmpdir(), 'kk-bench-sea-'));
+  const built = await buildSeaCandidates(dir);
+  for (const c of built) if (c.error) report(`${c.name}: build`, 'failed', '', '(reported)', true, c.error);
+  const candidates = [{ name: 'bun (dist/exe)', file: exe }, ...built.filter((c) => c.file)];
+  const sb = await startSandbox(['--ready-delay=50ms']);
+  try {
+    await apiObjects(sb, ['d'], false);
+    for (const c of candidates) run(c.file, ['rollout', 'status', 'deployment/d'], sb.env);
+    const commands = [['--help'], ['version', '--client'], ['explain', 'partition', '--replicas', '8', '--partition', '90%'], ['rollout', 'status', 'deployment/d']];
+    const times = wallMsInterleaved([...candidates.flatMap((c) => commands.map((args) => [c.file, args, sb.env])), [kubectlBin, ['version', '--client'], sb.env], [kubectlBin, ['rollout', 'status', 'deployment/d'], sb.env]]);
+    const [kv, ks] = times.slice(-2);
+    console.log(`      kubectl: version --client ${r2(kv)} ms, rollout status ${r2(ks)} ms, ${r2(peakMb(kubectlBin, ['rollout', 'status', 'deployment/d'], { env: sb.env }))} MB`);
+    candidates.forEach((c, ci) => {
+      const t = commands.map((_, k) => r2(times[ci * commands.length + k]));
+      const mem = [peakMb(c.file, ['version', '--client'], { env: sb.env }), peakMb(c.file, ['rollout', 'status', 'deployment/d'], { env: sb.env })].map(r2);
+      report(`${c.name}: --help / version / explain / rollout status`, t.join(' / '), 'ms', '(reported)', true, `${r2(t[1] / kv)}x kubectl version, status ${r2(t[3] / ks)}x`);
+      report(`${c.name}: size; peak memory version / rollout status`, r2(statSync(c.file).size / 1e6), 'MB', '(reported)', true, `${mem.join(' / ')} MB`);
+    });
+  } finally {
+    await sb.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 if (want('rollouts')) {
