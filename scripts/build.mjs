@@ -13,37 +13,15 @@
 // ~30 chunks a split ESM build loads for one API command).
 // Builds into a fresh folder and swaps it in, so a running test never sees a half-written
 // dist/ (and a rebuilt bundle never meets a code cache made for the old one).
-import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { common, define, lazyChildProcess, root } from './bundle-config.mjs';
+import { bundleModules, root } from './bundle-config.mjs';
 
 const tmp = `dist.tmp-${process.pid}`;
 
-// Large libraries: bundled on their own, required by path from dist/cli.cjs.
-const VENDOR = { '@kubernetes/client-node': 'client-node', yaml: 'yaml', diff: 'diff', ora: 'ora' };
-
-const vendorExternal = {
-  name: 'vendor-external',
-  setup(b) {
-    b.onResolve({ filter: /^(@kubernetes\/client-node|yaml|diff|ora)$/ }, (args) => ({ path: `./vendor/${VENDOR[args.path]}.cjs`, external: true }));
-  },
-};
-
-// The sandbox command reaches the sandbox only through src/sandbox/index.ts.
-const sandboxExternal = {
-  name: 'sandbox-external',
-  setup(b) {
-    b.onResolve({ filter: /\/sandbox\/index$/ }, (args) =>
-      args.importer.includes('/src/commands/') ? { path: './sandbox.cjs', external: true } : undefined,
-    );
-  },
-};
-
-await build({ ...common, plugins: [vendorExternal, sandboxExternal, lazyChildProcess], entryPoints: { cli: 'src/cli.ts' }, outdir: tmp, outExtension: { '.js': '.cjs' }, define });
-await build({ ...common, plugins: [vendorExternal], entryPoints: { sandbox: 'src/sandbox/index.ts' }, outdir: tmp, outExtension: { '.js': '.cjs' }, define });
+await bundleModules(join(root, tmp));
 // Wrapped here rather than at every start: the launcher compiles the file's text as it is. The
 // launcher reads it as latin1 (no UTF-8 decoding), so it must be ASCII, esbuild's default charset.
 const cliFile = join(root, tmp, 'cli.cjs');
@@ -54,22 +32,6 @@ if (/[^\x00-\x7f]/.test(body)) throw new Error('dist/cli.cjs is not ASCII');
 const wrapped = `(function (exports, require, module, __filename, __dirname) {${body}\n})`;
 const fingerprint = createHash('sha256').update(wrapped).digest('hex').slice(0, 16);
 writeFileSync(cliFile, `/*${fingerprint}*/${wrapped}`, 'latin1');
-// Our sources are ES modules (package.json "type": "module"), so esbuild's interop gives the
-// bundle module.exports itself as the default export of a vendor file. An ES-module-only package
-// with a default export (ora: `const { default: ora } = await import('ora')`) must therefore
-// export that default, carrying the named exports; the others export their namespace as is.
-const vendorEntry = (mod) =>
-  `const ns = require(${JSON.stringify(mod)});\nmodule.exports = ns.__esModule && typeof ns.default === 'function' ? Object.assign(ns.default, ns) : ns;`;
-await Promise.all(
-  Object.entries(VENDOR).map(([mod, name]) =>
-    build({
-      ...common,
-      stdin: { contents: vendorEntry(mod), resolveDir: root, loader: 'js' },
-      outfile: `${tmp}/vendor/${name}.cjs`,
-    }),
-  ),
-);
-
 const dist = join(root, 'dist');
 const old = `${dist}.old-${process.pid}`;
 try {

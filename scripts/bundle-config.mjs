@@ -1,5 +1,6 @@
 // What both builds share: the npm form (scripts/build.mjs) and the standalone executable
 // (scripts/build-exe.mjs) bundle the same sources with the same esbuild settings.
+import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,3 +41,44 @@ export const common = {
 
 // The bundles run as CommonJS: the one import.meta.url in the sources (createRequire) gets the file name.
 export const define = { __PLUGIN_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__filename' };
+
+// The module layout both forms share: the CLI, the sandbox and each large library in its own file,
+// so that a command reads (npm form) or maps and keeps (executable) only the code it uses.
+/** Large libraries, bundled on their own and required by path (./vendor/NAME.cjs) from the CLI. */
+export const VENDOR = { '@kubernetes/client-node': 'client-node', yaml: 'yaml', diff: 'diff', ora: 'ora' };
+
+export const vendorExternal = {
+  name: 'vendor-external',
+  setup(b) {
+    b.onResolve({ filter: /^(@kubernetes\/client-node|yaml|diff|ora)$/ }, (args) => ({ path: `./vendor/${VENDOR[args.path]}.cjs`, external: true }));
+  },
+};
+
+// The sandbox command reaches the sandbox only through src/sandbox/index.ts.
+export const sandboxExternal = {
+  name: 'sandbox-external',
+  setup(b) {
+    b.onResolve({ filter: /\/sandbox\/index$/ }, (args) =>
+      args.importer.includes('/src/commands/') ? { path: './sandbox.cjs', external: true } : undefined,
+    );
+  },
+};
+
+// Our sources are ES modules (package.json "type": "module"), so esbuild's interop gives the
+// bundle module.exports itself as the default export of a vendor file. An ES-module-only package
+// with a default export (ora: `const { default: ora } = await import('ora')`) must therefore
+// export that default, carrying the named exports; the others export their namespace as is.
+const vendorEntry = (mod) =>
+  `const ns = require(${JSON.stringify(mod)});\nmodule.exports = ns.__esModule && typeof ns.default === 'function' ? Object.assign(ns.default, ns) : ns;`;
+
+/** Writes `outdir`/cli.cjs (unwrapped), sandbox.cjs and vendor/*.cjs; returns their paths, the CLI first. */
+export async function bundleModules(outdir) {
+  await build({ ...common, plugins: [vendorExternal, sandboxExternal, lazyChildProcess], entryPoints: { cli: 'src/cli.ts' }, outdir, outExtension: { '.js': '.cjs' }, define });
+  await build({ ...common, plugins: [vendorExternal], entryPoints: { sandbox: 'src/sandbox/index.ts' }, outdir, outExtension: { '.js': '.cjs' }, define });
+  await Promise.all(
+    Object.entries(VENDOR).map(([mod, name]) =>
+      build({ ...common, stdin: { contents: vendorEntry(mod), resolveDir: root, loader: 'js' }, outfile: join(outdir, 'vendor', `${name}.cjs`) }),
+    ),
+  );
+  return [join(outdir, 'cli.cjs'), join(outdir, 'sandbox.cjs'), ...Object.values(VENDOR).map((name) => join(outdir, 'vendor', `${name}.cjs`))];
+}

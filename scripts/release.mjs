@@ -19,7 +19,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { TARGETS, bundleOneFile, compile } from './build-exe.mjs';
+import { TARGETS, compile } from './build-exe.mjs';
+import { bundleModules } from './bundle-config.mjs';
 import { root } from './bundle-config.mjs';
 import { tarGz } from './release-tar.mjs';
 
@@ -162,15 +163,15 @@ async function main() {
   try {
     rmSync(staging, { recursive: true, force: true });
     mkdirSync(staging, { recursive: true });
-    const bundle = join(scratch, 'kubectl-kruise.cjs');
-    await bundleOneFile(bundle);
+    // The layout build:exe ships (the CLI, the sandbox and each large library as their own modules).
+    const modules = await bundleModules(join(scratch, 'modules'));
     const platforms = [];
     for (const target of opts.targets) {
       const bin = `kubectl-kruise${TARGETS[target].exe}`;
       // Compiled under its final name: Bun writes the output's base name into the file.
       const exe = join(scratch, target, bin);
       mkdirSync(join(scratch, target), { recursive: true });
-      compile(bundle, target, exe);
+      compile(modules, target, exe);
       if (target === hostTarget()) smokeTest(exe, version);
       const archive = archiveName(version, target);
       const data = tarGz([...shared, { path: bin, type: 'file', data: readFileSync(exe), executable: true }], mtime);
