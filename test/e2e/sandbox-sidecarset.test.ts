@@ -125,3 +125,35 @@ for (const rel of RELEASES) {
     }
   });
 }
+
+test('SidecarSet hot upgrade on the v1.9.0 CRDs: the idle container of the pair takes the new image, then the old one runs the empty image', { skip: !existsSync(join(CRDS, 'v1.9.0')) }, async () => {
+  const sb = await startSandbox({ kruise: 'v1.9', crds: join(CRDS, 'v1.9.0'), readyDelay: '200ms' });
+  const pair = (p: PodJson) => p.spec.containers.filter((c) => c.name.startsWith('mesh-')).map((c) => `${c.name}=${c.image}`);
+  const working = (p: PodJson) => JSON.parse(p.metadata.annotations?.['kruise.io/sidecarset-working-hotupgrade-container'] ?? '{}').mesh;
+  const webPods = async (): Promise<PodJson[]> => (await getJson(sb, ['pods', '-l', 'app=web'])).items;
+  const meshStatus = async () => (await getJson(sb, ['sidecarsets.apps.kruise.io', 'mesh'])) as { metadata: { generation: number }; status?: SsStatus };
+  try {
+    await ok(sb, ['apply', '-f', FIX('mesh-hotupgrade.yaml')]);
+    await ok(sb, ['apply', '-f', FIX('workloads.yaml')]);
+    await waitUntil('3 matched and ready', async () => {
+      const s = (await meshStatus()).status;
+      return s?.matchedPods === 3 && s.readyPods === 3 || undefined;
+    });
+    const before = await webPods();
+    for (const p of before) {
+      assert.deepEqual(pair(p), ['mesh-1=envoy:v1.30', 'mesh-2=envoy-empty:1.0']);
+      assert.equal(working(p), 'mesh-1');
+    }
+    await ok(sb, ['patch', 'sidecarsets.apps.kruise.io', 'mesh', '--type', 'json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/containers/0/image', value: 'envoy:v1.31' }])]);
+    const after = await waitUntil('all flipped', async () => {
+      const o = await meshStatus();
+      if (o.status?.observedGeneration !== o.metadata.generation || o.status.updatedReadyPods !== 3) return undefined;
+      const pods = await webPods();
+      return pods.every((p) => pair(p).join() === 'mesh-1=envoy-empty:1.0,mesh-2=envoy:v1.31') ? pods : undefined;
+    });
+    assert.deepEqual(after.map((p) => p.metadata.uid).sort(), before.map((p) => p.metadata.uid).sort(), 'same pods');
+    for (const p of after) assert.equal(working(p), 'mesh-2');
+  } finally {
+    await sb.stop();
+  }
+});
