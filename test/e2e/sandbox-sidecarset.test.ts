@@ -153,6 +153,17 @@ test('SidecarSet hot upgrade on the v1.9.0 CRDs: the idle container of the pair 
     });
     assert.deepEqual(after.map((p) => p.metadata.uid).sort(), before.map((p) => p.metadata.uid).sort(), 'same pods');
     for (const p of after) assert.equal(working(p), 'mesh-2');
+
+    // The validating webhook: no selector, or an upgrade type changed, is refused with 422 and not stored.
+    const bad = await kubectl(['apply', '-f', '-'], sb.kubeconfig, {
+      input: JSON.stringify({ apiVersion: 'apps.kruise.io/v1beta1', kind: 'SidecarSet', metadata: { name: 'noselector' }, spec: { containers: [{ name: 'x', image: 'busybox:1.36' }] } }),
+    });
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /spec\.selector: Required value: no selector defined for SidecarSet/);
+    assert.equal((await kubectl(['get', 'sidecarsets.apps.kruise.io', 'noselector'], sb.kubeconfig)).code, 1);
+    const immutable = await kubectl(['patch', 'sidecarsets.apps.kruise.io', 'mesh', '--type', 'json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/containers/0/upgradeStrategy/upgradeType', value: 'ColdUpgrade' }])], sb.kubeconfig);
+    assert.notEqual(immutable.code, 0);
+    assert.match(immutable.stderr, /container mesh upgradeType is immutable/);
   } finally {
     await sb.stop();
   }

@@ -234,7 +234,7 @@ test('hash.go SidecarSetHash / SidecarSetHashWithoutImage: an image change moves
 
 test('util.go PodMatchedSidecarSet: selector, v1alpha1 namespace, namespaceSelector on the namespace labels, empty selector matches nothing', () => {
   const ss = readSidecarSet(LOG);
-  const ns = (n: string) => (n === 'prod' ? { env: 'prod', 'kubernetes.io/metadata.name': 'prod' } : n === 'default' ? { 'kubernetes.io/metadata.name': 'default' } : undefined);
+  const ns = (n: string): Record<string, string> | undefined => (n === 'prod' ? { env: 'prod', 'kubernetes.io/metadata.name': 'prod' } : n === 'default' ? { 'kubernetes.io/metadata.name': 'default' } : undefined);
   assert.equal(podMatchesSidecarSet(podOf({ app: 'web' }), ss, ns), true);
   assert.equal(podMatchesSidecarSet(podOf({ app: 'db' }), ss, ns), false);
   assert.equal(podMatchesSidecarSet(podOf({ app: 'web' }), { ...ss, namespace: 'prod' }, ns), false);
