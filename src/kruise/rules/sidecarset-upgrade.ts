@@ -11,6 +11,7 @@ import {
   hotUpgradeNames,
   hotUpgradeWorkInfo,
   isHotUpgrade,
+  patchPodMetadata,
   podSidecarSetHash,
   podSidecarSetHashWithoutImage,
   readHashAnnotation,
@@ -263,7 +264,7 @@ export function sidecarSetStatus(ss: SidecarSetView, pods: Pod[], latestRevision
 /**
  * updatePodSidecarContainer + UpdatePodSidecarSetHash + UpdatePodAnnotationsInUpgrade: the pod with each
  * sidecar's image set in place (a hot pair upgrades its idle container and makes it the working one), the
- * hash annotation current, and the imageIDs before the update recorded in the in-place state annotation.
+ * hash annotation current, patchPodMetadata applied, and the imageIDs before the update recorded in the in-place state annotation.
  */
 export function upgradePodSidecars(ss: SidecarSetView, pod: Pod, now: Date): Pod {
   const out = structuredClone(pod);
@@ -318,6 +319,7 @@ export function upgradePodSidecars(ss: SidecarSetView, pod: Pod, now: Date): Pod
   for (const name of changed) state.lastContainerStatuses[name] = { imageID: ids.get(name) ?? '' };
   states[ss.name] = state;
   ann[SIDECARSET_INPLACE_STATE_ANNOTATION] = JSON.stringify(states);
+  patchPodMetadata(ann, ss.patchPodMetadata); // updatePodSidecarAndHash patches the pod metadata too
   out.metadata = { ...out.metadata, annotations: ann };
   return out;
 }

@@ -295,3 +295,23 @@ test('hot upgrade (sidecarset_hotupgrade.go): -1 works, -2 runs the empty image;
   const reset = resetIdleHotUpgradeContainers(ss2, restarted)!;
   assert.deepEqual(reset.spec.containers.map((c) => `${c.name}=${c.image}`), ['main=nginx:1.27', 'mesh-1=empty:1', 'mesh-2=mesh:v2']);
 });
+
+test('util.go PatchPodMetadata (TestPatchPodMetadata): Retain keeps, Overwrite replaces, MergePatchJson merges the JSON value', () => {
+  const ss = readSidecarSet(withSidecarSetHashes({
+    ...LOG,
+    spec: {
+      ...(LOG.spec as object),
+      patchPodMetadata: [
+        { annotations: { 'oom-score': '{"log-agent": 1}' }, patchPolicy: 'MergePatchJson' },
+        { annotations: { keep: 'new' }, patchPolicy: 'Retain' },
+        { annotations: { over: 'new' }, patchPolicy: 'Overwrite' },
+      ],
+    },
+  }));
+  const pod = podOf({ app: 'web' });
+  pod.metadata.annotations = { 'oom-score': '{"main": 2}', keep: 'old', over: 'old' };
+  const out = injectSidecarSets(pod, [ss])!;
+  assert.deepEqual(JSON.parse(out.metadata.annotations!['oom-score']), { main: 2, 'log-agent': 1 });
+  assert.equal(out.metadata.annotations!.keep, 'old');
+  assert.equal(out.metadata.annotations!.over, 'new');
+});
