@@ -21,9 +21,10 @@ const RELEASES = [
 
 interface PodJson {
   metadata: { name: string; uid: string; labels: Record<string, string>; annotations?: Record<string, string> };
-  spec: { containers: Array<{ name: string; image: string; env?: Array<{ name: string; value?: string }> }>; initContainers?: Array<{ name: string }>; volumes?: Array<{ name: string }> };
-  status?: { containerStatuses?: Array<{ name: string; restartCount: number; ready: boolean }> };
+  spec: { containers: Array<{ name: string; image: string; args?: string[]; env?: Array<{ name: string; value?: string }> }>; initContainers?: Array<{ name: string }>; volumes?: Array<{ name: string }> };
+  status?: { containerStatuses?: Array<{ name: string; restartCount: number; ready: boolean }>; conditions?: Array<{ type: string; status: string; reason?: string; message?: string }> };
 }
+const upgradable = (p: PodJson) => p.status?.conditions?.find((c) => c.type === 'SidecarSetUpgradable');
 
 async function ok(sb: Sandbox, args: string[]): Promise<string> {
   const r = await kubectl(args, sb.kubeconfig);
@@ -90,6 +91,7 @@ for (const rel of RELEASES) {
       assert.equal(kept.length, 2);
       for (const p of upgraded) assert.equal(loggerRestarts(p), restarts.get(p.metadata.name)! + 1, `${p.metadata.name} logger restarted once`);
       for (const p of kept) assert.equal(loggerRestarts(p), restarts.get(p.metadata.name), `${p.metadata.name} untouched`);
+      for (const p of upgraded) assert.deepEqual({ ...upgradable(p), lastTransitionTime: undefined }, { type: 'SidecarSetUpgradable', status: 'True', reason: 'AllSidecarsetUpgradable', message: '{"log":true}', lastTransitionTime: undefined });
       assert.equal(new Set(upgraded.map((p) => p.spec.containers.find((c) => c.name === 'main')!.image)).size, 2, 'app containers untouched');
 
       // Pause midway: after the first pod of the next image starts upgrading, nothing further is upgraded.
@@ -120,6 +122,19 @@ for (const rel of RELEASES) {
       const fresh = (await sidecarPods(sb)).filter((p) => !uids.has(p.metadata.name));
       assert.equal(fresh.length, 1);
       assert.equal(logger(fresh[0])?.image, 'fluent-bit:3.2');
+
+      // A change beyond images cannot be made in place: no pod is touched, each is marked not upgradable.
+      await ok(sb, ['patch', 'sidecarsets.apps.kruise.io', 'log', '--type', 'json', '-p', JSON.stringify([{ op: 'add', path: '/spec/containers/0/args', value: ['-v'] }])]);
+      await statusWhen(sb, 'none updated', (s) => s.matchedPods === 7 && s.updatedPods === 0);
+      const marked = await waitUntil('all marked not upgradable', async () => {
+        const pods = await sidecarPods(sb);
+        return pods.every((p) => upgradable(p)?.status === 'False') ? pods : undefined;
+      });
+      for (const p of marked) {
+        assert.equal(upgradable(p)?.reason, 'UpdateImmutableField');
+        assert.equal(upgradable(p)?.message, '{"log":false}');
+        assert.equal(logger(p)?.args, undefined, 'not changed in place');
+      }
     } finally {
       await sb.stop();
     }

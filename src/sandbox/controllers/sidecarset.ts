@@ -21,7 +21,7 @@ import {
   withSidecarSetHashes,
   type SidecarSetView,
 } from '../../kruise/rules/sidecarset';
-import { nextUpgradePods, resetIdleHotUpgradeContainers, sidecarSetStatus, upgradePodSidecars } from '../../kruise/rules/sidecarset-upgrade';
+import { nextUpgradePods, resetIdleHotUpgradeContainers, sidecarSetStatus, upgradableCondition, upgradePodSidecars } from '../../kruise/rules/sidecarset-upgrade';
 import type { KubeObject, Pod } from '../../kruise/types';
 import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
 import { sidecarSetDefaults, validateSidecarSet } from '../../kruise/rules/sidecarset-webhook';
@@ -143,7 +143,11 @@ export function createSidecarSetController(): ControllerWithAdmission {
     if (flipped || status.updatedPods >= status.matchedPods) return;
     const plan = nextUpgradePods(ss, matched);
     const now = new Date();
-    for (const pod of plan.upgrade) writePod(store, upgradePodSidecars(ss, pod, now));
+    for (const pod of plan.notUpgradable) markUpgradable(store, pod, ss.name, false, now);
+    for (const pod of plan.upgrade) {
+      const written = writePod(store, upgradePodSidecars(ss, pod, now));
+      if (written) markUpgradable(store, written, ss.name, true, now);
+    }
   }
 
   return {
@@ -202,9 +206,23 @@ function revNumber(r: KubeObject): number {
 }
 
 /** A pod write from the controller; a conflict or a pod gone meanwhile is retried by the next event. */
-function writePod(store: Store, pod: Pod): void {
+function writePod(store: Store, pod: Pod): Pod | undefined {
   try {
-    store.update(PODS, pod as KubeObject);
+    return store.update(PODS, pod as KubeObject) as Pod;
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    return undefined;
+  }
+}
+
+/** The pod's SidecarSetUpgradable condition (a status write), when it changes. */
+function markUpgradable(store: Store, pod: Pod, name: string, upgradable: boolean, now: Date): void {
+  const cond = upgradableCondition(pod, name, upgradable, now);
+  if (!cond) return;
+  const status = structuredClone(pod.status ?? {});
+  status.conditions = [...(status.conditions ?? []).filter((c) => c.type !== cond.type), cond];
+  try {
+    store.updateStatus(PODS, { ...pod, status } as KubeObject);
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
   }

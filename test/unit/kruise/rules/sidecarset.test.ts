@@ -22,6 +22,7 @@ import {
   partitionPods,
   resetIdleHotUpgradeContainers,
   sidecarSetStatus,
+  upgradableCondition,
   upgradePodSidecars,
 } from '../../../../src/kruise/rules/sidecarset-upgrade';
 
@@ -314,4 +315,15 @@ test('util.go PatchPodMetadata (TestPatchPodMetadata): Retain keeps, Overwrite r
   assert.deepEqual(JSON.parse(out.metadata.annotations!['oom-score']), { main: 2, 'log-agent': 1 });
   assert.equal(out.metadata.annotations!.keep, 'old');
   assert.equal(out.metadata.annotations!.over, 'new');
+});
+
+test('sidecarset_processor.go updatePodSidecarSetUpgradableCondition: one verdict per SidecarSet in the message, True only when all are', () => {
+  const pod = factoryPods(1, 0, 0)[0];
+  const now = new Date('2026-01-01T00:00:00Z');
+  const t = upgradableCondition(pod, 'log', true, now)!;
+  assert.deepEqual(t, { type: 'SidecarSetUpgradable', status: 'True', reason: 'AllSidecarsetUpgradable', message: '{"log":true}', lastTransitionTime: '2026-01-01T00:00:00Z' });
+  pod.status!.conditions!.push(t);
+  assert.equal(upgradableCondition(pod, 'log', true, now), undefined, 'unchanged: no write');
+  const f = upgradableCondition(pod, 'mesh', false, now)!;
+  assert.deepEqual([f.status, f.reason, f.message], ['False', 'UpdateImmutableField', '{"log":true,"mesh":false}']);
 });
