@@ -143,7 +143,7 @@ export function activePodsLess(a: Pod, b: Pod): number {
 }
 
 /** parseUpdateScatterTerms: `key=*` becomes one term per value found on the pods. */
-function scatterTerms(terms: ScatterTerm[], pods: Pod[]): ScatterTerm[] {
+export function scatterTerms(terms: ScatterTerm[], pods: Pod[]): ScatterTerm[] {
   const out: ScatterTerm[] = [];
   const add = (t: ScatterTerm) => {
     if (!out.some((o) => o.key === t.key && o.value === t.value)) out.push(t);

@@ -21,6 +21,7 @@ import {
   isPodStateConsistent,
   nextUpgradePods,
   partitionPods,
+  scatterTerms,
   resetIdleHotUpgradeContainers,
   sidecarSetStatus,
   upgradableCondition,
@@ -358,4 +359,18 @@ test('webhook getSuitableRevisionSidecarSet: injectionStrategy.revision pins a r
   assert.equal(image(partialPct, { app: 'web' }, 0.2), 'fluent-bit:3.0');
   assert.equal(image(partialPct, { app: 'web' }, 0.9), 'fluent-bit:3.1');
   assert.equal(image(current({ revisionName: 'log-old', policy: 'Partial' }, { partition: 30 })), 'fluent-bit:3.1', 'an int partition: the latest');
+});
+
+test('sidecarset_strategy_test.go TestParseUpdateScatterTerms: plain terms kept, key=* expanded to each value on the pods (once each)', () => {
+  const plain = [{ key: 'key-1', value: 'value-1' }, { key: 'key-2', value: 'value-2' }, { key: 'key-3', value: 'value-3' }];
+  assert.deepEqual(scatterTerms(plain, factoryPods(100, 0, 0)), plain);
+  const pods = factoryPods(100, 0, 0);
+  ['value-4-0', 'value-4-1', 'value-4-2', 'value-4', 'value-4', 'value-4'].forEach((v, i) => (pods[i].metadata.labels!['key-4'] = v));
+  assert.deepEqual(scatterTerms([...plain, { key: 'key-4', value: '*' }], pods), [
+    ...plain,
+    { key: 'key-4', value: 'value-4-0' },
+    { key: 'key-4', value: 'value-4-1' },
+    { key: 'key-4', value: 'value-4-2' },
+    { key: 'key-4', value: 'value-4' },
+  ]);
 });
