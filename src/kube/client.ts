@@ -46,6 +46,28 @@ export interface ListOptions {
   mapItem?: (item: KubeObject) => KubeObject;
 }
 
+/** A column of a server-side Table (meta.k8s.io/v1), as the server printed it. */
+export interface TableColumn {
+  name: string;
+  type: string;
+  format?: string;
+  /** 0: shown by default; higher: only with -o wide. */
+  priority?: number;
+}
+
+export interface TableRow {
+  /** One value per column; null when the object has no value there (a CRD column's missing path). */
+  cells: unknown[];
+  /** PartialObjectMetadata (the server's default includeObject=Metadata). */
+  object?: { metadata?: { name?: string; namespace?: string } };
+}
+
+/** Every page of a list asked for as a Table, joined. */
+export interface KubeTable {
+  columnDefinitions: TableColumn[];
+  rows: TableRow[];
+}
+
 export interface WatchEvent<T extends KubeObject = KubeObject> {
   type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
   object: T;
@@ -78,9 +100,13 @@ export interface KubeClient {
   resolve(type: string): Promise<ResourceType>;
   /** Whether a group/version/resource is served (discovery, cached). */
   isServed(group: string, resource: string): Promise<boolean>;
+  /** The served resource of a discovered group (apps/rollouts/policy.kruise.io) at its preferred version; undefined when not served (cached discovery, no refresh). */
+  discovered(group: string, resource: string): Promise<ResourceType | undefined>;
 
   get<T extends KubeObject = KubeObject>(rt: ResourceType, name: string, namespace?: string, opts?: RequestOptions): Promise<T>;
   list<T extends KubeObject = KubeObject>(rt: ResourceType, namespace: string | undefined, opts?: ListOptions): Promise<KubeList<T>>;
+  /** A list as the server prints it (Accept: as=Table, kubectl's columns), following `continue` pages. */
+  listTable(rt: ResourceType, namespace: string | undefined, opts?: Pick<ListOptions, 'labelSelector' | 'limit' | 'signal'>): Promise<KubeTable>;
   create<T extends KubeObject = KubeObject>(rt: ResourceType, obj: KubeObject, namespace?: string, opts?: RequestOptions): Promise<T>;
   update<T extends KubeObject = KubeObject>(rt: ResourceType, obj: KubeObject, namespace?: string, opts?: RequestOptions): Promise<T>;
   patch<T extends KubeObject = KubeObject>(
