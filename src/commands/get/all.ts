@@ -37,7 +37,8 @@ export async function run(ctx: CommandContext, args: string[], flags: { output?:
       ctx.signal,
     );
     const found = tables.filter((t): t is KindTable => t !== undefined && t.rows.length > 0);
-    if (found.length === 0) {
+    // kubectl says "No resources found" with its tables only; -o name prints nothing at all.
+    if (found.length === 0 && output.kind !== 'name') {
       ctx.term.stderr.write(allNamespaces ? 'No resources found\n' : `No resources found in ${client.namespace} namespace.\n`);
       if (served.length === 0) ctx.term.stderr.write('hint: no OpenKruise kind (apps.kruise.io, policy.kruise.io, rollouts.kruise.io) is served by this cluster\n');
       return ExitCode.OK;
