@@ -195,6 +195,19 @@ describe('get all: every Kruise kind (v1.9.0 CRDs, Kruise Rollout built in)', { 
     assert.deepEqual(sb.audit(), [], 'bad input sends no request');
   });
 
+  it('completion: get <TAB> offers all; nothing after get all (no names); its flags', async () => {
+    const complete = async (...words: string[]): Promise<string[]> => {
+      const r = await runCli(['__complete', ...words], { kubeconfig: sb.kubeconfig });
+      assert.equal(r.code, 0, r.stderr);
+      return r.stdout.trim().split('\n');
+    };
+    assert.deepEqual(await complete('get', ''), ['all', 'pps', 'rollouts', ':4']);
+    assert.deepEqual(await complete('get', 'a'), ['all', ':4']);
+    assert.deepEqual(await complete('get', 'all', ''), [':4']);
+    const flags = await complete('get', 'all', '-');
+    for (const f of ['-A', '--all-namespaces', '-o', '--output', '-l', '--selector', '--namespace']) assert.ok(flags.includes(f), `${f} in ${flags.join(' ')}`);
+  });
+
   it('-l filters every kind like kubectl get -l', async () => {
     const ours = await runCli(['get', 'all', '-A', '-l', 'app=web', '-o', 'name'], { kubeconfig: sb.kubeconfig });
     assert.equal(ours.code, 0, ours.stderr);
