@@ -21,29 +21,32 @@ export async function run(ctx: CommandContext, args: string[], flags: { output?:
   const client = await ctx.kube();
   try {
     const served = (await Promise.all(GET_ALL_KINDS.map((k) => client.discovered(k.group, k.resource)))).filter((rt): rt is ResourceType => rt !== undefined);
-    const tables = await mapLimit(
+    // Like kubectl get a,b: a kind that cannot be listed (403, 5xx) does not hide the others; its error comes after them.
+    const results = await mapLimit(
       served,
       GET_ALL_CONCURRENCY,
-      async (rt): Promise<KindTable | undefined> => {
+      async (rt): Promise<KindTable | { error: unknown } | undefined> => {
         try {
           const t = await client.listTable(rt, allNamespaces ? undefined : client.namespace, { labelSelector: flags.selector, signal: ctx.signal });
           return { kind: rt.kind, group: rt.group, namespaced: rt.namespaced, columns: t.columnDefinitions, rows: t.rows };
         } catch (err) {
           // Discovery came from the cache and the CRD has gone since: the kind is not served any more.
           if (isNotFound(err)) return undefined;
-          throw err;
+          return { error: err };
         }
       },
       ctx.signal,
     );
-    const found = tables.filter((t): t is KindTable => t !== undefined && t.rows.length > 0);
+    const failed = results.find((r): r is { error: unknown } => r !== undefined && 'error' in r);
+    const found = results.filter((t): t is KindTable => t !== undefined && 'rows' in t && t.rows.length > 0);
     // kubectl says "No resources found" with its tables only; -o name prints nothing at all.
-    if (found.length === 0 && output.kind !== 'name') {
+    if (found.length === 0 && output.kind !== 'name' && !failed) {
       ctx.term.stderr.write(allNamespaces ? 'No resources found\n' : `No resources found in ${client.namespace} namespace.\n`);
       if (served.length === 0) ctx.term.stderr.write('hint: no OpenKruise kind (apps.kruise.io, policy.kruise.io, rollouts.kruise.io) is served by this cluster\n');
       return ExitCode.OK;
     }
-    ctx.term.stdout.write(output.kind === 'name' ? formatKindNames(found) : formatKindTables(kindTablesView(found, { allNamespaces, wide: output.kind === 'wide' })));
+    if (found.length > 0) ctx.term.stdout.write(output.kind === 'name' ? formatKindNames(found) : formatKindTables(kindTablesView(found, { allNamespaces, wide: output.kind === 'wide' })));
+    if (failed) throw failed.error;
     return ExitCode.OK;
   } finally {
     client.close();
