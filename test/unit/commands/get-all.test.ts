@@ -95,14 +95,14 @@ test('-A lists every namespace; kinds the cluster does not serve are never asked
 });
 
 test('a list answering 404 (CRD gone since discovery was cached) is skipped; any other error fails the command after the other kinds are printed', async () => {
-  const notFound = new KubeApiError('the server could not find the requested resource', 404, 'NotFound');
+  const notFound = new KubeApiError('the server could not find the requested resource', 404, 'NotFound', undefined);
   const gone = fakeClient({ served: () => true, fail: (r) => (r === 'broadcastjobs' ? notFound : undefined) });
   const a = fakeContext(gone.client);
   assert.equal(await run(a.ctx, ['all'], { output: 'name' }), 0);
   assert.doesNotMatch(a.out(), /broadcastjob/);
   assert.equal(a.out().trim().split('\n').length, GET_ALL_KINDS.length - 1);
 
-  const forbidden = new KubeApiError('rollouts.rollouts.kruise.io is forbidden: User "viewer" cannot list resource "rollouts"', 403, 'Forbidden');
+  const forbidden = new KubeApiError('rollouts.rollouts.kruise.io is forbidden: User "viewer" cannot list resource "rollouts"', 403, 'Forbidden', undefined);
   const denied = fakeClient({ served: () => true, fail: (r) => (r === 'rollouts' ? forbidden : undefined) });
   const b = fakeContext(denied.client);
   await assert.rejects(run(b.ctx, ['all'], { output: 'name' }), (e: Error) => e === forbidden);
