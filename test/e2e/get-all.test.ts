@@ -169,8 +169,13 @@ describe('get all: every Kruise kind (v1.9.0 CRDs, Kruise Rollout built in)', { 
     assert.equal(names.stdout, 'sidecarset.apps.kruise.io/log\n');
   });
 
-  it('costs one list per served kind once discovery is cached, and sends nothing on bad input', async () => {
-    await runCli(['get', 'all'], { kubeconfig: sb.kubeconfig }); // warms the discovery cache
+  it('costs one discovery request (none once cached) + one list per served kind, and sends nothing on bad input', async () => {
+    rmSync(join(sb.dir, 'home', '.kube', 'cache', 'kruise-discovery'), { recursive: true, force: true });
+    sb.clearAudit();
+    assert.equal((await runCli(['get', 'all'], { kubeconfig: sb.kubeconfig })).code, 0);
+    const cold = sb.audit();
+    assert.deepEqual(cold.filter((e) => e.verb !== 'list').map((e) => e.path), ['/apis'], 'one aggregated discovery request');
+    assert.equal(cold.length, KINDS.length + 1, cold.map((e) => e.path).join('\n'));
     sb.clearAudit();
     const r = await runCli(['get', 'all', '-A'], { kubeconfig: sb.kubeconfig });
     assert.equal(r.code, 0, r.stderr);
