@@ -190,6 +190,7 @@ describe('get all: every Kruise kind (v1.9.0 CRDs, Kruise Rollout built in)', { 
       [['get', 'all/web'], /^error: get all takes no NAME \("all\/web"\)/],
       [['get', 'all', '-o', 'yaml'], /^error: unable to match a printer suitable for the output format "yaml", allowed formats are: wide,name\n$/],
       [['get', 'all', '-l', ' '], /^error: -l needs a label selector/],
+      [['get', 'clonesets'], /^error: get supports all, pps and rollouts; use kubectl get clonesets for other kinds\n$/],
     ] as const) {
       const bad = await runCli([...args], { kubeconfig: sb.kubeconfig });
       assert.equal(bad.code, 2, bad.stderr);
