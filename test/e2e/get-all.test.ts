@@ -94,11 +94,12 @@ async function getAll(sb: Sandbox, args: string[]): Promise<{ tables: Table[]; s
   return { tables: parseTables(r.stdout).map(sameAges), stdout: r.stdout, stderr: r.stderr };
 }
 
-// v1.9.0 prefers v1beta1 for several kinds (other printer columns, e.g. ImagePullJob without MESSAGE); v1.3.0 serves v1alpha1.
-for (const release of ['v1.9.0', 'v1.3.0']) describe(`get all: every Kruise kind (${release} CRDs, Kruise Rollout built in)`, { skip: !haveCrds && 'no ../shared/kruise-crds' }, () => {
+// v1.9.0 prefers v1beta1 for several kinds (other printer columns, e.g. ImagePullJob without MESSAGE); v1.3.0 serves
+// v1alpha1 only; master prefers CloneSet, CRR and PPS v1beta1 (kubectl picks the same versions as discovery does).
+for (const release of ['v1.9.0', 'v1.3.0', 'master']) describe(`get all: every Kruise kind (${release} CRDs, Kruise Rollout built in)`, { skip: !haveCrds && 'no ../shared/kruise-crds' }, () => {
   let sb: Sandbox;
   before(async () => {
-    sb = await startSandbox({ crds: join(SHARED_CRDS, release), readyDelay: '50ms' });
+    sb = await startSandbox({ crds: join(SHARED_CRDS, release), readyDelay: '50ms', ...(release === 'master' ? { kruise: 'master' } : {}) });
     const applied = await kubectl(['apply', '-f', FIXTURES], sb.kubeconfig);
     assert.equal(applied.code, 0, applied.stderr);
     // Every kind of get all has its object (the fixtures are the acceptance's "a sandbox with every Kruise kind").
