@@ -15,14 +15,13 @@ import type {
   ResourceType,
   WatchEvent,
 } from './client';
-import { usageError } from '../cli/exit';
+import { failure, usageError } from '../cli/exit';
 import { dns1123LabelProblem, dns1123SubdomainProblem } from '../kruise/names';
 import { DISCOVERED_GROUPS, servedResource, type Discovery } from './discovery';
 import { KubeApiError, isGone, isNotFound, type RequestContext } from './errors';
 import type { HttpRequest, QueryValue, Transport } from './http';
 import { advancedKindHint, isServedBy, resolveType } from './resolve';
 import { observe as observeWith } from './watch';
-import { formatAge } from '../printers/table';
 
 export const DEFAULT_FIELD_MANAGER = 'kubectl-kruise';
 export const DEFAULT_PAGE_SIZE = 500;
@@ -202,28 +201,32 @@ export class RestClient implements KubeClient {
 
   async listTable(rt: ResourceType, namespace: string | undefined, opts?: Pick<ListOptions, 'labelSelector' | 'limit' | 'signal'>): Promise<KubeTable> {
     const ns = rt.namespaced && namespace !== undefined ? (checkNamespace(namespace), namespace) : undefined;
-    const table: KubeTable = { columnDefinitions: [], rows: [] };
-    let cont: string | undefined;
-    do {
-      const page = await this.request<TablePage>({
-        method: 'GET',
-        path: resourcePath(rt, ns),
-        query: { labelSelector: opts?.labelSelector, limit: opts?.limit ?? DEFAULT_PAGE_SIZE, continue: cont },
-        accept: TABLE_ACCEPT,
-        signal: opts?.signal,
-        context: this.ctx('list', rt, ns),
-      });
-      if (page.kind === 'Table') {
-        if (page.columnDefinitions?.length) table.columnDefinitions = page.columnDefinitions;
-        table.rows.push(...(page.rows ?? []));
-      } else {
-        // A server without server-side printing: kubectl's fallback columns, NAME and AGE.
-        table.columnDefinitions = [{ name: 'Name', type: 'string', format: 'name' }, { name: 'Age', type: 'date' }];
-        for (const o of page.items ?? []) table.rows.push({ cells: [o.metadata.name, formatAge(o.metadata.creationTimestamp)], object: { metadata: o.metadata } });
+    // As list(): an expired continue token (410) starts the list over, a bounded number of times.
+    for (let restart = 0; ; restart++) {
+      const table: KubeTable = { columnDefinitions: [], rows: [] };
+      let cont: string | undefined;
+      try {
+        do {
+          const page = await this.request<TablePage>({
+            method: 'GET',
+            path: resourcePath(rt, ns),
+            query: { labelSelector: opts?.labelSelector, limit: opts?.limit ?? DEFAULT_PAGE_SIZE, continue: cont },
+            accept: TABLE_ACCEPT,
+            signal: opts?.signal,
+            context: this.ctx('list', rt, ns),
+          });
+          // Every kube-apiserver since 1.15 prints Tables; an answer without one is a server we cannot show as kubectl does.
+          if (page.kind !== 'Table') throw failure(`the server answered the list of ${rt.resource}.${rt.group || 'core'} with ${page.kind ?? 'no kind'}, not a meta.k8s.io Table (server-side printing)`);
+          if (page.columnDefinitions?.length) table.columnDefinitions = page.columnDefinitions;
+          table.rows.push(...(page.rows ?? []));
+          cont = page.metadata?.continue || undefined;
+        } while (cont);
+      } catch (err) {
+        if (isGone(err) && cont && restart < 2) continue;
+        throw err;
       }
-      cont = page.metadata?.continue || undefined;
-    } while (cont);
-    return table;
+      return table;
+    }
   }
 
   async create<T extends KubeObject = KubeObject>(rt: ResourceType, obj: KubeObject, namespace?: string, opts?: RequestOptions): Promise<T> {
@@ -312,8 +315,8 @@ export class RestClient implements KubeClient {
   }
 }
 
-/** One page of a Table list, or a plain list from a server that does not print Tables. */
-type TablePage = Partial<KubeTable> & { kind?: string; metadata?: { continue?: string }; items?: KubeObject[] };
+/** One page of a Table list (`kind` says whether the server printed one). */
+type TablePage = Partial<KubeTable> & { kind?: string; metadata?: { continue?: string } };
 
 /** The body of a create/update: the object with its type and the namespace the URL names. */
 function writeBody(obj: KubeObject, rt: ResourceType, ns: string | undefined): string {

@@ -213,12 +213,23 @@ test('listTable: asks for a meta.k8s.io Table like kubectl get, joins continue p
   assert.equal(api.requests[0]!.path, '/apis/apps.kruise.io/v1alpha1/sidecarsets');
 });
 
-test('listTable: a server answering with a plain list gets NAME and AGE columns', async () => {
+test('listTable: a server answering with a plain list instead of a Table: one error line naming the kind (exit 1)', async () => {
   api.handle((_req, res) => sendJson(res, 200, { kind: 'CloneSetList', apiVersion: 'apps.kruise.io/v1alpha1', metadata: {}, items: [obj('web')] }));
   const { c } = client();
+  await assert.rejects(c.listTable(CS, 'prod'), (e: CliError) => e.exitCode === 1 && e.message === 'the server answered the list of clonesets.apps.kruise.io with CloneSetList, not a meta.k8s.io Table (server-side printing)');
+});
+
+test('listTable: an expired continue token (410) starts the list over instead of failing or joining two lists', async () => {
+  let calls = 0;
+  api.handle((req, res) => {
+    calls++;
+    const columnDefinitions = [{ name: 'Name', type: 'string', format: 'name' }];
+    if (req.query.get('continue') === 'old') return sendJson(res, 410, status(410, 'Expired', 'the provided continue parameter is too old'));
+    sendJson(res, 200, { kind: 'Table', metadata: calls === 1 ? { continue: 'old' } : {}, columnDefinitions, rows: [{ cells: [`row-${calls}`] }] });
+  });
+  const { c } = client();
   const t = await c.listTable(CS, 'prod');
-  assert.deepEqual(t.columnDefinitions.map((col) => col.name), ['Name', 'Age']);
-  assert.deepEqual(t.rows.map((r) => [r.cells[0], r.object?.metadata?.name]), [['web', 'web']]);
+  assert.deepEqual(t.rows.map((r) => r.cells[0]), ['row-3']);
 });
 
 test('discovered: the preferred version of a served resource of apps/policy/rollouts.kruise.io, undefined when not served', async () => {
