@@ -46,27 +46,8 @@ export interface ListOptions {
   mapItem?: (item: KubeObject) => KubeObject;
 }
 
-/** A column of a server-side Table (meta.k8s.io/v1), as the server printed it. */
-export interface TableColumn {
-  name: string;
-  type: string;
-  format?: string;
-  /** 0: shown by default; higher: only with -o wide. */
-  priority?: number;
-}
-
-export interface TableRow {
-  /** One value per column; null when the object has no value there (a CRD column's missing path). */
-  cells: unknown[];
-  /** PartialObjectMetadata (the server's default includeObject=Metadata). */
-  object?: { metadata?: { name?: string; namespace?: string } };
-}
-
-/** Every page of a list asked for as a Table, joined. */
-export interface KubeTable {
-  columnDefinitions: TableColumn[];
-  rows: TableRow[];
-}
+export type { TableColumn, TableRow, KubeTable } from '../lib/table';
+import type { KubeTable } from '../lib/table';
 
 export interface WatchEvent<T extends KubeObject = KubeObject> {
   type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';

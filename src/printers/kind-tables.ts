@@ -2,7 +2,7 @@
 // rows, a blank line between tables, the first cell (NAME) prefixed by `kind.group/`, a NAMESPACE column first
 // under -A for namespaced kinds only, priority > 0 columns only with -o wide, a missing CRD value as an
 // empty cell. Pure: the server-side Tables go in, text comes out.
-import type { TableColumn, TableRow } from '../kube/client';
+import type { TableColumn, TableRow } from '../lib/table';
 import { resourceName } from './output';
 import { formatTable } from './table';
 
