@@ -46,6 +46,9 @@ export interface ListOptions {
   mapItem?: (item: KubeObject) => KubeObject;
 }
 
+export type { TableColumn, TableRow, KubeTable } from '../lib/table';
+import type { KubeTable } from '../lib/table';
+
 export interface WatchEvent<T extends KubeObject = KubeObject> {
   type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
   object: T;
@@ -78,9 +81,13 @@ export interface KubeClient {
   resolve(type: string): Promise<ResourceType>;
   /** Whether a group/version/resource is served (discovery, cached). */
   isServed(group: string, resource: string): Promise<boolean>;
+  /** The served resource of a discovered group (apps/rollouts/policy.kruise.io) at its preferred version; undefined when not served (cached discovery, no refresh). */
+  discovered(group: string, resource: string): Promise<ResourceType | undefined>;
 
   get<T extends KubeObject = KubeObject>(rt: ResourceType, name: string, namespace?: string, opts?: RequestOptions): Promise<T>;
   list<T extends KubeObject = KubeObject>(rt: ResourceType, namespace: string | undefined, opts?: ListOptions): Promise<KubeList<T>>;
+  /** A list as the server prints it (Accept: as=Table, kubectl's columns), following `continue` pages. */
+  listTable(rt: ResourceType, namespace: string | undefined, opts?: Pick<ListOptions, 'labelSelector' | 'limit' | 'signal'>): Promise<KubeTable>;
   create<T extends KubeObject = KubeObject>(rt: ResourceType, obj: KubeObject, namespace?: string, opts?: RequestOptions): Promise<T>;
   update<T extends KubeObject = KubeObject>(rt: ResourceType, obj: KubeObject, namespace?: string, opts?: RequestOptions): Promise<T>;
   patch<T extends KubeObject = KubeObject>(

@@ -9,13 +9,17 @@ import { KRUISE_GROUP, ROLLOUT_GROUP, compareVersionPriority } from './aliases';
 
 export const DISCOVERY_TTL_MS = 10 * 60 * 1000;
 // 2: rollouts.kruise.io is discovered too (a format-1 cache never holds it).
-const CACHE_FORMAT = 2;
+// 3: policy.kruise.io too (PodUnavailableBudget, for `get all`).
+const CACHE_FORMAT = 3;
 
 export const AGGREGATED_ACCEPT =
   'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
 
+/** OpenKruise's policy group (PodUnavailableBudget). */
+export const KRUISE_POLICY_GROUP = 'policy.kruise.io';
+
 /** Groups whose resources are kept (others come from the built-in table). */
-export const DISCOVERED_GROUPS = [KRUISE_GROUP, ROLLOUT_GROUP];
+export const DISCOVERED_GROUPS = [KRUISE_GROUP, ROLLOUT_GROUP, KRUISE_POLICY_GROUP];
 
 export interface DiscoveredResource {
   resource: string;

@@ -5,6 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import type {
   KubeClient,
   KubeList,
+  KubeTable,
   KubeObject,
   ListOptions,
   Observation,
@@ -14,9 +15,9 @@ import type {
   ResourceType,
   WatchEvent,
 } from './client';
-import { usageError } from '../cli/exit';
+import { failure, usageError } from '../cli/exit';
 import { dns1123LabelProblem, dns1123SubdomainProblem } from '../kruise/names';
-import { DISCOVERED_GROUPS, type Discovery } from './discovery';
+import { DISCOVERED_GROUPS, servedResource, type Discovery } from './discovery';
 import { KubeApiError, isGone, isNotFound, type RequestContext } from './errors';
 import type { HttpRequest, QueryValue, Transport } from './http';
 import { advancedKindHint, isServedBy, resolveType } from './resolve';
@@ -24,6 +25,8 @@ import { observe as observeWith } from './watch';
 
 export const DEFAULT_FIELD_MANAGER = 'kubectl-kruise';
 export const DEFAULT_PAGE_SIZE = 500;
+/** kubectl get's Accept header: a meta.k8s.io Table (v1, else v1beta1), else the plain list. */
+export const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
 
 export const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
   json: 'application/json-patch+json',
@@ -97,6 +100,13 @@ export class RestClient implements KubeClient {
 
   isServed(group: string, resource: string): Promise<boolean> {
     return isServedBy(group, resource, this.discovery);
+  }
+
+  async discovered(group: string, resource: string): Promise<ResourceType | undefined> {
+    const served = servedResource(await this.discovery.get(), group, resource);
+    if (!served) return undefined;
+    const { preferredVersion, versions: _versions, ...rest } = served;
+    return { ...rest, version: preferredVersion };
   }
 
   private ns(rt: ResourceType, namespace: string | undefined): string | undefined {
@@ -189,6 +199,36 @@ export class RestClient implements KubeClient {
     }
   }
 
+  async listTable(rt: ResourceType, namespace: string | undefined, opts?: Pick<ListOptions, 'labelSelector' | 'limit' | 'signal'>): Promise<KubeTable> {
+    const ns = rt.namespaced && namespace !== undefined ? (checkNamespace(namespace), namespace) : undefined;
+    // As list(): an expired continue token (410) starts the list over, a bounded number of times.
+    for (let restart = 0; ; restart++) {
+      const table: KubeTable = { columnDefinitions: [], rows: [] };
+      let cont: string | undefined;
+      try {
+        do {
+          const page = await this.request<TablePage>({
+            method: 'GET',
+            path: resourcePath(rt, ns),
+            query: { labelSelector: opts?.labelSelector, limit: opts?.limit ?? DEFAULT_PAGE_SIZE, continue: cont },
+            accept: TABLE_ACCEPT,
+            signal: opts?.signal,
+            context: this.ctx('list', rt, ns),
+          });
+          // Every kube-apiserver since 1.15 prints Tables; an answer without one is a server we cannot show as kubectl does.
+          if (page.kind !== 'Table') throw failure(`the server answered the list of ${rt.resource}.${rt.group || 'core'} with ${page.kind ?? 'no kind'}, not a meta.k8s.io Table (server-side printing)`);
+          if (page.columnDefinitions?.length) table.columnDefinitions = page.columnDefinitions;
+          table.rows.push(...(page.rows ?? []));
+          cont = page.metadata?.continue || undefined;
+        } while (cont);
+      } catch (err) {
+        if (isGone(err) && cont && restart < 2) continue;
+        throw err;
+      }
+      return table;
+    }
+  }
+
   async create<T extends KubeObject = KubeObject>(rt: ResourceType, obj: KubeObject, namespace?: string, opts?: RequestOptions): Promise<T> {
     const ns = this.ns(rt, namespace ?? obj.metadata?.namespace);
     if (obj.metadata?.name) checkName(obj.metadata.name, rt);
@@ -274,6 +314,9 @@ export class RestClient implements KubeClient {
     this.transport.close();
   }
 }
+
+/** One page of a Table list (`kind` says whether the server printed one). */
+type TablePage = Partial<KubeTable> & { kind?: string; metadata?: { continue?: string } };
 
 /** The body of a create/update: the object with its type and the namespace the URL names. */
 function writeBody(obj: KubeObject, rt: ResourceType, ns: string | undefined): string {

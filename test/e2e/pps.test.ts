@@ -154,7 +154,7 @@ test('completion offers pps after get/describe, PersistentPodState names, and St
     assert.equal(r.code, 0, r.stderr);
     return r.stdout.trim().split('\n');
   };
-  assert.deepEqual(await complete('get', ''), ['pps', 'rollouts', ':4']);
+  assert.deepEqual(await complete('get', ''), ['all', 'pps', 'rollouts', ':4']);
   assert.deepEqual(await complete('describe', 'pps', 'd'), ['db', ':4']);
   assert.deepEqual(await complete('get', 'pps', 'db', ''), [':4']);
   assert.deepEqual(await complete('create', 'pps', 'x', '--for', ''), ['statefulset/', 'asts/', ':6']);

@@ -196,7 +196,7 @@ export async function candidates(ctx: CommandContext, root: Command, words: stri
   if (path[0] === 'completion') return { items: ['bash', 'zsh', 'fish'], directive: NO_FILE_COMP };
   // get/describe take the type as a positional (`get pps NAME`, `describe rollout NAME`), not as a subcommand.
   if (path.length === 1 && (path[0] === 'get' || path[0] === 'describe')) {
-    const kinds = path[0] === 'get' ? ['pps', 'rollouts'] : ['pps', 'rollout'];
+    const kinds = path[0] === 'get' ? ['all', 'pps', 'rollouts'] : ['pps', 'rollout'];
     if (positionals.length === 0) return { items: kinds.filter((t) => t.startsWith(current)), directive: NO_FILE_COMP };
     if (positionals.length > 1) return { items: [], directive: NO_FILE_COMP };
     const type = /^rollouts?$/.test(positionals[0]!) ? 'rollout' : positionals[0] === 'pps' ? 'pps' : undefined;

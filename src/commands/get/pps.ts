@@ -16,7 +16,7 @@ export const PPS_TYPES = new Set(['pps', 'persistentpodstate', 'persistentpodsta
 /** `pps NAME` (or `pps/NAME`) → name; other kinds are kubectl's business. */
 export function parsePpsArgs(type: string, name: string | undefined, verb: string, nameRequired: boolean): string | undefined {
   const { type: t, name: n } = splitTypeName(type, name, verb);
-  if (!PPS_TYPES.has(t.toLowerCase())) throw usageError(`${verb} supports pps (PersistentPodState) only; use kubectl ${verb} ${type} for other kinds`);
+  if (!PPS_TYPES.has(t.toLowerCase())) throw usageError(`${verb} supports ${verb === 'get' ? 'all, pps and rollouts' : 'pps and rollout'}; use kubectl ${verb} ${type} for other kinds`);
   if (n === undefined && nameRequired) throw usageError(`${verb} pps needs a NAME`);
   checkObjectName(n);
   return n;

@@ -1,4 +1,4 @@
-// `get pps [NAME]`, `get rollouts [NAME]`: names, flags and help only; the implementation loads lazily.
+// `get pps [NAME]`, `get rollouts [NAME]`, `get all`: names, flags and help only; the implementation loads lazily.
 import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
@@ -7,13 +7,13 @@ export function registerGet(program: Command, ctx: CommandContext): void {
   const p = ctx.programName;
   program
     .command('get')
-    .description('show PersistentPodStates (a list, or one PPS as a table of its recorded pod states) or Kruise Rollouts (the CRD\'s columns: status, canary step and state, message); other kinds: use kubectl get')
-    .usage('pps|rollouts [NAME] [flags]')
+    .description('show PersistentPodStates (a list, or one PPS as a table of its recorded pod states) or Kruise Rollouts (the CRD\'s columns: status, canary step and state, message); `get all`: one table per Kruise kind the cluster serves and holds objects of (CloneSet, Advanced StatefulSet/DaemonSet, SidecarSet, UnitedDeployment, BroadcastJob, AdvancedCronJob, ImagePullJob, CRR, PPS, WorkloadSpread, PodUnavailableBudget, Rollout), with the columns kubectl get prints; other kinds: use kubectl get')
+    .usage('pps|rollouts [NAME] [flags] | all [flags]')
     .argument('<type>')
     .argument('[name]')
     .option('-A, --all-namespaces', 'list the objects of every namespace')
     .option('-l, --selector <selector>', 'only the objects with these labels (e.g. app=db)')
-    .option('-o, --output <format>', 'wide, yaml, json, name or jsonpath=TEMPLATE')
-    .addHelpText('after', `\nExamples:\n  ${p} get pps\n  ${p} get pps -A\n  ${p} get pps db\n  ${p} get pps db -o yaml\n  ${p} get pps db -o jsonpath='{.status.podStates}'\n  ${p} get rollouts -A\n  ${p} get rollout web -o yaml`)
+    .option('-o, --output <format>', 'wide, yaml, json, name or jsonpath=TEMPLATE (get all: wide or name)')
+    .addHelpText('after', `\nExamples:\n  ${p} get pps\n  ${p} get pps -A\n  ${p} get pps db\n  ${p} get pps db -o yaml\n  ${p} get pps db -o jsonpath='{.status.podStates}'\n  ${p} get rollouts -A\n  ${p} get rollout web -o yaml\n  ${p} get all\n  ${p} get all -A -o wide\n  ${p} get all -n prod -o name`)
     .action(lazyAction(ctx, () => import('./run')));
 }

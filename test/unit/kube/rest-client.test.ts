@@ -190,3 +190,62 @@ test('connection refused is one line naming the server', async () => {
   await assert.rejects(dead.get(CS, 'web'), (e: unknown) => e instanceof CliError && e.message === 'the server at http://127.0.0.1:1 is unreachable: connection refused');
   c.close();
 });
+
+test('listTable: asks for a meta.k8s.io Table like kubectl get, joins continue pages, all namespaces for a cluster-scoped kind', async () => {
+  api.requests.length = 0;
+  api.handle((req, res) => {
+    const cont = req.query.get('continue');
+    const columnDefinitions = [{ name: 'Name', type: 'string', format: 'name', priority: 0 }, { name: 'DESIRED', type: 'integer', priority: 0 }];
+    if (!cont) sendJson(res, 200, { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: { continue: 'p2' }, columnDefinitions, rows: [{ cells: ['a', 1], object: { metadata: { name: 'a', namespace: 'prod' } } }] });
+    else sendJson(res, 200, { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: {}, columnDefinitions, rows: [{ cells: ['b', null], object: { metadata: { name: 'b', namespace: 'prod' } } }] });
+  });
+  const { c } = client();
+  const t = await c.listTable(CS, 'prod', { labelSelector: 'app=web', limit: 1 });
+  assert.deepEqual(t.rows.map((r) => r.cells), [['a', 1], ['b', null]]);
+  assert.deepEqual(t.columnDefinitions.map((col) => col.name), ['Name', 'DESIRED']);
+  const [first, second] = api.requests;
+  assert.equal(first!.path, '/apis/apps.kruise.io/v1alpha1/namespaces/prod/clonesets');
+  assert.match(String(first!.headers.accept), /^application\/json;as=Table;v=v1;g=meta\.k8s\.io,/);
+  assert.equal(first!.query.get('labelSelector'), 'app=web');
+  assert.equal(second!.query.get('continue'), 'p2');
+  api.requests.length = 0;
+  await c.listTable({ group: 'apps.kruise.io', version: 'v1alpha1', resource: 'sidecarsets', kind: 'SidecarSet', namespaced: false }, 'prod');
+  assert.equal(api.requests[0]!.path, '/apis/apps.kruise.io/v1alpha1/sidecarsets');
+});
+
+test('listTable: a server answering with a plain list instead of a Table: one error line naming the kind (exit 1)', async () => {
+  api.handle((_req, res) => sendJson(res, 200, { kind: 'CloneSetList', apiVersion: 'apps.kruise.io/v1alpha1', metadata: {}, items: [obj('web')] }));
+  const { c } = client();
+  await assert.rejects(c.listTable(CS, 'prod'), (e: CliError) => e.exitCode === 1 && e.message === 'the server answered the list of clonesets.apps.kruise.io with CloneSetList, not a meta.k8s.io Table (server-side printing)');
+});
+
+test('listTable: an expired continue token (410) starts the list over instead of failing or joining two lists', async () => {
+  let calls = 0;
+  api.handle((req, res) => {
+    calls++;
+    const columnDefinitions = [{ name: 'Name', type: 'string', format: 'name' }];
+    if (req.query.get('continue') === 'old') return sendJson(res, 410, status(410, 'Expired', 'the provided continue parameter is too old'));
+    sendJson(res, 200, { kind: 'Table', metadata: calls === 1 ? { continue: 'old' } : {}, columnDefinitions, rows: [{ cells: [`row-${calls}`] }] });
+  });
+  const { c } = client();
+  const t = await c.listTable(CS, 'prod');
+  assert.deepEqual(t.rows.map((r) => r.cells[0]), ['row-3']);
+});
+
+test('discovered: the preferred version of a served resource of apps/policy/rollouts.kruise.io, undefined when not served', async () => {
+  const resources = (kind: string, resource: string, scope = 'Namespaced') => [{ resource, responseKind: { kind }, scope, verbs: ['list'] }];
+  const doc = {
+    kind: 'APIGroupDiscoveryList',
+    items: [
+      { metadata: { name: 'apps.kruise.io' }, versions: [{ version: 'v1beta1', resources: resources('SidecarSet', 'sidecarsets', 'Cluster') }, { version: 'v1alpha1', resources: [...resources('SidecarSet', 'sidecarsets', 'Cluster'), ...resources('UnitedDeployment', 'uniteddeployments')] }] },
+      { metadata: { name: 'policy.kruise.io' }, versions: [{ version: 'v1alpha1', resources: resources('PodUnavailableBudget', 'podunavailablebudgets') }] },
+    ],
+  };
+  const { transport } = testTransport(api.url, {});
+  const c = new RestClient({ transport, discovery: new Discovery(async () => doc, api.url, undefined), namespace: 'prod', userName: 'admin' });
+  assert.deepEqual(await c.discovered('apps.kruise.io', 'sidecarsets'), { group: 'apps.kruise.io', version: 'v1beta1', resource: 'sidecarsets', kind: 'SidecarSet', namespaced: false, shortNames: undefined, verbs: ['list'], subresources: [] });
+  assert.equal((await c.discovered('apps.kruise.io', 'uniteddeployments'))?.version, 'v1alpha1');
+  assert.equal((await c.discovered('policy.kruise.io', 'podunavailablebudgets'))?.kind, 'PodUnavailableBudget');
+  assert.equal(await c.discovered('apps.kruise.io', 'broadcastjobs'), undefined);
+  assert.equal(await c.discovered('rollouts.kruise.io', 'rollouts'), undefined);
+});
