@@ -51,6 +51,10 @@ export function convertKruiseObject(obj: KubeObject, toApiVersion: string): Kube
     if (from.version === 'v1alpha1' && to.version === 'v1beta1') return cloneSetV1alpha1ToV1beta1(copy);
     if (from.version === 'v1beta1' && to.version === 'v1alpha1') return cloneSetV1beta1ToV1alpha1(copy);
   }
+  if (obj.kind === 'SidecarSet') {
+    if (from.version === 'v1alpha1' && to.version === 'v1beta1') return sidecarSetV1alpha1ToV1beta1(copy);
+    if (from.version === 'v1beta1' && to.version === 'v1alpha1') return sidecarSetV1beta1ToV1alpha1(copy);
+  }
   if (obj.kind === 'PersistentPodState') {
     if (to.version === 'v1beta1') return persistentPodStateToV1beta1(copy);
     if (to.version === 'v1alpha1') return persistentPodStateToV1alpha1(copy);
@@ -144,5 +148,33 @@ export function persistentPodStateToV1beta1(obj: KubeObject): KubeObject {
 /** PersistentPodState v1beta1 → v1alpha1: keys → nodeTopologyKeys. */
 export function persistentPodStateToV1alpha1(obj: KubeObject): KubeObject {
   if (isObj(obj.spec)) mapPreferred(obj.spec, 'keys', 'nodeTopologyKeys');
+  return obj;
+}
+
+const SIDECARSET_CUSTOM_VERSION_LABEL = 'apps.kruise.io/sidecarset-custom-version';
+
+/**
+ * SidecarSet v1alpha1 → v1beta1 (apis/apps/v1alpha1/sidecarset_conversion.go): spec.namespace becomes a
+ * namespaceSelector on kubernetes.io/metadata.name (it wins over a namespaceSelector); the custom-version
+ * label becomes spec.customVersion.
+ */
+export function sidecarSetV1alpha1ToV1beta1(obj: KubeObject): KubeObject {
+  if (!isObj(obj.spec)) return obj;
+  const spec = obj.spec;
+  if (typeof spec.namespace === 'string' && spec.namespace !== '') {
+    spec.namespaceSelector = { matchLabels: { 'kubernetes.io/metadata.name': spec.namespace } };
+  }
+  delete spec.namespace;
+  const label = obj.metadata.labels?.[SIDECARSET_CUSTOM_VERSION_LABEL];
+  if (label) spec.customVersion = label;
+  return obj;
+}
+
+/** SidecarSet v1beta1 → v1alpha1: namespaceSelector kept as is; spec.customVersion back to the label. */
+export function sidecarSetV1beta1ToV1alpha1(obj: KubeObject): KubeObject {
+  if (!isObj(obj.spec)) return obj;
+  const custom = obj.spec.customVersion;
+  delete obj.spec.customVersion;
+  if (typeof custom === 'string' && custom !== '') obj.metadata.labels = { ...(obj.metadata.labels ?? {}), [SIDECARSET_CUSTOM_VERSION_LABEL]: custom };
   return obj;
 }

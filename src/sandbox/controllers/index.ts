@@ -18,6 +18,7 @@ import { createPodReadinessController } from './pod-readiness';
 import { createReplicaSetController } from './replicaset';
 import { createRolloutController } from './rollout';
 import { createScheduler } from './scheduler';
+import { createSidecarSetController } from './sidecarset';
 import { createStatefulSetController } from './statefulset';
 
 export function createControllers(settings: SimulationSettings): ControllerWithAdmission[] {
@@ -40,6 +41,7 @@ export function createControllers(settings: SimulationSettings): ControllerWithA
     createAdvancedStatefulSetController(),
     createAdvancedDaemonSetController(),
     createPersistentPodStateController(),
+    createSidecarSetController(),
     createPodReadinessController(),
     // Kruise Rollout (rollout.ts): last, so its workload webhook sees the Kruise webhooks' defaults
     createRolloutController(),
