@@ -51,7 +51,8 @@ function runsCurrentSidecars(view: SidecarSetView, pod: Pod): boolean {
   const statuses = new Map((pod.status?.containerStatuses ?? []).map((s) => [s.name, s]));
   for (const c of view.containers) {
     if (c.init || c.image === undefined) continue;
-    const st = statuses.get(c.name);
+    // A hot-upgrade sidecar runs as the pair NAME-1 / NAME-2: the working one carries the image.
+    const st = statuses.get(c.name) ?? [statuses.get(`${c.name}-1`), statuses.get(`${c.name}-2`)].find((s) => s && normalizeImage(s.image) === normalizeImage(c.image!));
     // A pod whose status does not list the container yet has not started it with the new image.
     if (!st || normalizeImage(st.image) !== normalizeImage(c.image)) return false;
   }
