@@ -155,3 +155,46 @@ test('rollout pause stops an upgrade midway; resume finishes it', async () => {
   assert.equal(done.code, 0, summary(done));
   assert.equal([...(await loggerPods()).values()].filter((p) => p.image === 'fluent-bit:3.2').length, 3);
 });
+
+test('restart sidecarset/log -c logger: in place in every matched pod, in every namespace, batched; bad -c is exit 2 with nothing created', async () => {
+  // A pod of another namespace, matched too (the SidecarSet is cluster-scoped).
+  const ns = await kubectl(['create', 'namespace', 'team'], sb.kubeconfig);
+  assert.equal(ns.code, 0, ns.stderr);
+  const run = await kubectl(['run', 'lonely', '-n', 'team', '--image=busybox:1.36', '--labels=logging=on'], sb.kubeconfig);
+  assert.equal(run.code, 0, run.stderr);
+  await waitUntil('6 matched pods, all ready', async () => {
+    const o = await sidecarSet();
+    return o.status?.matchedPods === 6 && o.status?.readyPods === 6 ? o : undefined;
+  }, 20_000);
+
+  sb.clearAudit();
+  for (const [args, message] of [
+    [['restart', 'sidecarset/log'], 'error: restart sidecarset/log needs -c SIDECAR: the SidecarSet restarts only its own containers (logger)'],
+    [['restart', 'sidecarset/log', '-c', 'app'], 'error: sidecarset "log" has no sidecar container "app" (its sidecars: logger); nothing was created'],
+  ] as const) {
+    const bad = await cli([...args]);
+    assert.equal(bad.code, 2, summary(bad));
+    assert.equal(bad.stderr.trim(), message);
+  }
+  assert.deepEqual(writes(sb.audit()), []);
+
+  const listAll = async () => {
+    const r = await sb.api('GET', '/api/v1/pods?labelSelector=logging%3Don');
+    return new Map((r.body.items as any[]).map((p) => [`${p.metadata.namespace}/${p.metadata.name}`, { uid: p.metadata.uid, restarts: (p.status.containerStatuses as any[]).find((c) => c.name === 'logger').restartCount }]));
+  };
+  const before = await listAll();
+  assert.equal(before.size, 6);
+  const r = await cli(['restart', 'sidecarset/log', '-c', 'logger', '--max-unavailable', '2', '--timeout', '60s']);
+  assert.equal(r.code, 0, summary(r));
+  assert.match(r.stdout, /^POD\s+CONTAINERS\s+PHASE\s+RESTARTS/);
+  assert.match(r.stdout, /team\/lonely\s+logger\s+Completed/);
+  // batches of at most 2 pods in default (5 pods: 3 batches), then team's one pod.
+  assert.match(r.stderr, /batch 3\/3: 1\/1 pods restarted/);
+  const after = await listAll();
+  for (const [name, p] of after) {
+    assert.equal(p.uid, before.get(name)!.uid, `${name} kept its UID`);
+    assert.equal(p.restarts, before.get(name)!.restarts + 1, `${name} logger restarted once`);
+  }
+  const crrs = await sb.api('GET', '/apis/apps.kruise.io/v1alpha1/containerrecreaterequests');
+  assert.deepEqual((crrs.body.items as any[]).map((c) => c.metadata.namespace).sort(), ['default', 'default', 'default', 'default', 'default', 'team']);
+});
