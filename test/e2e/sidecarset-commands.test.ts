@@ -123,6 +123,22 @@ test('set image + rollout status: in-place upgrade of all but the partition\'s 2
   assert.equal(human.stdout, 'sidecarset "log" partition rollout complete: 3 of 5 matched pods updated (2 kept on the old sidecars by the partition)\n');
 });
 
+test('explain partition sidecarset/log: the partition against the matched pods, and the pods per sidecar revision', async () => {
+  const r = await cli(['explain', 'partition', 'sidecarset/log', '-o', 'json']);
+  assert.equal(r.code, 0, summary(r));
+  const j = JSON.parse(r.stdout);
+  assert.equal(j.kind, 'sidecarset');
+  assert.equal(j.replicas, 5);
+  assert.equal(j.partitionReplicas, 2);
+  assert.equal(j.expectedUpdatedReplicas, 3);
+  assert.equal(j.maxUnavailable, 1);
+  assert.deepEqual(j.object, { kind: 'SidecarSet', namespace: '', name: 'log' });
+  const hash = (await sidecarSet()).metadata.annotations['kruise.io/sidecarset-hash'];
+  assert.deepEqual(j.live.revisions.map((x: any) => [x.revision === hash, x.current, x.pods]), [[true, 'update', 3], [false, 'other', 2]]);
+  const text = await cli(['explain', 'partition', 'sidecarset/log']);
+  assert.match(text.stdout, /^SidecarSet log: 5 matched pods, partition 2 → 2 pods stay at the old revision → expectedUpdatedReplicas 3\n/);
+});
+
 test('rollout pause stops an upgrade midway; resume finishes it', async () => {
   await settled();
   const set = await cli(['set', 'image', 'sidecarset/log', 'logger=fluent-bit:3.2']);
