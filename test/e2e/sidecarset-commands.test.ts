@@ -214,3 +214,29 @@ test('restart sidecarset/log -c logger: in place in every matched pod, in every 
   const crrs = await sb.api('GET', '/apis/apps.kruise.io/v1alpha1/containerrecreaterequests');
   assert.deepEqual((crrs.body.items as any[]).map((c) => c.metadata.namespace).sort(), ['default', 'default', 'default', 'default', 'default', 'team']);
 });
+
+test('rollout history|undo sidecarset/log: the ControllerRevisions Kruise records, undo restores the previous sidecars', async () => {
+  const h = await cli(['rollout', 'history', 'sidecarset/log']);
+  assert.equal(h.code, 0, summary(h));
+  const lines = h.stdout.trim().split('\n');
+  assert.equal(lines[0], 'sidecarset.apps.kruise.io/log');
+  assert.match(lines[1]!, /^REVISION\s+IMAGES\s+PODS$/);
+  assert.deepEqual(lines.slice(2).map((l) => l.split(/\s{2,}/)[1]), ['logger=fluent-bit:3.0', 'logger=fluent-bit:3.1', 'logger=fluent-bit:3.2']);
+  assert.match(lines[4]!, /^3 \(current\)\s+logger=fluent-bit:3\.2\s+4$/);
+
+  sb.clearAudit();
+  const bad = await cli(['rollout', 'undo', 'sidecarset/log', '--to-revision', '99']);
+  assert.equal(bad.code, 2, summary(bad));
+  assert.equal(bad.stderr, 'error: unable to find the specified revision 99 of sidecarset "log" (revisions: 1, 2, 3)\n');
+  assert.deepEqual(writes(sb.audit()), []);
+
+  const undo = await cli(['rollout', 'undo', 'sidecarset/log']);
+  assert.equal(undo.code, 0, summary(undo));
+  assert.equal(undo.stdout, 'sidecarset.apps.kruise.io/log rolled back\n');
+  const ss = await sidecarSet();
+  assert.equal(ss.spec.containers[0].image, 'fluent-bit:3.1');
+  assert.equal(ss.spec.updateStrategy.partition, 2, 'the update strategy is not part of a revision');
+  const st = await cli(['rollout', 'status', 'sidecarset/log', '--timeout', '30s', '-o', 'json']);
+  assert.equal(st.code, 0, summary(st));
+  assert.equal(jsonLines(st.stdout).at(-1).state, 'PartitionComplete');
+});
