@@ -240,3 +240,12 @@ test('rollout history|undo sidecarset/log: the ControllerRevisions Kruise record
   assert.equal(st.code, 0, summary(st));
   assert.equal(jsonLines(st.stdout).at(-1).state, 'PartitionComplete');
 });
+
+test('completion offers sidecarset/ and the SidecarSets by name (cluster-scoped: whatever -n says)', async () => {
+  for (const verb of [['rollout', 'status'], ['rollout', 'pause'], ['rollout', 'history'], ['restart'], ['explain', 'partition']]) {
+    const types = await cli(['__complete', ...verb, '']);
+    assert.ok(types.stdout.split('\n').includes('sidecarset/'), `${verb.join(' ')}: ${types.stdout}`);
+  }
+  const names = await cli(['__complete', '-n', 'team', 'rollout', 'status', 'sidecarset/']);
+  assert.deepEqual(names.stdout.split('\n').filter((l) => l && !l.startsWith(':')), ['sidecarset/log']);
+});
