@@ -11,6 +11,7 @@ import {
   hotUpgradeNames,
   hotUpgradeWorkInfo,
   isHotUpgrade,
+  patchPodMetadata,
   podSidecarSetHash,
   podSidecarSetHashWithoutImage,
   readHashAnnotation,
@@ -263,7 +264,7 @@ export function sidecarSetStatus(ss: SidecarSetView, pods: Pod[], latestRevision
 /**
  * updatePodSidecarContainer + UpdatePodSidecarSetHash + UpdatePodAnnotationsInUpgrade: the pod with each
  * sidecar's image set in place (a hot pair upgrades its idle container and makes it the working one), the
- * hash annotation current, and the imageIDs before the update recorded in the in-place state annotation.
+ * hash annotation current, patchPodMetadata applied, and the imageIDs before the update recorded in the in-place state annotation.
  */
 export function upgradePodSidecars(ss: SidecarSetView, pod: Pod, now: Date): Pod {
   const out = structuredClone(pod);
@@ -318,6 +319,7 @@ export function upgradePodSidecars(ss: SidecarSetView, pod: Pod, now: Date): Pod
   for (const name of changed) state.lastContainerStatuses[name] = { imageID: ids.get(name) ?? '' };
   states[ss.name] = state;
   ann[SIDECARSET_INPLACE_STATE_ANNOTATION] = JSON.stringify(states);
+  patchPodMetadata(ann, ss.patchPodMetadata); // updatePodSidecarAndHash patches the pod metadata too
   out.metadata = { ...out.metadata, annotations: ann };
   return out;
 }
@@ -359,4 +361,34 @@ export function resetIdleHotUpgradeContainers(ss: SidecarSetView, pod: Pod): Pod
     }
   }
   return changed ? out : undefined;
+}
+
+export const SIDECARSET_UPGRADABLE_CONDITION = 'SidecarSetUpgradable';
+type PodCondition = NonNullable<NonNullable<Pod['status']>['conditions']>[number];
+
+/**
+ * updatePodSidecarSetUpgradableCondition: the pod's SidecarSetUpgradable condition with this SidecarSet's
+ * verdict in its JSON message ({"log":true,...}); True (AllSidecarsetUpgradable) only when every SidecarSet
+ * named there can upgrade, else False (UpdateImmutableField). Undefined when the condition would not change.
+ */
+export function upgradableCondition(pod: Pod, sidecarSet: string, upgradable: boolean, now: Date): PodCondition | undefined {
+  const old = pod.status?.conditions?.find((c) => c.type === SIDECARSET_UPGRADABLE_CONDITION);
+  let kv: Record<string, unknown> = {};
+  try {
+    if (old?.message) kv = JSON.parse(old.message) as Record<string, unknown>;
+  } catch {
+    return undefined; // Kruise gives up on a message it cannot parse
+  }
+  kv[sidecarSet] = upgradable;
+  const all = Object.values(kv).every((v) => v !== false);
+  const message = JSON.stringify(Object.fromEntries(Object.entries(kv).sort(([a], [b]) => (a < b ? -1 : 1))));
+  const next: PodCondition = {
+    type: SIDECARSET_UPGRADABLE_CONDITION,
+    status: all ? 'True' : 'False',
+    reason: all ? 'AllSidecarsetUpgradable' : 'UpdateImmutableField',
+    message,
+    lastTransitionTime: old && old.status === (all ? 'True' : 'False') ? old.lastTransitionTime : now.toISOString().replace(/\.\d+Z$/, 'Z'),
+  };
+  if (old && old.status === next.status && old.reason === next.reason && old.message === next.message) return undefined;
+  return next;
 }

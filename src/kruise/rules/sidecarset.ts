@@ -57,6 +57,7 @@ export interface SidecarSetView {
   imagePullSecrets: Array<{ name: string }>;
   updateStrategy: SidecarSetUpdateStrategy;
   injectionPaused: boolean;
+  patchPodMetadata: Array<{ annotations?: Record<string, string>; patchPolicy?: 'Retain' | 'Overwrite' | 'MergePatchJson' }>;
 }
 
 type Obj = Record<string, unknown>;
@@ -84,6 +85,7 @@ export function readSidecarSet(obj: KubeObject): SidecarSetView {
     imagePullSecrets: arr(spec.imagePullSecrets),
     updateStrategy: (isObj(spec.updateStrategy) ? spec.updateStrategy : {}) as SidecarSetUpdateStrategy,
     injectionPaused: injection.paused === true,
+    patchPodMetadata: arr(spec.patchPodMetadata),
   };
 }
 
@@ -319,6 +321,7 @@ export function injectSidecarSets(pod: Pod, matched: SidecarSetView[]): Pod | un
   const secrets: Array<{ name: string }> = [];
   for (const ss of sets) {
     names.add(ss.name);
+    patchPodMetadata(ann, ss.patchPodMetadata);
     const byName = new Map(ss.volumes.map((v) => [v.name, v]));
     const useVolumes = (c: Container) => {
       for (const m of [...arr<{ name: string }>(c.volumeMounts), ...arr<{ name: string }>(c.volumeDevices)]) {
@@ -384,4 +387,28 @@ function mergeContainers(origins: Container[], before: Container[], after: Conta
   const b = place(before);
   const a = place(after);
   return [...b, ...out, ...a];
+}
+
+/** RFC 7386 merge of two JSON texts (jsonpatch.MergePatch). */
+function mergeJson(origin: unknown, patch: unknown): unknown {
+  if (!isObj(patch)) return patch;
+  const out: Obj = isObj(origin) ? { ...origin } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = mergeJson(out[k], v);
+  }
+  return out;
+}
+
+/** PatchPodMetadata: Retain (only absent keys), Overwrite, MergePatchJson (a JSON merge patch on the value). */
+export function patchPodMetadata(annotations: Record<string, string>, patches: SidecarSetView['patchPodMetadata']): void {
+  for (const p of patches) {
+    for (const [k, v] of Object.entries(p.annotations ?? {})) {
+      if (p.patchPolicy === 'Overwrite') annotations[k] = v;
+      else if (p.patchPolicy === 'MergePatchJson') {
+        const origin = annotations[k];
+        annotations[k] = origin ? JSON.stringify(mergeJson(JSON.parse(origin) as unknown, JSON.parse(v) as unknown)) : v;
+      } else if (!(k in annotations)) annotations[k] = v;
+    }
+  }
 }

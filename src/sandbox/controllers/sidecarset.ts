@@ -1,6 +1,7 @@
 // The sandbox's SidecarSet controller and webhooks (Kruise v1.9 behaviour; rules in
 // src/kruise/rules/sidecarset*.ts):
-// - SidecarSet webhook (CREATE/UPDATE): the kruise.io/sidecarset-hash and -without-image annotations;
+// - SidecarSet webhooks (CREATE/UPDATE): defaults, validation (422), then the kruise.io/sidecarset-hash
+//   and -without-image annotations;
 // - pod webhook (CREATE): injection of the matching, non-paused SidecarSets;
 // - controller (sidecarset_processor.go UpdateSidecarSet): ControllerRevisions in kruise-system,
 //   status, then in-place sidecar upgrades of the matched pods by the update strategy (the kubelet
@@ -20,9 +21,11 @@ import {
   withSidecarSetHashes,
   type SidecarSetView,
 } from '../../kruise/rules/sidecarset';
-import { nextUpgradePods, resetIdleHotUpgradeContainers, sidecarSetStatus, upgradePodSidecars } from '../../kruise/rules/sidecarset-upgrade';
+import { nextUpgradePods, resetIdleHotUpgradeContainers, sidecarSetStatus, upgradableCondition, upgradePodSidecars } from '../../kruise/rules/sidecarset-upgrade';
 import type { KubeObject, Pod } from '../../kruise/types';
-import type { ControllerWithAdmission, GroupResource, Store } from '../store-api';
+import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
+import { sidecarSetDefaults, validateSidecarSet } from '../../kruise/rules/sidecarset-webhook';
+import { rejectInvalid } from './revisions-admission';
 import { ApiError } from '../server/errors';
 import { revisionName, templateHash } from './hash';
 import { Informer } from './informer';
@@ -51,6 +54,7 @@ function revisionData(obj: KubeObject): Record<string, unknown> {
 export function createSidecarSetController(): ControllerWithAdmission {
   let store: Store | undefined;
   let queue: WorkQueue | undefined;
+  let release: SimulationSettings['kruise'] = 'v1.9';
   const sets = new Informer(SIDECARSETS);
   const pods = new Informer<Pod>(PODS);
   const namespaces = new Informer(NAMESPACES);
@@ -139,13 +143,18 @@ export function createSidecarSetController(): ControllerWithAdmission {
     if (flipped || status.updatedPods >= status.matchedPods) return;
     const plan = nextUpgradePods(ss, matched);
     const now = new Date();
-    for (const pod of plan.upgrade) writePod(store, upgradePodSidecars(ss, pod, now));
+    for (const pod of plan.notUpgradable) markUpgradable(store, pod, ss.name, false, now);
+    for (const pod of plan.upgrade) {
+      const written = writePod(store, upgradePodSidecars(ss, pod, now));
+      if (written) markUpgradable(store, written, ss.name, true, now);
+    }
   }
 
   return {
     name: 'sidecarset-controller',
-    start(s: Store) {
+    start(s: Store, settings: SimulationSettings) {
       store = s;
+      release = settings.kruise;
       queue = new WorkQueue('sidecarset', reconcile);
       sets.on((type, obj) => {
         if (type !== 'DELETED') queue?.add(obj.metadata.name ?? '');
@@ -167,8 +176,11 @@ export function createSidecarSetController(): ControllerWithAdmission {
       {
         gr: SIDECARSETS,
         operations: ['CREATE', 'UPDATE'],
-        admit(_op, obj) {
-          return withSidecarSetHashes(obj);
+        admit(op, obj, old, st) {
+          if (op === 'UPDATE' && old && jsonEqual(old.spec, obj.spec)) return obj;
+          const defaulted = sidecarSetDefaults(obj, release);
+          rejectInvalid(SIDECARSETS, 'SidecarSet', defaulted, validateSidecarSet(defaulted, op === 'UPDATE' ? old : undefined, st.list(SIDECARSETS)));
+          return withSidecarSetHashes(defaulted);
         },
       },
       {
@@ -194,9 +206,23 @@ function revNumber(r: KubeObject): number {
 }
 
 /** A pod write from the controller; a conflict or a pod gone meanwhile is retried by the next event. */
-function writePod(store: Store, pod: Pod): void {
+function writePod(store: Store, pod: Pod): Pod | undefined {
   try {
-    store.update(PODS, pod as KubeObject);
+    return store.update(PODS, pod as KubeObject) as Pod;
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    return undefined;
+  }
+}
+
+/** The pod's SidecarSetUpgradable condition (a status write), when it changes. */
+function markUpgradable(store: Store, pod: Pod, name: string, upgradable: boolean, now: Date): void {
+  const cond = upgradableCondition(pod, name, upgradable, now);
+  if (!cond) return;
+  const status = structuredClone(pod.status ?? {});
+  status.conditions = [...(status.conditions ?? []).filter((c) => c.type !== cond.type), cond];
+  try {
+    store.updateStatus(PODS, { ...pod, status } as KubeObject);
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
   }

@@ -77,3 +77,21 @@ test('other kinds only change apiVersion; cross-group conversion is refused', ()
   assert.deepEqual(convertKruiseObject(crr, 'apps.kruise.io/v1beta1').spec, { podName: 'p' });
   assert.throws(() => convertKruiseObject(ads, 'apps/v1'), ConversionError);
 });
+
+test('SidecarSet v1alpha1 → v1beta1 (sidecarset_conversion.go): spec.namespace becomes a namespaceSelector, the custom-version label spec.customVersion; and back', () => {
+  const alpha: KubeObject = {
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    kind: 'SidecarSet',
+    metadata: { name: 'log', labels: { 'apps.kruise.io/sidecarset-custom-version': 'v2' } },
+    spec: { namespace: 'prod', namespaceSelector: { matchLabels: { env: 'x' } }, selector: { matchLabels: { app: 'web' } }, containers: [{ name: 'logger', image: 'fluent-bit:3.0' }] },
+  };
+  const beta = convertKruiseObject(alpha, 'apps.kruise.io/v1beta1');
+  const spec = beta.spec as Record<string, unknown>;
+  assert.equal(spec.namespace, undefined);
+  assert.deepEqual(spec.namespaceSelector, { matchLabels: { 'kubernetes.io/metadata.name': 'prod' } }, 'namespace wins over namespaceSelector');
+  assert.equal(spec.customVersion, 'v2');
+  const back = convertKruiseObject(beta, 'apps.kruise.io/v1alpha1');
+  assert.equal((back.spec as Record<string, unknown>).customVersion, undefined);
+  assert.equal(back.metadata.labels?.['apps.kruise.io/sidecarset-custom-version'], 'v2');
+  assert.deepEqual((back.spec as Record<string, unknown>).namespaceSelector, { matchLabels: { 'kubernetes.io/metadata.name': 'prod' } });
+});
