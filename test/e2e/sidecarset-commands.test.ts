@@ -249,3 +249,18 @@ test('completion offers sidecarset/ and the SidecarSets by name (cluster-scoped:
   const names = await cli(['__complete', '-n', 'team', 'rollout', 'status', 'sidecarset/']);
   assert.deepEqual(names.stdout.split('\n').filter((l) => l && !l.startsWith(':')), ['sidecarset/log']);
 });
+
+test('rollout restart sidecarset/log: every sidecar restarted in place in every matched pod (no template to annotate)', async () => {
+  const counts = async () => {
+    const r = await sb.api('GET', '/api/v1/pods?labelSelector=logging%3Don');
+    return new Map((r.body.items as any[]).map((p) => [p.metadata.uid as string, (p.status.containerStatuses as any[]).find((c) => c.name === 'logger').restartCount as number]));
+  };
+  const before = await counts();
+  const r = await cli(['rollout', 'restart', 'sidecarset/log', '--timeout', '60s']);
+  assert.equal(r.code, 0, summary(r));
+  assert.match(r.stdout, /^sidecarset\.apps\.kruise\.io\/log has no pod template: restarting its sidecars \(logger\) in place through ContainerRecreateRequests\n/);
+  assert.match(r.stdout, /sidecarset\.apps\.kruise\.io\/log restarted\n$/);
+  const after = await counts();
+  assert.deepEqual([...after.keys()].sort(), [...before.keys()].sort(), 'same pods (UIDs)');
+  for (const [uid, n] of after) assert.equal(n, before.get(uid)! + 1, `pod ${uid}`);
+});

@@ -30,7 +30,7 @@ const TYPES_BY_COMMAND: Record<string, string[]> = {
   'explain partition': ['cloneset', 'asts', 'ads', 'statefulset'],
 };
 // SidecarSet (issue #17): the verbs that take sidecarset/NAME (set image already lists it).
-for (const verb of ['rollout status', 'rollout undo', 'rollout history', 'rollout pause', 'rollout resume', 'restart', 'explain partition']) TYPES_BY_COMMAND[verb]!.push('sidecarset');
+for (const verb of ['rollout status', 'rollout undo', 'rollout history', 'rollout pause', 'rollout resume', 'rollout restart', 'restart', 'explain partition']) TYPES_BY_COMMAND[verb]!.push('sidecarset');
 const FLAG_VALUES: Record<string, string[]> = {
   '--until': ['paused', 'complete', 'step='],
   '-o': ['json', 'yaml', 'name', 'wide', 'jsonpath='],
