@@ -55,3 +55,22 @@ for (const r of RELEASES) {
     assert.equal(back.code, 0, summary(back));
   });
 }
+
+test('a sidecar image that cannot be pulled: status names the stuck pod, then fails after --failure-grace (exit 1)', async () => {
+  const sb = sandboxes.get('master')!;
+  const cli = (args: string[]) => runCli(args, { kubeconfig: sb.kubeconfig, timeoutMs: 50_000 });
+  const set = await cli(['set', 'image', 'sidecarset/log', 'logger=fluent-bit:fail-pull']);
+  assert.equal(set.code, 0, summary(set));
+  const stuck = await waitUntil('a pod upgraded to the unpullable image', async () => {
+    const r = await cli(['rollout', 'status', 'sidecarset/log', '--watch=false']);
+    return r.code === 4 && /not ready after the upgrade: default\/[a-z0-9-]+/.test(r.stdout) ? r : undefined;
+  }, 20_000);
+  assert.match(
+    stuck.stdout,
+    /^Waiting for sidecarset "log" rollout to finish: 1 of 3 matched pods updated \(partition keeps 2 of 5\); not ready after the upgrade: (default\/[a-z0-9-]+); on the old sidecars: [^;]+; pod \1 (ErrImagePull|ImagePullBackOff), failing the rollout in \d+s\.\.\.\n$/,
+  );
+  const r = await cli(['rollout', 'status', 'sidecarset/log', '--failure-grace=2s', '--timeout=40s']);
+  assert.equal(r.code, 1, summary(r));
+  assert.match(r.stderr, /^error: sidecarset "log" rollout failed: pod "default\/[a-z0-9-]+" container "logger" is in (ErrImagePull|ImagePullBackOff)/m);
+  assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+});
