@@ -183,3 +183,27 @@ test('SidecarSet hot upgrade on the v1.9.0 CRDs: the idle container of the pair 
     await sb.stop();
   }
 });
+
+test('SidecarSet injectionStrategy.revision on the v1.9.0 CRDs: new pods get the pinned revision while the update is paused', { skip: !existsSync(join(CRDS, 'v1.9.0')) }, async () => {
+  const sb = await startSandbox({ kruise: 'v1.9', crds: join(CRDS, 'v1.9.0'), readyDelay: '100ms' });
+  try {
+    await ok(sb, ['apply', '-f', FIX('log-v1beta1.yaml')]);
+    await ok(sb, ['apply', '-f', FIX('workloads.yaml')]);
+    const first = await statusWhen(sb, '6 ready', (s) => s.matchedPods === 6 && s.readyPods === 6 && !!s.latestRevision);
+    await ok(sb, ['patch', 'sidecarsets.apps.kruise.io', 'log', '--type', 'merge', '-p', JSON.stringify({
+      spec: { updateStrategy: { paused: true }, injectionStrategy: { revision: { revisionName: first.latestRevision } } },
+    })]);
+    await setImage(sb, 'fluent-bit:3.1');
+    await statusWhen(sb, 'new revision, nothing updated', (s) => s.latestRevision !== first.latestRevision && s.updatedPods === 0);
+    await ok(sb, ['scale', 'clonesets.apps.kruise.io', 'web', '--replicas', '4']);
+    const s = await statusWhen(sb, '7 matched', (x) => x.matchedPods === 7 && x.readyPods === 7);
+    assert.equal(s.updatedPods, 0, 'the pinned pod is at the old revision');
+    assert.deepEqual([...new Set((await sidecarPods(sb)).map((p) => logger(p)?.image))], ['fluent-bit:3.0']);
+    // A pin to a revision that does not exist is refused by the SidecarSet webhook.
+    const bad = await kubectl(['patch', 'sidecarsets.apps.kruise.io', 'log', '--type', 'merge', '-p', JSON.stringify({ spec: { injectionStrategy: { revision: { revisionName: 'log-nope' } } } })], sb.kubeconfig);
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /Cannot find specific ControllerRevision/);
+  } finally {
+    await sb.stop();
+  }
+});

@@ -7,7 +7,7 @@ import type { LabelSelector } from '../selectors';
 import type { KubeObject } from '../types';
 import type { FieldError } from './cloneset-webhook';
 import { validatePositiveIntOrPercent } from './intstr-validation';
-import { readSidecarSet, type SidecarContainer, type SidecarSetView } from './sidecarset';
+import { pinnedRevision, readSidecarSet, type SidecarContainer, type SidecarSetView } from './sidecarset';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -63,9 +63,10 @@ const isNativeSidecar = (c: SidecarContainer) => c.restartPolicy === 'Always';
  * validateSidecarSet: spec rules, container upgrade types immutable and containers not added on update,
  * and no container / init container / volume name shared with another SidecarSet (volumes only when they differ).
  */
-export function validateSidecarSet(obj: KubeObject, old: KubeObject | undefined, others: KubeObject[]): FieldError[] {
+export function validateSidecarSet(obj: KubeObject, old: KubeObject | undefined, others: KubeObject[], revisions?: KubeObject[]): FieldError[] {
   const ss = readSidecarSet(obj);
   const errs: FieldError[] = [];
+  errs.push(...injectionStrategyErrors(obj, revisions));
   if (ss.updateStrategy.type === 'RollingUpdate' && ss.initContainers.some(isNativeSidecar)) {
     errs.push({ type: 'Required', field: 'spec.updateStrategy', detail: 'The initContainer in-place upgrade is not currently supported.' });
   }
@@ -150,4 +151,21 @@ function namespacesOverlap(a: SidecarSetView, b: SidecarSetView): boolean {
   const na = pinned(a);
   const nb = pinned(b);
   return !na || !nb || na === nb;
+}
+
+/** validateSidecarSetInjectionStrategy: a revision needs a name or custom version that exists (when `revisions` is given), and a known policy. */
+function injectionStrategyErrors(obj: KubeObject, revisions: KubeObject[] | undefined): FieldError[] {
+  const spec = (isObj(obj.spec) ? obj.spec : {}) as Obj;
+  const inj = isObj(spec.injectionStrategy) ? spec.injectionStrategy : undefined;
+  const rev = inj && isObj(inj.revision) ? (inj.revision as { revisionName?: string; customVersion?: string; policy?: string }) : undefined;
+  if (!rev) return [];
+  if (!rev.revisionName && !rev.customVersion) return [{ type: 'Invalid', field: 'revision', value: rev, detail: 'revisionName and customVersion cannot be empty simultaneously' }];
+  const errs: FieldError[] = [];
+  if (revisions && !pinnedRevision(obj, revisions)) {
+    errs.push({ type: 'Invalid', field: 'revision', value: rev, detail: `Cannot find specific ControllerRevision, err: controllerrevisions.apps "${rev.revisionName ?? rev.customVersion}" not found` });
+  }
+  if (rev.policy && rev.policy !== 'Always' && rev.policy !== 'Partial') {
+    errs.push({ type: 'Invalid', field: 'revision.policy', value: rev, detail: `Invalid policy ${rev.policy}, supported: [Always, Partial]` });
+  }
+  return errs;
 }

@@ -412,3 +412,74 @@ export function patchPodMetadata(annotations: Record<string, string>, patches: S
     }
   }
 }
+
+// ───────────────────────────── injectionStrategy.revision (webhook getSuitableRevisionSidecarSet) ─────────────────────────────
+
+interface InjectRevision {
+  revisionName?: string;
+  customVersion?: string;
+  policy?: 'Always' | 'Partial';
+}
+
+function injectRevisionOf(obj: KubeObject): InjectRevision | undefined {
+  const spec = (isObj(obj.spec) ? obj.spec : {}) as Obj;
+  const inj = isObj(spec.injectionStrategy) ? spec.injectionStrategy : undefined;
+  const rev = inj && isObj(inj.revision) ? (inj.revision as InjectRevision) : undefined;
+  return rev && (rev.revisionName || rev.customVersion) ? rev : undefined;
+}
+
+/**
+ * getControllerRevision: the revision `injectionStrategy.revision` pins (by name, or the newest with the
+ * custom-version label), among the SidecarSet's revisions; undefined when none is pinned or found.
+ */
+export function pinnedRevision(obj: KubeObject, revisions: KubeObject[]): KubeObject | undefined {
+  const rev = injectRevisionOf(obj);
+  if (!rev) return undefined;
+  if (rev.revisionName) return revisions.find((r) => r.metadata.name === rev.revisionName);
+  const withVersion = revisions
+    .filter((r) => r.metadata.labels?.[SIDECARSET_CUSTOM_VERSION_LABEL] === rev.customVersion)
+    .sort((a, b) => ((a as { revision?: number }).revision ?? 0) - ((b as { revision?: number }).revision ?? 0));
+  return withVersion[withVersion.length - 1];
+}
+
+/** GetHistorySidecarSet: the SidecarSet with the revision's fields ($patch: replace) and hash annotations. */
+export function sidecarSetAtRevision(obj: KubeObject, revision: KubeObject): KubeObject {
+  const out = structuredClone(obj);
+  const data = (revision as { data?: { spec?: Obj } }).data?.spec ?? {};
+  const spec = (isObj(out.spec) ? out.spec : {}) as Obj;
+  for (const k of ['volumes', 'containers', 'initContainers', 'imagePullSecrets', 'patchPodMetadata']) {
+    if (data[k] === undefined || data[k] === null) delete spec[k];
+    else spec[k] = structuredClone(data[k]);
+  }
+  out.spec = spec;
+  const computed = sidecarSetHashes(spec);
+  const ra = revision.metadata.annotations ?? {};
+  out.metadata = {
+    ...out.metadata,
+    annotations: {
+      ...(out.metadata.annotations ?? {}),
+      [SIDECARSET_HASH_ANNOTATION]: ra[SIDECARSET_HASH_ANNOTATION] || computed.hash,
+      [SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION]: ra[SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION] || computed.hashWithoutImage,
+    },
+  };
+  return out;
+}
+
+/**
+ * The SidecarSet to inject into a new pod: the pinned revision when updateStrategy is paused or the policy is
+ * Always (default); with Partial, a pod outside updateStrategy.selector gets the pinned one, else a percentage
+ * partition is the chance (`random()` in [0,1)) of the pinned one (an int partition: the latest).
+ */
+export function sidecarSetForInjection(obj: KubeObject, revisions: KubeObject[], pod: Pod, random: () => number): KubeObject {
+  const rev = injectRevisionOf(obj);
+  const pinned = rev ? pinnedRevision(obj, revisions) : undefined;
+  if (!rev || !pinned) return obj;
+  const specific = sidecarSetAtRevision(obj, pinned);
+  const us = readSidecarSet(obj).updateStrategy;
+  if (us.paused || rev.policy !== 'Partial') return specific;
+  if (us.selector && !labelSelectorMatches(us.selector, pod.metadata.labels)) return specific;
+  const p = us.partition;
+  if (typeof p !== 'string') return obj;
+  const pct = Number.parseFloat(p.replace('%', '')) / 100;
+  return random() <= pct ? specific : obj;
+}

@@ -16,6 +16,7 @@ import {
   podMatchesSidecarSet,
   podSidecarSetControllerRevision,
   readSidecarSet,
+  sidecarSetForInjection,
   SIDECARSET_CUSTOM_VERSION_LABEL,
   SIDECARSET_NAME_LABEL,
   withSidecarSetHashes,
@@ -179,7 +180,7 @@ export function createSidecarSetController(): ControllerWithAdmission {
         admit(op, obj, old, st) {
           if (op === 'UPDATE' && old && jsonEqual(old.spec, obj.spec)) return obj;
           const defaulted = sidecarSetDefaults(obj, release);
-          rejectInvalid(SIDECARSETS, 'SidecarSet', defaulted, validateSidecarSet(defaulted, op === 'UPDATE' ? old : undefined, st.list(SIDECARSETS)));
+          rejectInvalid(SIDECARSETS, 'SidecarSet', defaulted, validateSidecarSet(defaulted, op === 'UPDATE' ? old : undefined, st.list(SIDECARSETS), st.list(CONTROLLER_REVISIONS, { namespace: KRUISE_NAMESPACE }).filter((r) => r.metadata.labels?.[SIDECARSET_NAME_LABEL] === defaulted.metadata.name)));
           return withSidecarSetHashes(defaulted);
         },
       },
@@ -189,11 +190,12 @@ export function createSidecarSetController(): ControllerWithAdmission {
         admit(_op, obj, _old, st) {
           const pod = obj as Pod;
           const labels = namespaceLabelsFrom((n) => st.get(NAMESPACES, undefined, n));
-          const matched = st
-            .list(SIDECARSETS)
-            .filter((x) => !x.metadata.deletionTimestamp)
-            .map(readSidecarSet)
-            .filter((ss) => podMatchesSidecarSet(pod, ss, labels));
+          const candidates = st.list(SIDECARSETS).filter((x) => !x.metadata.deletionTimestamp && podMatchesSidecarSet(pod, readSidecarSet(x), labels));
+          if (candidates.length === 0) return obj;
+          const revs = st.list(CONTROLLER_REVISIONS, { namespace: KRUISE_NAMESPACE });
+          const matched = candidates.map((x) =>
+            readSidecarSet(sidecarSetForInjection(x, revs.filter((r) => r.metadata.labels?.[SIDECARSET_NAME_LABEL] === x.metadata.name), pod, Math.random)),
+          );
           return injectSidecarSets(pod, matched) ?? obj;
         },
       },

@@ -7,6 +7,7 @@ import {
   injectSidecarSets,
   podMatchesSidecarSet,
   readSidecarSet,
+  sidecarSetForInjection,
   sidecarSetHashes,
   SIDECARSET_HASH_ANNOTATION,
   SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION,
@@ -326,4 +327,35 @@ test('sidecarset_processor.go updatePodSidecarSetUpgradableCondition: one verdic
   assert.equal(upgradableCondition(pod, 'log', true, now), undefined, 'unchanged: no write');
   const f = upgradableCondition(pod, 'mesh', false, now)!;
   assert.deepEqual([f.status, f.reason, f.message], ['False', 'UpdateImmutableField', '{"log":true,"mesh":false}']);
+});
+
+test('webhook getSuitableRevisionSidecarSet: injectionStrategy.revision pins a revision (Always, paused, Partial by selector or percentage)', () => {
+  const oldSpec = structuredClone(LOG.spec) as Record<string, any>;
+  const newSpec = structuredClone(LOG.spec) as Record<string, any>;
+  newSpec.containers[0].image = 'fluent-bit:3.1';
+  const oldHashes = sidecarSetHashes(oldSpec);
+  const rev: KubeObject = {
+    apiVersion: 'apps/v1', kind: 'ControllerRevision',
+    metadata: { name: 'log-old', namespace: 'kruise-system', labels: { 'kruise.io/sidecarset-name': 'log', 'apps.kruise.io/sidecarset-custom-version': 'v1' }, annotations: { [SIDECARSET_HASH_ANNOTATION]: oldHashes.hash, [SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION]: oldHashes.hashWithoutImage } },
+    data: { spec: { $patch: 'replace', containers: oldSpec.containers, initContainers: oldSpec.initContainers, volumes: oldSpec.volumes, imagePullSecrets: oldSpec.imagePullSecrets } },
+    revision: 1,
+  } as KubeObject;
+  const current = (revision: Record<string, unknown>, strategy: Record<string, unknown> = {}) =>
+    withSidecarSetHashes({ ...LOG, spec: { ...newSpec, injectionStrategy: { revision }, updateStrategy: strategy } });
+  const image = (obj: KubeObject, labels: Record<string, string> = { app: 'web' }, r = 0.5) => {
+    const view = readSidecarSet(sidecarSetForInjection(obj, [rev], podOf(labels), () => r));
+    return injectSidecarSets(podOf(labels), [view])!.spec.containers.find((c) => c.name === 'logger')!.image;
+  };
+  assert.equal(image(current({ revisionName: 'log-old' })), 'fluent-bit:3.0', 'Always (default) injects the pinned revision');
+  assert.equal(image(current({ customVersion: 'v1' })), 'fluent-bit:3.0', 'found by custom version');
+  assert.equal(image(current({ revisionName: 'gone' })), 'fluent-bit:3.1', 'no such revision: the latest');
+  const injected = injectSidecarSets(podOf({ app: 'web' }), [readSidecarSet(sidecarSetForInjection(current({ revisionName: 'log-old' }), [rev], podOf({ app: 'web' }), () => 0))])!;
+  assert.equal(JSON.parse(injected.metadata.annotations![SIDECARSET_HASH_ANNOTATION]).log.hash, oldHashes.hash, 'the pod records the old hash, so the controller upgrades it later');
+  const partialSel = current({ revisionName: 'log-old', policy: 'Partial' }, { selector: { matchLabels: { canary: 'true' } } });
+  assert.equal(image(partialSel, { app: 'web' }), 'fluent-bit:3.0', 'Partial: outside the update selector gets the pinned one');
+  assert.equal(image(partialSel, { app: 'web', canary: 'true' }), 'fluent-bit:3.1', 'Partial: selected pods get the latest');
+  const partialPct = current({ revisionName: 'log-old', policy: 'Partial' }, { partition: '30%' });
+  assert.equal(image(partialPct, { app: 'web' }, 0.2), 'fluent-bit:3.0');
+  assert.equal(image(partialPct, { app: 'web' }, 0.9), 'fluent-bit:3.1');
+  assert.equal(image(current({ revisionName: 'log-old', policy: 'Partial' }, { partition: 30 })), 'fluent-bit:3.1', 'an int partition: the latest');
 });
