@@ -264,3 +264,16 @@ test('rollout restart sidecarset/log: every sidecar restarted in place in every 
   assert.deepEqual([...after.keys()].sort(), [...before.keys()].sort(), 'same pods (UIDs)');
   for (const [uid, n] of after) assert.equal(n, before.get(uid)! + 1, `pod ${uid}`);
 });
+
+test('a SidecarSet that does not exist: one error line, exit 1, in every verb', async () => {
+  for (const args of [
+    ['rollout', 'status', 'sidecarset/nope', '--timeout', '10s'],
+    ['rollout', 'status', 'sidecarset/nope', '--watch=false'],
+    ['rollout', 'pause', 'sidecarset/nope'],
+    ['restart', 'sidecarset/nope', '-c', 'logger'],
+  ]) {
+    const r = await cli(args);
+    assert.equal(r.code, 1, `${args.join(' ')}: ${summary(r)}`);
+    assert.match(r.stderr, /^error: sidecarsets?(\.apps\.kruise\.io)? "nope" not found\n$/, args.join(' '));
+  }
+});
