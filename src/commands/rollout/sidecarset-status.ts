@@ -96,6 +96,16 @@ function podScope(obj: KubeObject): { namespace: string | undefined; labelSelect
   return { namespace: view.namespace, labelSelector: labelSelectorString(view.selector) };
 }
 
+/**
+ * Labels of every namespace (kubernetes.io/metadata.name included, as the API server sets it), read
+ * only for a SidecarSet with a namespaceSelector: pods of namespaces it no longer selects are not matched.
+ */
+async function namespaceLabels(client: KubeClient, obj: KubeObject): Promise<Map<string, Record<string, string>> | undefined> {
+  if (!readSidecarSet(obj).namespaceSelector) return undefined;
+  const list = await client.list(await client.resolve('namespaces'), undefined, { limit: 500 });
+  return new Map(list.items.map((n) => [n.metadata.name ?? '', { ...(n.metadata.labels ?? {}), 'kubernetes.io/metadata.name': n.metadata.name ?? '' }]));
+}
+
 /** --watch=false: one read; the pods are listed only when the status alone does not say done. */
 async function checkOnce(client: KubeClient, rt: ResourceType, name: string, o: SidecarSetStatusOptions): Promise<RolloutProgress> {
   const obj = await client.get(rt, name);
@@ -103,7 +113,7 @@ async function checkOnce(client: KubeClient, rt: ResourceType, name: string, o: 
   const scope = podScope(obj);
   if (!isFinal(p) || p.state === 'Complete' || p.state === 'PartitionComplete') {
     const pods = (await client.list<Pod>(POD_RT, scope.namespace, { labelSelector: scope.labelSelector || undefined, limit: 500 })).items;
-    p = evaluateSidecarSetRollout(obj, pods, Date.now(), { failureGraceMs: o.failureGraceMs, podsListed: true });
+    p = evaluateSidecarSetRollout(obj, pods, Date.now(), { failureGraceMs: o.failureGraceMs, podsListed: true, namespaceLabels: await namespaceLabels(client, obj) });
   }
   o.printer.change(p);
   return p;
@@ -116,6 +126,7 @@ class SidecarSetWatch {
   private reject!: (err: unknown) => void;
   private obj?: KubeObject;
   private readonly pods = new Map<string, Pod>();
+  private nsLabels?: Map<string, Record<string, string>>;
   private podsSynced = false;
   private podObs?: Observation;
   private podScopeKey = '';
@@ -153,9 +164,16 @@ class SidecarSetWatch {
         scope.namespace,
         {
           labelSelector: scope.labelSelector || undefined,
-          onSync: (items) => {
+          onSync: async (items) => {
             this.pods.clear();
             for (const p of items as Pod[]) this.pods.set(podKey(p), p);
+            try {
+              // Read with each (re-)list of the pods: a namespace relabelled since is seen then.
+              this.nsLabels = await namespaceLabels(this.client, obj);
+            } catch (err) {
+              this.fail(err);
+              return;
+            }
             this.podsSynced = true;
             this.evaluate();
           },
@@ -181,7 +199,7 @@ class SidecarSetWatch {
       const stuck = failingContainer(pod);
       if (stuck && !this.firstSeen.has(stuckKey(pod, stuck.reason))) this.firstSeen.set(stuckKey(pod, stuck.reason), now);
     }
-    const p = evaluateSidecarSetRollout(this.obj, pods, now, { failureGraceMs: this.o.failureGraceMs, firstSeenStuck: this.firstSeen, podsListed: true });
+    const p = evaluateSidecarSetRollout(this.obj, pods, now, { failureGraceMs: this.o.failureGraceMs, firstSeenStuck: this.firstSeen, podsListed: true, namespaceLabels: this.nsLabels });
     this.last = p;
     if (this.recheck) clearTimeout(this.recheck);
     this.recheck = p.recheckAt !== undefined ? setTimeout(() => this.evaluate(), Math.max(0, p.recheckAt - now) + 5) : undefined;

@@ -204,3 +204,15 @@ test('updateStrategy.selector: pods it leaves out keep their sidecars and are no
   assert.equal(p.partition, 4);
   assert.equal(p.state, 'PartitionComplete');
 });
+
+test('namespaceSelector: pods of a namespace it no longer selects are not matched (getMatchingPods lists only selected namespaces)', () => {
+  const o = withStatus({ matchedPods: 3, updatedPods: 3, updatedReadyPods: 3, readyPods: 3 }, (x) => {
+    delete x.spec.updateStrategy.partition;
+    x.spec.namespaceSelector = { matchLabels: { logging: 'yes' } };
+  });
+  const pods = FIVE(3); // web-a..c (default) updated; api-a, api-b (team) on the old sidecars
+  const labels = new Map([['default', { logging: 'yes' }], ['team', { logging: 'no' }]]);
+  assert.equal(evaluateSidecarSetRollout(o, pods, NOW, { podsListed: true, namespaceLabels: labels }).state, 'Complete');
+  // Without the namespaces' labels the team pods would count: 5 seen where the status matched 3.
+  assert.equal(evaluateSidecarSetRollout(o, pods, NOW, { podsListed: true }).state, 'Progressing');
+});
