@@ -169,6 +169,7 @@ async function runExecutor(
 }
 
 async function refreshPods(client: KubeClient, target: WorkloadTarget, signal: AbortSignal): Promise<WorkloadTarget> {
+  if (target.relistPods) return { ...target, pods: await target.relistPods(signal) };
   if (!target.selector) return { ...target, pods: [await client.get<Pod>(target.rt, target.name, target.namespace, { signal })] };
   const { workloadPods } = await import('./targets');
   return { ...target, pods: await workloadPods(client, target.rt, target.object, target.selector, target.namespace, signal) };

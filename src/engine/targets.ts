@@ -53,6 +53,8 @@ export interface WorkloadTarget {
   /** Label selector of the workload's pods (undefined for a pod). */
   selector?: LabelSelectorShape;
   pods: Pod[];
+  /** How to list the pods again (a SidecarSet's matched pods are not owned by it); default: owned pods. */
+  relistPods?: (signal: AbortSignal) => Promise<Pod[]>;
 }
 
 export function isPodType(rt: ResourceType): boolean {

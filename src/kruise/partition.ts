@@ -520,7 +520,7 @@ function scaledOrInvalid(field: string, value: unknown, total: number, roundUp: 
 
 // ───────────────────────── All kinds: the explain report ─────────────────────────
 
-export type PartitionKind = 'cloneset' | 'asts' | 'ads' | 'statefulset';
+export type PartitionKind = 'cloneset' | 'asts' | 'ads' | 'statefulset' | 'sidecarset';
 
 export interface PartitionInput {
   kind: PartitionKind;
@@ -603,8 +603,25 @@ export function explainPartition(input: PartitionInput): PartitionReport {
       ordinals = { kept: all.slice(0, keptCount), updated: all.slice(keptCount).reverse() };
       break;
     }
+    case 'sidecarset': {
+      // sidecarset_strategy.go calculateUpgradeCount: CalculatePartitionReplicas over the matched pods
+      // (CloneSet's rule), maxUnavailable GetValueFromIntOrPercent(roundUp) with default 1; no surge.
+      if (isNegative(input.partition)) throw new InvalidValueError('partition', input.partition, 'must be ≥ 0');
+      part = explainCloneSetPartition(input.partition, input.replicas);
+      part.steps.unshift(step('sidecarset-matched', 'a SidecarSet counts its partition against the pods it matched (status.matchedPods), not a replicas field', ''));
+      if (input.maxSurge !== undefined && input.maxSurge !== null) {
+        throw new InvalidValueError('maxSurge', input.maxSurge, 'a SidecarSet has no maxSurge: sidecars are upgraded in place');
+      }
+      const mu = input.maxUnavailable === undefined || input.maxUnavailable === null ? undefined : scaleOrThrow('maxUnavailable', input.maxUnavailable, part.replicas, true);
+      const muValue = mu ? mu.value : 1;
+      const muSteps = mu
+        ? [describeScaling('maxUnavailable', mu, part.replicas, 'matched pods'), step('maxUnavailable', `maxUnavailable ${muValue}: at most ${muValue} upgraded pods not ready at once (pods already not ready do not count)`, '')]
+        : [step('maxUnavailable-default', 'maxUnavailable unset: 1 (the SidecarSet default)', '')];
+      limits = { maxUnavailable: muValue, maxSurge: 0, steps: muSteps, warnings: [] };
+      break;
+    }
     default:
-      throw new InvalidValueError('kind', (input as { kind: unknown }).kind, 'expected cloneset, asts, ads or statefulset');
+      throw new InvalidValueError('kind', (input as { kind: unknown }).kind, 'expected cloneset, asts, ads, statefulset or sidecarset');
   }
   const steps = [...part.steps];
   let expected = part.expectedUpdatedReplicas;

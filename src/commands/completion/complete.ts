@@ -29,13 +29,15 @@ const TYPES_BY_COMMAND: Record<string, string[]> = {
   predownload: WORKLOAD_TYPES,
   'explain partition': ['cloneset', 'asts', 'ads', 'statefulset'],
 };
+// SidecarSet (issue #17): the verbs that take sidecarset/NAME (set image already lists it).
+for (const verb of ['rollout status', 'rollout undo', 'rollout history', 'rollout pause', 'rollout resume', 'rollout restart', 'restart', 'explain partition']) TYPES_BY_COMMAND[verb]!.push('sidecarset');
 const FLAG_VALUES: Record<string, string[]> = {
   '--until': ['paused', 'complete', 'step='],
   '-o': ['json', 'yaml', 'name', 'wide', 'jsonpath='],
   '--output': ['json', 'yaml', 'name', 'wide', 'jsonpath='],
   '--dry-run': ['none', 'client', 'server'],
   '--via': ['auto', 'kruise', 'client'],
-  '--kind': ['cloneset', 'asts', 'ads', 'statefulset'],
+  '--kind': ['cloneset', 'asts', 'ads', 'statefulset', 'sidecarset'],
   '--failure-policy': ['Fail', 'Ignore'],
   '--retention': ['WhenScaled', 'WhenDeleted'],
 };

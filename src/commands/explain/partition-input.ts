@@ -29,6 +29,8 @@ const KIND_ALIASES: Record<string, PartitionKind> = {
   statefulset: 'statefulset',
   statefulsets: 'statefulset',
   sts: 'statefulset',
+  sidecarset: 'sidecarset',
+  sidecarsets: 'sidecarset',
 };
 
 export const KIND_TITLES: Record<PartitionKind, string> = {
@@ -36,12 +38,13 @@ export const KIND_TITLES: Record<PartitionKind, string> = {
   asts: 'Advanced StatefulSet',
   ads: 'Advanced DaemonSet',
   statefulset: 'StatefulSet',
+  sidecarset: 'SidecarSet',
 };
 
 export function parseKindFlag(value: string | undefined): PartitionKind | undefined {
   if (value === undefined) return undefined;
   const kind = KIND_ALIASES[value.toLowerCase()];
-  if (!kind) throw usageError(`invalid --kind "${value}": expected cloneset, asts, ads or statefulset`);
+  if (!kind) throw usageError(`invalid --kind "${value}": expected cloneset, asts, ads, statefulset or sidecarset`);
   return kind;
 }
 

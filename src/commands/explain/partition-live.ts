@@ -8,11 +8,18 @@ import { adapterFor } from '../../kruise/workloads/index';
 import { loadPods } from '../rollout/revision-source';
 import { parseTargets, resolveTargets } from '../rollout/targets';
 import type { LiveState } from './partition-print';
+import { sidecarSetTargets } from '../rollout/sidecarset-status';
+import type { KubeClient, ResourceType } from '../../kube/client';
+import { labelSelectorString } from '../../kruise/selectors';
+import { podSidecarSetHash, readSidecarSet, sidecarSetMatchesPod } from '../../kruise/workloads/sidecarset';
 
 export async function readLive(ctx: CommandContext, args: string[]): Promise<{ object: KubeObject; state: LiveState }> {
   const refs = parseTargets('explain partition', args, undefined, { single: true });
   const client = await ctx.kube();
   try {
+    // A SidecarSet (cluster-scoped): its matched pods, by sidecar revision.
+    const sidecarSets = await sidecarSetTargets(client, 'explain partition', refs);
+    if (sidecarSets) return await readSidecarSetLive(client, sidecarSets.rt, sidecarSets.names[0]!, ctx.signal);
     const [target] = await resolveTargets(client, 'explain partition', refs);
     const object = await client.get(target!.rt, target!.name!, target!.namespace, { signal: ctx.signal });
     const adapter = adapterFor(object);
@@ -69,4 +76,33 @@ function podsPerRevision(pods: Pod[], labelKey: string, updateRevision?: string,
   }
   const order = { update: 0, current: 1, other: 2 } as const;
   return [...rows.values()].sort((a, b) => order[a.current] - order[b.current] || a.revision.localeCompare(b.revision));
+}
+
+/** The live state of a SidecarSet: its status counts and its matched pods per sidecar revision (hash). */
+async function readSidecarSetLive(client: KubeClient, rt: ResourceType, name: string, signal: AbortSignal): Promise<{ object: KubeObject; state: LiveState }> {
+  const object = await client.get(rt, name, undefined, { signal });
+  const view = readSidecarSet(object);
+  const podRt: ResourceType = { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true };
+  const selector = labelSelectorString(view.selector);
+  const pods = selector ? (await client.list<Pod>(podRt, view.namespace, { labelSelector: selector, signal, limit: 500 })).items.filter((p) => sidecarSetMatchesPod(view, p)) : [];
+  const rows = new Map<string, LiveState['perRevision'][number]>();
+  for (const pod of pods) {
+    const hash = podSidecarSetHash(pod, view.name) ?? '<none>';
+    const row = rows.get(hash) ?? { revision: hash, pods: 0, ready: 0, current: hash === view.hash ? 'update' : 'other' };
+    row.pods++;
+    if (isReady(pod)) row.ready++;
+    rows.set(hash, row);
+  }
+  const state: LiveState = {
+    namespace: '',
+    name,
+    kind: 'SidecarSet',
+    updatedReplicas: view.updatedPods,
+    updatedReadyReplicas: view.updatedReadyPods,
+    readyReplicas: view.readyPods,
+    replicas: view.matchedPods,
+    batchDone: (view.observedGeneration ?? 0) >= (view.generation ?? 0),
+    perRevision: [...rows.values()].sort((a, b) => (a.current === b.current ? a.revision.localeCompare(b.revision) : a.current === 'update' ? -1 : 1)),
+  };
+  return { object, state };
 }

@@ -5,9 +5,11 @@ import type { PartitionInput, PartitionKind } from '../../kruise/partition';
 import type { KubeObject } from '../../kruise/types';
 import { at } from '../../kruise/workloads/access';
 import { adapterFor, cloneSetRollingPath } from '../../kruise/workloads/index';
+import { isSidecarSet } from '../../kruise/workloads/sidecarset';
 
 /** Which arithmetic applies to a manifest / live object; a usage error for kinds without a partition. */
 export function partitionKindOf(obj: KubeObject): PartitionKind {
+  if (isSidecarSet(obj)) return 'sidecarset';
   const adapter = adapterFor(obj);
   const name = obj.metadata?.name ? ` "${obj.metadata.name}"` : '';
   switch (adapter?.kindName) {
@@ -30,6 +32,7 @@ export function partitionKindOf(obj: KubeObject): PartitionKind {
 /** Reads the arithmetic's input from an object exactly as typed (raw values, no coercion). */
 export function inputFromObject(obj: KubeObject): PartitionInput {
   const kind = partitionKindOf(obj);
+  if (kind === 'sidecarset') return sidecarSetInput(obj);
   const adapter = adapterFor(obj)!;
   const type = at(obj, 'spec', 'updateStrategy', 'type');
   // Raw values, so that a wrongly typed field (a quoted "99") reaches the validation as written.
@@ -52,6 +55,19 @@ export function inputFromObject(obj: KubeObject): PartitionInput {
   if (typeof start === 'number') input.ordinalsStart = start;
   if (kind === 'asts') input.reserveOrdinals = at(obj, 'spec', 'reserveOrdinals');
   return input;
+}
+
+/** A SidecarSet: its "replicas" are the pods it matched (status.matchedPods; a manifest without status: --replicas). */
+function sidecarSetInput(obj: KubeObject): PartitionInput {
+  const matched = at(obj, 'status', 'matchedPods');
+  const raw = (field: string): unknown => at(obj, 'spec', 'updateStrategy', field);
+  return {
+    kind: 'sidecarset',
+    replicas: typeof matched === 'number' ? matched : undefined,
+    partition: raw('partition'),
+    maxUnavailable: raw('maxUnavailable'),
+    paused: raw('paused') === true,
+  };
 }
 
 export function hasPartitionKind(obj: KubeObject): boolean {

@@ -57,9 +57,9 @@ export function reportJson(report: PartitionReport, plan?: RolloutPlan, live?: L
 
 export function reportText(report: PartitionReport, plan?: RolloutPlan, live?: LiveState): string {
   const lines: string[] = [];
-  const unit = report.kind === 'ads' ? 'scheduled nodes' : 'replicas';
+  const unit = report.kind === 'ads' ? 'scheduled nodes' : report.kind === 'sidecarset' ? 'matched pods' : 'replicas';
   const head = `${countOf(report.replicas, unit)}, partition ${report.partition === null ? '(none)' : String(report.partition)}`;
-  const title = live ? `${live.kind} ${live.namespace}/${live.name}` : KIND_TITLES[report.kind];
+  const title = live ? `${live.kind} ${live.namespace ? `${live.namespace}/` : ''}${live.name}` : KIND_TITLES[report.kind];
   lines.push(`${title}: ${[head, ...report.chain].join(' → ')}`);
   lines.push(`maxUnavailable ${report.maxUnavailable}, maxSurge ${report.maxSurge}`);
   if (report.ordinals) {

@@ -8,6 +8,7 @@ import { formatTable } from '../../printers/table';
 import { withProgress } from '../../printers/progress';
 import type { RestartOptions, RestartResult } from '../../engine/restart';
 import { parseSingleRef, resolveWorkload } from '../../engine/targets';
+import { isSidecarSetType } from '../../kruise/workloads/sidecarset';
 import { boolFlag, durationFlag, formatDurationMs, secondsFlag, viaFlag } from './flags';
 
 interface RestartFlags {
@@ -94,8 +95,15 @@ export async function run(ctx: CommandContext, args: string[], flags: RestartFla
   const client = await ctx.kube();
   try {
     const { runRestart } = await import('../../engine/restart');
-    const target = await resolveWorkload(client, ref, ctx.signal);
-    const result: RestartResult = await withProgress(ctx.term, (reporter) => runRestart(ctx, client, target, options, reporter), { liveTextOnlyOnTty: true });
+    const rt = await client.resolve(ref.type);
+    // A SidecarSet (cluster-scoped) restarts its sidecars in the pods it matched, namespace by namespace.
+    const target = isSidecarSetType(rt) ? undefined : await resolveWorkload(client, ref, ctx.signal);
+    const sidecarSet = target ? undefined : await import('./sidecarset');
+    const result: RestartResult = await withProgress(
+      ctx.term,
+      (reporter) => (target ? runRestart(ctx, client, target, options, reporter) : sidecarSet!.restartSidecarSet(ctx, client, rt, ref.name, options, reporter)),
+      { liveTextOnlyOnTty: true },
+    );
     const out = ctx.term.stdout;
     if (result.outcome === 'dry-run' || result.outcome === 'created') {
       if (output.kind !== 'default') out.write(formatObjects(result.objects, output));

@@ -9,9 +9,9 @@ export function registerRestart(program: Command, ctx: CommandContext): void {
   program
     .command('restart')
     .description('restart containers in place through ContainerRecreateRequests, at most --max-unavailable pods at a time')
-    .usage('TYPE/NAME | pod/NAME [-c CONTAINER,...] [flags]')
+    .usage('TYPE/NAME | pod/NAME | sidecarset/NAME -c SIDECAR [-c CONTAINER,...] [flags]')
     .argument('[resource...]')
-    .option('-c, --containers <names>', 'containers to restart, comma-separated (default: every container of each pod)', collect)
+    .option('-c, --containers <names>', 'containers to restart, comma-separated (default: every container of each pod; sidecarset/NAME: required, its sidecars only)', collect)
     .option('--max-unavailable <n>', 'pods restarting at once: a number or a percentage of the pods (rounded down, at least 1)', '1')
     .option('--ordered [bool]', 'recreate the containers of a pod one after another (strategy.orderedRecreate)')
     .option('--failure-policy <policy>', 'Fail (stop at the first failed container, default) or Ignore')
@@ -28,7 +28,7 @@ export function registerRestart(program: Command, ctx: CommandContext): void {
     .option('-o, --output <format>', 'yaml, json, name or jsonpath=TEMPLATE: print the ContainerRecreateRequests instead of the summary')
     .addHelpText(
       'after',
-      `\nExit codes: 0 every container restarted, 1 a restart failed or another run holds the lease, 2 invalid input (nothing created), 3 timed out.\nOne restart of a workload runs at a time (a Lease, kubectl-kruise-restart-TYPE-NAME): --wait-for-lock waits for it.\nAn interrupted restart (Ctrl-C, --timeout, a killed process) resumes where it stopped when run again:\nthe pods it already restarted are not restarted twice.\n\nExamples:\n  ${p} restart cloneset/web --max-unavailable=2\n  ${p} restart pod/web-x7k2p -c nginx\n  ${p} restart asts/db -c app --max-unavailable=25% --dry-run=client -o yaml\n  ${p} restart deployment/api --via=client`,
+      `\nExit codes: 0 every container restarted, 1 a restart failed or another run holds the lease, 2 invalid input (nothing created), 3 timed out.\nOne restart of a workload runs at a time (a Lease, kubectl-kruise-restart-TYPE-NAME): --wait-for-lock waits for it.\nAn interrupted restart (Ctrl-C, --timeout, a killed process) resumes where it stopped when run again:\nthe pods it already restarted are not restarted twice.\n\nExamples:\n  ${p} restart cloneset/web --max-unavailable=2\n  ${p} restart pod/web-x7k2p -c nginx\n  ${p} restart asts/db -c app --max-unavailable=25% --dry-run=client -o yaml\n  ${p} restart deployment/api --via=client\n  ${p} restart sidecarset/log -c logger --max-unavailable=2`,
     )
     .action(lazyAction(ctx, () => import('./run')));
 }

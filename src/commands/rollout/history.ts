@@ -17,6 +17,8 @@ import { historyObject, historyTable } from '../../printers/rollout-history';
 import { loadPods, loadRevisions } from './revision-source';
 import { noResourcesFound, parseTargets, readTargetObjects, resolveTargets } from './targets';
 import { parseRevisionNumber } from './undo';
+import { sidecarSetHistoryCommand } from './sidecarset-history';
+import { sidecarSetTargets } from './sidecarset-status';
 
 export interface HistoryOptions {
   filename?: string[];
@@ -42,6 +44,11 @@ export async function run(ctx: CommandContext, args: string[], opts: HistoryOpti
   const refs = parseTargets('rollout history', args, opts.selector, { filenames: opts.filename });
   const client = await ctx.kube();
   try {
+    const sidecarSets = await sidecarSetTargets(client, 'rollout history', refs);
+    if (sidecarSets) {
+      if (revision !== undefined || diff) throw usageError('--revision and --diff do not apply to a SidecarSet: its table lists each revision\'s images');
+      return await sidecarSetHistoryCommand(ctx, client, sidecarSets, format);
+    }
     // One GET per name, one LIST per selector: each object is read once.
     const objects = await readTargetObjects(client, await resolveTargets(client, 'rollout history', refs), opts.selector);
     if (objects.length === 0) {

@@ -11,6 +11,8 @@ import { retryOnConflict } from '../../kube/conflict';
 import { objectLabel, resourceLabel } from '../../kube/errors';
 import { adapterFor, adapterForGroupKind } from '../../kruise/workloads/index';
 import { formatObjects, mutationLine, parseOutputFormat } from '../../printers/output';
+import { pauseSidecarSets } from './sidecarset-pause';
+import { sidecarSetTargets } from './sidecarset-status';
 import { isKruiseRollout, namedTargets, noResourcesFound, parseTargets, resolveTargets, type ResolvedTarget } from './targets';
 
 /** Attempts of one pause/resume when the object changed under us (409 Conflict). */
@@ -30,6 +32,8 @@ async function pauseOrResume(ctx: CommandContext, args: string[], opts: PauseOpt
   const client = await ctx.kube();
   let code: number = ExitCode.OK;
   try {
+    const sidecarSets = await sidecarSetTargets(client, `rollout ${verb}`, refs);
+    if (sidecarSets) return await pauseSidecarSets(ctx, client, sidecarSets, paused, format);
     const resolved = await resolveTargets(client, `rollout ${verb}`, refs, { allowRollout: true });
     for (const t of resolved) {
       if (isKruiseRollout(t.rt)) continue; // spec.strategy.paused (pauseRollout)

@@ -13,6 +13,8 @@ import { adapterFor } from '../../kruise/workloads/index';
 import { formatObjects, mutationLine, parseOutputFormat, resourceName } from '../../printers/output';
 import { noResourcesFound, parseTargets, readTargetObjects, resolveTargets } from './targets';
 import { restartInPlace, type InPlaceOptions } from './restart-inplace';
+import { rolloutRestartSidecarSets } from './sidecarset-restart';
+import { sidecarSetTargets } from './sidecarset-status';
 
 export const RESTARTED_AT_ANNOTATION = 'kubectl.kubernetes.io/restartedAt';
 
@@ -43,6 +45,8 @@ export async function run(ctx: CommandContext, args: string[], opts: RestartOpti
   const client = await ctx.kube();
   let code: number = ExitCode.OK;
   try {
+    const sidecarSets = await sidecarSetTargets(client, 'rollout restart', refs);
+    if (sidecarSets) return await rolloutRestartSidecarSets(ctx, client, sidecarSets, { timeoutMs, maxUnavailable: opts.maxUnavailable });
     const objects = await readTargetObjects(client, await resolveTargets(client, 'rollout restart', refs), opts.selector);
     // kubectl rollout restart -l matching nothing: its line on stderr, exit 0
     if (objects.length === 0) ctx.term.stderr.write(`${noResourcesFound(client.namespace)}\n`);

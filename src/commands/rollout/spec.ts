@@ -33,7 +33,7 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
       .option('--until <point>', 'Kruise Rollout: paused, step=N or complete (default): exit 0 once the release gets there')
       .addHelpText(
         'after',
-        `\nStates: Progressing, Paused, PartitionComplete, Complete, Failed, TimedOut.\nKruise Rollout (rollout/NAME, or a workload a Rollout releases: it is followed, and said on stderr):\n  states Progressing, StepPaused (waiting for approval), Paused, Complete, Failed (cancelled or pods failing), Blocked, TimedOut;\n  JSON Lines add step, steps, stepState, canaryRevision, stableRevision, canaryReadyReplicas, canaryReplicas, trafficWeight.\nExit codes: 0 done (or the --until point), 1 failed, cancelled or deleted, 2 invalid input, 3 timed out, 4 not finished (--watch=false; a step waiting for approval included).\n\nExamples:\n  ${p} rollout status cloneset/web\n  ${p} rollout status cloneset/web --timeout=5m -o json\n  ${p} rollout status asts -l app=db --watch=false\n  ${p} rollout status rollout/web-rollout --until=paused --timeout=10m`,
+        `\nStates: Progressing, Paused, PartitionComplete, Complete, Failed, TimedOut.\nKruise Rollout (rollout/NAME, or a workload a Rollout releases: it is followed, and said on stderr):\n  states Progressing, StepPaused (waiting for approval), Paused, Complete, Failed (cancelled or pods failing), Blocked, TimedOut;\n  JSON Lines add step, steps, stepState, canaryRevision, stableRevision, canaryReadyReplicas, canaryReplicas, trafficWeight.\nExit codes: 0 done (or the --until point), 1 failed, cancelled or deleted, 2 invalid input, 3 timed out, 4 not finished (--watch=false; a step waiting for approval included).\n\nExamples:\n  ${p} rollout status cloneset/web\n  ${p} rollout status cloneset/web --timeout=5m -o json\n  ${p} rollout status asts -l app=db --watch=false\n  ${p} rollout status rollout/web-rollout --until=paused --timeout=10m\n  ${p} rollout status sidecarset/log   # matched pods outside the partition upgraded and ready`,
       )
       .action(lazyAction(ctx, () => import('./status')));
   }
@@ -68,7 +68,7 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
       .option('--revision <n>', 'print the pod template of this revision')
       .option('--diff <a,b>', 'unified diff of the pod templates of two revisions')
       .option('-o, --output <format>', 'json, yaml, name or jsonpath=TEMPLATE (on the history view, or the template with --revision)')
-      .addHelpText('after', `\nExamples:\n  ${p} rollout history cloneset/web\n  ${p} rollout history cloneset/web --diff=1,2`)
+      .addHelpText('after', `\nExamples:\n  ${p} rollout history cloneset/web\n  ${p} rollout history cloneset/web --diff=1,2\n  ${p} rollout history sidecarset/log`)
       .action(lazyAction(ctx, () => import('./history')));
   }
 
@@ -81,7 +81,7 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
       .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
       .option('-l, --selector <selector>', 'pause every matching object of TYPE')
       .option('-o, --output <format>', 'json, yaml, name or jsonpath=TEMPLATE: print the patched object')
-      .addHelpText('after', `\nExamples:\n  ${p} rollout pause cloneset/web\n  ${p} rollout pause cloneset -l app=web\n  ${p} rollout pause rollout/web-rollout`)
+      .addHelpText('after', `\nExamples:\n  ${p} rollout pause cloneset/web\n  ${p} rollout pause cloneset -l app=web\n  ${p} rollout pause rollout/web-rollout\n  ${p} rollout pause sidecarset/log`)
       .action(lazyAction(ctx, () => import('./pause').then((m) => ({ run: m.runPause }))));
   }
 
@@ -94,7 +94,7 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
       .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
       .option('-l, --selector <selector>', 'resume every matching object of TYPE')
       .option('-o, --output <format>', 'json, yaml, name or jsonpath=TEMPLATE: print the patched object')
-      .addHelpText('after', `\nExamples:\n  ${p} rollout resume cloneset/web\n  ${p} rollout resume cloneset -l app=web\n  ${p} rollout resume rollout/web-rollout`)
+      .addHelpText('after', `\nExamples:\n  ${p} rollout resume cloneset/web\n  ${p} rollout resume cloneset -l app=web\n  ${p} rollout resume rollout/web-rollout\n  ${p} rollout resume sidecarset/log`)
       .action(lazyAction(ctx, () => import('./pause').then((m) => ({ run: m.runResume }))));
   }
 

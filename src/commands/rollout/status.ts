@@ -20,6 +20,7 @@ import { parseOutputFormat, type OutputFormat } from '../../printers/output';
 import { createProgress, type Progress } from '../../printers/progress';
 import { humanLine, isFinal, statusDocument, statusJsonLine, statusSpinnerText } from '../../printers/rollout-status';
 import { RolloutWatch } from './status-watch';
+import { sidecarSetStatus, sidecarSetTargets } from './sidecarset-status';
 import { isKruiseRollout, NoMatchesError, parseTargets, readTargetObjects, resolveTargets, targetLabel, type ResolvedTarget } from './targets';
 
 export interface StatusOptions {
@@ -68,6 +69,12 @@ export async function run(ctx: CommandContext, args: string[], opts: StatusOptio
 
   const client = await ctx.kube();
   try {
+    // SidecarSets (cluster-scoped, their pods in any namespace) have their own watch.
+    const sidecarSets = await sidecarSetTargets(client, 'rollout status', refs);
+    if (sidecarSets) {
+      if (until !== undefined || pinnedRevision !== undefined) throw usageError('--until and --revision do not apply to a SidecarSet');
+      return await sidecarSetStatus(ctx, client, sidecarSets, { watch, timeoutMs, failureGraceMs, printer: await makePrinter(ctx, format) });
+    }
     const targets = await resolveTargets(client, 'rollout status', refs, { allowRollout: true });
     // A Kruise Rollout, or a workload one releases: follow the release (release-status.ts).
     const release = await releaseTarget(ctx, client, targets, { until, pinnedRevision, format });

@@ -16,6 +16,8 @@ import { loadRevisions } from './revision-source';
 import { isKruiseRollout, namedTargets, noResourcesFound, parseTargets, resolveTargets, type ResolvedTarget } from './targets';
 import { findRolloutOf, rolloutText } from './kruise-rollout';
 import { writeRollout } from './rollout-write';
+import { sidecarSetUndoCommand } from './sidecarset-history';
+import { sidecarSetTargets } from './sidecarset-status';
 import { fastRollbackStep, rollsBackInBatches } from '../../kruise/rollout/fast-rollback';
 import { jumpPatch } from '../../kruise/rollout/patches';
 import { ROLLBACK_IN_BATCH_ANNOTATION } from '../../kruise/rollout/labels';
@@ -44,6 +46,11 @@ export async function run(ctx: CommandContext, args: string[], opts: UndoOptions
   if (opts.fast && toRevision !== undefined) throw usageError('--fast goes back to a previous step of a Kruise Rollout release; it takes no --to-revision');
   const client = await ctx.kube();
   try {
+    const sidecarSets = await sidecarSetTargets(client, 'rollout undo', refs);
+    if (sidecarSets) {
+      if (opts.fast) throw usageError('--fast applies to a Kruise Rollout release, not a SidecarSet');
+      return await sidecarSetUndoCommand(ctx, client, sidecarSets, { toRevision, dryRun, format });
+    }
     if (opts.fast) return await fastUndo(ctx, client, await resolveTargets(client, 'rollout undo', refs, { allowRollout: true }), dryRun);
     const resolved = await resolveTargets(client, 'rollout undo', refs, { allowRollout: true });
     const rolloutTarget = resolved.find((t) => isKruiseRollout(t.rt));

@@ -10,6 +10,7 @@ import { applyJsonPatch, type JsonPatchOp } from '../../kruise/containers';
 import type { KubeObject } from '../../kruise/types';
 import { formatOutcomes, objectName, planAll, planObject, type EditOutcome, type EditRequest, type PlannedEdit } from './edit';
 import { readManifests } from './manifests';
+import { sidecarSetChangeWarnings } from './sidecarset-warning';
 import { editableProblem, type SetSelection } from './targets';
 
 /** Attempts of one object's patch when its guards fail or it conflicts (each retry re-reads). */
@@ -127,6 +128,12 @@ export async function runClusterEdit(ctx: CommandContext, selection: SetSelectio
       req,
       warn,
     );
+    // A SidecarSet's change reaches other workloads' pods: say which before writing.
+    for (let i = 0; i < live.length; i++) {
+      const p = planned[i]!;
+      if (live[i]!.obj.kind !== 'SidecarSet' || p.ops.length === 0) continue;
+      for (const line of await sidecarSetChangeWarnings(client, p.obj, p.changes)) warn(line);
+    }
     const outcomes: EditOutcome[] = [];
     const done: string[] = [];
     ctx.setInterruptSummary(() => (done.length ? `updated ${done.join(', ')}` : 'nothing was changed'));

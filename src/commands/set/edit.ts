@@ -76,7 +76,8 @@ export function planObject(obj: KubeObject, req: EditRequest, warn: (line: strin
   const plan = req.plan(obj);
   if (!plan.ok) {
     const missing = plan.missingContainers[0]!;
-    throw failure(
+    // A SidecarSet names only its sidecars: a wrong name is bad input (exit 2), not a cluster failure.
+    throw (obj.kind === 'SidecarSet' ? usageError : failure)(
       missing === '*' ? `${objectName(obj)} has no containers` : `unable to find container named "${missing}" in ${objectName(obj)}`,
       `hint: ${containerInventory(obj)}; nothing was changed`,
     );
