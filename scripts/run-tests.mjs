@@ -29,9 +29,10 @@ if (exeMode) {
     process.exit(1);
   }
   env.KUBECTL_KRUISE_BIN = exe;
-  // Unit tests do not start the CLI, and release.test.ts compiles its own executables from source:
+  // Unit tests do not start the CLI, and release.test.ts and cross-platform-exe.test.ts compile their own
+  // executables from source:
   // one run of them is enough.
-  files = files.filter((f) => /^test[\\/](e2e|reliability|bad-input)[\\/]/.test(f) && !/[\\/]release\.test\.ts$/.test(f));
+  files = files.filter((f) => /^test[\\/](e2e|reliability|bad-input)[\\/]/.test(f) && !/[\\/](release|cross-platform-exe)\.test\.ts$/.test(f));
   console.log(`kubectl-kruise under test: ${exe}`);
 } else {
   delete env.KUBECTL_KRUISE_BIN;
