@@ -11,7 +11,7 @@ import { DEFAULT_REQUEST_CONCURRENCY, mapLimit } from './concurrency';
 import { waitUntilDeadline, watchSet, type LiveSet } from './live';
 import { labelSelectorString } from '../kruise/selectors';
 import { POD_RT, type WorkloadTarget } from './targets';
-import { coveredByRun, resumableRun, type RestartRunRecord } from '../kruise/plans/restart-run';
+import { coveredByRun, deletedByRun, resumableRun, type RestartRunRecord } from '../kruise/plans/restart-run';
 import { shortHash } from '../kruise/builders/hash';
 import type { RestartLease } from './restart-lease';
 import { podList, type RestartOptions, type RestartReporter, type RestartResult, type RestartRow } from './restart';
@@ -28,11 +28,13 @@ export async function restartByRecreating(
   reporter: RestartReporter,
   lease?: RestartLease,
 ): Promise<RestartResult> {
-  const all = target.pods;
   const what = `${target.kind.toLowerCase()}/${target.name}`;
   // An earlier run that did not end is continued: a pod it did not know (created after it began,
-  // by the controller, of the current template) is done; its own pods still here are left to do.
+  // by the controller, of the current template) is done; its own pods still here are left to do,
+  // but for those it deleted that are still terminating (going already: deleting them again would
+  // count twice).
   const resumed = options.dryRun === 'none' ? resumableRun(lease?.previous, 'client', options.containers) : undefined;
+  const all = resumed ? target.pods.filter((p) => !deletedByRun(resumed, p)) : target.pods;
   const pods = resumed ? all.filter((p) => coveredByRun(resumed, p.metadata.uid ?? '') === undefined) : all;
   const orphans = pods.filter((p) => !controllerUid(p));
   if (orphans.length > 0) {
@@ -41,7 +43,7 @@ export async function restartByRecreating(
   const ns = target.namespace;
   const size = batchSizeFor(options.maxUnavailable, all.length);
   const batches = planBatches(pods, size);
-  const wholePod = all[0]!.spec.containers.map((c) => c.name);
+  const wholePod = (all[0] ?? target.pods[0])!.spec.containers.map((c) => c.name);
   if (options.dryRun !== 'none') {
     if (options.dryRun === 'server') {
       await mapLimit(pods, options.concurrency ?? DEFAULT_REQUEST_CONCURRENCY, (p) => client.delete(POD_RT, p.metadata.name ?? '', ns, { dryRun: true, signal: ctx.signal }), ctx.signal);

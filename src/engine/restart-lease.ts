@@ -101,17 +101,28 @@ async function steady<T>(request: () => Promise<T>, signal?: AbortSignal): Promi
   }
 }
 
-/** Who holds the workload's restart lease now (the message a second run prints), read only. */
-export async function restartLeaseHolder(client: KubeClient, ns: string, kind: string, name: string, what: string, signal?: AbortSignal): Promise<string | undefined> {
+/**
+ * Who holds the workload's restart lease now (the message a second run prints) and the record of
+ * the last run it carries, read only.
+ */
+export async function restartLeaseState(
+  client: KubeClient,
+  ns: string,
+  kind: string,
+  name: string,
+  what: string,
+  signal?: AbortSignal,
+): Promise<{ holder?: string; previous?: RestartRunRecord }> {
   const leaseName = restartLeaseName(kind, name);
   try {
     const current = await steady(() => client.get<LeaseObject>(LEASE_RT, leaseName, ns, { signal }), signal);
     const now = Date.now();
     const held = leaseHolder(current.spec, now);
-    return held ? heldMessage(what, ns, leaseName, held, now) : undefined;
+    const previous = parseRunRecord(current.metadata.annotations?.[RESTART_RUN_ANNOTATION]);
+    return { ...(held ? { holder: heldMessage(what, ns, leaseName, held, now) } : {}), ...(previous ? { previous } : {}) };
   } catch {
     // Absent or unreadable: nothing to add to the caller's own error.
-    return undefined;
+    return {};
   }
 }
 

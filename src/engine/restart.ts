@@ -10,6 +10,7 @@ import { failure, usageError } from '../cli/exit';
 import { batchSizeFor, validateRestartTargets } from '../kruise/plans/restart';
 import type { WorkloadTarget } from './targets';
 import type { RestartLease } from './restart-lease';
+import { deletedByRun, type RestartRunRecord } from '../kruise/plans/restart-run';
 import type { Pod } from '../kruise/types';
 import { setMaxListeners } from 'node:events';
 
@@ -105,10 +106,16 @@ export async function runRestart(ctx: CommandContext, client: KubeClient, target
   if (problems.length > 0) {
     // Pods mid-restart by another run (e.g. being deleted by --via=client) are that run's doing:
     // say who holds the workload (exit 1) rather than blame the pods, or wait and look again.
-    const { restartLeaseHolder } = await import('./restart-lease');
-    const busy = options.dryRun === 'none' ? await restartLeaseHolder(client, target.namespace, target.kind, target.name, what, ctx.signal) : undefined;
-    if (!busy) throw restartValidationError(target, problems);
-    if (!options.waitForLock) throw failure(busy, 'hint: --wait-for-lock waits until it is released or expires');
+    const { restartLeaseState } = await import('./restart-lease');
+    const state = options.dryRun === 'none' ? await restartLeaseState(client, target.namespace, target.kind, target.name, what, ctx.signal) : {};
+    if (state.holder) {
+      if (!options.waitForLock) throw failure(state.holder, 'hint: --wait-for-lock waits until it is released or expires');
+    } else {
+      // A rerun just after an interrupted client-side restart finds the pods that run deleted still
+      // terminating: its work in progress, which the rerun resumes (restart-client waits for them).
+      const left = problemsBesidesRun(target.pods, problems, state.previous);
+      if (left.length > 0) throw restartValidationError(target, left);
+    }
   }
   const via = await chooseRestartExecutor(client, options.via);
   if (options.dryRun !== 'none') {
@@ -137,7 +144,8 @@ export async function runRestart(ctx: CommandContext, client: KubeClient, target
       // Another run changed the pods while we waited: plan from what is there now.
       current = await refreshPods(client, target, signal);
       const again = validateRestartTargets(current.pods, options.containers);
-      if (again.problems.length > 0) throw restartValidationError(current, again.problems);
+      const left = problemsBesidesRun(current.pods, again.problems, lease.previous);
+      if (left.length > 0) throw restartValidationError(current, left);
       plan = again.perPod;
     }
     return await runExecutor(via, runCtx, client, current, options, reporter, plan, lease);
@@ -166,6 +174,12 @@ async function runExecutor(
   const { restartByRecreating } = await import('./restart-client');
   if (options.via === 'auto') reporter.log('ContainerRecreateRequests are not served by this cluster: recreating pods batch by batch instead');
   return restartByRecreating(ctx, client, target, options, reporter, lease);
+}
+
+/** The pod problems left once the terminating pods an unfinished client-side run deleted are set aside. */
+function problemsBesidesRun(pods: readonly Pod[], problems: Array<{ pod: string; message: string }>, previous: RestartRunRecord | undefined): Array<{ pod: string; message: string }> {
+  const theirs = new Set(pods.filter((p) => deletedByRun(previous, p)).map((p) => p.metadata.name));
+  return problems.filter((p) => !theirs.has(p.pod));
 }
 
 async function refreshPods(client: KubeClient, target: WorkloadTarget, signal: AbortSignal): Promise<WorkloadTarget> {

@@ -165,6 +165,39 @@ describe('a rerun after an interrupted restart does only what is left (#14 item 
     }
   });
 
+  test('--via=client rerun at once after Ctrl-C, the deleted pods still terminating: it resumes (waits for them) instead of refusing them', async () => {
+    // A finalizer keeps the pods of batch 2 (batches go in name order) terminating once deleted, as a
+    // slow kubelet would: the rerun then always meets them (a fast-starting rerun used to, by chance,
+    // and exited 2: "pod ... is being deleted; nothing was created").
+    const { sb, before } = await webOf(6, 1200);
+    const hold = (name: string, finalizers: string[]): Promise<unknown> =>
+      sb.api('PATCH', `/api/v1/namespaces/default/pods/${name}`, { metadata: { finalizers } }, { contentType: 'application/merge-patch+json' });
+    const batch2 = before.map((p) => p.metadata.name).sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).slice(2, 4);
+    try {
+      for (const name of batch2) await hold(name, ['kubectl-kruise.test/hold']);
+      const run = streamCli(['restart', 'cloneset/web', '--via=client', '--max-unavailable=2'], { kubeconfig: sb.kubeconfig });
+      await waitUntil('batch 2 deleting', async () => {
+        const live = await pods(sb);
+        return live.filter((p) => !before.some((b) => b.metadata.uid === p.metadata.uid)).length >= 4 || undefined;
+      }, 40_000, 20);
+      const stopped = await run.stop('SIGINT');
+      assert.equal(stopped.code, 130, show(stopped));
+      const all = (await sb.api('GET', PODS_PATH)).body.items as PodView[];
+      assert.deepEqual(all.filter((p) => p.metadata.deletionTimestamp).map((p) => p.metadata.name).sort(), [...batch2].sort(), 'the pods of batch 2 are still terminating');
+      sb.clearAudit();
+      const again = await runCli(['restart', 'cloneset/web', '--via=client', '--max-unavailable=2'], { kubeconfig: sb.kubeconfig, timeoutMs: 60_000 });
+      assert.equal(again.code, 0, show(again));
+      assert.match(again.stderr, /resuming client-side restart \w+ of cloneset\/web, which did not finish: 4 of 6 pods already recreated, 2 left/);
+      const deletes = sb.audit().filter((e) => e.verb === 'delete' && e.path.includes('/pods/'));
+      assert.equal(deletes.length, 2, `the rerun deleted only the 2 pods left, not the terminating ones again: ${deletes.map((e) => e.path).join(', ')}`);
+      const now = await readyPods(sb, 6);
+      assert.ok(now.every((p) => !before.some((b) => b.metadata.uid === p.metadata.uid)), 'every original pod was recreated');
+    } finally {
+      for (const name of batch2) await hold(name, []).catch(() => undefined);
+      await sb.stop();
+    }
+  });
+
   test('--via=client interrupted mid-batch: the rerun recreates only the pods left, each original pod once', async () => {
     const { sb, before } = await webOf(6, 1200);
     try {

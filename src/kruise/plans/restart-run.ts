@@ -68,6 +68,15 @@ export function resumableRun(record: RestartRunRecord | undefined, via: 'kruise'
   return record.via === via && record.containers === containers.join(',') ? record : undefined;
 }
 
+/**
+ * Pods a rerun leaves out of its checks and its work: those an unfinished client-side run deleted
+ * (its own pods, now terminating) are that run's work in progress, which the rerun waits for rather
+ * than calling them unrestartable or deleting them again.
+ */
+export function deletedByRun(record: RestartRunRecord | undefined, pod: { metadata: { uid?: string; deletionTimestamp?: string } }): boolean {
+  return record?.via === 'client' && record.state === 'running' && Boolean(pod.metadata.deletionTimestamp) && record.pods.includes(pod.metadata.uid ?? '');
+}
+
 /** Pods an earlier run covers: created after it began (not among its pods), or given a CRR that the server accepted. */
 export function coveredByRun(record: RestartRunRecord, podUid: string): 'new-pod' | 'crr-created' | undefined {
   if (!record.pods.includes(podUid)) return 'new-pod';

@@ -1,10 +1,11 @@
 // The record a restart run keeps in its Lease, which earlier run a rerun continues, and who
 // holds the lease (src/kruise/plans/restart-run.ts). Not a Kruise rule: the lease follows the
 // coordination.k8s.io/v1 Lease fields (holderIdentity, renewTime, leaseDurationSeconds).
-import { test } from 'node:test';
+import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   coveredByRun,
+  deletedByRun,
   leaseHolder,
   microTime,
   parseRunRecord,
@@ -54,4 +55,17 @@ test('restart-run.ts leaseHolder: held until renewTime + leaseDurationSeconds, f
 
 test('restart-run.ts microTime: RFC 3339 with microseconds, as Lease times are', () => {
   assert.equal(microTime(Date.parse('2026-11-24T10:00:00.123Z')), '2026-11-24T10:00:00.123000Z');
+});
+
+describe('deletedByRun: the terminating pods an unfinished client-side run deleted', () => {
+  const run = { id: 'r1', via: 'client' as const, containers: '', state: 'running' as const, startedAt: '', pods: ['uid-a', 'uid-b'], created: [] };
+  const pod = (uid: string, terminating: boolean) => ({ metadata: { uid, ...(terminating ? { deletionTimestamp: '2026-11-25T05:00:00Z' } : {}) } });
+  it('its own pod, terminating: yes', () => assert.equal(deletedByRun(run, pod('uid-a', true)), true));
+  it('its own pod, not terminating (left to do): no', () => assert.equal(deletedByRun(run, pod('uid-a', false)), false));
+  it('a pod it did not know, terminating (someone else deletes it): no', () => assert.equal(deletedByRun(run, pod('uid-z', true)), false));
+  it('a finished run, or a kruise (CRR) run: no', () => {
+    assert.equal(deletedByRun({ ...run, state: 'done' }, pod('uid-a', true)), false);
+    assert.equal(deletedByRun({ ...run, via: 'kruise' }, pod('uid-a', true)), false);
+    assert.equal(deletedByRun(undefined, pod('uid-a', true)), false);
+  });
 });
