@@ -19,6 +19,7 @@ import { createReplicaSetController } from './replicaset';
 import { createRolloutController } from './rollout';
 import { createScheduler } from './scheduler';
 import { createStatefulSetController } from './statefulset';
+import { createUnitedDeploymentController } from './uniteddeployment';
 
 export function createControllers(settings: SimulationSettings): ControllerWithAdmission[] {
   void settings; // every controller receives the settings again in start()
@@ -41,6 +42,7 @@ export function createControllers(settings: SimulationSettings): ControllerWithA
     createAdvancedDaemonSetController(),
     createPersistentPodStateController(),
     createPodReadinessController(),
+    createUnitedDeploymentController(),
     // Kruise Rollout (rollout.ts): last, so its workload webhook sees the Kruise webhooks' defaults
     createRolloutController(),
   ];
