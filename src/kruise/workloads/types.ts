@@ -67,6 +67,8 @@ export interface WorkloadAdapter {
   revisionLabelKey: string;
   /** Containers and init containers of the template, with their JSON pointers. */
   containers(obj: KubeObject): TemplateContainer[];
+  /** Restart always stamps restartedAt into the template, whatever the pod update policy (UnitedDeployment). */
+  restartsThroughTemplate?: boolean;
   /** Kinds made of subsets (UnitedDeployment): each subset's progress, from the listed pods (undefined: not listed). */
   subsets?(obj: KubeObject, pods: readonly Pod[] | undefined): SubsetProgress[];
 }

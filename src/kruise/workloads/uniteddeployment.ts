@@ -85,6 +85,8 @@ export function udSubsetProgress(obj: KubeObject, pods: readonly Pod[] | undefin
 
 export const unitedDeploymentAdapter: WorkloadAdapter = {
   subsets: udSubsetProgress,
+  // Kruise's UD has no in-place restart of its own: a template annotation rolls out through every subset
+  restartsThroughTemplate: true,
   ...withoutPause('UnitedDeployment'),
   kindName: 'UnitedDeployment',
   group: 'apps.kruise.io',

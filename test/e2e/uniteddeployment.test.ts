@@ -1,0 +1,105 @@
+// UnitedDeployment end to end (issue #17): a UD of 10 replicas over 3 CloneSet subsets (2, 30%, the
+// rest) on sandboxes running the real v1.3.0, v1.9.0 and master CRDs (schema validation on):
+// per-subset replicas as Kruise's allocator computes them, read back with kubectl; set image +
+// rollout status with per-subset partitions; rollout restart reaching every subset.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { kubectl, runCli, REPO_ROOT } from '../helpers/cli';
+import { startSandbox, waitUntil } from '../helpers/sandbox';
+
+const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'uniteddeployment', 'ud-web.yaml');
+const CRDS = '/work/shared/kruise-crds';
+const SUBSET_LABEL = 'apps.kruise.io/subset-name';
+
+interface Item {
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string>; ownerReferences?: Array<{ kind: string; name: string }> };
+  spec?: { replicas?: number; containers?: Array<{ image: string }>; updateStrategy?: Record<string, unknown> };
+  status?: Record<string, unknown>;
+}
+
+async function getJson(args: string[], kubeconfig: string): Promise<{ items: Item[] } & Item> {
+  const r = await kubectl([...args, '-o', 'json'], kubeconfig);
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+for (const rel of [
+  { dir: 'v1.3.0', kruise: 'v1.3' },
+  { dir: 'v1.9.0', kruise: 'v1.9' },
+  { dir: 'master', kruise: 'master' },
+]) {
+  test(`UnitedDeployment of 3 CloneSet subsets (2, 30%, rest) against the ${rel.dir} CRDs: replicas, set image + status with partitions, restart`, { skip: !existsSync(join(CRDS, rel.dir)), timeout: 120_000 }, async () => {
+    const sb = await startSandbox({ kruise: rel.kruise, crds: join(CRDS, rel.dir), readyDelay: 100 });
+    try {
+      const kc = sb.kubeconfig;
+      const env = { kubeconfig: kc, timeoutMs: 60_000 };
+      const applied = await kubectl(['apply', '-f', FIXTURE], kc);
+      assert.equal(applied.code, 0, applied.stderr);
+
+      // Kruise's allocator: zone-a 2, zone-b round(30% of 10) = 3, zone-c the remaining 5
+      const subsets = await waitUntil('three subset CloneSets', async () => {
+        const list = (await getJson(['get', 'clonesets'], kc)).items;
+        return list.length === 3 ? list : undefined;
+      });
+      const bySubset = Object.fromEntries(subsets.map((c) => [c.metadata.labels?.[SUBSET_LABEL], c]));
+      assert.deepEqual(Object.keys(bySubset).sort(), ['zone-a', 'zone-b', 'zone-c']);
+      assert.deepEqual([bySubset['zone-a']!.spec?.replicas, bySubset['zone-b']!.spec?.replicas, bySubset['zone-c']!.spec?.replicas], [2, 3, 5]);
+      for (const [name, cs] of Object.entries(bySubset)) {
+        assert.match(cs.metadata.name, new RegExp(`^web-${name}-[a-z0-9]{5}$`), 'named <ud>-<subset>-<random>');
+        assert.equal(cs.metadata.ownerReferences?.[0]?.kind, 'UnitedDeployment');
+      }
+      const first = await runCli(['rollout', 'status', 'ud/web', '--timeout=60s'], env);
+      assert.equal(first.code, 0, first.stderr);
+      assert.match(first.stdout, /uniteddeployment "web" successfully rolled out/);
+      const ud = await getJson(['get', 'ud', 'web'], kc);
+      assert.deepEqual(ud.status?.subsetReplicas, { 'zone-a': 2, 'zone-b': 3, 'zone-c': 5 });
+      assert.equal(ud.status?.replicas, 10);
+      const pods = (await getJson(['get', 'pods', '-l', `${SUBSET_LABEL}=zone-a`, '-o', 'wide'], kc)).items;
+      assert.equal(pods.length, 2);
+
+      // per-subset partitions, then a new image: zone-a keeps 1 old pod, zone-c keeps 2
+      const part = await kubectl(['patch', 'ud', 'web', '--type=merge', '-p', '{"spec":{"updateStrategy":{"manualUpdate":{"partitions":{"zone-a":1,"zone-b":0,"zone-c":2}}}}}'], kc);
+      assert.equal(part.code, 0, part.stderr);
+      const set = await runCli(['set', 'image', 'ud/web', 'nginx=nginx:1.27'], env);
+      assert.equal(set.code, 0, set.stderr);
+      assert.match(set.stdout, /uniteddeployment.apps.kruise.io\/web image updated/);
+      const status = await runCli(['rollout', 'status', 'ud/web', '--timeout=60s'], env);
+      assert.equal(status.code, 0, status.stderr);
+      assert.match(status.stdout, /partition rollout complete: 7 of 10 pods updated \(3 kept at the old revision by the partition\)/);
+      assert.match(status.stdout, /subset "zone-a": 1 of 1 updated pods ready \(2 replicas, partition 1\), done/);
+      assert.match(status.stdout, /subset "zone-c": 3 of 3 updated pods ready \(5 replicas, partition 2\), done/);
+      const images = async (subset: string) =>
+        (await getJson(['get', 'pods', '-l', `${SUBSET_LABEL}=${subset}`], kc)).items.map((p) => p.spec?.containers?.[0]?.image).sort();
+      assert.deepEqual(await images('zone-a'), ['nginx:1.25', 'nginx:1.27']);
+      assert.deepEqual(await images('zone-b'), ['nginx:1.27', 'nginx:1.27', 'nginx:1.27']);
+      assert.deepEqual(await images('zone-c'), ['nginx:1.25', 'nginx:1.25', 'nginx:1.27', 'nginx:1.27', 'nginx:1.27']);
+      const json = await runCli(['rollout', 'status', 'ud/web', '--watch=false', '-o', 'json'], env);
+      assert.equal(json.code, 0, json.stderr);
+      const line = JSON.parse(json.stdout.trim().split('\n').pop()!) as { state: string; partition: number; subsets: Array<{ name: string; partition: number; done: boolean }> };
+      assert.equal(line.state, 'PartitionComplete');
+      assert.deepEqual(line.subsets.map((s) => [s.name, s.partition, s.done]), [['zone-a', 1, true], ['zone-b', 0, true], ['zone-c', 2, true]]);
+
+      // lifting the partitions finishes the rollout in every subset
+      await kubectl(['patch', 'ud', 'web', '--type=merge', '-p', '{"spec":{"updateStrategy":{"manualUpdate":{"partitions":{"zone-a":0,"zone-c":0}}}}}'], kc);
+      const done = await runCli(['rollout', 'status', 'ud/web', '--timeout=60s'], env);
+      assert.equal(done.code, 0, done.stderr);
+      assert.match(done.stdout, /successfully rolled out/);
+
+      // rollout restart: the restartedAt annotation in the UD template reaches every subset's pods
+      const restart = await runCli(['rollout', 'restart', 'ud/web'], env);
+      assert.equal(restart.code, 0, restart.stderr);
+      const stamped = (await getJson(['get', 'ud', 'web'], kc)) as unknown as { spec: { template: { cloneSetTemplate: { spec: { template: { metadata: { annotations?: Record<string, string> } } } } } } };
+      const at = stamped.spec.template.cloneSetTemplate.spec.template.metadata.annotations?.['kubectl.kubernetes.io/restartedAt'];
+      assert.ok(at, 'restartedAt set in the UD template');
+      const after = await runCli(['rollout', 'status', 'ud/web', '--timeout=60s'], env);
+      assert.equal(after.code, 0, after.stderr);
+      const restarted = (await getJson(['get', 'pods', '-l', 'app=ud-web'], kc)).items;
+      assert.equal(restarted.length, 10);
+      for (const p of restarted) assert.equal(p.metadata.annotations?.['kubectl.kubernetes.io/restartedAt'], at, `${p.metadata.name} restarted`);
+    } finally {
+      await sb.stop();
+    }
+  });
+}
