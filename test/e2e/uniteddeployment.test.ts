@@ -14,6 +14,7 @@ const CRDS = '/work/shared/kruise-crds';
 const SUBSET_LABEL = 'apps.kruise.io/subset-name';
 
 interface Item {
+  apiVersion?: string;
   metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string>; ownerReferences?: Array<{ kind: string; name: string }> };
   spec?: { replicas?: number; containers?: Array<{ image: string }>; updateStrategy?: Record<string, unknown> };
   status?: Record<string, unknown>;
@@ -43,7 +44,7 @@ for (const rel of [
         const list = (await getJson(['get', 'clonesets'], kc)).items;
         return list.length === 3 ? list : undefined;
       });
-      const bySubset = Object.fromEntries(subsets.map((c) => [c.metadata.labels?.[SUBSET_LABEL], c]));
+      const bySubset: Record<string, Item> = Object.fromEntries(subsets.map((c) => [c.metadata.labels?.[SUBSET_LABEL] ?? '', c]));
       assert.deepEqual(Object.keys(bySubset).sort(), ['zone-a', 'zone-b', 'zone-c']);
       assert.deepEqual([bySubset['zone-a']!.spec?.replicas, bySubset['zone-b']!.spec?.replicas, bySubset['zone-c']!.spec?.replicas], [2, 3, 5]);
       for (const [name, cs] of Object.entries(bySubset)) {
@@ -54,7 +55,10 @@ for (const rel of [
       assert.equal(first.code, 0, first.stderr);
       assert.match(first.stdout, /uniteddeployment "web" successfully rolled out/);
       const ud = await getJson(['get', 'ud', 'web'], kc);
-      assert.deepEqual(ud.status?.subsetReplicas, { 'zone-a': 2, 'zone-b': 3, 'zone-c': 5 });
+      // v1alpha1 writes status.subsetReplicas; v1beta1 (master's served-first version) subsetStatuses[].replicas
+      const statuses = ud.status?.subsetStatuses as Array<{ name: string; replicas: number }> | undefined;
+      const written = ud.apiVersion === 'apps.kruise.io/v1beta1' ? Object.fromEntries((statuses ?? []).map((s) => [s.name, s.replicas])) : ud.status?.subsetReplicas;
+      assert.deepEqual(written, { 'zone-a': 2, 'zone-b': 3, 'zone-c': 5 });
       assert.equal(ud.status?.replicas, 10);
       const pods = (await getJson(['get', 'pods', '-l', `${SUBSET_LABEL}=zone-a`, '-o', 'wide'], kc)).items;
       assert.equal(pods.length, 2);

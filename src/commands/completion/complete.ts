@@ -14,15 +14,15 @@ const PAUSABLE_TYPES = ['cloneset', 'asts', 'ads', 'deployment'];
 const WITH_ROLLOUT = [...WORKLOAD_TYPES, 'rollout'];
 /** Which resource types each command path takes (first positional words). */
 const TYPES_BY_COMMAND: Record<string, string[]> = {
-  'rollout status': WITH_ROLLOUT,
+  'rollout status': [...WITH_ROLLOUT, 'uniteddeployment'],
   'rollout undo': WITH_ROLLOUT,
   'rollout history': WORKLOAD_TYPES,
   'rollout pause': [...PAUSABLE_TYPES, 'rollout'],
   'rollout resume': [...PAUSABLE_TYPES, 'rollout'],
   'rollout approve': WITH_ROLLOUT,
   'rollout jump': ['rollout', ...WORKLOAD_TYPES],
-  'rollout restart': WORKLOAD_TYPES,
-  'set image': [...WORKLOAD_TYPES, 'pod', 'sidecarset', 'job', 'cronjob'],
+  'rollout restart': [...WORKLOAD_TYPES, 'uniteddeployment'],
+  'set image': [...WORKLOAD_TYPES, 'pod', 'sidecarset', 'uniteddeployment', 'job', 'cronjob'],
   'set env': [...WORKLOAD_TYPES, 'pod'],
   'set resources': [...WORKLOAD_TYPES, 'pod'],
   restart: [...WORKLOAD_TYPES, 'pod'],

@@ -359,3 +359,20 @@ export function unitedDeploymentStatus(opts: {
     ...(opts.withSubsetStatuses ? { subsetStatuses: subsetStatuses.sort((a, b) => (a.name < b.name ? -1 : 1)) } : {}),
   };
 }
+
+/**
+ * The v1beta1 status (Kruise master, where v1beta1 is the hub): updatedRevision at the top, and
+ * subsetReplicas / updateStatus.currentPartitions folded into subsetStatuses, as Kruise's
+ * v1alpha1 → v1beta1 conversion does.
+ */
+export function unitedDeploymentStatusV1beta1(status: UnitedDeploymentStatus): Record<string, unknown> {
+  const { subsetReplicas, updateStatus, subsetStatuses, ...rest } = status;
+  const byName = new Map((subsetStatuses ?? []).map((s) => [s.name, { ...s }]));
+  for (const [name, replicas] of Object.entries(subsetReplicas)) {
+    const s = byName.get(name) ?? { name, replicas: 0, readyReplicas: 0, partition: 0 };
+    s.replicas = replicas;
+    s.partition = updateStatus.currentPartitions[name] ?? 0;
+    byName.set(name, s);
+  }
+  return { ...rest, updatedRevision: updateStatus.updatedRevision, subsetStatuses: [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : 1)) };
+}

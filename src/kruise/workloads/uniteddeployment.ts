@@ -36,7 +36,12 @@ function subsetWorkload(obj: KubeObject): KubeObject | undefined {
 
 /** Per-subset replicas and partitions: from status when written for this generation, else computed from spec. */
 export function udSubsetPlan(obj: KubeObject): { replicas: Map<string, number>; partitions: Map<string, number> } {
-  const written = objAt(obj, 'status', 'subsetReplicas') as Record<string, number> | undefined;
+  // v1alpha1: status.subsetReplicas; v1beta1 (Kruise master): subsetStatuses[].replicas
+  const statuses = (obj.status as { subsetStatuses?: Array<{ name?: string; replicas?: number }> } | undefined)?.subsetStatuses;
+  const fromStatuses = (obj.apiVersion ?? '').endsWith('/v1beta1') && Array.isArray(statuses) && statuses.length > 0
+    ? Object.fromEntries(statuses.map((s) => [s.name ?? '', s.replicas ?? 0]))
+    : undefined;
+  const written = (objAt(obj, 'status', 'subsetReplicas') as Record<string, number> | undefined) ?? fromStatuses;
   let next: Map<string, number>;
   try {
     next = written ? new Map(Object.entries(written)) : allocateSubsetReplicas(obj, new Map());
@@ -56,6 +61,11 @@ function pathPointer(path: string[]): string {
   return '/' + path.join('/');
 }
 
+/** status.updateStatus.updatedRevision (v1alpha1), status.updatedRevision (v1beta1). */
+function udUpdatedRevision(obj: KubeObject): string | undefined {
+  return strAt(obj, 'status', 'updateStatus', 'updatedRevision') ?? strAt(obj, 'status', 'updatedRevision');
+}
+
 function podReady(pod: Pod): boolean {
   return (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 }
@@ -63,7 +73,7 @@ function podReady(pod: Pod): boolean {
 /** Each subset: done once its pods at the UD's update revision cover replicas - partition, all ready. */
 export function udSubsetProgress(obj: KubeObject, pods: readonly Pod[] | undefined): SubsetProgress[] {
   const plan = udSubsetPlan(obj);
-  const revision = strAt(obj, 'status', 'updateStatus', 'updatedRevision');
+  const revision = udUpdatedRevision(obj);
   return subsetsOf(obj).map((def) => {
     const replicas = plan.replicas.get(def.name) ?? 0;
     const partition = plan.partitions.get(def.name) ?? 0;
@@ -136,7 +146,7 @@ export const unitedDeploymentAdapter: WorkloadAdapter = {
     updatedReadyReplicas: numAt(obj, 'status', 'updatedReadyReplicas') ?? 0,
     expectedUpdatedReplicas: undefined,
     updatedAvailableReplicas: numAt(obj, 'status', 'updatedReadyReplicas') ?? 0,
-    updateRevision: strAt(obj, 'status', 'updateStatus', 'updatedRevision'),
+    updateRevision: udUpdatedRevision(obj),
     currentRevision: strAt(obj, 'status', 'currentRevision'),
     conditions: conditionsOf(obj),
   }),

@@ -15,6 +15,7 @@ import {
   subsetTemplateOf,
   UD_REVISION_LABEL,
   unitedDeploymentStatus,
+  unitedDeploymentStatusV1beta1,
   type SubsetObservation,
 } from '../../kruise/rules/uniteddeployment';
 import { formatLabelSelector, labelSelectorMatches, type LabelSelector } from '../../kruise/selectors';
@@ -186,7 +187,8 @@ function syncUnitedDeployment(store: Store, settings: SimulationSettings, ud: Ku
     nextPartitions: partitions,
     withSubsetStatuses: settings.kruise === 'v1.9' || settings.kruise === 'master',
   });
-  const full: Obj = { ...next, labelSelector: formatLabelSelector((ud.spec as Obj | undefined)?.selector as LabelSelector | undefined) };
+  const shaped: Obj = (ud.apiVersion ?? '').endsWith('/v1beta1') ? unitedDeploymentStatusV1beta1(next) : { ...next };
+  const full: Obj = { ...shaped, labelSelector: formatLabelSelector((ud.spec as Obj | undefined)?.selector as LabelSelector | undefined) };
   if (revs.collisionCount) full.collisionCount = revs.collisionCount;
   full.conditions = updatedCondition(status.conditions, revs.currentRevision.metadata.name ?? '', expected);
   const inUse = new Set([next.currentRevision, expected]);
