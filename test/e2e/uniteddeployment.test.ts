@@ -85,6 +85,18 @@ for (const rel of [
       assert.equal(line.state, 'PartitionComplete');
       assert.deepEqual(line.subsets.map((s) => [s.name, s.partition, s.done]), [['zone-a', 1, true], ['zone-b', 0, true], ['zone-c', 2, true]]);
 
+      // explain partition per subset; a subset that does not exist: one line, exit 2, nothing written
+      const explained = await runCli(['explain', 'partition', 'ud/web', '--subset', 'zone-c'], env);
+      assert.equal(explained.code, 0, explained.stderr);
+      assert.match(explained.stdout, /subset "zone-c":\nCloneSet: 5 replicas, partition 2 → 2 pods stay at the old revision → expectedUpdatedReplicas 3/);
+      const before = (await getJson(['get', 'ud', 'web'], kc)).metadata as { resourceVersion?: string };
+      sb.clearAudit();
+      const bad = await runCli(['explain', 'partition', 'ud/web', '--subset', 'zone-x'], env);
+      assert.equal(bad.code, 2);
+      assert.equal(bad.stderr, 'error: subset "zone-x" not found in UnitedDeployment "web" (its subsets: zone-a, zone-b, zone-c)\n');
+      assert.deepEqual(sb.audit().filter((e) => e.verb !== 'get' && e.verb !== 'list' && e.verb !== 'watch'), []);
+      assert.equal(((await getJson(['get', 'ud', 'web'], kc)).metadata as { resourceVersion?: string }).resourceVersion, before.resourceVersion);
+
       // lifting the partitions finishes the rollout in every subset
       await kubectl(['patch', 'ud', 'web', '--type=merge', '-p', '{"spec":{"updateStrategy":{"manualUpdate":{"partitions":{"zone-a":0,"zone-c":0}}}}}'], kc);
       const done = await runCli(['rollout', 'status', 'ud/web', '--timeout=60s'], env);
@@ -102,6 +114,18 @@ for (const rel of [
       const restarted = (await getJson(['get', 'pods', '-l', 'app=ud-web'], kc)).items;
       assert.equal(restarted.length, 10);
       for (const p of restarted) assert.equal(p.metadata.annotations?.['kubectl.kubernetes.io/restartedAt'], at, `${p.metadata.name} restarted`);
+
+      // history: the UD's revisions (1.25, 1.27, restarted); undo goes back to 1.27 without the stamp
+      const history = await runCli(['rollout', 'history', 'ud/web'], env);
+      assert.equal(history.code, 0, history.stderr);
+      assert.match(history.stdout, /^1\s+<none>\s+nginx:1\.25\s+0$/m);
+      assert.match(history.stdout, /^3\s+<none>\s+nginx:1\.27\s+10$/m);
+      const undo = await runCli(['rollout', 'undo', 'ud/web'], env);
+      assert.equal(undo.code, 0, undo.stderr);
+      const undone = await runCli(['rollout', 'status', 'ud/web', '--timeout=60s'], env);
+      assert.equal(undone.code, 0, undone.stderr);
+      const back = (await getJson(['get', 'ud', 'web'], kc)) as unknown as { spec: { template: { cloneSetTemplate: { spec: { template: { metadata: { annotations?: Record<string, string> } } } } } } };
+      assert.equal(back.spec.template.cloneSetTemplate.spec.template.metadata.annotations?.['kubectl.kubernetes.io/restartedAt'], undefined);
     } finally {
       await sb.stop();
     }
