@@ -26,8 +26,10 @@ export function humanLine(p: RolloutProgress, now: number): string {
 
 /** `  subset "zone-a": 1 of 1 updated pods ready (2 replicas, partition 1), done` per subset of a UnitedDeployment. */
 export function subsetLines(p: RolloutProgress): string[] {
+  // nothing to say per subset before its pods are listed
+  if (p.subsets?.some((s) => s.updatedReadyReplicas === undefined)) return [];
   return (p.subsets ?? []).map((s) => {
-    const counts = s.updatedReadyReplicas === undefined ? 'pods not listed' : `${s.updatedReadyReplicas} of ${s.expectedUpdatedReplicas} updated pods ready`;
+    const counts = `${s.updatedReadyReplicas ?? 0} of ${s.expectedUpdatedReplicas} updated pods ready`;
     return `  subset "${s.name}": ${counts} (${s.replicas} replicas, partition ${s.partition})${s.done ? ', done' : ''}`;
   });
 }

@@ -131,3 +131,29 @@ for (const rel of [
     }
   });
 }
+
+test('UnitedDeployment of Advanced StatefulSet subsets: per-subset partitions keep the lowest ordinals old', { skip: !existsSync(join(CRDS, 'v1.9.0')), timeout: 120_000 }, async () => {
+  const sb = await startSandbox({ kruise: 'v1.9', crds: join(CRDS, 'v1.9.0'), readyDelay: 100 });
+  try {
+    const kc = sb.kubeconfig;
+    const env = { kubeconfig: kc, timeoutMs: 60_000 };
+    const applied = await kubectl(['apply', '-f', join(REPO_ROOT, 'test', 'fixtures', 'uniteddeployment', 'ud-db-asts.yaml')], kc);
+    assert.equal(applied.code, 0, applied.stderr);
+    const first = await runCli(['rollout', 'status', 'ud/db', '--timeout=60s'], env);
+    assert.equal(first.code, 0, first.stderr);
+    const sets = (await getJson(['get', 'statefulsets.apps.kruise.io'], kc)).items;
+    assert.deepEqual(sets.map((s) => [s.metadata.labels?.[SUBSET_LABEL], s.spec?.replicas]).sort(), [['zone-a', 2], ['zone-b', 3], ['zone-c', 5]]);
+    const part = await kubectl(['patch', 'ud', 'db', '--type=merge', '-p', '{"spec":{"updateStrategy":{"manualUpdate":{"partitions":{"zone-a":1,"zone-c":2}}}}}'], kc);
+    assert.equal(part.code, 0, part.stderr);
+    assert.equal((await runCli(['set', 'image', 'ud/db', 'nginx=nginx:1.27'], env)).code, 0);
+    const status = await runCli(['rollout', 'status', 'ud/db', '--timeout=60s'], env);
+    assert.equal(status.code, 0, status.stderr);
+    assert.match(status.stdout, /subset "zone-c": 3 of 3 updated pods ready \(5 replicas, partition 2\), done/);
+    const pods = (await getJson(['get', 'pods', '-l', 'app=ud-web'], kc)).items;
+    const old = pods.filter((p) => p.spec?.containers?.[0]?.image === 'nginx:1.25').map((p) => p.metadata.name.replace(/-[a-z0-9]{5}-/, '-')).sort();
+    // Advanced StatefulSet partitions keep ordinals below the partition at the old revision
+    assert.deepEqual(old, ['db-zone-a-0', 'db-zone-c-0', 'db-zone-c-1']);
+  } finally {
+    await sb.stop();
+  }
+});
