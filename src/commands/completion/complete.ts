@@ -15,8 +15,8 @@ const WITH_ROLLOUT = [...WORKLOAD_TYPES, 'rollout'];
 /** Which resource types each command path takes (first positional words). */
 const TYPES_BY_COMMAND: Record<string, string[]> = {
   'rollout status': [...WITH_ROLLOUT, 'uniteddeployment'],
-  'rollout undo': WITH_ROLLOUT,
-  'rollout history': WORKLOAD_TYPES,
+  'rollout undo': [...WITH_ROLLOUT, 'uniteddeployment'],
+  'rollout history': [...WORKLOAD_TYPES, 'uniteddeployment'],
   'rollout pause': [...PAUSABLE_TYPES, 'rollout'],
   'rollout resume': [...PAUSABLE_TYPES, 'rollout'],
   'rollout approve': WITH_ROLLOUT,
@@ -27,7 +27,7 @@ const TYPES_BY_COMMAND: Record<string, string[]> = {
   'set resources': [...WORKLOAD_TYPES, 'pod'],
   restart: [...WORKLOAD_TYPES, 'pod'],
   predownload: WORKLOAD_TYPES,
-  'explain partition': ['cloneset', 'asts', 'ads', 'statefulset'],
+  'explain partition': ['cloneset', 'asts', 'ads', 'statefulset', 'uniteddeployment'],
 };
 const FLAG_VALUES: Record<string, string[]> = {
   '--until': ['paused', 'complete', 'step='],
