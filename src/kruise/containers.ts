@@ -6,6 +6,7 @@
 import type { Container, KubeObject, PodSpec } from './types';
 import { adapterFor } from './workloads/index';
 import { escapePointer, isObj, pointerOf } from './workloads/access';
+import { subsetTemplateOf } from './rules/uniteddeployment';
 
 export type ContainerListName = 'containers' | 'initContainers';
 
@@ -50,6 +51,11 @@ export function podSpecPath(obj: KubeObject): string[] | undefined {
       return ['spec'];
     case 'CronJob':
       return ['spec', 'jobTemplate', 'spec', 'template', 'spec'];
+    // UnitedDeployment: the pod template of its subset workload template
+    case 'UnitedDeployment': {
+      const found = subsetTemplateOf(obj);
+      return found ? ['spec', 'template', found.info.field, 'spec', 'template', 'spec'] : undefined;
+    }
     default: {
       const spec = obj.spec;
       if (isObj(spec) && isObj(spec.template)) return ['spec', 'template', 'spec'];

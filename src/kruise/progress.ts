@@ -10,7 +10,7 @@
 // Per-kind differences come from the adapter (desired replicas, partition arithmetic,
 // normalised status) and from the small `KIND_LABELS` table used in messages.
 import type { KubeObject, Pod } from './types';
-import type { WorkloadAdapter, WorkloadKindName, WorkloadStatus } from './workloads/types';
+import type { SubsetProgress, WorkloadAdapter, WorkloadKindName, WorkloadStatus } from './workloads/types';
 import { adapterFor } from './workloads/index';
 import { POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, revisionLabelMatches } from './rules/revisions';
 import { numAt } from './workloads/access';
@@ -41,6 +41,8 @@ export interface RolloutProgress {
   detail?: string;
   /** Whether `expectedUpdatedReplicas` came from the status (false: computed client-side). */
   expectedFromStatus: boolean;
+  /** Kinds made of subsets (UnitedDeployment): each subset's progress. */
+  subsets?: SubsetProgress[];
   /** For Failed because of a pod: which pod and why. */
   failedPod?: { name: string; reason: string; container: string };
   /** An updated pod in a failing state whose grace runs down: the rollout fails at `failAt` (ms) unless it recovers. */
@@ -85,6 +87,7 @@ export const KIND_LABELS: Record<WorkloadKindName, string> = {
   Deployment: 'deployment',
   StatefulSet: 'statefulset',
   DaemonSet: 'daemon set',
+  UnitedDeployment: 'uniteddeployment',
 };
 
 const DEFAULT_FAILURE_GRACE_MS = 60_000;
@@ -102,6 +105,25 @@ export function evaluateRolloutWith(
   now: number,
   opts: EvaluateOptions = {},
 ): RolloutProgress {
+  const whole = evaluateWhole(adapter, workload, pods, now, opts);
+  if (!adapter.subsets) return whole;
+  // A kind made of subsets is done only when every subset is, given its own partition: the sums
+  // can hide one subset ahead and another behind.
+  const subsets = adapter.subsets(workload, opts.podsListed ? pods : undefined);
+  const p: RolloutProgress = { ...whole, subsets };
+  if (p.state !== 'Complete' && p.state !== 'PartitionComplete') return p;
+  const label = `${KIND_LABELS[adapter.kindName]} "${workload.metadata.name ?? ''}"`;
+  if (!opts.podsListed) {
+    const detail = "the subsets' pods are not listed yet";
+    return { ...p, state: 'Progressing', detail, message: `Waiting for ${label} rollout to finish: ${detail}...` };
+  }
+  const behind = subsets.find((s) => !s.done);
+  if (!behind) return p;
+  const detail = `subset "${behind.name}" has ${behind.updatedReadyReplicas ?? 0} of ${behind.expectedUpdatedReplicas} updated pods ready`;
+  return { ...p, state: 'Progressing', detail, message: `Waiting for ${label} rollout to finish: ${detail}...` };
+}
+
+function evaluateWhole(adapter: WorkloadAdapter, workload: KubeObject, pods: readonly Pod[], now: number, opts: EvaluateOptions): RolloutProgress {
   const label = `${KIND_LABELS[adapter.kindName]} "${workload.metadata.name ?? ''}"`;
   const status = adapter.status(workload);
   const desired = adapter.desiredReplicas(workload);
@@ -365,7 +387,8 @@ export function updatedPodTest(adapter: WorkloadAdapter, workload: KubeObject): 
   if (revision) {
     const test = (p: Pod): boolean => {
       const labels = p.metadata.labels ?? {};
-      const value = labels[REVISION_HASH_LABEL] ?? labels[POD_TEMPLATE_HASH_LABEL];
+      // the kind's own label first: UnitedDeployment pods also carry their subset workload's controller-revision-hash
+      const value = labels[adapter.revisionLabelKey] ?? labels[REVISION_HASH_LABEL] ?? labels[POD_TEMPLATE_HASH_LABEL];
       return value !== undefined && revisionLabelMatches(value, revision);
     };
     return Object.assign(test, { key: `revision:${revision}` });

@@ -13,6 +13,7 @@
 import type { KubeObject, Pod } from './types';
 import type { JsonPatchOp } from './containers';
 import type { WorkloadKindName } from './workloads/types';
+import { subsetTemplateOf, UD_REVISION_LABEL } from './rules/uniteddeployment';
 import { CONTROLLER_HASH_LABEL, isControlledBy, jsonEqual, POD_TEMPLATE_HASH_LABEL, revisionHash, templateOfRevision } from './rules/revisions';
 
 export const CHANGE_CAUSE_ANNOTATION = 'kubernetes.io/change-cause';
@@ -22,7 +23,9 @@ export interface RevisionSource {
   /** Plural of the apps/v1 resource holding the revisions. */
   resource: 'controllerrevisions' | 'replicasets';
   /** Pod label whose value names the revision. */
-  podLabel: 'controller-revision-hash' | 'pod-template-hash';
+  podLabel: 'controller-revision-hash' | 'pod-template-hash' | typeof UD_REVISION_LABEL;
+  /** The revision objects carry no labels to select them by (Kruise's UnitedDeployment of CloneSets): list all, keep the owned. */
+  unlabeled?: boolean;
   /** Deployment refuses a rollback while paused (kubectl's rule). */
   undoRefusedWhenPaused: boolean;
   revisionNumber(obj: KubeObject): number | undefined;
@@ -62,8 +65,27 @@ const REPLICA_SETS: RevisionSource = {
   hash: (obj) => obj.metadata.labels?.[POD_TEMPLATE_HASH_LABEL] ?? revisionHash(obj.metadata.name ?? ''),
 };
 
+/**
+ * UnitedDeployment: a ControllerRevision of the whole spec.template (revision.go getUnitedDeploymentPatch);
+ * its pod template is the subset workload template's; pods carry the revision's full name.
+ */
+const UD_REVISIONS: RevisionSource = {
+  ...CONTROLLER_REVISIONS,
+  podLabel: UD_REVISION_LABEL,
+  unlabeled: true,
+  template(obj) {
+    const udTemplate = templateOfRevision(obj);
+    const found = udTemplate && subsetTemplateOf({ metadata: {}, spec: { template: udTemplate } });
+    const spec = found?.template.spec as { template?: Record<string, unknown> } | undefined;
+    return spec?.template;
+  },
+  hash: (obj) => obj.metadata.name ?? '',
+};
+
+const SOURCES: Partial<Record<WorkloadKindName, RevisionSource>> = { Deployment: REPLICA_SETS, UnitedDeployment: UD_REVISIONS };
+
 export function revisionSourceFor(kindName: WorkloadKindName): RevisionSource {
-  return kindName === 'Deployment' ? REPLICA_SETS : CONTROLLER_REVISIONS;
+  return SOURCES[kindName] ?? CONTROLLER_REVISIONS;
 }
 
 export interface Revision {

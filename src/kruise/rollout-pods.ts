@@ -4,6 +4,7 @@
 //   (Ready for at least minReadySeconds), as the time the pod becomes available.
 // - `templateImageMismatch(pod, template)`: a container of the template the pod does not run at the
 //   template's image (spec or status), which means the pod is not really at the update revision.
+import { SUBSET_NAME_LABEL, UD_REVISION_LABEL } from './rules/uniteddeployment';
 import type { ContainerStatus, Pod } from './types';
 import { POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL } from './rules/revisions';
 import { INPLACE_UPDATE_STATE_ANNOTATION, readInPlaceUpdateState } from './rules/cloneset-inplace';
@@ -33,6 +34,11 @@ export function trimPod(pod: Pod): Pod {
     metadata.labels = {};
     if (revision !== undefined) metadata.labels[REVISION_HASH_LABEL] = revision;
     if (templateHash !== undefined) metadata.labels[POD_TEMPLATE_HASH_LABEL] = templateHash;
+  }
+  // UnitedDeployment pods: its revision and the subset (read by the UD adapter's per-subset progress)
+  for (const key of [UD_REVISION_LABEL, SUBSET_NAME_LABEL]) {
+    const value = labels[key];
+    if (value !== undefined) (metadata.labels ??= {})[key] = value;
   }
   if (pod.metadata.deletionTimestamp) metadata.deletionTimestamp = pod.metadata.deletionTimestamp;
   // Kruise's record of an in-place update: which image IDs the containers ran before it

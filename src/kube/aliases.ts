@@ -56,6 +56,7 @@ const KRUISE: KnownType[] = [
     groupAliases: ['daemonset'],
     subresources: ['status'],
   },
+  { group: KRUISE_GROUP, resource: 'uniteddeployments', kind: 'UnitedDeployment', namespaced: true, aliases: ['uniteddeployment', 'ud'], subresources: ['status', 'scale'] },
   { group: KRUISE_GROUP, resource: 'containerrecreaterequests', kind: 'ContainerRecreateRequest', namespaced: true, aliases: ['containerrecreaterequest', 'crr'], subresources: ['status'] },
   { group: KRUISE_GROUP, resource: 'imagepulljobs', kind: 'ImagePullJob', namespaced: true, aliases: ['imagepulljob'], subresources: ['status'] },
   { group: KRUISE_GROUP, resource: 'imagelistpulljobs', kind: 'ImageListPullJob', namespaced: true, aliases: ['imagelistpulljob'], subresources: ['status'] },

@@ -24,6 +24,16 @@ export function humanLine(p: RolloutProgress, now: number): string {
   return p.message.endsWith('...') ? `${p.message.slice(0, -3)}; ${note}...` : `${p.message}; ${note}`;
 }
 
+/** `  subset "zone-a": 1 of 1 updated pods ready (2 replicas, partition 1), done` per subset of a UnitedDeployment. */
+export function subsetLines(p: RolloutProgress): string[] {
+  // nothing to say per subset before its pods are listed
+  if (p.subsets?.some((s) => s.updatedReadyReplicas === undefined)) return [];
+  return (p.subsets ?? []).map((s) => {
+    const counts = `${s.updatedReadyReplicas ?? 0} of ${s.expectedUpdatedReplicas} updated pods ready`;
+    return `  subset "${s.name}": ${counts} (${s.replicas} replicas, partition ${s.partition})${s.done ? ', done' : ''}`;
+  });
+}
+
 /** The contract's fields, in a stable order. */
 export function statusView(p: RolloutProgress, now: number): Record<string, unknown> {
   const view: Record<string, unknown> = {
@@ -43,6 +53,7 @@ export function statusView(p: RolloutProgress, now: number): Record<string, unkn
     message: humanLine(p, now),
     expectedUpdatedReplicasSource: p.expectedFromStatus ? 'status' : 'computed',
   };
+  if (p.subsets) view.subsets = p.subsets;
   if (p.failedPod) view.failedPod = p.failedPod;
   if (p.failing) {
     view.failingPod = { name: p.failing.name, reason: p.failing.reason, container: p.failing.container, failingInSeconds: secondsLeft(p.failing.failAt, now) };

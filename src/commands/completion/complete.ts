@@ -14,20 +14,20 @@ const PAUSABLE_TYPES = ['cloneset', 'asts', 'ads', 'deployment'];
 const WITH_ROLLOUT = [...WORKLOAD_TYPES, 'rollout'];
 /** Which resource types each command path takes (first positional words). */
 const TYPES_BY_COMMAND: Record<string, string[]> = {
-  'rollout status': WITH_ROLLOUT,
-  'rollout undo': WITH_ROLLOUT,
-  'rollout history': WORKLOAD_TYPES,
+  'rollout status': [...WITH_ROLLOUT, 'uniteddeployment'],
+  'rollout undo': [...WITH_ROLLOUT, 'uniteddeployment'],
+  'rollout history': [...WORKLOAD_TYPES, 'uniteddeployment'],
   'rollout pause': [...PAUSABLE_TYPES, 'rollout'],
   'rollout resume': [...PAUSABLE_TYPES, 'rollout'],
   'rollout approve': WITH_ROLLOUT,
   'rollout jump': ['rollout', ...WORKLOAD_TYPES],
-  'rollout restart': WORKLOAD_TYPES,
-  'set image': [...WORKLOAD_TYPES, 'pod', 'sidecarset', 'job', 'cronjob'],
+  'rollout restart': [...WORKLOAD_TYPES, 'uniteddeployment'],
+  'set image': [...WORKLOAD_TYPES, 'pod', 'sidecarset', 'uniteddeployment', 'job', 'cronjob'],
   'set env': [...WORKLOAD_TYPES, 'pod'],
   'set resources': [...WORKLOAD_TYPES, 'pod'],
   restart: [...WORKLOAD_TYPES, 'pod'],
   predownload: WORKLOAD_TYPES,
-  'explain partition': ['cloneset', 'asts', 'ads', 'statefulset'],
+  'explain partition': ['cloneset', 'asts', 'ads', 'statefulset', 'uniteddeployment'],
 };
 // SidecarSet (issue #17): the verbs that take sidecarset/NAME (set image already lists it).
 for (const verb of ['rollout status', 'rollout undo', 'rollout history', 'rollout pause', 'rollout resume', 'rollout restart', 'restart', 'explain partition']) TYPES_BY_COMMAND[verb]!.push('sidecarset');

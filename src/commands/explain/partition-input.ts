@@ -14,6 +14,8 @@ export interface ExplainFlags {
   kind?: string;
   plan?: string;
   output?: string;
+  /** A UnitedDeployment's subset (default: every subset). */
+  subset?: string;
 }
 
 const KIND_ALIASES: Record<string, PartitionKind> = {

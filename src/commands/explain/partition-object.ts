@@ -6,6 +6,8 @@ import type { KubeObject } from '../../kruise/types';
 import { at } from '../../kruise/workloads/access';
 import { adapterFor, cloneSetRollingPath } from '../../kruise/workloads/index';
 import { isSidecarSet } from '../../kruise/workloads/sidecarset';
+import { applySubsetTemplate, subsetsOf, subsetTemplateOf } from '../../kruise/rules/uniteddeployment';
+import { udSubsetPlan } from '../../kruise/workloads/uniteddeployment';
 
 /** Which arithmetic applies to a manifest / live object; a usage error for kinds without a partition. */
 export function partitionKindOf(obj: KubeObject): PartitionKind {
@@ -86,4 +88,29 @@ export function inputFromObjectChecked(obj: KubeObject, kindFlag: PartitionKind 
     throw usageError(`--kind=${kindFlag} does not match ${obj.kind} "${obj.metadata?.name ?? ''}" (${input.kind})`);
   }
   return input;
+}
+
+/**
+ * A UnitedDeployment stands for its subsets: one subset workload per subset (or only `--subset`),
+ * built from the UD template with the replicas and partition Kruise's allocator gives it, named
+ * `<ud>/<subset>`. Other objects pass through; --subset on them, or an unknown subset, is a usage error.
+ */
+export function expandSubsets(obj: KubeObject, subset: string | undefined): Array<{ object: KubeObject; subset?: string }> {
+  const name = obj.metadata?.name ?? '';
+  if (obj.kind !== 'UnitedDeployment') {
+    if (subset !== undefined) throw usageError(`--subset applies to a UnitedDeployment, not to ${obj.kind ?? 'object'} "${name}"`);
+    return [{ object: obj }];
+  }
+  const defs = subsetsOf(obj);
+  const chosen = subset === undefined ? defs : defs.filter((d) => d.name === subset);
+  if (subset !== undefined && chosen.length === 0) {
+    throw usageError(`subset "${subset}" not found in UnitedDeployment "${name}" (its subsets: ${defs.map((d) => d.name).join(', ') || 'none'})`);
+  }
+  if (!subsetTemplateOf(obj)) throw usageError(`UnitedDeployment "${name}" has no subset workload template in spec.template`);
+  const { replicas, partitions } = udSubsetPlan(obj);
+  return chosen.map((def) => {
+    const built = applySubsetTemplate(obj, def, '', replicas.get(def.name) ?? 0, partitions.get(def.name) ?? 0, undefined, (t) => t);
+    built.metadata = { ...built.metadata, name: `${name}/${def.name}` };
+    return { object: built, subset: def.name };
+  });
 }

@@ -16,31 +16,42 @@ export async function run(ctx: CommandContext, args: string[], flags: ExplainFla
   const planList = flags.plan !== undefined ? guard(() => parsePlanList(flags.plan!)) : undefined;
   if (args.length > 0 && flags.filename) throw usageError('give either TYPE/NAME or -f FILE, not both');
 
-  let inputs: Array<{ input: PartitionInput; live?: LiveState; origin?: string; object?: KubeObject }>;
+  let inputs: Array<{ input: PartitionInput; live?: LiveState; origin?: string; object?: KubeObject; heading?: string }>;
   if (args.length > 0) {
-    const [{ readLive }, { inputFromObjectChecked }] = await Promise.all([import('./partition-live'), import('./partition-object')]);
+    const [{ readLive }, { inputFromObjectChecked, expandSubsets }] = await Promise.all([import('./partition-live'), import('./partition-object')]);
     const live = await readLive(ctx, args);
-    inputs = [{ input: applyFlags(inputFromObjectChecked(live.object, kindFlag), flags), live: live.state, origin: describe(live.object), object: live.object }];
+    // A UnitedDeployment: each subset's arithmetic (the live pod summary is the whole UD's, so left out)
+    const parts = expandSubsets(live.object, flags.subset);
+    inputs = parts.map(({ object, subset }) => ({
+      input: applyFlags(inputFromObjectChecked(object, kindFlag), flags),
+      live: subset === undefined ? live.state : undefined,
+      origin: describe(object),
+      object,
+      heading: subset === undefined ? undefined : `UnitedDeployment "${live.object.metadata.name ?? ''}" subset "${subset}":`,
+    }));
   } else if (flags.filename) {
-    const [{ readManifest }, { inputFromObjectChecked, hasPartitionKind }] = await Promise.all([import('./manifest'), import('./partition-object')]);
-    const objects = await readManifest(flags.filename);
+    const [{ readManifest }, { inputFromObjectChecked, hasPartitionKind, expandSubsets }] = await Promise.all([import('./manifest'), import('./partition-object')]);
+    const expanded = (await readManifest(flags.filename)).flatMap((obj) => expandSubsets(obj, flags.subset).map((e) => ({ ...e, ud: obj })));
+    const objects = expanded.map((e) => e.object);
+    const headings = new Map(expanded.filter((e) => e.subset !== undefined).map((e) => [e.object, `UnitedDeployment "${e.ud.metadata.name ?? ''}" subset "${e.subset}":`]));
     // In a multi-object file, kinds without a partition (a Deployment next to a CloneSet) are skipped.
     const usable = objects.length === 1 ? objects : objects.filter((obj) => hasPartitionKind(obj));
     if (usable.length === 0) inputFromObjectChecked(objects[0]!, kindFlag); // throws the precise error
     for (const obj of objects) if (!usable.includes(obj)) ctx.term.stderr.write(`skipped ${describe(obj)}: no partition\n`);
-    inputs = usable.map((obj) => ({ input: applyFlags(inputFromObjectChecked(obj, kindFlag), flags), origin: `${describe(obj)} (${flags.filename})`, object: obj }));
+    inputs = usable.map((obj) => ({ input: applyFlags(inputFromObjectChecked(obj, kindFlag), flags), origin: `${describe(obj)} (${flags.filename})`, object: obj, heading: headings.get(obj) }));
   } else {
+    if (flags.subset !== undefined) throw usageError('--subset needs a UnitedDeployment (uniteddeployment/NAME or -f FILE)');
     inputs = [{ input: applyFlags({ kind: kindFlag ?? 'cloneset' }, flags) }];
   }
 
   // The same webhook rules the sandbox and the write pre-checks use: an object Kruise would refuse is said so.
   const webhook = inputs.some((i) => i.object) ? await import('../../kruise/rules/webhook-precheck') : undefined;
-  const results = inputs.map(({ input, live, origin, object }) => {
+  const results = inputs.map(({ input, live, origin, object, heading }) => {
     const report = guard(() => explainPartition(input), origin);
     if (object && webhook) report.warnings.push(...webhook.webhookWarnings(object));
     const plan: RolloutPlan | undefined = planList ? guard(() => planRollout(withoutPartition(input), planList), origin) : undefined;
     if (live) live.batchDone = live.batchDone && live.updatedReplicas >= report.expectedUpdatedReplicas;
-    return { report, plan, live };
+    return { report, plan, live, heading };
   });
 
   // The arithmetic depends on it: say what was assumed rather than silently answer for 1 pod
@@ -52,7 +63,7 @@ export async function run(ctx: CommandContext, args: string[], flags: ExplainFla
     const objs = results.map((r) => reportJson(r.report, r.plan, r.live));
     ctx.term.stdout.write(`${JSON.stringify(objs.length === 1 ? objs[0] : objs, null, 2)}\n`);
   } else {
-    ctx.term.stdout.write(results.map((r) => reportText(r.report, r.plan, r.live)).join('\n'));
+    ctx.term.stdout.write(results.map((r) => `${r.heading ? `${r.heading}\n` : ''}${reportText(r.report, r.plan, r.live)}`).join('\n'));
   }
   return 0;
 }

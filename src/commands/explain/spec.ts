@@ -24,6 +24,7 @@ export function registerExplain(program: Command, ctx: CommandContext, shallow =
     .option('--max-unavailable <x>', 'maxUnavailable: integer or percentage')
     .option('--max-surge <y>', 'maxSurge: integer or percentage')
     .option('--kind <kind>', 'cloneset (default), asts, ads or statefulset (native, partition is an ordinal)')
+    .option('--subset <name>', "a UnitedDeployment's subset (default: each subset in turn)")
     .option('--plan <list>', 'comma-separated partitions of a batch plan, e.g. 90%,50%,0')
     .option('-o, --output <format>', 'json')
     .addHelpText(
@@ -35,6 +36,7 @@ export function registerExplain(program: Command, ctx: CommandContext, shallow =
         `  ${p} explain partition --replicas 100 --plan=80%,50%,20%,0 -o json`,
         `  ${p} explain partition -f cloneset.yaml`,
         `  ${p} explain partition cloneset/web`,
+        `  ${p} explain partition uniteddeployment/web --subset zone-a`,
         '',
         'Exit codes: 0 ok, 1 cluster error (live form), 2 invalid value (e.g. a partition "99" without %).',
       ].join('\n'),

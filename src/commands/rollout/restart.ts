@@ -27,8 +27,10 @@ export interface RestartOptions {
 }
 
 /** Merge patch adding the restartedAt annotation to the pod template (what kubectl sends). */
-export function restartPatch(now: Date): Record<string, unknown> {
-  return { spec: { template: { metadata: { annotations: { [RESTARTED_AT_ANNOTATION]: now.toISOString().replace(/\.\d{3}Z$/, 'Z') } } } } };
+export function restartPatch(now: Date, templatePath: readonly string[] = ['spec', 'template']): Record<string, unknown> {
+  let patch: Record<string, unknown> = { metadata: { annotations: { [RESTARTED_AT_ANNOTATION]: now.toISOString().replace(/\.\d{3}Z$/, 'Z') } } };
+  for (const seg of [...templatePath].reverse()) patch = { [seg]: patch };
+  return patch;
 }
 
 export async function run(ctx: CommandContext, args: string[], opts: RestartOptions, _cmd: Command): Promise<number> {
@@ -72,7 +74,7 @@ async function restartOne(ctx: CommandContext, client: KubeClient, rt: ResourceT
       throw failure(`can't restart paused ${rt.kind.toLowerCase()} "${name}" (run rollout resume first)`);
     }
     const policy = adapter.updatePolicy(obj);
-    if (policy === 'InPlaceIfPossible' || policy === 'InPlaceOnly') {
+    if ((policy === 'InPlaceIfPossible' || policy === 'InPlaceOnly') && !adapter.restartsThroughTemplate) {
       // With -o, stdout carries only the formatted object: the note goes to stderr.
       const note = printed ? ctx.term.stderr : ctx.term.stdout;
       note.write(`${resourceName(rt.kind, rt.group, name)} has an in-place update policy: restarting containers through ContainerRecreateRequests\n`);
@@ -81,7 +83,7 @@ async function restartOne(ctx: CommandContext, client: KubeClient, rt: ResourceT
       printed?.push(obj);
       return code;
     }
-    const patched = await retryOnConflict(() => client.patch(rt, name, 'merge', restartPatch(new Date()), obj.metadata.namespace));
+    const patched = await retryOnConflict(() => client.patch(rt, name, 'merge', restartPatch(new Date(), adapter.templatePointer(obj).split('/').slice(1)), obj.metadata.namespace));
     if (printed) printed.push(patched);
     else ctx.term.stdout.write(`${mutationLine(rt.kind, rt.group, name, 'restarted', 'none')}\n`);
     return ExitCode.OK;

@@ -8,7 +8,7 @@ import { labelSelectorString, revisionSourceFor, workloadRevisions, type Revisio
 export async function loadRevisions(client: KubeClient, obj: KubeObject, adapter: WorkloadAdapter): Promise<{ source: RevisionSource; revisions: Revision[] }> {
   const source = revisionSourceFor(adapter.kindName);
   const rt = await client.resolve(source.resource === 'replicasets' ? 'replicasets' : 'controllerrevisions');
-  const selector = labelSelectorString(adapter.selector(obj));
+  const selector = source.unlabeled ? '' : labelSelectorString(adapter.selector(obj));
   const list = await client.list(rt, obj.metadata.namespace ?? client.namespace, { labelSelector: selector || undefined, limit: 500 });
   return { source, revisions: workloadRevisions(obj, source, list.items) };
 }

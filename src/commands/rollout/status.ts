@@ -18,7 +18,7 @@ import { loadPods, loadRevisions } from './revision-source';
 import { parseRevisionNumber } from './undo';
 import { parseOutputFormat, type OutputFormat } from '../../printers/output';
 import { createProgress, type Progress } from '../../printers/progress';
-import { humanLine, isFinal, statusDocument, statusJsonLine, statusSpinnerText } from '../../printers/rollout-status';
+import { humanLine, isFinal, subsetLines, statusDocument, statusJsonLine, statusSpinnerText } from '../../printers/rollout-status';
 import { RolloutWatch } from './status-watch';
 import { sidecarSetStatus, sidecarSetTargets } from './sidecarset-status';
 import { isKruiseRollout, NoMatchesError, parseTargets, readTargetObjects, resolveTargets, targetLabel, type ResolvedTarget } from './targets';
@@ -181,6 +181,7 @@ async function makePrinter(ctx: CommandContext, format: OutputFormat): Promise<S
         // stdout may be piped while stderr is a terminal: no escape codes into a pipe.
         const colour = (ctx.term.stdout as { isTTY?: boolean }).isTTY ? palette : undefined;
         ctx.term.stdout.write(`${colour && done ? colour.ok(line) : colour && p.state === 'Paused' ? colour.warn(line) : line}\n`);
+        for (const sub of subsetLines(p)) ctx.term.stdout.write(`${sub}\n`);
       }
     },
     tick(p) {

@@ -18,6 +18,7 @@ export const EDITABLE_KINDS: ReadonlySet<string> = new Set([
   'apps.kruise.io/StatefulSet',
   'apps.kruise.io/DaemonSet',
   'apps.kruise.io/SidecarSet',
+  'apps.kruise.io/UnitedDeployment',
 ]);
 
 export function editableProblem(group: string, kind: string, resource: string, verb: string): string | undefined {

@@ -6,8 +6,9 @@ import { cloneSetAdapter } from './cloneset';
 import { advancedStatefulSetAdapter } from './advanced-statefulset';
 import { advancedDaemonSetAdapter } from './advanced-daemonset';
 import { daemonSetAdapter, deploymentAdapter, statefulSetAdapter } from './native';
+import { unitedDeploymentAdapter } from './uniteddeployment';
 
-export { cloneSetAdapter, advancedStatefulSetAdapter, advancedDaemonSetAdapter, deploymentAdapter, statefulSetAdapter, daemonSetAdapter };
+export { cloneSetAdapter, advancedStatefulSetAdapter, advancedDaemonSetAdapter, deploymentAdapter, statefulSetAdapter, daemonSetAdapter, unitedDeploymentAdapter };
 export { isCloneSetV1beta1, cloneSetRollingPath } from './cloneset';
 
 export const WORKLOAD_ADAPTERS: readonly WorkloadAdapter[] = [
@@ -17,6 +18,7 @@ export const WORKLOAD_ADAPTERS: readonly WorkloadAdapter[] = [
   deploymentAdapter,
   statefulSetAdapter,
   daemonSetAdapter,
+  unitedDeploymentAdapter,
 ];
 
 /** The adapter for a workload object (by apiVersion group and kind), or undefined. */

@@ -1,8 +1,8 @@
 // One adapter per workload kind (and API shape), so that commands, the rollout
 // evaluator and the sandbox controllers never branch on kind or version themselves.
-import type { KubeObject } from '../types';
+import type { KubeObject, Pod } from '../types';
 
-export type WorkloadKindName = 'CloneSet' | 'AdvancedStatefulSet' | 'AdvancedDaemonSet' | 'Deployment' | 'StatefulSet' | 'DaemonSet';
+export type WorkloadKindName = 'CloneSet' | 'AdvancedStatefulSet' | 'AdvancedDaemonSet' | 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'UnitedDeployment';
 
 export type IntOrString = number | string;
 
@@ -67,6 +67,23 @@ export interface WorkloadAdapter {
   revisionLabelKey: string;
   /** Containers and init containers of the template, with their JSON pointers. */
   containers(obj: KubeObject): TemplateContainer[];
+  /** Restart always stamps restartedAt into the template, whatever the pod update policy (UnitedDeployment). */
+  restartsThroughTemplate?: boolean;
+  /** Kinds made of subsets (UnitedDeployment): each subset's progress, from the listed pods (undefined: not listed). */
+  subsets?(obj: KubeObject, pods: readonly Pod[] | undefined): SubsetProgress[];
+}
+
+/** One subset of a UnitedDeployment: its replicas, partition and updated pods. */
+export interface SubsetProgress {
+  name: string;
+  replicas: number;
+  partition: number;
+  /** replicas - partition. */
+  expectedUpdatedReplicas: number;
+  /** Undefined while the pods are not listed. */
+  updatedReplicas?: number;
+  updatedReadyReplicas?: number;
+  done: boolean;
 }
 
 /** A container of a workload's pod template and where it lives (for JSON patches). */

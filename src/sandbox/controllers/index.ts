@@ -20,6 +20,7 @@ import { createRolloutController } from './rollout';
 import { createScheduler } from './scheduler';
 import { createSidecarSetController } from './sidecarset';
 import { createStatefulSetController } from './statefulset';
+import { createUnitedDeploymentController } from './uniteddeployment';
 
 export function createControllers(settings: SimulationSettings): ControllerWithAdmission[] {
   void settings; // every controller receives the settings again in start()
@@ -43,6 +44,7 @@ export function createControllers(settings: SimulationSettings): ControllerWithA
     createPersistentPodStateController(),
     createSidecarSetController(),
     createPodReadinessController(),
+    createUnitedDeploymentController(),
     // Kruise Rollout (rollout.ts): last, so its workload webhook sees the Kruise webhooks' defaults
     createRolloutController(),
   ];

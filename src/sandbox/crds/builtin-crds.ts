@@ -122,6 +122,20 @@ const KINDS: KindSpec[] = [
     versions: { 'v1.3': ['v1alpha1*'], 'v1.8': ['v1alpha1*'], 'v1.9': ['v1alpha1*'], master: ['v1alpha1', 'v1beta1*'] },
   },
   {
+    plural: 'uniteddeployments',
+    kind: 'UnitedDeployment',
+    shortNames: ['ud'],
+    scale: true,
+    columns: [
+      { name: 'DESIRED', type: 'integer', jsonPath: '.spec.replicas' },
+      { name: 'CURRENT', type: 'integer', jsonPath: '.status.replicas' },
+      { name: 'UPDATED', type: 'integer', jsonPath: '.status.updatedReplicas' },
+      { name: 'READY', type: 'integer', jsonPath: '.status.readyReplicas' },
+      AGE,
+    ],
+    versions: { 'v1.3': ['v1alpha1*'], 'v1.8': ['v1alpha1*'], 'v1.9': ['v1alpha1*'], master: ['v1alpha1', 'v1beta1*'] },
+  },
+  {
     plural: 'sidecarsets',
     kind: 'SidecarSet',
     scope: 'Cluster',
