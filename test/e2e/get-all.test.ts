@@ -124,7 +124,11 @@ for (const release of ['v1.9.0', 'v1.3.0', 'master']) describe(`get all: every K
     // Tables are separated by one blank line; the CloneSet's are the CRD's priority-0 columns.
     assert.equal(ours.stdout.split('\n\n').length, KINDS.length);
     // v1.3.0's CloneSet CRD has no UPDATED_AVAILABLE column yet.
-    const cloneset = release === 'v1.3.0' ? /^NAME +DESIRED +UPDATED +UPDATED_READY +READY +TOTAL +AGE\ncloneset\.apps\.kruise\.io\/web +2 +2 +2 +2 +2 +\d+s\n\n/ : /^NAME +DESIRED +UPDATED +UPDATED_READY +UPDATED_AVAILABLE +READY +TOTAL +AGE\ncloneset\.apps\.kruise\.io\/web +2 +2 +2 +2 +2 +2 +\d+s\n\n/;
+    // The UnitedDeployment api's two subsets are CloneSets too (api-zone-a-xxxxx, api-zone-b-xxxxx), listed first by name.
+    const subsets = String.raw`(cloneset\.apps\.kruise\.io\/api-zone-[ab]-[a-z0-9]+ .*\n){2}`;
+    const cloneset = release === 'v1.3.0'
+      ? new RegExp(String.raw`^NAME +DESIRED +UPDATED +UPDATED_READY +READY +TOTAL +AGE\n${subsets}cloneset\.apps\.kruise\.io\/web +2 +2 +2 +2 +2 +\d+s\n\n`)
+      : new RegExp(String.raw`^NAME +DESIRED +UPDATED +UPDATED_READY +UPDATED_AVAILABLE +READY +TOTAL +AGE\n${subsets}cloneset\.apps\.kruise\.io\/web +2 +2 +2 +2 +2 +2 +\d+s\n\n`);
     assert.match(ours.stdout, cloneset);
     assert.match(ours.stdout, /\nworkloadspread\.apps\.kruise\.io\/web-spread +web +CloneSet +Adaptive +\d+s\n/);
   });
@@ -134,7 +138,8 @@ for (const release of ['v1.9.0', 'v1.3.0', 'master']) describe(`get all: every K
       const ours = await getAll(sb, ['-A']);
       assert.deepEqual(ours.tables, await kubectlTables(sb, KINDS, ['-A']));
       assert.deepEqual(
-        ours.tables[0]!.rows.map((r) => r.slice(0, 2)),
+        // Besides the UnitedDeployment's subset CloneSets (api-zone-a-xxxxx, api-zone-b-xxxxx).
+        ours.tables[0]!.rows.map((r) => r.slice(0, 2)).filter((r) => !r[1]!.includes('/api-zone-')),
         [
           ['batch', 'cloneset.apps.kruise.io/worker'],
           ['shop', 'cloneset.apps.kruise.io/web'],
@@ -149,7 +154,7 @@ for (const release of ['v1.9.0', 'v1.3.0', 'master']) describe(`get all: every K
       const ours = await getAll(sb, ['-A', '-o', 'wide']);
       assert.deepEqual(ours.tables, await kubectlTables(sb, KINDS, ['-A', '-o', 'wide']));
       assert.deepEqual(ours.tables[0]!.headers.slice(-3), ['CONTAINERS', 'IMAGES', 'SELECTOR']);
-      assert.deepEqual(ours.tables[0]!.rows[1]!.slice(-3), ['nginx', 'nginx:1.25', 'app=web']);
+      assert.deepEqual(ours.tables[0]!.rows.find((r) => r[1] === 'cloneset.apps.kruise.io/web')!.slice(-3), ['nginx', 'nginx:1.25', 'app=web']);
     });
   });
 
@@ -159,7 +164,7 @@ for (const release of ['v1.9.0', 'v1.3.0', 'master']) describe(`get all: every K
     const ours = await runCli(['get', 'all', '-A', '-o', 'name'], { kubeconfig: sb.kubeconfig });
     assert.equal(ours.code, 0, ours.stderr);
     assert.equal(ours.stdout, expected);
-    assert.equal(ours.stdout.split('\n').filter(Boolean).length, KINDS.length + 1, 'two CloneSets, one of every other kind');
+    assert.equal(ours.stdout.split('\n').filter(Boolean).length, KINDS.length + 3, 'four CloneSets (two of them the UnitedDeployment\'s subsets), one of every other kind');
   });
 
   it('a namespace with nothing shows only the cluster-scoped SidecarSet, as kubectl get sidecarsets -n quiet does', async () => {
