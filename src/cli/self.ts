@@ -27,3 +27,13 @@ export function programNameFor(invoked: string | undefined): string {
   const base = basename(invoked ?? 'kubectl-kruise');
   return base.startsWith('kubectl-') ? 'kubectl kruise' : base;
 }
+
+/**
+ * A long-running command (the sandbox server) asks for the runtime's normal JIT tier-up again. The
+ * standalone executable starts with a slower one (scripts/build-exe.mjs --compile-jit-policy), which
+ * keeps a short command's peak memory below kubectl's; under Node this does nothing.
+ */
+export function useFullJit(): void {
+  const bun = (globalThis as { Bun?: { unsafe?: { setJITPolicy?: (scale: number) => void } } }).Bun;
+  bun?.unsafe?.setJITPolicy?.(1);
+}

@@ -1,5 +1,6 @@
 // `sandbox`: validates the flags, starts the in-memory API server, writes the kubeconfig
 // once it is ready, and runs until SIGINT/SIGTERM (then exits 0, removing the kubeconfig).
+import { useFullJit } from '../cli/self';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
@@ -33,6 +34,7 @@ function intFlag(value: string, flag: string, min: number, max: number): number 
 
 export async function run(ctx: CommandContext, args: string[], opts: SandboxCommandOptions): Promise<number> {
   if (args.length > 0) throw usageError(`sandbox takes no arguments (got "${args.join(' ')}")`);
+  useFullJit();
   const port = intFlag(opts.port, '--port', 0, 65535);
   const nodes = intFlag(opts.nodes, '--nodes', 1, 500);
   const { parseKruiseRelease } = await import('../sandbox/index');

@@ -1,7 +1,7 @@
 // How the CLI names itself and runs itself again, under Node (launcher) and as a Bun standalone executable.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { invokedAs, isStandaloneExecutable, programNameFor, selfCommand } from '../../../src/cli/self';
+import { invokedAs, isStandaloneExecutable, programNameFor, selfCommand, useFullJit } from '../../../src/cli/self';
 
 const NODE_ARGV = ['/usr/bin/node', '/usr/lib/node_modules/kubectl-kruise/bin/kubectl-kruise', 'version'];
 const BUN_ARGV = ['bun', '/$bunfs/root/kubectl-kruise', 'version'];
@@ -22,4 +22,17 @@ test('in the executable the name it was run by (argv0) names the program, not th
 test('running itself again: the executable alone, or Node with the launcher', () => {
   assert.deepEqual(selfCommand(['rollout', 'status'], BUN_ARGV), [process.execPath, ['rollout', 'status']]);
   assert.deepEqual(selfCommand(['rollout', 'status'], NODE_ARGV), [process.execPath, [NODE_ARGV[1], 'rollout', 'status']]);
+});
+
+test('useFullJit: under Bun the sandbox asks for the normal JIT tier-up again (the executable starts at 1/10); under Node it does nothing', () => {
+  const g = globalThis as { Bun?: unknown };
+  const calls: number[] = [];
+  useFullJit(); // Node: no Bun global, no error
+  g.Bun = { unsafe: { setJITPolicy: (scale: number) => calls.push(scale) } };
+  try {
+    useFullJit();
+  } finally {
+    delete g.Bun;
+  }
+  assert.deepEqual(calls, [1]);
 });
