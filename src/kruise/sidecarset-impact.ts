@@ -4,6 +4,7 @@
 import type { Pod } from './types';
 import { sidecarSetMatchesPod, type SidecarSetView } from './workloads/sidecarset';
 import { sidecarSetPartitionPods } from './progress-sidecarset';
+import { compareText } from '../lib/compare';
 
 export interface ImpactGroup {
   /** "cloneset/web", "deployment/api", "pod/lonely". */
@@ -35,7 +36,7 @@ export function sidecarSetImpact(view: SidecarSetView, pods: readonly Pod[], own
     g.count++;
     counts.set(key, g);
   }
-  const groups = [...counts.values()].sort((a, b) => b.count - a.count || a.namespace.localeCompare(b.namespace) || a.owner.localeCompare(b.owner));
+  const groups = [...counts.values()].sort((a, b) => b.count - a.count || compareText(a.namespace, b.namespace) || compareText(a.owner, b.owner));
   return { matched, groups, partition: Math.min(matched, sidecarSetPartitionPods(view.partition, matched)) };
 }
 

@@ -12,6 +12,7 @@ import { sidecarSetTargets } from '../rollout/sidecarset-status';
 import type { KubeClient, ResourceType } from '../../kube/client';
 import { labelSelectorString } from '../../kruise/selectors';
 import { podSidecarSetHash, readSidecarSet, sidecarSetMatchesPod } from '../../kruise/workloads/sidecarset';
+import { compareText } from '../../lib/compare';
 
 export async function readLive(ctx: CommandContext, args: string[]): Promise<{ object: KubeObject; state: LiveState }> {
   const refs = parseTargets('explain partition', args, undefined, { single: true });
@@ -75,7 +76,7 @@ function podsPerRevision(pods: Pod[], labelKey: string, updateRevision?: string,
     if (isReady(pod)) row.ready++;
   }
   const order = { update: 0, current: 1, other: 2 } as const;
-  return [...rows.values()].sort((a, b) => order[a.current] - order[b.current] || a.revision.localeCompare(b.revision));
+  return [...rows.values()].sort((a, b) => order[a.current] - order[b.current] || compareText(a.revision, b.revision));
 }
 
 /** The live state of a SidecarSet: its status counts and its matched pods per sidecar revision (hash). */
@@ -102,7 +103,7 @@ async function readSidecarSetLive(client: KubeClient, rt: ResourceType, name: st
     readyReplicas: view.readyPods,
     replicas: view.matchedPods,
     batchDone: (view.observedGeneration ?? 0) >= (view.generation ?? 0),
-    perRevision: [...rows.values()].sort((a, b) => (a.current === b.current ? a.revision.localeCompare(b.revision) : a.current === 'update' ? -1 : 1)),
+    perRevision: [...rows.values()].sort((a, b) => (a.current === b.current ? compareText(a.revision, b.revision) : a.current === 'update' ? -1 : 1)),
   };
   return { object, state };
 }

@@ -2,6 +2,7 @@
 // whether each pod can be restarted at all (kruise-semantics §4) — decided before any request.
 import type { KubeObject, Pod } from '../types';
 import { crrContainerProblem, isCrrCompleted, type CrrStatus } from '../rules/crr';
+import { compareNatural } from '../../lib/compare';
 
 export interface RestartProblem {
   pod: string;
@@ -25,7 +26,7 @@ export function batchSizeFor(maxUnavailable: string, total: number): number {
 
 /** Names ordered as a person would (web-2 before web-10). */
 export function comparePodNames(a: string, b: string): number {
-  return a.localeCompare(b, 'en', { numeric: true });
+  return compareNatural(a, b);
 }
 
 /** Splits pods into batches of `size`, in name order. */

@@ -11,6 +11,7 @@
 //   cleanupUnhealthyReplicas, scaleDownOldReplicaSetsForRollingUpdate, scaleUpOldReplicaSets,
 //   ScaleDownLimitForOld.
 import type { IntOrString } from '../intstr';
+import { compareText } from '../../lib/compare';
 
 export const DEPLOYMENT_STRATEGY_ANNOTATION = 'rollouts.kruise.io/deployment-strategy';
 export const DEPLOYMENT_EXTRA_STATUS_ANNOTATION = 'rollouts.kruise.io/deployment-extra-status';
@@ -189,7 +190,7 @@ export function reconcileOldReplicaSets(
     // scaleUpOldReplicaSets: the biggest active one, then the older, takes the missing pods.
     const up = -limit;
     if (up <= 0) return out;
-    const target = [...active].sort((a, b) => b.replicas - a.replicas || a.created - b.created || a.name.localeCompare(b.name))[0];
+    const target = [...active].sort((a, b) => b.replicas - a.replicas || a.created - b.created || compareText(a.name, b.name))[0];
     out.set(target.name, target.replicas + up);
     return out;
   }
@@ -200,7 +201,7 @@ export function reconcileOldReplicaSets(
   const sizes = new Map(active.map((rs) => [rs.name, rs.replicas]));
   // cleanupUnhealthyReplicas (by creation time)
   let cleaned = 0;
-  for (const rs of [...active].sort((a, b) => a.created - b.created || a.name.localeCompare(b.name))) {
+  for (const rs of [...active].sort((a, b) => a.created - b.created || compareText(a.name, b.name))) {
     if (cleaned >= maxScaledDown) break;
     const unhealthy = rs.replicas - rs.available;
     if (unhealthy <= 0) continue;
@@ -216,7 +217,7 @@ export function reconcileOldReplicaSets(
     const afterCleanup = active.reduce((n, rs) => n + (sizes.get(rs.name) ?? 0), 0);
     const total = Math.min(available - minAvailable, scaleDownLimitForOld(afterCleanup, newRS.replicas, replicas, strategy.partition));
     let done = 0;
-    for (const rs of [...active].sort((a, b) => b.revision - a.revision || a.created - b.created || a.name.localeCompare(b.name))) {
+    for (const rs of [...active].sort((a, b) => b.revision - a.revision || a.created - b.created || compareText(a.name, b.name))) {
       if (done >= total) break;
       const have = sizes.get(rs.name) ?? 0;
       if (have === 0) continue;

@@ -17,6 +17,7 @@ import { isFinalFullStep } from './step-math';
 import { ROLLOUT_BATCH_ID_LABEL, ROLLOUT_ID_LABEL, STEP_STATE } from './labels';
 import type { RolloutCondition, RolloutStrategyKind } from './types';
 import type { IntOrString } from '../intstr';
+import { compareText } from '../../lib/compare';
 
 export type StepProgress = 'done' | 'current' | 'pending';
 /** How a step ends its pause: a person, a timer, or at once (no pause, or a final "100%" step). */
@@ -144,7 +145,7 @@ export function describeRollout(
   };
   const live = pods.filter((p) => !p.metadata.deletionTimestamp);
   const groups = new Map<string, DescribePodGroup>();
-  for (const p of [...live].sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''))) {
+  for (const p of [...live].sort((a, b) => compareText(a.metadata.name ?? '', b.metadata.name ?? ''))) {
     const role = roleOf(p);
     const batchId = p.metadata.labels?.[ROLLOUT_BATCH_ID_LABEL];
     const rolloutId = p.metadata.labels?.[ROLLOUT_ID_LABEL];
@@ -192,7 +193,7 @@ export function describeRollout(
     canary: side('canary', s.canaryRevision),
     batch: batchRelease ? readBatch(batchRelease) : undefined,
     podGroups,
-    conditions: [...s.conditions].sort((a, b) => (b.lastUpdateTime ?? b.lastTransitionTime ?? '').localeCompare(a.lastUpdateTime ?? a.lastTransitionTime ?? '')),
+    conditions: [...s.conditions].sort((a, b) => compareText(b.lastUpdateTime ?? b.lastTransitionTime ?? '', a.lastUpdateTime ?? a.lastTransitionTime ?? '')),
     verdict,
   };
 }

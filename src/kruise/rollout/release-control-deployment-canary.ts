@@ -21,6 +21,7 @@ import {
   type SideWrite,
   type WorkloadRelated,
 } from './release-workload';
+import { compareText } from '../../lib/compare';
 
 /** pkg/util/constant.go */
 export const CANARY_DEPLOYMENT_LABEL = 'rollouts.kruise.io/canary-deployment';
@@ -31,14 +32,14 @@ const DEPLOYMENTS = { group: 'apps', resource: 'deployments' };
 export function latestCanaryDeployment(stable: KubeObject, deployments: readonly KubeObject[]): KubeObject | undefined {
   return deployments
     .filter((d) => d.metadata.labels?.[CANARY_DEPLOYMENT_LABEL] === stable.metadata.name && !d.metadata.deletionTimestamp)
-    .sort((a, b) => String(b.metadata.creationTimestamp ?? '').localeCompare(String(a.metadata.creationTimestamp ?? '')))[0];
+    .sort((a, b) => compareText(String(b.metadata.creationTimestamp ?? ''), String(a.metadata.creationTimestamp ?? '')))[0];
 }
 
 /** BuildCanaryController/filterCanaryDeployment: the BatchRelease's canary with the stable's current template. */
 export function canaryOf(stable: KubeObject, br: KubeObject, deployments: readonly KubeObject[]): KubeObject | undefined {
   return deployments
     .filter((d) => !d.metadata.deletionTimestamp && (d.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === br.metadata.uid))
-    .sort((a, b) => String(b.metadata.creationTimestamp ?? '').localeCompare(String(a.metadata.creationTimestamp ?? '')))
+    .sort((a, b) => compareText(String(b.metadata.creationTimestamp ?? ''), String(a.metadata.creationTimestamp ?? '')))
     .find((d) => templatesEqualIgnoringHash(at(d, 'spec', 'template'), at(stable, 'spec', 'template')));
 }
 

@@ -34,6 +34,7 @@ import {
   type ReleaseControl,
   type RolloutWorkload,
 } from './release-workload';
+import { compareText } from '../../lib/compare';
 
 const POD_TEMPLATE_HASH = 'pod-template-hash';
 const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
@@ -107,7 +108,7 @@ export function ownedReplicaSets(d: KubeObject, all: readonly KubeObject[]): Kub
  */
 export function canaryAndStableReplicaSets(d: KubeObject, replicaSets: readonly KubeObject[]): { canary?: KubeObject; stable?: KubeObject } {
   const sorted = [...replicaSets].sort(
-    (a, b) => revisionOf(a) - revisionOf(b) || String(a.metadata.creationTimestamp ?? '').localeCompare(String(b.metadata.creationTimestamp ?? '')),
+    (a, b) => revisionOf(a) - revisionOf(b) || compareText(String(a.metadata.creationTimestamp ?? ''), String(b.metadata.creationTimestamp ?? '')),
   );
   let canary: KubeObject | undefined;
   let stable: KubeObject | undefined;

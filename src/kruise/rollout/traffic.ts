@@ -16,6 +16,7 @@ import { at, isObj, numAt, strAt } from '../workloads/access';
 import { rolloutScaledValue } from './step-math';
 import type { RolloutContext, RolloutStepSpec } from './rollout-context';
 import type { SubStatusObj } from './rollout-status';
+import { compareText } from '../../lib/compare';
 
 export const SERVICES = { group: '', resource: 'services' };
 export const INGRESSES = { group: 'networking.k8s.io', resource: 'ingresses' };
@@ -194,7 +195,7 @@ function ensureRoutes(c: RolloutContext, r: IngressRouting, canaryService: strin
 }
 
 function sortKeys(o: Record<string, string>): Array<[string, string]> {
-  return Object.entries(o).sort(([a], [b]) => a.localeCompare(b));
+  return Object.entries(o).sort(([a], [b]) => compareText(a, b));
 }
 
 /** RestoreStableService: the stable Service selects every revision again. Returns true to retry. */

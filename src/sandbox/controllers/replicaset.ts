@@ -20,6 +20,7 @@ import {
 import { nativeController } from './native-wiring';
 import type { WorkQueue } from './queue';
 import { countAvailable, writeStatusIfChanged } from './workload-status';
+import { compareText } from '../../lib/compare';
 
 export const REPLICASETS: GroupResource = { group: 'apps', resource: 'replicasets' };
 
@@ -49,7 +50,7 @@ export function podDeletionRank(a: Pod, b: Pod): number {
   const ca = parseKubeTime(a.metadata.creationTimestamp) ?? 0;
   const cb = parseKubeTime(b.metadata.creationTimestamp) ?? 0;
   if (ca !== cb) return cb - ca;
-  return (b.metadata.name ?? '').localeCompare(a.metadata.name ?? '');
+  return compareText(b.metadata.name ?? '', a.metadata.name ?? '');
 }
 
 export function createReplicaSetController(): ControllerWithAdmission {

@@ -8,6 +8,7 @@ import { Informer } from './informer';
 import { NODES, PODS, keyOf, kubeTime, setCondition, type PodCondition } from './pods';
 import { nodeMatchesTerm, podSpecFitsNode, type NodeSelectorTerm } from '../../kruise/rules/node-affinity';
 import { WorkQueue } from './queue';
+import { compareNatural } from '../../lib/compare';
 
 interface NodeAffinity {
   preferredDuringSchedulingIgnoredDuringExecution?: Array<{ weight: number; preference: NodeSelectorTerm }>;
@@ -72,7 +73,7 @@ export function createScheduler(): ControllerWithAdmission {
   let queue: WorkQueue;
 
   function sortedNodes(): KubeObject[] {
-    return [...nodes.all()].sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? '', 'en', { numeric: true }));
+    return [...nodes.all()].sort((a, b) => compareNatural(a.metadata.name ?? '', b.metadata.name ?? ''));
   }
 
   function reconcile(key: string): void {
