@@ -244,3 +244,15 @@ export function readCloneSetSpec(obj: { apiVersion?: string; spec?: unknown; met
     scatterStrategy: ru.scatterStrategy as ScatterTerm[] | undefined,
   };
 }
+
+/**
+ * Kruise's truncatePodsToDelete (pkg/controller/cloneset/cloneset_controller.go, every release
+ * since v1.0): after a sync, names in spec.scaleStrategy.podsToDelete that no active pod of the
+ * CloneSet has any more are dropped. Returns the new list, or undefined when nothing changes.
+ */
+export function truncatedPodsToDelete(podsToDelete: readonly string[], activePodNames: Iterable<string>): string[] | undefined {
+  if (podsToDelete.length === 0) return undefined;
+  const existing = new Set(activePodNames);
+  const kept = podsToDelete.filter((n) => existing.has(n));
+  return kept.length === podsToDelete.length ? undefined : kept;
+}

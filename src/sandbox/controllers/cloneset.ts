@@ -19,6 +19,7 @@ import {
   OMIT_EXPECTED_UPDATED_ANNOTATION,
   readCloneSetSpec,
   SPECIFIED_DELETE_LABEL,
+  truncatedPodsToDelete,
   type CloneSetSpecView,
   type CloneSetStatus,
   type LifecycleHook,
@@ -221,6 +222,17 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
   if (!jsonEqual(status, cs.status)) {
     const fresh = store.get(CLONESETS, cs.metadata.namespace, cs.metadata.name ?? '');
     if (fresh) store.updateStatus(CLONESETS, { ...fresh, status });
+  }
+
+  // Kruise's truncatePodsToDelete: names of pods that were not active at the start of this sync go
+  const truncated = truncatedPodsToDelete(spec.podsToDelete, podsNow.map((p) => p.metadata.name ?? ''));
+  if (truncated) {
+    const fresh = store.get(CLONESETS, cs.metadata.namespace, cs.metadata.name ?? '');
+    if (fresh && jsonEqual((fresh.spec as { scaleStrategy?: { podsToDelete?: unknown } } | undefined)?.scaleStrategy?.podsToDelete, spec.podsToDelete)) {
+      const { podsToDelete: _dropped, ...rest } = ((fresh.spec as Record<string, unknown>).scaleStrategy ?? {}) as Record<string, unknown>;
+      const scaleStrategy = truncated.length > 0 ? { ...rest, podsToDelete: truncated } : rest;
+      store.update(CLONESETS, { ...fresh, spec: { ...(fresh.spec as Record<string, unknown>), scaleStrategy } });
+    }
   }
 
   const inUse = new Set<string>([updateRevName, status.currentRevision]);

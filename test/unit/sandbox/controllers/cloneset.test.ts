@@ -225,6 +225,37 @@ test(
   }),
 );
 
+for (const shape of ['v1alpha1', 'v1beta1'] as const) {
+  test(
+    `${shape}: selective scale-in (podsToDelete + replicas in one write) removes exactly those pods, then truncatePodsToDelete (cloneset_controller.go) drops their names`,
+    withSim(shape, async (sim) => {
+      const cs = fixture(`cloneset-${shape}.yaml`)[0] as CS;
+      cs.spec.replicas = 4;
+      sim.store.create(CLONESETS, cs);
+      await waitFor('4 ready', readyAll(sim, 4), 5000);
+      const [a, b, keep] = podsOf(sim).map((p) => p.metadata.name!);
+      patchSpec(sim, (c) => {
+        c.spec.replicas = 2;
+        c.spec.scaleStrategy = { podsToDelete: [a, b] };
+      });
+      const left = await waitFor('a and b gone, their names truncated', () => {
+        const names = podsOf(sim).map((p) => p.metadata.name);
+        const list = getCs(sim).spec.scaleStrategy?.podsToDelete;
+        return names.length === 2 && !names.includes(a) && !names.includes(b) && list === undefined ? names : undefined;
+      }, 5000);
+      assert.ok(left.includes(keep), 'no other pod was taken instead');
+      // A name whose pod is still there stays listed: replaced (replicas unchanged), then truncated.
+      patchSpec(sim, (c) => {
+        c.spec.scaleStrategy = { podsToDelete: [keep] };
+      });
+      await waitFor('keep replaced and truncated', () => {
+        const names = podsOf(sim).map((p) => p.metadata.name);
+        return names.length === 2 && !names.includes(keep) && getCs(sim).spec.scaleStrategy?.podsToDelete === undefined ? true : undefined;
+      }, 5000);
+    }),
+  );
+}
+
 test(
   're-applying an old template reuses its revision and bumps its number; history is pruned to the limit',
   withSim('v1alpha1', async (sim) => {
