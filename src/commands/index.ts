@@ -13,6 +13,7 @@ import { registerVersion } from './version-spec';
 import { registerExplain } from './explain/spec';
 import { registerSandbox } from './sandbox-spec';
 import { registerRollout } from './rollout/spec';
+import { registerScaledown } from './scaledown/spec';
 
 /**
  * Adds a group's commands. `shallow`: only the group's top-level command (name, description), for
@@ -30,6 +31,7 @@ export const COMMAND_GROUPS: ReadonlyArray<{ names: readonly string[]; register:
   { names: ['set'], register: registerSet },
   { names: ['restart'], register: registerRestart },
   { names: ['predownload'], register: registerPredownload },
+  { names: ['scaledown'], register: registerScaledown },
   { names: ['create'], register: registerCreate },
   { names: ['get'], register: registerGet },
   { names: ['describe'], register: registerDescribe },

@@ -1,0 +1,205 @@
+// `scaledown` against the cluster: read the workload and its pods, let the pure rules decide
+// (src/kruise/plans/scaledown.ts), write one guarded JSON patch, and optionally wait (watches,
+// no polling) until the removed pods are gone and the workload is at its new replicas.
+// A write whose guard fails (someone changed the workload between our read and our write)
+// is re-read and decided again, so a concurrent scale is neither lost nor doubled.
+import { failure, usageError } from '../cli/exit';
+import type { KubeClient, KubeObject, ResourceType } from '../kube/client';
+import { retryOnConflict } from '../kube/conflict';
+import { isNotFound } from '../kube/errors';
+import { getWithAdvancedHint } from '../kube/resolve';
+import { applyJsonPatch } from '../kruise/containers';
+import {
+  decideScaledown,
+  podFacts,
+  podNamesToLookUp,
+  type PodFacts,
+  type ScaledownDecision,
+  type ScaledownKind,
+  type ScaledownRequest,
+  type ScaledownTarget,
+} from '../kruise/plans/scaledown';
+import { ordinalOfPod } from '../kruise/partition';
+import { labelSelectorString } from '../kruise/selectors';
+import type { DryRunMode } from '../printers/output';
+import { crdSchemaAt } from './crd-fields';
+import { waitUntilDeadline, watchSet, WaitTimeout } from './live';
+import { POD_RT } from './targets';
+
+/** Attempts of the write when the workload changed under us (each one re-reads and decides again). */
+export const SCALEDOWN_ATTEMPTS = 4;
+
+export interface ScaledownOptions {
+  rt: ResourceType;
+  kind: ScaledownKind;
+  name: string;
+  namespace: string;
+  request: ScaledownRequest;
+  dryRun: DryRunMode;
+  fieldManager: string;
+  signal?: AbortSignal;
+}
+
+export type ScaledownOutcome =
+  | { kind: 'unchanged'; object: KubeObject; decision: Extract<ScaledownDecision, { kind: 'unchanged' }> }
+  | { kind: 'written'; object: KubeObject; decision: Extract<ScaledownDecision, { kind: 'write' }> };
+
+/** The kind scaledown handles for a resolved type, or undefined. */
+export function scaledownKindOf(rt: Pick<ResourceType, 'group' | 'resource'>): ScaledownKind | undefined {
+  if (rt.group !== 'apps.kruise.io') return undefined;
+  if (rt.resource === 'clonesets') return 'CloneSet';
+  if (rt.resource === 'statefulsets') return 'AdvancedStatefulSet';
+  return undefined;
+}
+
+interface State {
+  workload: KubeObject;
+  pods: Map<string, PodFacts>;
+}
+
+function withTypeMeta(obj: KubeObject, rt: ResourceType): KubeObject {
+  return obj.apiVersion && obj.kind ? obj : { ...obj, apiVersion: rt.group ? `${rt.group}/${rt.version}` : rt.version, kind: rt.kind };
+}
+
+/** Only what the rules read of a pod: a large workload's list stays small in memory. */
+function slimPod(pod: KubeObject): KubeObject {
+  const m = pod.metadata;
+  return {
+    metadata: {
+      name: m.name,
+      uid: m.uid,
+      labels: m.labels,
+      ownerReferences: m.ownerReferences,
+      ...(m.deletionTimestamp ? { deletionTimestamp: m.deletionTimestamp } : {}),
+    },
+  };
+}
+
+/** One GET of the workload, one LIST of the pods its selector matches, a GET per named pod the list lacks. */
+async function readState(client: KubeClient, opts: ScaledownOptions): Promise<State> {
+  const workload = withTypeMeta(await getWithAdvancedHint(client, opts.rt, opts.name, opts.namespace, { signal: opts.signal }), opts.rt);
+  const selector = labelSelectorString((workload.spec as { selector?: Parameters<typeof labelSelectorString>[0] } | undefined)?.selector);
+  if (selector === '') throw failure(`${opts.rt.kind} "${opts.name}" has an empty selector`);
+  const list = await client.list(POD_RT, opts.namespace, { labelSelector: selector, limit: 500, mapItem: slimPod, signal: opts.signal });
+  const pods = new Map<string, PodFacts>();
+  for (const p of list.items) pods.set(p.metadata.name ?? '', podFacts(p));
+  // A named pod the selector does not match may still exist (another workload's): read it to say so.
+  for (const podName of podNamesToLookUp({ kind: opts.kind, workload, request: opts.request })) {
+    if (pods.has(podName)) continue;
+    try {
+      pods.set(podName, podFacts(await client.get(POD_RT, podName, opts.namespace, { signal: opts.signal })));
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
+  return { workload, pods };
+}
+
+/**
+ * Whether "a-b" ranges may go into this Advanced StatefulSet's reserveOrdinals: the list already
+ * holds one, or the CRD of the served version says its items are int-or-string (v1.8+). Read only
+ * when a range would be written; unknown (an unreadable CRD) means ints.
+ */
+async function rangesAccepted(client: KubeClient, opts: ScaledownOptions, workload: KubeObject): Promise<boolean> {
+  const existing = (workload.spec as { reserveOrdinals?: unknown } | undefined)?.reserveOrdinals;
+  if (Array.isArray(existing) && existing.some((e) => typeof e === 'string')) return true;
+  const items = await crdSchemaAt(client, 'statefulsets.apps.kruise.io', opts.rt.version, ['spec', 'reserveOrdinals', 'items']);
+  return (items as { 'x-kubernetes-int-or-string'?: boolean } | undefined)?.['x-kubernetes-int-or-string'] === true;
+}
+
+function requestedOrdinals(opts: ScaledownOptions): number[] {
+  if ('ordinals' in opts.request) return opts.request.ordinals;
+  return opts.request.pods.map((p) => ordinalOfPod(opts.name, p)).filter((o): o is number => o !== undefined);
+}
+
+/** Whether the ordinals of a request hold two consecutive ones (only then is a range worth a CRD read). */
+function hasRun(ordinals: readonly number[]): boolean {
+  const sorted = [...ordinals].sort((a, b) => a - b);
+  return sorted.some((o, i) => i > 0 && o === sorted[i - 1]! + 1);
+}
+
+export async function runScaledown(client: KubeClient, opts: ScaledownOptions): Promise<ScaledownOutcome> {
+  let ranges: boolean | undefined;
+  return retryOnConflict(
+    async (attempt) => {
+      const state = await readState(client, opts);
+      if (ranges === undefined && opts.kind === 'AdvancedStatefulSet' && hasRun(requestedOrdinals(opts))) ranges = await rangesAccepted(client, opts, state.workload);
+      const decision = decideScaledown({ kind: opts.kind, workload: state.workload, request: opts.request, pods: state.pods, rangesAccepted: ranges ?? false });
+      if (decision.kind === 'refused') {
+        // Refused on our first read: bad input, nothing sent. Refused after a concurrent change: the cluster moved.
+        const suffix = '; nothing was written';
+        throw attempt === 1 ? usageError(`${decision.message}${suffix}`, decision.hint) : failure(`${decision.message} (after a concurrent change)${suffix}`, decision.hint);
+      }
+      if (decision.kind === 'unchanged') return { kind: 'unchanged', object: state.workload, decision };
+      if (opts.dryRun === 'client') return { kind: 'written', object: applyJsonPatch(state.workload, decision.ops), decision };
+      const result = await client.patch(opts.rt, opts.name, 'json', decision.ops, opts.namespace, {
+        dryRun: opts.dryRun === 'server',
+        fieldManager: opts.fieldManager,
+        signal: opts.signal,
+      });
+      return { kind: 'written', object: withTypeMeta(result, opts.rt), decision };
+    },
+    {
+      attempts: SCALEDOWN_ATTEMPTS,
+      signal: opts.signal,
+      exhausted: (last, attempts) =>
+        failure(`${opts.rt.kind} "${opts.name}" kept changing while it was being scaled down (${attempts} attempts); nothing was written`, `hint: last server answer: ${last.message}`),
+    },
+  );
+}
+
+export interface ScaledownWaitResult {
+  replicas: number;
+}
+
+function podStillThere(pods: ReadonlyMap<string, KubeObject>, t: ScaledownTarget): boolean {
+  const pod = pods.get(t.name);
+  return pod !== undefined && (t.uid === undefined || pod.metadata.uid === t.uid);
+}
+
+/**
+ * Waits (list + watch of the workload and its pods) until every target pod is gone and the
+ * workload's status shows its spec: observedGeneration caught up, status.replicas == spec.replicas.
+ * Exit 3 (WaitTimeout) at the deadline, naming what is still missing.
+ */
+export async function waitForScaledown(
+  client: KubeClient,
+  opts: Pick<ScaledownOptions, 'rt' | 'name' | 'namespace' | 'signal'>,
+  workload: KubeObject,
+  targets: readonly ScaledownTarget[],
+  deadline: number | undefined,
+): Promise<ScaledownWaitResult> {
+  const selector = labelSelectorString((workload.spec as { selector?: Parameters<typeof labelSelectorString>[0] } | undefined)?.selector);
+  const podsView = watchSet(client, POD_RT, opts.namespace, { labelSelector: selector, signal: opts.signal });
+  const workloadView = watchSet(client, opts.rt, opts.namespace, { fieldSelector: `metadata.name=${opts.name}`, signal: opts.signal });
+  const progress = (): { left: string[]; spec?: number; status?: number; observed: boolean; deleted: boolean } => {
+    const w = workloadView.objects.get(opts.name);
+    const left = targets.filter((t) => podStillThere(podsView.objects, t)).map((t) => t.name);
+    if (!w) return { left, observed: false, deleted: true };
+    const spec = (w.spec as { replicas?: number } | undefined)?.replicas ?? 1;
+    const status = w.status as { replicas?: number; observedGeneration?: number } | undefined;
+    return { left, spec, status: status?.replicas ?? 0, observed: (status?.observedGeneration ?? 0) >= (w.metadata.generation ?? 0), deleted: false };
+  };
+  try {
+    const done = await waitUntilDeadline(
+      [podsView, workloadView],
+      () => {
+        const p = progress();
+        if (p.deleted && workloadView.gone.has(opts.name)) throw failure(`${opts.rt.kind} "${opts.name}" was deleted while waiting for its scale-down`);
+        return p.left.length === 0 && p.observed && p.spec !== undefined && p.status === p.spec ? { replicas: p.spec } : undefined;
+      },
+      { deadline, signal: opts.signal, what: `${opts.rt.kind} "${opts.name}" to scale down` },
+    );
+    if (done) return done;
+    const p = progress();
+    const why = [
+      p.left.length > 0 ? `${p.left.length === 1 ? 'pod' : 'pods'} ${p.left.join(', ')} still present` : undefined,
+      p.spec !== undefined && p.status !== p.spec ? `${p.status} of ${p.spec} replicas in status` : undefined,
+      !p.observed ? 'spec change not yet observed by the controller' : undefined,
+    ].filter(Boolean);
+    throw new WaitTimeout(`timed out waiting for ${opts.rt.kind} "${opts.name}" to scale down: ${why.join('; ') || 'not settled'}`);
+  } finally {
+    podsView.stop();
+    workloadView.stop();
+  }
+}
