@@ -116,12 +116,25 @@ export function defaultGlobals(): GlobalFlags {
 }
 
 /**
+ * Commands with a flag of their own named like a global one: as in kubectl (a command's local
+ * flag shadows the inherited one), after the command's words the flag is the command's.
+ * `set subject --user=alice` binds a user; it does not pick a kubeconfig user.
+ */
+const SHADOWED: ReadonlyArray<{ words: readonly string[]; flags: readonly string[] }> = [{ words: ['set', 'subject'], flags: ['user'] }];
+
+function shadowedFlags(words: readonly string[]): readonly string[] {
+  return SHADOWED.find((s) => s.words.every((w, i) => words[i] === w))?.flags ?? [];
+}
+
+/**
  * Removes the global flags from argv (anywhere before a lone "--") and returns them
  * with the remaining arguments, which go to the subcommand parser.
  */
 export function extractGlobalFlags(argv: readonly string[]): { globals: GlobalFlags; rest: string[] } {
   const globals = defaultGlobals();
   const rest: string[] = [];
+  // The positional words so far (the command path comes first), for flags a command shadows.
+  const words: string[] = [];
   const set = (spec: FlagSpec, raw: string | undefined, display: string): void => {
     if (spec.kind === 'bool') {
       (globals as unknown as Record<string, unknown>)[spec.key] = raw === undefined ? true : parseBool(raw, display);
@@ -157,7 +170,7 @@ export function extractGlobalFlags(argv: readonly string[]): { globals: GlobalFl
       const eq = arg.indexOf('=');
       const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
       const spec = BY_LONG.get(name);
-      if (!spec) {
+      if (!spec || shadowedFlags(words).includes(name)) {
         rest.push(arg);
         continue;
       }
@@ -190,6 +203,7 @@ export function extractGlobalFlags(argv: readonly string[]): { globals: GlobalFl
       }
       continue;
     }
+    words.push(arg);
     rest.push(arg);
   }
   if (globals.verbosity > 9) throw usageError(`invalid log level ${globals.verbosity} for -v: expected 0-9`);

@@ -33,9 +33,20 @@ export interface ContainerChange {
   field: ChangeField;
 }
 
+/** A change of a pod spec field outside the containers (`set serviceaccount`). */
+export interface PodSpecChange {
+  field: 'serviceAccountName';
+}
+
+export type TemplateChange = ContainerChange | PodSpecChange;
+
+export function isContainerChange(change: TemplateChange): change is ContainerChange {
+  return 'list' in change;
+}
+
 /** The outcome of planning an edit on one object. */
-export type EditPlan =
-  | { ok: true; ops: JsonPatchOp[]; changes: ContainerChange[] }
+export type EditPlan<C extends TemplateChange = ContainerChange> =
+  | { ok: true; ops: JsonPatchOp[]; changes: C[] }
   | { ok: false; missingContainers: string[] };
 
 // ---------------------------------------------------------------------------
@@ -460,9 +471,15 @@ export function inPlacePolicy(obj: KubeObject): InPlacePolicy | undefined {
 }
 
 /** Whether Kruise can apply this change to running pods without recreating them. */
-export function changeIsInPlace(change: ContainerChange): boolean {
-  // Kruise updates only app container images in place; init containers, env and resources need new pods.
-  return change.field === 'image' && change.list === 'containers';
+export function changeIsInPlace(change: TemplateChange): boolean {
+  // Kruise updates only app container images in place; init containers, env, resources and the
+  // service account need new pods.
+  return isContainerChange(change) && change.field === 'image' && change.list === 'containers';
+}
+
+function changeLabel(c: TemplateChange): string {
+  if (!isContainerChange(c)) return 'service account';
+  return c.field === 'image' ? 'init container image' : c.field === 'resources' ? 'resource' : 'env';
 }
 
 export interface InPlaceVerdict {
@@ -474,13 +491,13 @@ export interface InPlaceVerdict {
 }
 
 /** Describes the changes that a Kruise in-place policy cannot apply in place (undefined when all can). */
-export function inPlaceVerdict(obj: KubeObject, changes: readonly ContainerChange[]): InPlaceVerdict | undefined {
+export function inPlaceVerdict(obj: KubeObject, changes: readonly TemplateChange[]): InPlaceVerdict | undefined {
   const policy = inPlacePolicy(obj);
   if (policy !== 'InPlaceIfPossible' && policy !== 'InPlaceOnly') return undefined;
   const blocking = changes.filter((c) => !changeIsInPlace(c));
   if (blocking.length === 0) return undefined;
   const fields = new Set<string>();
-  for (const c of blocking) fields.add(c.field === 'image' ? 'init container image' : c.field === 'resources' ? 'resource' : 'env');
+  for (const c of blocking) fields.add(changeLabel(c));
   return { policy, what: `${[...fields].join(' and ')} changes`, rejected: policy === 'InPlaceOnly' };
 }
 

@@ -34,6 +34,12 @@ const NATIVE: KnownType[] = [
   { group: '', resource: 'configmaps', kind: 'ConfigMap', namespaced: true, nativeVersion: 'v1', aliases: ['configmap', 'cm'] },
   { group: '', resource: 'secrets', kind: 'Secret', namespaced: true, nativeVersion: 'v1', aliases: ['secret'] },
   { group: '', resource: 'events', kind: 'Event', namespaced: true, nativeVersion: 'v1', aliases: ['event', 'ev'] },
+  // set selector / serviceaccount / subject (kubectl's kinds for them)
+  { group: '', resource: 'services', kind: 'Service', namespaced: true, nativeVersion: 'v1', aliases: ['service', 'svc'], subresources: ['status'] },
+  { group: '', resource: 'replicationcontrollers', kind: 'ReplicationController', namespaced: true, nativeVersion: 'v1', aliases: ['replicationcontroller', 'rc'], subresources: ['status', 'scale'] },
+  { group: '', resource: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, nativeVersion: 'v1', aliases: ['serviceaccount', 'sa'] },
+  { group: 'rbac.authorization.k8s.io', resource: 'rolebindings', kind: 'RoleBinding', namespaced: true, nativeVersion: 'v1', aliases: ['rolebinding'] },
+  { group: 'rbac.authorization.k8s.io', resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false, nativeVersion: 'v1', aliases: ['clusterrolebinding'] },
 ];
 
 const KRUISE: KnownType[] = [

@@ -29,6 +29,13 @@ const TYPES_BY_COMMAND: Record<string, string[]> = {
   predownload: WORKLOAD_TYPES,
   'explain partition': ['cloneset', 'asts', 'ads', 'statefulset', 'uniteddeployment'],
 };
+// Issue #18: scaledown, set serviceaccount|selector|subject.
+Object.assign(TYPES_BY_COMMAND, {
+  scaledown: ['cloneset', 'asts'],
+  'set serviceaccount': [...WORKLOAD_TYPES, 'pod', 'uniteddeployment', 'replicaset', 'job', 'cronjob'],
+  'set selector': ['service'],
+  'set subject': ['rolebinding', 'clusterrolebinding'],
+});
 // SidecarSet (issue #17): the verbs that take sidecarset/NAME (set image already lists it).
 for (const verb of ['rollout status', 'rollout undo', 'rollout history', 'rollout pause', 'rollout resume', 'rollout restart', 'restart', 'explain partition']) TYPES_BY_COMMAND[verb]!.push('sidecarset');
 const FLAG_VALUES: Record<string, string[]> = {
@@ -150,6 +157,22 @@ function containerNames(ctx: CommandContext, positionals: string[], withInit: bo
   });
 }
 
+/** `scaledown cloneset/web --pods <TAB>`: the pods the workload named on the line controls. */
+function workloadPodNames(ctx: CommandContext, positionals: string[]): Promise<string[]> {
+  const ref = positionals.find((p) => /^[^/=]+\/[^/=]+$/.test(p));
+  if (!ref) return Promise.resolve([]);
+  return timeBoxed(async () => {
+    const client = await ctx.kube();
+    const [type, name] = ref.split('/') as [string, string];
+    const rt = await client.resolve(type);
+    const { workloadPods } = await import('../../engine/targets');
+    const obj = await client.get(rt, name, client.namespace);
+    const selector = (obj.spec as { selector?: Parameters<typeof workloadPods>[3] } | undefined)?.selector;
+    if (!selector) return [];
+    return (await workloadPods(client, rt, obj, selector, client.namespace)).filter((p) => !p.metadata.deletionTimestamp).map((p) => p.metadata.name ?? '');
+  });
+}
+
 /** `-c a,b,<TAB>`: the containers not listed yet, after what is typed. */
 function listCompletion(current: string, names: string[]): string[] {
   const comma = current.lastIndexOf(',');
@@ -182,6 +205,7 @@ export async function candidates(ctx: CommandContext, root: Command, words: stri
     const names = await containerNames(ctx, positionals, path[0] === 'set');
     return { items: listCompletion(current, names), directive: NO_FILE_COMP };
   }
+  if (prev === '--pods' && path[0] === 'scaledown') return { items: listCompletion(current, await workloadPodNames(ctx, positionals)), directive: NO_FILE_COMP };
   if (prev && FLAG_VALUES[prev]) return { items: FLAG_VALUES[prev]!, directive: NO_FILE_COMP };
   if (prev === '--for') return forCandidates(ctx, current);
   if (prev?.startsWith('-') && !prev.includes('=')) {

@@ -6,7 +6,7 @@ import { failure, usageError } from '../../cli/exit';
 import type { KubeClient, ResourceType } from '../../kube/client';
 import { retryOnConflict } from '../../kube/conflict';
 import { apiGroupOf, joinApiVersion, splitApiVersion } from '../../kruise/api-version';
-import { applyJsonPatch, type JsonPatchOp } from '../../kruise/containers';
+import { applyJsonPatch, isContainerChange, type JsonPatchOp } from '../../kruise/containers';
 import type { KubeObject } from '../../kruise/types';
 import { formatOutcomes, objectName, planAll, planObject, type EditOutcome, type EditRequest, type PlannedEdit } from './edit';
 import { readManifests } from './manifests';
@@ -132,7 +132,7 @@ export async function runClusterEdit(ctx: CommandContext, selection: SetSelectio
     for (let i = 0; i < live.length; i++) {
       const p = planned[i]!;
       if (live[i]!.obj.kind !== 'SidecarSet' || p.ops.length === 0) continue;
-      for (const line of await sidecarSetChangeWarnings(client, p.obj, p.changes)) warn(line);
+      for (const line of await sidecarSetChangeWarnings(client, p.obj, p.changes.filter(isContainerChange))) warn(line);
     }
     const outcomes: EditOutcome[] = [];
     const done: string[] = [];

@@ -8,7 +8,7 @@ import {
   applyJsonPatch,
   inPlaceVerdict,
   locatePodSpec,
-  type ContainerChange,
+  type TemplateChange,
   type EditPlan,
   type JsonPatchOp,
 } from '../../kruise/containers';
@@ -24,7 +24,12 @@ export interface EditRequest {
   updatedVerb: string;
   /** Mutation line verb when nothing changed: "image unchanged". */
   unchangedVerb: string;
-  plan(obj: KubeObject): EditPlan & { violations?: string[] };
+  plan(obj: KubeObject): EditPlan<TemplateChange> & { violations?: string[] };
+  /**
+   * What the edit changes: a pod template (the default: containers located, in-place policies and
+   * Kruise's webhook checked) or fields of the object itself (a Service's selector, a binding's subjects).
+   */
+  target?: 'pod-template' | 'object';
   dryRun: DryRunMode;
   output: OutputFormat;
   fieldManager: string;
@@ -38,7 +43,7 @@ export interface EditRequest {
 export interface PlannedEdit {
   obj: KubeObject;
   ops: JsonPatchOp[];
-  changes: ContainerChange[];
+  changes: TemplateChange[];
 }
 
 export interface EditOutcome {
@@ -72,6 +77,10 @@ function containerInventory(obj: KubeObject): string {
  * `warn` receives the stderr warning for changes that will recreate pods.
  */
 export function planObject(obj: KubeObject, req: EditRequest, warn: (line: string) => void): PlannedEdit {
+  if (req.target === 'object') {
+    const plan = req.plan(obj);
+    return plan.ok ? { obj, ops: plan.ops, changes: plan.changes } : { obj, ops: [], changes: [] };
+  }
   if (!locatePodSpec(obj)) throw failure(`${objectName(obj)} has no pod template: ${req.command} works on workloads, pods, jobs, cron jobs and SidecarSets`);
   const plan = req.plan(obj);
   if (!plan.ok) {

@@ -1,14 +1,15 @@
-// `set image|env|resources`: flags and help only; the implementations load lazily.
+// `set image|env|resources|serviceaccount|selector|subject`: flags and help only; the implementations load lazily.
 import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
 import { collect } from '../collect';
 import { subcommandFilter } from '../subcommands';
 
-function commonFlags(cmd: Command): Command {
+function commonFlags(cmd: Command, labelSelector = true): Command {
+  cmd.option('-f, --filename <file>', 'the objects to change, from a YAML/JSON file, folder or - (repeatable)', collect);
+  // kubectl's set serviceaccount and set selector have no -l
+  if (labelSelector) cmd.option('-l, --selector <selector>', 'change every object of TYPE matching this label selector');
   return cmd
-    .option('-f, --filename <file>', 'the objects to change, from a YAML/JSON file, folder or - (repeatable)', collect)
-    .option('-l, --selector <selector>', 'change every object of TYPE matching this label selector')
     .option('--all', 'change every object of TYPE in the namespace')
     .option('--local', 'edit the -f manifests offline and print them; no cluster is contacted')
     .option('--dry-run [strategy]', 'none, client (compute and print, send nothing) or server (dryRun=All); bare flag = client; use --dry-run=VALUE')
@@ -30,12 +31,22 @@ Behaviour:
 Exit codes: 0 done (or unchanged), 1 refused or failed (nothing changed by this command for that object),
   2 invalid input (nothing was read or sent).`;
 
+const OBJECT_BEHAVIOUR = `
+Behaviour:
+  Every object is read once and checked before anything is written. Each changed object gets exactly one
+  JSON patch (application/json-patch+json) that touches only the requested fields, guarded by a "test" op
+  on what it replaces or appends to; if that changed meanwhile the patch is rebuilt from a fresh read (up
+  to 3 attempts). An object that already matches gets no request and prints "<resource>/<name> ... unchanged".
+
+Exit codes: 0 done (or unchanged), 1 refused or failed (nothing changed by this command for that object),
+  2 invalid input (nothing was read or sent).`;
+
 export function registerSet(program: Command, ctx: CommandContext, shallow = false, sub?: string): void {
-  const set = program.command('set').description('change container images, env or resources with minimal, in-place-friendly patches')
+  const set = program.command('set').description('change images, env, resources, service accounts, selectors or subjects with minimal, in-place-friendly patches')
     .usage('<subcommand> TYPE/NAME... CHANGES [flags]')
     .helpCommand(false);
   if (shallow) return;
-  const want = subcommandFilter(sub, ['image', 'env', 'resources']);
+  const want = subcommandFilter(sub === 'sa' ? 'serviceaccount' : sub, ['image', 'env', 'resources', 'serviceaccount', 'selector', 'subject']);
 
   if (want('image')) {
     commonFlags(
@@ -108,5 +119,92 @@ Examples:
   ${ctx.programName} set resources cloneset/web -c app --limits=cpu=1,memory=1Gi --requests=cpu=250m`,
       )
       .action(lazyAction(ctx, () => import('./resources')));
+  }
+
+  if (want('serviceaccount')) {
+    commonFlags(
+      set
+        .command('serviceaccount')
+        .alias('sa')
+        .description('update the service account of pod template resources')
+        .usage('(-f FILE | TYPE NAME... | TYPE/NAME... | TYPE --all) SERVICE_ACCOUNT [flags]')
+        .argument('[args...]', 'objects, then the service account name'),
+      false,
+    )
+      .addHelpText(
+        'after',
+        `
+Kinds: CloneSet (v1alpha1/v1beta1), Advanced StatefulSet, Advanced DaemonSet, UnitedDeployment (its subset
+  template), Deployment, StatefulSet, DaemonSet, ReplicaSet, ReplicationController, Job, CronJob, and Pod
+  with --local (an existing pod's service account cannot change: exit 1, nothing sent).
+Sets spec.serviceAccountName of the pod template (and the deprecated spec.serviceAccount when it names
+  another account). The name is checked client-side (a DNS-1123 subdomain): a bad one exits 2.
+  Kruise in-place policies: a service account change cannot be applied in place, so InPlaceIfPossible warns
+  that pods will be recreated and InPlaceOnly is refused before sending (exit 1).
+${OBJECT_BEHAVIOUR}
+
+Examples:
+  ${ctx.programName} set serviceaccount cloneset/web web-runner
+  ${ctx.programName} set sa deployment api api-sa --dry-run=server -o yaml
+  ${ctx.programName} set sa -f web.yaml web-runner --local -o yaml    # offline, no cluster`,
+      )
+      .action(lazyAction(ctx, () => import('./serviceaccount')));
+  }
+
+  if (want('selector')) {
+    commonFlags(
+      set
+        .command('selector')
+        .description('set the selector on a resource (Services, as in kubectl)')
+        .usage('(-f FILE | TYPE NAME | TYPE/NAME) EXPRESSIONS [--resource-version=VERSION] [flags]')
+        .argument('[args...]', 'objects, then the selector, e.g. app=web,tier=frontend'),
+      false,
+    )
+      .option('--resource-version <version>', 'only update the object if this is its current resourceVersion (a single object)')
+      .addHelpText(
+        'after',
+        `
+The new selector replaces the old one (keys not given are removed; an empty "" removes the selector).
+  Requirements are key=value (or key==value), separated by commas. As in kubectl, only Services take it:
+  other kinds are refused before anything is sent (exit 2), naming the rule that fixes their selector
+  (CloneSet and Advanced StatefulSet: Kruise's webhook forbids changing spec.selector; apps/v1 kinds:
+  immutable). Expressions (in, notin, !key) cannot go into a Service's selector (exit 2).
+  --resource-version: the change is refused (exit 1) unless the object is at that resourceVersion.
+${OBJECT_BEHAVIOUR}
+
+Examples:
+  ${ctx.programName} set selector service/web app=web,tier=frontend
+  ${ctx.programName} set selector svc web app=web --resource-version=1234
+  ${ctx.programName} set selector --local -f svc.yaml app=web -o yaml    # offline, no cluster`,
+      )
+      .action(lazyAction(ctx, () => import('./selector')));
+  }
+
+  if (want('subject')) {
+    commonFlags(
+      set
+        .command('subject')
+        .description('update the users, groups or service accounts of a role binding or cluster role binding')
+        .usage('(-f FILE | TYPE NAME | TYPE/NAME | TYPE -l SELECTOR | TYPE --all) [--user=NAME] [--group=NAME] [--serviceaccount=NAMESPACE:NAME] [flags]')
+        .argument('[args...]', 'objects'),
+    )
+      .option('--user <name>', 'a user to bind to the role (repeatable)', collect)
+      .option('--group <name>', 'a group to bind to the role (repeatable)', collect)
+      .option('--serviceaccount <namespace:name>', 'a service account to bind to the role (repeatable; ":name" = the current namespace, RoleBindings only)', collect)
+      .addHelpText(
+        'after',
+        `
+Adds the subjects a binding does not have yet (users, then groups, then service accounts, each sorted),
+  like kubectl; subjects already bound are left alone. Kinds: RoleBinding, ClusterRoleBinding (others: exit 2).
+  A service account without a namespace takes the current one (-n, the context's; with --local: -n, else
+  the binding's own) and is refused for a ClusterRoleBinding (exit 2).
+${OBJECT_BEHAVIOUR}
+
+Examples:
+  ${ctx.programName} set subject rolebinding/admin --user=alice --group=devs
+  ${ctx.programName} set subject clusterrolebinding view --serviceaccount=monitoring:prometheus
+  ${ctx.programName} set subject --local -f binding.yaml --user=bob -o yaml    # offline, no cluster`,
+      )
+      .action(lazyAction(ctx, () => import('./subject')));
   }
 }

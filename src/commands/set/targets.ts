@@ -4,6 +4,7 @@
 import { usageError } from '../../cli/exit';
 import { lookupType } from '../../kube/aliases';
 import { validateName, validateSelector } from '../../kube/targets';
+import { selectorRefusal } from '../../kruise/object-edits';
 
 /** Kinds with a pod spec that `set` can edit, by API group and kind. */
 export const EDITABLE_KINDS: ReadonlySet<string> = new Set([
@@ -21,7 +22,32 @@ export const EDITABLE_KINDS: ReadonlySet<string> = new Set([
   'apps.kruise.io/UnitedDeployment',
 ]);
 
+/** The kinds of the `set` verbs that do not edit containers, each with kubectl's refusal of other kinds. */
+interface VerbKinds {
+  kinds: ReadonlySet<string>;
+  refusal(group: string, kind: string, resource: string): string;
+  /** Hint after an unknown type. */
+  works: string;
+}
+
+const VERB_KINDS: Record<string, VerbKinds> = {
+  // kubectl's UpdatePodSpecForObject kinds (plus ReplicationController) and Kruise's; a SidecarSet has no pod spec of its own.
+  'set serviceaccount': {
+    kinds: new Set([...[...EDITABLE_KINDS].filter((k) => k !== 'apps.kruise.io/SidecarSet'), '/ReplicationController']),
+    refusal: (group, _kind, resource) => `set serviceaccount is not supported for ${resource}${group ? `.${group}` : ''}: it needs a workload with a pod template, a pod, a job or a cron job`,
+    works: 'set serviceaccount works on clonesets, asts, ads, uniteddeployments, deployments, statefulsets, daemonsets, replicasets, replicationcontrollers, pods, jobs and cronjobs',
+  },
+  'set selector': { kinds: new Set(['/Service']), refusal: (group, kind) => selectorRefusal(group, kind), works: 'set selector works on services' },
+  'set subject': {
+    kinds: new Set(['rbac.authorization.k8s.io/RoleBinding', 'rbac.authorization.k8s.io/ClusterRoleBinding']),
+    refusal: () => 'setting subjects is only supported for RoleBinding/ClusterRoleBinding',
+    works: 'set subject works on rolebindings and clusterrolebindings',
+  },
+};
+
 export function editableProblem(group: string, kind: string, resource: string, verb: string): string | undefined {
+  const own = VERB_KINDS[verb];
+  if (own) return own.kinds.has(`${group}/${kind}`) ? undefined : own.refusal(group, kind, resource);
   if (EDITABLE_KINDS.has(`${group}/${kind}`)) return undefined;
   return `${verb} is not supported for ${resource}${group ? `.${group}` : ''}: it needs a workload with a pod template, a pod, a job, a cron job or a SidecarSet`;
 }
@@ -29,7 +55,7 @@ export function editableProblem(group: string, kind: string, resource: string, v
 /** Rejects, before any request, a type this CLI does not know or that has no containers. */
 function checkType(type: string, verb: string): void {
   const ref = lookupType(type);
-  if (!ref) throw usageError(`unknown resource type "${type}"`, `hint: ${verb} works on clonesets, asts, ads, sidecarsets, deployments, statefulsets, daemonsets, replicasets, pods, jobs and cronjobs`);
+  if (!ref) throw usageError(`unknown resource type "${type}"`, `hint: ${VERB_KINDS[verb]?.works ?? `${verb} works on clonesets, asts, ads, sidecarsets, deployments, statefulsets, daemonsets, replicasets, pods, jobs and cronjobs`}`);
   const problem = editableProblem(ref.known.group, ref.known.kind, ref.known.resource, verb);
   if (problem) throw usageError(problem);
 }

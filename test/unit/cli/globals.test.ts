@@ -28,6 +28,16 @@ test('a command\'s short flag written -x=VALUE (kubectl\'s form) reaches command
   assert.deepEqual(rest, ['rollout', 'status', 'cloneset', '-lapp=web', '-ojson', '-wfalse', '-fa.yaml', '-o', '', '--', '-l=x']);
 });
 
+test('set subject --user is the subject flag (kubectl: a local flag shadows the global one); before the command it is still the kubeconfig user', () => {
+  const sub = extractGlobalFlags(['-n', 'team', 'set', 'subject', 'rolebinding/admin', '--user=alice', '--user', 'bob', '--context=kind']);
+  assert.equal(sub.globals.user, undefined);
+  assert.equal(sub.globals.namespace, 'team');
+  assert.equal(sub.globals.context, 'kind');
+  assert.deepEqual(sub.rest, ['set', 'subject', 'rolebinding/admin', '--user=alice', '--user', 'bob']);
+  assert.equal(extractGlobalFlags(['--user=admin', 'set', 'subject', 'rolebinding/admin', '--group=devs']).globals.user, 'admin');
+  assert.equal(extractGlobalFlags(['set', 'image', 'deploy/x', 'a=b:1', '--user=admin']).globals.user, 'admin', 'other commands keep the global --user');
+});
+
 test('arguments after -- are left alone', () => {
   const { globals, rest } = extractGlobalFlags(['restart', '--', '-n', 'x']);
   assert.equal(globals.namespace, undefined);
