@@ -253,6 +253,16 @@ describe('scaledown races', () => {
   });
 });
 
+test('completion: the kinds scaledown takes, and after --pods the pods the named workload controls (the rest of a list too)', async () => {
+  const kinds = await cli(['__complete', 'scaledown', '']);
+  assert.equal(kinds.stdout, 'cloneset/\nasts/\n:6\n');
+  const web = (await podsOf(sb, 'app=web')).map((p) => p.metadata.name as string).sort();
+  const pods = await cli(['__complete', 'scaledown', 'cloneset/web', '--pods', '']);
+  assert.deepEqual(pods.stdout.split('\n').filter((l) => l && !l.startsWith(':')).sort(), web, 'only web\'s pods, not api\'s');
+  const rest = await cli(['__complete', 'scaledown', 'cloneset/web', '--pods', `${web[0]},`]);
+  assert.deepEqual(rest.stdout.split('\n').filter((l) => l && !l.startsWith(':')).sort(), web.slice(1).map((n) => `${web[0]},${n}`));
+});
+
 describe('scaledown advanced statefulset', () => {
   test('--ordinals 2: ordinal 2 reserved (API and kubectl), its pod gone, the others kept; a rerun and an inactive ordinal write nothing', async () => {
     await apply('asts-db.yaml');
