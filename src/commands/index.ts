@@ -14,6 +14,7 @@ import { registerExplain } from './explain/spec';
 import { registerSandbox } from './sandbox-spec';
 import { registerRollout } from './rollout/spec';
 import { registerScaledown } from './scaledown/spec';
+import { registerExec } from './exec/spec';
 
 /**
  * Adds a group's commands. `shallow`: only the group's top-level command (name, description), for
@@ -35,6 +36,7 @@ export const COMMAND_GROUPS: ReadonlyArray<{ names: readonly string[]; register:
   { names: ['create'], register: registerCreate },
   { names: ['get'], register: registerGet },
   { names: ['describe'], register: registerDescribe },
+  { names: ['exec'], register: registerExec },
   { names: ['explain'], register: registerExplain },
   { names: ['sandbox'], register: registerSandbox },
   { names: ['completion', '__complete'], register: registerCompletion },

@@ -15,6 +15,8 @@ export interface ResourceType {
 }
 
 export type { ObjectMeta, KubeObject } from '../lib/objects';
+import type { ExecOutcome, ExecRequest, ExecStreams } from './exec';
+export type { ExecOutcome, ExecRequest, ExecStreams, TerminalSize } from './exec';
 import type { KubeObject } from '../lib/objects';
 
 export interface KubeList<T extends KubeObject = KubeObject> {
@@ -113,6 +115,9 @@ export interface KubeClient {
 
   /** GET of a raw path (e.g. "/version"); JSON-decoded. */
   raw<T = unknown>(path: string, opts?: RequestOptions): Promise<T>;
+
+  /** Runs a command in a container (pods/exec over WebSocket); resolves with the command's exit code once it ends. */
+  exec(req: ExecRequest, io: ExecStreams): Promise<ExecOutcome>;
 
   /** Releases sockets so the process can exit. */
   close(): void;

@@ -5,6 +5,7 @@
 import * as http from 'node:http';
 import type * as httpsTypes from 'node:https';
 import { isIP } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { PeerCertificate } from 'node:tls';
 import { CliError } from '../cli/exit';
 import { apiError, transportError, type RequestContext } from './errors';
@@ -139,8 +140,31 @@ function httpsModule(): typeof httpsTypes {
   return process.getBuiltinModule('node:https') as typeof httpsTypes;
 }
 
+/** An HTTP/1.1 upgrade (exec over WebSocket): the request line and headers beside the usual ones. */
+export interface UpgradeRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  /** Already encoded (exec repeats `command=`). */
+  rawQuery: string;
+  headers: Record<string, string>;
+  context: RequestContext;
+  signal?: AbortSignal;
+}
+
+/** The connection after 101 Switching Protocols: the socket, the bytes already read past the headers, the response headers. */
+export interface Upgraded {
+  socket: Duplex;
+  head: Buffer;
+  headers: http.IncomingHttpHeaders;
+}
+
+/** Most bytes of an error answer to an upgrade read (a Status is a few hundred). */
+const MAX_UPGRADE_ERROR_BYTES = 1024 * 1024;
+
 export class Transport {
   private readonly agent: http.Agent;
+  /** TLS settings of every connection (the agent's, and an upgrade's own connection). */
+  private readonly tlsOptions: httpsTypes.RequestOptions = {};
   private readonly isHttps: boolean;
   private readonly base: URL;
   private readonly warned = new Set<string>();
@@ -164,6 +188,8 @@ export class Transport {
         tls.checkServerIdentity = (_host: string, cert: PeerCertificate) => tlsCheck(name, cert);
       }
       this.agent = new (httpsModule().Agent)(tls);
+      const { keepAlive: _k, keepAliveMsecs: _m, maxSockets: _s, ...own } = tls;
+      this.tlsOptions = own;
     } else {
       this.agent = new http.Agent(common);
     }
@@ -366,6 +392,80 @@ export class Transport {
       if (req.body !== undefined) creq.end(req.body);
       else creq.end();
     });
+  }
+
+  /**
+   * Opens an HTTP/1.1 upgrade (not retried: an exec is not repeated behind the user's back) on a
+   * connection of its own, with the credentials, impersonation and TLS settings of every request.
+   * Anything but 101 is read (at most 1 MiB) and thrown as a KubeApiError; --request-timeout
+   * bounds the handshake only.
+   */
+  async upgrade(req: UpgradeRequest): Promise<Upgraded> {
+    const creds = await this.config.credentials();
+    const headers: Record<string, string | string[]> = { 'User-Agent': this.config.userAgent, ...this.config.headers, ...req.headers };
+    if (creds.authorization) headers.Authorization = creds.authorization;
+    const path = `${req.path}${req.rawQuery ? `?${req.rawQuery}` : ''}`;
+    const url = this.url(path);
+    const logged: HttpRequest = { method: req.method, path, context: req.context };
+    if (this.config.verbosity >= 7) {
+      for (const [k, v] of Object.entries(headers)) {
+        for (const one of Array.isArray(v) ? v : [v]) this.config.log(this.config.redact(`Request Header: "${k}: ${redactHeader(k, one)}"`));
+      }
+    }
+    const started = Date.now();
+    const timeoutMs = this.config.requestTimeoutMs;
+    try {
+      return await new Promise<Upgraded>((resolve, reject) => {
+        let settled = false;
+        const settle = (fn: () => void): void => {
+          if (settled) return;
+          settled = true;
+          if (timer) clearTimeout(timer);
+          req.signal?.removeEventListener('abort', onAbort);
+          fn();
+        };
+        const mod = this.isHttps ? httpsModule() : http;
+        // A connection of its own (agent: false): an upgraded socket never returns to a pool.
+        const creq = mod.request(url, { method: req.method, headers, agent: false, ...this.tlsOptions });
+        const onAbort = (): void => {
+          creq.destroy();
+          settle(() => reject(new AbortError()));
+        };
+        const timer =
+          timeoutMs > 0
+            ? setTimeout(() => {
+                const err = new Error(`request timed out after ${timeoutMs}ms`) as NodeJS.ErrnoException;
+                err.code = 'REQUEST_TIMEOUT';
+                creq.destroy(err);
+              }, timeoutMs)
+            : undefined;
+        req.signal?.addEventListener('abort', onAbort, { once: true });
+        creq.on('upgrade', (res, socket, head) => {
+          this.emitWarnings(res.headers);
+          this.logResponse(logged, res.statusCode ?? 101, res.statusMessage ?? 'Switching Protocols', started, res.headers, undefined);
+          settle(() => resolve({ socket, head, headers: res.headers }));
+        });
+        creq.on('response', (res) => {
+          this.emitWarnings(res.headers);
+          const status = res.statusCode ?? 0;
+          const statusText = res.statusMessage ?? http.STATUS_CODES[status] ?? '';
+          readBody(res, url, MAX_UPGRADE_ERROR_BYTES, req.signal).then(
+            (body) => {
+              this.logResponse(logged, status, statusText, started, res.headers, body);
+              settle(() => reject(status >= 200 && status < 300 ? new CliError(`${url} answered ${status} ${statusText} instead of switching protocols (is a proxy in between?)`) : apiError(status, statusText, body, req.context)));
+            },
+            (e: unknown) => settle(() => reject(e)),
+          );
+        });
+        creq.on('error', (error: NodeJS.ErrnoException) => {
+          this.logLine(`${req.method} ${url} failed in ${Date.now() - started} milliseconds: ${error.code ?? error.message}`);
+          settle(() => reject(isAbortError(error) ? error : transportError(error, this.config.server, timeoutMs)));
+        });
+        creq.end();
+      });
+    } catch (err) {
+      throw this.scrub(err);
+    }
   }
 
   private emitWarnings(headers: http.IncomingHttpHeaders): void {

@@ -19,6 +19,7 @@ import { failure, usageError } from '../cli/exit';
 import { dns1123LabelProblem, dns1123SubdomainProblem } from '../kruise/names';
 import { DISCOVERED_GROUPS, servedResource, type Discovery } from './discovery';
 import { KubeApiError, isGone, isNotFound, type RequestContext } from './errors';
+import type { ExecOutcome, ExecRequest, ExecStreams } from './exec';
 import type { HttpRequest, QueryValue, Transport } from './http';
 import { advancedKindHint, isServedBy, resolveType } from './resolve';
 import { observe as observeWith } from './watch';
@@ -53,6 +54,8 @@ export function resourcePath(rt: Pick<ResourceType, 'group' | 'version' | 'resou
   if (subresource) p += `/${encodeURIComponent(subresource)}`;
   return p;
 }
+
+const POD_TYPE: ResourceType = { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true };
 
 function checkName(name: string, rt: ResourceType): void {
   const problem = dns1123SubdomainProblem(name);
@@ -308,6 +311,13 @@ export class RestClient implements KubeClient {
   async raw<T = unknown>(path: string, opts?: RequestOptions & { timeoutMs?: number; maxAttempts?: number }): Promise<T> {
     if (!path.startsWith('/') || path.includes('..')) throw usageError(`invalid API path "${path}"`);
     return this.request<T>({ method: 'GET', path, signal: opts?.signal, timeoutMs: opts?.timeoutMs, maxAttempts: opts?.maxAttempts, context: { verb: 'get', path, userName: this.userName, server: this.server, resource: path } });
+  }
+
+  async exec(req: ExecRequest, io: ExecStreams): Promise<ExecOutcome> {
+    checkNamespace(req.namespace);
+    checkName(req.pod, POD_TYPE);
+    const { execInPod } = await import('./exec');
+    return execInPod(this.transport, req, io);
   }
 
   close(): void {

@@ -11,6 +11,7 @@ import { builtinRolloutCrds, type RolloutRelease } from './crds/builtin-rollout-
 import { attachCrdLifecycle, installCrds, readCrdFolder } from './server/crd-lifecycle';
 import { FaultInjector, type FaultSpec } from './server/faults';
 import { createRequestHandler, type AuthConfig } from './server/http';
+import { createUpgradeHandler } from './server/exec';
 import { buildKubeconfig } from './server/kubeconfig';
 import { ResourceRegistry } from './server/registry';
 import type { AuditRecord } from './server/request';
@@ -139,8 +140,11 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
 
   let ready = false;
   let address = '';
-  const handler = createRequestHandler({ store, registry, faults: new FaultInjector(opts.faults ?? {}), auth, audit, serverAddress: () => address, isReady: () => ready, slowWatcherGraceMs: opts.slowWatcherGraceMs });
+  const faults = new FaultInjector(opts.faults ?? {});
+  const handler = createRequestHandler({ store, registry, faults, auth, audit, serverAddress: () => address, isReady: () => ready, slowWatcherGraceMs: opts.slowWatcherGraceMs });
   const server: Server = tlsMaterial ? createHttpsServer({ cert: tlsMaterial.certPem, key: tlsMaterial.keyPem }, handler) : createHttpServer(handler);
+  // pods/exec (WebSocket): the only upgrade the sandbox answers.
+  server.on('upgrade', createUpgradeHandler({ store, faults, auth, audit }));
   server.keepAliveTimeout = 60_000;
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {

@@ -19,7 +19,7 @@ interface Spec {
 const SPECS: Spec[] = [
   { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', namespaced: false, shortNames: ['ns'], status: true, verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] },
   { group: '', version: 'v1', resource: 'nodes', kind: 'Node', namespaced: false, shortNames: ['no'], status: true },
-  { group: '', version: 'v1', resource: 'pods', kind: 'Pod', shortNames: ['po'], categories: ['all'], status: true, extra: ['log', 'eviction'] },
+  { group: '', version: 'v1', resource: 'pods', kind: 'Pod', shortNames: ['po'], categories: ['all'], status: true, extra: ['log', 'eviction', 'exec'] },
   { group: '', version: 'v1', resource: 'services', kind: 'Service', shortNames: ['svc'], categories: ['all'], status: true },
   { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', shortNames: ['cm'] },
   { group: '', version: 'v1', resource: 'secrets', kind: 'Secret' },

@@ -383,6 +383,8 @@ export class ResourceHandler {
     if (type.builtin && type.group === '' && type.resource === 'pods') {
       if (p.subresource === 'log' && verb === 'get') return this.podLog(r, p, type);
       if (p.subresource === 'eviction' && verb === 'create') return this.evict(r, p, type);
+      // A streaming subresource reached without an Upgrade header (server.on('upgrade') in ../index.ts serves it).
+      if (p.subresource === 'exec' && (verb === 'get' || verb === 'create')) throw ApiError.badRequest('Upgrade request required');
     }
     throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
   }

@@ -1,0 +1,108 @@
+// `exec [-S] POD [-c CONTAINER] [-i] [-t] -- COMMAND`: kubectl exec (pkg/cmd/exec/exec.go) with
+// kruise-tools' -S: the container is chosen from the pod as read once (src/kruise/exec-target.ts),
+// then the command runs over WebSocket (src/kube/exec.ts). The exit code is the remote command's.
+import type { Command } from 'commander';
+import type { CommandContext } from '../../cli/context';
+import { failure, usageError } from '../../cli/exit';
+import { isTerminal } from '../../cli/terminal';
+import type { ExecStreams, KubeClient, TerminalSize } from '../../kube/client';
+import { completedPodProblem, containerNotRunning, plainExecTarget, sidecarExecTarget } from '../../kruise/exec-target';
+import { activePodsLess } from '../../kruise/rules/sidecarset-upgrade';
+import type { Pod } from '../../kruise/types';
+import { argsLenAtDash, parseExecArgs, type ExecArgs } from './args';
+
+interface ExecFlags {
+  sidecar?: boolean;
+  container?: string;
+  stdin?: boolean;
+  tty?: boolean;
+  quiet?: boolean;
+}
+
+const POD_RT = { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true };
+
+/** The pod: named, or the most active pod of a workload (kubectl's attachablePodForObject: reversed ActivePods order). */
+async function targetPod(client: KubeClient, args: ExecArgs, signal: AbortSignal): Promise<Pod> {
+  if (args.type === 'pod') return client.get<Pod>(POD_RT, args.name, undefined, { signal });
+  const { resolveWorkload } = await import('../../engine/targets');
+  const workload = await resolveWorkload(client, { type: args.type, name: args.name }, signal);
+  const pods = workload.pods.filter((p) => !p.metadata.deletionTimestamp);
+  if (pods.length === 0) throw failure(`${workload.kind.toLowerCase()} "${args.name}" has no pods to exec into in namespace "${workload.namespace}"`);
+  return pods.reduce((best, p) => (activePodsLess(best, p) < 0 ? p : best));
+}
+
+/** -i and -t as kubectl's SetupTTY decides them: a TTY needs stdin, and stdin must be a terminal. */
+function streamsWanted(flags: ExecFlags, ctx: CommandContext): { stdin: boolean; tty: boolean } {
+  const stdin = flags.stdin === true;
+  if (!stdin || !flags.tty) return { stdin, tty: false };
+  if (!isTerminal(0)) {
+    if (!flags.quiet) ctx.term.stderr.write('Unable to use a TTY - input is not a terminal or the right kind of file\n');
+    return { stdin, tty: false };
+  }
+  return { stdin, tty: true };
+}
+
+/** Raw mode on the local terminal for the session; undone on every way out. */
+function rawTerminal(): { stdin: NodeJS.ReadStream; restore: () => void } {
+  const stdin = process.stdin;
+  stdin.setRawMode(true);
+  let restored = false;
+  const restore = (): void => {
+    if (restored) return;
+    restored = true;
+    try {
+      stdin.setRawMode(false);
+    } catch {
+      /* the terminal is gone */
+    }
+    process.off('exit', restore);
+  };
+  process.on('exit', restore);
+  return { stdin, restore };
+}
+
+function terminalSize(): ExecStreams['terminalSize'] {
+  const out = process.stdout;
+  if (!out.isTTY) return undefined;
+  return {
+    current: (): TerminalSize | undefined => (out.columns && out.rows ? { width: out.columns, height: out.rows } : undefined),
+    onChange: (listener) => {
+      out.on('resize', listener);
+      return () => out.off('resize', listener);
+    },
+  };
+}
+
+export async function run(ctx: CommandContext, words: string[], flags: ExecFlags, command: Command): Promise<number> {
+  const args = parseExecArgs(words, argsLenAtDash(command), { sidecar: flags.sidecar === true, container: flags.container });
+  const client = await ctx.kube();
+  const pod = await targetPod(client, args, ctx.signal);
+  const podName = pod.metadata.name ?? args.name;
+  const completed = completedPodProblem(pod);
+  if (completed) throw failure(completed);
+  const target = flags.sidecar ? sidecarExecTarget(pod, flags.container) : plainExecTarget(pod, flags.container);
+  if (!target.ok) throw target.input ? usageError(target.message, target.hint) : failure(target.message, target.hint);
+  const notRunning = containerNotRunning(pod, target.container);
+  if (notRunning) throw failure(`container "${target.container}" of pod "${podName}" is not running (${notRunning}): there is nothing to exec into`);
+  if (target.notice && !flags.quiet) ctx.term.stderr.write(`${target.notice}\n`);
+
+  const { stdin, tty } = streamsWanted(flags, ctx);
+  const raw = tty ? rawTerminal() : undefined;
+  try {
+    const outcome = await client.exec(
+      { namespace: pod.metadata.namespace ?? client.namespace, pod: podName, container: target.container, command: args.command, stdin, stdout: true, stderr: !tty, tty },
+      {
+        stdin: stdin ? (raw?.stdin ?? process.stdin) : undefined,
+        stdout: (chunk) => ctx.term.stdout.write(chunk),
+        stderr: (chunk) => ctx.term.stderr.write(chunk),
+        terminalSize: tty ? terminalSize() : undefined,
+        signal: ctx.signal,
+      },
+    );
+    raw?.restore();
+    if (outcome.exitCode !== 0 && outcome.message) ctx.term.stderr.write(`${outcome.message}\n`);
+    return outcome.exitCode;
+  } finally {
+    raw?.restore();
+  }
+}
