@@ -77,8 +77,9 @@ export function decodeExecStatus(text: string): { exitCode: number; message?: st
     if (!status.details) throw new CliError('error stream protocol error: details must be set');
     const cause = status.details.causes?.find((c) => c.reason === EXIT_CODE_CAUSE || c.type === EXIT_CODE_CAUSE);
     if (!cause) throw new CliError(`error stream protocol error: no ${EXIT_CODE_CAUSE} cause given`);
-    const code = Number(cause.message);
-    if (!/^\d+$/.test(cause.message ?? '') || code > 255) throw new CliError(`error stream protocol error: invalid exit code value ${JSON.stringify(cause.message)}`);
+    const text = cause.message ?? '';
+    const code = Number(text);
+    if (!/^\d+$/.test(text) || code > 255) throw new CliError(`error stream protocol error: invalid exit code value ${JSON.stringify(text)}`);
     return { exitCode: code, message: `command terminated with exit code ${code}` };
   }
   throw new CliError(status.message || 'the command failed in the container (no message)');
