@@ -193,6 +193,40 @@ async function forCandidates(ctx: CommandContext, current: string): Promise<{ it
 
 const CONTAINER_FLAGS = ['-c', '--containers'];
 
+/** exec -S (alone or among short flags: -itS). */
+const SIDECAR_FLAG = /^(--sidecar|-[a-zA-Z]*S[a-zA-Z]*)$/;
+
+/**
+ * exec: the pod (its name, or a workload's TYPE/ to pick its pod from); after -c, the containers of the
+ * pod named (init ones too, as kubectl offers), or with -S its SidecarSet sidecars (a hot pair by its
+ * sidecar's name). Nothing once the pod is named: the command is the container's business.
+ */
+async function execCandidates(ctx: CommandContext, before: string[], positionals: string[], prev: string | undefined, current: string): Promise<{ items: string[]; directive: number }> {
+  if (prev === '-c' || prev === '--container') {
+    const ref = positionals[0];
+    const m = ref ? /^(?:(?:pods?|po)\/)?([^/]+)$/.exec(ref) : null;
+    if (!m) return { items: [], directive: NO_FILE_COMP };
+    const sidecar = before.some((w) => SIDECAR_FLAG.test(w));
+    const names = await timeBoxed(async () => {
+      const client = await ctx.kube();
+      const pod = await client.get<import('../../kruise/types').Pod>(await client.resolve('pod'), m[1]!);
+      if (sidecar) {
+        const { podSidecars } = await import('../../kruise/exec-target');
+        return [...new Set(podSidecars(pod).map((s) => s.name))];
+      }
+      return [...pod.spec.containers, ...(pod.spec.initContainers ?? [])].map((c) => c.name);
+    });
+    return { items: names.filter((n) => n.startsWith(current)), directive: NO_FILE_COMP };
+  }
+  if (positionals.length > 0) return { items: [], directive: NO_FILE_COMP };
+  const slash = current.indexOf('/');
+  if (slash > 0) return { items: (await objectNames(ctx, current.slice(0, slash))).filter((n) => n.startsWith(current)), directive: NO_FILE_COMP };
+  const pods = (await objectNames(ctx, 'pod')).map((n) => n.slice(n.indexOf('/') + 1));
+  const types = [...WORKLOAD_TYPES, 'uniteddeployment'].map((t) => `${t}/`);
+  const items = [...pods, ...types].filter((n) => n.startsWith(current));
+  return { items, directive: items.every((n) => n.endsWith('/')) ? NO_FILE_COMP | NO_SPACE : NO_FILE_COMP };
+}
+
 export async function candidates(ctx: CommandContext, root: Command, words: string[]): Promise<{ items: string[]; directive: number }> {
   const current = words.length ? words[words.length - 1]! : '';
   const before = words.slice(0, -1);
@@ -201,6 +235,7 @@ export async function candidates(ctx: CommandContext, root: Command, words: stri
   if (prev === '-n' || prev === '--namespace') return { items: (await namespaceNames(ctx)).filter((n) => n.startsWith(current)), directive: NO_FILE_COMP };
   const inline = /^(-n=|--namespace=)(.*)$/.exec(current);
   if (inline) return { items: (await namespaceNames(ctx)).map((n) => inline[1] + n).filter((n) => n.startsWith(current)), directive: NO_FILE_COMP };
+  if (path[0] === 'exec' && !current.startsWith('-')) return execCandidates(ctx, before, positionals, prev, current);
   if (prev && CONTAINER_FLAGS.includes(prev) && takesValue(command, prev)) {
     const names = await containerNames(ctx, positionals, path[0] === 'set');
     return { items: listCompletion(current, names), directive: NO_FILE_COMP };
