@@ -113,6 +113,11 @@ const CASES: Record<string, Case> = {
   'viewer may not write': { args: ['rollout', 'pause', 'cloneset/web'], code: FAILED, cause: /viewer cannot patch clonesets?.* in namespace default/, config: 'viewer' },
   'not found': { args: ['rollout', 'pause', 'cloneset/ghost'], code: FAILED, cause: /"ghost" not found/ },
   'native sts that is an Advanced StatefulSet': { args: ['rollout', 'status', 'sts/nothing-here'], code: FAILED, cause: /nothing-here/ },
+  // exec (issue #18)
+  'exec without "--"': { args: ['exec', 'web', 'date'], code: USAGE, cause: /exec \[POD\] \[COMMAND\] is not supported anymore/ },
+  'exec into an upper-case pod name': { args: ['exec', 'Web', '--', 'date'], code: USAGE, cause: /invalid pod name "Web"/ },
+  'exec into a missing pod': { args: ['exec', 'ghost', '--', 'true'], code: FAILED, cause: /pods "ghost" not found/ },
+  'viewer may not exec': { args: ['exec', 'cloneset/web', '--', 'true'], code: FAILED, cause: /viewer cannot create pods\/exec in namespace default/, config: 'viewer' },
 };
 
 let sb: Sandbox;
