@@ -144,7 +144,8 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   const handler = createRequestHandler({ store, registry, faults, auth, audit, serverAddress: () => address, isReady: () => ready, slowWatcherGraceMs: opts.slowWatcherGraceMs });
   const server: Server = tlsMaterial ? createHttpsServer({ cert: tlsMaterial.certPem, key: tlsMaterial.keyPem }, handler) : createHttpServer(handler);
   // pods/exec (WebSocket): the only upgrade the sandbox answers.
-  server.on('upgrade', createUpgradeHandler({ store, faults, auth, audit }));
+  const upgrades = createUpgradeHandler({ store, faults, auth, audit });
+  server.on('upgrade', upgrades);
   server.keepAliveTimeout = 60_000;
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -176,6 +177,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
+        upgrades.closeAll();
       });
       if (auditFd !== undefined) closeSync(auditFd);
     },

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { kubectl, REPO_ROOT, runCli } from '../helpers/cli';
+import { kubectl, REPO_ROOT, runCli, streamCli } from '../helpers/cli';
 import { startSandbox, waitUntil, type AuditEntry, type Sandbox } from '../helpers/sandbox';
 import { kubectlKruise } from './rollout-helpers';
 
@@ -227,5 +227,16 @@ describe('exec on a TLS sandbox with tokens', () => {
     assert.equal(viewer.code, 1);
     assert.equal(viewer.stderr, 'error: viewer cannot create pods/exec in namespace default\n');
     assert.deepEqual(sb.audit().map((e) => `${e.user} ${e.method} ${e.code}`), ['viewer GET 200', 'viewer GET 403']);
+  });
+
+  test('stopping the sandbox ends an exec still streaming (going away) instead of waiting for it; the client says why', async () => {
+    const session = streamCli(['exec', 'box', '--', 'sh', '-c', 'echo started; sleep 60'], { kubeconfig: sb.kubeconfig });
+    await session.waitFor('started\n');
+    const t = Date.now();
+    assert.equal(await sb.stop(), 0, 'a clean exit, not the SIGKILL after 5 s');
+    assert.ok(Date.now() - t < 4000, `stopped in ${Date.now() - t} ms`);
+    const r = await session.stop();
+    assert.equal(r.code, 1);
+    assert.equal(r.stderr, 'error: the server closed the exec stream: 1001 the sandbox is stopping\n');
   });
 });

@@ -151,8 +151,17 @@ function httpError(socket: Duplex, err: ApiError): void {
   socket.end(`HTTP/1.1 ${text}\r\nContent-Type: application/json\r\nCache-Control: no-cache, private\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
-export function createUpgradeHandler(opts: ExecServerOptions): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
-  return (req, socket, head) => {
+export interface UpgradeHandler {
+  (req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Ends every exec still streaming (going away): an upgraded socket would hold the server's close open. */
+  closeAll(): void;
+}
+
+export function createUpgradeHandler(opts: ExecServerOptions): UpgradeHandler {
+  const open = new Set<Duplex>();
+  const handler = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
     const started = performance.now();
     const time = new Date().toISOString();
     const url = new URL(req.url ?? '/', 'http://sandbox');
@@ -229,6 +238,15 @@ export function createUpgradeHandler(opts: ExecServerOptions): (req: IncomingMes
       refuse(ApiError.internal(err instanceof Error ? err.message : String(err)));
     });
   };
+  return Object.assign(handler, {
+    closeAll: () => {
+      for (const socket of open) {
+        if (socket.destroyed) continue;
+        socket.end(encodeFrame(OPCODE.close, closePayload(CLOSE.goingAway, 'the sandbox is stopping'), false));
+        setTimeout(() => socket.destroy(), 200).unref(); // time for the client to read why
+      }
+    },
+  });
 }
 
 /** One upgraded exec: frames in and out, the process, its Status, the close. */
