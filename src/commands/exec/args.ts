@@ -50,3 +50,14 @@ export function parseExecArgs(words: readonly string[], atDash: number, opts: { 
   }
   return { type: POD_TYPES.has(type) ? 'pod' : type, name, command: [...command] };
 }
+
+/**
+ * kubectl's SetupTTY: a TTY needs stdin (else silently none), and stdin must be a terminal (else none,
+ * with kubectl's warning unless -q); only then raw mode.
+ */
+export function ttySetup(flags: { stdin?: boolean; tty?: boolean; quiet?: boolean }, stdinIsTerminal: boolean): { stdin: boolean; raw: boolean; warning?: string } {
+  const stdin = flags.stdin === true;
+  if (!stdin || !flags.tty) return { stdin, raw: false };
+  if (!stdinIsTerminal) return { stdin, raw: false, warning: flags.quiet ? undefined : 'Unable to use a TTY - input is not a terminal or the right kind of file' };
+  return { stdin, raw: true };
+}

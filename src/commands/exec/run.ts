@@ -9,7 +9,7 @@ import type { ExecStreams, KubeClient, TerminalSize } from '../../kube/client';
 import { completedPodProblem, containerNotRunning, plainExecTarget, sidecarExecTarget } from '../../kruise/exec-target';
 import { activePodsLess } from '../../kruise/rules/sidecarset-upgrade';
 import type { Pod } from '../../kruise/types';
-import { argsLenAtDash, parseExecArgs, type ExecArgs } from './args';
+import { argsLenAtDash, parseExecArgs, ttySetup, type ExecArgs } from './args';
 
 interface ExecFlags {
   sidecar?: boolean;
@@ -29,17 +29,6 @@ async function targetPod(client: KubeClient, args: ExecArgs, signal: AbortSignal
   const pods = workload.pods.filter((p) => !p.metadata.deletionTimestamp);
   if (pods.length === 0) throw failure(`${workload.kind.toLowerCase()} "${args.name}" has no pods to exec into in namespace "${workload.namespace}"`);
   return pods.reduce((best, p) => (activePodsLess(best, p) < 0 ? p : best));
-}
-
-/** -i and -t as kubectl's SetupTTY decides them: a TTY needs stdin, and stdin must be a terminal. */
-function streamsWanted(flags: ExecFlags, ctx: CommandContext): { stdin: boolean; tty: boolean } {
-  const stdin = flags.stdin === true;
-  if (!stdin || !flags.tty) return { stdin, tty: false };
-  if (!isTerminal(0)) {
-    if (!flags.quiet) ctx.term.stderr.write('Unable to use a TTY - input is not a terminal or the right kind of file\n');
-    return { stdin, tty: false };
-  }
-  return { stdin, tty: true };
 }
 
 /** Raw mode on the local terminal for the session; undone on every way out. */
@@ -86,7 +75,10 @@ export async function run(ctx: CommandContext, words: string[], flags: ExecFlags
   if (notRunning) throw failure(`container "${target.container}" of pod "${podName}" is not running (${notRunning}): there is nothing to exec into`);
   if (target.notice && !flags.quiet) ctx.term.stderr.write(`${target.notice}\n`);
 
-  const { stdin, tty } = streamsWanted(flags, ctx);
+  // Whether stdin is a terminal matters only for -it.
+  const setup = ttySetup(flags, flags.stdin === true && flags.tty === true && isTerminal(0));
+  if (setup.warning) ctx.term.stderr.write(`${setup.warning}\n`);
+  const { stdin, raw: tty } = setup;
   const raw = tty ? rawTerminal() : undefined;
   try {
     const outcome = await client.exec(

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { parseExecArgs } from '../../../src/commands/exec/args';
+import { parseExecArgs, ttySetup } from '../../../src/commands/exec/args';
 import { CliError } from '../../../src/cli/exit';
 import { execQuery } from '../../../src/kube/exec';
 import { allContainerNames, completedPodProblem, containerNotRunning, plainExecTarget, podSidecars, sidecarExecTarget, type ExecTarget } from '../../../src/kruise/exec-target';
@@ -56,6 +56,14 @@ test('the words: pod/NAME, TYPE/NAME, names checked before any request, kruise-t
     () => parseExecArgs(['foo', 'mesh', 'date'], 2, { sidecar: true }),
     (err: unknown) => err instanceof CliError && err.exitCode === 2 && /takes one pod before "--", got 2/.test(err.message) && /-S foo -c mesh/.test(err.hint ?? ''),
   );
+});
+
+test('exec_test.go TestSetupTTY: no stdin, no TTY; stdin without -t; -t on a non-terminal warns and drops the TTY; a terminal goes raw', () => {
+  assert.deepEqual(ttySetup({ stdin: false, tty: true }, true), { stdin: false, raw: false }, "test 1 - don't attach stdin (and say nothing)");
+  assert.deepEqual(ttySetup({ stdin: true, tty: false }, true), { stdin: true, raw: false }, "test 2 - don't request a TTY");
+  assert.deepEqual(ttySetup({ stdin: true, tty: true }, false), { stdin: true, raw: false, warning: 'Unable to use a TTY - input is not a terminal or the right kind of file' }, 'test 3 - request a TTY, but stdin is not a terminal');
+  assert.deepEqual(ttySetup({ stdin: true, tty: true, quiet: true }, false), { stdin: true, raw: false, warning: undefined }, 'kubectl 1.32: -q keeps the warning quiet');
+  assert.deepEqual(ttySetup({ stdin: true, tty: true }, true), { stdin: true, raw: true }, 'test 4 - request a TTY, stdin is a terminal');
 });
 
 // ───────────── kruise-tools TestExecWorkingContainer / TestExec: the exec request ─────────────
