@@ -13,6 +13,7 @@ import { registerVersion } from './version-spec';
 import { registerExplain } from './explain/spec';
 import { registerSandbox } from './sandbox-spec';
 import { registerRollout } from './rollout/spec';
+import { registerMigrate } from './migrate/spec';
 
 /**
  * Adds a group's commands. `shallow`: only the group's top-level command (name, description), for
@@ -31,6 +32,7 @@ export const COMMAND_GROUPS: ReadonlyArray<{ names: readonly string[]; register:
   { names: ['restart'], register: registerRestart },
   { names: ['predownload'], register: registerPredownload },
   { names: ['create'], register: registerCreate },
+  { names: ['migrate'], register: registerMigrate },
   { names: ['get'], register: registerGet },
   { names: ['describe'], register: registerDescribe },
   { names: ['explain'], register: registerExplain },
