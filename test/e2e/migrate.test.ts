@@ -301,3 +301,19 @@ describe('migrate: bad input, refused before any write', () => {
     assert.equal(await getCloneSet(sb, 'bad'), undefined);
   });
 });
+
+describe('migrate: completion', () => {
+  test('migrate <TAB> offers cloneset/, --from <TAB> deployment/ and then the Deployments of the namespace', async () => {
+    const complete = async (...words: string[]): Promise<string[]> => {
+      const r = await runCli(['__complete', ...words], { kubeconfig: sb.kubeconfig });
+      assert.equal(r.code, 0, r.stderr);
+      return r.stdout.trim().split('\n');
+    };
+    assert.ok((await complete('')).includes('migrate'));
+    assert.deepEqual(await complete('migrate', ''), ['cloneset/', ':6']);
+    assert.deepEqual(await complete('migrate', 'cloneset/web', '--from', ''), ['deployment/', ':6']);
+    const names = await complete('migrate', 'cloneset/web', '--from', 'deployment/');
+    assert.ok(names.includes('deployment/web') && names.includes('deployment/shop'), names.join(' '));
+    assert.ok((await complete('migrate', 'cloneset/web', '--max')).includes('--max-surge'));
+  });
+});
