@@ -36,7 +36,7 @@ import {
 } from '../kruise/plans/migrate';
 import type { DryRunMode } from '../printers/output';
 import type { ResourceRef } from './targets';
-import { watchSet, waitUntil, WaitAborted, WaitTimeout, type LiveSet } from './live';
+import { watchSet, waitUntil, waitUntilDeadline, WaitAborted, WaitTimeout, type LiveSet } from './live';
 
 export type MigrateMode = 'migrate' | 'create' | 'copy';
 
@@ -278,7 +278,7 @@ export async function runMigrate(
   const early = settled(found);
   if (early) return early;
 
-  const { acquireLease, operationLeaseName } = await import('./lease');
+  const { acquireLease, operationLeaseName, steady } = await import('./lease');
   const lease = await acquireLease(client, ns, { name: operationLeaseName('migrate', 'deployment', from), operation: 'migrate', what: `deployment/${from}`, doing: 'migrated' }, {
     wait: options.waitForLock,
     deadline,
@@ -287,11 +287,13 @@ export async function runMigrate(
   });
   const signal = AbortSignal.any([ctx.signal, lease.lost]);
   // Writes stop at the interrupt; one already sent is answered before the summary is written.
+  // Each is guarded (test ops, resourceVersion, preconditions), so one whose answer was lost to a
+  // 5xx or a reset connection is sent again: if it had landed, the guard refuses the second.
   const stop = new AbortController();
   const inFlight = new Set<Promise<unknown>>();
   const send = <T>(write: () => Promise<T>): Promise<T> => {
     if (stop.signal.aborted) return new Promise<never>(() => undefined);
-    const p = write();
+    const p = steady(write, signal);
     inFlight.add(p);
     void p.then(
       () => inFlight.delete(p),
@@ -390,21 +392,19 @@ function waitText(action: Extract<MigrationAction, { kind: 'wait' }>, target: st
   }
 }
 
-/** Which watched object must show our last write (or a change after a refused one) before deciding again. */
+/** The generation our last write gave a watched object: no decision on a view older than that. */
 interface Expectation {
-  generation?: number;
-  notResourceVersion?: string;
+  generation: number;
 }
 
 function satisfies(obj: KubeObject, e: Expectation | undefined): boolean {
-  if (!e) return true;
-  if (e.generation !== undefined && (obj.metadata.generation ?? 0) < e.generation) return false;
-  if (e.notResourceVersion !== undefined && obj.metadata.resourceVersion === e.notResourceVersion) return false;
-  return true;
+  return !e || (obj.metadata.generation ?? 0) >= e.generation;
 }
 
 /** Consecutive refused writes before giving up (someone keeps changing the objects). */
 const MAX_STALE_WRITES = 8;
+/** After a refused write, how long to wait for the watch to show what changed before deciding again anyway. */
+const STALE_SETTLE_MS = 1000;
 
 async function migrateLoop(
   ctx: CommandContext,
@@ -524,8 +524,15 @@ async function migrateLoop(
         if (!isStaleWrite(err)) throw err;
         // Someone else moved one of them: decide again once the watch shows what changed.
         if (++stale > MAX_STALE_WRITES) throw failure(`cloneset/${target} or deployment/${from} keeps changing under the migration (${stale} writes refused); stopped: ${stateLine(target, from, cs, dep)}`);
-        if (action.kind === 'scale-cloneset') expect.cs = { notResourceVersion: cs.metadata.resourceVersion ?? '' };
-        else expect.dep = { notResourceVersion: dep.metadata.resourceVersion ?? '' };
+        // The refusal says the object moved on from the one decided on; the watch usually shows it
+        // within milliseconds. A server may also refuse without a change (409 from a busy store):
+        // then decide again after a moment on the same view, sending the same guarded patch.
+        const [set, name, seen] = action.kind === 'scale-cloneset' ? [csSet, target, cs] : [depSet, from, dep];
+        await waitUntilDeadline(sets, () => set.objects.get(name)?.metadata.resourceVersion !== seen.metadata.resourceVersion || undefined, {
+          deadline: Math.min(Date.now() + STALE_SETTLE_MS, io.deadline ?? Number.POSITIVE_INFINITY),
+          signal: io.signal,
+          what: `${action.kind === 'scale-cloneset' ? 'cloneset' : 'deployment'}/${name} to change`,
+        });
       }
     }
   } catch (err) {
@@ -588,7 +595,8 @@ async function deleteSource(
         await io.send(() => client.delete(rt, from, ns, { propagationPolicy: 'Background', preconditions: { uid, resourceVersion: dep.d.metadata.resourceVersion }, signal: io.signal }));
         return true;
       } catch (err) {
-        if (isNotFound(err)) return false;
+        // Gone, as asked (a resent delete whose first answer was lost finds it so too).
+        if (isNotFound(err)) return true;
         // Its status moved since we read it: look again (still at 0, no pods?).
         if (!isStaleWrite(err) || attempt >= MAX_STALE_WRITES) throw err;
       }

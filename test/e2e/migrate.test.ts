@@ -317,3 +317,40 @@ describe('migrate: completion', () => {
     assert.ok((await complete('migrate', 'cloneset/web', '--max')).includes('--max-surge'));
   });
 });
+
+describe('migrate: on a server that refuses writes now and then', () => {
+  let flaky: Sandbox;
+  before(async () => {
+    // Every 3rd update or patch answers 409, a fifth of the patches 503 before applying: each refused
+    // write is decided again from fresh state (or resent: its test ops make that safe).
+    flaky = await startSandbox({ readyDelay: 300, faults: { conflictEveryNthUpdate: 3, errorRate: { patch: { rate: 0.2, code: 503 } }, seed: 7 } });
+  });
+  after(async () => {
+    await flaky?.stop();
+  });
+
+  test('the migration completes, every step written once, the ready pods never below the total', async () => {
+    await deploymentReady(flaky, 'web', 4);
+    flaky.clearAudit();
+    let minReady = Number.POSITIVE_INFINITY;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const items = await pods(flaky, 'web').catch(() => undefined);
+        if (items) minReady = Math.min(minReady, items.filter(isReady).length);
+        await new Promise((res) => setTimeout(res, 25));
+      }
+    })();
+    const r = await runCli(['migrate', 'cloneset/web', '--from', 'deployment/web', '--max-surge', '1'], { kubeconfig: flaky.kubeconfig, timeoutMs: 90_000 });
+    sampling = false;
+    await sampler;
+    assert.equal(r.code, 0, show(r));
+    await migrated(flaky, 'web', 4);
+    assert.ok(minReady >= 4, `ready pods never below 4 (fewest: ${minReady})`);
+    const all = flaky.audit();
+    const refused = writes(all).filter((e) => !ok(e) && e.path.includes('/web'));
+    assert.ok(refused.length > 0, 'the faults hit some of its writes');
+    assert.equal(patchesOf(all, CS, 'web').filter(ok).length, 5, '4 surges of one pod and the record, each once');
+    assert.equal(patchesOf(all, DEP, 'web').filter(ok).length, 5, 'the mark and 4 drains, each once');
+  });
+});
