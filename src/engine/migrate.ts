@@ -256,22 +256,23 @@ export async function runMigrate(
   const deadline = options.timeoutMs > 0 ? Date.now() + options.timeoutMs : undefined;
   let found = await inspect(client, rts, names, options, ctx, ctx.signal);
   for (const note of found.notes) reporter.log(note.startsWith('warning: ') ? note : `note: ${note}`);
-  const base = { cloneSetRt: rts.cloneSetRt, total: found.total, maxSurge: formatMaxSurge(found.surge), deploymentDeleted: false, existing: found.cloneSet !== undefined };
+  const existing = found.cloneSet !== undefined;
+  const baseOf = (f: Inspection) => ({ cloneSetRt: rts.cloneSetRt, total: f.total, maxSurge: formatMaxSurge(f.surge), deploymentDeleted: false, existing });
   const planFrom = (f: Inspection): MigrationStep[] =>
     options.mode === 'migrate' ? planMigration({ cloneSetReplicas: f.cloneSet ? replicasOf(f.cloneSet) : 0, deploymentReplicas: replicasOf(f.deployment) }, f.total, f.surgePods) : [];
 
   if (options.dryRun !== 'none') {
     let cloneSet = found.cloneSet ?? found.built!;
     if (!found.cloneSet && options.dryRun === 'server') cloneSet = await client.create(rts.cloneSetRt, found.built!, ns, { dryRun: true, signal: ctx.signal });
-    return { ...base, outcome: 'dry-run', cloneSet, plan: planFrom(found) };
+    return { ...baseOf(found), outcome: 'dry-run', cloneSet, plan: planFrom(found) };
   }
   // Nothing to write: a finished migration, or a CloneSet --create/--copy made before.
   const settled = (f: Inspection): MigrateResult | undefined => {
     if (f.record?.state === 'done' && !options.deleteSource) {
-      return { ...base, outcome: 'unchanged', cloneSet: f.cloneSet!, plan: [], message: `nothing to do: cloneset/${target} finished its migration from deployment/${from} at ${f.record.finishedAt ?? '?'}` };
+      return { ...baseOf(f), outcome: 'unchanged', cloneSet: f.cloneSet!, plan: [], message: `nothing to do: cloneset/${target} finished its migration from deployment/${from} at ${f.record.finishedAt ?? '?'}` };
     }
     if (options.mode !== 'migrate' && f.cloneSet) {
-      return { ...base, outcome: 'unchanged', cloneSet: f.cloneSet, plan: [], message: `cloneset/${target} was already ${f.record?.state ?? 'created'} from deployment/${from} (${replicasOf(f.cloneSet)} replicas)` };
+      return { ...baseOf(f), outcome: 'unchanged', cloneSet: f.cloneSet, plan: [], message: `cloneset/${target} was already ${f.record?.state ?? 'created'} from deployment/${from} (${replicasOf(f.cloneSet)} replicas)` };
     }
     return undefined;
   };
@@ -332,12 +333,12 @@ export async function runMigrate(
       if (made.created) reporter.created(cloneSet);
     }
     if (options.mode !== 'migrate') {
-      return { ...base, outcome: options.mode === 'create' ? 'created' : 'copied', cloneSet, plan: [] };
+      return { ...baseOf(found), outcome: options.mode === 'create' ? 'created' : 'copied', cloneSet, plan: [] };
     }
     const run = await migrateLoop(ctx, client, rts, names, found, { deadline, signal, send, reporter, onState: (s) => (latest = s), onWhere: (w) => (where = w) });
     let deploymentDeleted = false;
     if (options.deleteSource) deploymentDeleted = await deleteSource(client, rts.deploymentRt, ns, from, found.deployment.metadata.uid ?? '', { deadline, signal, send, reporter });
-    return { ...base, outcome: 'migrated', cloneSet: run.cloneSet, plan: run.steps, deploymentDeleted };
+    return { ...baseOf(found), outcome: 'migrated', cloneSet: run.cloneSet, plan: run.steps, deploymentDeleted };
   } catch (err) {
     if (lease.lost.aborted) throw failure(`migration of deployment/${from}: ${(lease.lost.reason as Error).message}; stopped (${stateLine(target, from, latest.cloneSet, latest.deployment)})`, `hint: run "${rerunCommand(ctx, ns, target, from)}" to continue`);
     throw err;
@@ -431,7 +432,14 @@ async function migrateLoop(
     total: found.total,
     maxSurge: found.surgePods,
   });
-  const remaining = (cs: KubeObject, dep: KubeObject): number => planMigration({ cloneSetReplicas: replicasOf(cs, 0), deploymentReplicas: replicasOf(dep) }, found.total, found.surgePods).length;
+  const remaining = (cs: KubeObject, dep: KubeObject): number => {
+    try {
+      return planMigration({ cloneSetReplicas: replicasOf(cs, 0), deploymentReplicas: replicasOf(dep) }, found.total, found.surgePods).length;
+    } catch {
+      // Changed by hand into a state no plan leads out of (the waits say what is missing).
+      return 0;
+    }
+  };
   const finishStep = (cs: KubeObject, dep: KubeObject): void => {
     if (!open) return;
     const { step, started } = open;
