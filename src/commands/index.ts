@@ -15,6 +15,7 @@ import { registerSandbox } from './sandbox-spec';
 import { registerRollout } from './rollout/spec';
 import { registerScaledown } from './scaledown/spec';
 import { registerExec } from './exec/spec';
+import { registerMigrate } from './migrate/spec';
 
 /**
  * Adds a group's commands. `shallow`: only the group's top-level command (name, description), for
@@ -34,6 +35,7 @@ export const COMMAND_GROUPS: ReadonlyArray<{ names: readonly string[]; register:
   { names: ['predownload'], register: registerPredownload },
   { names: ['scaledown'], register: registerScaledown },
   { names: ['create'], register: registerCreate },
+  { names: ['migrate'], register: registerMigrate },
   { names: ['get'], register: registerGet },
   { names: ['describe'], register: registerDescribe },
   { names: ['exec'], register: registerExec },

@@ -1,11 +1,28 @@
 // Whether the cluster's CRD for a Kruise kind knows a field: newer flags (--force,
-// --persistent-annotations) would be silently pruned by an older release's schema, so they
-// are refused up front instead. Best effort: unknown (false) when the CRD cannot be read.
+// --persistent-annotations) and copied fields (migrate's progressDeadlineSeconds) would be
+// silently pruned by an older release's schema, so they are refused or left out up front
+// instead. Best effort: unknown (false) when the CRD cannot be read.
 import type { KubeClient, KubeObject, ResourceType } from '../kube/client';
 
 const CRD_RT: ResourceType = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false };
 
-/** True only when the CRD `crdName` is readable, its `version` has a schema, and `field` appears nowhere in it. */
+interface SchemaShape {
+  openAPIV3Schema?: { 'x-kubernetes-preserve-unknown-fields'?: boolean; properties?: Record<string, { 'x-kubernetes-preserve-unknown-fields'?: boolean }> };
+}
+
+/**
+ * True when a version's schema would prune `field`: it appears nowhere in the schema and neither the
+ * object nor its spec keeps unknown fields (a permissive schema, as the sandbox's built-in
+ * definitions have, prunes nothing).
+ */
+export function schemaLacksField(schema: unknown, field: string): boolean {
+  if (schema === undefined || schema === null) return false;
+  const root = (schema as SchemaShape).openAPIV3Schema;
+  if (root?.['x-kubernetes-preserve-unknown-fields'] || root?.properties?.spec?.['x-kubernetes-preserve-unknown-fields']) return false;
+  return !JSON.stringify(schema).includes(`"${field}"`);
+}
+
+/** True only when the CRD `crdName` is readable, its `version` has a schema, and that schema would prune `field`. */
 export async function crdVersionLacksField(client: KubeClient, crdName: string, version: string, field: string): Promise<boolean> {
   let crd: KubeObject;
   try {
@@ -14,8 +31,7 @@ export async function crdVersionLacksField(client: KubeClient, crdName: string, 
     return false;
   }
   const versions = (crd.spec as { versions?: Array<{ name: string; schema?: unknown }> } | undefined)?.versions ?? [];
-  const schema = versions.find((x) => x.name === version)?.schema;
-  return schema !== undefined && !JSON.stringify(schema).includes(`"${field}"`);
+  return schemaLacksField(versions.find((x) => x.name === version)?.schema, field);
 }
 
 /**

@@ -37,6 +37,11 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+export interface DeleteRequestOptions extends RequestOptions {
+  propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
 export interface ListOptions {
   labelSelector?: string;
   fieldSelector?: string;
@@ -100,7 +105,8 @@ export interface KubeClient {
     namespace?: string,
     opts?: RequestOptions,
   ): Promise<T>;
-  delete(rt: ResourceType, name: string, namespace?: string, opts?: RequestOptions & { propagationPolicy?: 'Foreground' | 'Background' | 'Orphan' }): Promise<void>;
+  /** `preconditions`: delete only that object (UID) in that state (resourceVersion); 409 otherwise. */
+  delete(rt: ResourceType, name: string, namespace?: string, opts?: DeleteRequestOptions): Promise<void>;
 
   /**
    * List then watch from the list's resourceVersion; resumes after a dropped connection from the

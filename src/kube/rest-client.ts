@@ -12,6 +12,7 @@ import type {
   ObserveOptions,
   PatchType,
   RequestOptions,
+  DeleteRequestOptions,
   ResourceType,
   WatchEvent,
 } from './client';
@@ -273,10 +274,11 @@ export class RestClient implements KubeClient {
     });
   }
 
-  async delete(rt: ResourceType, name: string, namespace?: string, opts?: RequestOptions & { propagationPolicy?: 'Foreground' | 'Background' | 'Orphan' }): Promise<void> {
+  async delete(rt: ResourceType, name: string, namespace?: string, opts?: DeleteRequestOptions): Promise<void> {
     checkName(name, rt);
     const ns = this.ns(rt, namespace);
-    const body = opts?.propagationPolicy ? JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: opts.propagationPolicy }) : undefined;
+    const options = { ...(opts?.propagationPolicy ? { propagationPolicy: opts.propagationPolicy } : {}), ...(opts?.preconditions ? { preconditions: opts.preconditions } : {}) };
+    const body = Object.keys(options).length > 0 ? JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1', ...options }) : undefined;
     await this.request<unknown>({
       method: 'DELETE',
       path: resourcePath(rt, ns, name, opts?.subresource),

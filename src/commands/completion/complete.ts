@@ -28,6 +28,7 @@ const TYPES_BY_COMMAND: Record<string, string[]> = {
   restart: [...WORKLOAD_TYPES, 'pod'],
   predownload: WORKLOAD_TYPES,
   'explain partition': ['cloneset', 'asts', 'ads', 'statefulset', 'uniteddeployment'],
+  migrate: ['cloneset'],
 };
 // Issue #18: scaledown, set serviceaccount|selector|subject.
 Object.assign(TYPES_BY_COMMAND, {
@@ -181,14 +182,19 @@ function listCompletion(current: string, names: string[]): string[] {
   return names.filter((n) => !taken.has(n)).map((n) => done + n).filter((n) => n.startsWith(current));
 }
 
-/** create pps NAME --for TYPE/NAME: the StatefulSets a PersistentPodState may target. */
-async function forCandidates(ctx: CommandContext, current: string): Promise<{ items: string[]; directive: number }> {
+/** `TYPE/` of the kinds a flag takes, then `TYPE/NAME` of the objects of the one typed. */
+async function typedRefCandidates(ctx: CommandContext, current: string, types: readonly string[]): Promise<{ items: string[]; directive: number }> {
   const slash = current.indexOf('/');
   if (slash > 0) {
     const names = await objectNames(ctx, current.slice(0, slash));
     return { items: names.filter((n) => n.startsWith(current)), directive: NO_FILE_COMP };
   }
-  return { items: ['statefulset/', 'asts/'].filter((t) => t.startsWith(current)), directive: NO_FILE_COMP | NO_SPACE };
+  return { items: types.map((t) => `${t}/`).filter((t) => t.startsWith(current)), directive: NO_FILE_COMP | NO_SPACE };
+}
+
+/** create pps NAME --for TYPE/NAME: the StatefulSets a PersistentPodState may target. */
+function forCandidates(ctx: CommandContext, current: string): Promise<{ items: string[]; directive: number }> {
+  return typedRefCandidates(ctx, current, ['statefulset', 'asts']);
 }
 
 const CONTAINER_FLAGS = ['-c', '--containers'];
@@ -243,6 +249,8 @@ export async function candidates(ctx: CommandContext, root: Command, words: stri
   if (prev === '--pods' && path[0] === 'scaledown') return { items: listCompletion(current, await workloadPodNames(ctx, positionals)), directive: NO_FILE_COMP };
   if (prev && FLAG_VALUES[prev]) return { items: FLAG_VALUES[prev]!, directive: NO_FILE_COMP };
   if (prev === '--for') return forCandidates(ctx, current);
+  // migrate cloneset/NEW --from <TAB>: the Deployments whose pods can move.
+  if (prev === '--from' && path[0] === 'migrate') return typedRefCandidates(ctx, current, ['deployment']);
   if (prev?.startsWith('-') && !prev.includes('=')) {
     const value = flagValue(command, prev);
     // A file or folder: the shell completes paths. Any other value: nothing to offer.
