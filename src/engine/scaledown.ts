@@ -122,9 +122,18 @@ export async function runScaledown(client: KubeClient, opts: ScaledownOptions): 
   let ranges: boolean | undefined;
   return retryOnConflict(
     async (attempt) => {
-      const state = await readState(client, opts);
+      let state = await readState(client, opts);
       if (ranges === undefined && opts.kind === 'AdvancedStatefulSet' && hasRun(requestedOrdinals(opts))) ranges = await rangesAccepted(client, opts, state.workload);
-      const decision = decideScaledown({ kind: opts.kind, workload: state.workload, request: opts.request, pods: state.pods, rangesAccepted: ranges ?? false });
+      const decide = (s: State): ScaledownDecision => decideScaledown({ kind: opts.kind, workload: s.workload, request: opts.request, pods: s.pods, rangesAccepted: ranges ?? false });
+      let decision = decide(state);
+      // The workload and its pods are two reads: a scaledown landing between them (its pods then
+      // deleted) looks like a pod that never existed. Refuse only on a workload that did not move.
+      for (let settle = 0; decision.kind === 'refused' && settle < SCALEDOWN_ATTEMPTS; settle++) {
+        const again = await client.get(opts.rt, opts.name, opts.namespace, { signal: opts.signal });
+        if (again.metadata.resourceVersion === state.workload.metadata.resourceVersion) break;
+        state = await readState(client, opts);
+        decision = decide(state);
+      }
       if (decision.kind === 'refused') {
         // Refused on our first read: bad input, nothing sent. Refused after a concurrent change: the cluster moved.
         const suffix = '; nothing was written';

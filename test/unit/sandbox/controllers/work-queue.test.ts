@@ -75,12 +75,16 @@ test('a costly workload key re-added by each of 3,000 cheap pod reconciles of an
     sets.add('default/huge'); // a pod's event enqueues its owner
   });
   try {
+    const start = performance.now();
     for (let i = 0; i < 3000; i++) pods.add(`default/pod-${i}`);
     await until('cheap keys done', () => cheapDone === 3000);
+    const elapsed = lastAddAt - start;
     await until('a sync after the last add', () => syncs.length > 0 && syncs[syncs.length - 1]! >= lastAddAt);
     // ~300 ms of pod work in 8 ms slices is ~38 turns of the loop; a 6 ms sync held back 3x its
-    // cost runs at most once per ~24 ms, well under once per turn.
-    assert.ok(syncs.length <= 24, `${syncs.length} syncs of the costly key`);
+    // cost runs at most once per ~24 ms, well under once per turn. A loaded machine stretches the
+    // pod work (and so the number of 24 ms windows), not the rule: the bound follows the time taken.
+    const bound = Math.max(24, Math.ceil(elapsed / 24) + 2);
+    assert.ok(syncs.length <= bound, `${syncs.length} syncs of the costly key in ${Math.round(elapsed)} ms (at most ${bound})`);
   } finally {
     pods.stop();
     sets.stop();
