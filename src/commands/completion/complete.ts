@@ -14,7 +14,7 @@ const PAUSABLE_TYPES = ['cloneset', 'asts', 'ads', 'deployment'];
 const WITH_ROLLOUT = [...WORKLOAD_TYPES, 'rollout'];
 /** Which resource types each command path takes (first positional words). */
 const TYPES_BY_COMMAND: Record<string, string[]> = {
-  'rollout status': [...WITH_ROLLOUT, 'uniteddeployment'],
+  'rollout status': [...WITH_ROLLOUT, 'uniteddeployment', 'broadcastjob'],
   'rollout undo': [...WITH_ROLLOUT, 'uniteddeployment'],
   'rollout history': [...WORKLOAD_TYPES, 'uniteddeployment'],
   'rollout pause': [...PAUSABLE_TYPES, 'rollout'],
@@ -158,15 +158,23 @@ function listCompletion(current: string, names: string[]): string[] {
   return names.filter((n) => !taken.has(n)).map((n) => done + n).filter((n) => n.startsWith(current));
 }
 
-/** create pps NAME --for TYPE/NAME: the StatefulSets a PersistentPodState may target. */
-async function forCandidates(ctx: CommandContext, current: string): Promise<{ items: string[]; directive: number }> {
+/** A TYPE/NAME flag value among `types`: the types, then the objects of the one typed. */
+async function refCandidates(ctx: CommandContext, current: string, types: readonly string[]): Promise<{ items: string[]; directive: number }> {
   const slash = current.indexOf('/');
   if (slash > 0) {
     const names = await objectNames(ctx, current.slice(0, slash));
     return { items: names.filter((n) => n.startsWith(current)), directive: NO_FILE_COMP };
   }
-  return { items: ['statefulset/', 'asts/'].filter((t) => t.startsWith(current)), directive: NO_FILE_COMP | NO_SPACE };
+  return { items: types.map((t) => `${t}/`).filter((t) => t.startsWith(current)), directive: NO_FILE_COMP | NO_SPACE };
 }
+
+/** create pps NAME --for TYPE/NAME: the StatefulSets a PersistentPodState may target. */
+function forCandidates(ctx: CommandContext, current: string): Promise<{ items: string[]; directive: number }> {
+  return refCandidates(ctx, current, ['statefulset', 'asts']);
+}
+
+/** create job|broadcastjob NAME --from TYPE/NAME: the cron jobs a run can be made from. */
+const FROM_TYPES: Record<string, string[]> = { 'create job': ['advancedcronjob', 'cronjob'], 'create broadcastjob': ['advancedcronjob'] };
 
 const CONTAINER_FLAGS = ['-c', '--containers'];
 
@@ -184,6 +192,7 @@ export async function candidates(ctx: CommandContext, root: Command, words: stri
   }
   if (prev && FLAG_VALUES[prev]) return { items: FLAG_VALUES[prev]!, directive: NO_FILE_COMP };
   if (prev === '--for') return forCandidates(ctx, current);
+  if (prev === '--from' && FROM_TYPES[path.join(' ')]) return refCandidates(ctx, current, FROM_TYPES[path.join(' ')]!);
   if (prev?.startsWith('-') && !prev.includes('=')) {
     const value = flagValue(command, prev);
     // A file or folder: the shell completes paths. Any other value: nothing to offer.
