@@ -56,7 +56,8 @@ metadata:
 spec:
   schedule: "@every 2s"
   concurrencyPolicy: Forbid
-  successfulJobsHistoryLimit: 1
+  # room for the manual run too: it counts toward the history limits, as in Kruise
+  successfulJobsHistoryLimit: 5
   template:
     broadcastJobTemplate:
       spec:
@@ -118,8 +119,9 @@ for (const rel of RELEASES) {
       }
       const child = await waitUntil('a BroadcastJob of the cron job', async () => (await getJson<{ items: Obj[] }>(sb, ['broadcastjobs.apps.kruise.io'])).items.find((j) => j.metadata.ownerReferences?.[0]?.name === 'clean'), 20_000);
       assert.match(child.metadata.name, /^clean-\d{10}$/);
-      // stop the schedules before the manual runs (less churn on a shared machine)
-      for (const n of ['tick', 'clean']) await ok(sb, ['patch', 'advancedcronjobs.apps.kruise.io', n, '--type', 'merge', '-p', '{"spec":{"paused":true}}']);
+      // stop the schedules before the manual runs (less churn on a shared machine); a manual run counts toward the
+      // history limits as in Kruise, so leave room for it
+      for (const n of ['tick', 'clean']) await ok(sb, ['patch', 'advancedcronjobs.apps.kruise.io', n, '--type', 'merge', '-p', '{"spec":{"paused":true,"successfulJobsHistoryLimit":10}}']);
       await assertValidInEveryVersion(sb, rel.dir, 'advancedcronjobs', 'tick');
       await assertValidInEveryVersion(sb, rel.dir, 'advancedcronjobs', 'clean');
       await assertValidInEveryVersion(sb, rel.dir, 'broadcastjobs', child.metadata.name);
@@ -259,5 +261,19 @@ spec:
     assert.equal(again.code, 0, summary(again));
     assert.equal(again.stdout, 'broadcastjob "slow" completed: 2 of 2 pods succeeded\n');
     assert.deepEqual(sb.audit().map((e) => e.verb), ['list'], 'a finished job costs one list');
+  });
+
+  it('completion: the verbs, the cron jobs after --from, broadcastjob/ for rollout status', async () => {
+    const complete = async (...words: string[]): Promise<string[]> => {
+      const r = await cli(['__complete', ...words]);
+      assert.equal(r.code, 0, r.stderr);
+      return r.stdout.trim().split('\n');
+    };
+    assert.deepEqual(await complete('create', ''), ['pps', 'job', 'broadcastjob', ':4']);
+    assert.deepEqual(await complete('create', 'job', 'x', '--from', ''), ['advancedcronjob/', 'cronjob/', ':6']);
+    assert.deepEqual(await complete('create', 'broadcastjob', 'x', '--from', ''), ['advancedcronjob/', ':6']);
+    assert.ok((await complete('create', 'job', 'x', '--from', 'advancedcronjob/')).includes('advancedcronjob/always'));
+    assert.ok((await complete('rollout', 'status', 'b')).includes('broadcastjob/'));
+    assert.ok((await complete('rollout', 'status', 'broadcastjob/')).includes('broadcastjob/slow'));
   });
 });
