@@ -15,6 +15,7 @@ import { createJobController, JOBS } from '../../../../src/sandbox/controllers/j
 import { BROADCAST_JOBS, createBroadcastJobController } from '../../../../src/sandbox/controllers/broadcastjob';
 import { ADVANCED_CRON_JOBS, createAdvancedCronJobController } from '../../../../src/sandbox/controllers/advancedcronjob';
 import { NODES, PODS } from '../../../../src/sandbox/controllers/pods';
+import { IMAGE_LIST_PULL_JOBS, createImagePullJobController } from '../../../../src/sandbox/controllers/imagepulljob';
 import { ApiError } from '../../../../src/sandbox/server/errors';
 import type { ContainerStatus, KubeObject, Pod } from '../../../../src/kruise/types';
 import type { SimulationSettings } from '../../../../src/sandbox/store-api';
@@ -110,7 +111,10 @@ test('Job: failures beyond backoffLimit → FailureTarget then Failed (BackoffLi
   try {
     const job = fixture('job-report.yaml');
     job.metadata.name = 'flaky';
-    const spec = job.spec as { backoffLimit?: number; template: { spec: { restartPolicy: string; containers: Array<{ image: string }> } } };
+    const spec = job.spec as { backoffLimit?: number; completions: number; parallelism: number; template: { spec: { restartPolicy: string; containers: Array<{ image: string }> } } };
+    // one pod at a time: each failure is seen before the next pod starts
+    spec.completions = 1;
+    spec.parallelism = 1;
     spec.backoffLimit = 1;
     spec.template.spec.restartPolicy = 'Never';
     spec.template.spec.containers[0]!.image = 'python:exit-4';
@@ -272,3 +276,24 @@ test('AdvancedCronJob with a broadcastJobTemplate: typed BroadcastJob, timeZone 
     rt.stop();
   }
 });
+
+test('AdvancedCronJob with an imageListPullJobTemplate (v1beta1, v1.9): Replace by default, ImageListPullJob runs that complete', async () => {
+  const settings: SimulationSettings = { readyDelayMs: 20, kruise: 'v1.9', nodes: 2 };
+  const rt = startOnStore([createNodesController(), createScheduler(), createKubelet(), createGarbageCollector(), createImagePullJobController(), createAdvancedCronJobController()], settings);
+  try {
+    const created = rt.store.create(ADVANCED_CRON_JOBS, {
+      apiVersion: 'apps.kruise.io/v1beta1',
+      kind: 'AdvancedCronJob',
+      metadata: { name: 'prepull', namespace: 'default' },
+      spec: { schedule: '@every 1s', template: { imageListPullJobTemplate: { spec: { images: ['busybox:1.36', 'nginx:1.27'] } } } },
+    });
+    assert.equal((created.spec as { concurrencyPolicy: string }).concurrencyPolicy, 'Replace');
+    const run = await waitFor('a finished run', () => rt.store.list(IMAGE_LIST_PULL_JOBS, { namespace: 'default' }).find((j) => (j.status as { completionTime?: string } | undefined)?.completionTime), 8000);
+    assert.match(run.metadata.name ?? '', /^prepull-\d{10}$/);
+    assert.equal(run.metadata.ownerReferences?.[0]?.kind, 'AdvancedCronJob');
+    assert.equal((rt.store.get(ADVANCED_CRON_JOBS, 'default', 'prepull')?.status as { type?: string } | undefined)?.type, 'ImageListPullJob');
+  } finally {
+    rt.stop();
+  }
+});
+
