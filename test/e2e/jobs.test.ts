@@ -36,6 +36,21 @@ async function ok(sb: Sandbox, args: string[], input?: string): Promise<string> 
 }
 const getJson = async <T = Obj>(sb: Sandbox, args: string[]): Promise<T> => JSON.parse(await ok(sb, ['get', ...args, '-o', 'json'])) as T;
 
+/** What the cluster holds of the job kinds, for a failure message. */
+async function dump(sb: Sandbox): Promise<string> {
+  const r = await kubectl(['get', 'advancedcronjobs.apps.kruise.io,broadcastjobs.apps.kruise.io,jobs,pods', '-o', 'wide'], sb.kubeconfig);
+  return `${r.stdout}${r.stderr}\nsandbox output:\n${sb.output().slice(-2000)}`;
+}
+
+/** waitUntil, failing with the cluster's state. */
+async function eventually<T>(sb: Sandbox, what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  try {
+    return await waitUntil(what, check, timeoutMs);
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n${await dump(sb)}`);
+  }
+}
+
 /** Reads the object back in every version the release serves and checks it (status included) against that version's schema. */
 async function assertValidInEveryVersion(sb: Sandbox, release: string, plural: string, name: string): Promise<void> {
   const versions = servedVersions(release, plural);
@@ -109,7 +124,7 @@ for (const rel of RELEASES) {
       await ok(sb, ['apply', '-f', FIX('advancedcronjob-job.yaml')]);
       await ok(sb, ['apply', '-f', '-'], ACJ_BROADCAST('clean'));
       const acj = await getJson(sb, ['advancedcronjobs.apps.kruise.io', 'tick']);
-      const runs = await waitUntil('2 Jobs of the cron job', async () => {
+      const runs = await eventually(sb, '2 Jobs of the cron job', async () => {
         const items = (await getJson<{ items: Obj[] }>(sb, ['jobs', '-l', 'app=tick'])).items;
         return items.length >= 2 ? items : undefined;
       }, 20_000);
@@ -117,7 +132,7 @@ for (const rel of RELEASES) {
         assert.equal(j.metadata.name, `tick-${Date.parse(j.metadata.annotations?.['apps.kruise.io/scheduled-at'] ?? '') / 1000}`);
         assert.deepEqual(j.metadata.ownerReferences?.map((o) => [o.kind, o.name, o.uid, o.controller]), [['AdvancedCronJob', 'tick', acj.metadata.uid, true]]);
       }
-      const child = await waitUntil('a BroadcastJob of the cron job', async () => (await getJson<{ items: Obj[] }>(sb, ['broadcastjobs.apps.kruise.io'])).items.find((j) => j.metadata.ownerReferences?.[0]?.name === 'clean'), 20_000);
+      const child = await eventually(sb, 'a BroadcastJob of the cron job', async () => (await getJson<{ items: Obj[] }>(sb, ['broadcastjobs.apps.kruise.io'])).items.find((j) => j.metadata.ownerReferences?.[0]?.name === 'clean'), 20_000);
       assert.match(child.metadata.name, /^clean-\d{10}$/);
       // stop the schedules before the manual runs (less churn on a shared machine); a manual run counts toward the
       // history limits as in Kruise, so leave room for it
@@ -133,7 +148,7 @@ for (const rel of RELEASES) {
       assert.equal(made.code, 0, summary(made));
       assert.equal(made.stdout, 'job.batch/j1 created\n');
       const done = await kubectl(['wait', '--for=condition=complete', 'job/j1', '--timeout=30s'], sb.kubeconfig);
-      assert.equal(done.code, 0, done.stderr);
+      assert.equal(done.code, 0, `${done.stderr}\n${await dump(sb)}`);
       const j1 = await getJson(sb, ['job', 'j1']);
       assert.deepEqual(j1.metadata.ownerReferences, [{ apiVersion: tick.apiVersion, kind: 'AdvancedCronJob', name: 'tick', uid: tick.metadata.uid, controller: true }]);
       assert.equal(j1.metadata.annotations?.['cronjob.kubernetes.io/instantiate'], 'manual');
@@ -143,7 +158,7 @@ for (const rel of RELEASES) {
       assert.equal(b.code, 0, summary(b));
       assert.equal(b.stdout, 'broadcastjob.apps.kruise.io/b1 created\n');
       const waited = await kubectlKruise(sb, ['rollout', 'status', 'bcj/b1', '--timeout=60s']);
-      assert.equal(waited.code, 0, summary(waited));
+      assert.equal(waited.code, 0, `${summary(waited)}\n${await dump(sb)}`);
       const b1 = await getJson(sb, ['broadcastjobs.apps.kruise.io', 'b1']);
       assert.equal(b1.metadata.ownerReferences?.[0]?.uid, (await getJson(sb, ['advancedcronjobs.apps.kruise.io', 'clean'])).metadata.uid);
       assert.equal(b1.status?.succeeded, 4);
