@@ -52,6 +52,19 @@ export interface RolloutProgress {
    * new event (a stuck pod reaching the failure grace, a pod reaching minReadySeconds).
    */
   recheckAt?: number;
+  /** Job kinds (BroadcastJob): their own counts, printed instead of the rollout ones. */
+  job?: JobProgress;
+  /** The verdict would name more with the pods listed (a failed job's failed pod): a watcher lists them first. */
+  needsPods?: boolean;
+}
+
+/** The numbers of a job kind's verdict (JSON Lines: desired, active, succeeded, failed, phase). */
+export interface JobProgress {
+  desired: number;
+  active: number;
+  succeeded: number;
+  failed: number;
+  phase: string;
 }
 
 export interface EvaluateOptions {

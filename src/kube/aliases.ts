@@ -68,6 +68,8 @@ const KRUISE: KnownType[] = [
   { group: KRUISE_GROUP, resource: 'imagelistpulljobs', kind: 'ImageListPullJob', namespaced: true, aliases: ['imagelistpulljob'], subresources: ['status'] },
   { group: KRUISE_GROUP, resource: 'persistentpodstates', kind: 'PersistentPodState', namespaced: true, aliases: ['persistentpodstate', 'pps'], subresources: ['status'] },
   { group: KRUISE_GROUP, resource: 'sidecarsets', kind: 'SidecarSet', namespaced: false, aliases: ['sidecarset'], subresources: ['status'] },
+  { group: KRUISE_GROUP, resource: 'broadcastjobs', kind: 'BroadcastJob', namespaced: true, aliases: ['broadcastjob', 'bcj'], subresources: ['status'] },
+  { group: KRUISE_GROUP, resource: 'advancedcronjobs', kind: 'AdvancedCronJob', namespaced: true, aliases: ['advancedcronjob', 'acj'], subresources: ['status'] },
   // The real CRDs declare no short name, so none here either ("ro" would be ours alone).
   { group: ROLLOUT_GROUP, resource: 'rollouts', kind: 'Rollout', namespaced: true, aliases: ['rollout'], subresources: ['status'] },
 ];

@@ -36,6 +36,7 @@ export function subsetLines(p: RolloutProgress): string[] {
 
 /** The contract's fields, in a stable order. */
 export function statusView(p: RolloutProgress, now: number): Record<string, unknown> {
+  if (p.job) return jobStatusView(p, p.job, now);
   const view: Record<string, unknown> = {
     kind: p.kind,
     apiVersion: p.apiVersion,
@@ -54,6 +55,28 @@ export function statusView(p: RolloutProgress, now: number): Record<string, unkn
     expectedUpdatedReplicasSource: p.expectedFromStatus ? 'status' : 'computed',
   };
   if (p.subsets) view.subsets = p.subsets;
+  if (p.failedPod) view.failedPod = p.failedPod;
+  if (p.failing) {
+    view.failingPod = { name: p.failing.name, reason: p.failing.reason, container: p.failing.container, failingInSeconds: secondsLeft(p.failing.failAt, now) };
+  }
+  return view;
+}
+
+/** A job kind (BroadcastJob): the general fields and the job's counts instead of the rollout ones. */
+function jobStatusView(p: RolloutProgress, job: NonNullable<RolloutProgress['job']>, now: number): Record<string, unknown> {
+  const view: Record<string, unknown> = {
+    kind: p.kind,
+    apiVersion: p.apiVersion,
+    namespace: p.namespace,
+    name: p.name,
+    state: p.state,
+    desired: job.desired,
+    active: job.active,
+    succeeded: job.succeeded,
+    failed: job.failed,
+    phase: job.phase,
+    message: humanLine(p, now),
+  };
   if (p.failedPod) view.failedPod = p.failedPod;
   if (p.failing) {
     view.failingPod = { name: p.failing.name, reason: p.failing.reason, container: p.failing.container, failingInSeconds: secondsLeft(p.failing.failAt, now) };
@@ -86,6 +109,7 @@ export function statusKey(p: RolloutProgress): string {
 
 /** The live spinner text on a TTY: the message plus the counts at a glance. */
 export function statusSpinnerText(p: RolloutProgress, now: number = Date.now()): string {
+  if (p.job) return `${humanLine(p, now)} [desired ${p.job.desired}, active ${p.job.active}, succeeded ${p.job.succeeded}, failed ${p.job.failed}]`;
   return `${humanLine(p, now)} [updated ${p.updatedReplicas}, ready ${p.updatedReadyReplicas}, available ${p.updatedAvailableReplicas}, expected ${p.expectedUpdatedReplicas} of ${p.replicas}]`;
 }
 

@@ -14,7 +14,7 @@ const PAUSABLE_TYPES = ['cloneset', 'asts', 'ads', 'deployment'];
 const WITH_ROLLOUT = [...WORKLOAD_TYPES, 'rollout'];
 /** Which resource types each command path takes (first positional words). */
 const TYPES_BY_COMMAND: Record<string, string[]> = {
-  'rollout status': [...WITH_ROLLOUT, 'uniteddeployment'],
+  'rollout status': [...WITH_ROLLOUT, 'uniteddeployment', 'broadcastjob'],
   'rollout undo': [...WITH_ROLLOUT, 'uniteddeployment'],
   'rollout history': [...WORKLOAD_TYPES, 'uniteddeployment'],
   'rollout pause': [...PAUSABLE_TYPES, 'rollout'],
@@ -191,11 +191,18 @@ async function typedRefCandidates(ctx: CommandContext, current: string, types: r
   }
   return { items: types.map((t) => `${t}/`).filter((t) => t.startsWith(current)), directive: NO_FILE_COMP | NO_SPACE };
 }
+}
 
 /** create pps NAME --for TYPE/NAME: the StatefulSets a PersistentPodState may target. */
 function forCandidates(ctx: CommandContext, current: string): Promise<{ items: string[]; directive: number }> {
   return typedRefCandidates(ctx, current, ['statefulset', 'asts']);
 }
+
+/**
+ * --from TYPE/NAME per command: the cron jobs a run can be made from (create job|broadcastjob), the
+ * Deployments whose pods can move (migrate).
+ */
+const FROM_TYPES: Record<string, string[]> = { 'create job': ['advancedcronjob', 'cronjob'], 'create broadcastjob': ['advancedcronjob'], migrate: ['deployment'] };
 
 const CONTAINER_FLAGS = ['-c', '--containers'];
 
@@ -249,8 +256,7 @@ export async function candidates(ctx: CommandContext, root: Command, words: stri
   if (prev === '--pods' && path[0] === 'scaledown') return { items: listCompletion(current, await workloadPodNames(ctx, positionals)), directive: NO_FILE_COMP };
   if (prev && FLAG_VALUES[prev]) return { items: FLAG_VALUES[prev]!, directive: NO_FILE_COMP };
   if (prev === '--for') return forCandidates(ctx, current);
-  // migrate cloneset/NEW --from <TAB>: the Deployments whose pods can move.
-  if (prev === '--from' && path[0] === 'migrate') return typedRefCandidates(ctx, current, ['deployment']);
+  if (prev === '--from' && FROM_TYPES[path.join(' ')]) return typedRefCandidates(ctx, current, FROM_TYPES[path.join(' ')]!);
   if (prev?.startsWith('-') && !prev.includes('=')) {
     const value = flagValue(command, prev);
     // A file or folder: the shell completes paths. Any other value: nothing to offer.

@@ -1,11 +1,15 @@
-// `create pps`: names, flags and help only; the implementation loads lazily.
+// `create pps|job|broadcastjob`: names, flags and help only; the implementations load lazily.
 import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
 
 export function registerCreate(program: Command, ctx: CommandContext, shallow = false): void {
   const p = ctx.programName;
-  const create = program.command('create').description('create Kruise objects (pps: PersistentPodState)').usage('pps NAME --for TYPE/NAME [flags]').helpCommand(false);
+  const create = program
+    .command('create')
+    .description('create Kruise objects (pps: PersistentPodState; job, broadcastjob: a run of an AdvancedCronJob)')
+    .usage('pps|job|broadcastjob NAME [flags]')
+    .helpCommand(false);
   if (shallow) return;
   create
     .command('pps')
@@ -27,4 +31,40 @@ export function registerCreate(program: Command, ctx: CommandContext, shallow = 
       `\nExamples:\n  ${p} create pps db --for sts/db --required-topology topology.kubernetes.io/zone --preferred-topology kubernetes.io/hostname:80\n  ${p} create pps --for asts/db --auto --preferred-topology kubernetes.io/hostname\n  ${p} create pps db --for sts/db --required-topology topology.kubernetes.io/zone --preview`,
     )
     .action(lazyAction(ctx, () => import('./pps')));
+
+  const runFlags = (c: Command, kind: string) =>
+    c
+      .option('--from <TYPE/NAME>', `the cron job whose template to run now: advancedcronjob/NAME (acj)${kind === 'job' ? ' or cronjob/NAME (cj)' : ''}`)
+      .option('--image <image>', `a ${kind} of one container running this image (restartPolicy Never), instead of --from`)
+      .option('--dry-run [mode]', 'none, client or server')
+      .option('-o, --output <format>', 'yaml, json, name or jsonpath=TEMPLATE');
+  runFlags(
+    create
+      .command('job')
+      .description('create a Job now from the jobTemplate of an AdvancedCronJob (or a CronJob), owned by it as kubectl does, or from --image')
+      .usage('NAME --from advancedcronjob/NAME | --image IMAGE [-- COMMAND [args...]] [flags]')
+      .argument('[name]')
+      .argument('[command...]'),
+    'job',
+  )
+    .addHelpText(
+      'after',
+      `\nThe Job gets the template's labels and annotations, cronjob.kubernetes.io/instantiate: manual, and a controller\nreference to the cron job (so the cron job's controller counts it and garbage collection removes it with it).\nAn AdvancedCronJob holding a broadcastJobTemplate: exit 2, nothing created (use create broadcastjob).\n\nExamples:\n  ${p} create job backup-now --from advancedcronjob/nightly-backup\n  ${p} create job report-now --from cronjob/report --dry-run=client -o yaml\n  ${p} create job hello --image=busybox:1.36 -- echo hello`,
+    )
+    .action(lazyAction(ctx, () => import('./jobs').then((m) => ({ run: m.runJob }))));
+  runFlags(
+    create
+      .command('broadcastjob')
+      .aliases(['bcj'])
+      .description('create a BroadcastJob (one pod per eligible node) now from the broadcastJobTemplate of an AdvancedCronJob, owned by it, or from --image')
+      .usage('NAME --from advancedcronjob/NAME | --image IMAGE [-- COMMAND [args...]] [flags]')
+      .argument('[name]')
+      .argument('[command...]'),
+    'broadcastjob',
+  )
+    .addHelpText(
+      'after',
+      `\nThe BroadcastJob is written at the version the cluster serves; Kruise's webhook rules are checked first\n(restartPolicy Never or OnFailure, no dots in the name). Wait for it: ${p} rollout status broadcastjob/NAME\n\nExamples:\n  ${p} create broadcastjob warm-now --from advancedcronjob/warm-cache\n  ${p} create broadcastjob warm-now --from acj/warm-cache -o name\n  ${p} create broadcastjob hello --image=busybox:1.36 -- echo hello`,
+    )
+    .action(lazyAction(ctx, () => import('./jobs').then((m) => ({ run: m.runBroadcastJob }))));
 }

@@ -14,7 +14,7 @@ export async function loadRevisions(client: KubeClient, obj: KubeObject, adapter
 }
 
 /** The workload's pods (server-side selector, paginated); none for an empty selector, which would match the whole namespace. */
-export async function loadPods(client: KubeClient, obj: KubeObject, adapter: WorkloadAdapter, signal?: AbortSignal): Promise<Pod[]> {
+export async function loadPods(client: KubeClient, obj: KubeObject, adapter: Pick<WorkloadAdapter, 'selector'>, signal?: AbortSignal): Promise<Pod[]> {
   const selector = labelSelectorString(adapter.selector(obj));
   if (!selector) return [];
   const rt = await client.resolve('pods');

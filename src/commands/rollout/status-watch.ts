@@ -5,9 +5,8 @@
 // Once pods are watched, no verdict is given before their list arrived.
 import type { KubeClient, KubeObject, Observation, ResourceType } from '../../kube/client';
 import type { Pod } from '../../kruise/types';
-import { evaluateRollout, failingContainer, stuckKey, updatedPodTest, type RolloutProgress } from '../../kruise/progress';
-import { trimPod } from '../../kruise/rollout-pods';
-import { adapterFor } from '../../kruise/workloads/index';
+import { failingContainer, stuckKey, type RolloutProgress } from '../../kruise/progress';
+import { progressKindFor, type ProgressKind } from '../../kruise/progress-kinds';
 import { labelSelectorString } from '../../kruise/revisions';
 import { isFinal, statusKey } from '../../printers/rollout-status';
 
@@ -30,7 +29,9 @@ export class RolloutWatch {
   private workload: KubeObject | undefined;
   /** The workload's pods at its update revision (the only ones a verdict reads), trimmed (trimPod), by uid; complete once `podsSynced`. */
   private readonly pods = new Map<string, Pod>();
-  private isUpdatedPod: ReturnType<typeof updatedPodTest> | undefined;
+  private isUpdatedPod: ReturnType<ProgressKind['podTest']> | undefined;
+  /** How the object's kind is judged (src/kruise/progress-kinds.ts). */
+  private kind: ProgressKind | undefined;
   private podsSynced = false;
   private readonly firstSeenStuck = new Map<string, number>();
   private podObservation: Observation | undefined;
@@ -66,9 +67,9 @@ export class RolloutWatch {
   updateWorkload(obj: KubeObject): void {
     if (this.done) return;
     this.workload = obj;
-    const adapter = adapterFor(obj);
-    if (adapter) {
-      const test = updatedPodTest(adapter, obj);
+    this.kind = progressKindFor(obj);
+    if (this.kind) {
+      const test = this.kind.podTest(obj);
       // Another revision is rolled out: the pods kept so far are the wrong ones; list again.
       if (this.podObservation && test.key !== this.isUpdatedPod?.key) this.restartPodWatch();
       this.isUpdatedPod = test;
@@ -87,7 +88,7 @@ export class RolloutWatch {
   deleted(): void {
     if (this.done) return;
     const base = this.last ?? this.placeholder();
-    this.finish({ ...base, state: 'Failed', message: `${this.label} was deleted while waiting for its rollout to finish` });
+    this.finish({ ...base, state: 'Failed', message: `${this.label} was deleted while waiting for ${this.kind?.awaited.deleted ?? 'its rollout to finish'}` });
   }
 
   /** A request of this workload's watches failed and is being retried (undefined: working again). */
@@ -104,7 +105,7 @@ export class RolloutWatch {
     }
     const base = this.last ?? this.placeholder();
     const why = base.detail ? `: ${base.detail}` : '';
-    this.finish({ ...base, state: 'TimedOut', message: `timed out waiting for ${this.label} rollout to finish${why}` });
+    this.finish({ ...base, state: 'TimedOut', message: `timed out waiting for ${this.label} ${this.kind?.awaited.after ?? 'rollout to finish'}${why}` });
   }
 
   fail(err: unknown): void {
@@ -124,7 +125,8 @@ export class RolloutWatch {
     if (this.done || !this.workload) return;
     let p: RolloutProgress;
     try {
-      p = evaluateRollout(this.workload, [...this.pods.values()], Date.now(), {
+      if (!this.kind) throw new Error(`no rollout rules for ${this.workload.apiVersion ?? '?'} ${this.workload.kind ?? '?'}`);
+      p = this.kind.evaluate(this.workload, [...this.pods.values()], Date.now(), {
         failureGraceMs: this.settings.failureGraceMs,
         firstSeenStuck: this.firstSeenStuck,
         podsListed: this.podsSynced,
@@ -133,8 +135,9 @@ export class RolloutWatch {
       this.fail(err);
       return;
     }
-    // Pods are being listed: a success waits for them (the status may be ahead of the pods we know).
-    const waitForPods = this.podObservation !== undefined && !this.podsSynced && (p.state === 'Complete' || p.state === 'PartitionComplete');
+    // Pods are being listed: a success waits for them (the status may be ahead of the pods we know);
+    // a verdict that would say more with the pods (a failed job's failed pod) lists them first.
+    const waitForPods = !this.podsSynced && ((this.podObservation !== undefined && (p.state === 'Complete' || p.state === 'PartitionComplete')) || p.needsPods === true);
     if (isFinal(p) && !waitForPods) {
       this.finish(p);
       return;
@@ -194,9 +197,9 @@ export class RolloutWatch {
   }
 
   private ensurePodWatch(): void {
-    if (this.podObservation || !this.workload) return;
-    const adapter = adapterFor(this.workload);
-    const selector = labelSelectorString(adapter?.selector(this.workload));
+    if (this.podObservation || !this.workload || !this.kind) return;
+    const kind = this.kind;
+    const selector = labelSelectorString(kind.selector(this.workload));
     if (!selector) return; // an empty selector would match every pod of the namespace
     this.podObservation = this.client.observe<Pod & KubeObject>(
       this.podType,
@@ -206,7 +209,7 @@ export class RolloutWatch {
         // Pages of 250 and only the fields the rules read, page by page: a 5,000-pod list stays
         // small (bench/rollout-status-memory.mjs: pages of 500 peaked ≈ 17 MB higher).
         limit: 250,
-        mapItem: (item) => trimPod(item as Pod),
+        mapItem: (item) => kind.trimPod(item as Pod),
         onTrouble: (err) => this.trouble(err),
         onSync: (items) => {
           this.pods.clear();
@@ -231,7 +234,7 @@ export class RolloutWatch {
       this.pods.delete(podKey(pod));
       return;
     }
-    this.pods.set(podKey(pod), trimPod(pod));
+    this.pods.set(podKey(pod), this.kind ? this.kind.trimPod(pod) : pod);
     const stuck = failingContainer(pod);
     if (!stuck) return;
     const key = stuckKey(pod, stuck.reason);

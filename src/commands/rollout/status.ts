@@ -11,7 +11,8 @@ import { findRolloutOf, rolloutText } from './kruise-rollout';
 import { releaseStatus } from './release-status';
 import { resourceLabel } from '../../kube/errors';
 import { advancedKindHint } from '../../kube/resolve';
-import { evaluateRollout, KIND_LABELS, type RolloutProgress, type RolloutState } from '../../kruise/progress';
+import { KIND_LABELS, type RolloutProgress, type RolloutState } from '../../kruise/progress';
+import { jobProgressKind, progressKindFor } from '../../kruise/progress-kinds';
 import { adapterFor } from '../../kruise/workloads/index';
 import { currentRevisionNumber } from '../../kruise/revisions';
 import { loadPods, loadRevisions } from './revision-source';
@@ -75,7 +76,9 @@ export async function run(ctx: CommandContext, args: string[], opts: StatusOptio
       if (until !== undefined || pinnedRevision !== undefined) throw usageError('--until and --revision do not apply to a SidecarSet');
       return await sidecarSetStatus(ctx, client, sidecarSets, { watch, timeoutMs, failureGraceMs, printer: await makePrinter(ctx, format) });
     }
-    const targets = await resolveTargets(client, 'rollout status', refs, { allowRollout: true });
+    const targets = await resolveTargets(client, 'rollout status', refs, { allowRollout: true, allowJobs: true });
+    const job = targets.find((t) => jobProgressKind(t.rt.group, t.rt.kind));
+    if (job && (until !== undefined || pinnedRevision !== undefined)) throw usageError(`--until and --revision do not apply to a ${job.rt.kind}: its completion is awaited`);
     // A Kruise Rollout, or a workload one releases: follow the release (release-status.ts).
     const release = await releaseTarget(ctx, client, targets, { until, pinnedRevision, format });
     if (release) {
@@ -126,7 +129,8 @@ async function releaseTarget(
     if (targets.length > 1 || rollouts[0]!.name === undefined) throw usageError('rollout status of a Kruise Rollout takes exactly one rollout/NAME');
   }
   const t = targets[0];
-  if (targets.length !== 1 || !t || t.name === undefined) return undefined;
+  // Only workloads are released by Rollouts: a job kind costs no list of Rollouts.
+  if (targets.length !== 1 || !t || t.name === undefined || jobProgressKind(t.rt.group, t.rt.kind)) return undefined;
   const checkFlags = (): void => {
     if (o.pinnedRevision !== undefined) throw usageError('--revision does not apply to a Kruise Rollout: its release is followed instead');
     if (o.format.kind !== 'default' && o.format.kind !== 'json') throw usageError(`-o ${o.format.kind} is not supported for a Kruise Rollout: use -o json`);
@@ -371,10 +375,11 @@ async function checkOnce(client: KubeClient, targets: ResolvedTarget[], selector
   if (objects.length === 0 && selected) throw new NoMatchesError(selected.namespace, selected.rt.resource, selector ?? '');
   return Promise.all(
     objects.map(async (obj) => {
-      let p = evaluateRollout(obj, [], Date.now(), { failureGraceMs });
-      const adapter = adapterFor(obj);
-      if (!isFinal(p) && adapter) {
-        p = evaluateRollout(obj, await loadPods(client, obj, adapter), Date.now(), { failureGraceMs, podsListed: true });
+      const kind = progressKindFor(obj);
+      if (!kind) throw new Error(`no rollout rules for ${obj.apiVersion ?? '?'} ${obj.kind ?? '?'}`);
+      let p = kind.evaluate(obj, [], Date.now(), { failureGraceMs });
+      if (!isFinal(p) || p.needsPods) {
+        p = kind.evaluate(obj, (await loadPods(client, obj, kind)).map((pod) => kind.trimPod(pod)), Date.now(), { failureGraceMs, podsListed: true });
       }
       printer.change(p);
       return p;

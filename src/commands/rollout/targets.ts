@@ -8,6 +8,7 @@ import { resourceLabel } from '../../kube/errors';
 import { KIND_LABELS } from '../../kruise/progress';
 import type { WorkloadKindName } from '../../kruise/workloads/types';
 import { adapterForGroupKind } from '../../kruise/workloads/index';
+import { jobProgressKind } from '../../kruise/progress-kinds';
 
 export interface TargetRefs {
   specs: TargetSpec[];
@@ -53,27 +54,29 @@ export function isKruiseRollout(rt: Pick<ResourceType, 'group' | 'resource'>): b
   return rt.group === 'rollouts.kruise.io' && rt.resource === 'rollouts';
 }
 
-function unsupported(verb: string, rt: ResourceType, allowRollout = false): string | undefined {
+function unsupported(verb: string, rt: ResourceType, allowRollout = false, allowJobs = false): string | undefined {
   if (isRolloutKind(rt)) return undefined;
+  if (allowJobs && jobProgressKind(rt.group, rt.kind)) return undefined;
   if (isKruiseRollout(rt)) return allowRollout ? undefined : `${verb} of a Kruise Rollout takes no rollout/NAME: name its workload (TYPE/NAME)`;
-  return `${verb} is not supported for ${resourceLabel(rt)}: use a CloneSet, Advanced StatefulSet, Advanced DaemonSet, Deployment, StatefulSet or DaemonSet`;
+  return `${verb} is not supported for ${resourceLabel(rt)}: use a CloneSet, Advanced StatefulSet, Advanced DaemonSet, Deployment, StatefulSet or DaemonSet${allowJobs ? ' (or a BroadcastJob)' : ''}`;
 }
 
 /**
  * Resolves the types through discovery; a kind without rollouts is a usage error (exit 2, nothing sent but
- * discovery). `allowRollout`: the verb also takes a Kruise Rollout (rollout/NAME).
+ * discovery). `allowRollout`: the verb also takes a Kruise Rollout (rollout/NAME); `allowJobs`: job kinds
+ * awaited to completion (rollout status broadcastjob/NAME).
  */
-export async function resolveTargets(client: KubeClient, verb: string, refs: TargetRefs, opts: { allowRollout?: boolean } = {}): Promise<ResolvedTarget[]> {
+export async function resolveTargets(client: KubeClient, verb: string, refs: TargetRefs, opts: { allowRollout?: boolean; allowJobs?: boolean } = {}): Promise<ResolvedTarget[]> {
   const out: ResolvedTarget[] = [];
   for (const spec of refs.specs) {
     if (spec.kind === 'selector' || spec.kind === 'all') {
       const rt = await client.resolve(spec.type);
-      const problem = unsupported(verb, rt, opts.allowRollout);
+      const problem = unsupported(verb, rt, opts.allowRollout, opts.allowJobs);
       if (problem) throw usageError(problem);
       out.push({ rt, namespace: client.namespace });
       continue;
     }
-    for (const t of await resolveRefs(client, [spec], { allow: (rt) => unsupported(verb, rt, opts.allowRollout) })) {
+    for (const t of await resolveRefs(client, [spec], { allow: (rt) => unsupported(verb, rt, opts.allowRollout, opts.allowJobs) })) {
       out.push({ rt: t.rt, name: t.name, namespace: t.namespace ?? client.namespace });
     }
   }

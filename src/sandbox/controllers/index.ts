@@ -3,14 +3,17 @@
 // The API server calls createControllers once, runs each `admission` hook on writes, and
 // starts every controller against its Store.
 import type { ControllerWithAdmission, SimulationSettings } from '../store-api';
+import { createAdvancedCronJobController } from './advancedcronjob';
 import { createAdvancedDaemonSetController } from './ads';
 import { createAdvancedStatefulSetController } from './asts';
+import { createBroadcastJobController } from './broadcastjob';
 import { createCloneSetController } from './cloneset';
 import { createCrrController } from './crr';
 import { createDaemonSetController } from './daemonset';
 import { createDeploymentController } from './deployment';
 import { createGarbageCollector } from './gc';
 import { createImagePullJobController } from './imagepulljob';
+import { createJobController } from './job';
 import { createKubelet } from './kubelet';
 import { createNodesController } from './nodes';
 import { createPersistentPodStateController } from './pps';
@@ -33,6 +36,7 @@ export function createControllers(settings: SimulationSettings): ControllerWithA
     createDeploymentController(),
     createStatefulSetController(),
     createDaemonSetController(),
+    createJobController(),
     createCrrController(),
     createImagePullJobController(),
     // --- Kruise workload controllers (cloneset*.ts, asts*.ts, ads*.ts, pps*.ts) ---
@@ -45,6 +49,9 @@ export function createControllers(settings: SimulationSettings): ControllerWithA
     createSidecarSetController(),
     createPodReadinessController(),
     createUnitedDeploymentController(),
+    // BroadcastJob and AdvancedCronJob (issue #18)
+    createBroadcastJobController(),
+    createAdvancedCronJobController(),
     // Kruise Rollout (rollout.ts): last, so its workload webhook sees the Kruise webhooks' defaults
     createRolloutController(),
   ];

@@ -5,6 +5,11 @@
 // update) restarts that container only. Pod readiness folds in spec.readinessGates, which is
 // how CloneSet's InPlaceUpdateReady gate holds a pod back. Pods marked for deletion without
 // finalizers are removed after a short grace period.
+// Pods that run to completion (restartPolicy Never or OnFailure: Jobs, BroadcastJobs) exit one more
+// delay after they became ready, with code 0, or N for an image tagged `exit-N`; `crashloop` exits 1
+// before it is ready. Never: the pod ends Succeeded (all exited 0) or Failed. OnFailure: a non-zero
+// exit restarts the container after a back-off (CrashLoopBackOff), as for `crashloop` under Always.
+// restartPolicy Always pods never end.
 //
 // The state machine is driven by the pod's own status plus a private clock per container
 // (keyed by containerID), so other controllers may restart a container just by writing a
@@ -28,6 +33,20 @@ export function imageBehaviour(image: string | undefined): ImageBehaviour {
   if (tag === 'crashloop') return 'crashloop';
   if (tag === 'slow') return 'slow';
   return 'normal';
+}
+
+/** Exit code of a run-to-completion container (contract: image conventions): tag `exit-N` → N, `crashloop` → 1, else 0. */
+export function imageExitCode(image: string | undefined): number {
+  const tag = image && parseImageReference(image).ok ? imageTag(image) : undefined;
+  if (tag === 'crashloop') return 1;
+  const m = tag ? /^exit-(\d{1,3})$/.exec(tag) : null;
+  return m ? Math.min(255, Number(m[1])) : 0;
+}
+
+/** Whether the pod's containers are meant to finish (restartPolicy Never or OnFailure). */
+export function runsToCompletion(pod: Pod): boolean {
+  const policy = pod.spec.restartPolicy;
+  return policy === 'Never' || policy === 'OnFailure';
 }
 
 /** Time from container start to ready (and, for pulls, one pull attempt). */
@@ -184,6 +203,18 @@ export function createKubelet(): ControllerWithAdmission {
     status.phase = everStarted ? 'Running' : 'Pending';
 
     const conditions = (status.conditions ??= []) as PodCondition[];
+    if (runsToCompletion(pod) && statuses.length > 0 && statuses.every((s) => s.state?.terminated)) {
+      // Every container has exited for good: the pod is over, its sandbox torn down.
+      status.phase = statuses.every((s) => s.state?.terminated?.exitCode === 0) ? 'Succeeded' : 'Failed';
+      setCondition(conditions, { type: 'PodReadyToStartContainers', status: 'False' }, nowStr);
+      setCondition(conditions, { type: 'Initialized', status: 'True' }, nowStr);
+      setCondition(conditions, { type: 'ContainersReady', status: 'False', reason: 'PodCompleted' }, nowStr);
+      setCondition(conditions, { type: 'Ready', status: 'False', reason: 'PodCompleted' }, nowStr);
+      setCondition(conditions, { type: 'PodScheduled', status: 'True' }, nowStr);
+      conditions.sort((a, b) => CONDITION_ORDER.indexOf(a.type) - CONDITION_ORDER.indexOf(b.type));
+      if (canonicalJson(status) !== before) store.updateStatus(PODS, { ...pod, status } as KubeObject);
+      return;
+    }
     const unready = statuses.filter((s) => !s.ready).map((s) => s.name);
     const containersReady = unready.length === 0;
     setCondition(conditions, { type: 'PodReadyToStartContainers', status: 'True' }, nowStr);
@@ -272,8 +303,10 @@ export function createKubelet(): ControllerWithAdmission {
       return cs;
     }
     if (behaviour === 'crashloop') {
+      if (cs.state?.terminated) return cs; // exited under restartPolicy Never: stays so
       if (cs.state?.running) {
         const since = clock(pod, name, cs.containerID ?? '', now);
+        if (now >= since + delay && pod.spec.restartPolicy === 'Never') return exitContainer(cs, 1, nowStr);
         if (now >= since + delay) {
           // The process exits: CrashLoopBackOff, and the kubelet retries after a back-off.
           cs.lastState = { terminated: { exitCode: 1, reason: 'Error', startedAt: cs.state.running.startedAt, finishedAt: nowStr, containerID: cs.containerID } };
@@ -299,7 +332,35 @@ export function createKubelet(): ControllerWithAdmission {
       const since = clock(pod, name, cs.containerID ?? '', now);
       if (now >= since + delay) cs.ready = true;
       else wake(since + delay);
-    } else if (!cs.state?.running) {
+    }
+    if (cs.state?.running && cs.ready && runsToCompletion(pod)) {
+      // A job's container finishes one more delay after it became ready.
+      const since = clock(pod, name, cs.containerID ?? '', now);
+      const endAt = since + 2 * delay;
+      if (now < endAt) {
+        wake(endAt);
+        return cs;
+      }
+      const code = imageExitCode(image);
+      if (code === 0 || pod.spec.restartPolicy === 'Never') return exitContainer(cs, code, nowStr);
+      // OnFailure: the kubelet restarts it after a back-off.
+      cs.lastState = { terminated: { exitCode: code, reason: 'Error', startedAt: cs.state.running.startedAt, finishedAt: nowStr, containerID: cs.containerID } };
+      cs.restartCount += 1;
+      cs.ready = false;
+      cs.started = false;
+      cs.state = { waiting: { reason: 'CrashLoopBackOff', message: `back-off ${10 * 2 ** Math.min(cs.restartCount - 1, 5)}s restarting failed container=${name} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})` } };
+      wake(clock(pod, name, `backoff:${cs.restartCount}`, now) + backoffMs(delay, cs.restartCount));
+      return cs;
+    }
+    if (cs.state?.terminated && runsToCompletion(pod)) return cs; // finished for good
+    if (waiting === 'CrashLoopBackOff' && runsToCompletion(pod)) {
+      const since = clock(pod, name, `backoff:${cs.restartCount}`, now);
+      if (now < since + backoffMs(delay, cs.restartCount)) {
+        wake(since + backoffMs(delay, cs.restartCount));
+        return cs;
+      }
+    }
+    if (!cs.state?.running) {
       // Restarted by someone who left it waiting/terminated: start it again.
       cs.containerID = newContainerID();
       cs.imageID = imageIDFor(image);
@@ -340,6 +401,15 @@ export function createKubelet(): ControllerWithAdmission {
 }
 
 const CONDITION_ORDER = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'];
+
+/** The container exits with `code` and is not restarted (a finished job container). */
+function exitContainer(cs: ContainerStatus, code: number, nowStr: string): ContainerStatus {
+  const startedAt = cs.state?.running?.startedAt ?? nowStr;
+  cs.state = { terminated: { exitCode: code, reason: code === 0 ? 'Completed' : 'Error', startedAt, finishedAt: nowStr, containerID: cs.containerID } as Record<string, unknown> };
+  cs.ready = false;
+  cs.started = false;
+  return cs;
+}
 
 /** CrashLoopBackOff wait, doubling with restarts but kept short in the sandbox. */
 function backoffMs(delay: number, restarts: number): number {

@@ -116,6 +116,31 @@ const KINDS: KindSpec[] = [
     versions: (r) => (r === 'v1.3' ? undefined : r === 'v1.8' ? ['v1alpha1*'] : ['v1alpha1', 'v1beta1*']),
   },
   {
+    plural: 'broadcastjobs',
+    kind: 'BroadcastJob',
+    shortNames: ['bcj'],
+    columns: [
+      { name: 'Desired', type: 'integer', jsonPath: '.status.desired' },
+      { name: 'Active', type: 'integer', jsonPath: '.status.active' },
+      { name: 'Succeeded', type: 'integer', jsonPath: '.status.succeeded' },
+      { name: 'Failed', type: 'integer', jsonPath: '.status.failed' },
+      AGE,
+    ],
+    versions: { 'v1.3': ['v1alpha1*'], 'v1.8': ['v1alpha1*'], 'v1.9': ['v1alpha1', 'v1beta1*'], master: ['v1alpha1', 'v1beta1*'] },
+  },
+  {
+    plural: 'advancedcronjobs',
+    kind: 'AdvancedCronJob',
+    shortNames: ['acj'],
+    columns: [
+      { name: 'Schedule', type: 'string', jsonPath: '.spec.schedule' },
+      { name: 'Type', type: 'string', jsonPath: '.status.type' },
+      { name: 'LastScheduleTime', type: 'date', jsonPath: '.status.lastScheduleTime' },
+      AGE,
+    ],
+    versions: { 'v1.3': ['v1alpha1*'], 'v1.8': ['v1alpha1*'], 'v1.9': ['v1alpha1', 'v1beta1*'], master: ['v1alpha1', 'v1beta1*'] },
+  },
+  {
     plural: 'persistentpodstates',
     kind: 'PersistentPodState',
     columns: [],

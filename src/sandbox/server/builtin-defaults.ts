@@ -1,27 +1,9 @@
 // Defaults a real API server fills in for built-in workload kinds, so clients that
 // read them (kubectl rollout status/undo, the plugin) see what they would on a cluster.
 import type { KubeObject } from '../../kruise/types';
+import { defaultPodSpec } from '../../kruise/rules/pod-defaults';
 
 type Any = Record<string, any>;
-
-function defaultPodSpec(spec: Any | undefined): void {
-  if (!spec) return;
-  spec.restartPolicy ??= 'Always';
-  spec.terminationGracePeriodSeconds ??= 30;
-  spec.dnsPolicy ??= 'ClusterFirst';
-  spec.schedulerName ??= 'default-scheduler';
-  spec.securityContext ??= {};
-  for (const c of [...((spec.containers as Any[]) ?? []), ...((spec.initContainers as Any[]) ?? [])]) {
-    if (!c || typeof c !== 'object') continue;
-    c.terminationMessagePath ??= '/dev/termination-log';
-    c.terminationMessagePolicy ??= 'File';
-    if (c.imagePullPolicy === undefined && typeof c.image === 'string') {
-      const tag = c.image.includes('@') ? 'digest' : (c.image.split('/').pop()!.split(':')[1] ?? 'latest');
-      c.imagePullPolicy = tag === 'latest' ? 'Always' : 'IfNotPresent';
-    }
-    for (const p of (c.ports as Any[]) ?? []) p.protocol ??= 'TCP';
-  }
-}
 
 export function applyBuiltinDefaults(group: string, resource: string, obj: KubeObject): void {
   const o = obj as Any;

@@ -236,9 +236,13 @@ export class MemoryStore implements Store {
     // Pods made by the simulated controllers get the API server's defaults too (ports TCP,
     // imagePullPolicy, restartPolicy...), as pods a real controller creates through the API do.
     if (!opts.fromApi && gr.group === '' && gr.resource === 'pods') applyBuiltinDefaults(gr.group, gr.resource, input);
+    // The uid exists before admission, as kube's registry fills it before the strategy's Validate
+    // (the Job API generates its selector from it); a hook cannot change it.
+    const uid = randomUUID();
+    meta.uid = uid;
     let obj = this.admit('CREATE', gr, input, undefined);
     const m = obj.metadata;
-    m.uid = randomUUID();
+    m.uid = uid;
     m.creationTimestamp = nowTimestamp();
     m.generation = 1;
     delete m.deletionTimestamp;

@@ -1,0 +1,30 @@
+// What the job kinds share (batch/v1 Job, Kruise's BroadcastJob, AdvancedCronJob's children):
+// the condition shape and the "finished" test both Kruise and kube use, and API timestamps.
+
+export interface JobCondition {
+  type: string;
+  status: string;
+  lastProbeTime?: string | null;
+  lastTransitionTime?: string;
+  reason?: string;
+  message?: string;
+}
+
+/** RFC 3339 with second precision, as the API server stores metav1.Time. */
+export function kubeTimestamp(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+export function parseTimestamp(value: unknown): number | undefined {
+  if (typeof value !== 'string' || value === '') return undefined;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** The Complete or Failed condition that is True (the job has finished), if any. */
+export function finishedCondition(conditions: readonly JobCondition[] | undefined): 'Complete' | 'Failed' | undefined {
+  for (const c of conditions ?? []) {
+    if ((c.type === 'Complete' || c.type === 'Failed') && c.status === 'True') return c.type;
+  }
+  return undefined;
+}
