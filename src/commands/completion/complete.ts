@@ -191,7 +191,6 @@ async function typedRefCandidates(ctx: CommandContext, current: string, types: r
   }
   return { items: types.map((t) => `${t}/`).filter((t) => t.startsWith(current)), directive: NO_FILE_COMP | NO_SPACE };
 }
-}
 
 /** create pps NAME --for TYPE/NAME: the StatefulSets a PersistentPodState may target. */
 function forCandidates(ctx: CommandContext, current: string): Promise<{ items: string[]; directive: number }> {
