@@ -1,6 +1,7 @@
 // kubectl passes plugins their arguments untouched, so the plugin parses
 // kubectl's global flags itself, wherever they appear on the command line.
 import { usageError } from './exit';
+import { goQuote, parseGoDuration } from '../lib/go-duration';
 
 export interface GlobalFlags {
   kubeconfig?: string;
@@ -77,32 +78,25 @@ export const GLOBAL_FLAG_HELP: ReadonlyArray<[string, string]> = [
   ['--no-color', 'never colour the output'],
 ];
 
-const DURATION_UNITS: Record<string, number> = { h: 3600_000, m: 60_000, s: 1000, ms: 1, us: 1e-3, ns: 1e-6 };
-
 /**
  * Parses a duration flag as kubectl does (Go's time.ParseDuration behind pflag's DurationVar):
  * "30s", "1m30s", "500ms", "2h"; a bare "0" is zero, any other number without a unit is refused
  * ("time: missing unit"), so a script's `--timeout 5` fails loudly instead of meaning 5 seconds
  * here and an error in kubectl. `bareSeconds` is --request-timeout's rule (client-go's
- * clientcmd.ParseTimeout): a whole number is seconds. Returns milliseconds.
+ * clientcmd.ParseTimeout): a whole number is seconds. No flag takes a negative duration.
+ * Returns milliseconds.
  */
 export function parseDuration(value: string, flag: string, opts: { bareSeconds?: boolean } = {}): number {
   const v = value.trim();
   if (opts.bareSeconds && /^\d+$/.test(v)) return Number(v) * 1000;
-  if (v === '0') return 0;
-  // Go's wording: `time: missing unit in duration "5"`, `time: invalid duration "x"`.
-  const invalid = (why: string): Error =>
-    usageError(`invalid argument "${value}" for "${flag}" flag: time: ${why === 'invalid duration' ? why : `${why} in duration`} "${value}"${v.startsWith('-') ? ' (must not be negative)' : ''}`, 'hint: give a unit, e.g. 30s, 2m, 1h30m');
-  if (/^\d+(\.\d+)?$/.test(v)) throw invalid('missing unit');
-  const re = /(\d+(?:\.\d+)?|\.\d+)(ms|us|ns|h|m|s)?/gy;
-  let total = 0;
-  let match: RegExpExecArray | null;
-  while (re.lastIndex < v.length && (match = re.exec(v)) !== null) {
-    if (match[2] === undefined) throw invalid(v.length > re.lastIndex ? `unknown unit "${v.slice(re.lastIndex).replace(/[\d.].*$/, '')}"` : 'missing unit');
-    total += Number(match[1]) * DURATION_UNITS[match[2]]!;
+  const invalid = (goMessage: string): Error =>
+    usageError(`invalid argument "${value}" for "${flag}" flag: ${goMessage}`, 'hint: give a unit, e.g. 30s, 2m, 1h30m');
+  if (v.startsWith('-')) throw invalid(`time: invalid duration ${goQuote(value)} (must not be negative)`);
+  try {
+    return Math.round(parseGoDuration(v));
+  } catch (err) {
+    throw invalid(err instanceof Error ? err.message.replace(goQuote(v), goQuote(value)) : String(err));
   }
-  if (v === '' || re.lastIndex !== v.length) throw invalid('invalid duration');
-  return Math.round(total);
 }
 
 function parseBool(value: string, flag: string): boolean {

@@ -5,9 +5,10 @@
 // - `CronSchedule.next(fromMs, inputZone?)`: Schedule.Next; undefined where Go returns the zero time.
 //   A schedule without a time zone runs in the zone of the time it is given (`inputZone`, UTC when
 //   absent: kruise-manager's container clock is UTC).
-// - `goParseDuration(text)`: time.ParseDuration (milliseconds).
+// - time.ParseDuration: src/lib/go-duration.ts (milliseconds).
 // - `timeZoneProblem(name)`: time.LoadLocation's error for a zone name, or undefined.
 // Time zones come from the runtime's IANA database (Intl), so no table is shipped here.
+import { goQuote, parseGoDuration } from '../../lib/go-duration';
 
 /** robfig's ParseOption flags. */
 export const CronField = {
@@ -217,7 +218,7 @@ function parseDescriptor(descriptor: string, zone: string | undefined): CronSche
   if (descriptor.startsWith(every)) {
     let ms: number;
     try {
-      ms = goParseDuration(descriptor.slice(every.length));
+      ms = parseGoDuration(descriptor.slice(every.length));
     } catch (err) {
       throw new CronParseError(`failed to parse duration ${descriptor}: ${(err as Error).message}`);
     }
@@ -420,52 +421,4 @@ export function timeZoneProblem(name: string): string | undefined {
   } catch {
     return `unknown time zone ${name}`;
   }
-}
-
-// ───────────── Go durations ─────────────
-
-const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** Go's strconv.Quote for the simple strings of a duration. */
-function goQuote(s: string): string {
-  return JSON.stringify(s);
-}
-
-/** time.ParseDuration, in milliseconds; throws Error with Go's message. */
-export function goParseDuration(text: string): number {
-  const orig = text;
-  let s = text;
-  let neg = false;
-  if (s !== '' && (s[0] === '-' || s[0] === '+')) {
-    neg = s[0] === '-';
-    s = s.slice(1);
-  }
-  if (s === '0') return 0;
-  if (s === '') throw new Error(`time: invalid duration ${goQuote(orig)}`);
-  let total = 0;
-  while (s !== '') {
-    if (!(s[0] === '.' || (s[0]! >= '0' && s[0]! <= '9'))) throw new Error(`time: invalid duration ${goQuote(orig)}`);
-    const lead = /^\d*/.exec(s)![0];
-    s = s.slice(lead.length);
-    let frac = '';
-    let post = false;
-    if (s.startsWith('.')) {
-      s = s.slice(1);
-      frac = /^\d*/.exec(s)![0];
-      s = s.slice(frac.length);
-      post = frac.length > 0;
-    }
-    if (lead === '' && !post) throw new Error(`time: invalid duration ${goQuote(orig)}`);
-    let i = 0;
-    while (i < s.length && !(s[i] === '.' || (s[i]! >= '0' && s[i]! <= '9'))) i++;
-    if (i === 0) throw new Error(`time: missing unit in duration ${goQuote(orig)}`);
-    const unit = s.slice(0, i);
-    s = s.slice(i);
-    const perUnit = UNIT_MS[unit];
-    if (perUnit === undefined) throw new Error(`time: unknown unit ${goQuote(unit)} in duration ${goQuote(orig)}`);
-    total += Number(`${lead || '0'}.${frac || '0'}`) * perUnit;
-    // int64 nanoseconds: about 292 years.
-    if (total > 9_223_372_036_854.775) throw new Error(`time: invalid duration ${goQuote(orig)}`);
-  }
-  return neg ? -total : total;
 }

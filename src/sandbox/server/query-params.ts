@@ -2,11 +2,9 @@
 // pkg/runtime/conversion.go, Go's strconv.ParseInt and time.ParseDuration), so clients of
 // other languages (the Python client sends `watch=True`) get kube's answers, 400s included.
 import { ApiError } from './errors';
+import { goQuote, parseGoDuration } from '../../lib/go-duration';
 
-/** Go's strconv.Quote for the ASCII text clients send; close enough for messages. */
-function goQuote(s: string): string {
-  return JSON.stringify(s);
-}
+export { parseGoDuration };
 
 /**
  * Convert_Slice_string_To_bool: absent → undefined; "0" or "false" in any letter case → false;
@@ -33,41 +31,6 @@ export function parseQueryInt64(values: readonly string[]): number | undefined {
   const big = BigInt(s);
   if (big > INT64_MAX || big < INT64_MIN) throw ApiError.badRequest(`strconv.ParseInt: parsing ${goQuote(s)}: value out of range`);
   return Number(big);
-}
-
-const UNIT_NS: Record<string, number> = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
-
-/**
- * Go's time.ParseDuration: "0", or a signed sequence of decimal numbers each with a unit
- * (ns, us, µs, ms, s, m, h), e.g. "1h30m", "1.5s", "-2m". Returns milliseconds; throws the
- * Go error text (`time: invalid duration "x"`, `time: missing unit in duration "1"`,
- * `time: unknown unit "d" in duration "1d"`) as a plain Error for the caller to wrap.
- */
-export function parseGoDuration(orig: string): number {
-  let s = orig;
-  let neg = false;
-  if (s !== '' && (s[0] === '-' || s[0] === '+')) {
-    neg = s[0] === '-';
-    s = s.slice(1);
-  }
-  if (s === '0') return 0;
-  if (s === '') throw new Error(`time: invalid duration ${goQuote(orig)}`);
-  let totalNs = 0;
-  while (s !== '') {
-    const num = /^([0-9]*)(\.([0-9]*))?/.exec(s)!;
-    const intPart = num[1] ?? '';
-    const fracPart = num[3] ?? '';
-    if (intPart === '' && fracPart === '') throw new Error(`time: invalid duration ${goQuote(orig)}`);
-    s = s.slice(num[0].length);
-    const unitMatch = /^[^0-9.]*/.exec(s)![0];
-    if (unitMatch === '') throw new Error(`time: missing unit in duration ${goQuote(orig)}`);
-    const scale = UNIT_NS[unitMatch];
-    if (scale === undefined) throw new Error(`time: unknown unit ${goQuote(unitMatch)} in duration ${goQuote(orig)}`);
-    s = s.slice(unitMatch.length);
-    totalNs += Number(`${intPart || '0'}.${fracPart || '0'}`) * scale;
-    if (totalNs > 9.223372036854775807e18) throw new Error(`time: invalid duration ${goQuote(orig)}`);
-  }
-  return (neg ? -totalNs : totalNs) / 1e6;
 }
 
 /** Typed readers over one request's query string. */

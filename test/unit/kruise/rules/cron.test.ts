@@ -4,7 +4,8 @@
 // (pkg/controller/advancedcronjob/advancedcronjob_controller_test.go) through formatSchedule.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CronField, CronParseError, goParseDuration, parseCron, parseStandard, timeZoneProblem } from '../../../../src/kruise/rules/cron';
+import { parseGoDuration as goParseDuration } from '../../../../src/lib/go-duration';
+import { CronField, CronParseError, parseCron, parseStandard, timeZoneProblem } from '../../../../src/kruise/rules/cron';
 import { formatSchedule } from '../../../../src/kruise/rules/advancedcronjob';
 
 /** robfig's secondParser (parser_test.go). */
