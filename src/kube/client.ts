@@ -119,6 +119,14 @@ export interface KubeClient {
     onEvent: (ev: WatchEvent<T>) => void | Promise<void>,
   ): Observation;
 
+  /**
+   * Starts now the list the next observe() of this one object (by name, no selectors) would begin
+   * with, so that it overlaps other reads instead of following them; that observe() takes it over
+   * (watching from its resourceVersion, so nothing that changes meanwhile is missed). Optional:
+   * clients without it just list when observing.
+   */
+  prefetchObserve?(rt: ResourceType, namespace: string | undefined, name: string): void;
+
   /** GET of a raw path (e.g. "/version"); JSON-decoded. */
   raw<T = unknown>(path: string, opts?: RequestOptions): Promise<T>;
 

@@ -77,6 +77,8 @@ export class RestClient implements KubeClient {
   private readonly log: (line: string) => void;
   private readonly verbosity: number;
   private readonly resolved = new Map<string, Promise<ResourceType>>();
+  /** Lists started by prefetchObserve(), until the observe() they were started for takes them. */
+  private readonly prefetched = new Map<string, Promise<KubeList>>();
 
   constructor(opts: RestClientOptions) {
     this.transport = opts.transport;
@@ -293,9 +295,16 @@ export class RestClient implements KubeClient {
     const ns = rt.namespaced ? namespace : undefined;
     if (ns !== undefined) checkNamespace(ns);
     if (opts.name !== undefined) checkName(opts.name, rt);
+    const key = opts.name !== undefined && !opts.labelSelector && !opts.fieldSelector && !opts.mapItem && opts.limit === undefined ? prefetchKey(rt, ns, opts.name) : undefined;
+    let first = key !== undefined ? this.prefetched.get(key) : undefined;
+    if (key !== undefined) this.prefetched.delete(key);
     return observeWith<T>(
       {
-        list: (r, n, o) => this.list(r, n, o),
+        list: (r, n, o) => {
+          const taken = first;
+          first = undefined;
+          return taken ?? this.list(r, n, o);
+        },
         openWatch: (r, n, query, signal) => this.openWatch(r, n, query, signal),
         log: this.verbosity >= 6 ? this.log : undefined,
       },
@@ -304,6 +313,18 @@ export class RestClient implements KubeClient {
       opts,
       onEvent,
     );
+  }
+
+  prefetchObserve(rt: ResourceType, namespace: string | undefined, name: string): void {
+    const ns = rt.namespaced ? namespace : undefined;
+    if (ns !== undefined) checkNamespace(ns);
+    checkName(name, rt);
+    const key = prefetchKey(rt, ns, name);
+    if (this.prefetched.has(key)) return;
+    const list = this.list(rt, ns, { fieldSelector: `metadata.name=${name}` });
+    // Not taken (the command went another way): its failure is nobody's business.
+    list.catch(() => undefined);
+    this.prefetched.set(key, list);
   }
 
   private openWatch(rt: ResourceType, ns: string | undefined, query: Record<string, QueryValue>, signal: AbortSignal): Promise<IncomingMessage> {
@@ -339,4 +360,8 @@ function writeBody(obj: KubeObject, rt: ResourceType, ns: string | undefined): s
 function withTypeMeta<T extends KubeObject>(obj: T, rt: ResourceType): T {
   if (obj.apiVersion && obj.kind) return obj;
   return { ...obj, apiVersion: obj.apiVersion ?? (rt.group ? `${rt.group}/${rt.version}` : rt.version), kind: obj.kind ?? rt.kind };
+}
+
+function prefetchKey(rt: ResourceType, ns: string | undefined, name: string): string {
+  return `${rt.group}/${rt.version}/${rt.resource}/${ns ?? ''}/${name}`;
 }

@@ -170,3 +170,27 @@ test("kubectl's flag spellings: -w before the resource, -o=json, -w=false, -l=SE
     assert.match(r.stdout, /successfully rolled out/, args.join(' '));
   }
 });
+
+test('one named workload: its list goes out beside the lookup of a Kruise Rollout releasing it, not one round trip later', async () => {
+  // 300 ms per request: sent one after the other, the two lists would start >= 300 ms apart.
+  const slow = await startSandbox({ kruise: 'v1.9', readyDelay: '50ms', faults: { latencyMs: 300 } });
+  try {
+    await applyFixture(slow, 'deployment-api.yaml');
+    await waitSettled(slow, PATHS.deployment(), 30_000);
+    const warm = await runCli(['rollout', 'status', 'deployment/api', '--timeout=30s'], { kubeconfig: slow.kubeconfig, timeoutMs: 40_000 });
+    assert.equal(warm.code, 0, summary(warm));
+    slow.clearAudit();
+    const r = await runCli(['rollout', 'status', 'deployment/api', '--timeout=30s'], { kubeconfig: slow.kubeconfig, timeoutMs: 40_000 });
+    assert.equal(r.code, 0, summary(r));
+    assert.equal(r.stdout, 'deployment "api" successfully rolled out\n');
+    const lists = slow.audit().filter((e) => e.verb === 'list');
+    const rollouts = lists.find((e) => e.path.endsWith('/rollouts'));
+    const workload = lists.find((e) => e.path.endsWith('/deployments'));
+    assert.ok(rollouts && workload, JSON.stringify(lists));
+    assert.equal(lists.length, 2, 'still one list each');
+    const apart = Math.abs(Date.parse(rollouts.time) - Date.parse(workload.time));
+    assert.ok(apart < 200, `the lists started ${apart} ms apart`);
+  } finally {
+    await slow.stop();
+  }
+});

@@ -77,6 +77,10 @@ export async function run(ctx: CommandContext, args: string[], opts: StatusOptio
       return await sidecarSetStatus(ctx, client, sidecarSets, { watch, timeoutMs, failureGraceMs, printer: await makePrinter(ctx, format) });
     }
     const targets = await resolveTargets(client, 'rollout status', refs, { allowRollout: true, allowJobs: true });
+    // One named object: its list starts now, beside the lookup of a Rollout releasing it, rather
+    // than one round trip later; whichever watch follows it (its own, or its Rollout's) takes it over.
+    const only = targets.length === 1 ? targets[0] : undefined;
+    if (watch && only?.name !== undefined) client.prefetchObserve?.(only.rt, only.namespace, only.name);
     const job = targets.find((t) => jobProgressKind(t.rt.group, t.rt.kind));
     if (job && (until !== undefined || pinnedRevision !== undefined)) throw usageError(`--until and --revision do not apply to a ${job.rt.kind}: its completion is awaited`);
     // A Kruise Rollout, or a workload one releases: follow the release (release-status.ts).
