@@ -58,7 +58,8 @@ function unsupported(verb: string, rt: ResourceType, allowRollout = false, allow
   if (isRolloutKind(rt)) return undefined;
   if (allowJobs && jobProgressKind(rt.group, rt.kind)) return undefined;
   if (isKruiseRollout(rt)) return allowRollout ? undefined : `${verb} of a Kruise Rollout takes no rollout/NAME: name its workload (TYPE/NAME)`;
-  return `${verb} is not supported for ${resourceLabel(rt)}: use a CloneSet, Advanced StatefulSet, Advanced DaemonSet, Deployment, StatefulSet or DaemonSet${allowJobs ? ' (or a BroadcastJob)' : ''}`;
+  const also = [allowRollout ? 'a Kruise Rollout' : '', allowJobs ? 'a BroadcastJob' : ''].filter(Boolean);
+  return `${verb} is not supported for ${resourceLabel(rt)}: use a CloneSet, Advanced StatefulSet, Advanced DaemonSet, SidecarSet, UnitedDeployment, Deployment, StatefulSet or DaemonSet${also.length ? ` (or ${also.join(' or ')})` : ''}`;
 }
 
 /**
