@@ -1,6 +1,8 @@
 // `sandbox --tour` (npm run demo): starts a private sandbox and walks a CloneSet through
 // create → set image under a 90% partition → status → partition 0 → undo, then a Kruise Rollout
-// canary release (paused for approval, described, approved), printing every command and its output. Each step runs the real CLI as a subprocess, exactly as a user would.
+// canary release (paused for approval, described, approved), then a Deployment moved into a CloneSet
+// without downtime and a BroadcastJob awaited like a rollout, printing every command and its output.
+// Each step runs the real CLI as a subprocess, exactly as a user would.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,6 +53,42 @@ spec:
         - replicas: 100%
 `;
 
+const DEPLOYMENT = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: api
+  namespace: default
+spec:
+  replicas: 4
+  selector:
+    matchLabels:
+      app: api
+  template:
+    metadata:
+      labels:
+        app: api
+    spec:
+      containers:
+        - name: api
+          image: nginx:1.25.3
+`;
+
+const BROADCASTJOB = `apiVersion: apps.kruise.io/v1alpha1
+kind: BroadcastJob
+metadata:
+  name: warm-cache
+  namespace: default
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: warm
+          image: busybox:1.36
+  completionPolicy:
+    type: Always
+`;
+
 interface Step {
   say: string;
   /** argv shown after "$ "; the first word is kubectl (real) or kubectl kruise (this CLI). */
@@ -88,6 +126,10 @@ export async function runTour(ctx: CommandContext, sandbox: RunningSandbox): Pro
   const rolloutManifest = join(dir, 'rollout-web.yaml');
   writeFileSync(manifest, CLONESET);
   writeFileSync(rolloutManifest, ROLLOUT);
+  const deploymentManifest = join(dir, 'api.yaml');
+  const jobManifest = join(dir, 'warm-cache.yaml');
+  writeFileSync(deploymentManifest, DEPLOYMENT);
+  writeFileSync(jobManifest, BROADCASTJOB);
   const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG: kubeconfig, KUBECACHEDIR: join(dir, 'cache'), NO_COLOR: '1' };
   const kubectl = findKubectl();
   const partitionZero = { spec: { updateStrategy: { partition: 0 } } };
@@ -109,6 +151,11 @@ export async function runTour(ctx: CommandContext, sandbox: RunningSandbox): Pro
     { say: 'Look at the release', show: ['kubectl', 'kruise', 'describe', 'rollout', 'rollout-web'], run: 'plugin', args: ['describe', 'rollout', 'rollout-web'] },
     { say: 'Approve the next step', show: ['kubectl', 'kruise', 'rollout', 'approve', 'rollout/rollout-web'], run: 'plugin', args: ['rollout', 'approve', 'rollout/rollout-web'] },
     { say: 'Wait for the release to complete', show: ['kubectl', 'kruise', 'rollout', 'status', 'rollout/rollout-web', '--timeout=60s'], run: 'plugin', args: ['rollout', 'status', 'rollout/rollout-web', '--timeout=60s'] },
+    { say: 'A plain Deployment of 4 pods, to be moved to a CloneSet', show: ['kubectl', 'apply', '-f', 'api.yaml'], run: 'kubectl', args: ['apply', '-f', deploymentManifest], api: { method: 'POST', path: '/apis/apps/v1/namespaces/default/deployments', body: DEPLOYMENT, contentType: 'application/yaml', done: 'deployment.apps/api created' } },
+    { say: 'Wait until its pods are ready', show: ['kubectl', 'kruise', 'rollout', 'status', 'deployment/api', '--timeout=60s'], run: 'plugin', args: ['rollout', 'status', 'deployment/api', '--timeout=60s'] },
+    { say: 'Move its pods into a CloneSet, 2 at a time, never fewer than 4 available (Ctrl-C and a rerun would resume)', show: ['kubectl', 'kruise', 'migrate', 'cloneset/api', '--from', 'deployment/api', '--max-surge', '2', '--timeout=60s'], run: 'plugin', args: ['migrate', 'cloneset/api', '--from', 'deployment/api', '--max-surge', '2', '--timeout=60s'] },
+    { say: 'Run a job once on every node: a BroadcastJob', show: ['kubectl', 'apply', '-f', 'warm-cache.yaml'], run: 'kubectl', args: ['apply', '-f', jobManifest], api: { method: 'POST', path: '/apis/apps.kruise.io/v1alpha1/namespaces/default/broadcastjobs', body: BROADCASTJOB, contentType: 'application/yaml', done: 'broadcastjob.apps.kruise.io/warm-cache created' } },
+    { say: 'A pipeline waits for it like for a rollout: 0 done, 1 failed, 3 timed out', show: ['kubectl', 'kruise', 'rollout', 'status', 'broadcastjob/warm-cache', '--timeout=60s'], run: 'plugin', args: ['rollout', 'status', 'broadcastjob/warm-cache', '--timeout=60s'] },
   ];
   try {
     for (const [i, step] of steps.entries()) {
@@ -126,7 +173,7 @@ export async function runTour(ctx: CommandContext, sandbox: RunningSandbox): Pro
       }
       if (code !== 0) throw failure(`the tour stopped at step ${i + 1} (${step.show.join(' ')}): exit code ${code}`);
     }
-    out.write('\nTour finished: a CloneSet partitioned rollout and rollback, then a Kruise Rollout canary release, end to end.\n');
+    out.write('\nTour finished: a CloneSet partitioned rollout and rollback, a Kruise Rollout canary release, a Deployment migrated to a CloneSet and a BroadcastJob, end to end.\n');
     return 0;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -72,7 +72,7 @@ describe('kubectl-kruise sandbox', () => {
     }
   });
 
-  it('--tour (npm run demo) walks a CloneSet through a partitioned rollout and a rollback, then a Kruise Rollout canary', async () => {
+  it('--tour (npm run demo) walks a CloneSet through a partitioned rollout and a rollback, a Kruise Rollout canary, a migration from a Deployment and a BroadcastJob', async () => {
     const res = await runCli(['sandbox', '--tour'], { timeoutMs: 90_000 });
     assert.equal(res.code, 0, `${res.stdout}\n${res.stderr}`);
     assert.match(res.stdout, /\$ kubectl kruise set image cloneset\/web nginx=nginx:1\.25\.4/);
@@ -82,9 +82,11 @@ describe('kubectl-kruise sandbox', () => {
     // The Kruise Rollout part: stopped at the canary step waiting for approval, approved, completed.
     assert.match(res.stdout, /rollout\.rollouts\.kruise\.io\/rollout-web created/);
     assert.match(res.stdout, /is waiting for approval at step 1\/2 \(2 of 2 canary pods ready\)/);
-    assert.match(res.stdout, /successfully rolled out\n\nTour finished/);
     assert.match(res.stdout, /rollout\.rollouts\.kruise\.io\/rollout-web approved/);
-    assert.match(res.stdout, /Tour finished/);
+    assert.match(res.stdout, /rollout "rollout-web" successfully rolled out/);
+    // Then a Deployment moved into a CloneSet, and a BroadcastJob awaited on every node of the sandbox.
+    assert.match(res.stdout, /deployment\/api moved to cloneset\/api: 4 pods/);
+    assert.match(res.stdout, /broadcastjob "warm-cache" completed: 3 of 3 pods succeeded\n\nTour finished/);
   });
 
   it('imitates the chosen Kruise release in discovery', async () => {
