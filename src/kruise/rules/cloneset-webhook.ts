@@ -24,6 +24,8 @@ export interface FieldError {
   field: string;
   value?: unknown;
   detail: string;
+  /** The value as Go prints it (`[]string{"a"}`, a struct), where JSON would read differently. */
+  shown?: string;
 }
 
 const REASONS: Record<FieldErrorType, string> = {
@@ -43,11 +45,11 @@ export function fieldErrorReason(e: FieldError): string {
 export function fieldErrorMessage(e: FieldError): string {
   switch (e.type) {
     case 'Invalid':
-      return `Invalid value: ${JSON.stringify(e.value)}: ${e.detail}`;
+      return `Invalid value: ${e.shown ?? JSON.stringify(e.value)}: ${e.detail}`;
     case 'Duplicate':
-      return `Duplicate value: ${JSON.stringify(e.value)}`;
+      return `Duplicate value: ${e.shown ?? JSON.stringify(e.value)}`;
     case 'NotSupported':
-      return `Unsupported value: ${JSON.stringify(e.value)}: ${e.detail}`;
+      return `Unsupported value: ${e.shown ?? JSON.stringify(e.value)}: ${e.detail}`;
     case 'Required':
       return `Required value${e.detail ? `: ${e.detail}` : ''}`;
     case 'Forbidden':

@@ -21,6 +21,7 @@ import { createPodReadinessController } from './pod-readiness';
 import { createReplicaSetController } from './replicaset';
 import { createRolloutController } from './rollout';
 import { createScheduler } from './scheduler';
+import { createServiceAllocator } from './service';
 import { createSidecarSetController } from './sidecarset';
 import { createStatefulSetController } from './statefulset';
 import { createUnitedDeploymentController } from './uniteddeployment';
@@ -32,6 +33,7 @@ export function createControllers(settings: SimulationSettings): ControllerWithA
     createScheduler(),
     createKubelet(),
     createGarbageCollector(),
+    createServiceAllocator(),
     createReplicaSetController(),
     createDeploymentController(),
     createStatefulSetController(),

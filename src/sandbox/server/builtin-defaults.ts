@@ -2,6 +2,7 @@
 // read them (kubectl rollout status/undo, the plugin) see what they would on a cluster.
 import type { KubeObject } from '../../kruise/types';
 import { defaultPodSpec } from '../../kruise/rules/pod-defaults';
+import { applyServiceDefaults, type Service } from '../../kruise/rules/service';
 
 type Any = Record<string, any>;
 
@@ -40,12 +41,6 @@ export function applyBuiltinDefaults(group: string, resource: string, obj: KubeO
     }
   }
   if (group === '' && resource === 'pods') defaultPodSpec(spec);
-  if (group === '' && resource === 'services') {
-    spec.type ??= 'ClusterIP';
-    spec.sessionAffinity ??= 'None';
-    for (const p of (spec.ports as Any[]) ?? []) {
-      p.protocol ??= 'TCP';
-      p.targetPort ??= p.port;
-    }
-  }
+  // SetDefaults_Service (the cluster IP, node ports and validation come at admission: controllers/service.ts)
+  if (group === '' && resource === 'services') applyServiceDefaults(obj as Service);
 }

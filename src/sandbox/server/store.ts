@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { dns1123LabelProblem, dns1123SubdomainProblem, labelValueProblem } from '../../kruise/names';
 import type { KubeObject } from '../../kruise/types';
+import { dns1035LabelMessages } from '../../kruise/rules/service';
 import { jsonEqual } from './json-equal';
 import type { AdmissionHook, GroupResource, Store, StoreEvent, StoreListOptions } from '../store-api';
 import { ApiError } from './errors';
@@ -476,8 +477,11 @@ export class MemoryStore implements Store {
     const m = obj.metadata;
     const name = m.name ?? '';
     const causes: Array<{ field: string; message: string; reason: string }> = [];
-    const isLabel = type.group === '' && (type.resource === 'namespaces' || type.resource === 'services');
-    if ((isLabel ? dns1123LabelProblem : dns1123SubdomainProblem)(name) !== undefined) {
+    const isLabel = type.group === '' && type.resource === 'namespaces';
+    if (type.group === '' && type.resource === 'services') {
+      // ValidateServiceName: a DNS-1035 label (no leading digit), kube's own wording
+      for (const m of dns1035LabelMessages(name)) causes.push({ reason: 'FieldValueInvalid', field: 'metadata.name', message: `Invalid value: "${name}": ${m}` });
+    } else if ((isLabel ? dns1123LabelProblem : dns1123SubdomainProblem)(name) !== undefined) {
       const what = isLabel ? 'a lowercase RFC 1123 label' : 'a lowercase RFC 1123 subdomain';
       causes.push({
         reason: 'FieldValueInvalid',

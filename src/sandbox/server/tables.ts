@@ -189,7 +189,12 @@ const BUILTIN_PRINTERS: Record<string, Printer> = {
       const sp = spec(o);
       const ports = ((sp.ports as Any[]) ?? []).map((p) => `${p.port}${p.nodePort ? `:${p.nodePort}` : ''}/${p.protocol ?? 'TCP'}`).join(',');
       const sel = sp.selector ? Object.entries(sp.selector as Record<string, string>).map(([k, v]) => `${k}=${v}`).join(',') : '<none>';
-      return [o.metadata.name, sp.type ?? 'ClusterIP', sp.clusterIP ?? '<none>', '<none>', ports || '<none>', age(o, now), sel];
+      // kubectl's getServiceExternalIP
+      const external = (sp.externalIPs as string[] | undefined) ?? [];
+      const lb = (((status(o).loadBalancer as Any | undefined)?.ingress as Any[] | undefined) ?? []).map((i) => i.ip ?? i.hostname).filter(Boolean);
+      const externalIP =
+        sp.type === 'ExternalName' ? (sp.externalName ?? '') : sp.type === 'LoadBalancer' ? [...lb, ...external].join(',') || '<pending>' : external.join(',') || '<none>';
+      return [o.metadata.name, sp.type ?? 'ClusterIP', sp.clusterIP || '<none>', externalIP, ports || '<none>', age(o, now), sel];
     },
   },
   '/configmaps': {
