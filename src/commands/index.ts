@@ -16,6 +16,7 @@ import { registerRollout } from './rollout/spec';
 import { registerScaledown } from './scaledown/spec';
 import { registerExec } from './exec/spec';
 import { registerMigrate } from './migrate/spec';
+import { registerExpose } from './expose/spec';
 
 /**
  * Adds a group's commands. `shallow`: only the group's top-level command (name, description), for
@@ -36,6 +37,7 @@ export const COMMAND_GROUPS: ReadonlyArray<{ names: readonly string[]; register:
   { names: ['scaledown'], register: registerScaledown },
   { names: ['create'], register: registerCreate },
   { names: ['migrate'], register: registerMigrate },
+  { names: ['expose'], register: registerExpose },
   { names: ['get'], register: registerGet },
   { names: ['describe'], register: registerDescribe },
   { names: ['exec'], register: registerExec },

@@ -1,0 +1,266 @@
+// kubectl's --overrides / --override-type (k8s.io/kubectl pkg/cmd/util/override_options.go): an inline JSON
+// patch applied to an object a command generated, before it is sent. Three kinds, as kubectl:
+// - merge (default): RFC 7396 JSON merge patch (jsonpatch.MergePatch);
+// - json: RFC 6902 JSON patch (jsonpatch.DecodePatch + Apply);
+// - strategic: apimachinery's strategic merge patch, with the list merge keys the caller gives
+//   (Go reads them from struct tags): keyed lists merge item by item, patch items first then the
+//   items only the object had (strategicpatch.normalizeElementOrder), `$patch: replace|delete`.
+// Pure; errors are OverrideError with kubectl-like messages.
+
+export type OverrideType = 'json' | 'merge' | 'strategic';
+export const OVERRIDE_TYPES: readonly OverrideType[] = ['json', 'merge', 'strategic'];
+
+/** How a list at a path (keys without indexes, e.g. ["spec", "ports"]) merges: by a key field, as a set of scalars, or replaced. */
+export type ListMerge = { key: string } | 'set' | undefined;
+
+export class OverrideError extends Error {}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+  if (isObj(a) && isObj(b)) {
+    const ka = Object.keys(a);
+    return ka.length === Object.keys(b).length && ka.every((k) => k in b && deepEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+/** RFC 7396. */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!isObj(patch)) return patch;
+  const out: Obj = isObj(target) ? { ...target } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = mergePatch(out[k], v);
+  }
+  return out;
+}
+
+function unescapePointer(token: string): string {
+  return token.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+function pointerParts(path: unknown): string[] {
+  if (typeof path !== 'string') throw new OverrideError('json patch operation is missing a string "path"');
+  if (path === '') return [];
+  if (!path.startsWith('/')) throw new OverrideError(`invalid JSON pointer "${path}": must start with "/"`);
+  return path.slice(1).split('/').map(unescapePointer);
+}
+
+function arrayIndex(arr: unknown[], token: string, forAdd: boolean, path: string): number {
+  if (forAdd && token === '-') return arr.length;
+  if (!/^(0|[1-9][0-9]*)$/.test(token)) throw new OverrideError(`invalid array index "${token}" in "${path}"`);
+  const i = Number(token);
+  if (i > arr.length || (!forAdd && i === arr.length)) throw new OverrideError(`array index ${i} out of bounds in "${path}"`);
+  return i;
+}
+
+function getAt(doc: unknown, parts: string[], path: string): unknown {
+  let cur = doc;
+  for (const p of parts) {
+    if (Array.isArray(cur)) cur = cur[arrayIndex(cur, p, false, path)];
+    else if (isObj(cur) && p in cur) cur = cur[p];
+    else throw new OverrideError(`path "${path}" does not exist in the object`);
+  }
+  return cur;
+}
+
+/** Returns the document with `value` added (or replacing) at `parts`. */
+function setAt(doc: unknown, parts: string[], value: unknown, mode: 'add' | 'replace', path: string): unknown {
+  if (parts.length === 0) return value;
+  const [head, ...rest] = parts as [string, ...string[]];
+  if (Array.isArray(doc)) {
+    const copy = [...doc];
+    if (rest.length === 0) {
+      const i = arrayIndex(copy, head, mode === 'add', path);
+      if (mode === 'add') copy.splice(i, 0, value);
+      else copy[i] = value;
+      return copy;
+    }
+    const i = arrayIndex(copy, head, false, path);
+    copy[i] = setAt(copy[i], rest, value, mode, path);
+    return copy;
+  }
+  if (!isObj(doc)) throw new OverrideError(`path "${path}" does not exist in the object`);
+  if (rest.length === 0) {
+    if (mode === 'replace' && !(head in doc)) throw new OverrideError(`path "${path}" does not exist in the object (replace needs an existing value)`);
+    return { ...doc, [head]: value };
+  }
+  if (!(head in doc)) throw new OverrideError(`path "${path}" does not exist in the object`);
+  return { ...doc, [head]: setAt(doc[head], rest, value, mode, path) };
+}
+
+function removeAt(doc: unknown, parts: string[], path: string): unknown {
+  if (parts.length === 0) throw new OverrideError('cannot remove the whole object');
+  const [head, ...rest] = parts as [string, ...string[]];
+  if (Array.isArray(doc)) {
+    const copy = [...doc];
+    const i = arrayIndex(copy, head, false, path);
+    if (rest.length === 0) copy.splice(i, 1);
+    else copy[i] = removeAt(copy[i], rest, path);
+    return copy;
+  }
+  if (!isObj(doc) || !(head in doc)) throw new OverrideError(`path "${path}" does not exist in the object`);
+  const copy = { ...doc };
+  if (rest.length === 0) delete copy[head];
+  else copy[head] = removeAt(copy[head], rest, path);
+  return copy;
+}
+
+/** RFC 6902. */
+export function jsonPatch(doc: unknown, ops: unknown): unknown {
+  if (!Array.isArray(ops)) throw new OverrideError('a json patch must be a JSON array of operations');
+  let cur = doc;
+  for (const op of ops) {
+    if (!isObj(op)) throw new OverrideError('every json patch operation must be an object');
+    const path = op.path as string;
+    const parts = pointerParts(op.path);
+    switch (op.op) {
+      case 'add':
+      case 'replace':
+        if (!('value' in op)) throw new OverrideError(`json patch "${op.op}" at "${path}" has no value`);
+        cur = setAt(cur, parts, op.value, op.op, path);
+        break;
+      case 'remove':
+        cur = removeAt(cur, parts, path);
+        break;
+      case 'move':
+      case 'copy': {
+        const fromParts = pointerParts(op.from);
+        const value = getAt(cur, fromParts, op.from as string);
+        if (op.op === 'move') cur = removeAt(cur, fromParts, op.from as string);
+        cur = setAt(cur, parts, structuredClone(value), 'add', path);
+        break;
+      }
+      case 'test':
+        if (!deepEqual(getAt(cur, parts, path), op.value)) throw new OverrideError(`testing value at "${path}" failed`);
+        break;
+      default:
+        throw new OverrideError(`unexpected json patch operation ${JSON.stringify(op.op ?? null)}`);
+    }
+  }
+  return cur;
+}
+
+function stripDirectives(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(stripDirectives);
+  if (!isObj(v)) return v;
+  const out: Obj = {};
+  for (const [k, x] of Object.entries(v)) if (!k.startsWith('$')) out[k] = stripDirectives(x);
+  return out;
+}
+
+/** Strategic merge patch of maps; `listMerge` names how the list at a path merges. */
+export function strategicMergePatch(original: unknown, patch: unknown, listMerge: (path: readonly string[]) => ListMerge): unknown {
+  if (!isObj(patch)) throw new OverrideError('a strategic merge patch must be a JSON object');
+  return mergeMap(isObj(original) ? original : {}, patch, [], listMerge) ?? {};
+}
+
+function mergeMap(original: Obj, patch: Obj, path: string[], listMerge: (path: readonly string[]) => ListMerge): Obj | undefined {
+  const directive = patch.$patch;
+  if (directive === 'delete') return undefined;
+  if (directive === 'replace') return stripDirectives(patch) as Obj;
+  if (directive !== undefined && directive !== 'merge') throw new OverrideError(`unknown patch type: ${String(directive)} in map at ${path.join('.') || '<root>'}`);
+  const out: Obj = { ...original };
+  for (const [key, value] of Object.entries(patch)) {
+    if (key === '$patch' || key.startsWith('$setElementOrder/')) continue;
+    if (key === '$retainKeys') continue;
+    if (key.startsWith('$deleteFromPrimitiveList/')) {
+      const field = key.slice('$deleteFromPrimitiveList/'.length);
+      const cur = out[field];
+      if (Array.isArray(cur) && Array.isArray(value)) out[field] = cur.filter((x) => !value.some((v) => deepEqual(v, x)));
+      continue;
+    }
+    if (value === null) {
+      delete out[key];
+      continue;
+    }
+    const cur = out[key];
+    const childPath = [...path, key];
+    if (isObj(value) && isObj(cur)) {
+      const merged = mergeMap(cur, value, childPath, listMerge);
+      if (merged === undefined) delete out[key];
+      else out[key] = merged;
+    } else if (Array.isArray(value) && Array.isArray(cur)) {
+      out[key] = mergeList(cur, value, childPath, listMerge);
+    } else {
+      const stripped = stripDirectives(value);
+      if (isObj(value) && value.$patch === 'delete') delete out[key];
+      else out[key] = stripped;
+    }
+  }
+  const retain = patch.$retainKeys;
+  if (Array.isArray(retain)) for (const k of Object.keys(out)) if (!retain.includes(k)) delete out[k];
+  return out;
+}
+
+function mergeList(original: unknown[], patch: unknown[], path: string[], listMerge: (path: readonly string[]) => ListMerge): unknown[] {
+  const how = listMerge(path);
+  if (how === undefined) return patch.map(stripDirectives);
+  if (how === 'set') {
+    const out = [...original];
+    for (const v of patch) if (!out.some((x) => deepEqual(x, v))) out.push(v);
+    return out;
+  }
+  const key = how.key;
+  if (patch.some((x) => isObj(x) && x.$patch === 'replace')) return patch.filter((x) => !(isObj(x) && x.$patch === 'replace')).map(stripDirectives);
+  const merged: unknown[] = [...original];
+  const fromPatch: unknown[] = [];
+  for (const item of patch) {
+    if (!isObj(item) || !(key in item)) throw new OverrideError(`map: ${JSON.stringify(item)} does not contain declared merge key: ${key}`);
+    const idx = merged.findIndex((x) => isObj(x) && deepEqual(x[key], item[key]));
+    if (item.$patch === 'delete') {
+      if (idx >= 0) merged.splice(idx, 1);
+      continue;
+    }
+    if (idx >= 0) {
+      merged[idx] = mergeMap(merged[idx] as Obj, item, path, listMerge) ?? merged[idx];
+      fromPatch.push(merged[idx]);
+    } else {
+      const added = stripDirectives(item);
+      merged.push(added);
+      fromPatch.push(added);
+    }
+  }
+  // normalizeElementOrder: the patch's items in patch order; each item only the object had goes
+  // before the first patch item that comes after it in the object (mergeSortedSlice).
+  const keyOf = (x: unknown): unknown => (isObj(x) ? x[key] : undefined);
+  const serverIndex = (x: unknown): number => original.findIndex((o) => deepEqual(keyOf(o), keyOf(x)));
+  const serverOnly = merged.filter((x) => !fromPatch.includes(x));
+  const out: unknown[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < serverOnly.length || j < fromPatch.length) {
+    if (j >= fromPatch.length) out.push(serverOnly[i++]);
+    else if (i >= serverOnly.length) out.push(fromPatch[j++]);
+    else {
+      const li = serverIndex(serverOnly[i]);
+      const ri = serverIndex(fromPatch[j]);
+      if (li >= 0 && ri >= 0 && li < ri) out.push(serverOnly[i++]);
+      else out.push(fromPatch[j++]);
+    }
+  }
+  return out;
+}
+
+/** Applies kubectl's --overrides text to `obj` (a JSON object); throws OverrideError. */
+export function applyOverrides<T>(obj: T, overrides: string, type: OverrideType, listMerge: (path: readonly string[]) => ListMerge): T {
+  let patch: unknown;
+  try {
+    patch = JSON.parse(overrides);
+  } catch (e) {
+    throw new OverrideError(`--overrides is not valid JSON: ${(e as Error).message}`);
+  }
+  const doc = structuredClone(obj) as unknown;
+  switch (type) {
+    case 'merge':
+      return mergePatch(doc, patch) as T;
+    case 'json':
+      return jsonPatch(doc, patch) as T;
+    case 'strategic':
+      return strategicMergePatch(doc, patch, listMerge) as T;
+  }
+}
