@@ -186,6 +186,15 @@ describe('expose on Kruise v1.9 (real CRDs)', { skip: !existsSync(join(CRDS_ROOT
     assert.match(missing.stderr, /^error: clonesets\.apps\.kruise\.io "nope" not found in namespace "default"\n/);
   });
 
+  test('completion: the kinds expose takes, the names of the one typed, the values of --type and --protocol', async () => {
+    const kinds = await cli(['__complete', 'expose', '']);
+    assert.equal(kinds.stdout, 'cloneset/\nasts/\nuniteddeployment/\ndeployment/\nreplicaset/\nreplicationcontroller/\npod/\nservice/\n:6\n');
+    const names = await cli(['__complete', 'expose', 'asts/']);
+    assert.equal(names.stdout, 'asts/db\n:4\n');
+    assert.equal((await cli(['__complete', 'expose', 'cloneset/web', '--type', ''])).stdout, 'ClusterIP\nNodePort\nLoadBalancer\n:4\n');
+    assert.equal((await cli(['__complete', 'expose', 'cloneset/web', '--protocol', 'U'])).stdout, 'TCP\nUDP\nSCTP\n:4\n');
+  });
+
   test('the sandbox refuses what kube-apiserver refuses, from real kubectl expose too (422, nothing stored)', async () => {
     const cases: Array<[string[], RegExp]> = [
       [['--protocol', 'FOO', '--name', 'bad-proto'], /The Service "bad-proto" is invalid: spec\.ports\[0\]\.protocol: Unsupported value: "FOO": supported values: "SCTP", "TCP", "UDP"/],

@@ -37,6 +37,8 @@ Object.assign(TYPES_BY_COMMAND, {
   'set selector': ['service'],
   'set subject': ['rolebinding', 'clusterrolebinding'],
 });
+// Issue #18: expose (the kinds it takes; DaemonSets and native StatefulSets are refused, as kubectl).
+TYPES_BY_COMMAND.expose = ['cloneset', 'asts', 'uniteddeployment', 'deployment', 'replicaset', 'replicationcontroller', 'pod', 'service'];
 // SidecarSet (issue #17): the verbs that take sidecarset/NAME (set image already lists it).
 for (const verb of ['rollout status', 'rollout undo', 'rollout history', 'rollout pause', 'rollout resume', 'rollout restart', 'restart', 'explain partition']) TYPES_BY_COMMAND[verb]!.push('sidecarset');
 const FLAG_VALUES: Record<string, string[]> = {
@@ -48,6 +50,11 @@ const FLAG_VALUES: Record<string, string[]> = {
   '--kind': ['cloneset', 'asts', 'ads', 'statefulset', 'sidecarset'],
   '--failure-policy': ['Fail', 'Ignore'],
   '--retention': ['WhenScaled', 'WhenDeleted'],
+  // expose
+  '--protocol': ['TCP', 'UDP', 'SCTP'],
+  '--type': ['ClusterIP', 'NodePort', 'LoadBalancer'],
+  '--session-affinity': ['None', 'ClientIP'],
+  '--override-type': ['merge', 'json', 'strategic'],
 };
 
 function globalFlagNames(): string[] {
