@@ -119,6 +119,11 @@ const CASES: Record<string, Case> = {
   'exec into an upper-case pod name': { args: ['exec', 'Web', '--', 'date'], code: USAGE, cause: /invalid pod name "Web"/ },
   'exec into a missing pod': { args: ['exec', 'ghost', '--', 'true'], code: FAILED, cause: /pods "ghost" not found/ },
   'viewer may not exec': { args: ['exec', 'cloneset/web', '--', 'true'], code: FAILED, cause: /viewer cannot create pods\/exec in namespace default/, config: 'viewer' },
+  // expose (issue #18)
+  'expose an Advanced DaemonSet': { args: ['expose', 'ads/agent', '--port', '80'], code: USAGE, cause: /^error: cannot expose a DaemonSet\.apps\.kruise\.io$/ },
+  'expose with a lower-case protocol': { args: ['expose', 'cloneset/web', '--port', '80', '--protocol', 'tcp'], code: USAGE, cause: /--protocol "tcp".*upper case: TCP/ },
+  'expose a CloneSet without ports and --port': { args: ['expose', 'cloneset/web', '--selector', 'app=web'], code: USAGE, cause: /couldn't find port via --port flag or introspection/ },
+  'viewer may not expose': { args: ['expose', 'cloneset/web', '--port', '80'], code: FAILED, cause: /viewer cannot create services in namespace default/, config: 'viewer' },
 };
 
 let sb: Sandbox;
