@@ -16,6 +16,7 @@
 // out by at most maxSurge, scale in once all CloneSet pods are available) but keeps its counters
 // in memory, so an interrupted run cannot be resumed.
 import { parseIntOrPercent } from '../intstr';
+import { jsonObjectOf } from '../workloads/access';
 
 /** Annotation on the CloneSet: the migration's record (JSON, MigrationRecord). */
 export const MIGRATION_ANNOTATION = 'kubectl-kruise/migration';
@@ -165,15 +166,8 @@ const STATES: readonly MigrationState[] = ['created', 'copied', 'migrating', 'do
 
 /** The record in the annotation; undefined when absent or unreadable (then the CloneSet is not a migration's). */
 export function parseMigrationRecord(text: string | undefined): MigrationRecord | undefined {
-  if (!text) return undefined;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof raw !== 'object' || raw === null) return undefined;
-  const r = raw as Record<string, unknown>;
+  const r = jsonObjectOf(text);
+  if (!r) return undefined;
   const count = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
   if (typeof r.from !== 'string' || typeof r.sourceUid !== 'string' || !count(r.sourceReplicas)) return undefined;
   if (typeof r.state !== 'string' || !STATES.includes(r.state as MigrationState) || typeof r.startedAt !== 'string') return undefined;

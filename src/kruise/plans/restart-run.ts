@@ -1,6 +1,7 @@
 // What a `restart` run did, kept on the cluster (in the annotation of its Lease) so that a rerun
 // after Ctrl-C, --timeout or a killed process does only what is left, and the lease rules that
 // let exactly one run drive a restart of a workload at a time. Pure: no I/O.
+import { jsonObjectOf } from '../workloads/access';
 
 /** Annotation of the restart Lease holding the last run's record (JSON). */
 export const RESTART_RUN_ANNOTATION = 'kubectl-kruise/restart-run';
@@ -31,15 +32,8 @@ function strings(v: unknown): string[] {
 
 /** The record in a Lease annotation; undefined when absent or unreadable (then nothing is resumed). */
 export function parseRunRecord(text: string | undefined): RestartRunRecord | undefined {
-  if (!text) return undefined;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof raw !== 'object' || raw === null) return undefined;
-  const r = raw as Record<string, unknown>;
+  const r = jsonObjectOf(text);
+  if (!r) return undefined;
   if (typeof r.id !== 'string' || (r.via !== 'kruise' && r.via !== 'client')) return undefined;
   const state: RunState = r.state === 'done' || r.state === 'failed' ? r.state : 'running';
   return {

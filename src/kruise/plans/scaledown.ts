@@ -22,7 +22,7 @@ import { LIFECYCLE_STATE_LABEL, readCloneSetSpec, SPECIFIED_DELETE_LABEL } from 
 import { cloneSetDefaults, fieldErrorMessage, validateCloneSet, type FieldError } from '../rules/cloneset-webhook';
 import { describeRejections, webhookRejections } from '../rules/webhook-precheck';
 import type { KubeObject } from '../types';
-import { escapePointer, isObj } from '../workloads/access';
+import { escapePointer, isObj, jsonObjectOf } from '../workloads/access';
 
 /** Annotation on the workload recording what scaledown removed (JSON, see ScaledownRecord). */
 export const SCALEDOWN_ANNOTATION = 'kubectl-kruise/scaledown';
@@ -42,14 +42,8 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
 export function parseScaledownRecord(text: string | undefined): ScaledownRecord {
   const empty: ScaledownRecord = { pods: {}, ordinals: [] };
-  if (!text) return empty;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return empty;
-  }
-  if (!isObj(raw)) return empty;
+  const raw = jsonObjectOf(text);
+  if (!raw) return empty;
   const pods: Record<string, string> = {};
   if (isObj(raw.pods)) for (const [k, v] of Object.entries(raw.pods)) if (typeof v === 'string') pods[k] = v;
   const ordinals = Array.isArray(raw.ordinals) ? raw.ordinals.filter((o): o is number => Number.isInteger(o) && o >= 0) : [];

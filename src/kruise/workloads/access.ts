@@ -10,6 +10,20 @@ export function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * The JSON object an annotation holds (the records this CLI keeps on the cluster, Kruise's JSON
+ * annotations); undefined when absent, unparsable or not an object, which readers treat as "none".
+ */
+export function jsonObjectOf(text: string | undefined): Obj | undefined {
+  if (!text) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isObj(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Value at a path of keys, or undefined when any step is missing. */
 export function at(obj: unknown, ...path: string[]): unknown {
   let cur: unknown = obj;

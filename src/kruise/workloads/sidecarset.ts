@@ -5,7 +5,7 @@
 // pkg/control/sidecarcontrol/util.go (SidecarSetHashAnnotation, SidecarSetListAnnotation).
 import type { KubeObject, Pod } from '../types';
 import type { IntOrString, TemplateContainer } from './types';
-import { at, boolAt, intOrStringAt, isObj, mergePatchAt, numAt, objAt, strAt } from './access';
+import { at, boolAt, intOrStringAt, isObj, jsonObjectOf, mergePatchAt, numAt, objAt, strAt } from './access';
 import { labelSelectorMatches, type LabelSelector } from '../selectors';
 
 /** On the SidecarSet: hash of its sidecars (the latest revision); on a pod: JSON map name → {hash, ...}. */
@@ -100,15 +100,8 @@ export const SIDECARSET_PARTITION_POINTER = '/spec/updateStrategy/partition';
  * the pod's kruise.io/sidecarset-hash map, or the plain string of the older map[string]string form.
  */
 export function podSidecarSetHash(pod: Pod, name: string): string | undefined {
-  const raw = pod.metadata.annotations?.[SIDECARSET_HASH_ANNOTATION];
-  if (!raw) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
-  if (!isObj(parsed)) return undefined;
+  const parsed = jsonObjectOf(pod.metadata.annotations?.[SIDECARSET_HASH_ANNOTATION]);
+  if (!parsed) return undefined;
   const entry = parsed[name];
   if (typeof entry === 'string') return entry;
   return isObj(entry) && typeof entry.hash === 'string' ? entry.hash : undefined;
