@@ -23,7 +23,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { bundleModules, common, define, lazyChildProcess, root } from './bundle-config.mjs';
+import { bundleModules, common, define, lazyChildProcess, lazyWsBuiltins, root, wsWithoutAddons } from './bundle-config.mjs';
 
 /** Our platform names (krew's os/arch, Node's arch) -> Bun's compile target and runtime package. */
 export const TARGETS = {
@@ -78,7 +78,7 @@ function runtimeFor(target) {
 
 /** The whole CLI, sandbox and libraries included, as one CommonJS file. */
 export async function bundleOneFile(outfile) {
-  await build({ ...common, plugins: [lazyChildProcess], entryPoints: ['src/cli.ts'], outfile, define });
+  await build({ ...common, plugins: [lazyChildProcess, lazyWsBuiltins, wsWithoutAddons], entryPoints: ['src/cli.ts'], outfile, define });
 }
 
 /**

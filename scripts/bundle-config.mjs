@@ -9,21 +9,35 @@ import { fileURLToPath } from 'node:url';
 export const root = fileURLToPath(new URL('..', import.meta.url));
 export const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
+/**
+ * Stand-ins for built-in modules that a library (node_modules/NAME/) requires at load time but
+ * touches only on some paths: each loads the real module the first time one of its properties is read.
+ */
+function lazyBuiltins(library, builtins) {
+  const namespace = `lazy-${library}`;
+  return {
+    name: namespace,
+    setup(b) {
+      b.onResolve({ filter: new RegExp(`^(node:)?(${builtins.join('|')})$`) }, (args) =>
+        args.importer.includes(`node_modules/${library}/`) ? { path: args.path.replace(/^node:/, ''), namespace } : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace }, (args) => ({
+        contents: `let real; module.exports = new Proxy({}, { get: (_, key) => (real ??= require(${JSON.stringify(`node:${args.path}`)}))[key] });`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
 // commander requires node:child_process at load time for executable subcommands, which we
 // never use; loading it pulls in net, dgram and friends (~4 ms on every start). Give commander
 // a stand-in that loads the real module only if it is ever touched.
-export const lazyChildProcess = {
-  name: 'lazy-child-process',
-  setup(b) {
-    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      args.importer.includes('node_modules/commander/') ? { path: 'lazy-child-process', namespace: 'lazy' } : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
-      contents: "let real; module.exports = new Proxy({}, { get: (_, key) => (real ??= require('node:child_process'))[key] });",
-      loader: 'js',
-    }));
-  },
-};
+export const lazyChildProcess = lazyBuiltins('commander', ['child_process']);
+
+// ws requires https and tls (used only for a wss:// connection) and zlib (only for
+// permessage-deflate, which neither side offers) at load time: ~7 ms of every exec against an
+// http:// server (the sandbox), and nothing saved against https:// (the transport has loaded them).
+export const lazyWsBuiltins = lazyBuiltins('ws', ['https', 'tls', 'zlib']);
 
 // NO_MINIFY=1 keeps function names readable in CPU profiles. import() becomes require(): the npm
 // form's bundle is compiled through vm (no import() there), and the executable is one file.
@@ -45,12 +59,27 @@ export const define = { __PLUGIN_VERSION__: JSON.stringify(pkg.version), 'import
 // The module layout both forms share: the CLI, the sandbox and each large library in its own file,
 // so that a command reads (npm form) or maps and keeps (executable) only the code it uses.
 /** Large libraries, bundled on their own and required by path (./vendor/NAME.cjs) from the CLI. */
-export const VENDOR = { '@kubernetes/client-node': 'client-node', yaml: 'yaml', diff: 'diff', ora: 'ora' };
+export const VENDOR = { '@kubernetes/client-node': 'client-node', yaml: 'yaml', diff: 'diff', ora: 'ora', ws: 'ws' };
 
 export const vendorExternal = {
   name: 'vendor-external',
   setup(b) {
-    b.onResolve({ filter: /^(@kubernetes\/client-node|yaml|diff|ora)$/ }, (args) => ({ path: `./vendor/${VENDOR[args.path]}.cjs`, external: true }));
+    b.onResolve({ filter: /^(@kubernetes\/client-node|yaml|diff|ora|ws)$/ }, (args) => ({ path: `./vendor/${VENDOR[args.path]}.cjs`, external: true }));
+  },
+};
+
+// ws's optional native add-ons: it requires bufferutil and utf-8-validate inside try/catch and falls
+// back to its own masking and Node's buffer.isUtf8 without them. Never bundled, whatever the build
+// machine has installed (they load a .node file neither form ships): each resolves to a module that
+// throws as a missing one does, in the npm form and the executable alike.
+export const wsWithoutAddons = {
+  name: 'ws-without-addons',
+  setup(b) {
+    b.onResolve({ filter: /^(bufferutil|utf-8-validate)$/ }, (args) => ({ path: args.path, namespace: 'absent' }));
+    b.onLoad({ filter: /.*/, namespace: 'absent' }, (args) => ({
+      contents: `throw Object.assign(new Error(${JSON.stringify(`Cannot find module '${args.path}'`)}), { code: 'MODULE_NOT_FOUND' });`,
+      loader: 'js',
+    }));
   },
 };
 
@@ -77,7 +106,7 @@ export async function bundleModules(outdir) {
   await build({ ...common, plugins: [vendorExternal], entryPoints: { sandbox: 'src/sandbox/index.ts' }, outdir, outExtension: { '.js': '.cjs' }, define });
   await Promise.all(
     Object.entries(VENDOR).map(([mod, name]) =>
-      build({ ...common, stdin: { contents: vendorEntry(mod), resolveDir: root, loader: 'js' }, outfile: join(outdir, 'vendor', `${name}.cjs`) }),
+      build({ ...common, plugins: [wsWithoutAddons, lazyWsBuiltins], stdin: { contents: vendorEntry(mod), resolveDir: root, loader: 'js' }, outfile: join(outdir, 'vendor', `${name}.cjs`) }),
     ),
   );
   return [join(outdir, 'cli.cjs'), join(outdir, 'sandbox.cjs'), ...Object.values(VENDOR).map((name) => join(outdir, 'vendor', `${name}.cjs`))];

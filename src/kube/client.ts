@@ -130,6 +130,12 @@ export interface KubeClient {
   /** GET of a raw path (e.g. "/version"); JSON-decoded. */
   raw<T = unknown>(path: string, opts?: RequestOptions): Promise<T>;
 
+  /**
+   * Loads what exec() needs (the WebSocket library) while the requests already started are in flight,
+   * so that the exec following them starts at once. Optional.
+   */
+  prefetchExec?(): void;
+
   /** Runs a command in a container (pods/exec over WebSocket); resolves with the command's exit code once it ends. */
   exec(req: ExecRequest, io: ExecStreams): Promise<ExecOutcome>;
 

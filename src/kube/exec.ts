@@ -1,12 +1,14 @@
 // `pods/exec` over WebSocket, as kubectl >= 1.30 speaks it (client-go tools/remotecommand
-// websocket.go): one GET upgrade offering v5.channel.k8s.io then v4.channel.k8s.io, binary messages
+// websocket.go): one GET upgrade offering v5.channel.k8s.io then v4.channel.k8s.io (the WebSocket
+// itself is ws, opened by Transport.webSocket with the transport's settings), binary messages
 // whose first byte is the channel (0 stdin, 1 stdout, 2 stderr, 3 the final Status, 4 terminal
 // size), and with v5 a [255, 0] message when stdin ends. kubectl would fall back to SPDY when the
 // upgrade itself fails; we do not speak SPDY: the server's answer is the error (every API server
 // since 1.30 translates WebSocket for the kubelet, and kubelets spoke it long before).
 import { CliError } from '../cli/exit';
 import { CHANNEL, channelMessage, EXEC_PROTOCOLS, EXIT_CODE_CAUSE, NON_ZERO_EXIT_REASON } from '../lib/remotecommand';
-import { acceptKey, CLOSE, closePayload, encodeFrame, FrameParser, newWebSocketKey, OPCODE, WebSocketProtocolError, type WebSocketEvent } from '../lib/websocket-frames';
+import type { Duplex } from 'node:stream';
+import type { WebSocket } from 'ws';
 import type { KubeStatus } from './errors';
 import { AbortError, type Transport } from './http';
 
@@ -85,52 +87,36 @@ export function decodeExecStatus(text: string): { exitCode: number; message?: st
   throw new CliError(status.message || 'the command failed in the container (no message)');
 }
 
+/** Close codes (RFC 6455 section 7.4.1): 1005 and 1006 are never sent, only reported. */
+const CLOSE = { normal: 1000, goingAway: 1001, noStatus: 1005, abnormal: 1006 } as const;
+
 /** Runs one exec: resolves with the remote exit code once the server closes the stream. */
 export async function execInPod(transport: Transport, r: ExecRequest, io: ExecStreams): Promise<ExecOutcome> {
-  const key = newWebSocketKey();
   const path = `/api/v1/namespaces/${encodeURIComponent(r.namespace)}/pods/${encodeURIComponent(r.pod)}/exec`;
-  const upgraded = await transport.upgrade({
-    method: 'GET',
+  const { ws, socket } = await transport.webSocket({
     path,
     rawQuery: execQuery(r),
-    headers: {
-      Connection: 'Upgrade',
-      Upgrade: 'websocket',
-      'Sec-WebSocket-Version': '13',
-      'Sec-WebSocket-Key': key,
-      'Sec-WebSocket-Protocol': EXEC_PROTOCOLS.join(', '),
-    },
+    protocols: EXEC_PROTOCOLS,
+    maxPayload: MAX_MESSAGE_BYTES,
     context: { verb: 'create', resource: 'pods', subresource: 'exec', name: r.pod, namespace: r.namespace, server: transport.server, path },
     signal: io.signal,
   });
-  const { socket, head, headers } = upgraded;
-  const protocol = String(headers['sec-websocket-protocol'] ?? '').trim();
-  const fail = (message: string): never => {
-    socket.destroy();
-    throw new CliError(message);
-  };
-  if (String(headers['sec-websocket-accept'] ?? '') !== acceptKey(key)) fail(`the server at ${transport.server} answered the exec upgrade with a wrong Sec-WebSocket-Accept`);
-  if (!(EXEC_PROTOCOLS as readonly string[]).includes(protocol)) {
-    fail(`the server at ${transport.server} did not agree on an exec protocol (offered ${EXEC_PROTOCOLS.join(', ')}${protocol ? `, it chose ${protocol}` : ''})`);
-  }
-  return stream(socket, head, protocol, r, io);
+  return stream(ws, socket, r, io);
 }
 
-function stream(socket: import('node:stream').Duplex, head: Buffer, protocol: string, r: ExecRequest, io: ExecStreams): Promise<ExecOutcome> {
+function stream(ws: WebSocket, socket: Duplex, r: ExecRequest, io: ExecStreams): Promise<ExecOutcome> {
+  const protocol = ws.protocol;
   const canCloseStdin = protocol === 'v5.channel.k8s.io';
-  const parser = new FrameParser(false, MAX_MESSAGE_BYTES);
   const statusChunks: Buffer[] = [];
-  let closeSent = false;
   const cleanups: Array<() => void> = [];
-  const send = (data: Buffer): boolean => (closeSent || socket.destroyed ? true : socket.write(encodeFrame(OPCODE.binary, data, true)));
-  const sendClose = (code: number, reason = ''): void => {
-    if (closeSent || socket.destroyed) return;
-    closeSent = true;
-    socket.write(encodeFrame(OPCODE.close, closePayload(code, reason), true));
+  let done = false;
+  /** Sends one message; `written` runs once it is handed to the socket (or can no longer be). */
+  const send = (data: Buffer, written?: () => void): void => {
+    if (ws.readyState !== ws.OPEN) return written?.();
+    ws.send(data, { binary: true }, () => written?.());
   };
 
   return new Promise<ExecOutcome>((resolve, reject) => {
-    let done = false;
     const finish = (fn: () => void): void => {
       if (done) return;
       done = true;
@@ -146,61 +132,42 @@ function stream(socket: import('node:stream').Duplex, head: Buffer, protocol: st
       }
     };
 
-    const onEvent = (ev: WebSocketEvent): void => {
-      if (ev.type === 'ping') {
-        if (!socket.destroyed) socket.write(encodeFrame(OPCODE.pong, ev.data, true));
-        return;
-      }
-      if (ev.type === 'pong') return;
-      if (ev.type === 'close') {
-        sendClose(ev.code === CLOSE.noStatus ? CLOSE.normal : ev.code);
-        socket.end();
-        if (ev.code !== CLOSE.normal && ev.code !== CLOSE.noStatus && statusChunks.length === 0) {
-          finish(() => reject(new CliError(`the server closed the exec stream: ${ev.code}${ev.reason ? ` ${ev.reason}` : ''}`)));
-          return;
-        }
-        outcome();
-        return;
-      }
-      if (ev.data.length === 0) return;
-      const channel = ev.data[0]!;
-      const data = ev.data.subarray(1);
-      if (data.length === 0) return; // the server's "connection established" message
-      if (channel === CHANNEL.stdout) io.stdout(data);
-      else if (channel === CHANNEL.stderr) io.stderr(data);
-      else if (channel === CHANNEL.error) statusChunks.push(Buffer.from(data));
-    };
-    const onData = (chunk: Buffer): void => {
-      if (done) return;
-      let events: WebSocketEvent[];
-      try {
-        events = parser.push(chunk);
-      } catch (err) {
-        const code = err instanceof WebSocketProtocolError ? err.closeCode : CLOSE.protocolError;
-        sendClose(code);
-        socket.destroy();
-        finish(() => reject(new CliError(`the exec stream from the server broke the WebSocket protocol: ${err instanceof Error ? err.message : String(err)}`)));
-        return;
-      }
-      for (const ev of events) {
-        if (done) return;
-        onEvent(ev);
-      }
-    };
-    socket.on('data', onData);
-    socket.on('error', () => undefined); // 'close' reports the loss
-    socket.on('close', () => {
-      if (done) return;
-      // No close frame: the connection was lost. A Status already received still says how the command ended.
-      if (statusChunks.length > 0) outcome();
-      else finish(() => reject(new CliError('the connection to the server was lost before the command finished (no exit status was received)')));
+    // ws answers pings and the server's close, joins fragments and enforces maxPayload.
+    ws.on('message', (data: Buffer) => {
+      if (done || data.length === 0) return;
+      const channel = data[0]!;
+      const payload = data.subarray(1);
+      if (payload.length === 0) return; // the server's "connection established" message
+      if (channel === CHANNEL.stdout) io.stdout(payload);
+      else if (channel === CHANNEL.stderr) io.stderr(payload);
+      else if (channel === CHANNEL.error) statusChunks.push(Buffer.from(payload));
     });
-    cleanups.push(() => socket.off('data', onData));
+    // After the handshake ws reports only a broken protocol here (it closes with 1002 or 1009 itself).
+    ws.on('error', (err) => finish(() => reject(new CliError(`the exec stream from the server broke the WebSocket protocol: ${err.message}`))));
+    // The server's close frame answered (or the server ended first): a Status received is the outcome
+    // now, without the round trip until the server drops the connection (client-go does not wait either).
+    socket.once('finish', () => {
+      if (!done && statusChunks.length > 0) outcome();
+    });
+    ws.on('close', (code: number, reason: Buffer) => {
+      if (done) return;
+      // 1006: no close frame, the connection was lost. A Status already received still says how the command ended.
+      if (code === CLOSE.abnormal && statusChunks.length === 0) {
+        finish(() => reject(new CliError('the connection to the server was lost before the command finished (no exit status was received)')));
+        return;
+      }
+      if (code !== CLOSE.abnormal && code !== CLOSE.normal && code !== CLOSE.noStatus && statusChunks.length === 0) {
+        const why = reason.toString('utf8');
+        finish(() => reject(new CliError(`the server closed the exec stream: ${code}${why ? ` ${why}` : ''}`)));
+        return;
+      }
+      outcome();
+    });
 
     if (io.signal) {
       const onAbort = (): void => {
-        sendClose(CLOSE.goingAway);
-        socket.destroy();
+        ws.close(CLOSE.goingAway);
+        ws.terminate();
         finish(() => reject(new AbortError()));
       };
       if (io.signal.aborted) return onAbort();
@@ -218,14 +185,16 @@ function stream(socket: import('node:stream').Duplex, head: Buffer, protocol: st
       cleanups.push(ts.onChange(sendSize));
     }
 
+    ws.resume(); // Transport.webSocket hands it over paused: nothing is read before these listeners
+
     if (r.stdin && io.stdin) {
       const input = io.stdin;
+      // One chunk in flight at a time: stdin waits while the connection is slower than it.
       const onInput = (chunk: Buffer | string): void => {
-        const data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-        if (!send(channelMessage(CHANNEL.stdin, data))) {
-          input.pause();
-          socket.once('drain', () => input.resume());
-        }
+        input.pause();
+        send(channelMessage(CHANNEL.stdin, typeof chunk === 'string' ? Buffer.from(chunk) : chunk), () => {
+          if (!done) input.resume();
+        });
       };
       const onEnd = (): void => {
         if (canCloseStdin) send(channelMessage(CHANNEL.close, Buffer.from([CHANNEL.stdin])));
@@ -239,7 +208,5 @@ function stream(socket: import('node:stream').Duplex, head: Buffer, protocol: st
       });
       input.resume();
     }
-
-    if (head.length) onData(head);
   });
 }

@@ -7,6 +7,7 @@ import type * as httpsTypes from 'node:https';
 import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { PeerCertificate } from 'node:tls';
+import type { ClientOptions, WebSocket } from 'ws';
 import { CliError } from '../cli/exit';
 import { apiError, transportError, type RequestContext } from './errors';
 import { redactHeader, redactSecretBody, truncateBody } from './redact';
@@ -140,22 +141,28 @@ function httpsModule(): typeof httpsTypes {
   return process.getBuiltinModule('node:https') as typeof httpsTypes;
 }
 
-/** An HTTP/1.1 upgrade (exec over WebSocket): the request line and headers beside the usual ones. */
-export interface UpgradeRequest {
-  method: 'GET' | 'POST';
+/** A WebSocket (exec): its path and query, the subprotocols offered, the largest message accepted. */
+export interface WebSocketRequest {
   path: string;
   /** Already encoded (exec repeats `command=`). */
   rawQuery: string;
-  headers: Record<string, string>;
+  /** Offered in this order; the server must choose one of them. */
+  protocols: readonly string[];
+  /** Most bytes one message from the server may have. */
+  maxPayload: number;
+  /** For error messages; `subresource` names the stream in them ("exec"). */
   context: RequestContext;
   signal?: AbortSignal;
 }
 
-/** The connection after 101 Switching Protocols: the socket, the bytes already read past the headers, the response headers. */
-export interface Upgraded {
+/** An open WebSocket (paused: the caller resumes it once it listens) and the connection under it. */
+export interface OpenWebSocket {
+  ws: WebSocket;
+  /**
+   * ws ends our side of it (its 'finish') as soon as the close handshake is done, or when the server
+   * ended first: one round trip before ws' 'close', which waits for the server to drop the connection.
+   */
   socket: Duplex;
-  head: Buffer;
-  headers: http.IncomingHttpHeaders;
 }
 
 /** Most bytes of an error answer to an upgrade read (a Status is a few hundred). */
@@ -163,7 +170,7 @@ const MAX_UPGRADE_ERROR_BYTES = 1024 * 1024;
 
 export class Transport {
   private readonly agent: http.Agent;
-  /** TLS settings of every connection (the agent's, and an upgrade's own connection). */
+  /** TLS settings of every connection (the agent's, and a WebSocket's own connection). */
   private readonly tlsOptions: httpsTypes.RequestOptions = {};
   private readonly isHttps: boolean;
   private readonly base: URL;
@@ -395,28 +402,30 @@ export class Transport {
   }
 
   /**
-   * Opens an HTTP/1.1 upgrade (not retried: an exec is not repeated behind the user's back) on a
-   * connection of its own, with the credentials, impersonation and TLS settings of every request.
-   * Anything but 101 is read (at most 1 MiB) and thrown as a KubeApiError; --request-timeout
-   * bounds the handshake only.
+   * Opens a WebSocket (ws, loaded only here) on a connection of its own, with the credentials,
+   * impersonation, User-Agent and TLS settings of every request; not retried (an exec is not
+   * repeated behind the user's back). Anything but 101 is read (at most 1 MiB) and thrown as a
+   * KubeApiError; a server that chooses none of `protocols` is refused; --request-timeout bounds
+   * the handshake only. Resolves once open; the chosen subprotocol is `ws.protocol`.
    */
-  async upgrade(req: UpgradeRequest): Promise<Upgraded> {
+  async webSocket(req: WebSocketRequest): Promise<OpenWebSocket> {
+    const { WebSocket } = await import('ws');
     const creds = await this.config.credentials();
-    const headers: Record<string, string | string[]> = { 'User-Agent': this.config.userAgent, ...this.config.headers, ...req.headers };
+    const headers: Record<string, string | string[]> = { 'User-Agent': this.config.userAgent, ...this.config.headers };
     if (creds.authorization) headers.Authorization = creds.authorization;
     const path = `${req.path}${req.rawQuery ? `?${req.rawQuery}` : ''}`;
     const url = this.url(path);
-    const logged: HttpRequest = { method: req.method, path, context: req.context };
-    if (this.config.verbosity >= 7) {
-      for (const [k, v] of Object.entries(headers)) {
-        for (const one of Array.isArray(v) ? v : [v]) this.config.log(this.config.redact(`Request Header: "${k}: ${redactHeader(k, one)}"`));
-      }
-    }
-    const started = Date.now();
+    const logged: HttpRequest = { method: 'GET', path, context: req.context };
+    const what = req.context.subresource ?? 'WebSocket';
+    const offered = req.protocols.join(', ');
     const timeoutMs = this.config.requestTimeoutMs;
+    const started = Date.now();
     try {
-      return await new Promise<Upgraded>((resolve, reject) => {
+      return await new Promise<OpenWebSocket>((resolve, reject) => {
         let settled = false;
+        let timedOut = false;
+        let chosen: string | undefined;
+        let socket: Duplex | undefined;
         const settle = (fn: () => void): void => {
           if (settled) return;
           settled = true;
@@ -424,28 +433,49 @@ export class Transport {
           req.signal?.removeEventListener('abort', onAbort);
           fn();
         };
-        const mod = this.isHttps ? httpsModule() : http;
-        // A connection of its own (agent: false): an upgraded socket never returns to a pool.
-        const creq = mod.request(url, { method: req.method, headers, agent: false, ...this.tlsOptions });
+        const options: ClientOptions & { closeTimeout: number; servername?: string } = {
+          ...(this.tlsOptions as ClientOptions),
+          headers: headers as Record<string, string>, // arrays (Impersonate-Group) go through as repeated headers
+          perMessageDeflate: false, // kubectl offers no extension either
+          maxPayload: req.maxPayload,
+          // After the close handshake, how long the server may take to end the connection.
+          closeTimeout: 2000,
+          // The request as it goes out, ws' own headers included: logged here at -v7.
+          finishRequest: (creq) => {
+            if (this.config.verbosity >= 7) {
+              for (const name of creq.getRawHeaderNames()) {
+                const v = creq.getHeader(name);
+                for (const one of Array.isArray(v) ? v : [v]) this.config.log(this.config.redact(`Request Header: "${name}: ${redactHeader(name, String(one))}"`));
+              }
+            }
+            creq.end();
+          },
+        };
+        const ws = new WebSocket(url, [...req.protocols], options);
         const onAbort = (): void => {
-          creq.destroy();
+          ws.terminate();
           settle(() => reject(new AbortError()));
         };
         const timer =
           timeoutMs > 0
             ? setTimeout(() => {
-                const err = new Error(`request timed out after ${timeoutMs}ms`) as NodeJS.ErrnoException;
-                err.code = 'REQUEST_TIMEOUT';
-                creq.destroy(err);
+                timedOut = true;
+                ws.terminate();
               }, timeoutMs)
             : undefined;
         req.signal?.addEventListener('abort', onAbort, { once: true });
-        creq.on('upgrade', (res, socket, head) => {
+        ws.on('upgrade', (res) => {
+          socket = res.socket;
+          chosen = headerValue(res.headers['sec-websocket-protocol']);
           this.emitWarnings(res.headers);
           this.logResponse(logged, res.statusCode ?? 101, res.statusMessage ?? 'Switching Protocols', started, res.headers, undefined);
-          settle(() => resolve({ socket, head, headers: res.headers }));
         });
-        creq.on('response', (res) => {
+        // Paused: what came with the 101 is read on the next tick, before the caller's await resumes.
+        ws.once('open', () => {
+          ws.pause();
+          settle(() => resolve({ ws, socket: socket! }));
+        });
+        ws.on('unexpected-response', (_creq, res) => {
           this.emitWarnings(res.headers);
           const status = res.statusCode ?? 0;
           const statusText = res.statusMessage ?? http.STATUS_CODES[status] ?? '';
@@ -453,15 +483,23 @@ export class Transport {
             (body) => {
               this.logResponse(logged, status, statusText, started, res.headers, body);
               settle(() => reject(status >= 200 && status < 300 ? new CliError(`${url} answered ${status} ${statusText} instead of switching protocols (is a proxy in between?)`) : apiError(status, statusText, body, req.context)));
+              ws.terminate();
             },
-            (e: unknown) => settle(() => reject(e)),
+            (e: unknown) => {
+              settle(() => reject(e));
+              ws.terminate();
+            },
           );
         });
-        creq.on('error', (error: NodeJS.ErrnoException) => {
-          this.logLine(`${req.method} ${url} failed in ${Date.now() - started} milliseconds: ${error.code ?? error.message}`);
-          settle(() => reject(isAbortError(error) ? error : transportError(error, this.config.server, timeoutMs)));
+        // Once open, the caller listens; until then every error ends the handshake.
+        ws.on('error', (error: NodeJS.ErrnoException) => {
+          if (settled) return;
+          if (timedOut) {
+            error = Object.assign(new Error(`request timed out after ${timeoutMs}ms`), { code: 'REQUEST_TIMEOUT' });
+          }
+          this.logLine(`GET ${url} failed in ${Date.now() - started} milliseconds: ${error.code ?? error.message}`);
+          settle(() => reject(handshakeError(error, this.config.server, what, offered, chosen, timeoutMs)));
         });
-        creq.end();
       });
     } catch (err) {
       throw this.scrub(err);
@@ -498,6 +536,20 @@ export class Transport {
     }
     if (v >= 8 && body !== undefined && body !== '') log(`Response Body: ${truncateBody(redactSecretBody(body), v >= 9 ? 10240 : 1024)}`);
   }
+}
+
+/**
+ * Why a WebSocket handshake failed: ws' own checks of the answer (no error code: the subprotocol,
+ * Sec-WebSocket-Accept, the Upgrade header) in our words, else the transport's error.
+ */
+function handshakeError(error: NodeJS.ErrnoException, server: string, what: string, offered: string, chosen: string | undefined, timeoutMs: number): CliError {
+  if (error.code) return transportError(error, server, timeoutMs);
+  const at = `the server at ${server}`;
+  if (/subprotocol/.test(error.message)) {
+    return new CliError(`${at} did not agree on ${/^[aeiou]/i.test(what) ? 'an' : 'a'} ${what} protocol (offered ${offered}${chosen ? `, it chose ${chosen}` : ''})`);
+  }
+  if (/Sec-WebSocket-Accept/.test(error.message)) return new CliError(`${at} answered the ${what} upgrade with a wrong Sec-WebSocket-Accept`);
+  return new CliError(`${at} answered the ${what} upgrade wrongly: ${error.message}`);
 }
 
 function headerValue(v: string | string[] | undefined): string | undefined {

@@ -336,6 +336,11 @@ export class RestClient implements KubeClient {
     return this.request<T>({ method: 'GET', path, signal: opts?.signal, timeoutMs: opts?.timeoutMs, maxAttempts: opts?.maxAttempts, context: { verb: 'get', path, userName: this.userName, server: this.server, resource: path } });
   }
 
+  prefetchExec(): void {
+    // setImmediate: after the poll phase that connects and writes the requests started before.
+    setImmediate(() => void import('ws').catch(() => undefined));
+  }
+
   async exec(req: ExecRequest, io: ExecStreams): Promise<ExecOutcome> {
     checkNamespace(req.namespace);
     checkName(req.pod, POD_TYPE);

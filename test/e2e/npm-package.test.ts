@@ -97,6 +97,7 @@ describe('the npm package, installed from its tarball into an empty prefix', { s
       'dist/vendor/client-node.cjs',
       'dist/vendor/diff.cjs',
       'dist/vendor/ora.cjs',
+      'dist/vendor/ws.cjs',
       'dist/vendor/yaml.cjs',
       'package.json',
     ]);
@@ -130,7 +131,7 @@ describe('the npm package, installed from its tarball into an empty prefix', { s
     assert.match(explain.stdout, /7 pods stay at the old revision → expectedUpdatedReplicas 1/);
   });
 
-  it('`kubectl kruise sandbox` from the prefix serves a CloneSet whose `kubectl kruise rollout status` completes', async () => {
+  it('`kubectl kruise sandbox` from the prefix serves a CloneSet whose `kubectl kruise rollout status` completes and whose pod `kubectl kruise exec` runs in', async () => {
     const kc = join(work, 'sandbox.kubeconfig');
     const child = spawn(KUBECTL_BIN, ['kruise', 'sandbox', '--port', '0', '--kubeconfig-out', kc], { cwd, env: userEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -146,6 +147,11 @@ describe('the npm package, installed from its tarball into an empty prefix', { s
       const status = run(KUBECTL_BIN, ['kruise', 'rollout', 'status', 'cloneset/web', '--timeout', '60s'], kc);
       assert.equal(status.code, 0, status.stderr);
       assert.match(status.stdout, /cloneset "web" successfully rolled out/);
+      // exec: the WebSocket library (dist/vendor/ws.cjs) on both sides, the client's and the sandbox's.
+      const exec = run(KUBECTL_BIN, ['kruise', 'exec', 'cloneset/web', '--', 'sh', '-c', 'echo from the package; exit 3'], kc);
+      assert.equal(exec.code, 3, exec.stderr);
+      assert.equal(exec.stdout, 'from the package\n');
+      assert.match(exec.stderr, /command terminated with exit code 3\n$/);
 
       // kubectl_complete-kruise on PATH: kubectl asks it for `kubectl kruise <TAB>` candidates.
       const words = run(KUBECTL_BIN, ['__complete', 'kruise', 'roll'], kc);

@@ -95,12 +95,17 @@ describe('the standalone executable, alone in a folder, with no Node.js on PATH'
     assert.equal((JSON.parse(json.stdout) as { replicas: number }).replicas, 8);
   });
 
-  it('its sandbox serves a CloneSet whose `kubectl kruise rollout status` completes', () => {
+  it('its sandbox serves a CloneSet whose `kubectl kruise rollout status` completes and whose pod `kubectl kruise exec` runs in', () => {
     const apply = run('kubectl', ['apply', '-f', '-'], kc, readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'npm-package', 'cloneset-web.yaml'), 'utf8'));
     assert.equal(apply.code, 0, apply.stderr);
     const status = run('kubectl', ['kruise', 'rollout', 'status', 'cloneset/web', '--timeout', '60s'], kc);
     assert.equal(status.code, 0, status.stderr);
     assert.match(status.stdout, /cloneset "web" successfully rolled out/);
+    // The embedded WebSocket library on both sides (the client's exec, the sandbox's kubelet); stdin too.
+    const exec = run('kubectl', ['kruise', 'exec', '-i', 'cloneset/web', '--', 'sh', '-c', 'cat; exit 3'], kc, 'from the executable\n');
+    assert.equal(exec.code, 3, exec.stderr);
+    assert.equal(exec.stdout, 'from the executable\n');
+    assert.match(exec.stderr, /command terminated with exit code 3\n$/);
   });
 
   it('ignores .env and bunfig.toml in the working folder', () => {

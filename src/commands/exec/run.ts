@@ -65,7 +65,9 @@ function terminalSize(): ExecStreams['terminalSize'] {
 export async function run(ctx: CommandContext, words: string[], flags: ExecFlags, command: Command): Promise<number> {
   const args = parseExecArgs(words, argsLenAtDash(command), { sidecar: flags.sidecar === true, container: flags.container });
   const client = await ctx.kube();
-  const pod = await targetPod(client, args, ctx.signal);
+  const podRead = targetPod(client, args, ctx.signal);
+  client.prefetchExec?.(); // the WebSocket library loads while the pod is read
+  const pod = await podRead;
   const podName = pod.metadata.name ?? args.name;
   const completed = completedPodProblem(pod);
   if (completed) throw failure(completed);

@@ -4,11 +4,12 @@
 // on the first output channel, the process's output on channels 1 and 2, its Status on channel 3,
 // then a normal close. The process is the sandbox's simulated command set (../exec/shell.ts). SPDY,
 // which kubectl falls back to only when the WebSocket upgrade fails, is refused with a clear Status.
+// The WebSocket is ws (loaded on the first exec), given the socket once our checks have passed.
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { randomBytes } from 'node:crypto';
-import { CHANNEL, channelMessage, EXEC_PROTOCOLS, EXIT_CODE_CAUSE, NON_ZERO_EXIT_REASON } from '../../lib/remotecommand';
-import { acceptKey, CLOSE, closePayload, encodeFrame, FrameParser, OPCODE, WebSocketProtocolError, type WebSocketEvent } from '../../lib/websocket-frames';
+import type { WebSocket, WebSocketServer } from 'ws';
+import { CHANNEL, channelMessage, EXEC_PROTOCOLS, EXIT_CODE_CAUSE, NON_ZERO_EXIT_REASON, type ExecProtocol } from '../../lib/remotecommand';
 import type { ContainerStatus, Pod } from '../../kruise/types';
 import { containerEnv, podHostname } from '../exec/container-env';
 import { ExecNotFound, InputQueue, Interrupted, runInContainer, SANDBOX_COMMANDS, type ContainerProcess } from '../exec/shell';
@@ -30,6 +31,8 @@ const PODS = { group: '', resource: 'pods' };
 const MAX_CLIENT_MESSAGE = 4 * 1024 * 1024;
 /** How long to wait for the client's close frame after ours. */
 const CLOSE_GRACE_MS = 2000;
+/** Close codes (RFC 6455 section 7.4.1). */
+const CLOSE = { normal: 1000, goingAway: 1001 } as const;
 
 interface ExecOptions {
   command: string[];
@@ -157,11 +160,34 @@ export interface UpgradeHandler {
   closeAll(): void;
 }
 
+/** The first of the client's offers (its order) that we speak: v5, else v4. */
+function chooseProtocol(offered: Iterable<string>): ExecProtocol | undefined {
+  for (const o of offered) if ((EXEC_PROTOCOLS as readonly string[]).includes(o)) return o as ExecProtocol;
+  return undefined;
+}
+
 export function createUpgradeHandler(opts: ExecServerOptions): UpgradeHandler {
-  const open = new Set<Duplex>();
+  /** Sockets between the upgrade request and the WebSocket (checks, latency): each refused one is answered by its own request. */
+  const pending = new Map<Duplex, (err: ApiError) => void>();
+  let wss: Promise<WebSocketServer> | undefined;
+  const webSockets = (): Promise<WebSocketServer> =>
+    (wss ??= import('ws').then(({ WebSocketServer }) => {
+      const server = new WebSocketServer({
+        noServer: true,
+        maxPayload: MAX_CLIENT_MESSAGE,
+        handleProtocols: (offered) => chooseProtocol(offered) ?? false,
+        closeTimeout: CLOSE_GRACE_MS,
+      } as ConstructorParameters<typeof WebSocketServer>[0]);
+      // What ws itself refuses (the method, a missing key, the version): a Status, audited, as every refusal.
+      server.on('wsClientError', (err, socket) => {
+        const refuse = pending.get(socket);
+        if (refuse) refuse(/method/i.test(err.message) ? ApiError.methodNotAllowed('a WebSocket upgrade is a GET request') : ApiError.badRequest(`invalid WebSocket upgrade: ${err.message}`));
+        else socket.destroy();
+      });
+      return server;
+    }));
+
   const handler = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
-    open.add(socket);
-    socket.once('close', () => open.delete(socket));
     const started = performance.now();
     const time = new Date().toISOString();
     const url = new URL(req.url ?? '/', 'http://sandbox');
@@ -172,9 +198,12 @@ export function createUpgradeHandler(opts: ExecServerOptions): UpgradeHandler {
       opts.audit({ time, user, verb, method, path: url.pathname, query: url.search.replace(/^\?/, ''), contentType: req.headers['content-type'] ?? '', code, durationMs: Math.round((performance.now() - started) * 100) / 100 });
     socket.on('error', () => undefined);
     const refuse = (err: ApiError): void => {
+      pending.delete(socket);
       audit(err.code);
       httpError(socket, err);
     };
+    pending.set(socket, refuse);
+    socket.once('close', () => pending.delete(socket));
     void (async () => {
       const p = parseResourcePath(url.pathname);
       if (opts.auth) {
@@ -224,14 +253,13 @@ export function createUpgradeHandler(opts: ExecServerOptions): UpgradeHandler {
         );
       }
       const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-      const protocol = offered.find((o) => (EXEC_PROTOCOLS as readonly string[]).includes(o));
-      if (!protocol) throw ApiError.badRequest(`requested protocol(s) are not supported: [${offered.join(' ')}]; supports [${EXEC_PROTOCOLS.join(' ')}]`);
-      const key = req.headers['sec-websocket-key'];
-      if (typeof key !== 'string' || req.headers['sec-websocket-version'] !== '13') throw ApiError.badRequest('a WebSocket upgrade needs Sec-WebSocket-Key and Sec-WebSocket-Version: 13');
+      if (!chooseProtocol(offered)) throw ApiError.badRequest(`requested protocol(s) are not supported: [${offered.join(' ')}]; supports [${EXEC_PROTOCOLS.join(' ')}]`);
 
-      socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${acceptKey(key)}\r\nSec-WebSocket-Protocol: ${protocol}\r\n\r\n`);
-      audit(101);
-      session(socket, head, protocol, pod, container, options, opts.store);
+      (await webSockets()).handleUpgrade(req, socket, head, (ws) => {
+        pending.delete(socket);
+        audit(101);
+        session(ws, pod, container, options, opts.store);
+      });
     })().catch((err: unknown) => {
       if (err instanceof ApiError) return refuse(err);
       process.stderr.write(`sandbox: internal error on exec ${url.pathname}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
@@ -240,37 +268,31 @@ export function createUpgradeHandler(opts: ExecServerOptions): UpgradeHandler {
   };
   return Object.assign(handler, {
     closeAll: () => {
-      for (const socket of open) {
-        if (socket.destroyed) continue;
-        socket.end(encodeFrame(OPCODE.close, closePayload(CLOSE.goingAway, 'the sandbox is stopping'), false));
-        setTimeout(() => socket.destroy(), 200).unref(); // time for the client to read why
-      }
+      for (const socket of pending.keys()) socket.destroy();
+      void wss?.then((server) => {
+        for (const ws of server.clients) {
+          ws.close(CLOSE.goingAway, 'the sandbox is stopping');
+          setTimeout(() => ws.terminate(), 200).unref(); // time for the client to read why
+        }
+      });
     },
   });
 }
 
-/** One upgraded exec: frames in and out, the process, its Status, the close. */
-function session(socket: Duplex, head: Buffer, protocol: string, pod: Pod, container: PodContainer, options: ExecOptions, store: MemoryStore): void {
-  const parser = new FrameParser(true, MAX_CLIENT_MESSAGE);
+/** One exec over its WebSocket: the process, its output as messages, its Status, the close. */
+function session(ws: WebSocket, pod: Pod, container: PodContainer, options: ExecOptions, store: MemoryStore): void {
+  const protocol = ws.protocol;
   const queue = new InputQueue();
-  const connection = new AbortController();
   let foreground = new AbortController();
   let closed = false;
-  let closeSent = false;
   let size: { rows: number; cols: number } | undefined;
 
   const send = (data: Buffer): void => {
-    if (!closeSent && !socket.destroyed) socket.write(encodeFrame(OPCODE.binary, data, false));
-  };
-  const sendClose = (code: number): void => {
-    if (closeSent || socket.destroyed) return;
-    closeSent = true;
-    socket.write(encodeFrame(OPCODE.close, closePayload(code), false));
+    if (ws.readyState === ws.OPEN) ws.send(data, { binary: true });
   };
   const drop = (): void => {
     if (closed) return;
     closed = true;
-    connection.abort();
     foreground.abort();
     queue.end();
   };
@@ -292,7 +314,7 @@ function session(socket: Duplex, head: Buffer, protocol: string, pod: Pod, conta
     : undefined;
   if (!options.stdin) queue.end();
 
-  const onMessage = (data: Buffer): void => {
+  ws.on('message', (data: Buffer) => {
     if (data.length === 0) return;
     const channel = data[0]!;
     const payload = data.subarray(1);
@@ -310,40 +332,17 @@ function session(socket: Duplex, head: Buffer, protocol: string, pod: Pod, conta
     } else if (channel === CHANNEL.close && protocol === 'v5.channel.k8s.io' && payload[0] === CHANNEL.stdin) {
       queue.end();
     }
-  };
-  const onEvent = (ev: WebSocketEvent): void => {
-    if (ev.type === 'message') onMessage(ev.data);
-    else if (ev.type === 'ping') {
-      if (!socket.destroyed) socket.write(encodeFrame(OPCODE.pong, ev.data, false));
-    } else if (ev.type === 'close') {
-      sendClose(ev.code === CLOSE.noStatus ? CLOSE.normal : ev.code);
-      drop();
-      socket.end();
-    }
-  };
-  const onData = (chunk: Buffer): void => {
-    try {
-      for (const ev of parser.push(chunk)) onEvent(ev);
-    } catch (e) {
-      sendClose(e instanceof WebSocketProtocolError ? e.closeCode : CLOSE.protocolError);
-      drop();
-      socket.end();
-    }
-  };
-  socket.on('data', onData);
-  socket.on('close', drop);
-  socket.on('end', drop);
+  });
+  // ws answers pings and the client's close itself, and closes with 1002/1009 on a broken frame ('error', then 'close').
+  ws.on('error', drop);
+  ws.on('close', drop);
 
   // "Send an empty message to the lowest writable channel to notify the client the connection is established."
   send(channelMessage(options.stdout || options.tty ? CHANNEL.stdout : options.stderr ? CHANNEL.stderr : CHANNEL.error));
-  if (head.length) onData(head);
 
   const finish = (status: Buffer): void => {
     send(channelMessage(CHANNEL.error, status));
-    sendClose(CLOSE.normal);
-    const timer = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS);
-    timer.unref();
-    socket.once('close', () => clearTimeout(timer));
+    if (ws.readyState === ws.OPEN) ws.close(CLOSE.normal); // ws waits CLOSE_GRACE_MS for the client's answer
     queue.end();
   };
 
@@ -363,7 +362,7 @@ function session(socket: Duplex, head: Buffer, protocol: string, pod: Pod, conta
     (code) => finish(exitStatus(options.command, code)),
     (e: unknown) => {
       if (e instanceof Interrupted) {
-        if (closed) return socket.destroy();
+        if (closed) return ws.terminate();
         return finish(exitStatus(options.command, 130));
       }
       if (e instanceof ExecNotFound) {

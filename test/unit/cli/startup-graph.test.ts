@@ -38,7 +38,7 @@ async function startupInputs(): Promise<string[]> {
 
 test('the startup path loads only the command tree, never heavy modules', async () => {
   const inputs = await startupInputs();
-  const forbidden = [/node_modules\/yaml\//, /node_modules\/@kubernetes\//, /node_modules\/(chalk|ora|cli-table3|diff|node-forge)\//, /^src\/kube\//, /^src\/printers\//, /^src\/sandbox\//, /^src\/engine\//];
+  const forbidden = [/node_modules\/yaml\//, /node_modules\/@kubernetes\//, /node_modules\/(chalk|ora|cli-table3|diff|node-forge|ws)\//, /^src\/kube\//, /^src\/printers\//, /^src\/sandbox\//, /^src\/engine\//];
   const offenders = inputs.filter((i) => forbidden.some((re) => re.test(i)));
   assert.deepEqual(offenders, [], `loaded at startup: ${offenders.join(', ')}`);
   assert.ok(inputs.some((i) => i.includes('node_modules/commander/')), 'sanity: commander is in the startup graph');

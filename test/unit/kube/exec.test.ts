@@ -1,16 +1,17 @@
-// The exec client (src/kube/exec.ts) against a scripted WebSocket server: the Status decoding rows
+// The exec client (src/kube/exec.ts) against a scripted WebSocket server (ws): the Status decoding rows
 // of client-go tools/remotecommand/v4_test.go TestV4ErrorDecoder, v5 then v4 negotiation (the stdin
 // close signal only on v5), terminal sizes, fragments and pings, and every way the upgrade can fail.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough, type Duplex } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { CliError } from '../../../src/cli/exit';
 import { KubeApiError } from '../../../src/kube/errors';
 import { decodeExecStatus, execInPod, type ExecRequest, type ExecStreams } from '../../../src/kube/exec';
+import { isAbortError } from '../../../src/kube/http';
 import { makeRedactor } from '../../../src/kube/redact';
 import { CHANNEL, channelMessage } from '../../../src/lib/remotecommand';
-import { acceptKey, CLOSE, closePayload, encodeFrame, FrameParser, OPCODE, type WebSocketEvent } from '../../../src/lib/websocket-frames';
 import { startFakeApi, testTransport } from './fake-api';
 
 const api = await startFakeApi();
@@ -18,55 +19,61 @@ after(() => api.close());
 
 interface Peer {
   req: IncomingMessage;
-  /** Client messages so far (channel byte first), and control events. */
+  ws: WebSocket;
+  /** Client messages so far (channel byte first), and the payloads of the pongs it answered with. */
   messages: Buffer[];
-  events: WebSocketEvent[];
+  pongs: Buffer[];
   send(channel: number, data?: string | Buffer): void;
-  raw(frame: Buffer): void;
-  close(code?: number): void;
+  close(code?: number, reason?: string): void;
   next(pred: (m: Buffer) => boolean): Promise<Buffer>;
 }
 
 type Script = (peer: Peer) => void | Promise<void>;
 
-/** The next upgrade is answered with `protocol` (or `respond` writes its own answer) and scripted. */
-function serveNext(script: Script, opts: { protocol?: string | null; accept?: string; respond?: (req: IncomingMessage, socket: Duplex) => void } = {}): void {
+/**
+ * The next upgrade is answered with `protocol` (null: none; `accept` replaces the Sec-WebSocket-Accept
+ * header), or `respond` writes its own answer, and scripted.
+ */
+function serveNext(script: Script, opts: { protocol?: string | null; accept?: string; respond?: (req: IncomingMessage, socket: Duplex) => void; maxPayload?: number } = {}): void {
   api.server.removeAllListeners('upgrade');
-  api.server.once('upgrade', (req: IncomingMessage, socket: Duplex) => {
+  api.server.once('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => undefined);
     if (opts.respond) return opts.respond(req, socket);
-    const key = String(req.headers['sec-websocket-key']);
     const protocol = opts.protocol === undefined ? 'v5.channel.k8s.io' : opts.protocol;
-    socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${opts.accept ?? acceptKey(key)}\r\n${protocol ? `Sec-WebSocket-Protocol: ${protocol}\r\n` : ''}\r\n`);
-    const parser = new FrameParser(true, 1 << 20);
-    const waiters: Array<{ pred: (m: Buffer) => boolean; resolve: (m: Buffer) => void }> = [];
-    const peer: Peer = {
-      req,
-      messages: [],
-      events: [],
-      send: (channel, data = '') => socket.write(encodeFrame(OPCODE.binary, channelMessage(channel, Buffer.from(data)), false)),
-      raw: (frame) => socket.write(frame),
-      close: (code = CLOSE.normal) => socket.write(encodeFrame(OPCODE.close, closePayload(code), false)),
-      next: (pred) =>
-        new Promise((resolve) => {
-          const hit = peer.messages.find(pred);
-          if (hit) return resolve(hit);
-          waiters.push({ pred, resolve });
-        }),
-    };
-    socket.on('data', (chunk: Buffer) => {
-      for (const ev of parser.push(chunk)) {
-        peer.events.push(ev);
-        if (ev.type === 'close') socket.end();
-        if (ev.type !== 'message') continue;
-        peer.messages.push(ev.data);
+    const wss = new WebSocketServer({ noServer: true, handleProtocols: () => protocol ?? false, ...(opts.maxPayload ? { maxPayload: opts.maxPayload } : {}) });
+    if (opts.accept) {
+      wss.on('headers', (headers) => {
+        const i = headers.findIndex((h) => h.startsWith('Sec-WebSocket-Accept:'));
+        headers[i] = `Sec-WebSocket-Accept: ${opts.accept}`;
+      });
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      ws.on('error', () => undefined);
+      const waiters: Array<{ pred: (m: Buffer) => boolean; resolve: (m: Buffer) => void }> = [];
+      const peer: Peer = {
+        req,
+        ws,
+        messages: [],
+        pongs: [],
+        send: (channel, data = '') => ws.send(channelMessage(channel, Buffer.from(data)), { binary: true }),
+        close: (code = 1000, reason) => ws.close(code, reason),
+        next: (pred) =>
+          new Promise((resolve) => {
+            const hit = peer.messages.find(pred);
+            if (hit) return resolve(hit);
+            waiters.push({ pred, resolve });
+          }),
+      };
+      ws.on('pong', (data: Buffer) => peer.pongs.push(data));
+      ws.on('message', (data: Buffer) => {
+        peer.messages.push(data);
         for (const w of waiters.splice(0)) {
-          if (w.pred(ev.data)) w.resolve(ev.data);
+          if (w.pred(data)) w.resolve(data);
           else waiters.push(w);
         }
-      }
+      });
+      void script(peer);
     });
-    void script(peer);
   });
 }
 
@@ -132,7 +139,7 @@ test('the upgrade request: GET, path, repeated command, container, headers kubec
   assert.equal(seen!.url, '/api/v1/namespaces/default/pods/web-0/exec?command=sh&command=-c&command=echo%20a%20b&container=mesh-2&stdout=true&stderr=true');
   assert.equal(seen!.headers.authorization, 'Bearer tok-123456');
   assert.equal(seen!.headers['impersonate-user'], 'jane');
-  assert.equal(seen!.headers['sec-websocket-protocol'], 'v5.channel.k8s.io, v4.channel.k8s.io');
+  assert.deepEqual(String(seen!.headers['sec-websocket-protocol']).split(/\s*,\s*/), ['v5.channel.k8s.io', 'v4.channel.k8s.io']);
   assert.equal(seen!.headers.upgrade, 'websocket');
   assert.equal(seen!.headers['sec-websocket-version'], '13');
 });
@@ -179,12 +186,12 @@ test('a message in fragments is joined; a ping is answered with a pong; the conn
   serveNext(async (peer) => {
     peerRef = peer;
     peer.send(CHANNEL.stdout);
-    peer.raw(encodeFrame(OPCODE.binary, Buffer.from([CHANNEL.stdout, ...Buffer.from('hel')]), false, false));
-    peer.raw(encodeFrame(OPCODE.ping, Buffer.from('p1'), false));
-    peer.raw(encodeFrame(OPCODE.continuation, Buffer.from('lo'), false, true));
+    peer.ws.send(Buffer.from([CHANNEL.stdout, ...Buffer.from('hel')]), { binary: true, fin: false });
+    peer.ws.ping(Buffer.from('p1'));
+    peer.ws.send(Buffer.from('lo'), { binary: true, fin: true });
     await new Promise<void>((r) => {
       const poll = setInterval(() => {
-        if (peer.events.some((e) => e.type === 'pong')) {
+        if (peer.pongs.length > 0) {
           clearInterval(poll);
           r();
         }
@@ -197,8 +204,7 @@ test('a message in fragments is joined; a ping is answered with a pong; the conn
   const c = collect();
   await execInPod(transport, REQ, c.io);
   assert.equal(c.out(), 'hello');
-  const pong = peerRef!.events.find((e) => e.type === 'pong');
-  assert.deepEqual(pong, { type: 'pong', data: Buffer.from('p1') });
+  assert.deepEqual(peerRef!.pongs, [Buffer.from('p1')]);
 });
 
 test('a refused upgrade is the Status message (KubeApiError, exit 1); a non-JSON refusal keeps the HTTP status', async () => {
@@ -224,15 +230,62 @@ test('a server that does not agree on a protocol, or answers with a wrong accept
   await assert.rejects(execInPod(transport, REQ, collect().io), /wrong Sec-WebSocket-Accept/);
 });
 
-test('a connection lost before any Status is an error, not a silent success; a masked server frame breaks the protocol', async () => {
+test('a connection lost before any Status is an error, not a silent success; a masked server frame or a message over the limit breaks the protocol', async () => {
   const { transport } = testTransport(api.url);
   serveNext((peer) => {
     peer.send(CHANNEL.stdout, 'partial');
-    (peer.req.socket as Duplex).destroy();
+    peer.ws.terminate();
   });
   await assert.rejects(execInPod(transport, REQ, collect().io), /the connection to the server was lost before the command finished/);
-  serveNext((peer) => peer.raw(encodeFrame(OPCODE.binary, channelMessage(CHANNEL.stdout, Buffer.from('x')), true)));
-  await assert.rejects(execInPod(transport, REQ, collect().io), /broke the WebSocket protocol: a server frame was masked/);
+  // A Status already received still says how the command ended.
+  serveNext((peer) => {
+    peer.send(CHANNEL.error, exitStatus(5));
+    setTimeout(() => peer.ws.terminate(), 50);
+  });
+  assert.equal((await execInPod(transport, REQ, collect().io)).exitCode, 5);
+  serveNext((peer) => peer.ws.send(channelMessage(CHANNEL.stdout, Buffer.from('x')), { binary: true, mask: true }));
+  await assert.rejects(execInPod(transport, REQ, collect().io), /the exec stream from the server broke the WebSocket protocol: Invalid WebSocket frame: MASK must be clear$/);
+  serveNext((peer) => peer.send(CHANNEL.stdout, Buffer.alloc(16 * 1024 * 1024 + 1)));
+  await assert.rejects(execInPod(transport, REQ, collect().io), /broke the WebSocket protocol: .*Max payload size exceeded/);
+});
+
+test('a server that closes with an error code before any Status: the code and reason are the error', async () => {
+  const { transport } = testTransport(api.url);
+  serveNext((peer) => peer.close(1011, 'kubelet went away'));
+  await assert.rejects(execInPod(transport, REQ, collect().io), (e: unknown) => e instanceof CliError && e.message === 'the server closed the exec stream: 1011 kubelet went away');
+});
+
+test('--request-timeout bounds the handshake, not the stream; an abort ends either', async () => {
+  // A server that never answers the upgrade.
+  serveNext(() => undefined, { respond: () => undefined });
+  const slow = testTransport(api.url, { requestTimeoutMs: 300 }).transport;
+  const t = Date.now();
+  await assert.rejects(execInPod(slow, REQ, collect().io), (e: unknown) => e instanceof CliError && /^the request to http:\/\/127\.0\.0\.1:\d+ timed out after 300ms \(--request-timeout\)$/.test(e.message));
+  assert.ok(Date.now() - t < 5000);
+  // Once open, a stream longer than the timeout runs to its end.
+  serveNext((peer) => {
+    setTimeout(() => {
+      peer.send(CHANNEL.stdout, 'late');
+      peer.send(CHANNEL.error, SUCCESS);
+      peer.close();
+    }, 600);
+  });
+  const c = collect();
+  assert.equal((await execInPod(slow, REQ, c.io)).exitCode, 0);
+  assert.equal(c.out(), 'late');
+  // Aborted while streaming: the server sees 1001 (going away).
+  let closed: number | undefined;
+  serveNext((peer) => {
+    peer.ws.on('close', (code) => (closed = code));
+    peer.send(CHANNEL.stdout, 'running');
+  });
+  const controller = new AbortController();
+  const run = execInPod(testTransport(api.url).transport, REQ, collect({ stdout: () => controller.abort(), signal: controller.signal }).io);
+  await assert.rejects(run, (e: unknown) => isAbortError(e));
+  await new Promise<void>((r) => {
+    const poll = setInterval(() => closed !== undefined && (clearInterval(poll), r()), 5);
+  });
+  assert.equal(closed, 1001);
 });
 
 test('-v9 logs the upgrade (101) with the bearer token redacted', async () => {

@@ -1,5 +1,6 @@
 // TLS verification, exec credential plugins and token redaction through connectWith(),
-// against a local HTTPS server with certificates made by openssl.
+// against a local HTTPS server with certificates made by openssl; pods/exec (a WebSocket on a
+// connection of its own) under the same settings.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -8,10 +9,12 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { WebSocketServer } from 'ws';
 import { stringify } from 'yaml';
 import { connectWith } from '../../../src/kube/connect';
 import { defaultGlobals, type GlobalFlags } from '../../../src/cli/globals';
 import { CliError } from '../../../src/cli/exit';
+import { CHANNEL, channelMessage } from '../../../src/lib/remotecommand';
 
 const dir = mkdtempSync(join(tmpdir(), 'kk-tls-'));
 function openssl(...args: string[]): void {
@@ -32,13 +35,31 @@ openssl('x509', '-req', '-in', 'client.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key'
 const TOKEN = 'tls-test-token-abcdef123456';
 const EXEC_TOKEN = 'exec-plugin-token-987654321';
 const seen: Array<{ auth?: string; url?: string; impersonate?: string | string[] }> = [];
-const server: Server = createServer({ key: readFileSync(join(dir, 'server.key')), cert: readFileSync(join(dir, 'server.crt')), ca: readFileSync(join(dir, 'ca.crt')), requestCert: true, rejectUnauthorized: false }, (req, res) => {
+/** Who a request authenticates as: its client certificate's CN, or which token it bears. */
+function authenticate(req: import('node:http').IncomingMessage): string | undefined {
   seen.push({ auth: req.headers.authorization, url: req.url, impersonate: req.headers['impersonate-user'] });
   const peer = (req.socket as import('node:tls').TLSSocket).getPeerCertificate?.();
   const certUser = peer && (req.socket as import('node:tls').TLSSocket).authorized ? peer.subject?.CN : undefined;
-  const ok = certUser === 'cert-user' || req.headers.authorization === `Bearer ${TOKEN}` || req.headers.authorization === `Bearer ${EXEC_TOKEN}`;
+  if (certUser === 'cert-user') return certUser;
+  return req.headers.authorization === `Bearer ${TOKEN}` ? 'token' : req.headers.authorization === `Bearer ${EXEC_TOKEN}` ? 'exec-plugin' : undefined;
+}
+const UNAUTHORIZED = JSON.stringify({ kind: 'Status', code: 401, reason: 'Unauthorized', message: 'Unauthorized' });
+const server: Server = createServer({ key: readFileSync(join(dir, 'server.key')), cert: readFileSync(join(dir, 'server.crt')), ca: readFileSync(join(dir, 'ca.crt')), requestCert: true, rejectUnauthorized: false }, (req, res) => {
+  const ok = authenticate(req) !== undefined;
   res.writeHead(ok ? 200 : 401, { 'Content-Type': 'application/json' });
-  res.end(JSON.stringify(ok ? { major: '1', minor: '32', gitVersion: 'v1.32.0' } : { kind: 'Status', code: 401, reason: 'Unauthorized', message: 'Unauthorized' }));
+  res.end(ok ? JSON.stringify({ major: '1', minor: '32', gitVersion: 'v1.32.0' }) : UNAUTHORIZED);
+});
+// pods/exec: the user it authenticated as on stdout, then a Success Status.
+const webSockets = new WebSocketServer({ noServer: true, handleProtocols: (offered) => [...offered][0] ?? false });
+server.on('upgrade', (req: import('node:http').IncomingMessage, socket: import('node:stream').Duplex, head: Buffer) => {
+  socket.on('error', () => undefined);
+  const who = authenticate(req);
+  if (!who) return socket.end(`HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nContent-Length: ${UNAUTHORIZED.length}\r\n\r\n${UNAUTHORIZED}`);
+  webSockets.handleUpgrade(req, socket, head, (ws) => {
+    ws.send(channelMessage(CHANNEL.stdout, Buffer.from(`${who}\n`)));
+    ws.send(channelMessage(CHANNEL.error, Buffer.from('{"metadata":{},"status":"Success"}')));
+    ws.close(1000);
+  });
 });
 await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -57,6 +78,19 @@ async function version(kc: string, over: Partial<GlobalFlags> = {}, lines: strin
   const client = await connectWith({ globals: { ...defaultGlobals(), kubeconfig: kc, ...over }, env: { HOME: dir }, log: (l) => lines.push(l) });
   try {
     return await client.raw('/version');
+  } finally {
+    client.close();
+  }
+}
+
+/** `exec p -- whoami` through the client: what the server says the WebSocket authenticated as. */
+async function execWho(kc: string, over: Partial<GlobalFlags> = {}, lines: string[] = []): Promise<string> {
+  const client = await connectWith({ globals: { ...defaultGlobals(), kubeconfig: kc, ...over }, env: { HOME: dir }, log: (l) => lines.push(l) });
+  let out = '';
+  try {
+    const outcome = await client.exec({ namespace: 'default', pod: 'p', container: 'c', command: ['whoami'], stdin: false, stdout: true, stderr: true, tty: false }, { stdout: (c) => (out += c.toString()), stderr: () => undefined });
+    assert.equal(outcome.exitCode, 0);
+    return out;
   } finally {
     client.close();
   }
@@ -158,4 +192,41 @@ test('client certificates (data or files) authenticate; the key never appears at
   // A key that does not belong to the certificate is caught with a clear message.
   const mismatch = kubeconfig('mismatch.yaml', { 'certificate-authority-data': caData }, { 'client-certificate': 'client.crt', 'client-key': 'server.key' });
   await assert.rejects(version(mismatch), (e: unknown) => e instanceof CliError && /client certificate and client key do not match/.test(e.message));
+});
+
+test('exec (WebSocket, a connection of its own) under the same settings: CA, --insecure-skip-tls-verify, --tls-server-name, client certificate, token, exec plugin, impersonation; never a secret at -v=9', async () => {
+  const withToken = kubeconfig('ws-token.yaml', { 'certificate-authority-data': caData }, { token: TOKEN });
+  assert.equal(await execWho(withToken), 'token\n');
+  // Verified unless told otherwise.
+  const wrongCa = kubeconfig('ws-wrong.yaml', { 'certificate-authority': join(dir, 'other-ca.crt') }, { token: TOKEN });
+  await assert.rejects(execWho(wrongCa), (e: unknown) => e instanceof CliError && /certificate signed by unknown authority/.test(e.message) && /--certificate-authority/.test(e.hint ?? ''));
+  await assert.rejects(execWho(kubeconfig('ws-none.yaml', {}, { token: TOKEN })), /certificate signed by unknown authority/);
+  assert.equal(await execWho(wrongCa, { insecureSkipTlsVerify: true }), 'token\n');
+  assert.equal(await execWho(kubeconfig('ws-insecure.yaml', { 'insecure-skip-tls-verify': true }, { token: TOKEN })), 'token\n');
+  assert.equal(await execWho(withToken, { tlsServerName: 'api.internal' }), 'token\n');
+  await assert.rejects(execWho(withToken, { tlsServerName: 'wrong.example' }), /not valid for this host name/);
+  // A client certificate authenticates; its key never shows.
+  const key = readFileSync(join(dir, 'client.key'), 'utf8');
+  const lines: string[] = [];
+  const certs = kubeconfig('ws-cert.yaml', { 'certificate-authority-data': caData }, { 'client-certificate-data': readFileSync(join(dir, 'client.crt')).toString('base64'), 'client-key-data': Buffer.from(key).toString('base64') });
+  assert.equal(await execWho(certs, { verbosity: 9 }, lines), 'cert-user\n');
+  assert.ok(!lines.join('\n').includes(key.split('\n')[1]!), 'client key leaked');
+  // The exec plugin's token, redacted at -v=9; the impersonation header.
+  const plugin = join(dir, 'ws-plugin.mjs');
+  writeFileSync(plugin, `#!${process.execPath}\nprocess.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token: '${EXEC_TOKEN}' } }));\n`);
+  chmodSync(plugin, 0o755);
+  const viaPlugin = kubeconfig('ws-exec.yaml', { 'certificate-authority-data': caData }, { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin, interactiveMode: 'Never' } });
+  lines.length = 0;
+  seen.length = 0;
+  assert.equal(await execWho(viaPlugin, { verbosity: 9, as: 'alice' }, lines), 'exec-plugin\n');
+  assert.equal(seen[0]!.impersonate, 'alice');
+  assert.ok(lines.some((l) => /^GET https:\/\/127\.0\.0\.1:\d+\/api\/v1\/namespaces\/default\/pods\/p\/exec\?command=whoami&container=c&stdout=true&stderr=true 101 Switching Protocols in \d+ milliseconds$/.test(l)), lines.join('\n'));
+  assert.ok(lines.includes('Request Header: "Authorization: Bearer <redacted>"'), lines.join('\n'));
+  assert.ok(lines.includes('Request Header: "Impersonate-User: alice"'), lines.join('\n'));
+  assert.ok(!lines.join('\n').includes(EXEC_TOKEN), lines.join('\n'));
+  // A wrong token: the server's 401, one line, without the token.
+  const bad = 'wrong-ws-token-31337';
+  lines.length = 0;
+  await assert.rejects(execWho(kubeconfig('ws-bad.yaml', { 'certificate-authority-data': caData }, { token: bad }), { verbosity: 9 }, lines), (e: unknown) => e instanceof CliError && /Unauthorized/.test(e.message) && !e.message.includes(bad) && !e.message.includes('\n'));
+  assert.ok(!lines.join('\n').includes(bad), lines.join('\n'));
 });
