@@ -5,7 +5,8 @@
 // - strategic: apimachinery's strategic merge patch, with the list merge keys the caller gives
 //   (Go reads them from struct tags): keyed lists merge item by item, patch items first then the
 //   items only the object had (strategicpatch.normalizeElementOrder), `$patch: replace|delete`.
-// Pure; errors are OverrideError with kubectl-like messages.
+// Pure; errors are OverrideError with kubectl-like messages. JSON and merge patches: ./json-patch.ts.
+import { deepEqual, jsonPatch, JsonPatchError, mergePatch } from './json-patch';
 
 export type OverrideType = 'json' | 'merge' | 'strategic';
 export const OVERRIDE_TYPES: readonly OverrideType[] = ['json', 'merge', 'strategic'];
@@ -17,133 +18,6 @@ export class OverrideError extends Error {}
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
-  if (isObj(a) && isObj(b)) {
-    const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => k in b && deepEqual(a[k], b[k]));
-  }
-  return false;
-}
-
-/** RFC 7396. */
-export function mergePatch(target: unknown, patch: unknown): unknown {
-  if (!isObj(patch)) return patch;
-  const out: Obj = isObj(target) ? { ...target } : {};
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete out[k];
-    else out[k] = mergePatch(out[k], v);
-  }
-  return out;
-}
-
-function unescapePointer(token: string): string {
-  return token.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
-function pointerParts(path: unknown): string[] {
-  if (typeof path !== 'string') throw new OverrideError('json patch operation is missing a string "path"');
-  if (path === '') return [];
-  if (!path.startsWith('/')) throw new OverrideError(`invalid JSON pointer "${path}": must start with "/"`);
-  return path.slice(1).split('/').map(unescapePointer);
-}
-
-function arrayIndex(arr: unknown[], token: string, forAdd: boolean, path: string): number {
-  if (forAdd && token === '-') return arr.length;
-  if (!/^(0|[1-9][0-9]*)$/.test(token)) throw new OverrideError(`invalid array index "${token}" in "${path}"`);
-  const i = Number(token);
-  if (i > arr.length || (!forAdd && i === arr.length)) throw new OverrideError(`array index ${i} out of bounds in "${path}"`);
-  return i;
-}
-
-function getAt(doc: unknown, parts: string[], path: string): unknown {
-  let cur = doc;
-  for (const p of parts) {
-    if (Array.isArray(cur)) cur = cur[arrayIndex(cur, p, false, path)];
-    else if (isObj(cur) && p in cur) cur = cur[p];
-    else throw new OverrideError(`path "${path}" does not exist in the object`);
-  }
-  return cur;
-}
-
-/** Returns the document with `value` added (or replacing) at `parts`. */
-function setAt(doc: unknown, parts: string[], value: unknown, mode: 'add' | 'replace', path: string): unknown {
-  if (parts.length === 0) return value;
-  const [head, ...rest] = parts as [string, ...string[]];
-  if (Array.isArray(doc)) {
-    const copy = [...doc];
-    if (rest.length === 0) {
-      const i = arrayIndex(copy, head, mode === 'add', path);
-      if (mode === 'add') copy.splice(i, 0, value);
-      else copy[i] = value;
-      return copy;
-    }
-    const i = arrayIndex(copy, head, false, path);
-    copy[i] = setAt(copy[i], rest, value, mode, path);
-    return copy;
-  }
-  if (!isObj(doc)) throw new OverrideError(`path "${path}" does not exist in the object`);
-  if (rest.length === 0) {
-    if (mode === 'replace' && !(head in doc)) throw new OverrideError(`path "${path}" does not exist in the object (replace needs an existing value)`);
-    return { ...doc, [head]: value };
-  }
-  if (!(head in doc)) throw new OverrideError(`path "${path}" does not exist in the object`);
-  return { ...doc, [head]: setAt(doc[head], rest, value, mode, path) };
-}
-
-function removeAt(doc: unknown, parts: string[], path: string): unknown {
-  if (parts.length === 0) throw new OverrideError('cannot remove the whole object');
-  const [head, ...rest] = parts as [string, ...string[]];
-  if (Array.isArray(doc)) {
-    const copy = [...doc];
-    const i = arrayIndex(copy, head, false, path);
-    if (rest.length === 0) copy.splice(i, 1);
-    else copy[i] = removeAt(copy[i], rest, path);
-    return copy;
-  }
-  if (!isObj(doc) || !(head in doc)) throw new OverrideError(`path "${path}" does not exist in the object`);
-  const copy = { ...doc };
-  if (rest.length === 0) delete copy[head];
-  else copy[head] = removeAt(copy[head], rest, path);
-  return copy;
-}
-
-/** RFC 6902. */
-export function jsonPatch(doc: unknown, ops: unknown): unknown {
-  if (!Array.isArray(ops)) throw new OverrideError('a json patch must be a JSON array of operations');
-  let cur = doc;
-  for (const op of ops) {
-    if (!isObj(op)) throw new OverrideError('every json patch operation must be an object');
-    const path = op.path as string;
-    const parts = pointerParts(op.path);
-    switch (op.op) {
-      case 'add':
-      case 'replace':
-        if (!('value' in op)) throw new OverrideError(`json patch "${op.op}" at "${path}" has no value`);
-        cur = setAt(cur, parts, op.value, op.op, path);
-        break;
-      case 'remove':
-        cur = removeAt(cur, parts, path);
-        break;
-      case 'move':
-      case 'copy': {
-        const fromParts = pointerParts(op.from);
-        const value = getAt(cur, fromParts, op.from as string);
-        if (op.op === 'move') cur = removeAt(cur, fromParts, op.from as string);
-        cur = setAt(cur, parts, structuredClone(value), 'add', path);
-        break;
-      }
-      case 'test':
-        if (!deepEqual(getAt(cur, parts, path), op.value)) throw new OverrideError(`testing value at "${path}" failed`);
-        break;
-      default:
-        throw new OverrideError(`unexpected json patch operation ${JSON.stringify(op.op ?? null)}`);
-    }
-  }
-  return cur;
-}
 
 function stripDirectives(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(stripDirectives);
@@ -259,7 +133,11 @@ export function applyOverrides<T>(obj: T, overrides: string, type: OverrideType,
     case 'merge':
       return mergePatch(doc, patch) as T;
     case 'json':
-      return jsonPatch(doc, patch) as T;
+      try {
+        return jsonPatch(doc, patch) as T;
+      } catch (err) {
+        throw err instanceof JsonPatchError ? new OverrideError(err.message) : err;
+      }
     case 'strategic':
       return strategicMergePatch(doc, patch, listMerge) as T;
   }

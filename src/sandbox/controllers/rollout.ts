@@ -18,7 +18,7 @@ import { INGRESSES, SERVICES, trafficObjectNames } from '../../kruise/rollout/tr
 import type { TrafficObjects } from '../../kruise/rollout/rollout-context';
 import type { KubeObject } from '../../kruise/types';
 import type { WorkloadRelated } from '../../kruise/rollout/release-workload';
-import { applyMergePatch } from '../server/patch/merge-patch';
+import { mergePatch } from '../../lib/json-patch';
 import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
 import { Informer } from './informer';
 import { PODS, keyOf, splitKey } from './pods';
@@ -134,7 +134,7 @@ export function createRolloutController(): ControllerWithAdmission {
       case 'patchBatchRelease': {
         if (!brStored) return;
         const beta = isV1alpha1(brStored) ? batchReleaseV1alpha1ToV1beta1(brStored) : brStored;
-        s.update(BATCH_RELEASES, toStored(applyMergePatch(beta, w.patch) as KubeObject));
+        s.update(BATCH_RELEASES, toStored(mergePatch(beta, w.patch) as KubeObject));
         return;
       }
       case 'deleteBatchRelease':
@@ -146,7 +146,7 @@ export function createRolloutController(): ControllerWithAdmission {
         return;
       case 'patchRollout': {
         const fresh = s.get(ROLLOUTS, ns, name);
-        if (fresh) s.update(ROLLOUTS, applyMergePatch(fresh, w.patch) as KubeObject);
+        if (fresh) s.update(ROLLOUTS, mergePatch(fresh, w.patch) as KubeObject);
         return;
       }
       case 'createObject':
@@ -154,7 +154,7 @@ export function createRolloutController(): ControllerWithAdmission {
         return;
       case 'patchObject': {
         const fresh = s.get(w.gr, ns, w.name);
-        if (fresh) s.update(w.gr, applyMergePatch(fresh, w.patch) as KubeObject);
+        if (fresh) s.update(w.gr, mergePatch(fresh, w.patch) as KubeObject);
         return;
       }
       case 'deleteObject':
@@ -167,7 +167,7 @@ export function createRolloutController(): ControllerWithAdmission {
       case 'patchWorkload':
         if (wgr && workload) {
           const fresh = s.get(wgr, ns, workload.metadata.name ?? '');
-          if (fresh) s.update(wgr, applyMergePatch(fresh, w.patch) as KubeObject);
+          if (fresh) s.update(wgr, mergePatch(fresh, w.patch) as KubeObject);
         }
         return;
     }
@@ -187,13 +187,13 @@ export function createRolloutController(): ControllerWithAdmission {
     const owners = workload?.kind === 'Deployment' ? (related?.replicaSets ?? []).filter((rs) => (rs.metadata.ownerReferences ?? []).some((o) => o.controller && deploymentUids.has(o.uid))) : workload ? [workload] : [];
     const owned = owners.flatMap((o) => pods.ownedBy(o.metadata.uid)).filter((p) => !p.metadata.deletionTimestamp);
     const result = reconcileBatchRelease({ batchRelease: br, workload, related, pods: owned, now: new Date() });
-    if (result.workloadPatch && workload && wgr) s.update(wgr, applyMergePatch(s.get(wgr, namespace, workload.metadata.name ?? '') ?? workload, result.workloadPatch) as KubeObject);
+    if (result.workloadPatch && workload && wgr) s.update(wgr, mergePatch(s.get(wgr, namespace, workload.metadata.name ?? '') ?? workload, result.workloadPatch) as KubeObject);
     for (const w of result.sideWrites ?? []) {
       if (w.kind === 'create') {
         if (!s.get(w.resource, namespace, w.object.metadata.name ?? '')) s.create(w.resource, w.object);
       } else {
         const cur = s.get(w.resource, namespace, w.name);
-        if (cur) s.update(w.resource, applyMergePatch(cur, w.patch) as KubeObject);
+        if (cur) s.update(w.resource, mergePatch(cur, w.patch) as KubeObject);
       }
     }
     for (const p of result.podPatches) {

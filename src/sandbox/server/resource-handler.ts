@@ -7,7 +7,7 @@ import { applyBuiltinDefaults } from './builtin-defaults';
 import { ApiError, qualifiedResource } from './errors';
 import { annotationsSizeCause, checkStoredSize } from './object-limits';
 import { applyJsonPatch } from './patch/json-patch';
-import { applyMergePatch } from './patch/merge-patch';
+import { mergePatch } from '../../lib/json-patch';
 import { applyStrategicMergePatch } from './patch/strategic-merge';
 import type { ResourceRegistry } from './registry';
 import type { ApiRequest, ResourcePath, Verb } from './request';
@@ -262,14 +262,14 @@ export class ResourceHandler {
         return applyJsonPatch(current, patch) as KubeObject;
       case 'application/merge-patch+json':
         if (!isObj(patch)) throw ApiError.badRequest('the body of a merge patch must be a JSON object');
-        return applyMergePatch(current, patch) as KubeObject;
+        return mergePatch(current, patch) as KubeObject;
       case 'application/strategic-merge-patch+json':
         if (!type.builtin) throw ApiError.unsupportedMediaType(ct);
         return applyStrategicMergePatch(current, patch) as KubeObject;
       case 'application/apply-patch+yaml':
         // Server-side apply without managed fields: a merge of the applied configuration.
         if (!isObj(patch)) throw ApiError.badRequest('the body of an apply patch must be an object');
-        return (type.builtin ? applyStrategicMergePatch(current, patch) : applyMergePatch(current, patch)) as KubeObject;
+        return (type.builtin ? applyStrategicMergePatch(current, patch) : mergePatch(current, patch)) as KubeObject;
       default:
         throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml${type.builtin ? ', application/strategic-merge-patch+json' : ''}`);
     }
@@ -466,7 +466,7 @@ export class ResourceHandler {
       const text = await r.body();
       const patch = JSON.parse(text) as unknown;
       if (ct === 'application/json-patch+json') scale = applyJsonPatch(base, patch) as Obj;
-      else if (ct === 'application/merge-patch+json' || ct === 'application/strategic-merge-patch+json') scale = applyMergePatch(base, patch) as Obj;
+      else if (ct === 'application/merge-patch+json' || ct === 'application/strategic-merge-patch+json') scale = mergePatch(base, patch) as Obj;
       else throw ApiError.unsupportedMediaType(ct);
     } else throw ApiError.methodNotAllowed();
     const meta = (scale.metadata as Obj | undefined) ?? {};

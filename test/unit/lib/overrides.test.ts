@@ -3,7 +3,8 @@
 // builds, then each override), plus RFC 7396 / RFC 6902 examples and the strategic directives.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { OverrideError, applyOverrides, jsonPatch, mergePatch } from '../../../src/lib/overrides';
+import { OverrideError, applyOverrides } from '../../../src/lib/overrides';
+import { jsonPatch, mergePatch } from '../../../src/lib/json-patch';
 import { serviceListMerge, typedServiceFields } from '../../../src/kruise/builders/service';
 import type { Service } from '../../../src/kruise/rules/service';
 
@@ -67,6 +68,8 @@ describe('RFC 7396 / RFC 6902', () => {
     assert.throws(() => jsonPatch({ a: 1 }, [{ op: 'replace', path: '/b', value: 2 }]), /does not exist/);
     assert.throws(() => jsonPatch({ a: [] }, [{ op: 'add', path: '/a/5', value: 2 }]), /out of bounds/);
     assert.throws(() => jsonPatch({}, { op: 'add' }), /JSON array/);
+    // Inherited properties are not members of the object (`"constructor" in {}` is true).
+    assert.throws(() => jsonPatch({}, [{ op: 'replace', path: '/constructor', value: 1 }]), /path "\/constructor" does not exist/);
   });
   test('text that is not JSON is an error, not a crash', () => {
     assert.throws(() => applyOverrides(base(), '{spec', 'merge', serviceListMerge), /--overrides is not valid JSON/);

@@ -3,7 +3,7 @@
 // it serves (containers by name, ports by containerPort, ...). Directives: `$patch`
 // (replace/delete/merge), `$retainKeys`, `$deleteFromPrimitiveList/<field>`; `$setElementOrder` is accepted and ignored.
 import { ApiError } from '../errors';
-import { deepEqual } from './json-patch';
+import { deepEqual } from '../../../lib/json-patch';
 
 type Obj = Record<string, unknown>;
 

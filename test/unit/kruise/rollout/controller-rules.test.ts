@@ -13,7 +13,7 @@ import { reconcileRollout, type RolloutWrite } from '../../../../src/kruise/roll
 import { rolloutScaledValue } from '../../../../src/kruise/rollout/step-math';
 import { recalculateCanaryStep, rolloutPlanHash } from '../../../../src/kruise/rollout/rollout-plan';
 import type { KubeObject } from '../../../../src/kruise/types';
-import { applyMergePatch } from '../../../../src/sandbox/server/patch/merge-patch';
+import { mergePatch } from '../../../../src/lib/json-patch';
 import { haveRolloutCrds, loadKind, rolloutSchemaErrors } from './helpers';
 
 const CTX: BatchContext = {
@@ -104,7 +104,7 @@ describe('BatchRelease rules (pkg/controller/batchrelease)', () => {
     const br: KubeObject = { apiVersion: 'rollouts.kruise.io/v1beta1', kind: 'BatchRelease', metadata: { name: 'rollout-web', namespace: 'default', uid: 'br-uid' }, spec: { releasePlan: { batches: [{ canaryReplicas: '20%' }, { canaryReplicas: 5 }], batchPartition: 0 } }, status: { canaryStatus: { currentBatch: 0 } } };
     const init = cloneSetReleaseControl.initialize(cs, br)!;
     assert.deepEqual((init.spec as { updateStrategy: unknown }).updateStrategy, { paused: false, partition: '100%' });
-    const controlled = applyMergePatch(cs, init) as KubeObject;
+    const controlled = mergePatch(cs, init) as KubeObject;
     assert.equal(cloneSetReleaseControl.initialize(controlled, br), undefined, 'IsControlledByBatchRelease');
     const ctx = cloneSetReleaseControl.batchContext(controlled, br, []);
     assert.equal(ctx.plannedUpdatedReplicas, 2);
@@ -115,7 +115,7 @@ describe('BatchRelease rules (pkg/controller/batchrelease)', () => {
     // a current partition already at or below the desired one is left alone
     assert.equal(cloneSetReleaseControl.upgradeBatch(controlled, { ...ctx, currentPartition: '50%' }), undefined);
     const fin = cloneSetReleaseControl.finalize(controlled, { ...br, spec: { releasePlan: { batches: [] } } });
-    const back = applyMergePatch(controlled, fin) as KubeObject;
+    const back = mergePatch(controlled, fin) as KubeObject;
     assert.equal((back.spec as { updateStrategy: { partition?: unknown } }).updateStrategy.partition, undefined);
     assert.equal(back.metadata.annotations?.['batchrelease.rollouts.kruise.io/control-info'], undefined);
   });
@@ -271,9 +271,9 @@ for (const crds of ['v0.6.2', 'master']) describe(`a whole canary release throug
     const write = (w: RolloutWrite) => {
       if (w.kind === 'createBatchRelease') br = { ...w.object, metadata: { ...w.object.metadata, uid: 'br-uid', generation: (brGen = 1) } };
       else if (w.kind === 'updateBatchRelease' && br) br = { ...br, spec: w.spec, metadata: { ...br.metadata, generation: ++brGen } };
-      else if (w.kind === 'patchBatchRelease' && br) br = { ...(applyMergePatch(br, w.patch) as KubeObject), metadata: { ...br.metadata, generation: ++brGen } };
+      else if (w.kind === 'patchBatchRelease' && br) br = { ...(mergePatch(br, w.patch) as KubeObject), metadata: { ...br.metadata, generation: ++brGen } };
       else if (w.kind === 'deleteBatchRelease') br = undefined;
-      else if (w.kind === 'patchWorkload') cs = settleCloneSet(applyMergePatch(cs, w.patch) as KubeObject, revs);
+      else if (w.kind === 'patchWorkload') cs = settleCloneSet(mergePatch(cs, w.patch) as KubeObject, revs);
     };
     const turn = () => {
       const res = reconcileRollout({ rollout: ro, workload: cs, batchRelease: br, now: new Date(now) });
@@ -287,7 +287,7 @@ for (const crds of ['v0.6.2', 'master']) describe(`a whole canary release throug
       }
       if (br) {
         const b = reconcileBatchRelease({ batchRelease: br, workload: cs, pods: [], now: new Date(now) });
-        if (b.workloadPatch) cs = settleCloneSet(applyMergePatch(cs, b.workloadPatch) as KubeObject, revs);
+        if (b.workloadPatch) cs = settleCloneSet(mergePatch(cs, b.workloadPatch) as KubeObject, revs);
         if (b.status) {
           br = { ...br, status: b.status as unknown as Record<string, unknown> };
           assert.deepEqual(rolloutSchemaErrors(crds, br), []);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError } from '../../../../src/sandbox/server/errors';
 import { applyJsonPatch } from '../../../../src/sandbox/server/patch/json-patch';
-import { applyMergePatch } from '../../../../src/sandbox/server/patch/merge-patch';
+import { mergePatch } from '../../../../src/lib/json-patch';
 import { applyStrategicMergePatch } from '../../../../src/sandbox/server/patch/strategic-merge';
 
 const podSpec = () => ({
@@ -44,6 +44,19 @@ describe('JSON patch', () => {
     assert.throws(() => applyJsonPatch({ a: 1 }, [{ op: 'replace', path: '/b', value: 2 }]), notApplied);
     assert.throws(() => applyJsonPatch({ a: [1] }, [{ op: 'add', path: '/a/5', value: 2 }]), ApiError);
     assert.throws(() => applyJsonPatch({ a: 1 }, { op: 'add' }), (e: unknown) => e instanceof ApiError && e.code === 400);
+    // A `from` that is not a string does not apply (it was a 500: the pointer parser got a number).
+    assert.throws(() => applyJsonPatch({ a: 1 }, [{ op: 'move', from: 5, path: '/b' }]), notApplied);
+    // Inherited properties are not members of the document.
+    assert.throws(() => applyJsonPatch({}, [{ op: 'replace', path: '/constructor', value: 1 }]), notApplied);
+  });
+
+  it('answers a malformed patch with a 400 naming the problem', () => {
+    const badRequest = (message: string) => (e: unknown) => e instanceof ApiError && e.code === 400 && e.message === message;
+    const rejected = 'the server rejected our request due to an error in our request';
+    assert.throws(() => applyJsonPatch({}, { op: 'add' }), badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch'));
+    assert.throws(() => applyJsonPatch({}, [{ op: 'add', value: 1 }]), badRequest(`${rejected}: invalid JSON patch operation`));
+    assert.throws(() => applyJsonPatch({}, [{ op: 'add', path: 'a', value: 1 }]), badRequest(`${rejected}: invalid JSON pointer "a"`));
+    assert.throws(() => applyJsonPatch({}, [{ op: 'bogus', path: '/a' }]), badRequest(`${rejected}: Unexpected kind: bogus`));
   });
 
   it('compares objects deeply in test', () => {
@@ -53,7 +66,7 @@ describe('JSON patch', () => {
 
 describe('merge patch', () => {
   it('merges objects, replaces lists and deletes with null', () => {
-    assert.deepEqual(applyMergePatch({ a: { b: 1, c: 2 }, l: [1, 2], d: 1 }, { a: { b: 9 }, l: [3], d: null, e: { f: 1 } }), { a: { b: 9, c: 2 }, l: [3], e: { f: 1 } });
+    assert.deepEqual(mergePatch({ a: { b: 1, c: 2 }, l: [1, 2], d: 1 }, { a: { b: 9 }, l: [3], d: null, e: { f: 1 } }), { a: { b: 9, c: 2 }, l: [3], e: { f: 1 } });
   });
 });
 
