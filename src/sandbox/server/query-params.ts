@@ -4,8 +4,6 @@
 import { ApiError } from './errors';
 import { goQuote, parseGoDuration } from '../../lib/go-duration';
 
-export { parseGoDuration };
-
 /**
  * Convert_Slice_string_To_bool: absent → undefined; "0" or "false" in any letter case → false;
  * anything else, the empty string included, → true. Only the first value counts.

@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError } from '../../../../src/sandbox/server/errors';
-import { listQuery, parseGoDuration, parseQueryBool, parseQueryInt64, QueryParams } from '../../../../src/sandbox/server/query-params';
+import { parseGoDuration } from '../../../../src/lib/go-duration';
+import { listQuery, parseQueryBool, parseQueryInt64, QueryParams } from '../../../../src/sandbox/server/query-params';
 
 const q = (s: string) => new QueryParams(new URLSearchParams(s));
 
