@@ -265,6 +265,16 @@ export function createKubelet(): ControllerWithAdmission {
     const delay = imageDelayMs(image, settings);
     const nowStr = kubeTime(now);
     const imageChanged = prev !== undefined && prev.image !== image;
+    /** The running process exits with `code`: CrashLoopBackOff, and the kubelet retries after a back-off. */
+    const crash = (cs: ContainerStatus, code: number): ContainerStatus => {
+      cs.lastState = { terminated: { exitCode: code, reason: 'Error', startedAt: cs.state?.running?.startedAt, finishedAt: nowStr, containerID: cs.containerID } };
+      cs.restartCount += 1;
+      cs.ready = false;
+      cs.started = false;
+      cs.state = { waiting: { reason: 'CrashLoopBackOff', message: `back-off ${10 * 2 ** Math.min(cs.restartCount - 1, 5)}s restarting failed container=${name} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})` } };
+      wake(clock(pod, name, `backoff:${cs.restartCount}`, now) + backoffMs(delay, cs.restartCount));
+      return cs;
+    };
     let cs: ContainerStatus;
     if (!prev || imageChanged) {
       // Start (or, after an in-place image change, restart) the container.
@@ -307,15 +317,8 @@ export function createKubelet(): ControllerWithAdmission {
       if (cs.state?.running) {
         const since = clock(pod, name, cs.containerID ?? '', now);
         if (now >= since + delay && pod.spec.restartPolicy === 'Never') return exitContainer(cs, 1, nowStr);
-        if (now >= since + delay) {
-          // The process exits: CrashLoopBackOff, and the kubelet retries after a back-off.
-          cs.lastState = { terminated: { exitCode: 1, reason: 'Error', startedAt: cs.state.running.startedAt, finishedAt: nowStr, containerID: cs.containerID } };
-          cs.restartCount += 1;
-          cs.ready = false;
-          cs.started = false;
-          cs.state = { waiting: { reason: 'CrashLoopBackOff', message: `back-off ${10 * 2 ** Math.min(cs.restartCount - 1, 5)}s restarting failed container=${name} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})` } };
-          wake(clock(pod, name, `backoff:${cs.restartCount}`, now) + backoffMs(delay, cs.restartCount));
-        } else wake(since + delay);
+        if (now >= since + delay) crash(cs, 1);
+        else wake(since + delay);
       } else if (waiting === 'CrashLoopBackOff') {
         const since = clock(pod, name, `backoff:${cs.restartCount}`, now);
         if (now >= since + backoffMs(delay, cs.restartCount)) {
@@ -343,14 +346,7 @@ export function createKubelet(): ControllerWithAdmission {
       }
       const code = imageExitCode(image);
       if (code === 0 || pod.spec.restartPolicy === 'Never') return exitContainer(cs, code, nowStr);
-      // OnFailure: the kubelet restarts it after a back-off.
-      cs.lastState = { terminated: { exitCode: code, reason: 'Error', startedAt: cs.state.running.startedAt, finishedAt: nowStr, containerID: cs.containerID } };
-      cs.restartCount += 1;
-      cs.ready = false;
-      cs.started = false;
-      cs.state = { waiting: { reason: 'CrashLoopBackOff', message: `back-off ${10 * 2 ** Math.min(cs.restartCount - 1, 5)}s restarting failed container=${name} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})` } };
-      wake(clock(pod, name, `backoff:${cs.restartCount}`, now) + backoffMs(delay, cs.restartCount));
-      return cs;
+      return crash(cs, code); // OnFailure: restarted after a back-off
     }
     if (cs.state?.terminated && runsToCompletion(pod)) return cs; // finished for good
     if (waiting === 'CrashLoopBackOff' && runsToCompletion(pod)) {
