@@ -6,7 +6,7 @@
 // upgrade itself fails; we do not speak SPDY: the server's answer is the error (every API server
 // since 1.30 translates WebSocket for the kubelet, and kubelets spoke it long before).
 import { CliError } from '../cli/exit';
-import { CHANNEL, channelMessage, EXEC_PROTOCOLS, EXIT_CODE_CAUSE, NON_ZERO_EXIT_REASON } from '../lib/remotecommand';
+import { CHANNEL, channelMessage, CLOSE, EXEC_PROTOCOLS, EXIT_CODE_CAUSE, NON_ZERO_EXIT_REASON } from '../lib/remotecommand';
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import type { KubeStatus } from './errors';
@@ -86,9 +86,6 @@ export function decodeExecStatus(text: string): { exitCode: number; message?: st
   }
   throw new CliError(status.message || 'the command failed in the container (no message)');
 }
-
-/** Close codes (RFC 6455 section 7.4.1): 1005 and 1006 are never sent, only reported. */
-const CLOSE = { normal: 1000, goingAway: 1001, noStatus: 1005, abnormal: 1006 } as const;
 
 /** Runs one exec: resolves with the remote exit code once the server closes the stream. */
 export async function execInPod(transport: Transport, r: ExecRequest, io: ExecStreams): Promise<ExecOutcome> {

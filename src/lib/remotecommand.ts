@@ -8,6 +8,9 @@ export type ExecProtocol = (typeof EXEC_PROTOCOLS)[number];
 
 export const CHANNEL = { stdin: 0, stdout: 1, stderr: 2, error: 3, resize: 4, close: 255 } as const;
 
+/** WebSocket close codes (RFC 6455 section 7.4.1): 1005 and 1006 are never sent, only reported. */
+export const CLOSE = { normal: 1000, goingAway: 1001, noStatus: 1005, abnormal: 1006 } as const;
+
 /** metav1.Status reason and cause type of a command that exited non-zero (remotecommand constants). */
 export const NON_ZERO_EXIT_REASON = 'NonZeroExitCode';
 export const EXIT_CODE_CAUSE = 'ExitCode';

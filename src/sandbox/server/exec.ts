@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import type { WebSocket, WebSocketServer } from 'ws';
-import { CHANNEL, channelMessage, EXEC_PROTOCOLS, EXIT_CODE_CAUSE, NON_ZERO_EXIT_REASON, type ExecProtocol } from '../../lib/remotecommand';
+import { CHANNEL, channelMessage, CLOSE, EXEC_PROTOCOLS, EXIT_CODE_CAUSE, NON_ZERO_EXIT_REASON, type ExecProtocol } from '../../lib/remotecommand';
 import type { ContainerStatus, Pod } from '../../kruise/types';
 import { containerEnv, podHostname } from '../exec/container-env';
 import { ExecNotFound, InputQueue, Interrupted, runInContainer, SANDBOX_COMMANDS, type ContainerProcess } from '../exec/shell';
@@ -31,8 +31,6 @@ const PODS = { group: '', resource: 'pods' };
 const MAX_CLIENT_MESSAGE = 4 * 1024 * 1024;
 /** How long to wait for the client's close frame after ours. */
 const CLOSE_GRACE_MS = 2000;
-/** Close codes (RFC 6455 section 7.4.1). */
-const CLOSE = { normal: 1000, goingAway: 1001 } as const;
 
 interface ExecOptions {
   command: string[];
