@@ -15,7 +15,7 @@ import { containerEnv, podHostname } from '../exec/container-env';
 import { ExecNotFound, InputQueue, Interrupted, runInContainer, SANDBOX_COMMANDS, type ContainerProcess } from '../exec/shell';
 import { ApiError } from './errors';
 import type { FaultInjector } from './faults';
-import type { AuthConfig } from './http';
+import { bearerUser, type AuthConfig } from './http';
 import { parseResourcePath, type AuditRecord } from './request';
 import type { MemoryStore } from './store';
 
@@ -205,8 +205,7 @@ export function createUpgradeHandler(opts: ExecServerOptions): UpgradeHandler {
     void (async () => {
       const p = parseResourcePath(url.pathname);
       if (opts.auth) {
-        const m = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
-        const who = m ? opts.auth.tokens.get(m[1]!.trim()) : undefined;
+        const who = bearerUser(opts.auth, req.headers.authorization);
         if (!who) {
           user = 'system:anonymous';
           throw ApiError.unauthorized();

@@ -49,6 +49,12 @@ export const KUBE_VERSION = {
 
 const READ_VERBS = new Set(['get', 'list', 'watch']);
 
+/** The user whose bearer token the Authorization header carries; undefined: not authenticated. */
+export function bearerUser(auth: AuthConfig, authorization: string | undefined): string | undefined {
+  const m = /^Bearer\s+(.+)$/i.exec(authorization ?? '');
+  return m ? auth.tokens.get(m[1]!.trim()) : undefined;
+}
+
 export function createRequestHandler(opts: HttpOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const openapi = new OpenApiDocs(opts.registry);
   const resources = new ResourceHandler({
@@ -66,9 +72,7 @@ export function createRequestHandler(opts: HttpOptions): (req: IncomingMessage, 
     if (path === '/readyz' || path.startsWith('/readyz/')) return opts.isReady() ? r.sendText(200, 'ok') : r.sendText(500, '[-]sandbox not ready\nreadyz check failed');
 
     if (opts.auth) {
-      const header = r.req.headers.authorization ?? '';
-      const m = header.match(/^Bearer\s+(.+)$/i);
-      const user = m ? opts.auth.tokens.get(m[1]!.trim()) : undefined;
+      const user = bearerUser(opts.auth, r.req.headers.authorization);
       if (!user) {
         r.user = 'system:anonymous';
         throw ApiError.unauthorized();
