@@ -7,7 +7,7 @@ import { lookupType } from '../../kube/aliases';
 import { parseOrdinals, parsePodNames, type ScaledownKind, type ScaledownRequest, type ScaledownTarget } from '../../kruise/plans/scaledown';
 import { formatObjects, mutationLine, parseDryRun, parseOutputFormat } from '../../printers/output';
 import { parseSingleRef } from '../../engine/targets';
-import { boolFlag, durationFlag } from '../restart/flags';
+import { boolFlag, durationFlag, fieldManagerFlag } from '../restart/flags';
 
 interface ScaledownFlags {
   pods?: string;
@@ -61,8 +61,7 @@ export async function run(ctx: CommandContext, args: string[], flags: ScaledownF
   const timeoutMs = durationFlag(flags.timeout ?? '0', '--timeout') ?? 0;
   if (timeoutMs > 0 && !wait) throw usageError('--timeout applies to --wait: add --wait, or leave --timeout out');
   if (wait && dryRun !== 'none') throw usageError('--wait cannot be combined with --dry-run: a dry run removes no pod to wait for');
-  const fieldManager = flags.fieldManager ?? 'kubectl-kruise';
-  if (fieldManager.trim() === '' || fieldManager.length > 128) throw usageError('--field-manager must be 1 to 128 characters');
+  const fieldManager = fieldManagerFlag(flags.fieldManager, 'kubectl-kruise');
 
   const client = await ctx.kube();
   try {
