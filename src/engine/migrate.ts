@@ -121,7 +121,7 @@ export async function resolveMigrationTypes(client: KubeClient, target: Resource
 }
 
 /** The command a user runs to go on where this run stopped. */
-function rerunCommand(ctx: CommandContext, ns: string, target: string, from: string): string {
+export function rerunCommand(ctx: CommandContext, ns: string, target: string, from: string): string {
   return `${ctx.programName} migrate cloneset/${target} --from deployment/${from} -n ${ns}`;
 }
 

@@ -82,7 +82,7 @@ export async function run(ctx: CommandContext, args: string[], flags: MigrateFla
   const { options, output } = input;
   const client = await ctx.kube();
   try {
-    const { runMigrate } = await import('../../engine/migrate');
+    const { rerunCommand, runMigrate } = await import('../../engine/migrate');
     const out = ctx.term.stdout;
     const err = ctx.term.stderr;
     const result = await withProgress(
@@ -99,7 +99,7 @@ export async function run(ctx: CommandContext, args: string[], flags: MigrateFla
     );
     const target = input.target.name;
     const from = input.from.name;
-    const rerun = `${ctx.programName} migrate cloneset/${target} --from deployment/${from} -n ${client.namespace}`;
+    const rerun = rerunCommand(ctx, client.namespace, target, from);
     switch (result.outcome) {
       case 'dry-run': {
         const table = planTable(result.plan, target, from);
