@@ -44,14 +44,6 @@ export type ScaledownOutcome =
   | { kind: 'unchanged'; object: KubeObject; decision: Extract<ScaledownDecision, { kind: 'unchanged' }> }
   | { kind: 'written'; object: KubeObject; decision: Extract<ScaledownDecision, { kind: 'write' }> };
 
-/** The kind scaledown handles for a resolved type, or undefined. */
-export function scaledownKindOf(rt: Pick<ResourceType, 'group' | 'resource'>): ScaledownKind | undefined {
-  if (rt.group !== 'apps.kruise.io') return undefined;
-  if (rt.resource === 'clonesets') return 'CloneSet';
-  if (rt.resource === 'statefulsets') return 'AdvancedStatefulSet';
-  return undefined;
-}
-
 interface State {
   workload: KubeObject;
   pods: Map<string, PodFacts>;
