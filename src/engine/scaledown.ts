@@ -8,6 +8,7 @@ import type { KubeClient, KubeObject, ResourceType } from '../kube/client';
 import { retryOnConflict } from '../kube/conflict';
 import { isNotFound } from '../kube/errors';
 import { getWithAdvancedHint } from '../kube/resolve';
+import { withTypeMeta } from '../kruise/api-version';
 import { applyJsonPatch } from '../kruise/containers';
 import {
   decideScaledown,
@@ -47,10 +48,6 @@ export type ScaledownOutcome =
 interface State {
   workload: KubeObject;
   pods: Map<string, PodFacts>;
-}
-
-function withTypeMeta(obj: KubeObject, rt: ResourceType): KubeObject {
-  return obj.apiVersion && obj.kind ? obj : { ...obj, apiVersion: rt.group ? `${rt.group}/${rt.version}` : rt.version, kind: rt.kind };
 }
 
 /** Only what the rules read of a pod: a large workload's list stays small in memory. */
