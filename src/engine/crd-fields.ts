@@ -22,16 +22,21 @@ export function schemaLacksField(schema: unknown, field: string): boolean {
   return !JSON.stringify(schema).includes(`"${field}"`);
 }
 
-/** True only when the CRD `crdName` is readable, its `version` has a schema, and that schema would prune `field`. */
-export async function crdVersionLacksField(client: KubeClient, crdName: string, version: string, field: string): Promise<boolean> {
+/** The schema of the CRD `crdName`'s `version`; undefined when the CRD cannot be read or has no such version. */
+async function versionSchema(client: KubeClient, crdName: string, version: string): Promise<{ openAPIV3Schema?: unknown } | undefined> {
   let crd: KubeObject;
   try {
     crd = await client.get(CRD_RT, crdName);
   } catch {
-    return false;
+    return undefined;
   }
-  const versions = (crd.spec as { versions?: Array<{ name: string; schema?: unknown }> } | undefined)?.versions ?? [];
-  return schemaLacksField(versions.find((x) => x.name === version)?.schema, field);
+  const versions = (crd.spec as { versions?: Array<{ name: string; schema?: { openAPIV3Schema?: unknown } }> } | undefined)?.versions ?? [];
+  return versions.find((x) => x.name === version)?.schema;
+}
+
+/** True only when the CRD `crdName` is readable, its `version` has a schema, and that schema would prune `field`. */
+export async function crdVersionLacksField(client: KubeClient, crdName: string, version: string, field: string): Promise<boolean> {
+  return schemaLacksField(await versionSchema(client, crdName, version), field);
 }
 
 /**
@@ -40,14 +45,7 @@ export async function crdVersionLacksField(client: KubeClient, crdName: string, 
  * has no such node (best effort, like crdVersionLacksField).
  */
 export async function crdSchemaAt(client: KubeClient, crdName: string, version: string, path: readonly string[]): Promise<unknown> {
-  let crd: KubeObject;
-  try {
-    crd = await client.get(CRD_RT, crdName);
-  } catch {
-    return undefined;
-  }
-  const versions = (crd.spec as { versions?: Array<{ name: string; schema?: { openAPIV3Schema?: unknown } }> } | undefined)?.versions ?? [];
-  let node: unknown = versions.find((x) => x.name === version)?.schema?.openAPIV3Schema;
+  let node: unknown = (await versionSchema(client, crdName, version))?.openAPIV3Schema;
   for (const key of path) {
     if (typeof node !== 'object' || node === null) return undefined;
     const n = node as { properties?: Record<string, unknown>; items?: unknown };

@@ -11,7 +11,7 @@
 import type { CommandContext } from '../cli/context';
 import { CliError, ExitCode, failure, usageError } from '../cli/exit';
 import type { KubeClient, KubeObject, ResourceType } from '../kube/client';
-import { isNotFound } from '../kube/errors';
+import { isNotFound, resourceLabel } from '../kube/errors';
 import { isStaleWrite, retryOnConflict } from '../kube/conflict';
 import { cloneSetFromDeployment } from '../kruise/builders/cloneset-from-deployment';
 import {
@@ -112,16 +112,16 @@ function availableOf(obj: KubeObject): number {
 export async function resolveMigrationTypes(client: KubeClient, target: ResourceRef, from: ResourceRef): Promise<{ cloneSetRt: ResourceType; deploymentRt: ResourceType }> {
   const [cloneSetRt, deploymentRt] = await Promise.all([client.resolve(target.type), client.resolve(from.type)]);
   if (cloneSetRt.group !== 'apps.kruise.io' || cloneSetRt.resource !== 'clonesets') {
-    throw usageError(`migrate makes a CloneSet: expected cloneset/NAME, not ${target.type}/${target.name} (${cloneSetRt.resource}${cloneSetRt.group ? `.${cloneSetRt.group}` : ''})`);
+    throw usageError(`migrate makes a CloneSet: expected cloneset/NAME, not ${target.type}/${target.name} (${resourceLabel(cloneSetRt)})`);
   }
   if (deploymentRt.group !== DEPLOYMENT_GROUP || deploymentRt.resource !== 'deployments') {
-    throw usageError(`migrate moves the pods of a Deployment: expected --from deployment/NAME, not ${from.type}/${from.name} (${deploymentRt.resource}${deploymentRt.group ? `.${deploymentRt.group}` : ''})`);
+    throw usageError(`migrate moves the pods of a Deployment: expected --from deployment/NAME, not ${from.type}/${from.name} (${resourceLabel(deploymentRt)})`);
   }
   return { cloneSetRt, deploymentRt };
 }
 
 /** The command a user runs to go on where this run stopped. */
-function rerunCommand(ctx: CommandContext, ns: string, target: string, from: string): string {
+export function rerunCommand(ctx: CommandContext, ns: string, target: string, from: string): string {
   return `${ctx.programName} migrate cloneset/${target} --from deployment/${from} -n ${ns}`;
 }
 

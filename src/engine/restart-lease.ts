@@ -3,9 +3,7 @@
 // instead of restarting pods twice.
 import type { KubeClient } from '../kube/client';
 import { parseRunRecord, RESTART_RUN_ANNOTATION, serializeRunRecord, type RestartRunRecord } from '../kruise/plans/restart-run';
-import { acquireLease, holderIdentity, LEASE_RT, leaseState, operationLeaseName, type LeasePurpose } from './lease';
-
-export { LEASE_RT, holderIdentity };
+import { acquireLease, leaseState, operationLeaseName, type AcquireOptions as LeaseAcquireOptions, type LeasePurpose } from './lease';
 
 export function restartLeaseName(kind: string, name: string): string {
   return operationLeaseName('restart', kind, name);
@@ -25,12 +23,8 @@ export interface RestartLease {
   release(record?: RestartRunRecord): Promise<void>;
 }
 
-export interface AcquireOptions {
-  wait: boolean;
-  deadline?: number;
-  signal?: AbortSignal;
-  /** One line when starting to wait for another run. */
-  log(line: string): void;
+export interface AcquireOptions extends LeaseAcquireOptions {
+  /** The workload as users write it, in the lease's messages ("cloneset/web"). */
   what: string;
 }
 

@@ -8,6 +8,7 @@ import type { KubeClient, KubeObject, ResourceType } from '../kube/client';
 import { retryOnConflict } from '../kube/conflict';
 import { isNotFound } from '../kube/errors';
 import { getWithAdvancedHint } from '../kube/resolve';
+import { withTypeMeta } from '../kruise/api-version';
 import { applyJsonPatch } from '../kruise/containers';
 import {
   decideScaledown,
@@ -44,21 +45,9 @@ export type ScaledownOutcome =
   | { kind: 'unchanged'; object: KubeObject; decision: Extract<ScaledownDecision, { kind: 'unchanged' }> }
   | { kind: 'written'; object: KubeObject; decision: Extract<ScaledownDecision, { kind: 'write' }> };
 
-/** The kind scaledown handles for a resolved type, or undefined. */
-export function scaledownKindOf(rt: Pick<ResourceType, 'group' | 'resource'>): ScaledownKind | undefined {
-  if (rt.group !== 'apps.kruise.io') return undefined;
-  if (rt.resource === 'clonesets') return 'CloneSet';
-  if (rt.resource === 'statefulsets') return 'AdvancedStatefulSet';
-  return undefined;
-}
-
 interface State {
   workload: KubeObject;
   pods: Map<string, PodFacts>;
-}
-
-function withTypeMeta(obj: KubeObject, rt: ResourceType): KubeObject {
-  return obj.apiVersion && obj.kind ? obj : { ...obj, apiVersion: rt.group ? `${rt.group}/${rt.version}` : rt.version, kind: rt.kind };
 }
 
 /** Only what the rules read of a pod: a large workload's list stays small in memory. */

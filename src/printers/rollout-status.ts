@@ -34,49 +34,34 @@ export function subsetLines(p: RolloutProgress): string[] {
   });
 }
 
-/** The contract's fields, in a stable order. */
+/**
+ * The contract's fields, in a stable order: the object and its state, then the rollout's counts
+ * (or a job kind's: BroadcastJob), then the pods a verdict names.
+ */
 export function statusView(p: RolloutProgress, now: number): Record<string, unknown> {
-  if (p.job) return jobStatusView(p, p.job, now);
+  const message = humanLine(p, now);
   const view: Record<string, unknown> = {
     kind: p.kind,
     apiVersion: p.apiVersion,
     namespace: p.namespace,
     name: p.name,
     state: p.state,
-    replicas: p.replicas,
-    expectedUpdatedReplicas: p.expectedUpdatedReplicas,
-    updatedReplicas: p.updatedReplicas,
-    updatedReadyReplicas: p.updatedReadyReplicas,
-    updatedAvailableReplicas: p.updatedAvailableReplicas,
-    partition: p.partition,
-    updateRevision: p.updateRevision ?? '',
-    currentRevision: p.currentRevision ?? '',
-    message: humanLine(p, now),
-    expectedUpdatedReplicasSource: p.expectedFromStatus ? 'status' : 'computed',
+    ...(p.job
+      ? { desired: p.job.desired, active: p.job.active, succeeded: p.job.succeeded, failed: p.job.failed, phase: p.job.phase, message }
+      : {
+          replicas: p.replicas,
+          expectedUpdatedReplicas: p.expectedUpdatedReplicas,
+          updatedReplicas: p.updatedReplicas,
+          updatedReadyReplicas: p.updatedReadyReplicas,
+          updatedAvailableReplicas: p.updatedAvailableReplicas,
+          partition: p.partition,
+          updateRevision: p.updateRevision ?? '',
+          currentRevision: p.currentRevision ?? '',
+          message,
+          expectedUpdatedReplicasSource: p.expectedFromStatus ? 'status' : 'computed',
+        }),
   };
   if (p.subsets) view.subsets = p.subsets;
-  if (p.failedPod) view.failedPod = p.failedPod;
-  if (p.failing) {
-    view.failingPod = { name: p.failing.name, reason: p.failing.reason, container: p.failing.container, failingInSeconds: secondsLeft(p.failing.failAt, now) };
-  }
-  return view;
-}
-
-/** A job kind (BroadcastJob): the general fields and the job's counts instead of the rollout ones. */
-function jobStatusView(p: RolloutProgress, job: NonNullable<RolloutProgress['job']>, now: number): Record<string, unknown> {
-  const view: Record<string, unknown> = {
-    kind: p.kind,
-    apiVersion: p.apiVersion,
-    namespace: p.namespace,
-    name: p.name,
-    state: p.state,
-    desired: job.desired,
-    active: job.active,
-    succeeded: job.succeeded,
-    failed: job.failed,
-    phase: job.phase,
-    message: humanLine(p, now),
-  };
   if (p.failedPod) view.failedPod = p.failedPod;
   if (p.failing) {
     view.failingPod = { name: p.failing.name, reason: p.failing.reason, container: p.failing.container, failingInSeconds: secondsLeft(p.failing.failAt, now) };

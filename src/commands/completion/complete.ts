@@ -170,14 +170,10 @@ function workloadPodNames(ctx: CommandContext, positionals: string[]): Promise<s
   const ref = positionals.find((p) => /^[^/=]+\/[^/=]+$/.test(p));
   if (!ref) return Promise.resolve([]);
   return timeBoxed(async () => {
-    const client = await ctx.kube();
     const [type, name] = ref.split('/') as [string, string];
-    const rt = await client.resolve(type);
-    const { workloadPods } = await import('../../engine/targets');
-    const obj = await client.get(rt, name, client.namespace);
-    const selector = (obj.spec as { selector?: Parameters<typeof workloadPods>[3] } | undefined)?.selector;
-    if (!selector) return [];
-    return (await workloadPods(client, rt, obj, selector, client.namespace)).filter((p) => !p.metadata.deletionTimestamp).map((p) => p.metadata.name ?? '');
+    const { resolveWorkload } = await import('../../engine/targets');
+    const { pods } = await resolveWorkload(await ctx.kube(), { type, name });
+    return pods.filter((p) => !p.metadata.deletionTimestamp).map((p) => p.metadata.name ?? '');
   });
 }
 

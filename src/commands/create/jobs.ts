@@ -6,6 +6,7 @@
 // One GET of the source and one POST (discovery from the cache).
 import type { CommandContext } from '../../cli/context';
 import { ExitCode, failure, usageError } from '../../cli/exit';
+import { joinApiVersion } from '../../kruise/api-version';
 import { MANUAL_RUN_SOURCES, imageRun, manualRun, type RunKind } from '../../kruise/builders/jobs';
 import { broadcastJobNameProblems } from '../../kruise/rules/broadcastjob';
 import { fieldErrorMessage, type FieldError } from '../../kruise/rules/cloneset-webhook';
@@ -27,6 +28,8 @@ interface RunVerb {
   kind: RunKind;
   /** The type resolved for the object created. */
   type: string;
+  /** Its MANUAL_RUN_SOURCES as users type them, for the refusal of another --from kind. */
+  fromTypes: string;
   /** The kind's own name rule (beyond a DNS subdomain), undefined when fine. */
   nameProblem(name: string): string | undefined;
   /** The server's rules for the object about to be sent: the API's (Job) or Kruise's webhook (BroadcastJob). */
@@ -39,6 +42,7 @@ const VERBS: Record<RunKind, RunVerb> = {
     verb: 'create job',
     kind: 'Job',
     type: 'jobs.batch',
+    fromTypes: 'advancedcronjob/NAME (acj) or cronjob/NAME (cj)',
     // job-name becomes a label of the Job's pods: a label value
     nameProblem: (name) => (name.length > LABEL_VALUE_MAX ? `must be no more than ${LABEL_VALUE_MAX} characters (it becomes the job-name label of its pods)` : undefined),
     async check(obj) {
@@ -50,6 +54,7 @@ const VERBS: Record<RunKind, RunVerb> = {
     verb: 'create broadcastjob',
     kind: 'BroadcastJob',
     type: 'broadcastjobs.apps.kruise.io',
+    fromTypes: 'advancedcronjob/NAME (acj)',
     // Kruise's webhook: no dots, at most 63 characters
     nameProblem: (name) => broadcastJobNameProblems(name)[0],
     async check(obj) {
@@ -85,10 +90,7 @@ export function parseCreateRun(v: RunVerb, args: readonly string[], flags: Creat
     // The alias table knows the kind without a request: a wrong kind never reaches the server.
     const known = lookupType(from.type)?.known;
     const sources = MANUAL_RUN_SOURCES[v.kind];
-    if (!known || !sources.some((s) => s.kind === known.kind && s.group === known.group)) {
-      const allowed = v.kind === 'Job' ? 'advancedcronjob/NAME (acj) or cronjob/NAME (cj)' : 'advancedcronjob/NAME (acj)';
-      throw usageError(`--from must name ${allowed}, not "${flags.from}"`);
-    }
+    if (!known || !sources.some((s) => s.kind === known.kind && s.group === known.group)) throw usageError(`--from must name ${v.fromTypes}, not "${flags.from}"`);
   }
   return { name, from, image: flags.image, command, dryRun: parseDryRun(flags.dryRun), output: parseOutputFormat(flags.output, ['yaml', 'json', 'name', 'jsonpath']) };
 }
@@ -101,7 +103,7 @@ async function runVerb(v: RunVerb, ctx: CommandContext, args: string[], flags: C
   try {
     const rt = await client.resolve(v.type);
     const namespace = client.namespace;
-    const run = { apiVersion: `${rt.group ? `${rt.group}/` : ''}${rt.version}`, kind: v.kind, name: input.name };
+    const run = { apiVersion: joinApiVersion(rt.group, rt.version), kind: v.kind, name: input.name };
     let obj: KubeObject;
     let origin = `${v.kind} "${input.name}"`;
     if (input.from) {
@@ -111,7 +113,7 @@ async function runVerb(v: RunVerb, ctx: CommandContext, args: string[], flags: C
       const label = `${sourceRt.kind.toLowerCase()} "${input.from.name}"`;
       const held = entry.templateKind(source);
       if (held !== v.kind) {
-        const verbFor = held === 'Job' ? 'create job' : held === 'BroadcastJob' ? 'create broadcastjob' : undefined;
+        const verbFor = (VERBS as Partial<Record<string, RunVerb>>)[held]?.verb;
         throw usageError(
           `${label} holds ${ARTICLE(entry.field(held))} ${entry.field(held)}, not ${ARTICLE(entry.field(v.kind))} ${entry.field(v.kind)}: ${verbFor ? `it runs ${held}s` : `neither a Job nor a BroadcastJob can be made from it`}; nothing was created`,
           verbFor ? `hint: ${ctx.programName} ${verbFor} ${input.name} --from ${input.from.type}/${input.from.name}` : undefined,

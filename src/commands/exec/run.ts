@@ -9,6 +9,7 @@ import type { ExecStreams, KubeClient, TerminalSize } from '../../kube/client';
 import { completedPodProblem, containerNotRunning, plainExecTarget, sidecarExecTarget } from '../../kruise/exec-target';
 import { activePodsLess } from '../../kruise/rules/sidecarset-upgrade';
 import type { Pod } from '../../kruise/types';
+import { POD_RT, resolveWorkload } from '../../engine/targets';
 import { argsLenAtDash, parseExecArgs, ttySetup, type ExecArgs } from './args';
 
 interface ExecFlags {
@@ -19,12 +20,9 @@ interface ExecFlags {
   quiet?: boolean;
 }
 
-const POD_RT = { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true };
-
 /** The pod: named, or the most active pod of a workload (kubectl's attachablePodForObject: reversed ActivePods order). */
 async function targetPod(client: KubeClient, args: ExecArgs, signal: AbortSignal): Promise<Pod> {
   if (args.type === 'pod') return client.get<Pod>(POD_RT, args.name, undefined, { signal });
-  const { resolveWorkload } = await import('../../engine/targets');
   const workload = await resolveWorkload(client, { type: args.type, name: args.name }, signal);
   const pods = workload.pods.filter((p) => !p.metadata.deletionTimestamp);
   if (pods.length === 0) throw failure(`${workload.kind.toLowerCase()} "${args.name}" has no pods to exec into in namespace "${workload.namespace}"`);

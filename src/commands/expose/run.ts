@@ -13,6 +13,7 @@ import { exposeRefusal, exposeSourceFor, type ExposeSource } from '../../kruise/
 import type { Service } from '../../kruise/rules/service';
 import { OVERRIDE_TYPES, OverrideError, applyOverrides, type OverrideType } from '../../lib/overrides';
 import { formatObjects, mutationLine, parseDryRun, parseOutputFormat, resourceName } from '../../printers/output';
+import { fieldManagerFlag } from '../restart/flags';
 
 interface ExposeCommandFlags {
   filename?: string[];
@@ -104,8 +105,7 @@ export async function run(ctx: CommandContext, args: string[], flags: ExposeComm
       throw usageError(`--overrides is not valid JSON: ${(e as Error).message}`);
     }
   }
-  const fieldManager = flags.fieldManager ?? 'kubectl-expose';
-  if (fieldManager.trim() === '' || fieldManager.length > 128) throw usageError('--field-manager must be 1 to 128 characters');
+  const fieldManager = fieldManagerFlag(flags.fieldManager, 'kubectl-expose');
   if (!(flags.filename?.length ?? 0) && args.length === 0) {
     throw usageError('you must provide one or more resources by argument or filename: TYPE NAME, TYPE/NAME or -f FILE', `hint: ${ctx.programName} expose cloneset/web --port=80 --target-port=8080`);
   }

@@ -82,7 +82,7 @@ export async function run(ctx: CommandContext, args: string[], flags: MigrateFla
   const { options, output } = input;
   const client = await ctx.kube();
   try {
-    const { runMigrate } = await import('../../engine/migrate');
+    const { rerunCommand, runMigrate } = await import('../../engine/migrate');
     const out = ctx.term.stdout;
     const err = ctx.term.stderr;
     const result = await withProgress(
@@ -99,12 +99,13 @@ export async function run(ctx: CommandContext, args: string[], flags: MigrateFla
     );
     const target = input.target.name;
     const from = input.from.name;
-    const rerun = `${ctx.programName} migrate cloneset/${target} --from deployment/${from} -n ${client.namespace}`;
+    const rerun = rerunCommand(ctx, client.namespace, target, from);
+    // -o prints the CloneSet (as built, or as the cluster has it) instead of the mutation lines.
+    if (output.kind !== 'default') out.write(formatObjects([result.cloneSet], output));
     switch (result.outcome) {
       case 'dry-run': {
         const table = planTable(result.plan, target, from);
-        if (output.kind !== 'default') out.write(formatObjects([result.cloneSet], output));
-        else if (!result.existing) out.write(`${mutationLine('CloneSet', 'apps.kruise.io', target, 'created', options.dryRun)}\n`);
+        if (output.kind === 'default' && !result.existing) out.write(`${mutationLine('CloneSet', 'apps.kruise.io', target, 'created', options.dryRun)}\n`);
         if (options.mode === 'migrate') {
           // The plan goes with the summary on stdout, or beside the object on stderr (-o keeps stdout parseable).
           (output.kind === 'default' ? out : err).write(table);
@@ -113,13 +114,11 @@ export async function run(ctx: CommandContext, args: string[], flags: MigrateFla
         return ExitCode.OK;
       }
       case 'unchanged':
-        if (output.kind !== 'default') out.write(formatObjects([result.cloneSet], output));
-        else out.write(`${mutationLine('CloneSet', 'apps.kruise.io', target, 'unchanged', 'none')}\n`);
+        if (output.kind === 'default') out.write(`${mutationLine('CloneSet', 'apps.kruise.io', target, 'unchanged', 'none')}\n`);
         if (result.message) err.write(`${result.message}\n`);
         return ExitCode.OK;
       case 'created':
       case 'copied':
-        if (output.kind !== 'default') out.write(formatObjects([result.cloneSet], output));
         err.write(
           result.outcome === 'created'
             ? `cloneset/${target} is at 0 replicas; move the pods of deployment/${from} into it with "${rerun}"\n`
@@ -127,8 +126,7 @@ export async function run(ctx: CommandContext, args: string[], flags: MigrateFla
         );
         return ExitCode.OK;
       case 'migrated':
-        if (output.kind !== 'default') out.write(formatObjects([result.cloneSet], output));
-        else {
+        if (output.kind === 'default') {
           out.write(`${mutationLine('CloneSet', 'apps.kruise.io', target, 'migrated', 'none')}\n`);
           if (result.deploymentDeleted) out.write(`${mutationLine('Deployment', 'apps', from, 'deleted', 'none')}\n`);
         }

@@ -1,5 +1,5 @@
-// Flag parsing shared by restart, predownload and create pps: every value is checked
-// before any request, and a bad one is a usage error (exit 2) naming the flag.
+// Flag parsing shared by restart, predownload, create pps, scaledown, migrate, expose and set:
+// every value is checked before any request, and a bad one is a usage error (exit 2) naming the flag.
 import { usageError } from '../../cli/exit';
 import { parseDuration } from '../../cli/globals';
 import type { Via } from '../../engine/restart';
@@ -45,6 +45,13 @@ export function intFlag(value: unknown, flag: string, min = 0, max = 2147483647)
   const n = Number(v);
   if (n < min || n > max) throw usageError(`invalid value "${v}" for ${flag}: must be from ${min} to ${max}`);
   return n;
+}
+
+/** --field-manager: 1 to 128 characters, as the API server takes it (`fallback` when absent). */
+export function fieldManagerFlag(value: string | undefined, fallback: string): string {
+  const fieldManager = value ?? fallback;
+  if (fieldManager.trim() === '' || fieldManager.length > 128) throw usageError('--field-manager must be 1 to 128 characters');
+  return fieldManager;
 }
 
 /** Seconds with one decimal under a minute, else m/s ("2m05s"). */

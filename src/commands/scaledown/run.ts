@@ -4,10 +4,11 @@
 import type { CommandContext } from '../../cli/context';
 import { usageError } from '../../cli/exit';
 import { lookupType } from '../../kube/aliases';
+import { resourceLabel } from '../../kube/errors';
 import { parseOrdinals, parsePodNames, type ScaledownKind, type ScaledownRequest, type ScaledownTarget } from '../../kruise/plans/scaledown';
 import { formatObjects, mutationLine, parseDryRun, parseOutputFormat } from '../../printers/output';
 import { parseSingleRef } from '../../engine/targets';
-import { boolFlag, durationFlag } from '../restart/flags';
+import { boolFlag, durationFlag, fieldManagerFlag } from '../restart/flags';
 
 interface ScaledownFlags {
   pods?: string;
@@ -21,17 +22,23 @@ interface ScaledownFlags {
 
 const SUPPORTED = 'scaledown works on clonesets (cloneset/NAME) and Advanced StatefulSets (asts/NAME)';
 
+/** The kind scaledown handles for a group and kind (the alias table's before any request, discovery's after). */
+function scaledownKindOf(group: string, kind: string): ScaledownKind | undefined {
+  if (group !== 'apps.kruise.io') return undefined;
+  return kind === 'CloneSet' ? 'CloneSet' : kind === 'StatefulSet' ? 'AdvancedStatefulSet' : undefined;
+}
+
 /** The kind of a type as typed, before any request: anything but a CloneSet or an ASTS is exit 2. */
 function kindOfType(type: string): ScaledownKind {
   const ref = lookupType(type);
   if (!ref) throw usageError(`unknown resource type "${type}"`, `hint: ${SUPPORTED}`);
   const { group, kind } = ref.known;
-  if (group === 'apps.kruise.io' && kind === 'CloneSet') return 'CloneSet';
-  if (group === 'apps.kruise.io' && kind === 'StatefulSet') return 'AdvancedStatefulSet';
+  const handled = scaledownKindOf(group, kind);
+  if (handled) return handled;
   if (group === 'apps' && kind === 'StatefulSet') {
     throw usageError(`scaledown is not supported for statefulsets.apps: a StatefulSet only removes its highest ordinals (kubectl scale)`, `hint: for an Advanced StatefulSet use asts/NAME; ${SUPPORTED}`);
   }
-  throw usageError(`scaledown is not supported for ${ref.known.resource}${group ? `.${group}` : ''}`, `hint: ${SUPPORTED}`);
+  throw usageError(`scaledown is not supported for ${resourceLabel(ref.known)}`, `hint: ${SUPPORTED}`);
 }
 
 function parseRequest(kind: ScaledownKind, flags: ScaledownFlags): ScaledownRequest {
@@ -61,14 +68,13 @@ export async function run(ctx: CommandContext, args: string[], flags: ScaledownF
   const timeoutMs = durationFlag(flags.timeout ?? '0', '--timeout') ?? 0;
   if (timeoutMs > 0 && !wait) throw usageError('--timeout applies to --wait: add --wait, or leave --timeout out');
   if (wait && dryRun !== 'none') throw usageError('--wait cannot be combined with --dry-run: a dry run removes no pod to wait for');
-  const fieldManager = flags.fieldManager ?? 'kubectl-kruise';
-  if (fieldManager.trim() === '' || fieldManager.length > 128) throw usageError('--field-manager must be 1 to 128 characters');
+  const fieldManager = fieldManagerFlag(flags.fieldManager, 'kubectl-kruise');
 
   const client = await ctx.kube();
   try {
-    const { runScaledown, scaledownKindOf, waitForScaledown } = await import('../../engine/scaledown');
+    const { runScaledown, waitForScaledown } = await import('../../engine/scaledown');
     const rt = await client.resolve(ref.type);
-    if (scaledownKindOf(rt) !== kind) throw usageError(`scaledown is not supported for ${rt.resource}.${rt.group}`, `hint: ${SUPPORTED}`);
+    if (scaledownKindOf(rt.group, rt.kind) !== kind) throw usageError(`scaledown is not supported for ${resourceLabel(rt)}`, `hint: ${SUPPORTED}`);
     const opts = { rt, kind, name: ref.name, namespace: client.namespace, request, dryRun, fieldManager, signal: ctx.signal };
     const outcome = await runScaledown(client, opts);
     const obj = outcome.object;

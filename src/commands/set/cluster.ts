@@ -5,7 +5,7 @@ import type { CommandContext } from '../../cli/context';
 import { failure, usageError } from '../../cli/exit';
 import type { KubeClient, ResourceType } from '../../kube/client';
 import { retryOnConflict } from '../../kube/conflict';
-import { apiGroupOf, joinApiVersion, splitApiVersion } from '../../kruise/api-version';
+import { apiGroupOf, joinApiVersion, splitApiVersion, withTypeMeta } from '../../kruise/api-version';
 import { applyJsonPatch, isContainerChange, type JsonPatchOp } from '../../kruise/containers';
 import type { KubeObject } from '../../kruise/types';
 import { formatOutcomes, objectName, planAll, planObject, type EditOutcome, type EditRequest, type PlannedEdit } from './edit';
@@ -82,10 +82,6 @@ export async function fetchTargets(client: KubeClient, selection: SetSelection, 
     for (const item of list.items) out.push({ rt, namespace, obj: { ...item, apiVersion: joinApiVersion(rt.group, rt.version), kind: rt.kind } });
   }
   return out;
-}
-
-function withTypeMeta(obj: KubeObject, rt: ResourceType): KubeObject {
-  return obj.apiVersion && obj.kind ? obj : { ...obj, apiVersion: joinApiVersion(rt.group, rt.version), kind: rt.kind };
 }
 
 async function writeOne(client: KubeClient, live: LiveObject, first: PlannedEdit, req: EditRequest, warn: (line: string) => void): Promise<EditOutcome> {

@@ -2,6 +2,7 @@
 // before anything is read or sent).
 import { usageError } from '../../cli/exit';
 import { parseDryRun, parseOutputFormat, type DryRunMode, type OutputFormat } from '../../printers/output';
+import { fieldManagerFlag } from '../restart/flags';
 import { parseSelection, type SetSelection } from './targets';
 
 export interface CommonSetOptions {
@@ -26,8 +27,7 @@ export const DEFAULT_FIELD_MANAGER = 'kubectl-kruise';
 export function parseCommon(command: string, resources: string[], opts: CommonSetOptions): CommonSettings {
   const output = parseOutputFormat(opts.output, ['json', 'yaml', 'name', 'jsonpath']);
   const dryRun = parseDryRun(opts.dryRun);
-  const fieldManager = opts.fieldManager ?? DEFAULT_FIELD_MANAGER;
-  if (fieldManager.trim() === '' || fieldManager.length > 128) throw usageError('--field-manager must be 1 to 128 characters');
+  const fieldManager = fieldManagerFlag(opts.fieldManager, DEFAULT_FIELD_MANAGER);
   const selection = parseSelection(command, resources, opts);
   if (selection.local && dryRun === 'server') throw usageError('--local cannot be combined with --dry-run=server (nothing is sent with --local)');
   return { selection, dryRun, output, fieldManager };
