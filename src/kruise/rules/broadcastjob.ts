@@ -15,7 +15,7 @@ import { podSpecFitsNode } from './node-affinity';
 import { defaultPodSpec } from './pod-defaults';
 import { validatePodTemplateSpec } from './pod-template-validation';
 import { findUntoleratedTaint, tolerationsTolerateTaint, type Taint, type Toleration } from './taints';
-import { finishedCondition, kubeTimestamp, parseTimestamp, type JobCondition } from './job-common';
+import { finishedCondition, kruiseJobNameProblems, kubeTimestamp, parseTimestamp, type JobCondition } from './job-common';
 import { parseQuantity } from '../quantity';
 import type { KubeObject, OwnerReference, Pod, PodTemplate } from '../types';
 
@@ -76,14 +76,9 @@ export function broadcastJobDefaults(obj: KubeObject, injectTemplateDefaults: bo
   return out;
 }
 
-const NAME_RE = /^[a-zA-Z0-9-]+$/;
-
 /** validateBroadcastJobName: the webhook's own name rule (stricter than a DNS subdomain: no dots). */
 export function broadcastJobNameProblems(name: string): string[] {
-  const out: string[] = [];
-  if (!NAME_RE.test(name)) out.push("BroadcastJob name must consist of alphanumeric characters or '-' (e.g. 'example-com', regex used for validation is '^[a-zA-Z0-9\\-]+$')");
-  if (name.length > 63) out.push('must be no more than 63 characters');
-  return out;
+  return kruiseJobNameProblems('BroadcastJob', name);
 }
 
 /** validateBroadcastJob on the defaulted object, in Kruise's order. */

@@ -1,5 +1,6 @@
 // What the job kinds share (batch/v1 Job, Kruise's BroadcastJob, AdvancedCronJob's children):
-// the condition shape and the "finished" test both Kruise and kube use, and API timestamps.
+// the condition shape and the "finished" test both Kruise and kube use, API timestamps, and the
+// name rule of Kruise's job webhooks.
 
 export interface JobCondition {
   type: string;
@@ -27,4 +28,17 @@ export function finishedCondition(conditions: readonly JobCondition[] | undefine
     if ((c.type === 'Complete' || c.type === 'Failed') && c.status === 'True') return c.type;
   }
   return undefined;
+}
+
+const KRUISE_JOB_NAME = /^[a-zA-Z0-9-]+$/;
+
+/**
+ * The name rule Kruise's BroadcastJob and AdvancedCronJob webhooks share (validateBroadcastJobName,
+ * validateAdvancedCronJobName: the same but for the kind), stricter than a DNS subdomain: no dots.
+ */
+export function kruiseJobNameProblems(kind: 'BroadcastJob' | 'AdvancedCronJob', name: string): string[] {
+  const out: string[] = [];
+  if (!KRUISE_JOB_NAME.test(name)) out.push(`${kind} name must consist of alphanumeric characters or '-' (e.g. 'example-com', regex used for validation is '^[a-zA-Z0-9\\-]+$')`);
+  if (name.length > 63) out.push('must be no more than 63 characters');
+  return out;
 }
