@@ -13,7 +13,7 @@
 import type { FieldError } from './cloneset-webhook';
 import { defaultPodSpec } from './pod-defaults';
 import { validatePodTemplateSpec } from './pod-template-validation';
-import { finishedCondition, kubeTimestamp, parseTimestamp, type JobCondition } from './job-common';
+import { finishedCondition, kubeTimestamp, parseTimestamp, podFromJobTemplate, type JobCondition } from './job-common';
 import { labelSelectorMatches, type LabelSelector } from '../selectors';
 import { jsonEqual } from './revisions';
 import type { KubeObject, OwnerReference, Pod } from '../types';
@@ -318,20 +318,6 @@ function pushCondition(conditions: JobCondition[], c: JobCondition): JobConditio
 
 /** A pod of the job: the template, `<job>-` generated name, the tracking finalizer, a controller reference. */
 export function jobPod(job: KubeObject): Pod {
-  const template = structuredClone(jobSpec(job).template ?? {});
   const owner: OwnerReference = { apiVersion: 'batch/v1', kind: 'Job', name: job.metadata.name ?? '', uid: job.metadata.uid ?? '', controller: true, blockOwnerDeletion: true };
-  const pod: Pod = {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      generateName: `${job.metadata.name}-`,
-      namespace: job.metadata.namespace,
-      labels: { ...(template.metadata?.labels ?? {}) },
-      finalizers: [JOB_TRACKING_FINALIZER],
-      ownerReferences: [owner],
-    },
-    spec: (template.spec ?? { containers: [] }) as Pod['spec'],
-  };
-  if (template.metadata?.annotations && Object.keys(template.metadata.annotations).length) pod.metadata.annotations = { ...template.metadata.annotations };
-  return pod;
+  return podFromJobTemplate(job, jobSpec(job).template, owner, { finalizers: [JOB_TRACKING_FINALIZER] });
 }
