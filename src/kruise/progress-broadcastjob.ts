@@ -7,10 +7,8 @@
 // failurePolicy Pause holds the job in phase paused while a failed pod remains.
 import type { KubeObject, Pod } from './types';
 import type { EvaluateOptions, JobProgress, RolloutProgress } from './progress';
-import { failingContainer, stuckKey, stuckPodSince } from './progress';
+import { stuckPods, stuckPodText } from './progress';
 import { broadcastJobSpec, broadcastJobStatus } from './rules/broadcastjob';
-
-const DEFAULT_FAILURE_GRACE_MS = 60_000;
 
 /** What a failed pod says about its end: `pod "x" on node "n": container "c" exited with code 3 (Error)`. */
 export function failedPodText(pod: Pod): string {
@@ -69,23 +67,8 @@ export function evaluateBroadcastJob(job: KubeObject, pods: readonly Pod[], now:
   if (!s.phase) return result('Progressing', `Waiting for ${label} to start...`, { detail: 'the controller has not started it yet' });
 
   // Pods that will not come up by themselves fail the gate after the grace, as for rollouts.
-  const grace = opts.failureGraceMs ?? DEFAULT_FAILURE_GRACE_MS;
-  let failing: RolloutProgress['failing'];
-  for (const pod of pods) {
-    if (pod.metadata.deletionTimestamp) continue;
-    const stuck = failingContainer(pod);
-    if (!stuck) continue;
-    const stamp = stuckPodSince(pod);
-    const seen = opts.firstSeenStuck?.get(stuckKey(pod, stuck.reason));
-    const since = Math.min(...[stamp === undefined ? now : stamp % 1000 === 0 ? stamp + 1000 : stamp, seen ?? now].filter((t) => t <= now), now);
-    const name = pod.metadata.name ?? '';
-    if (now - since >= grace) {
-      return result('Failed', `${label} failed: pod "${name}" container "${stuck.container}" is in ${stuck.reason}${stuck.message ? `: ${stuck.message}` : ''}`, {
-        failedPod: { name, reason: stuck.reason, container: stuck.container },
-      });
-    }
-    if (!failing || since + grace < failing.failAt) failing = { name, reason: stuck.reason, container: stuck.container, failAt: since + grace };
-  }
+  const { stuck, failing } = stuckPods(pods.filter((p) => !p.metadata.deletionTimestamp), now, opts);
+  if (stuck) return result('Failed', `${label} failed: ${stuckPodText(stuck)}`, { failedPod: { name: stuck.name, reason: stuck.reason, container: stuck.container } });
   const extra: Partial<RolloutProgress> = failing ? { failing, recheckAt: failing.failAt } : {};
   if (s.phase === 'paused') {
     const why = spec.paused ? 'spec.paused is true' : `failurePolicy Pause stopped it after ${s.failed} failed ${s.failed === 1 ? 'pod' : 'pods'}`;
