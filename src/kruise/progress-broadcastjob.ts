@@ -5,7 +5,7 @@
 // paused | completed | failed and appends a True Complete or Failed condition when it finishes
 // (FailFast on a failed pod, activeDeadlineSeconds); completionPolicy Never never completes;
 // failurePolicy Pause holds the job in phase paused while a failed pod remains.
-import type { KubeObject, Pod } from './types';
+import type { ContainerStatus, KubeObject, Pod } from './types';
 import type { EvaluateOptions, JobProgress, RolloutProgress } from './progress';
 import { stuckPods, stuckPodText } from './progress';
 import { broadcastJobSpec, broadcastJobStatus } from './rules/broadcastjob';
@@ -100,14 +100,15 @@ export function trimJobPod(pod: Pod): Pod {
   if (pod.status?.startTime) status.startTime = pod.status.startTime;
   const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
   if (ready) status.conditions = [{ type: 'Ready', status: ready.status, lastTransitionTime: ready.lastTransitionTime }];
-  if (pod.status?.containerStatuses?.length) {
-    status.containerStatuses = pod.status.containerStatuses.map((cs) => {
-      const out = { name: cs.name, image: cs.image, ready: cs.ready, restartCount: cs.restartCount } as typeof cs;
-      if (cs.state?.waiting) out.state = { waiting: { reason: cs.state.waiting.reason, message: cs.state.waiting.message } };
-      else if (cs.state?.terminated) out.state = { terminated: { exitCode: cs.state.terminated.exitCode, reason: cs.state.terminated.reason } };
-      return out;
-    });
-  }
+  const trimStatus = (cs: ContainerStatus): ContainerStatus => {
+    const out = { name: cs.name, image: cs.image, ready: cs.ready, restartCount: cs.restartCount } as ContainerStatus;
+    if (cs.state?.waiting) out.state = { waiting: { reason: cs.state.waiting.reason, message: cs.state.waiting.message } };
+    else if (cs.state?.terminated) out.state = { terminated: { exitCode: cs.state.terminated.exitCode, reason: cs.state.terminated.reason } };
+    return out;
+  };
+  if (pod.status?.containerStatuses?.length) status.containerStatuses = pod.status.containerStatuses.map(trimStatus);
+  // init containers fail a pod too (failingContainer reads them first)
+  if (pod.status?.initContainerStatuses?.length) status.initContainerStatuses = pod.status.initContainerStatuses.map(trimStatus);
   const metadata: Pod['metadata'] = { name: pod.metadata.name, uid: pod.metadata.uid, creationTimestamp: pod.metadata.creationTimestamp };
   if (pod.metadata.deletionTimestamp) metadata.deletionTimestamp = pod.metadata.deletionTimestamp;
   const spec = { containers: (pod.spec?.containers ?? []).map((c) => ({ name: c.name, image: c.image })) } as Pod['spec'];
