@@ -20,12 +20,12 @@ import {
   deploymentScalePatch,
   formatMaxSurge,
   MIGRATION_ANNOTATION,
+  MIGRATION_RECORD_POINTER,
   MIGRATION_TARGET_ANNOTATION,
   nextMigrationAction,
   parseMaxSurge,
   parseMigrationRecord,
   planMigration,
-  pointerSegment,
   resolveMaxSurge,
   serializeMigrationRecord,
   type MaxSurge,
@@ -556,7 +556,7 @@ async function migrateLoop(
 async function recordDone(client: KubeClient, rt: ResourceType, ns: string, cs: KubeObject, io: LoopIo): Promise<KubeObject> {
   let current = cs;
   const name = cs.metadata.name ?? '';
-  const path = `/metadata/annotations/${pointerSegment(MIGRATION_ANNOTATION)}`;
+  const path = MIGRATION_RECORD_POINTER;
   return retryOnConflict(
     async (attempt) => {
       if (attempt > 1) current = await client.get(rt, name, ns, { signal: io.signal });

@@ -9,8 +9,6 @@ import { escapePointer, isObj, pointerOf } from './workloads/access';
 import { subsetTemplateOf } from './rules/uniteddeployment';
 import { parseQuantity } from './quantity';
 
-export { parseQuantity };
-
 export type ContainerListName = 'containers' | 'initContainers';
 
 export interface ContainerRef {

@@ -9,6 +9,7 @@
 // (GetPodHotUpgradeContainers); we refuse instead: guessing could land in the empty twin.
 import { hotUpgradeNames, readHashAnnotation, SIDECARSET_HASH_ANNOTATION, SIDECARSET_WORKING_HOTUPGRADE_ANNOTATION } from './rules/sidecarset';
 import type { Container, ContainerStatus, Pod } from './types';
+import { jsonObjectOf } from './workloads/access';
 
 export const DEFAULT_CONTAINER_ANNOTATION = 'kubectl.kubernetes.io/default-container';
 
@@ -93,12 +94,8 @@ export function plainExecTarget(pod: Pod, requested: string | undefined): ExecTa
 function workingAnnotation(pod: Pod): { map: Record<string, unknown>; problem?: string } {
   const text = pod.metadata.annotations?.[SIDECARSET_WORKING_HOTUPGRADE_ANNOTATION];
   if (text === undefined) return { map: {} };
-  try {
-    const v = JSON.parse(text) as unknown;
-    if (typeof v === 'object' && v !== null && !Array.isArray(v)) return { map: v as Record<string, unknown> };
-  } catch {
-    /* reported below */
-  }
+  const map = jsonObjectOf(text);
+  if (map) return { map };
   return { map: {}, problem: `its annotation ${SIDECARSET_WORKING_HOTUPGRADE_ANNOTATION} is not a JSON object (${JSON.stringify(text.slice(0, 80))})` };
 }
 

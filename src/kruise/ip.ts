@@ -64,10 +64,6 @@ export function parseIP(text: string): ParsedIP | undefined {
   return { bytes: Uint8Array.from(bytes), family: isV4 ? 'IPv4' : 'IPv6' };
 }
 
-export function isIP(text: string): boolean {
-  return parseIP(text) !== undefined;
-}
-
 const v4 = (ip: ParsedIP): Uint8Array => ip.bytes.subarray(12);
 
 /** Why an external IP is refused (ValidateNonSpecialIP), or undefined. */

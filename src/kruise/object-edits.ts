@@ -3,12 +3,11 @@
 // as the smallest JSON patch, guarded by `test` ops on what it replaces or appends to.
 import { locatePodSpec, type EditPlan, type JsonPatchOp, type PodSpecChange } from './containers';
 import { dns1123LabelProblem, dns1123SubdomainProblem, labelValueProblem, qualifiedNameProblem } from './names';
+import { jsonEqual } from './rules/revisions';
 import type { KubeObject } from './types';
 import { escapePointer, isObj } from './workloads/access';
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
-
-const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 // ---------------------------------------------------------------------------
 // set serviceaccount
@@ -75,10 +74,6 @@ function splitRequirements(text: string): string[] | undefined {
   return parts;
 }
 
-function keyProblem(key: string): string | undefined {
-  return qualifiedNameProblem(key);
-}
-
 /**
  * A label selector as metav1.ParseToLabelSelector reads it: `k=v` and `k==v` go to matchLabels;
  * `k in (a,b)`, `k notin (a,b)`, `k` and `!k` to matchExpressions; `!=`, `<` and `>` are refused
@@ -107,7 +102,7 @@ export function parseSelectorExpression(text: string): Parsed<ParsedSelector> {
       req = { key: m[1]!, expression: { key: m[1]!, operator: m[2] === 'in' ? 'In' : 'NotIn', values: [...new Set(values)].sort() } };
     } else if ((m = /^(!?)([^\s=!<>(),]+)$/.exec(part))) req = { key: m[2]!, expression: { key: m[2]!, operator: m[1] ? 'DoesNotExist' : 'Exists' } };
     else return { ok: false, message: `invalid selector "${text}": cannot parse "${part}"` };
-    const kp = keyProblem(req.key);
+    const kp = qualifiedNameProblem(req.key);
     if (kp) return { ok: false, message: `invalid selector "${text}": invalid label key "${req.key}": ${kp}` };
     if (req.labels !== undefined) {
       const vp = labelValueProblem(req.labels);
@@ -133,7 +128,7 @@ export function planServiceSelectorChange(obj: KubeObject, selector: Record<stri
   const wanted = Object.keys(selector).length;
   if (!spec) return wanted ? [{ op: 'add', path: '/spec', value: { selector } }] : [];
   if (!current) return wanted ? [{ op: 'add', path: '/spec/selector', value: selector }] : [];
-  if (sameJson(Object.entries(current).sort(), Object.entries(selector).sort())) return [];
+  if (jsonEqual(current, selector)) return [];
   if (wanted === 0) return [{ op: 'test', path: '/spec/selector', value: current }, { op: 'remove', path: '/spec/selector' }];
   const ops: JsonPatchOp[] = [{ op: 'test', path: '/spec/selector', value: current }];
   for (const k of Object.keys(current)) if (!(k in selector)) ops.push({ op: 'remove', path: `/spec/selector/${escapePointer(k)}` });

@@ -5,12 +5,10 @@
 // paused | completed | failed and appends a True Complete or Failed condition when it finishes
 // (FailFast on a failed pod, activeDeadlineSeconds); completionPolicy Never never completes;
 // failurePolicy Pause holds the job in phase paused while a failed pod remains.
-import type { KubeObject, Pod } from './types';
+import type { ContainerStatus, KubeObject, Pod } from './types';
 import type { EvaluateOptions, JobProgress, RolloutProgress } from './progress';
-import { failingContainer, stuckKey, stuckPodSince } from './progress';
+import { stuckPods, stuckPodText } from './progress';
 import { broadcastJobSpec, broadcastJobStatus } from './rules/broadcastjob';
-
-const DEFAULT_FAILURE_GRACE_MS = 60_000;
 
 /** What a failed pod says about its end: `pod "x" on node "n": container "c" exited with code 3 (Error)`. */
 export function failedPodText(pod: Pod): string {
@@ -69,23 +67,8 @@ export function evaluateBroadcastJob(job: KubeObject, pods: readonly Pod[], now:
   if (!s.phase) return result('Progressing', `Waiting for ${label} to start...`, { detail: 'the controller has not started it yet' });
 
   // Pods that will not come up by themselves fail the gate after the grace, as for rollouts.
-  const grace = opts.failureGraceMs ?? DEFAULT_FAILURE_GRACE_MS;
-  let failing: RolloutProgress['failing'];
-  for (const pod of pods) {
-    if (pod.metadata.deletionTimestamp) continue;
-    const stuck = failingContainer(pod);
-    if (!stuck) continue;
-    const stamp = stuckPodSince(pod);
-    const seen = opts.firstSeenStuck?.get(stuckKey(pod, stuck.reason));
-    const since = Math.min(...[stamp === undefined ? now : stamp % 1000 === 0 ? stamp + 1000 : stamp, seen ?? now].filter((t) => t <= now), now);
-    const name = pod.metadata.name ?? '';
-    if (now - since >= grace) {
-      return result('Failed', `${label} failed: pod "${name}" container "${stuck.container}" is in ${stuck.reason}${stuck.message ? `: ${stuck.message}` : ''}`, {
-        failedPod: { name, reason: stuck.reason, container: stuck.container },
-      });
-    }
-    if (!failing || since + grace < failing.failAt) failing = { name, reason: stuck.reason, container: stuck.container, failAt: since + grace };
-  }
+  const { stuck, failing } = stuckPods(pods.filter((p) => !p.metadata.deletionTimestamp), now, opts);
+  if (stuck) return result('Failed', `${label} failed: ${stuckPodText(stuck)}`, { failedPod: { name: stuck.name, reason: stuck.reason, container: stuck.container } });
   const extra: Partial<RolloutProgress> = failing ? { failing, recheckAt: failing.failAt } : {};
   if (s.phase === 'paused') {
     const why = spec.paused ? 'spec.paused is true' : `failurePolicy Pause stopped it after ${s.failed} failed ${s.failed === 1 ? 'pod' : 'pods'}`;
@@ -117,14 +100,15 @@ export function trimJobPod(pod: Pod): Pod {
   if (pod.status?.startTime) status.startTime = pod.status.startTime;
   const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
   if (ready) status.conditions = [{ type: 'Ready', status: ready.status, lastTransitionTime: ready.lastTransitionTime }];
-  if (pod.status?.containerStatuses?.length) {
-    status.containerStatuses = pod.status.containerStatuses.map((cs) => {
-      const out = { name: cs.name, image: cs.image, ready: cs.ready, restartCount: cs.restartCount } as typeof cs;
-      if (cs.state?.waiting) out.state = { waiting: { reason: cs.state.waiting.reason, message: cs.state.waiting.message } };
-      else if (cs.state?.terminated) out.state = { terminated: { exitCode: cs.state.terminated.exitCode, reason: cs.state.terminated.reason } };
-      return out;
-    });
-  }
+  const trimStatus = (cs: ContainerStatus): ContainerStatus => {
+    const out = { name: cs.name, image: cs.image, ready: cs.ready, restartCount: cs.restartCount } as ContainerStatus;
+    if (cs.state?.waiting) out.state = { waiting: { reason: cs.state.waiting.reason, message: cs.state.waiting.message } };
+    else if (cs.state?.terminated) out.state = { terminated: { exitCode: cs.state.terminated.exitCode, reason: cs.state.terminated.reason } };
+    return out;
+  };
+  if (pod.status?.containerStatuses?.length) status.containerStatuses = pod.status.containerStatuses.map(trimStatus);
+  // init containers fail a pod too (failingContainer reads them first)
+  if (pod.status?.initContainerStatuses?.length) status.initContainerStatuses = pod.status.initContainerStatuses.map(trimStatus);
   const metadata: Pod['metadata'] = { name: pod.metadata.name, uid: pod.metadata.uid, creationTimestamp: pod.metadata.creationTimestamp };
   if (pod.metadata.deletionTimestamp) metadata.deletionTimestamp = pod.metadata.deletionTimestamp;
   const spec = { containers: (pod.spec?.containers ?? []).map((c) => ({ name: c.name, image: c.image })) } as Pod['spec'];

@@ -7,6 +7,7 @@
 // - `stuckPodSince(pod)`: when a pod's current failure most likely started (for the grace).
 // - `FAILING_REASONS`, `failingContainer(pod)`: container waiting reasons that fail a rollout.
 // - `stuckKey(pod, reason)`: key of a pod's failing state for the watcher's first-seen map.
+// - `stuckPods(pods, now, opts)`: which failing pod ends the grace (fails the verdict) or ends it first.
 // Per-kind differences come from the adapter (desired replicas, partition arithmetic,
 // normalised status) and from the small `KIND_LABELS` table used in messages.
 import type { KubeObject, Pod } from './types';
@@ -230,21 +231,8 @@ function evaluateWhole(adapter: WorkloadAdapter, workload: KubeObject, pods: rea
   if (deadline) {
     return result('Failed', `${label} exceeded its progress deadline${deadline.message ? `: ${deadline.message}` : ''}`);
   }
-  const grace = opts.failureGraceMs ?? DEFAULT_FAILURE_GRACE_MS;
-  let failing: RolloutProgress['failing'];
-  for (const pod of updatedPods(adapter, workload, status, pods)) {
-    const stuck = failingContainer(pod);
-    if (!stuck) continue;
-    const since = stuckSince(pod, stuck.reason, now, opts.firstSeenStuck);
-    const podName = pod.metadata.name ?? '';
-    if (now - since >= grace) {
-      const detail = stuck.message ? `: ${stuck.message}` : '';
-      return result('Failed', `${label} rollout failed: pod "${podName}" container "${stuck.container}" is in ${stuck.reason}${detail}`, {
-        failedPod: { name: podName, reason: stuck.reason, container: stuck.container },
-      });
-    }
-    if (!failing || since + grace < failing.failAt) failing = { name: podName, reason: stuck.reason, container: stuck.container, failAt: since + grace };
-  }
+  const { stuck, failing } = stuckPods(updatedPods(adapter, workload, status, pods), now, opts);
+  if (stuck) return result('Failed', `${label} rollout failed: ${stuckPodText(stuck)}`, { failedPod: { name: stuck.name, reason: stuck.reason, container: stuck.container } });
   if (failing) recheckAt = Math.min(recheckAt ?? Infinity, failing.failAt);
   const extra: Partial<RolloutProgress> = { ...(recheckAt === undefined ? {} : { recheckAt }), ...(failing ? { failing } : {}) };
 
@@ -438,6 +426,37 @@ export function stuckPodSince(pod: Pod): number | undefined {
   if (!stamp) return undefined;
   const t = Date.parse(stamp);
   return Number.isNaN(t) ? undefined : t;
+}
+
+/** A pod in a failing state: the container and its waiting reason and message. */
+export interface StuckPod {
+  name: string;
+  container: string;
+  reason: string;
+  message?: string;
+}
+
+/**
+ * The pods in a failing state against the grace (`opts.failureGraceMs`): the first one stuck beyond
+ * it (`stuck`: the verdict fails on it), else the one whose grace runs out first (`failing`).
+ */
+export function stuckPods(pods: Iterable<Pod>, now: number, opts: EvaluateOptions): { stuck?: StuckPod; failing?: RolloutProgress['failing'] } {
+  const grace = opts.failureGraceMs ?? DEFAULT_FAILURE_GRACE_MS;
+  let failing: RolloutProgress['failing'];
+  for (const pod of pods) {
+    const trouble = failingContainer(pod);
+    if (!trouble) continue;
+    const since = stuckSince(pod, trouble.reason, now, opts.firstSeenStuck);
+    const name = pod.metadata.name ?? '';
+    if (now - since >= grace) return { stuck: { name, ...trouble } };
+    if (!failing || since + grace < failing.failAt) failing = { name, reason: trouble.reason, container: trouble.container, failAt: since + grace };
+  }
+  return { failing };
+}
+
+/** `pod "web-1" container "app" is in ImagePullBackOff: Back-off pulling image` */
+export function stuckPodText(s: StuckPod): string {
+  return `pod "${s.name}" container "${s.container}" is in ${s.reason}${s.message ? `: ${s.message}` : ''}`;
 }
 
 function stuckSince(pod: Pod, reason: string, now: number, firstSeen?: ReadonlyMap<string, number>): number {

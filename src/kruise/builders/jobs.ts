@@ -3,7 +3,7 @@
 // `cronjob.kubernetes.io/instantiate: manual`, a controller reference to the cron job without
 // blockOwnerDeletion), or a one-container job from --image (restartPolicy Never, as kubectl's).
 // Plus `MANUAL_RUN_SOURCES`: which kinds each verb may run from, and where their template lives.
-import { cronTemplateKind, type AdvancedCronJobSpec, type CronTemplateKind } from '../rules/advancedcronjob';
+import { advancedCronJobSpec, CRON_CHILD_KINDS, cronTemplateKind, type CronTemplateKind } from '../rules/advancedcronjob';
 import type { KubeObject, OwnerReference } from '../types';
 
 export const INSTANTIATE_ANNOTATION = 'cronjob.kubernetes.io/instantiate';
@@ -23,18 +23,21 @@ export interface TemplateSource {
   field(kind: CronTemplateKind): string;
 }
 
-const ACJ_FIELDS: Record<CronTemplateKind, string> = { Job: 'jobTemplate', BroadcastJob: 'broadcastJobTemplate', ImageListPullJob: 'imageListPullJobTemplate' };
+/** An AdvancedCronJob's template of `run`'s kind (its field from CRON_CHILD_KINDS). */
+function advancedCronJobSource(run: RunKind): TemplateSource {
+  return {
+    kind: 'AdvancedCronJob',
+    group: 'apps.kruise.io',
+    templateKind: (o) => cronTemplateKind(advancedCronJobSpec(o)),
+    template: (o) => advancedCronJobSpec(o).template?.[CRON_CHILD_KINDS[run].templateField],
+    field: (k) => CRON_CHILD_KINDS[k].templateField,
+  };
+}
 
 /** The sources each verb accepts in --from, by kind. */
 export const MANUAL_RUN_SOURCES: Record<RunKind, readonly TemplateSource[]> = {
   Job: [
-    {
-      kind: 'AdvancedCronJob',
-      group: 'apps.kruise.io',
-      templateKind: (o) => cronTemplateKind((o.spec ?? {}) as AdvancedCronJobSpec),
-      template: (o) => ((o.spec ?? {}) as AdvancedCronJobSpec).template?.jobTemplate,
-      field: (k) => ACJ_FIELDS[k],
-    },
+    advancedCronJobSource('Job'),
     {
       kind: 'CronJob',
       group: 'batch',
@@ -43,15 +46,7 @@ export const MANUAL_RUN_SOURCES: Record<RunKind, readonly TemplateSource[]> = {
       field: () => 'jobTemplate',
     },
   ],
-  BroadcastJob: [
-    {
-      kind: 'AdvancedCronJob',
-      group: 'apps.kruise.io',
-      templateKind: (o) => cronTemplateKind((o.spec ?? {}) as AdvancedCronJobSpec),
-      template: (o) => ((o.spec ?? {}) as AdvancedCronJobSpec).template?.broadcastJobTemplate,
-      field: (k) => ACJ_FIELDS[k],
-    },
-  ],
+  BroadcastJob: [advancedCronJobSource('BroadcastJob')],
 };
 
 /** kubectl's owner reference of a manual run: controller, no blockOwnerDeletion (no finalizer permission needed). */

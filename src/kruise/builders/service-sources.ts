@@ -10,13 +10,10 @@
 // One deliberate difference from kubectl: a port declared twice with one protocol (two containers
 // on 80/TCP) is one port of the Service; kubectl names both "port-1-tcp" and the API refuses them.
 import type { KubeObject } from '../types';
+import type { LabelSelector } from '../selectors';
 import { cloneSetAdapter, advancedStatefulSetAdapter, unitedDeploymentAdapter } from '../workloads';
+import { at } from '../workloads/access';
 import type { WorkloadAdapter } from '../workloads/types';
-
-interface LabelSelectorShape {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: Array<{ key: string; operator: string; values?: string[] }>;
-}
 
 /** A map-based selector, or why there is none (kubectl's message). */
 export type SelectorResult = { ok: true; labels: Record<string, string> } | { ok: false; reason: string };
@@ -32,36 +29,30 @@ export interface ExposeSource {
   protocols(obj: KubeObject): Map<number, string[]>;
 }
 
-type Obj = Record<string, unknown>;
-const at = (obj: unknown, ...path: string[]): unknown => path.reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Obj)[k] : undefined), obj);
-
 interface PortDecl {
   port: number;
   protocol: string;
 }
 
-/** The containers' ports of a pod spec (init containers are not served, as kubectl's getPorts). */
-function podSpecPorts(spec: unknown): PortDecl[] {
+/** The declarations of a list of ports whose number is at `portField` (a port without a protocol is TCP). */
+function portDecls(list: unknown, portField: string): PortDecl[] {
   const out: PortDecl[] = [];
-  const containers = at(spec, 'containers');
-  for (const c of Array.isArray(containers) ? containers : []) {
-    const ports = at(c, 'ports');
-    for (const p of Array.isArray(ports) ? ports : []) {
-      const port = at(p, 'containerPort');
-      if (typeof port !== 'number') continue;
-      const protocol = at(p, 'protocol');
-      out.push({ port, protocol: typeof protocol === 'string' && protocol !== '' ? protocol : 'TCP' });
-    }
+  for (const p of Array.isArray(list) ? list : []) {
+    const port = at(p, portField);
+    if (typeof port !== 'number') continue;
+    const protocol = at(p, 'protocol');
+    out.push({ port, protocol: typeof protocol === 'string' && protocol !== '' ? protocol : 'TCP' });
   }
   return out;
 }
 
-function servicePorts(obj: KubeObject): PortDecl[] {
-  const ports = at(obj, 'spec', 'ports');
-  return (Array.isArray(ports) ? ports : [])
-    .filter((p) => typeof at(p, 'port') === 'number')
-    .map((p) => ({ port: at(p, 'port') as number, protocol: typeof at(p, 'protocol') === 'string' && at(p, 'protocol') !== '' ? (at(p, 'protocol') as string) : 'TCP' }));
+/** The containers' ports of a pod spec (init containers are not served, as kubectl's getPorts). */
+function podSpecPorts(spec: unknown): PortDecl[] {
+  const containers = at(spec, 'containers');
+  return (Array.isArray(containers) ? containers : []).flatMap((c) => portDecls(at(c, 'ports'), 'containerPort'));
 }
+
+const servicePorts = (obj: KubeObject): PortDecl[] => portDecls(at(obj, 'spec', 'ports'), 'port');
 
 function uniquePorts(decls: PortDecl[]): number[] {
   return [...new Set(decls.map((d) => d.port))];
@@ -78,12 +69,12 @@ function protocolsOf(decls: PortDecl[]): Map<number, string[]> {
 }
 
 /** Go's %+v of []metav1.LabelSelectorRequirement: `[{Key:tier Operator:In Values:[web]}]`. */
-export function goRequirements(reqs: NonNullable<LabelSelectorShape['matchExpressions']>): string {
+export function goRequirements(reqs: NonNullable<LabelSelector['matchExpressions']>): string {
   return `[${reqs.map((r) => `{Key:${r.key} Operator:${r.operator} Values:[${(r.values ?? []).join(' ')}]}`).join(' ')}]`;
 }
 
 /** The apps-style rule: matchLabels required, matchExpressions refused (checked in that order, as kubectl). */
-function matchLabelsOnly(what: string, selector: (obj: KubeObject) => LabelSelectorShape | undefined): ExposeSource['selector'] {
+function matchLabelsOnly(what: string, selector: (obj: KubeObject) => LabelSelector | undefined): ExposeSource['selector'] {
   return (obj) => {
     const sel = selector(obj);
     if (!sel || !sel.matchLabels || Object.keys(sel.matchLabels).length === 0) return { ok: false, reason: `invalid ${what}: no selectors, therefore cannot be exposed` };
@@ -98,7 +89,7 @@ function nativeWorkload(group: string, kind: string, what: string): ExposeSource
   return {
     group,
     kind,
-    selector: matchLabelsOnly(what, (o) => at(o, 'spec', 'selector') as LabelSelectorShape | undefined),
+    selector: matchLabelsOnly(what, (o) => at(o, 'spec', 'selector') as LabelSelector | undefined),
     ports: (o) => uniquePorts(podSpecPorts(templateSpec(o))),
     protocols: (o) => protocolsOf(podSpecPorts(templateSpec(o))),
   };

@@ -11,7 +11,7 @@
 // server would refuse is exit 2 before anything is sent. Pure.
 import type { KubeObject } from '../types';
 import type { ExposeSource } from './service-sources';
-import { CLUSTER_IP_NONE, SERVICE_PROTOCOLS, SERVICE_TYPES, applyServiceDefaults, dns1035LabelMessages, labelValueMessages, normalizeClusterIPs, portNameMessages, qualifiedNameMessages, validateService, type Service, type ServicePort } from '../rules/service';
+import { CLUSTER_IP_NONE, IP_MESSAGE, SERVICE_PROTOCOLS, SERVICE_TYPES, applyServiceDefaults, dns1035LabelMessages, labelValueMessages, normalizeClusterIPs, portNameMessages, qualifiedNameMessages, validateService, type Service, type ServicePort } from '../rules/service';
 import { fieldErrorMessage } from '../rules/cloneset-webhook';
 import { parseIP, specialIPProblem } from '../ip';
 
@@ -44,8 +44,9 @@ export function parseLabelSpec(spec: string, flag: string): Result<Record<string
     if (kv.length !== 2) return fail(`invalid ${flag} "${spec}": unexpected label spec: ${part} (use key=value[,key=value...]; only equality)`);
     const [key, value] = kv as [string, string];
     if (key === '') return fail(`invalid ${flag} "${spec}": unexpected empty label key`);
-    const problem = qualifiedNameMessages(key)[0] ?? labelValueMessages(value)[0];
-    if (problem) return fail(`invalid ${flag} "${spec}": ${qualifiedNameMessages(key).length ? `key "${key}"` : `value "${value}"`}: ${problem}`);
+    const keyProblem = qualifiedNameMessages(key)[0];
+    const problem = keyProblem ?? labelValueMessages(value)[0];
+    if (problem) return fail(`invalid ${flag} "${spec}": ${keyProblem ? `key "${key}"` : `value "${value}"`}: ${problem}`);
     out[key] = value;
   }
   return { ok: true, value: out };
@@ -117,7 +118,7 @@ export function checkExposeFlags(flags: ExposeFlags): Result<void> {
     return fail(`--cluster-ip=None (a headless Service) cannot be combined with --type=${flags.type}: the API refuses 'None' for ${flags.type} services`);
   }
   if (given(flags.externalIP)) {
-    if (!parseIP(flags.externalIP)) return fail(`invalid --external-ip "${flags.externalIP}": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)`);
+    if (!parseIP(flags.externalIP)) return fail(`invalid --external-ip "${flags.externalIP}": ${IP_MESSAGE}`);
     const special = specialIPProblem(flags.externalIP);
     if (special) return fail(`invalid --external-ip "${flags.externalIP}": ${special}`);
   }

@@ -16,7 +16,8 @@
 // out by at most maxSurge, scale in once all CloneSet pods are available) but keeps its counters
 // in memory, so an interrupted run cannot be resumed.
 import { parseIntOrPercent } from '../intstr';
-import { jsonObjectOf } from '../workloads/access';
+import type { JsonPatchOp } from '../containers';
+import { escapePointer, jsonObjectOf } from '../workloads/access';
 
 /** Annotation on the CloneSet: the migration's record (JSON, MigrationRecord). */
 export const MIGRATION_ANNOTATION = 'kubectl-kruise/migration';
@@ -198,19 +199,15 @@ export function serializeMigrationRecord(r: MigrationRecord): string {
   return JSON.stringify(ordered);
 }
 
-/** "~1" for "/" and "~0" for "~" in a JSON pointer segment (RFC 6901). */
-export function pointerSegment(key: string): string {
-  return key.replaceAll('~', '~0').replaceAll('/', '~1');
-}
-
-export type JsonPatchOp = { op: 'test' | 'replace' | 'add'; path: string; value: unknown };
+/** JSON pointer of the record on the CloneSet, which every write of a migration tests and replaces. */
+export const MIGRATION_RECORD_POINTER = `/metadata/annotations/${escapePointer(MIGRATION_ANNOTATION)}`;
 
 /**
  * The CloneSet's scale, guarded: applies only if its replicas and record are still what the
  * decision was made on (a concurrent run or person changed them → 422, decide again).
  */
 export function cloneSetScalePatch(from: number, to: number, recordBefore: string, recordAfter: string): JsonPatchOp[] {
-  const path = `/metadata/annotations/${pointerSegment(MIGRATION_ANNOTATION)}`;
+  const path = MIGRATION_RECORD_POINTER;
   return [
     { op: 'test', path: '/spec/replicas', value: from },
     { op: 'test', path, value: recordBefore },
@@ -223,7 +220,7 @@ export function cloneSetScalePatch(from: number, to: number, recordBefore: strin
 export function deploymentScalePatch(uid: string, from: number, to: number, target: string): JsonPatchOp[] {
   return [
     { op: 'test', path: '/metadata/uid', value: uid },
-    { op: 'test', path: `/metadata/annotations/${pointerSegment(MIGRATION_TARGET_ANNOTATION)}`, value: target },
+    { op: 'test', path: `/metadata/annotations/${escapePointer(MIGRATION_TARGET_ANNOTATION)}`, value: target },
     { op: 'test', path: '/spec/replicas', value: from },
     { op: 'replace', path: '/spec/replicas', value: to },
   ];

@@ -19,7 +19,6 @@ import { applyJsonPatch, type JsonPatchOp } from '../containers';
 import { dns1123SubdomainProblem } from '../names';
 import { activeOrdinals, ordinalOfPod, parseReserveOrdinals } from '../partition';
 import { LIFECYCLE_STATE_LABEL, readCloneSetSpec, SPECIFIED_DELETE_LABEL } from '../rules/cloneset';
-import { cloneSetDefaults, fieldErrorMessage, validateCloneSet, type FieldError } from '../rules/cloneset-webhook';
 import { describeRejections, webhookRejections } from '../rules/webhook-precheck';
 import type { KubeObject } from '../types';
 import { escapePointer, isObj, jsonObjectOf } from '../workloads/access';
@@ -301,24 +300,14 @@ function decideCloneSet(input: ScaledownInput): ScaledownDecision {
     ...appendOps(workload, ['spec', 'scaleStrategy', 'podsToDelete'], fresh.map((p) => p.name)),
     ...annotationOps(workload, { pods: kept, ordinals: [] }),
   ];
-  const rejected = cloneSetWebhookRejections(workload, ops, pods);
-  if (rejected.length > 0) return refused([`scaledown of ${label} would be rejected by Kruise's webhook: ${describeRejections(rejected)}`]);
-  return { kind: 'write', ops, from, to, removing: fresh.map((p) => ({ name: p.name, uid: p.uid })), already };
-}
-
-/**
- * Kruise's CloneSet webhook on the patched object, with the pods as read (validateScaleStrategy
- * looks each new podsToDelete name up): only errors the change introduces.
- */
-function cloneSetWebhookRejections(workload: KubeObject, ops: readonly JsonPatchOp[], pods: ReadonlyMap<string, PodFacts>): FieldError[] {
-  const after = applyJsonPatch(workload, ops);
+  // Kruise's webhook looks each new podsToDelete name up (validateScaleStrategy): answered from the pods as read.
   const lookup = (_ns: string | undefined, podName: string) => {
     const p = pods.get(podName);
     return p ? { terminating: p.terminating, controllerUid: p.controllerUid } : undefined;
   };
-  const before = cloneSetDefaults(workload);
-  const existing = new Set(validateCloneSet(before, before, lookup).map((e) => `${e.field}: ${fieldErrorMessage(e)}`));
-  return validateCloneSet(cloneSetDefaults(after), before, lookup).filter((e) => !existing.has(`${e.field}: ${fieldErrorMessage(e)}`));
+  const rejected = webhookRejections(workload, applyJsonPatch(workload, ops), lookup);
+  if (rejected.length > 0) return refused([`scaledown of ${label} would be rejected by Kruise's webhook: ${describeRejections(rejected)}`]);
+  return { kind: 'write', ops, from, to, removing: fresh.map((p) => ({ name: p.name, uid: p.uid })), already };
 }
 
 function decideAdvancedStatefulSet(input: ScaledownInput): ScaledownDecision {

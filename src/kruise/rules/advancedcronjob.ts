@@ -13,7 +13,7 @@ import type { FieldError } from './cloneset-webhook';
 import { CronParseError, parseStandard, timeZoneProblem } from './cron';
 import { defaultPodSpec } from './pod-defaults';
 import { validatePodTemplateSpec } from './pod-template-validation';
-import { finishedCondition, kubeTimestamp, parseTimestamp, type JobCondition } from './job-common';
+import { finishedCondition, kruiseJobNameProblems, kubeTimestamp, parseTimestamp, type JobCondition } from './job-common';
 import { parseImageReference } from './imagepull';
 import { jsonEqual } from './revisions';
 import type { KubeObject, OwnerReference } from '../types';
@@ -150,17 +150,8 @@ export function advancedCronJobDefaults(obj: KubeObject, injectTemplateDefaults:
   return out;
 }
 
-const NAME_RE = /^[a-zA-Z0-9-]+$/;
 /** MaxActiveDeadLineSeconds of the image-list-pull template rule. */
 const MAX_ACTIVE_DEADLINE_SECONDS = 3600 * 24;
-
-/** validateAdvancedCronJobName. */
-export function advancedCronJobNameProblems(name: string): string[] {
-  const out: string[] = [];
-  if (!NAME_RE.test(name)) out.push("AdvancedCronJob name must consist of alphanumeric characters or '-' (e.g. 'example-com', regex used for validation is '^[a-zA-Z0-9\\-]+$')");
-  if (name.length > 63) out.push('must be no more than 63 characters');
-  return out;
-}
 
 /** The schedule's parse error as the webhook words it (cron.ParseStandard), or undefined. */
 export function scheduleProblem(schedule: string): string | undefined {
@@ -177,7 +168,7 @@ export function scheduleProblem(schedule: string): string | undefined {
 export function validateAdvancedCronJob(obj: KubeObject, old?: KubeObject): FieldError[] {
   const errors: FieldError[] = [];
   const name = obj.metadata.name ?? '';
-  if (!old && name !== '') for (const detail of advancedCronJobNameProblems(name)) errors.push({ type: 'Invalid', field: 'metadata.name', value: name, detail });
+  if (!old && name !== '') for (const detail of kruiseJobNameProblems('AdvancedCronJob', name)) errors.push({ type: 'Invalid', field: 'metadata.name', value: name, detail });
   const spec = advancedCronJobSpec(obj);
   const schedule = spec.schedule ?? '';
   if (schedule === '') errors.push({ type: 'Invalid', field: 'spec.schedule', value: schedule, detail: 'schedule cannot be empty, please provide valid cron schedule.' });

@@ -15,7 +15,7 @@ import { podSpecFitsNode } from './node-affinity';
 import { defaultPodSpec } from './pod-defaults';
 import { validatePodTemplateSpec } from './pod-template-validation';
 import { findUntoleratedTaint, tolerationsTolerateTaint, type Taint, type Toleration } from './taints';
-import { finishedCondition, kubeTimestamp, parseTimestamp, type JobCondition } from './job-common';
+import { finishedCondition, kruiseJobNameProblems, kubeTimestamp, parseTimestamp, podFromJobTemplate, type JobCondition } from './job-common';
 import { parseQuantity } from '../quantity';
 import type { KubeObject, OwnerReference, Pod, PodTemplate } from '../types';
 
@@ -76,14 +76,9 @@ export function broadcastJobDefaults(obj: KubeObject, injectTemplateDefaults: bo
   return out;
 }
 
-const NAME_RE = /^[a-zA-Z0-9-]+$/;
-
 /** validateBroadcastJobName: the webhook's own name rule (stricter than a DNS subdomain: no dots). */
 export function broadcastJobNameProblems(name: string): string[] {
-  const out: string[] = [];
-  if (!NAME_RE.test(name)) out.push("BroadcastJob name must consist of alphanumeric characters or '-' (e.g. 'example-com', regex used for validation is '^[a-zA-Z0-9\\-]+$')");
-  if (name.length > 63) out.push('must be no more than 63 characters');
-  return out;
+  return kruiseJobNameProblems('BroadcastJob', name);
 }
 
 /** validateBroadcastJob on the defaulted object, in Kruise's order. */
@@ -416,26 +411,12 @@ function isJobComplete(spec: BroadcastJobSpec, desiredNodes: Map<string, Pod | u
  * node affinity pinning it to the node (ReplaceDaemonSetPodNodeNameNodeAffinity).
  */
 export function broadcastJobPod(job: KubeObject, nodeName: string, ownerApiVersion: string): Pod {
-  const template = structuredClone(broadcastJobSpec(job).template ?? { spec: { containers: [] } });
-  const spec = (template.spec ?? { containers: [] }) as Pod['spec'];
-  const affinity = { ...((spec.affinity as Record<string, unknown> | undefined) ?? {}) };
+  const owner: OwnerReference = { apiVersion: ownerApiVersion, kind: 'BroadcastJob', name: job.metadata.name ?? '', uid: job.metadata.uid ?? '', controller: true, blockOwnerDeletion: true };
+  const pod = podFromJobTemplate(job, broadcastJobSpec(job).template, owner, { labels: broadcastJobPodLabels(job) });
+  const affinity = { ...((pod.spec.affinity as Record<string, unknown> | undefined) ?? {}) };
   const nodeAffinity = { ...((affinity.nodeAffinity as Record<string, unknown> | undefined) ?? {}) };
   nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution = { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [nodeName] }] }] };
   affinity.nodeAffinity = nodeAffinity;
-  spec.affinity = affinity;
-  const owner: OwnerReference = { apiVersion: ownerApiVersion, kind: 'BroadcastJob', name: job.metadata.name ?? '', uid: job.metadata.uid ?? '', controller: true, blockOwnerDeletion: true };
-  const pod: Pod = {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      generateName: `${job.metadata.name}-`,
-      namespace: job.metadata.namespace,
-      labels: { ...(template.metadata?.labels ?? {}), ...broadcastJobPodLabels(job) },
-      ownerReferences: [owner],
-    },
-    spec,
-  };
-  const annotations = template.metadata?.annotations;
-  if (annotations && Object.keys(annotations).length > 0) pod.metadata.annotations = { ...annotations };
+  pod.spec.affinity = affinity;
   return pod;
 }

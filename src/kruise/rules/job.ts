@@ -13,7 +13,7 @@
 import type { FieldError } from './cloneset-webhook';
 import { defaultPodSpec } from './pod-defaults';
 import { validatePodTemplateSpec } from './pod-template-validation';
-import { kubeTimestamp, parseTimestamp, type JobCondition } from './job-common';
+import { finishedCondition, kubeTimestamp, parseTimestamp, podFromJobTemplate, type JobCondition } from './job-common';
 import { labelSelectorMatches, type LabelSelector } from '../selectors';
 import { jsonEqual } from './revisions';
 import type { KubeObject, OwnerReference, Pod } from '../types';
@@ -149,11 +149,6 @@ export interface JobPlan {
   requeueAfterMs?: number;
 }
 
-function finishedType(conditions: readonly JobCondition[] | undefined): 'Complete' | 'Failed' | undefined {
-  for (const c of conditions ?? []) if ((c.type === 'Complete' || c.type === 'Failed') && c.status === 'True') return c.type;
-  return undefined;
-}
-
 function condition(type: string, reason: string, message: string, now: number): JobCondition {
   const t = kubeTimestamp(now);
   return { type, status: 'True', lastProbeTime: t, lastTransitionTime: t, reason, message };
@@ -176,7 +171,7 @@ export function syncJob(input: JobSyncInput): JobPlan {
   const plan: JobPlan = { create: 0, deletePods: [], releasePods: [], deleteJob: false };
   const uid = job.metadata.uid;
   const pods = input.pods.filter((p) => (p.metadata.ownerReferences ?? []).some((r) => r.controller === true && r.uid === uid));
-  const finished = finishedType(old.conditions);
+  const finished = finishedCondition(old.conditions);
   if (finished) {
     // The job controller releases every pod once the job is done; the TTL controller deletes the job.
     for (const p of pods) if (hasFinalizer(p)) plan.releasePods.push(p.metadata.name ?? '');
@@ -323,20 +318,6 @@ function pushCondition(conditions: JobCondition[], c: JobCondition): JobConditio
 
 /** A pod of the job: the template, `<job>-` generated name, the tracking finalizer, a controller reference. */
 export function jobPod(job: KubeObject): Pod {
-  const template = structuredClone(jobSpec(job).template ?? {});
   const owner: OwnerReference = { apiVersion: 'batch/v1', kind: 'Job', name: job.metadata.name ?? '', uid: job.metadata.uid ?? '', controller: true, blockOwnerDeletion: true };
-  const pod: Pod = {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      generateName: `${job.metadata.name}-`,
-      namespace: job.metadata.namespace,
-      labels: { ...(template.metadata?.labels ?? {}) },
-      finalizers: [JOB_TRACKING_FINALIZER],
-      ownerReferences: [owner],
-    },
-    spec: (template.spec ?? { containers: [] }) as Pod['spec'],
-  };
-  if (template.metadata?.annotations && Object.keys(template.metadata.annotations).length) pod.metadata.annotations = { ...template.metadata.annotations };
-  return pod;
+  return podFromJobTemplate(job, jobSpec(job).template, owner, { finalizers: [JOB_TRACKING_FINALIZER] });
 }

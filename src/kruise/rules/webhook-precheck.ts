@@ -6,13 +6,13 @@
 import type { KubeObject } from '../types';
 import { advancedDaemonSetDefaults, validateAdvancedDaemonSet } from './ads';
 import { advancedStatefulSetDefaults, validateAdvancedStatefulSet } from './asts';
-import { cloneSetDefaults, fieldErrorMessage, validateCloneSet, type FieldError } from './cloneset-webhook';
+import { cloneSetDefaults, fieldErrorMessage, validateCloneSet, type FieldError, type PodLookup } from './cloneset-webhook';
 
-function kruiseValidate(obj: KubeObject, old?: KubeObject): FieldError[] | undefined {
+function kruiseValidate(obj: KubeObject, old?: KubeObject, pods?: PodLookup): FieldError[] | undefined {
   if (!obj.apiVersion?.startsWith('apps.kruise.io/')) return undefined;
   switch (obj.kind) {
     case 'CloneSet':
-      return validateCloneSet(cloneSetDefaults(obj), old && cloneSetDefaults(old));
+      return validateCloneSet(cloneSetDefaults(obj), old && cloneSetDefaults(old), pods);
     case 'StatefulSet':
       return validateAdvancedStatefulSet(advancedStatefulSetDefaults(obj), old && advancedStatefulSetDefaults(old));
     case 'DaemonSet':
@@ -24,9 +24,12 @@ function kruiseValidate(obj: KubeObject, old?: KubeObject): FieldError[] | undef
 
 const key = (e: FieldError) => `${e.field}: ${fieldErrorMessage(e)}`;
 
-/** The webhook's errors for `before` → `after` that `before` alone does not already have. */
-export function webhookRejections(before: KubeObject, after: KubeObject): FieldError[] {
-  const errors = kruiseValidate(after, before);
+/**
+ * The webhook's errors for `before` → `after` that `before` alone does not already have. With `pods`,
+ * a CloneSet's new podsToDelete names are looked up as its webhook does (validateScaleStrategy).
+ */
+export function webhookRejections(before: KubeObject, after: KubeObject, pods?: PodLookup): FieldError[] {
+  const errors = kruiseValidate(after, before, pods);
   if (!errors || errors.length === 0) return [];
   const existing = new Set((kruiseValidate(before) ?? []).map(key));
   return errors.filter((e) => !existing.has(key(e)));

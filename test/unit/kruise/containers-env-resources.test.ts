@@ -11,11 +11,11 @@ import {
   formatEnvList,
   isValidEnvName,
   parseEnvArgs,
-  parseQuantity,
   parseResourceList,
   planEnvChange,
   planResourcesChange,
 } from '../../../src/kruise/containers';
+import { parseQuantity } from '../../../src/kruise/quantity';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'set');
 function fixture(name: string): KubeObject {

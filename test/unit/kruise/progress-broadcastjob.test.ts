@@ -55,6 +55,25 @@ test('a pod stuck in ImagePullBackOff fails the gate after --failure-grace, with
   assert.deepEqual([failed.state, failed.message], ['Failed', 'broadcastjob "warm" failed: pod "warm-abc" container "warm" is in ImagePullBackOff: Back-off pulling image']);
 });
 
+test('an init container stuck in ErrImagePull fails the gate too, also through the watch\'s trimmed pods (trimPod keeps init container states)', () => {
+  const stuck: Pod = {
+    metadata: { name: 'warm-init', uid: 'p2', creationTimestamp: '2025-10-10T08:58:00Z' },
+    spec: { initContainers: [{ name: 'fetch', image: 'x:fail-pull' }], containers: [{ name: 'warm', image: 'b' }] },
+    status: {
+      phase: 'Pending',
+      startTime: '2025-10-10T08:58:00Z',
+      initContainerStatuses: [{ name: 'fetch', image: 'x:fail-pull', ready: false, restartCount: 0, state: { waiting: { reason: 'ErrImagePull', message: 'pull access denied' } } }],
+      containerStatuses: [{ name: 'warm', image: 'b', ready: false, restartCount: 0, state: { waiting: { reason: 'PodInitializing' } } }],
+    },
+  };
+  const job = bcj({ phase: 'running', desired: 1, active: 1, succeeded: 0, failed: 0 });
+  const want = ['Failed', 'broadcastjob "warm" failed: pod "warm-init" container "fetch" is in ErrImagePull: pull access denied'];
+  const direct = evaluateBroadcastJob(job, [stuck], NOW, { failureGraceMs: 60_000, podsListed: true });
+  assert.deepEqual([direct.state, direct.message], want);
+  const trimmed = evaluateBroadcastJob(job, [progressKindFor(job)!.trimPod(stuck)], NOW, { failureGraceMs: 60_000, podsListed: true });
+  assert.deepEqual([trimmed.state, trimmed.message], want);
+});
+
 test('JSON Lines of a job kind: the general fields plus desired/active/succeeded/failed/phase, no rollout counts', () => {
   const p = evaluateBroadcastJob(bcj({ phase: 'running', desired: 4, active: 3, succeeded: 1, failed: 0 }), [], NOW);
   assert.deepEqual(statusView(p, NOW), {

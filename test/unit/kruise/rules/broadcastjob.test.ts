@@ -8,6 +8,7 @@ import {
   BROADCAST_JOB_NAME_LABEL,
   BROADCAST_JOB_UID_LABEL,
   broadcastJobDefaults,
+  broadcastJobNameProblems,
   broadcastJobPod,
   filterBroadcastJobPods,
   nodeFitnessProblem,
@@ -17,6 +18,7 @@ import {
   validateBroadcastJobSpec,
   type BroadcastJobSpec,
 } from '../../../../src/kruise/rules/broadcastjob';
+import { validateAdvancedCronJob } from '../../../../src/kruise/rules/advancedcronjob';
 import type { KubeObject, Pod } from '../../../../src/kruise/types';
 
 const NOW = Date.parse('2025-10-10T09:00:00Z');
@@ -271,4 +273,14 @@ test('SetDefaultsBroadcastJob: Always, MaxInt32 parallelism, FailFast; pod defau
   const kept = broadcastJobDefaults({ metadata: { name: 'x' }, spec: { parallelism: '50%', template: { spec: { containers: [] } } } }, false);
   assert.equal((kept.spec as BroadcastJobSpec).parallelism, '50%');
   assert.equal((kept.spec as BroadcastJobSpec).template?.spec.restartPolicy, undefined);
+});
+
+test('validateBroadcastJobName / validateAdvancedCronJobName (no table upstream): alphanumerics and "-" only, at most 63, each webhook naming its kind', () => {
+  const rule = (kind: string) => `${kind} name must consist of alphanumeric characters or '-' (e.g. 'example-com', regex used for validation is '^[a-zA-Z0-9\\-]+$')`;
+  assert.deepEqual(broadcastJobNameProblems('Warm-Up-2'), []);
+  assert.deepEqual(broadcastJobNameProblems('warm.up'), [rule('BroadcastJob')]);
+  assert.deepEqual(broadcastJobNameProblems(`a.${'b'.repeat(63)}`), [rule('BroadcastJob'), 'must be no more than 63 characters']);
+  const acjNameErrors = (name: string) => validateAdvancedCronJob({ apiVersion: 'apps.kruise.io/v1beta1', kind: 'AdvancedCronJob', metadata: { name }, spec: {} }).filter((e) => e.field === 'metadata.name').map((e) => e.detail);
+  assert.deepEqual(acjNameErrors('nightly.report'), [rule('AdvancedCronJob')]);
+  assert.deepEqual(acjNameErrors('n'.repeat(64)), ['must be no more than 63 characters']);
 });
