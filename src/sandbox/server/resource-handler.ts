@@ -237,10 +237,16 @@ export class ResourceHandler {
     r.sendJson(200, convertTo(type, updated, version.name));
   }
 
-  /** Applies a patch of the request's content type to `current` (in the requested version). */
-  private async applyPatch(r: ApiRequest, type: ResourceType, current: KubeObject): Promise<KubeObject> {
+  /**
+   * Applies a patch (`text`, the request body) of the request's content type to `current` (in the
+   * requested version). Synchronous on purpose: callers read the body first, so reading the stored
+   * object, patching it and writing it back happen with no controller write in between, as the
+   * API server's GuaranteedUpdate retries until they do. (Reading the stored object before the
+   * body arrived answered 409 to a patch without resourceVersion whenever a controller wrote
+   * the object meanwhile.)
+   */
+  private applyPatch(r: ApiRequest, type: ResourceType, current: KubeObject, text: string): KubeObject {
     const ct = (r.contentType ?? '').split(';')[0]!.trim();
-    const text = await r.body();
     let patch: unknown;
     if (ct === 'application/apply-patch+yaml') {
       try {
@@ -279,10 +285,11 @@ export class ResourceHandler {
     const dryRun = dryRunOf(r);
     const ct = (r.contentType ?? '').split(';')[0]!.trim();
     if (ct === 'application/strategic-merge-patch+json' && !type.builtin) throw ApiError.unsupportedMediaType(ct);
+    const text = await r.body();
     const stored = this.ctx.store.getRef(this.gr(type), p.namespace, p.name!);
     if (!stored) {
       if (ct === 'application/apply-patch+yaml') {
-        const patched = await this.applyPatch(r, type, { apiVersion: groupVersion(type.group, version.name), kind: type.kind, metadata: { name: p.name, namespace: p.namespace } });
+        const patched = this.applyPatch(r, type, { apiVersion: groupVersion(type.group, version.name), kind: type.kind, metadata: { name: p.name, namespace: p.namespace } }, text);
         const obj = this.prepareIncoming(r, p, type, version, patched, r.warnings);
         const created = this.ctx.store.createRef(this.gr(type), obj, { fromApi: true, dryRun });
         r.sendJson(201, convertTo(type, created, version.name));
@@ -291,7 +298,7 @@ export class ResourceHandler {
       throw ApiError.notFound(type.group, type.resource, p.name!);
     }
     const current = structuredClone(convertTo(type, stored, version.name));
-    const patched = await this.applyPatch(r, type, current);
+    const patched = this.applyPatch(r, type, current, text);
     if (this.ctx.injectConflict()) throw ApiError.conflict(type.group, type.resource, p.name!);
     const obj = this.prepareIncoming(r, p, type, version, patched, r.warnings);
     const updated = this.ctx.store.updateRef(this.gr(type), obj, { fromApi: true, dryRun });
@@ -422,8 +429,9 @@ export class ResourceHandler {
     let incoming: unknown;
     if (verb === 'update') incoming = await r.bodyObject();
     else if (verb === 'patch') {
+      const text = await r.body();
       const stored = this.existing(type, p);
-      incoming = await this.applyPatch(r, type, structuredClone(convertTo(type, stored, version.name)));
+      incoming = this.applyPatch(r, type, structuredClone(convertTo(type, stored, version.name)), text);
     } else throw ApiError.methodNotAllowed();
     const obj = this.prepareIncoming(r, p, type, version, incoming, r.warnings);
     if (this.ctx.injectConflict()) throw ApiError.conflict(type.group, type.resource, p.name!);
@@ -451,20 +459,26 @@ export class ResourceHandler {
   }
 
   private async scale(r: ApiRequest, p: ResourcePath, verb: Verb, type: ResourceType, version: ServedVersion): Promise<void> {
+    // The body first: from reading the stored object to writing it back nothing may interleave
+    // (see applyPatch).
+    const body = verb === 'update' ? await r.bodyObject() : verb === 'patch' ? await r.body() : undefined;
     const stored = this.existing(type, p);
     const current = convertTo(type, stored, version.name);
     if (verb === 'get') return r.sendJson(200, this.scaleOf(type, version, current));
     const dryRun = dryRunOf(r);
     let scale: Obj;
     if (verb === 'update') {
-      const body = await r.bodyObject();
       if (!isObj(body)) throw ApiError.badRequest('the body of the request must be a Scale object');
       scale = body;
     } else if (verb === 'patch') {
       const ct = (r.contentType ?? '').split(';')[0]!.trim();
       const base = this.scaleOf(type, version, current);
-      const text = await r.body();
-      const patch = JSON.parse(text) as unknown;
+      let patch: unknown;
+      try {
+        patch = JSON.parse(body as string);
+      } catch (err) {
+        throw ApiError.badRequest(`error decoding patch: ${err instanceof Error ? err.message : String(err)}`);
+      }
       if (ct === 'application/json-patch+json') scale = applyJsonPatch(base, patch) as Obj;
       else if (ct === 'application/merge-patch+json' || ct === 'application/strategic-merge-patch+json') scale = mergePatch(base, patch) as Obj;
       else throw ApiError.unsupportedMediaType(ct);
