@@ -128,8 +128,8 @@ export function advancedCronJobDefaults(obj: KubeObject, injectTemplateDefaults:
   const out = structuredClone(obj);
   const spec = (out.spec ??= {}) as AdvancedCronJobSpec;
   const t = spec.template;
-  if (t?.jobTemplate && injectTemplateDefaults) defaultPodSpec((t.jobTemplate.spec?.template as { spec?: unknown } | undefined)?.spec);
-  if (t?.broadcastJobTemplate && injectTemplateDefaults) defaultPodSpec((t.broadcastJobTemplate.spec?.template as { spec?: unknown } | undefined)?.spec);
+  if (t?.jobTemplate && injectTemplateDefaults) defaultPodSpec((t.jobTemplate.spec?.template as { spec?: unknown } | undefined)?.spec, { kruise: true });
+  if (t?.broadcastJobTemplate && injectTemplateDefaults) defaultPodSpec((t.broadcastJobTemplate.spec?.template as { spec?: unknown } | undefined)?.spec, { kruise: true });
   const ilp = t?.imageListPullJobTemplate;
   if (ilp) {
     const s = (ilp.spec ??= {}) as { completionPolicy?: { type?: string }; pullPolicy?: { timeoutSeconds?: number; backoffLimit?: number }; imagePullPolicy?: string };

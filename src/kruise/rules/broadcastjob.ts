@@ -67,7 +67,7 @@ export function broadcastJobPodLabels(job: KubeObject): Record<string, string> {
 export function broadcastJobDefaults(obj: KubeObject, injectTemplateDefaults: boolean): KubeObject {
   const out = structuredClone(obj);
   const spec = (out.spec ??= {}) as BroadcastJobSpec & Record<string, unknown>;
-  if (injectTemplateDefaults) defaultPodSpec((spec.template as { spec?: unknown } | undefined)?.spec);
+  if (injectTemplateDefaults) defaultPodSpec((spec.template as { spec?: unknown } | undefined)?.spec, { kruise: true });
   spec.completionPolicy ??= {};
   if (!spec.completionPolicy.type) spec.completionPolicy.type = 'Always';
   if (spec.parallelism === undefined || spec.parallelism === null) spec.parallelism = MAX_INT32;

@@ -8,23 +8,44 @@ function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Fills the defaults in place (a missing or non-object spec is left alone). */
-export function defaultPodSpec(spec: unknown): void {
+/**
+ * SetDefaults_Container's pull policy (k8s pkg/apis/core/v1/defaults.go): Always when the image's
+ * tag is "latest", which parsers.ParseImageName also gives an image with neither tag nor digest;
+ * otherwise IfNotPresent (a digest without tag included: `nginx@sha256:…`).
+ */
+export function defaultPullPolicy(image: string): 'Always' | 'IfNotPresent' {
+  const at = image.indexOf('@');
+  const name = at < 0 ? image : image.slice(0, at);
+  const last = name.slice(name.lastIndexOf('/') + 1); // a registry's port is not a tag
+  const colon = last.lastIndexOf(':');
+  const tag = colon >= 0 ? last.slice(colon + 1) : at < 0 ? 'latest' : '';
+  return tag === 'latest' ? 'Always' : 'IfNotPresent';
+}
+
+/** SetDefaults_Container and the port protocol (SetDefaults_ContainerPort), in place. */
+export function defaultContainer(c: Obj): void {
+  c.terminationMessagePath ??= '/dev/termination-log';
+  c.terminationMessagePolicy ??= 'File';
+  if (c.imagePullPolicy === undefined && typeof c.image === 'string') c.imagePullPolicy = defaultPullPolicy(c.image);
+  for (const p of Array.isArray(c.ports) ? c.ports : []) if (isObj(p)) p.protocol ??= 'TCP';
+}
+
+/**
+ * Fills kube's defaults in place (a missing or non-object spec is left alone). `kruise`: Kruise's
+ * SetDefaultPodSpec for the templates of its own kinds, which gives app containers (not init
+ * containers) imagePullPolicy Always whatever the tag, "for in-place update" (apis/apps/defaults/pod.go).
+ */
+export function defaultPodSpec(spec: unknown, opts: { kruise?: boolean } = {}): void {
   if (!isObj(spec)) return;
   spec.restartPolicy ??= 'Always';
   spec.terminationGracePeriodSeconds ??= 30;
   spec.dnsPolicy ??= 'ClusterFirst';
   spec.schedulerName ??= 'default-scheduler';
   spec.securityContext ??= {};
-  const containers = [...(Array.isArray(spec.containers) ? spec.containers : []), ...(Array.isArray(spec.initContainers) ? spec.initContainers : [])];
-  for (const c of containers) {
+  for (const c of Array.isArray(spec.initContainers) ? spec.initContainers : []) if (isObj(c)) defaultContainer(c);
+  for (const c of Array.isArray(spec.containers) ? spec.containers : []) {
     if (!isObj(c)) continue;
-    c.terminationMessagePath ??= '/dev/termination-log';
-    c.terminationMessagePolicy ??= 'File';
-    if (c.imagePullPolicy === undefined && typeof c.image === 'string') {
-      const tag = c.image.includes('@') ? 'digest' : (c.image.split('/').pop()!.split(':')[1] ?? 'latest');
-      c.imagePullPolicy = tag === 'latest' ? 'Always' : 'IfNotPresent';
-    }
-    for (const p of Array.isArray(c.ports) ? c.ports : []) if (isObj(p)) p.protocol ??= 'TCP';
+    if (opts.kruise) c.imagePullPolicy ??= 'Always';
+    defaultContainer(c);
   }
 }

@@ -7,24 +7,19 @@ import type { LabelSelector } from '../selectors';
 import type { KubeObject } from '../types';
 import type { FieldError } from './cloneset-webhook';
 import { validatePositiveIntOrPercent } from './intstr-validation';
+import { defaultContainer } from './pod-defaults';
 import { pinnedRevision, readSidecarSet, type SidecarContainer, type SidecarSetView } from './sidecarset';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function defaultContainer(c: Obj, injectPolicy: string): void {
+function defaultSidecarContainer(c: Obj, injectPolicy: string): void {
   c.podInjectPolicy ??= injectPolicy;
   const up = (c.upgradeStrategy = isObj(c.upgradeStrategy) ? c.upgradeStrategy : {});
   up.upgradeType ??= 'ColdUpgrade';
   const share = (c.shareVolumePolicy = isObj(c.shareVolumePolicy) ? c.shareVolumePolicy : {});
   share.type ??= 'disabled';
-  // v1.SetDefaults_Container
-  c.terminationMessagePath ??= '/dev/termination-log';
-  c.terminationMessagePolicy ??= 'File';
-  if (c.imagePullPolicy === undefined && typeof c.image === 'string') {
-    const tag = /:([^/:@]+)$/.exec(c.image.split('@')[0])?.[1];
-    c.imagePullPolicy = !tag || tag === 'latest' ? 'Always' : 'IfNotPresent';
-  }
+  defaultContainer(c); // v1alpha1.go setDefaultContainer: v1.SetDefaults_Container, ports TCP
 }
 
 /**
@@ -40,8 +35,8 @@ export function sidecarSetDefaults(obj: KubeObject, release: string): KubeObject
   us.type ??= 'RollingUpdate';
   us.maxUnavailable ??= 1;
   us.partition ??= 0;
-  for (const c of Array.isArray(spec.initContainers) ? spec.initContainers : []) if (isObj(c)) defaultContainer(c, release === 'v1.3' ? 'BeforeAppContainer' : 'AfterAppContainer');
-  for (const c of Array.isArray(spec.containers) ? spec.containers : []) if (isObj(c)) defaultContainer(c, 'BeforeAppContainer');
+  for (const c of Array.isArray(spec.initContainers) ? spec.initContainers : []) if (isObj(c)) defaultSidecarContainer(c, release === 'v1.3' ? 'BeforeAppContainer' : 'AfterAppContainer');
+  for (const c of Array.isArray(spec.containers) ? spec.containers : []) if (isObj(c)) defaultSidecarContainer(c, 'BeforeAppContainer');
   spec.revisionHistoryLimit ??= 10;
   for (const p of Array.isArray(spec.patchPodMetadata) ? spec.patchPodMetadata : []) if (isObj(p)) p.patchPolicy ??= 'Retain';
   const inj = isObj(spec.injectionStrategy) ? spec.injectionStrategy : undefined;

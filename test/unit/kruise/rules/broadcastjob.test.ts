@@ -269,7 +269,8 @@ test('SetDefaultsBroadcastJob: Always, MaxInt32 parallelism, FailFast; pod defau
   const spec = d.spec as BroadcastJobSpec;
   assert.deepEqual([spec.completionPolicy?.type, spec.parallelism, spec.failurePolicy?.type], ['Always', 2147483647, 'FailFast']);
   assert.equal(spec.template?.spec.restartPolicy, 'Always');
-  assert.equal((spec.template?.spec.containers[0] as { imagePullPolicy?: string }).imagePullPolicy, 'IfNotPresent');
+  // Kruise's SetDefaultPodSpec (apis/apps/defaults/pod.go): app containers Always "for in-place update"
+  assert.equal((spec.template?.spec.containers[0] as { imagePullPolicy?: string }).imagePullPolicy, 'Always');
   const kept = broadcastJobDefaults({ metadata: { name: 'x' }, spec: { parallelism: '50%', template: { spec: { containers: [] } } } }, false);
   assert.equal((kept.spec as BroadcastJobSpec).parallelism, '50%');
   assert.equal((kept.spec as BroadcastJobSpec).template?.spec.restartPolicy, undefined);

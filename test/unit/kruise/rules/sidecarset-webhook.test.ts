@@ -82,6 +82,10 @@ test('SetDefaultsSidecarSetV1beta1: strategy, containers BeforeAppContainer, ini
   });
   assert.equal(spec.initContainers[0].podInjectPolicy, 'AfterAppContainer');
   assert.equal(spec.initContainers[0].imagePullPolicy, 'Always', 'no tag means latest');
+  // a digest without a tag is not "latest" (it pulled Always), and ports get TCP (setDefaultContainer)
+  const pinned = sidecarSetDefaults(ss('s', { containers: [{ name: 'c', image: 'x@sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855', ports: [{ containerPort: 80 }] }] }), 'v1.9').spec as Record<string, any>;
+  assert.equal(pinned.containers[0].imagePullPolicy, 'IfNotPresent');
+  assert.deepEqual(pinned.containers[0].ports, [{ containerPort: 80, protocol: 'TCP' }]);
   assert.equal(spec.revisionHistoryLimit, 10);
   const v13 = sidecarSetDefaults(ss('s', { initContainers: [{ name: 'i', image: 'y' }] }), 'v1.3').spec as Record<string, any>;
   assert.equal(v13.initContainers[0].podInjectPolicy, 'BeforeAppContainer');
