@@ -8,6 +8,7 @@ import { adapterFor } from './workloads/index';
 import { escapePointer, isObj, pointerOf } from './workloads/access';
 import { subsetTemplateOf } from './rules/uniteddeployment';
 import { parseQuantity } from './quantity';
+import { jsonPatch } from '../lib/json-patch';
 
 export type ContainerListName = 'containers' | 'initContainers';
 
@@ -74,10 +75,6 @@ export function podSpecPath(obj: KubeObject): string[] | undefined {
       return undefined;
     }
   }
-}
-
-function unescapePointer(segment: string): string {
-  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 function at(obj: unknown, path: readonly string[]): unknown {
@@ -476,40 +473,7 @@ export function inPlaceVerdict(obj: KubeObject, changes: readonly TemplateChange
 // ---------------------------------------------------------------------------
 // Applying a JSON patch locally (--local and --dry-run=client show the result without a server)
 
-export class JsonPatchError extends Error {}
-
-function parsePointer(path: string): string[] {
-  if (path === '') return [];
-  if (!path.startsWith('/')) throw new JsonPatchError(`invalid JSON pointer "${path}"`);
-  return path.slice(1).split('/').map(unescapePointer);
-}
-
-/** Applies a JSON patch to a deep copy of `obj` (test/add/replace/remove only). */
+/** Applies a JSON patch to a deep copy of `obj` (lib/json-patch's RFC 6902; throws its JsonPatchError). */
 export function applyJsonPatch<T extends KubeObject>(obj: T, ops: readonly JsonPatchOp[]): T {
-  const root = structuredClone(obj) as unknown as Record<string, unknown>;
-  for (const op of ops) {
-    const segs = parsePointer(op.path);
-    const last = segs.pop();
-    if (last === undefined) throw new JsonPatchError('patching the document root is not supported');
-    const container = at(root, segs);
-    if (Array.isArray(container)) {
-      const index = last === '-' ? container.length : Number(last);
-      if (!Number.isInteger(index) || index < 0 || index > container.length) throw new JsonPatchError(`path ${op.path} is out of range`);
-      if (op.op === 'test') {
-        if (!sameJson(container[index], op.value)) throw new JsonPatchError(`test failed at ${op.path}`);
-      } else if (op.op === 'add') container.splice(index, 0, structuredClone(op.value));
-      else if (index >= container.length) throw new JsonPatchError(`path ${op.path} does not exist`);
-      else if (op.op === 'replace') container[index] = structuredClone(op.value);
-      else container.splice(index, 1);
-      continue;
-    }
-    if (!isObj(container)) throw new JsonPatchError(`path ${op.path} does not exist`);
-    if (op.op === 'test') {
-      if (!sameJson(container[last], op.value)) throw new JsonPatchError(`test failed at ${op.path}`);
-    } else if (op.op === 'add') container[last] = structuredClone(op.value);
-    else if (!(last in container)) throw new JsonPatchError(`path ${op.path} does not exist`);
-    else if (op.op === 'replace') container[last] = structuredClone(op.value);
-    else delete container[last];
-  }
-  return root as unknown as T;
+  return jsonPatch(obj, ops) as T;
 }

@@ -129,7 +129,7 @@ test('a test op on a reordered container makes the patch fail instead of touchin
   assert.ok(plan.ok);
   const reordered = structuredClone(cs) as KubeObject & { spec: { template: { spec: { containers: unknown[] } } } };
   reordered.spec.template.spec.containers.reverse();
-  assert.throws(() => applyJsonPatch(reordered, plan.ops), /test failed/);
+  assert.throws(() => applyJsonPatch(reordered, plan.ops), /testing value at "\/spec\/template\/spec\/containers\/0\/name" failed/);
 });
 
 test('applyJsonPatch: add/replace/remove on arrays and objects', () => {
