@@ -120,10 +120,14 @@ export function waitUntil<R>(
       fn();
     };
     const onAbort = (): void => finish(() => reject(new WaitAborted()));
+    // No verdict before every set has its first list: a check over a set not yet listed reads it
+    // as empty (bug: a scale-down read "pod gone" when the workload's list came before the pods').
+    let allSynced = false;
     const evaluate = (): void => {
       if (settled) return;
       const failed = sets.map((s) => s.failure()).find((f) => f !== undefined);
       if (failed !== undefined) return finish(() => reject(failed));
+      if (!allSynced) return;
       let value: R | undefined | false;
       try {
         value = check();
@@ -138,7 +142,10 @@ export function waitUntil<R>(
       timer = setTimeout(() => finish(() => reject(new WaitTimeout(`timed out waiting for ${opts.what}`))), Math.max(0, opts.deadline - Date.now()));
     }
     for (const s of sets) unsubs.push(s.onChange(evaluate));
-    void Promise.all(sets.map((s) => s.synced)).then(evaluate);
+    void Promise.all(sets.map((s) => s.synced)).then(() => {
+      allSynced = true;
+      evaluate();
+    });
   });
 }
 
