@@ -7,13 +7,12 @@ import type { KubeClient, KubeObject, ResourceType } from '../kube/client';
 import { isAlreadyExists, isConflict, isNotFound, KubeApiError } from '../kube/errors';
 import { CliError, failure } from '../cli/exit';
 import { hashSuffixedName, shortHash } from '../kruise/builders/hash';
-import { leaseHolder, microTime, RESTART_LEASE_SECONDS, type LeaseSpecShape } from '../kruise/plans/restart-run';
+import { leaseHolder, microTime, LEASE_SECONDS, type LeaseSpecShape } from '../kruise/plans/lease';
 import { WaitAborted, WaitTimeout } from './live';
 
 export const LEASE_RT: ResourceType = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', namespaced: true };
 
-/** A Lease renewed every third of this lasts three renewals; a holder that died loses it after this. */
-export const LEASE_SECONDS = RESTART_LEASE_SECONDS;
+export { LEASE_SECONDS };
 
 /** `kubectl-kruise-<operation>-<kind>-<name>`, hashed down when longer than a name may be. */
 export function operationLeaseName(operation: string, kind: string, name: string): string {

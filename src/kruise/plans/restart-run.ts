@@ -1,13 +1,10 @@
 // What a `restart` run did, kept on the cluster (in the annotation of its Lease) so that a rerun
-// after Ctrl-C, --timeout or a killed process does only what is left, and the lease rules that
-// let exactly one run drive a restart of a workload at a time. Pure: no I/O.
+// after Ctrl-C, --timeout or a killed process does only what is left (one run at a time: lease.ts).
+// Pure: no I/O.
 import { jsonObjectOf } from '../workloads/access';
 
 /** Annotation of the restart Lease holding the last run's record (JSON). */
 export const RESTART_RUN_ANNOTATION = 'kubectl-kruise/restart-run';
-
-/** A Lease is renewed every third of its duration; a holder that died loses it after this. */
-export const RESTART_LEASE_SECONDS = 15;
 
 export type RunState = 'running' | 'done' | 'failed';
 
@@ -76,34 +73,4 @@ export function coveredByRun(record: RestartRunRecord, podUid: string): 'new-pod
   if (!record.pods.includes(podUid)) return 'new-pod';
   if (record.created.includes(podUid)) return 'crr-created';
   return undefined;
-}
-
-export interface LeaseSpecShape {
-  holderIdentity?: string;
-  leaseDurationSeconds?: number;
-  acquireTime?: string;
-  renewTime?: string;
-  leaseTransitions?: number;
-}
-
-/**
- * Who holds the lease at `nowMs`, or undefined when it is free: released (no holder) or not
- * renewed within its duration (the holder died). `sameSinceMs`: since when this client has seen
- * the lease unchanged, which judges expiry on our own clock when the holder's clock is skewed.
- */
-export function leaseHolder(spec: LeaseSpecShape | undefined, nowMs: number, sameSinceMs?: number): { holder: string; renewedMs: number; expiresInMs: number } | undefined {
-  const holder = spec?.holderIdentity;
-  if (!holder) return undefined;
-  const durationMs = (spec?.leaseDurationSeconds ?? RESTART_LEASE_SECONDS) * 1000;
-  const renewed = Date.parse(spec?.renewTime ?? spec?.acquireTime ?? '');
-  const renewedMs = Number.isNaN(renewed) ? 0 : renewed;
-  const expiresInMs = renewedMs + durationMs - nowMs;
-  if (expiresInMs <= 0) return undefined;
-  if (sameSinceMs !== undefined && nowMs - sameSinceMs > durationMs) return undefined;
-  return { holder, renewedMs, expiresInMs };
-}
-
-/** Lease times are MicroTime: RFC 3339 with microseconds. */
-export function microTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }

@@ -1,18 +1,17 @@
 // The record a restart run keeps in its Lease, which earlier run a rerun continues, and who
-// holds the lease (src/kruise/plans/restart-run.ts). Not a Kruise rule: the lease follows the
+// holds the lease (src/kruise/plans/restart-run.ts, lease.ts). Not a Kruise rule: the lease follows the
 // coordination.k8s.io/v1 Lease fields (holderIdentity, renewTime, leaseDurationSeconds).
 import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   coveredByRun,
   deletedByRun,
-  leaseHolder,
-  microTime,
   parseRunRecord,
   resumableRun,
   serializeRunRecord,
   type RestartRunRecord,
 } from '../../../../src/kruise/plans/restart-run';
+import { leaseHolder, microTime } from '../../../../src/kruise/plans/lease';
 
 const record: RestartRunRecord = { id: 'r1', via: 'kruise', containers: 'nginx', state: 'running', startedAt: '2026-11-24T10:00:00Z', pods: ['u1', 'u2', 'u3'], created: ['u1'] };
 
@@ -39,7 +38,7 @@ test('restart-run.ts coveredByRun: pods created after the run began, and pods wh
   assert.equal(coveredByRun(record, 'u2'), undefined);
 });
 
-test('restart-run.ts leaseHolder: held until renewTime + leaseDurationSeconds, free once released or expired', () => {
+test('lease.ts leaseHolder: held until renewTime + leaseDurationSeconds, free once released or expired', () => {
   const renew = Date.parse('2026-11-24T10:00:00Z');
   const spec = { holderIdentity: 'alice@h pid 1 #ab', leaseDurationSeconds: 15, renewTime: microTime(renew) };
   assert.equal(leaseHolder(spec, renew + 14_000)?.holder, 'alice@h pid 1 #ab');
