@@ -177,7 +177,7 @@ export function transportError(err: NodeJS.ErrnoException & { reason?: string },
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
     return new CliError(`tls: the certificate of ${at} is not valid for this host name: ${oneLine(err.reason ?? err.message)}`, ExitCode.FAILED, 'hint: --tls-server-name=NAME verifies against another name');
   }
-  if (code === 'EPROTO' && /wrong version number|packet length too long/i.test(err.message)) {
+  if (code === 'EPROTO' && /wrong version number|packet length too long|does the server speak TLS/i.test(err.message)) {
     return new CliError(`${at} does not speak TLS (is the address http:// rather than https://?)`);
   }
   if (code === 'ERR_SSL_KEY_VALUES_MISMATCH' || /KEY_VALUES_MISMATCH|key values mismatch/i.test(err.message)) {

@@ -1,10 +1,9 @@
-// HTTP transport to one API server: node http/https with a keep-alive agent,
-// TLS verification unless told otherwise, --request-timeout, bounded retries with
-// backoff (retry.ts), server Warning headers to stderr, and -v request logging
-// with every secret redacted.
-import * as http from 'node:http';
+// HTTP transport to one API server: node http/https with a keep-alive agent (or, in the
+// standalone executable, Bun's native fetch for plain requests), TLS verification unless told
+// otherwise, --request-timeout, bounded retries with backoff (retry.ts), server Warning headers
+// to stderr, and -v request logging with every secret redacted.
+import type * as http from 'node:http';
 import type * as httpsTypes from 'node:https';
-import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { PeerCertificate } from 'node:tls';
 import type { ClientOptions, WebSocket } from 'ws';
@@ -141,6 +140,35 @@ function httpsModule(): typeof httpsTypes {
   return process.getBuiltinModule('node:https') as typeof httpsTypes;
 }
 
+// node:http loads on first use: the executable's plain requests go through fetch and never need it.
+function httpModule(): typeof http {
+  return process.getBuiltinModule('node:http') as typeof http;
+}
+
+/**
+ * Under Bun (the standalone executable), plain requests go through its native fetch: node:http is
+ * implemented in JavaScript there and cost ~10 MB of peak memory per API command (bench: above
+ * kubectl's). Watches and WebSockets keep node:http. Not with a proxy in the environment (Bun's fetch
+ * would honour it, node:http does not: both forms must reach the same server) nor with
+ * --tls-server-name (its identity check is node:tls's).
+ */
+function fetchUsable(config: TransportConfig): boolean {
+  if (typeof (globalThis as { Bun?: unknown }).Bun === 'undefined' || config.tlsServerName) return false;
+  return !['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'].some((k) => process.env[k]);
+}
+
+/** One request's outcome, whichever client sent it. */
+type Exchange =
+  | { kind: 'error'; error: NodeJS.ErrnoException; phase: 'connect' | 'body' }
+  | { kind: 'stream'; res: http.IncomingMessage; status: number; statusText: string }
+  | { kind: 'response'; status: number; statusText: string; headers: http.IncomingHttpHeaders; body: string };
+
+function requestTimeoutError(timeoutMs: number): NodeJS.ErrnoException {
+  const err = new Error(`request timed out after ${timeoutMs}ms`) as NodeJS.ErrnoException;
+  err.code = 'REQUEST_TIMEOUT';
+  return err;
+}
+
 /** A WebSocket (exec): its path and query, the subprotocols offered, the largest message accepted. */
 export interface WebSocketRequest {
   path: string;
@@ -169,7 +197,10 @@ export interface OpenWebSocket {
 const MAX_UPGRADE_ERROR_BYTES = 1024 * 1024;
 
 export class Transport {
-  private readonly agent: http.Agent;
+  private agentOptions: http.AgentOptions | httpsTypes.AgentOptions;
+  private agentMade: http.Agent | undefined;
+  /** Plain requests through fetch (Bun), with these TLS settings; undefined: node:http. */
+  private fetchTls: { ca?: Buffer; cert?: Buffer; key?: Buffer; rejectUnauthorized?: boolean } | undefined;
   /** TLS settings of every connection (the agent's, and a WebSocket's own connection). */
   private readonly tlsOptions: httpsTypes.RequestOptions = {};
   private readonly isHttps: boolean;
@@ -191,15 +222,23 @@ export class Transport {
       const name = config.tlsServerName;
       if (name) {
         // Node refuses an IP as SNI; the identity check below uses the name either way.
-        if (!isIP(name)) tls.servername = name;
+        if (!(process.getBuiltinModule('node:net') as typeof import('node:net')).isIP(name)) tls.servername = name;
         tls.checkServerIdentity = (_host: string, cert: PeerCertificate) => tlsCheck(name, cert);
       }
-      this.agent = new (httpsModule().Agent)(tls);
+      this.agentOptions = tls;
       const { keepAlive: _k, keepAliveMsecs: _m, maxSockets: _s, ...own } = tls;
       this.tlsOptions = own;
+      if (fetchUsable(config)) this.fetchTls = { rejectUnauthorized: !config.insecureSkipTlsVerify, ca: config.ca, cert: config.cert, key: config.key };
     } else {
-      this.agent = new http.Agent(common);
+      this.agentOptions = common;
+      if (fetchUsable(config)) this.fetchTls = {};
     }
+  }
+
+  /** The keep-alive agent of node:http(s), made on first use. */
+  private get agent(): http.Agent {
+    this.agentMade ??= this.isHttps ? new (httpsModule().Agent)(this.agentOptions) : new (httpModule().Agent)(this.agentOptions);
+    return this.agentMade;
   }
 
   get server(): string {
@@ -219,7 +258,8 @@ export class Transport {
    * through descriptors never needs, on every command's way out.
    */
   close(): void {
-    for (const group of [this.agent.sockets, this.agent.freeSockets]) {
+    if (!this.agentMade) return; // fetch's pooled connections never hold the process
+    for (const group of [this.agentMade.sockets, this.agentMade.freeSockets]) {
       for (const list of Object.values(group)) for (const socket of list ?? []) socket.unref();
     }
   }
@@ -280,37 +320,34 @@ export class Transport {
     for (let attempt = 1; ; attempt++) {
       if (req.signal?.aborted) throw new AbortError();
       const started = Date.now();
-      const result = await this.attempt(req);
-      if (result.kind === 'error') {
-        if (isAbortError(result.error)) throw result.error;
-        const decision = retryDecision({ method: req.method, idempotent, attempt, errorCode: result.error.code, maxAttempts: req.maxAttempts }, this.config.random);
-        this.logLine(`${req.method} ${this.url(req.path, req.query)} failed in ${Date.now() - started} milliseconds: ${result.error.code ?? result.error.message}`);
-        if (!decision.retry) throw transportError(result.error, this.config.server, req.timeoutMs ?? this.config.requestTimeoutMs);
-        await this.sleep(decision.delayMs, req.signal);
-        continue;
-      }
-      const { res } = result;
-      this.emitWarnings(res.headers);
-      const status = res.statusCode ?? 0;
-      const statusText = res.statusMessage ?? http.STATUS_CODES[status] ?? '';
-      if (streaming && status >= 200 && status < 300) {
-        this.logResponse(req, status, statusText, started, res.headers, undefined);
-        return res;
-      }
-      let body: string;
-      try {
-        body = await readBody(res, this.url(req.path, req.query), req.maxBytes ?? MAX_RESPONSE_BYTES, req.signal);
-      } catch (e) {
-        if (isAbortError(e) || e instanceof ResponseTooLargeError) throw e;
-        const error = timedOutResponses.get(res) ?? (e as NodeJS.ErrnoException);
-        const decision = retryDecision({ method: req.method, idempotent, attempt, errorCode: error.code ?? 'ECONNRESET', maxAttempts: req.maxAttempts }, this.config.random);
+      const ex = streaming || !this.fetchTls ? await this.nodeExchange(req, streaming) : await this.fetchExchange(req);
+      if (ex.kind === 'error') {
+        const { error } = ex;
+        if (isAbortError(error)) throw error;
+        // Bun's fetch says only "FailedToOpenSocket" for TLS material it cannot use (a CA that is not
+        // PEM, a key that does not match): nothing was sent, so node:https tries again and names it.
+        if (ex.phase === 'connect' && error.code === 'FailedToOpenSocket' && this.fetchTls) {
+          this.fetchTls = undefined;
+          attempt--;
+          continue;
+        }
+        if (ex.phase === 'connect') this.logLine(`${req.method} ${this.url(req.path, req.query)} failed in ${Date.now() - started} milliseconds: ${error.code ?? error.message}`);
+        const errorCode = ex.phase === 'body' ? (error.code ?? 'ECONNRESET') : error.code;
+        const decision = retryDecision({ method: req.method, idempotent, attempt, errorCode, maxAttempts: req.maxAttempts }, this.config.random);
         if (!decision.retry) throw transportError(error, this.config.server, req.timeoutMs ?? this.config.requestTimeoutMs);
         await this.sleep(decision.delayMs, req.signal);
         continue;
       }
-      this.logResponse(req, status, statusText, started, res.headers, body);
+      if (ex.kind === 'stream') {
+        this.emitWarnings(ex.res.headers);
+        this.logResponse(req, ex.status, ex.statusText, started, ex.res.headers, undefined);
+        return ex.res;
+      }
+      const { status, statusText, headers, body } = ex;
+      this.emitWarnings(headers);
+      this.logResponse(req, status, statusText, started, headers, body);
       if (status >= 400) {
-        const retryAfter = headerValue(res.headers['retry-after']);
+        const retryAfter = headerValue(headers['retry-after']);
         const decision = retryDecision({ method: req.method, idempotent, attempt, status, retryAfter, maxAttempts: req.maxAttempts }, this.config.random);
         if (decision.retry) {
           this.logLine(`Retrying ${req.method} ${this.url(req.path, req.query)} after ${decision.delayMs} milliseconds (${decision.reason})`);
@@ -319,11 +356,83 @@ export class Transport {
         }
       }
       if (streaming) throw apiError(status, statusText, body, req.context);
-      return { status, statusText, headers: res.headers, body };
+      return { status, statusText, headers, body };
     }
   }
 
-  private async attempt(req: HttpRequest): Promise<Attempt> {
+  /** One request through node:http(s): a watch's open stream, or the whole answer read. */
+  private async nodeExchange(req: HttpRequest, streaming: boolean): Promise<Exchange> {
+    const result = await this.attempt(req);
+    if (result.kind === 'error') return { kind: 'error', error: result.error, phase: 'connect' };
+    const { res } = result;
+    const status = res.statusCode ?? 0;
+    const statusText = res.statusMessage ?? httpModule().STATUS_CODES[status] ?? '';
+    if (streaming && status >= 200 && status < 300) return { kind: 'stream', res, status, statusText };
+    try {
+      const body = await readBody(res, this.url(req.path, req.query), req.maxBytes ?? MAX_RESPONSE_BYTES, req.signal);
+      return { kind: 'response', status, statusText, headers: res.headers, body };
+    } catch (e) {
+      if (isAbortError(e) || e instanceof ResponseTooLargeError) throw e;
+      return { kind: 'error', error: timedOutResponses.get(res) ?? (e as NodeJS.ErrnoException), phase: 'body' };
+    }
+  }
+
+  /**
+   * One plain request through fetch (Bun), with node:http's behaviour: no redirects followed,
+   * --request-timeout over the whole answer, the body bounded by maxBytes, Ctrl-C an AbortError.
+   */
+  private async fetchExchange(req: HttpRequest): Promise<Exchange> {
+    const { url, headers, timeoutMs } = await this.prepare(req);
+    delete headers['Content-Length']; // fetch sets it
+    const maxBytes = req.maxBytes ?? MAX_RESPONSE_BYTES;
+    const ctl = new AbortController();
+    const onAbort = (): void => ctl.abort(new AbortError());
+    req.signal?.addEventListener('abort', onAbort, { once: true });
+    if (req.signal?.aborted) onAbort();
+    const timer = timeoutMs > 0 ? setTimeout(() => ctl.abort(requestTimeoutError(timeoutMs)), timeoutMs) : undefined;
+    try {
+      let res: Response;
+      try {
+        const init = { method: req.method, headers: headers as Record<string, string>, body: req.body, signal: ctl.signal, redirect: 'manual', tls: this.fetchTls };
+        res = await fetch(url, init as RequestInit);
+      } catch (e) {
+        return { kind: 'error', error: e as NodeJS.ErrnoException, phase: 'connect' };
+      }
+      const declared = Number(res.headers.get('content-length') ?? Number.NaN);
+      if (Number.isFinite(declared) && declared > maxBytes) {
+        ctl.abort(new ResponseTooLargeError(url, maxBytes, declared));
+        throw new ResponseTooLargeError(url, maxBytes, declared);
+      }
+      const chunks: Uint8Array[] = [];
+      let total = 0;
+      try {
+        const reader = res.body?.getReader();
+        for (;;) {
+          const next = reader ? await reader.read() : { done: true as const, value: undefined };
+          if (next.done) break;
+          total += next.value.byteLength;
+          if (total > maxBytes) {
+            const tooLarge = new ResponseTooLargeError(url, maxBytes);
+            ctl.abort(tooLarge);
+            throw tooLarge;
+          }
+          chunks.push(next.value);
+        }
+      } catch (e) {
+        if (isAbortError(e) || e instanceof ResponseTooLargeError) throw e;
+        return { kind: 'error', error: e as NodeJS.ErrnoException, phase: 'body' };
+      }
+      const nodeHeaders: http.IncomingHttpHeaders = {};
+      for (const [k, v] of res.headers) nodeHeaders[k] = k === 'set-cookie' ? res.headers.getSetCookie() : v;
+      return { kind: 'response', status: res.status, statusText: res.statusText, headers: nodeHeaders, body: Buffer.concat(chunks).toString('utf8') };
+    } finally {
+      if (timer) clearTimeout(timer);
+      req.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** The request's URL, headers (credentials included) and timeout, logged at -v>=7 (redacted). */
+  private async prepare(req: HttpRequest): Promise<{ url: string; headers: Record<string, string | string[]>; timeoutMs: number }> {
     const creds = await this.config.credentials();
     const headers: Record<string, string | string[]> = {
       'User-Agent': this.config.userAgent,
@@ -344,7 +453,11 @@ export class Transport {
     if (this.config.verbosity >= 8 && req.body !== undefined) {
       this.config.log(this.config.redact(`Request Body: ${truncateBody(redactSecretBody(req.body), this.config.verbosity >= 9 ? 10240 : 1024)}`));
     }
-    const timeoutMs = req.timeoutMs ?? this.config.requestTimeoutMs;
+    return { url, headers, timeoutMs: req.timeoutMs ?? this.config.requestTimeoutMs };
+  }
+
+  private async attempt(req: HttpRequest): Promise<Attempt> {
+    const { url, headers, timeoutMs } = await this.prepare(req);
     return new Promise<Attempt>((resolve) => {
       let settled = false;
       const settle = (a: Attempt): void => {
@@ -361,7 +474,7 @@ export class Transport {
       };
       let timer: NodeJS.Timeout | undefined;
       try {
-        const mod = this.isHttps ? httpsModule() : http;
+        const mod = this.isHttps ? httpsModule() : httpModule();
         creq = mod.request(url, { method: req.method, headers, agent: this.agent });
       } catch (e) {
         settle({ kind: 'error', error: e as NodeJS.ErrnoException });
@@ -370,8 +483,7 @@ export class Transport {
       let response: http.IncomingMessage | undefined;
       if (timeoutMs > 0) {
         timer = setTimeout(() => {
-          const err = new Error(`request timed out after ${timeoutMs}ms`) as NodeJS.ErrnoException;
-          err.code = 'REQUEST_TIMEOUT';
+          const err = requestTimeoutError(timeoutMs);
           // A body still arriving fails as a timeout too, not as a reset connection.
           if (response) timedOutResponses.set(response, err);
           response?.destroy(err);
@@ -478,7 +590,7 @@ export class Transport {
         ws.on('unexpected-response', (_creq, res) => {
           this.emitWarnings(res.headers);
           const status = res.statusCode ?? 0;
-          const statusText = res.statusMessage ?? http.STATUS_CODES[status] ?? '';
+          const statusText = res.statusMessage ?? httpModule().STATUS_CODES[status] ?? '';
           readBody(res, url, MAX_UPGRADE_ERROR_BYTES, req.signal).then(
             (body) => {
               this.logResponse(logged, status, statusText, started, res.headers, body);
