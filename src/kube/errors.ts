@@ -183,7 +183,8 @@ export function transportError(err: NodeJS.ErrnoException & { reason?: string },
   if (code === 'ERR_SSL_KEY_VALUES_MISMATCH' || /KEY_VALUES_MISMATCH|key values mismatch/i.test(err.message)) {
     return new CliError('the client certificate and client key do not match', ExitCode.USAGE);
   }
-  if (/PEM routines|bad base64 decode|no start line|ERR_OSSL_PEM/i.test(err.message) || code.startsWith('ERR_OSSL_PEM')) {
+  // Bun (the executable) says only "Invalid CA" (or cert, key) for material it cannot parse.
+  if (/PEM routines|bad base64 decode|no start line|ERR_OSSL_PEM|^Invalid (CA|cert|certificate|key|private key)$/i.test(err.message) || code.startsWith('ERR_OSSL_PEM')) {
     return new CliError('the client certificate, client key or CA in the kubeconfig is not valid PEM', ExitCode.USAGE);
   }
   if (code === 'REQUEST_TIMEOUT') return new CliError(`the request to ${server} timed out after ${formatMs(timeoutMs ?? 0)} (--request-timeout)`);

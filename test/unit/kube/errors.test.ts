@@ -90,4 +90,11 @@ test('transport errors: unreachable, TLS with a hint, timeouts', () => {
   assert.equal(transportError(timeout, 'https://h:1', 5000).message, 'the request to https://h:1 timed out after 5s (--request-timeout)');
   const dns = Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.invalid'), { code: 'ENOTFOUND' });
   assert.equal(transportError(dns, 'https://nowhere.invalid:6443').message, 'the server at https://nowhere.invalid:6443 is unreachable: host nowhere.invalid not found');
+  // Bun's TLS (the executable) on a CA that is not a certificate: was "request to ... failed: Invalid CA"
+  const badCa = transportError(new Error('Invalid CA'), 'https://h:1');
+  assert.equal(badCa.message, 'the client certificate, client key or CA in the kubeconfig is not valid PEM');
+  assert.equal(badCa.exitCode, 2);
+  // Bun's fetch on a TLS server that answers plain HTTP
+  const proto = Object.assign(new Error('EPROTO: The TLS handshake failed. Does the server speak TLS on this port?'), { code: 'EPROTO' });
+  assert.equal(transportError(proto, 'https://h:1').message, 'the server at https://h:1 does not speak TLS (is the address http:// rather than https://?)');
 });
