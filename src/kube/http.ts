@@ -149,11 +149,13 @@ function httpModule(): typeof http {
  * Under Bun (the standalone executable), plain requests go through its native fetch: node:http is
  * implemented in JavaScript there and cost ~10 MB of peak memory per API command (bench: above
  * kubectl's). Watches and WebSockets keep node:http. Not with a proxy in the environment (Bun's fetch
- * would honour it, node:http does not: both forms must reach the same server) nor with
- * --tls-server-name (its identity check is node:tls's).
+ * would honour it, node:http does not: both forms must reach the same server), nor with
+ * --tls-server-name (its identity check is node:tls's), nor with a header of several values
+ * (--as-group twice: fetch would join them into one "a, b" line, which the API server reads as one group).
  */
 function fetchUsable(config: TransportConfig): boolean {
   if (typeof (globalThis as { Bun?: unknown }).Bun === 'undefined' || config.tlsServerName) return false;
+  if (Object.values(config.headers).some((v) => Array.isArray(v) && v.length > 1)) return false;
   return !['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'].some((k) => process.env[k]);
 }
 
@@ -393,7 +395,9 @@ export class Transport {
     try {
       let res: Response;
       try {
-        const init = { method: req.method, headers: headers as Record<string, string>, body: req.body, signal: ctl.signal, redirect: 'manual', tls: this.fetchTls };
+        // One value each (fetchUsable): an array here is a one-element list.
+        const flat = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]));
+        const init = { method: req.method, headers: flat, body: req.body, signal: ctl.signal, redirect: 'manual', tls: this.fetchTls };
         res = await fetch(url, init as RequestInit);
       } catch (e) {
         return { kind: 'error', error: e as NodeJS.ErrnoException, phase: 'connect' };

@@ -29,6 +29,7 @@ test('fetch (Bun) and node:http (Node) give the same answers, errors and retries
   assert.deepEqual(viaNode[0], { name: 'uses fetch', requests: 0, ok: false });
   assert.deepEqual(viaBun[0], { name: 'uses fetch', requests: 0, ok: true });
   assert.deepEqual(viaBun.slice(1), viaNode.slice(1));
+  assert.deepEqual(viaBun.find((r) => String(r.name).startsWith('--as-group twice')), { name: '--as-group twice: two Impersonate-Group headers (node:http; fetch would join them)', requests: 1, ok: { fetch: false, groups: ['devs', 'ops'] } });
   const by = Object.fromEntries(viaBun.map((r) => [r.name, r]));
   assert.deepEqual(by['redirects are not followed'], { name: 'redirects are not followed', requests: 1, ok: 302 });
   assert.equal((by['json, warnings once, -v=9 headers redacted']!.ok as { leaked: boolean }).leaked, false);

@@ -15,10 +15,10 @@ const server = createServer((req, res) => {
 await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-function transport(over: { requestTimeoutMs?: number; verbosity?: number } = {}): { t: Transport; lines: string[] } {
+function transport(over: { requestTimeoutMs?: number; verbosity?: number; headers?: Record<string, string | string[]> } = {}): { t: Transport; lines: string[] } {
   const lines: string[] = [];
   const t = new Transport({
-    server: url, insecureSkipTlsVerify: false, headers: {}, credentials: () => ({ authorization: 'Bearer s3cr3t-token' }),
+    server: url, insecureSkipTlsVerify: false, headers: over.headers ?? {}, credentials: () => ({ authorization: 'Bearer s3cr3t-token' }),
     requestTimeoutMs: over.requestTimeoutMs ?? 0, verbosity: over.verbosity ?? 0, log: (l) => lines.push(l),
     redact: (s) => s.replaceAll('s3cr3t-token', '<redacted>'), userAgent: 'probe', sleep: async () => undefined, random: () => 0.5,
   });
@@ -55,6 +55,14 @@ await scenario('a PATCH body and content type arrive', (q, s) => {
   q.on('data', (d: Buffer) => (text += d));
   q.on('end', () => s.end(JSON.stringify({ ct: q.headers['content-type'], len: q.headers['content-length'], text })));
 }, async () => transport().t.json({ method: 'PATCH', path: '/x', body: '{"spec":{"paused":true}}', contentType: 'application/merge-patch+json', context: { verb: 'patch', resource: 'clonesets' } }));
+await scenario('--as-group twice: two Impersonate-Group headers (node:http; fetch would join them)', (q, s) => s.end(JSON.stringify(q.headersDistinct['impersonate-group'])), async () => {
+  const { t } = transport({ headers: { 'Impersonate-User': 'jane', 'Impersonate-Group': ['devs', 'ops'] } });
+  return { fetch: usesFetch(t), groups: await t.json(get('/api/v1/pods')) };
+});
+await scenario('--as-group once: one header, through fetch', (q, s) => s.end(JSON.stringify(q.headersDistinct['impersonate-group'])), async () => {
+  const { t } = transport({ headers: { 'Impersonate-Group': ['devs'] } });
+  return await t.json(get('/api/v1/pods'));
+});
 await scenario('redirects are not followed', (_q, s) => {
   s.writeHead(302, { Location: '/elsewhere' });
   s.end();
