@@ -147,8 +147,8 @@ function httpModule(): typeof http {
 
 /**
  * Under Bun (the standalone executable), plain requests go through its native fetch: node:http is
- * implemented in JavaScript there and cost ~10 MB of peak memory per API command (bench: above
- * kubectl's). Watches and WebSockets keep node:http. Not with a proxy in the environment (Bun's fetch
+ * implemented in JavaScript there, and loading it put API commands' peak memory at kubectl's (set
+ * image 44.5 MB, 23.5 ms; through fetch 41.9 MB, 17.9 ms). Watches and WebSockets keep node:http. Not with a proxy in the environment (Bun's fetch
  * would honour it, node:http does not: both forms must reach the same server), nor with
  * --tls-server-name (its identity check is node:tls's), nor with a header of several values
  * (--as-group twice: fetch would join them into one "a, b" line, which the API server reads as one group).
@@ -327,7 +327,7 @@ export class Transport {
         const { error } = ex;
         if (isAbortError(error)) throw error;
         // Bun's fetch says only "FailedToOpenSocket" for TLS material it cannot use (a CA that is not
-        // PEM, a key that does not match): nothing was sent, so node:https tries again and names it.
+        // PEM, for one): nothing was sent, so node:https tries again and names the problem.
         if (ex.phase === 'connect' && error.code === 'FailedToOpenSocket' && this.fetchTls) {
           this.fetchTls = undefined;
           attempt--;
@@ -404,8 +404,9 @@ export class Transport {
       }
       const declared = Number(res.headers.get('content-length') ?? Number.NaN);
       if (Number.isFinite(declared) && declared > maxBytes) {
-        ctl.abort(new ResponseTooLargeError(url, maxBytes, declared));
-        throw new ResponseTooLargeError(url, maxBytes, declared);
+        const tooLarge = new ResponseTooLargeError(url, maxBytes, declared);
+        ctl.abort(tooLarge);
+        throw tooLarge;
       }
       const chunks: Uint8Array[] = [];
       let total = 0;
