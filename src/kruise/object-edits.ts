@@ -3,7 +3,7 @@
 // as the smallest JSON patch, guarded by `test` ops on what it replaces or appends to.
 import { locatePodSpec, type EditPlan, type JsonPatchOp, type PodSpecChange } from './containers';
 import { dns1123LabelProblem, dns1123SubdomainProblem, labelValueProblem, qualifiedNameProblem } from './names';
-import { jsonEqual } from './rules/revisions';
+import { jsonEqual } from '../lib/json-equal';
 import type { KubeObject } from './types';
 import { escapePointer, isObj } from './workloads/access';
 

@@ -14,7 +14,8 @@ import type { KubeObject, Pod } from './types';
 import type { JsonPatchOp } from './containers';
 import type { WorkloadKindName } from './workloads/types';
 import { subsetTemplateOf, UD_REVISION_LABEL } from './rules/uniteddeployment';
-import { CONTROLLER_HASH_LABEL, isControlledBy, jsonEqual, POD_TEMPLATE_HASH_LABEL, revisionHash, templateOfRevision } from './rules/revisions';
+import { CONTROLLER_HASH_LABEL, isControlledBy, POD_TEMPLATE_HASH_LABEL, revisionHash, templateOfRevision } from './rules/revisions';
+import { jsonEqual } from '../lib/json-equal';
 
 export const CHANGE_CAUSE_ANNOTATION = 'kubernetes.io/change-cause';
 const DEPLOYMENT_REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';

@@ -2,6 +2,7 @@
 // merge patch, pure, for every side that applies one: the sandbox's PATCH (server/patch/json-patch.ts
 // turns a JsonPatchError into the answer kube-apiserver gives) and kubectl's --overrides (overrides.ts).
 // Operations apply in order to a copy; the first that fails throws, its message naming the path.
+import { jsonEqual } from './json-equal';
 
 type Json = unknown;
 type Obj = Record<string, Json>;
@@ -93,20 +94,6 @@ function removeAt(doc: Json, path: string): Json {
   return doc;
 }
 
-export function deepEqual(a: Json, b: Json): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as Json[];
-    return a.length === bb.length && a.every((x, i) => deepEqual(x, bb[i]));
-  }
-  const ka = Object.keys(a as object);
-  const kb = Object.keys(b as object);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => hasOwn(b as object, k) && deepEqual((a as Obj)[k], (b as Obj)[k]));
-}
-
 /** RFC 6902: `ops` (a JSON array of operations) applied to a copy of `doc`; throws JsonPatchError. */
 export function jsonPatch(doc: Json, ops: Json): Json {
   if (!Array.isArray(ops)) throw new JsonPatchError('not-a-list', 'a json patch must be a JSON array of operations');
@@ -139,7 +126,7 @@ export function jsonPatch(doc: Json, ops: Json): Json {
         out = addAt(out, path, structuredClone(getAt(out, from())));
         break;
       case 'test':
-        if (!deepEqual(getAt(out, path), op.value)) notApplicable(`testing value at "${path}" failed`);
+        if (!jsonEqual(getAt(out, path), op.value)) notApplicable(`testing value at "${path}" failed`);
         break;
       default:
         throw new JsonPatchError('unknown-op', `unexpected json patch operation ${JSON.stringify(op.op)}`, op.op);

@@ -6,7 +6,8 @@
 //   (Go reads them from struct tags): keyed lists merge item by item, patch items first then the
 //   items only the object had (strategicpatch.normalizeElementOrder), `$patch: replace|delete`.
 // Pure; errors are OverrideError with kubectl-like messages. JSON and merge patches: ./json-patch.ts.
-import { deepEqual, jsonPatch, JsonPatchError, mergePatch } from './json-patch';
+import { jsonPatch, JsonPatchError, mergePatch } from './json-patch';
+import { jsonEqual } from './json-equal';
 
 export type OverrideType = 'json' | 'merge' | 'strategic';
 export const OVERRIDE_TYPES: readonly OverrideType[] = ['json', 'merge', 'strategic'];
@@ -45,7 +46,7 @@ function mergeMap(original: Obj, patch: Obj, path: string[], listMerge: (path: r
     if (key.startsWith('$deleteFromPrimitiveList/')) {
       const field = key.slice('$deleteFromPrimitiveList/'.length);
       const cur = out[field];
-      if (Array.isArray(cur) && Array.isArray(value)) out[field] = cur.filter((x) => !value.some((v) => deepEqual(v, x)));
+      if (Array.isArray(cur) && Array.isArray(value)) out[field] = cur.filter((x) => !value.some((v) => jsonEqual(v, x)));
       continue;
     }
     if (value === null) {
@@ -76,7 +77,7 @@ function mergeList(original: unknown[], patch: unknown[], path: string[], listMe
   if (how === undefined) return patch.map(stripDirectives);
   if (how === 'set') {
     const out = [...original];
-    for (const v of patch) if (!out.some((x) => deepEqual(x, v))) out.push(v);
+    for (const v of patch) if (!out.some((x) => jsonEqual(x, v))) out.push(v);
     return out;
   }
   const key = how.key;
@@ -85,7 +86,7 @@ function mergeList(original: unknown[], patch: unknown[], path: string[], listMe
   const fromPatch: unknown[] = [];
   for (const item of patch) {
     if (!isObj(item) || !(key in item)) throw new OverrideError(`map: ${JSON.stringify(item)} does not contain declared merge key: ${key}`);
-    const idx = merged.findIndex((x) => isObj(x) && deepEqual(x[key], item[key]));
+    const idx = merged.findIndex((x) => isObj(x) && jsonEqual(x[key], item[key]));
     if (item.$patch === 'delete') {
       if (idx >= 0) merged.splice(idx, 1);
       continue;
@@ -102,7 +103,7 @@ function mergeList(original: unknown[], patch: unknown[], path: string[], listMe
   // normalizeElementOrder: the patch's items in patch order; each item only the object had goes
   // before the first patch item that comes after it in the object (mergeSortedSlice).
   const keyOf = (x: unknown): unknown => (isObj(x) ? x[key] : undefined);
-  const serverIndex = (x: unknown): number => original.findIndex((o) => deepEqual(keyOf(o), keyOf(x)));
+  const serverIndex = (x: unknown): number => original.findIndex((o) => jsonEqual(keyOf(o), keyOf(x)));
   const serverOnly = merged.filter((x) => !fromPatch.includes(x));
   const out: unknown[] = [];
   let i = 0;

@@ -15,7 +15,7 @@ import { defaultPodSpec } from './pod-defaults';
 import { validatePodTemplateSpec } from './pod-template-validation';
 import { finishedCondition, kruiseJobNameProblems, kubeTimestamp, parseTimestamp, type JobCondition } from './job-common';
 import { parseImageReference } from './imagepull';
-import { jsonEqual } from './revisions';
+import { jsonEqual } from '../../lib/json-equal';
 import type { KubeObject, OwnerReference } from '../types';
 
 export const SCHEDULED_AT_ANNOTATION = 'apps.kruise.io/scheduled-at';

@@ -8,7 +8,8 @@
 // - readiness-gate helpers for the `InPlaceUpdateReady` condition.
 import type { ContainerStatus, Pod } from '../types';
 import { setPodReadyCondition } from './pod-readiness';
-import { jsonEqual, POD_TEMPLATE_HASH_LABEL, podRevisionMatches, REVISION_HASH_LABEL, revisionHash } from './revisions';
+import { POD_TEMPLATE_HASH_LABEL, podRevisionMatches, REVISION_HASH_LABEL, revisionHash } from './revisions';
+import { jsonEqual } from '../../lib/json-equal';
 
 export const INPLACE_UPDATE_STATE_ANNOTATION = 'apps.kruise.io/inplace-update-state';
 export const INPLACE_UPDATE_GRACE_ANNOTATION = 'apps.kruise.io/inplace-update-grace';

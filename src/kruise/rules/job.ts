@@ -15,7 +15,7 @@ import { defaultPodSpec } from './pod-defaults';
 import { validatePodTemplateSpec } from './pod-template-validation';
 import { finishedCondition, kubeTimestamp, parseTimestamp, podFromJobTemplate, type JobCondition } from './job-common';
 import { labelSelectorMatches, type LabelSelector } from '../selectors';
-import { jsonEqual } from './revisions';
+import { jsonEqual } from '../../lib/json-equal';
 import type { KubeObject, OwnerReference, Pod } from '../types';
 
 export const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking';

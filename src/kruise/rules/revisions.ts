@@ -8,6 +8,7 @@
 // - `buildControllerRevision(...)`: the apps/v1 object as Kruise writes it.
 // - `podRevisionMatches(pod, revisionName)`: whole name or the hash after the last `-`.
 // - `revisionLabelMatches(value, revision)`: the same comparison when either side may be the bare hash.
+import { jsonEqual } from '../../lib/json-equal';
 import type { KubeObject, OwnerReference } from '../types';
 
 export const REVISION_HASH_LABEL = 'controller-revision-hash';
@@ -41,22 +42,6 @@ export function nextRevisionNumber(revisions: KubeObject[]): number {
     if (n > max) max = n;
   }
   return max + 1;
-}
-
-/** Deep equality of JSON values with key order ignored (templates read back from storage reorder keys). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((v, i) => jsonEqual(v, bb[i]));
-  }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
-  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
-  return ak.length === bk.length && ak.every((k) => jsonEqual(ao[k], bo[k]));
 }
 
 export function findRevisionWithTemplate<T extends KubeObject>(revisions: T[], template: Record<string, unknown>): T | undefined {

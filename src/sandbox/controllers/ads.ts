@@ -17,7 +17,8 @@ import {
 } from '../../kruise/rules/ads';
 import { isKruisePodAvailable, isKruisePodReady, msUntilAvailable } from '../../kruise/rules/cloneset';
 import { envFromMetadataByDefault } from '../../kruise/rules/cloneset-inplace';
-import { jsonEqual, podRevisionMatches, REVISION_HASH_LABEL, revisionHash } from '../../kruise/rules/revisions';
+import { podRevisionMatches, REVISION_HASH_LABEL, revisionHash } from '../../kruise/rules/revisions';
+import { jsonEqual } from '../../lib/json-equal';
 import type { KubeObject, Pod } from '../../kruise/types';
 import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
 import { randomSuffix } from './hash';

@@ -14,7 +14,7 @@ import {
   type AdvancedCronJobSpec,
   type CronChildKind,
 } from '../../kruise/rules/advancedcronjob';
-import { jsonEqual } from '../../kruise/rules/revisions';
+import { jsonEqual } from '../../lib/json-equal';
 import type { KubeObject } from '../../kruise/types';
 import type { AdmissionHook, ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
 import { canonicalJson } from '../canonical-json';

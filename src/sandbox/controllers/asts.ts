@@ -20,7 +20,8 @@ import { isKruisePodAvailable, isKruisePodReady, msUntilAvailable, SPECIFIED_DEL
 import { envFromMetadataByDefault } from '../../kruise/rules/cloneset-inplace';
 import { featureEnabled } from '../feature-gates';
 import { formatLabelSelector } from '../../kruise/selectors';
-import { jsonEqual, podRevisionMatches, REVISION_HASH_LABEL } from '../../kruise/rules/revisions';
+import { podRevisionMatches, REVISION_HASH_LABEL } from '../../kruise/rules/revisions';
+import { jsonEqual } from '../../lib/json-equal';
 import type { KubeObject, Pod } from '../../kruise/types';
 import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
 import { Informer } from './informer';

@@ -11,7 +11,7 @@ import {
   reconcileBroadcastJob,
   validateBroadcastJob,
 } from '../../kruise/rules/broadcastjob';
-import { jsonEqual } from '../../kruise/rules/revisions';
+import { jsonEqual } from '../../lib/json-equal';
 import type { KubeObject, Pod } from '../../kruise/types';
 import { compareNatural } from '../../lib/compare';
 import type { AdmissionHook, ControllerWithAdmission, GroupResource, Store } from '../store-api';

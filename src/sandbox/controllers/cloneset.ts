@@ -29,7 +29,8 @@ import { msUntilProgressDeadline, progressingCondition } from '../../kruise/rule
 import { envFromMetadataByDefault, INPLACE_UPDATE_GRACE_ANNOTATION } from '../../kruise/rules/cloneset-inplace';
 import { cloneSetDefaults, validateCloneSet, type PodLookup } from '../../kruise/rules/cloneset-webhook';
 import { formatLabelSelector } from '../../kruise/selectors';
-import { isControlledBy, jsonEqual, podRevisionMatches, POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, revisionHash } from '../../kruise/rules/revisions';
+import { isControlledBy, podRevisionMatches, POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, revisionHash } from '../../kruise/rules/revisions';
+import { jsonEqual } from '../../lib/json-equal';
 import type { KubeObject, Pod } from '../../kruise/types';
 import { cloneSetAdapter } from '../../kruise/workloads/cloneset';
 import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';

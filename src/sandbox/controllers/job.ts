@@ -3,7 +3,7 @@
 // running them; now their pods run (the kubelet finishes pods of restartPolicy Never/OnFailure), are
 // tracked through the job-tracking finalizer, and the Job completes or fails as kube v1.32 says.
 import { JOB_TRACKING_FINALIZER, jobDefaults, jobPod, syncJob, validateJob } from '../../kruise/rules/job';
-import { jsonEqual } from '../../kruise/rules/revisions';
+import { jsonEqual } from '../../lib/json-equal';
 import type { KubeObject, Pod } from '../../kruise/types';
 import type { AdmissionHook, ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
 import { canonicalJson } from '../canonical-json';

@@ -2,7 +2,7 @@
 // share, so that each module holds only its sync and its webhook rules: informers on the workload,
 // its pods and ControllerRevisions, a work queue keyed by namespace/name, owner-based enqueueing,
 // and the defaulting + validating webhook run on create and on spec changes.
-import { jsonEqual } from '../../kruise/rules/revisions';
+import { jsonEqual } from '../../lib/json-equal';
 import type { FieldError } from '../../kruise/rules/cloneset-webhook';
 import type { KubeObject, Pod } from '../../kruise/types';
 import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';

@@ -16,7 +16,7 @@ import {
   validatePersistentPodState,
   type PodState,
 } from '../../kruise/rules/pps';
-import { jsonEqual } from '../../kruise/rules/revisions';
+import { jsonEqual } from '../../lib/json-equal';
 import type { KubeObject, Pod } from '../../kruise/types';
 import type { ControllerWithAdmission, GroupResource, Store } from '../store-api';
 import { Informer } from './informer';

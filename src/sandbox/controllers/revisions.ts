@@ -4,16 +4,8 @@
 // newest), else create `<workload>-<hash>` with revision max+1, stepping the collisionCount past a
 // name that holds a different template; prune unused revisions beyond revisionHistoryLimit.
 import type { KubeObject } from '../../kruise/types';
-import {
-  buildControllerRevision,
-  findRevisionWithTemplate,
-  isControlledBy,
-  jsonEqual,
-  nextRevisionNumber,
-  revisionsToPrune,
-  templateOfRevision,
-  type ControllerRevision,
-} from '../../kruise/rules/revisions';
+import { buildControllerRevision, findRevisionWithTemplate, isControlledBy, nextRevisionNumber, revisionsToPrune, templateOfRevision, type ControllerRevision } from '../../kruise/rules/revisions';
+import { jsonEqual } from '../../lib/json-equal';
 import type { Store } from '../store-api';
 import { revisionName, templateHash } from './hash';
 import type { Informer } from './informer';

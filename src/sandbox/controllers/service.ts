@@ -11,7 +11,7 @@
 import { applyServiceDefaults, CLUSTER_IP_NONE, goStrings, isHeadless, needsHealthCheck, normalizeClusterIPs, validateService, type Service, type ServiceSpec } from '../../kruise/rules/service';
 import { cidrContains, ipv4ToNumber, numberToIPv4, parseCIDR, parseIP } from '../../kruise/ip';
 import type { FieldError } from '../../kruise/rules/cloneset-webhook';
-import { jsonEqual } from '../../kruise/rules/revisions';
+import { jsonEqual } from '../../lib/json-equal';
 import type { KubeObject } from '../../kruise/types';
 import type { AdmissionHook, ControllerWithAdmission, GroupResource, Store } from '../store-api';
 import { rejectInvalid } from './revisions-admission';

@@ -6,7 +6,7 @@
 // - controller (sidecarset_processor.go UpdateSidecarSet): ControllerRevisions in kruise-system,
 //   status, then in-place sidecar upgrades of the matched pods by the update strategy (the kubelet
 //   restarts a container whose image changed: same pod UID, restartCount + 1), hot-upgrade resets.
-import { jsonEqual } from '../../kruise/rules/revisions';
+import { jsonEqual } from '../../lib/json-equal';
 import {
   injectSidecarSets,
   isActivePod,

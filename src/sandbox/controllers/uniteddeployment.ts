@@ -4,7 +4,8 @@
 // partitioned by updateStrategy.manualUpdate.partitions, subsets no longer in the topology deleted,
 // and the status Kruise writes. The rules are in src/kruise/rules/uniteddeployment.ts.
 import { convertKruiseObject } from '../../kruise/conversion';
-import { isControlledBy, jsonEqual } from '../../kruise/rules/revisions';
+import { isControlledBy } from '../../kruise/rules/revisions';
+import { jsonEqual } from '../../lib/json-equal';
 import {
   allocateSubsetReplicas,
   applySubsetTemplate,

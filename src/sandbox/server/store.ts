@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { dns1123LabelProblem, dns1123SubdomainProblem, labelValueProblem } from '../../kruise/names';
 import type { KubeObject } from '../../kruise/types';
 import { dns1035LabelMessages } from '../../kruise/rules/service';
-import { jsonEqual } from './json-equal';
+import { jsonEqual } from '../../lib/json-equal';
 import type { AdmissionHook, GroupResource, Store, StoreEvent, StoreListOptions } from '../store-api';
 import { ApiError } from './errors';
 import type { ResourceRegistry } from './registry';

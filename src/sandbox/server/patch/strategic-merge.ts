@@ -3,7 +3,7 @@
 // it serves (containers by name, ports by containerPort, ...). Directives: `$patch`
 // (replace/delete/merge), `$retainKeys`, `$deleteFromPrimitiveList/<field>`; `$setElementOrder` is accepted and ignored.
 import { ApiError } from '../errors';
-import { deepEqual } from '../../../lib/json-patch';
+import { jsonEqual } from '../../../lib/json-equal';
 
 type Obj = Record<string, unknown>;
 
@@ -69,7 +69,7 @@ function mergeMap(original: Obj, patch: Obj): Obj | undefined {
       const field = key.slice('$deleteFromPrimitiveList/'.length);
       const cur = out[field];
       if (Array.isArray(cur) && Array.isArray(value)) {
-        const kept = cur.filter((x) => !value.some((v) => deepEqual(v, x)));
+        const kept = cur.filter((x) => !value.some((v) => jsonEqual(v, x)));
         if (kept.length) out[field] = kept;
         else delete out[field];
       }
@@ -103,14 +103,14 @@ function mergeList(field: string, original: unknown[] | undefined, patch: unknow
   }
   if (MERGED_PRIMITIVE_LISTS.has(field)) {
     const out = [...(original ?? [])];
-    for (const v of patch) if (!out.some((x) => deepEqual(x, v))) out.push(v);
+    for (const v of patch) if (!out.some((x) => jsonEqual(x, v))) out.push(v);
     return out;
   }
   const key = mergeKeyFor(field, patch.length ? patch : (original ?? []));
   if (!key || !patch.every(isObj)) return patch.map(stripDirectives);
   const out: unknown[] = [...(original ?? [])];
   for (const item of patch as Obj[]) {
-    const idx = out.findIndex((x) => isObj(x) && deepEqual(x[key], item[key]));
+    const idx = out.findIndex((x) => isObj(x) && jsonEqual(x[key], item[key]));
     if (item.$patch === 'delete') {
       if (idx >= 0) out.splice(idx, 1);
       continue;

@@ -2,8 +2,8 @@
 // store used before to detect no-op writes (kube keeps the resourceVersion of a no-op update).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { canonicalJson } from '../../../../src/sandbox/canonical-json';
-import { jsonEqual } from '../../../../src/sandbox/server/json-equal';
+import { canonicalJson } from '../../../src/sandbox/canonical-json';
+import { jsonEqual } from '../../../src/lib/json-equal';
 
 const pairs: Array<[string, unknown, unknown]> = [
   ['key order does not matter', { a: 1, b: { c: [1, 2] } }, { b: { c: [1, 2] }, a: 1 }],

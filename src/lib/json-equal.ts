@@ -1,7 +1,8 @@
 // Equality of JSON values as canonical JSON sees it (keys in any order, a key whose value is
-// undefined is absent), without building strings: the store compares every update with the
-// stored object, and most differ early, so a walk that stops at the first difference is far
-// cheaper than serializing both sides.
+// undefined is absent), without building strings: the sandbox's store compares every update with
+// the stored object, and most differ early, so a walk that stops at the first difference is far
+// cheaper than serializing both sides. The one deep equality of the project: revisions and
+// templates (kruise/), JSON patch `test` and strategic merge (lib/json-patch, the sandbox), overrides.
 
 export function jsonEqual(a: unknown, b: unknown, skipKeys?: ReadonlySet<string>): boolean {
   if (a === b) return true;
