@@ -12,8 +12,6 @@ import { WaitAborted, WaitTimeout } from './live';
 
 export const LEASE_RT: ResourceType = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', namespaced: true };
 
-export { LEASE_SECONDS };
-
 /** `kubectl-kruise-<operation>-<kind>-<name>`, hashed down when longer than a name may be. */
 export function operationLeaseName(operation: string, kind: string, name: string): string {
   const base = `kubectl-kruise-${operation}-${kind.toLowerCase()}-${name}`;

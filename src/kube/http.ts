@@ -199,7 +199,7 @@ export interface OpenWebSocket {
 const MAX_UPGRADE_ERROR_BYTES = 1024 * 1024;
 
 export class Transport {
-  private agentOptions: http.AgentOptions | httpsTypes.AgentOptions;
+  private readonly agentOptions: http.AgentOptions | httpsTypes.AgentOptions;
   private agentMade: http.Agent | undefined;
   /** Plain requests through fetch (Bun), with these TLS settings; undefined: node:http. */
   private fetchTls: { ca?: Buffer; cert?: Buffer; key?: Buffer; rejectUnauthorized?: boolean } | undefined;
