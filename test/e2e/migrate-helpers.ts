@@ -35,13 +35,22 @@ export async function pods(sb: Sandbox, app: string): Promise<PodView[]> {
   return (await sb.api('GET', `/api/v1/namespaces/default/pods?labelSelector=app%3D${app}`)).body.items as PodView[];
 }
 
-/** Applies the Deployment with real kubectl and waits until every pod is Ready. */
+/**
+ * Applies the Deployment with real kubectl and waits until every pod is Ready and the Deployment's
+ * status says so (all available, current generation observed: what `kubectl rollout status` waits
+ * for). Until then its controller still writes status, and a resourceVersion-guarded write from the
+ * command under test could meet a (retried, but audited) 409.
+ */
 export async function deploymentReady(sb: Sandbox, name: string, replicas: number, image?: string): Promise<PodView[]> {
   const r = await kubectl(['apply', '-f', '-'], sb.kubeconfig, { input: deploymentYaml(name, replicas, image) });
   assert.equal(r.code, 0, r.stderr);
-  return waitUntil(`${replicas} ready pods of deployment/${name}`, async () => {
+  return waitUntil(`${replicas} ready pods of deployment/${name}, all available in its status`, async () => {
     const items = (await pods(sb, name)).filter((p) => !p.metadata.deletionTimestamp);
-    return items.length === replicas && items.every(isReady) ? items : undefined;
+    if (items.length !== replicas || !items.every(isReady)) return undefined;
+    const d = await getDeployment(sb, name);
+    const s = d.status ?? {};
+    const settled = (s.observedGeneration ?? 0) >= (d.metadata.generation ?? 1) && s.replicas === replicas && s.readyReplicas === replicas && s.availableReplicas === replicas;
+    return settled ? items : undefined;
   }, 40_000);
 }
 
