@@ -39,15 +39,18 @@ export const lazyChildProcess = lazyBuiltins('commander', ['child_process']);
 // http:// server (the sandbox), and nothing saved against https:// (the transport has loaded them).
 export const lazyWsBuiltins = lazyBuiltins('ws', ['https', 'tls', 'zlib']);
 
-// NO_MINIFY=1 keeps function names readable in CPU profiles. import() becomes require(): the npm
-// form's bundle is compiled through vm (no import() there), and the executable is one file.
+// NO_MINIFY=1 keeps identifiers readable in CPU profiles (whitespace and syntax are still minified:
+// that drops the comments, whose non-ASCII the npm form's latin1 read cannot take). import() becomes
+// require(): the npm form's bundle is compiled through vm (no import() there), and the executable is one file.
 export const common = {
   absWorkingDir: root,
   bundle: true,
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  minify: !process.env.NO_MINIFY,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  minifyIdentifiers: !process.env.NO_MINIFY,
   legalComments: 'none',
   logLevel: 'warning',
   supported: { 'dynamic-import': false },
