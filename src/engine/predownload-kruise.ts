@@ -7,35 +7,8 @@ import { buildImageListPullJob, buildImagePullJob, pullJobName } from '../kruise
 import { createOrAdopt } from './idempotent';
 import { DEFAULT_REQUEST_CONCURRENCY, mapLimit } from './concurrency';
 import { waitUntilDeadline, watchSet, type LiveSet } from './live';
-import type { JobReport, PredownloadOptions, PredownloadReporter, PredownloadRequest, PredownloadResult } from './predownload';
-
-interface PullStatus {
-  desired?: number;
-  succeeded?: number;
-  failed?: number;
-  completed?: number;
-  failedNodes?: string[];
-  completionTime?: string;
-  failedImageStatuses?: Array<{ imagePullJob?: string; name?: string; message?: string }>;
-}
-
-function statusOf(obj: KubeObject | undefined): PullStatus {
-  return (obj?.status ?? {}) as PullStatus;
-}
-
-function imagesOf(obj: KubeObject): string[] {
-  const spec = (obj.spec ?? {}) as { image?: string; images?: string[] };
-  return spec.images ?? (spec.image ? [spec.image] : []);
-}
-
-function jobReport(label: string, obj: KubeObject | undefined, images: string[]): JobReport {
-  const st = statusOf(obj);
-  const desired = st.desired ?? 0;
-  const succeeded = st.succeeded ?? 0;
-  const failed = st.failed ?? 0;
-  const done = Boolean(st.completionTime) || (desired > 0 && succeeded + failed >= desired);
-  return { name: label, images, desired, succeeded, failed, failedNodes: [...(st.failedNodes ?? [])].sort(), done };
-}
+import { pullProgress, pullStatusOf, type PullView } from '../kruise/plans/pull-progress';
+import type { PredownloadOptions, PredownloadReporter, PredownloadRequest, PredownloadResult } from './predownload';
 
 export async function pullWithJobs(ctx: CommandContext, client: KubeClient, request: PredownloadRequest, options: PredownloadOptions, reporter: PredownloadReporter): Promise<PredownloadResult> {
   const ns = request.namespace;
@@ -88,29 +61,12 @@ export async function pullWithJobs(ctx: CommandContext, client: KubeClient, requ
   const lists: LiveSet<KubeObject> | undefined = ilpjRt ? watchSet(client, ilpjRt, ns, { signal: ctx.signal }) : undefined;
   const deadline = options.timeoutMs > 0 ? Date.now() + options.timeoutMs : undefined;
   // A job removed by its TTL right after finishing (--ttl=0s) is judged from its last state.
-  const lastState = (set: LiveSet<KubeObject> | undefined, name: string | undefined): KubeObject | undefined => set?.objects.get(name ?? '') ?? set?.gone.get(name ?? '');
-  const reportNow = (): { reports: JobReport[]; done: boolean } => {
-    const reports: JobReport[] = [];
-    let done = true;
-    for (const job of jobs) {
-      if (job.kind === 'ImageListPullJob') {
-        const live = lastState(lists, job.metadata.name);
-        const st = statusOf(live);
-        const byName = new Map([...ipjs.gone, ...ipjs.objects]);
-        const children = [...byName.values()].filter((c) => c.metadata.ownerReferences?.some((o) => o.uid === job.metadata.uid));
-        for (const c of children) reports.push(jobReport(`imagepulljob/${c.metadata.name}`, c, imagesOf(c)));
-        const missing = imagesOf(job).filter((img) => !children.some((c) => imagesOf(c).includes(img)));
-        if (missing.length > 0 && !st.completionTime) reports.push(jobReport(`imagelistpulljob/${job.metadata.name}`, undefined, missing));
-        const listDone = Boolean(st.completionTime) || ((st.desired ?? 0) > 0 && (st.completed ?? 0) >= (st.desired ?? 0));
-        if (!listDone) done = false;
-      } else {
-        const r = jobReport(`imagepulljob/${job.metadata.name}`, lastState(ipjs, job.metadata.name), imagesOf(job));
-        reports.push(r);
-        if (!r.done) done = false;
-      }
-    }
-    return { reports, done };
-  };
+  const view = (): PullView => ({
+    pullJobs: new Map([...ipjs.gone, ...ipjs.objects]),
+    goneJobs: new Set([...ipjs.gone.keys()].filter((n) => !ipjs.objects.has(n))),
+    listJobs: lists ? new Map([...lists.gone, ...lists.objects]) : new Map(),
+  });
+  const reportNow = () => pullProgress(jobs, view());
   let timedOut: boolean;
   try {
     const finished = await waitUntilDeadline(
@@ -130,9 +86,11 @@ export async function pullWithJobs(ctx: CommandContext, client: KubeClient, requ
     lists?.stop();
   }
   const { reports } = reportNow();
-  const listFailures = jobs.flatMap((j) => (j.kind === 'ImageListPullJob' ? statusOf(lastState(lists, j.metadata.name)).failedImageStatuses ?? [] : []));
+  const last = view();
+  const lastState = (j: KubeObject): KubeObject | undefined => (j.kind === 'ImageListPullJob' ? last.listJobs : last.pullJobs).get(j.metadata.name ?? '');
+  const listFailures = jobs.flatMap((j) => (j.kind === 'ImageListPullJob' ? pullStatusOf(lastState(j)).failedImageStatuses ?? [] : []));
   const failed = reports.some((r) => r.failed > 0) || listFailures.length > 0;
-  const finalJobs = jobs.map((j) => (j.kind === 'ImageListPullJob' ? lastState(lists, j.metadata.name) : lastState(ipjs, j.metadata.name)) ?? j);
+  const finalJobs = jobs.map((j) => lastState(j) ?? j);
   if (timedOut) return { via: 'kruise', objects: finalJobs, jobs: reports, outcome: 'timeout', message: `timed out waiting for the pre-download of ${request.what}` };
   return { via: 'kruise', objects: finalJobs, jobs: reports, outcome: failed ? 'failed' : 'succeeded' };
 }

@@ -8,6 +8,7 @@ import type { PullJobOptions, PullTarget } from '../kruise/builders/imagepulljob
 import type { DryRunMode } from '../printers/output';
 import { failure } from '../cli/exit';
 import { planWorkloadImages, planWorkloadPredownload } from '../kruise/plans/predownload';
+import type { PullJobReport } from '../kruise/plans/pull-progress';
 import type { Via } from './restart';
 import { NODE_RT, type WorkloadTarget } from './targets';
 import { isForbidden } from '../kube/errors';
@@ -40,16 +41,8 @@ export interface PredownloadReporter {
   log(line: string): void;
 }
 
-export interface JobReport {
-  /** "imagepulljob/x", or "pull IMAGE" for the client engine. */
-  name: string;
-  images: string[];
-  desired: number;
-  succeeded: number;
-  failed: number;
-  failedNodes: string[];
-  done: boolean;
-}
+/** One row of the report (kruise/plans/pull-progress.ts). */
+export type JobReport = PullJobReport;
 
 export interface PredownloadResult {
   via: 'kruise' | 'client';
