@@ -3,7 +3,7 @@
 // The two kinds come through separate watches, with no order between them: the list job can read
 // complete before the last of its children's final counts has arrived, so a list job is done only
 // once every one of its images has a finished (or deleted) child in view.
-import type { KubeObject } from '../../kube/client';
+import type { KubeObject } from '../types';
 
 export interface PullStatus {
   desired?: number;

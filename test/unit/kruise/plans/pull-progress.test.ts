@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import type { KubeObject } from '../../../../src/kube/client';
+import type { KubeObject } from '../../../../src/kruise/types';
 import { pullJobReport, pullProgress, type PullView } from '../../../../src/kruise/plans/pull-progress';
 import { crdSchema, validate } from '../builders/crd-schema';
 
