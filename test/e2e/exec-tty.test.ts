@@ -68,6 +68,8 @@ describe('exec -it in a terminal (tmux)', { skip }, () => {
     tmux('resize-window', '-t', session, '-x', '90', '-y', '30');
     const resized = await waitUntil('the pane resized', () => (paneSize() !== `${rows} ${cols}` ? paneSize() : undefined));
     keys('clear-not-a-command', 'Enter'); // a line between the two sizes on screen
+    // Typed ahead of the prompt, "stty size" would be echoed early and its answer land after "/ # ".
+    await onScreen('the remote shell answering', /^sh: clear-not-a-command: not found\n\/ #$/m);
     keys('stty size', 'Enter');
     await onScreen('the new size', new RegExp(`^${resized}$`, 'm'));
 
