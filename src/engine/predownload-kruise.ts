@@ -60,10 +60,11 @@ export async function pullWithJobs(ctx: CommandContext, client: KubeClient, requ
   const ipjs: LiveSet<KubeObject> = watchSet(client, ipjRt, ns, { signal: ctx.signal });
   const lists: LiveSet<KubeObject> | undefined = ilpjRt ? watchSet(client, ilpjRt, ns, { signal: ctx.signal }) : undefined;
   const deadline = options.timeoutMs > 0 ? Date.now() + options.timeoutMs : undefined;
-  // A job removed by its TTL right after finishing (--ttl=0s) is judged from its last state.
+  // A job removed by its TTL right after finishing (--ttl=0s) is judged from its last state (a LiveSet's
+  // `gone` and `objects` never share a name).
   const view = (): PullView => ({
     pullJobs: new Map([...ipjs.gone, ...ipjs.objects]),
-    goneJobs: new Set([...ipjs.gone.keys()].filter((n) => !ipjs.objects.has(n))),
+    goneJobs: new Set(ipjs.gone.keys()),
     listJobs: lists ? new Map([...lists.gone, ...lists.objects]) : new Map(),
   });
   const reportNow = () => pullProgress(jobs, view());
