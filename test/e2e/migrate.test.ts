@@ -123,7 +123,8 @@ describe('migrate: interrupted and run again', () => {
     await deploymentReady(sb, 'shop', 6);
     sb.clearAudit();
     const run = streamCli(['migrate', 'cloneset/shop', '--from', 'deployment/shop', '--max-surge', '2'], { kubeconfig: sb.kubeconfig });
-    await waitUntil('step 1 done', () => run.stderr().includes('step 1/3:') || undefined, 40_000, 20);
+    // "step 1/3", or 1/4 and more when a surge's pods become available one after the other (see above).
+    await waitUntil('step 1 done', () => /^step 1\/\d+:/m.test(run.stderr()) || undefined, 40_000, 20);
     const stopped = await run.stop('SIGINT');
     assert.equal(stopped.code, 130, show(stopped));
     const lines = stopped.stderr.trimEnd().split('\n');
@@ -141,7 +142,7 @@ describe('migrate: interrupted and run again', () => {
     assert.ok((cs.spec.replicas ?? 0) + (dep.spec.replicas ?? 0) <= 8, `cloneset ${cs.spec.replicas} + deployment ${dep.spec.replicas}`);
     const ready = (await pods(sb, 'shop')).filter(isReady).length;
     assert.ok(ready >= 6, `${ready} ready pods after the interrupt`);
-    assert.ok((cs.spec.replicas ?? 0) >= 2 && (dep.spec.replicas ?? 0) <= 4, 'step 1 was done');
+    assert.ok((cs.spec.replicas ?? 0) >= 2 && (dep.spec.replicas ?? 0) <= 5, 'step 1 was done');
     const lease = await sb.api('GET', '/apis/coordination.k8s.io/v1/namespaces/default/leases/kubectl-kruise-migrate-deployment-shop');
     assert.equal(lease.body.spec.holderIdentity, undefined, 'the lease was released');
 
@@ -151,11 +152,13 @@ describe('migrate: interrupted and run again', () => {
     await migrated(sb, 'shop', 6);
     assert.equal((await getDeployment(sb, 'shop')).spec.replicas, 0);
 
-    // Across both runs: one create, each of the 3 surges and 3 drains once, the mark once, the record once.
+    // Across both runs: one create, each of the 3 surges once, the mark once, the record once; the
+    // Deployment drained in 3 steps (up to 6 when pods of a surge become available one by one).
     const all = sb.audit();
     assert.equal(all.filter((e) => e.verb === 'create' && e.path.endsWith('/clonesets') && ok(e)).length, 1);
     assert.equal(patchesOf(all, CS, 'shop').filter(ok).length, 4, patchesOf(all, CS, 'shop').map((e) => e.code).join(','));
-    assert.equal(patchesOf(all, DEP, 'shop').filter(ok).length, 4, patchesOf(all, DEP, 'shop').map((e) => e.code).join(','));
+    const drains = patchesOf(all, DEP, 'shop').filter(ok).length - 1;
+    assert.ok(drains >= 3 && drains <= 6, `the mark and ${drains} scales of the Deployment`);
     assert.deepEqual(writes(all).filter((e) => !ok(e)), [], 'no write refused: the rerun decided from the cluster, never on stale state');
   });
 
