@@ -86,8 +86,8 @@ export async function pullWithJobs(ctx: CommandContext, client: KubeClient, requ
     ipjs.stop();
     lists?.stop();
   }
-  const { reports } = reportNow();
   const last = view();
+  const { reports } = pullProgress(jobs, last);
   const lastState = (j: KubeObject): KubeObject | undefined => (j.kind === 'ImageListPullJob' ? last.listJobs : last.pullJobs).get(j.metadata.name ?? '');
   const listFailures = jobs.flatMap((j) => (j.kind === 'ImageListPullJob' ? pullStatusOf(lastState(j)).failedImageStatuses ?? [] : []));
   const failed = reports.some((r) => r.failed > 0) || listFailures.length > 0;
