@@ -121,6 +121,7 @@ describe('migrate: the acceptance case', () => {
 describe('migrate: interrupted and run again', () => {
   test('Ctrl-C half-way leaves both consistent and says what to run; the rerun finishes and no step is done twice', async () => {
     await deploymentReady(sb, 'shop', 6);
+    const generationBefore = (await getDeployment(sb, 'shop')).metadata.generation ?? 0;
     sb.clearAudit();
     const run = streamCli(['migrate', 'cloneset/shop', '--from', 'deployment/shop', '--max-surge', '2'], { kubeconfig: sb.kubeconfig });
     // "step 1/3", or 1/4 and more when a surge's pods become available one after the other (see above).
@@ -159,6 +160,8 @@ describe('migrate: interrupted and run again', () => {
     assert.equal(patchesOf(all, CS, 'shop').filter(ok).length, 4, patchesOf(all, CS, 'shop').map((e) => e.code).join(','));
     const drains = patchesOf(all, DEP, 'shop').filter(ok).length - 1;
     assert.ok(drains >= 3 && drains <= 6, `the mark and ${drains} scales of the Deployment`);
+    // Each drain once: every scale changed spec.replicas (a repeated one would not bump the generation).
+    assert.equal(((await getDeployment(sb, 'shop')).metadata.generation ?? 0) - generationBefore, drains, 'one generation per drain');
     assert.deepEqual(writes(all).filter((e) => !ok(e)), [], 'no write refused: the rerun decided from the cluster, never on stale state');
   });
 
