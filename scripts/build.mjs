@@ -3,6 +3,8 @@
 //                         already wrapped as `/*FINGERPRINT*/(function (exports, require, module,
 //                         __filename, __dirname) {...})` for bin/kubectl-kruise to compile. Code reached only
 //                         through import() stays uninitialised until that path runs.
+//   dist/cli-GROUP.cjs    the same with one command group only (rollout, set, ...), wrapped alike: what
+//                         the launcher runs for a command line that starts with the group's name.
 //   dist/sandbox.cjs      the sandbox (API server, controllers): a third of our code, which no
 //                         other command should have to read on every start.
 //   dist/vendor/*.cjs     the large libraries (Kubernetes client, YAML, diff, spinner), each read
@@ -17,21 +19,23 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bundleModules, root } from './bundle-config.mjs';
+import { bundleGroups, bundleModules, root } from './bundle-config.mjs';
 
 const tmp = `dist.tmp-${process.pid}`;
 
 await bundleModules(join(root, tmp));
+const groupFiles = await bundleGroups(join(root, tmp));
 // Wrapped here rather than at every start: the launcher compiles the file's text as it is. The
 // launcher reads it as latin1 (no UTF-8 decoding), so it must be ASCII, esbuild's default charset.
-const cliFile = join(root, tmp, 'cli.cjs');
-const body = readFileSync(cliFile, 'latin1');
-if (/[^\x00-\x7f]/.test(body)) throw new Error('dist/cli.cjs is not ASCII');
 // A fingerprint of the bundle leads the file: the launcher keeps code caches per fingerprint, as
 // V8 checks only the length of the source a cache was made for.
-const wrapped = `(function (exports, require, module, __filename, __dirname) {${body}\n})`;
-const fingerprint = createHash('sha256').update(wrapped).digest('hex').slice(0, 16);
-writeFileSync(cliFile, `/*${fingerprint}*/${wrapped}`, 'latin1');
+for (const file of [join(root, tmp, 'cli.cjs'), ...groupFiles]) {
+  const body = readFileSync(file, 'latin1');
+  if (/[^\x00-\x7f]/.test(body)) throw new Error(`${file} is not ASCII`);
+  const wrapped = `(function (exports, require, module, __filename, __dirname) {${body}\n})`;
+  const fingerprint = createHash('sha256').update(wrapped).digest('hex').slice(0, 16);
+  writeFileSync(file, `/*${fingerprint}*/${wrapped}`, 'latin1');
+}
 const dist = join(root, 'dist');
 const old = `${dist}.old-${process.pid}`;
 try {

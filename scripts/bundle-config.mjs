@@ -103,6 +103,41 @@ export const sandboxExternal = {
 const vendorEntry = (mod) =>
   `const ns = require(${JSON.stringify(mod)});\nmodule.exports = ns.__esModule && typeof ns.default === 'function' ? Object.assign(ns.default, ns) : ns;`;
 
+/**
+ * The command groups that get a bundle of their own: the names src/commands/index.ts compares
+ * __KUBECTL_KRUISE_GROUP__ with, in its order.
+ */
+export function commandGroups() {
+  const index = readFileSync(join(root, 'src', 'commands', 'index.ts'), 'utf8');
+  const names = [...index.matchAll(/\|\| __KUBECTL_KRUISE_GROUP__ === '([a-z]+)'/g)].map((m) => m[1]);
+  if (names.length === 0) throw new Error('src/commands/index.ts names no command group');
+  return names;
+}
+
+/**
+ * Writes `outdir`/cli-GROUP.cjs (unwrapped) for every command group: the CLI with that group's
+ * commands only, for the npm form's launcher to run when a command line starts with the group's
+ * name. The others' code is left out, so a command reads, deserializes and sets up about half of
+ * what the whole CLI holds. Each bundle is whole (no chunk shared with another), as the launcher
+ * runs one of them per process.
+ */
+export async function bundleGroups(outdir) {
+  const groups = commandGroups();
+  await Promise.all(
+    groups.map((group) =>
+      build({
+        ...common,
+        plugins: [vendorExternal, sandboxExternal, lazyChildProcess],
+        entryPoints: { [`cli-${group}`]: 'src/cli.ts' },
+        outdir,
+        outExtension: { '.js': '.cjs' },
+        define: { ...define, __KUBECTL_KRUISE_GROUP__: JSON.stringify(group) },
+      }),
+    ),
+  );
+  return groups.map((group) => join(outdir, `cli-${group}.cjs`));
+}
+
 /** Writes `outdir`/cli.cjs (unwrapped), sandbox.cjs and vendor/*.cjs; returns their paths, the CLI first. */
 export async function bundleModules(outdir) {
   await build({ ...common, plugins: [vendorExternal, sandboxExternal, lazyChildProcess], entryPoints: { cli: 'src/cli.ts' }, outdir, outExtension: { '.js': '.cjs' }, define });

@@ -26,23 +26,31 @@ import { registerExpose } from './expose/spec';
  */
 type Register = (program: Command, ctx: CommandContext, shallow?: boolean, sub?: string) => void;
 
+// The build defines this for a group's own bundle (dist/cli-GROUP.cjs, which bin/kubectl-kruise runs when
+// the command line starts with the group's name): there every other group's entry folds to false, and
+// esbuild leaves their modules out. Undefined in the whole CLI (dist/cli.cjs, the executable, the tests).
+// Spelled out in every entry: esbuild folds the comparison of two literals, not a constant holding one.
+declare const __KUBECTL_KRUISE_GROUP__: string;
+
+type Group = { names: readonly string[]; register: Register };
+
 // Help lists the groups in this order: the everyday verbs first. Each entry names the
 // top-level commands its register function adds, so that one invocation registers only the
 // group it runs (defining every command costs a few ms of a ~20 ms start).
-export const COMMAND_GROUPS: ReadonlyArray<{ names: readonly string[]; register: Register }> = [
-  { names: ['rollout'], register: registerRollout },
-  { names: ['set'], register: registerSet },
-  { names: ['restart'], register: registerRestart },
-  { names: ['predownload'], register: registerPredownload },
-  { names: ['scaledown'], register: registerScaledown },
-  { names: ['create'], register: registerCreate },
-  { names: ['migrate'], register: registerMigrate },
-  { names: ['expose'], register: registerExpose },
-  { names: ['get'], register: registerGet },
-  { names: ['describe'], register: registerDescribe },
-  { names: ['exec'], register: registerExec },
-  { names: ['explain'], register: registerExplain },
-  { names: ['sandbox'], register: registerSandbox },
-  { names: ['completion', '__complete'], register: registerCompletion },
-  { names: ['version'], register: registerVersion },
-];
+export const COMMAND_GROUPS: readonly Group[] = ([
+  (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'rollout') && { names: ['rollout'], register: registerRollout },
+  (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'set') && { names: ['set'], register: registerSet },
+  (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'restart') && { names: ['restart'], register: registerRestart },
+  (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'predownload') && { names: ['predownload'], register: registerPredownload },
+  (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'scaledown') && { names: ['scaledown'], register: registerScaledown },
+  (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'create') && { names: ['create'], register: registerCreate },
+  (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'migrate') && { names: ['migrate'], register: registerMigrate },
+  (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'expose') && { names: ['expose'], register: registerExpose },
+  (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'get') && { names: ['get'], register: registerGet },
+  (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'describe') && { names: ['describe'], register: registerDescribe },
+  (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'exec') && { names: ['exec'], register: registerExec },
+  (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'explain') && { names: ['explain'], register: registerExplain },
+  (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'sandbox') && { names: ['sandbox'], register: registerSandbox },
+  (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'completion') && { names: ['completion', '__complete'], register: registerCompletion },
+  (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'version') && { names: ['version'], register: registerVersion },
+] as Array<Group | false>).filter((g): g is Group => g !== false);

@@ -10,10 +10,19 @@ import { join, relative } from 'node:path';
 import { CLI_BIN, REPO_ROOT, kubectl, npmFormOnly, testEnv } from '../helpers/cli';
 import { startSandbox } from '../helpers/sandbox';
 
-function installCopy(): { root: string; bin: string; cacheDir: () => string | undefined } {
+/** The command groups' own bundles the build wrote (dist/cli-GROUP.cjs), by group name. */
+const groupBundles = (dist: string): string[] =>
+  readdirSync(dist)
+    .map((f) => /^cli-([a-z]+)\.cjs$/.exec(f)?.[1])
+    .filter((g): g is string => g !== undefined)
+    .sort();
+
+/** A copy of bin/ and dist/cli.cjs; with `groups`, the command groups' bundles too (else the launcher runs cli.cjs for all). */
+function installCopy({ groups = false } = {}): { root: string; bin: string; cacheDir: () => string | undefined } {
   const root = mkdtempSync(join(tmpdir(), 'kk-launcher-'));
   cpSync(join(REPO_ROOT, 'bin'), join(root, 'bin'), { recursive: true });
   cpSync(join(REPO_ROOT, 'dist', 'cli.cjs'), join(root, 'dist', 'cli.cjs'));
+  if (groups) for (const g of groupBundles(join(REPO_ROOT, 'dist'))) cpSync(join(REPO_ROOT, 'dist', `cli-${g}.cjs`), join(root, 'dist', `cli-${g}.cjs`));
   symlinkSync(join(REPO_ROOT, 'dist', 'vendor'), join(root, 'dist', 'vendor'));
   const cacheRoot = join(root, 'dist', 'cache');
   return {
@@ -53,6 +62,47 @@ test('a successful command leaves its code cache, named after the bundle fingerp
   assert.equal(second.code, 0, second.stderr);
   assert.equal(second.stdout, first.stdout);
   assert.equal(statSync(join(dir, 'explain-partition.v8')).mtimeMs, written.mtimeMs);
+});
+
+const fingerprintOf = (file: string): string => /^\/\*([0-9a-f]{16})\*\//.exec(readFileSync(file, 'latin1'))![1]!;
+
+test("a command line that starts with a command group's name runs that group's own bundle: the same help and answers as the whole CLI", launcherOnly, () => {
+  const { bin, root } = installCopy({ groups: true });
+  const dist = join(root, 'dist');
+  // Every command the root help lists has its bundle (the build finds the groups in src/commands/index.ts).
+  const listed = [...run(bin, ['--help']).stdout.split('\nCommands:\n')[1]!.split('\n\n')[0]!.matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1]!).sort();
+  assert.ok(listed.length >= 15, listed.join(' '));
+  assert.deepEqual(groupBundles(dist), listed);
+  const whole = statSync(join(dist, 'cli.cjs')).size;
+  for (const group of listed) {
+    // Each leaves out the other groups: well under the whole CLI.
+    assert.ok(statSync(join(dist, `cli-${group}.cjs`)).size < whole * 0.6, `cli-${group}.cjs is a part of cli.cjs`);
+    // A global flag first makes the launcher run the whole CLI (cli.cjs): the group's help is the same.
+    const own = run(bin, [group, '--help']);
+    const fromWhole = run(bin, ['-n', 'default', group, '--help']);
+    assert.equal(own.code, 0, own.stderr);
+    assert.equal(fromWhole.code, 0, fromWhole.stderr);
+    assert.equal(own.stdout, fromWhole.stdout, `${group} --help`);
+    // The help ran in the group's bundle: its code cache sits under that bundle's fingerprint.
+    assert.ok(existsSync(join(dist, 'cache', fingerprintOf(join(dist, `cli-${group}.cjs`)), NODE_RELEASE, 'help.v8')), `${group}: help.v8 of cli-${group}.cjs`);
+  }
+  // A command's answer, and a usage error, are the same from either bundle.
+  for (const args of [['completion', 'bash'], ['version', '--client'], EXPLAIN]) {
+    const own = run(bin, args);
+    const fromWhole = run(bin, ['-n', 'default', ...args]);
+    assert.equal(own.code, 0, own.stderr);
+    assert.equal(own.stdout, fromWhole.stdout, args.join(' '));
+  }
+  assert.ok(existsSync(join(dist, 'cache', fingerprintOf(join(dist, 'cli-explain.cjs')), NODE_RELEASE, 'explain-partition.v8')));
+  assert.ok(existsSync(join(dist, 'cache', fingerprintOf(join(dist, 'cli.cjs')), NODE_RELEASE, 'explain-partition.v8')));
+  const bad = run(bin, ['rollout', 'frobnicate']);
+  const badWhole = run(bin, ['-n', 'default', 'rollout', 'frobnicate']);
+  assert.equal(bad.code, 2);
+  assert.deepEqual([bad.code, bad.stdout, bad.stderr], [badWhole.code, badWhole.stdout, badWhole.stderr]);
+  // A word that names no group (or no bundle) runs the whole CLI: commander's suggestion, exit 2.
+  const unknown = run(bin, ['rolout', 'status']);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /unknown command 'rolout'[\s\S]*rollout/);
 });
 
 test('20 concurrent first runs of one command all succeed and leave one whole cache file', launcherOnly, async () => {
@@ -173,11 +223,16 @@ test('the build runs from a folder whose path has a space, twice in a row, and s
     assert.equal(b.status, 0, `build ${round}: ${b.stderr}`);
     assert.deepEqual(readdirSync(root).filter((f) => f.startsWith('dist')), ['dist'], `build ${round} leaves no temporary folder`);
   }
-  const fingerprint = /^\/\*([0-9a-f]{16})\*\//.exec(readFileSync(join(root, 'dist', 'cli.cjs'), 'latin1'))![1]!;
-  assert.deepEqual(readdirSync(join(root, 'dist', 'cache')), [fingerprint]);
-  assert.deepEqual(readdirSync(join(root, 'dist', 'cache', fingerprint)), [NODE_RELEASE]);
-  // completion.v8: the build writes completions/ by running `completion bash|zsh|fish`.
-  assert.deepEqual(readdirSync(join(root, 'dist', 'cache', fingerprint, NODE_RELEASE)).sort(), ['completion.v8', 'explain-partition.v8', 'help.v8', 'version.v8']);
+  // Each seed ran in its bundle (help in the whole CLI, the others in their group's), and completion.v8
+  // comes from the build writing completions/ by running `completion bash|zsh|fish`.
+  const seeded = Object.entries({ 'cli.cjs': 'help.v8', 'cli-completion.cjs': 'completion.v8', 'cli-explain.cjs': 'explain-partition.v8', 'cli-version.cjs': 'version.v8' });
+  const cache = join(root, 'dist', 'cache');
+  assert.deepEqual(readdirSync(cache).sort(), seeded.map(([bundle]) => fingerprintOf(join(root, 'dist', bundle))).sort());
+  for (const [bundle, file] of seeded) {
+    const fingerprint = fingerprintOf(join(root, 'dist', bundle));
+    assert.deepEqual(readdirSync(join(cache, fingerprint)), [NODE_RELEASE], bundle);
+    assert.deepEqual(readdirSync(join(cache, fingerprint, NODE_RELEASE)), [file], bundle);
+  }
   const r = run(join(root, 'bin', 'kubectl-kruise'), ['version', '--client']);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^Plugin Version: v\d+\.\d+\.\d+/);
