@@ -109,7 +109,7 @@ const vendorEntry = (mod) =>
  */
 export function commandGroups() {
   const index = readFileSync(join(root, 'src', 'commands', 'index.ts'), 'utf8');
-  const names = [...index.matchAll(/\|\| __KUBECTL_KRUISE_GROUP__ === '([a-z]+)'/g)].map((m) => m[1]);
+  const names = [...index.matchAll(/\|\|\s*__KUBECTL_KRUISE_GROUP__\s*===\s*'([a-z]+)'/g)].map((m) => m[1]);
   if (names.length === 0) throw new Error('src/commands/index.ts names no command group');
   return names;
 }
