@@ -80,6 +80,10 @@ test('undo --dry-run=client sends no write and changes nothing', async () => {
   assert.equal(now.metadata.resourceVersion, before.metadata.resourceVersion);
 });
 
+// What Kruise's webhook writes into each container of a template it stores (SetDefaultPodSpec,
+// apis/apps/defaults/pod.go): the revisions hold it, so an undo brings it back with the template.
+const KRUISE_CONTAINER_DEFAULTS = { imagePullPolicy: 'Always', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' };
+
 test('undo restores the previous template exactly: keys added in the newer template are gone', async () => {
   sb.clearAudit();
   const r = await cli(['rollout', 'undo', 'cloneset/web']);
@@ -89,7 +93,7 @@ test('undo restores the previous template exactly: keys added in the newer templ
   assert.equal(w.length, 1);
   assert.equal(w[0]!.contentType, 'application/json-patch+json');
   const cs = await getObject(sb, PATHS.cloneset());
-  assert.deepEqual(cs.spec.template.spec.containers, [{ name: 'app', image: 'nginx:1.26' }]);
+  assert.deepEqual(cs.spec.template.spec.containers, [{ name: 'app', image: 'nginx:1.26', ...KRUISE_CONTAINER_DEFAULTS }]);
   assert.equal(cs.spec.template.metadata.annotations?.['example.com/added-later'], undefined);
   await waitSettled(sb, PATHS.cloneset());
 });
@@ -98,7 +102,7 @@ test('undo --to-revision picks that revision; a missing revision is named; the s
   const r = await cli(['rollout', 'undo', 'cloneset/web', '--to-revision=1']);
   assert.equal(r.code, 0, summary(r));
   const cs = await getObject(sb, PATHS.cloneset());
-  assert.deepEqual(cs.spec.template.spec.containers, [{ name: 'app', image: 'nginx:1.25', ports: [{ containerPort: 80 }] }]);
+  assert.deepEqual(cs.spec.template.spec.containers, [{ name: 'app', image: 'nginx:1.25', ports: [{ containerPort: 80, protocol: 'TCP' }], ...KRUISE_CONTAINER_DEFAULTS }]);
   await waitSettled(sb, PATHS.cloneset());
   const missing = await cli(['rollout', 'undo', 'cloneset/web', '--to-revision=7']);
   assert.equal(missing.code, 1);

@@ -3,6 +3,7 @@
 // CLI's own pre-check refuses the same writes before sending (exit 2, one error line, no write).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kubectl, REPO_ROOT, runCli } from '../helpers/cli';
 import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
@@ -107,4 +108,29 @@ test('sandbox --feature-gates with an unknown gate or a bad value: exit 2, one e
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     assert.match(r.stderr, new RegExp(`^error: --feature-gates ${value}: ${cause.source}`));
   }
+});
+
+test("Kruise's mutating webhook injects template defaults on create and on a template change, not on a scale (cloneset_create_update_handler.go, statefulset_create_update_handler.go)", async () => {
+  // The fixture's v1alpha1 CloneSet and v1beta1 Advanced StatefulSet (its v1beta1 CloneSet is for Kruise main).
+  const docs = readFileSync(fx('template-defaults.yaml'), 'utf8').split(/^---$/m);
+  const applied = await kubectl(['apply', '-f', '-'], sb.kubeconfig, { input: `${docs[0]}\n---\n${docs[2]}` });
+  assert.equal(applied.code, 0, summary(applied));
+  const jsonpath = async (what: string, path: string) => (await kubectlOk(sb, ['get', what, '-o', `jsonpath=${path}`])).stdout;
+  const containers = '{.spec.template.spec.containers[0].imagePullPolicy} {.spec.template.spec.containers[0].terminationMessagePath} {.spec.template.spec.dnsPolicy}';
+  assert.equal(await jsonpath('cloneset/cache', containers), 'Always /dev/termination-log ClusterFirst');
+  assert.equal(await jsonpath('cloneset/cache', '{.spec.volumeClaimTemplates[0].status.phase} {.spec.updateStrategy.inPlaceUpdateStrategy}'), 'Pending {}');
+  assert.equal(await jsonpath('statefulsets.apps.kruise.io/pg', `${containers} {.spec.volumeClaimTemplates[0].status.phase}`), 'Always /dev/termination-log ClusterFirst Pending');
+
+  // A template change that drops a default (a new image, no pull policy) gets the default back.
+  const path = '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/cache';
+  const changed = await kubectlOk(sb, ['patch', 'cloneset', 'cache', '--type', 'json', '-p', '[{"op":"replace","path":"/spec/template/spec/containers/0/image","value":"redis:7.4"},{"op":"remove","path":"/spec/template/spec/containers/0/imagePullPolicy"}]']);
+  assert.match(changed.stdout, /patched/);
+  assert.equal(await jsonpath('cloneset/cache', '{.spec.template.spec.containers[0].image} {.spec.template.spec.containers[0].imagePullPolicy}'), 'redis:7.4 Always');
+  // A scale does not go through template defaulting: the template stays exactly as stored.
+  const before = (await sb.api('GET', path)).body;
+  await kubectlOk(sb, ['scale', 'cloneset', 'cache', '--replicas', '4']);
+  const scaled = (await sb.api('GET', path)).body;
+  assert.equal(scaled.spec.replicas, 4);
+  assert.deepEqual(scaled.spec.template, before.spec.template);
+  await waitSettled(sb, path);
 });

@@ -14,6 +14,7 @@ import { forbiddenSpecChanges, type FieldError } from './cloneset-webhook';
 import { validatePositiveIntOrPercent, valueFromIntOrPercent } from './intstr-validation';
 import { countPodStates, type UpdatePolicy } from './cloneset';
 import { DEFAULT_REVISION_HISTORY_LIMIT } from './revisions';
+import { injectTemplateDefaults } from './pod-defaults';
 
 export interface AdvancedStatefulSetSpecView {
   replicas: number;
@@ -393,12 +394,16 @@ export function validateAdvancedStatefulSet(obj: KubeObject, old?: KubeObject, k
   return errors;
 }
 
-/** Kruise's SetDefaultsStatefulSet for the fields the sandbox uses. */
-export function advancedStatefulSetDefaults(obj: KubeObject): KubeObject {
+/**
+ * Kruise's SetDefaultsStatefulSet for the fields the sandbox uses; with `templateDefaults` (its webhook:
+ * on create, and on an update that changes spec.template), the pod and volume claim template defaults.
+ */
+export function advancedStatefulSetDefaults(obj: KubeObject, templateDefaults = false): KubeObject {
   const out = structuredClone(obj);
   const spec = (out.spec ??= {}) as Record<string, unknown>;
   if (spec.replicas === undefined) spec.replicas = 1;
   if (spec.revisionHistoryLimit === undefined) spec.revisionHistoryLimit = DEFAULT_REVISION_HISTORY_LIMIT;
+  if (templateDefaults) injectTemplateDefaults(spec);
   if (!spec.podManagementPolicy) spec.podManagementPolicy = 'OrderedReady';
   const us = (spec.updateStrategy ??= {}) as Record<string, unknown>;
   if (!us.type) us.type = 'RollingUpdate';

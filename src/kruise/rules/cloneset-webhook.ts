@@ -16,6 +16,7 @@ import { inPlaceUpdatePlan, nonInPlaceChanges } from './cloneset-inplace';
 import { readCloneSetSpec } from './cloneset';
 import { cloneSetRollingPath, isCloneSetV1beta1 } from '../workloads/cloneset';
 import { DEFAULT_REVISION_HISTORY_LIMIT } from './revisions';
+import { injectTemplateDefaults } from './pod-defaults';
 
 export type FieldErrorType = 'Invalid' | 'Forbidden' | 'Required' | 'Duplicate' | 'NotSupported';
 
@@ -210,23 +211,32 @@ export function validateCloneSet(obj: KubeObject, old?: KubeObject, pods?: PodLo
   return errors;
 }
 
-/** Kruise's SetDefaultsCloneSet on the stored shape (replicas, history limit, strategy defaults). */
-export function cloneSetDefaults(obj: KubeObject): KubeObject {
+/**
+ * Kruise's SetDefaultsCloneSet (v1alpha1) and SetDefaultsCloneSetV1beta1 on the stored shape: replicas,
+ * history limit, strategy defaults and, with `templateDefaults` (its webhook: on create, and on an
+ * update that changes spec.template), the pod and volume claim template defaults.
+ */
+export function cloneSetDefaults(obj: KubeObject, templateDefaults = false): KubeObject {
   const out = structuredClone(obj);
   const spec = ((out.spec ??= {}) as Record<string, unknown>);
   if (spec.replicas === undefined) spec.replicas = 1;
   if (spec.revisionHistoryLimit === undefined) spec.revisionHistoryLimit = DEFAULT_REVISION_HISTORY_LIMIT;
+  if (templateDefaults) injectTemplateDefaults(spec);
   const us = ((spec.updateStrategy ??= {}) as Record<string, unknown>);
   let target: Record<string, unknown>;
+  let policy: unknown;
   if (isCloneSetV1beta1(out)) {
     if (!us.type) us.type = 'RollingUpdate';
     if (us.type === 'OnDelete') return out;
     target = (us.rollingUpdate ??= {}) as Record<string, unknown>;
     if (!target.podUpdatePolicy) target.podUpdatePolicy = 'ReCreate';
+    policy = target.podUpdatePolicy;
   } else {
     if (!us.type) us.type = 'ReCreate';
     target = us;
+    policy = us.type;
   }
+  if (policy === 'InPlaceIfPossible' || policy === 'InPlaceOnly') target.inPlaceUpdateStrategy ??= {};
   if (target.partition === undefined) target.partition = 0;
   if (target.maxUnavailable === undefined) target.maxUnavailable = '20%';
   if (target.maxSurge === undefined) target.maxSurge = 0;

@@ -49,3 +49,18 @@ export function defaultPodSpec(spec: unknown, opts: { kruise?: boolean } = {}): 
     defaultContainer(c);
   }
 }
+
+/**
+ * What Kruise's mutating webhooks add to a workload's templates when they inject template defaults
+ * (SetDefaultsCloneSet, SetDefaultsCloneSetV1beta1, SetDefaultsStatefulSet in apis/apps/defaults):
+ * SetDefaultPodSpec on the pod template, SetDefaults_PersistentVolumeClaim (status.phase Pending) on
+ * each volume claim template. In place; `spec` is the workload's spec.
+ */
+export function injectTemplateDefaults(spec: Obj): void {
+  defaultPodSpec((spec.template as Obj | undefined)?.spec, { kruise: true });
+  for (const claim of Array.isArray(spec.volumeClaimTemplates) ? spec.volumeClaimTemplates : []) {
+    if (!isObj(claim)) continue;
+    const status = (claim.status ??= {}) as Obj;
+    if (!status.phase) status.phase = 'Pending';
+  }
+}

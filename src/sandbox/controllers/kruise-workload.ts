@@ -30,8 +30,11 @@ export interface KruiseWorkloadControllerSpec {
   /** Extra caches whose every change re-syncs every workload (Advanced DaemonSet: nodes). Started first. */
   resyncAllOn?: Informer[];
   sync(obj: KubeObject, ctx: KruiseSyncContext): void;
-  /** The webhook: defaults, then the field errors that reject the object with a 422. */
-  defaults(obj: KubeObject): KubeObject;
+  /**
+   * The webhook: defaults, then the field errors that reject the object with a 422. `templateDefaults`:
+   * a create, or an update that changes spec.template (Kruise's webhooks inject template defaults then).
+   */
+  defaults(obj: KubeObject, templateDefaults: boolean): KubeObject;
   validate(defaulted: KubeObject, old: KubeObject | undefined, settings: SimulationSettings, store: Store): FieldError[];
   /** Whether an update that leaves spec alone still goes through the webhook (status writes never do). */
   webhookOnUnchangedSpec?(old: KubeObject, obj: KubeObject): boolean;
@@ -91,7 +94,8 @@ export function createKruiseWorkloadController(spec: KruiseWorkloadControllerSpe
         admit(op, obj, old, admissionStore) {
           // status writes do not go through Kruise's webhook
           if (op === 'UPDATE' && old && jsonEqual(old.spec, obj.spec) && !spec.webhookOnUnchangedSpec?.(old, obj)) return obj;
-          const defaulted = spec.defaults(obj);
+          const template = (o: KubeObject | undefined) => (o?.spec as { template?: unknown } | undefined)?.template;
+          const defaulted = spec.defaults(obj, op === 'CREATE' || !jsonEqual(template(old), template(obj)));
           rejectInvalid(spec.gr, spec.kind, defaulted, spec.validate(defaulted, op === 'UPDATE' ? old : undefined, settings, admissionStore));
           return defaulted;
         },
