@@ -21,7 +21,7 @@ import { canonicalJson } from '../canonical-json';
 import { Informer } from './informer';
 import { controllerOf, keyOf, objectKey } from './pods';
 import { WorkQueue } from './queue';
-import { rejectInvalid } from './revisions-admission';
+import { injectsTemplateDefaults, rejectInvalid } from './revisions-admission';
 
 export const ADVANCED_CRON_JOBS: GroupResource = { group: 'apps.kruise.io', resource: 'advancedcronjobs' };
 
@@ -30,8 +30,7 @@ export const advancedCronJobAdmission: AdmissionHook = {
   operations: ['CREATE', 'UPDATE'],
   admit(op, obj, old) {
     if (op === 'UPDATE' && old && jsonEqual(old.spec, obj.spec)) return obj; // status writes skip the webhook
-    const templateChanged = op === 'CREATE' || !jsonEqual((old?.spec as AdvancedCronJobSpec | undefined)?.template, (obj.spec as AdvancedCronJobSpec | undefined)?.template);
-    const defaulted = advancedCronJobDefaults(obj, templateChanged);
+    const defaulted = advancedCronJobDefaults(obj, injectsTemplateDefaults(op, obj, old));
     rejectInvalid(ADVANCED_CRON_JOBS, 'AdvancedCronJob', defaulted, validateAdvancedCronJob(defaulted, op === 'UPDATE' ? old : undefined));
     return defaulted;
   },

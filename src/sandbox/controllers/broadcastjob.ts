@@ -19,7 +19,7 @@ import { canonicalJson } from '../canonical-json';
 import { Informer } from './informer';
 import { NODES, PODS, controllerOf, keyOf, objectKey } from './pods';
 import { WorkQueue } from './queue';
-import { rejectInvalid } from './revisions-admission';
+import { injectsTemplateDefaults, rejectInvalid } from './revisions-admission';
 
 export const BROADCAST_JOBS: GroupResource = { group: 'apps.kruise.io', resource: 'broadcastjobs' };
 
@@ -28,8 +28,7 @@ export const broadcastJobAdmission: AdmissionHook = {
   operations: ['CREATE', 'UPDATE'],
   admit(op, obj, old) {
     if (op === 'UPDATE' && old && jsonEqual(old.spec, obj.spec)) return obj; // status writes skip the webhook
-    const templateChanged = op === 'CREATE' || !jsonEqual((old?.spec as { template?: unknown } | undefined)?.template, (obj.spec as { template?: unknown } | undefined)?.template);
-    const defaulted = broadcastJobDefaults(obj, templateChanged);
+    const defaulted = broadcastJobDefaults(obj, injectsTemplateDefaults(op, obj, old));
     rejectInvalid(BROADCAST_JOBS, 'BroadcastJob', defaulted, validateBroadcastJob(defaulted));
     return defaulted;
   },

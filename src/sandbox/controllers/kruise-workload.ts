@@ -9,7 +9,7 @@ import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store 
 import { Informer } from './informer';
 import { CONTROLLER_REVISIONS, PODS, keyOf, splitKey } from './pods';
 import { WorkQueue } from './queue';
-import { rejectInvalid } from './revisions-admission';
+import { injectsTemplateDefaults, rejectInvalid } from './revisions-admission';
 
 /** What one sync of a workload gets: the store, the caches and the queue to re-sync through. */
 export interface KruiseSyncContext {
@@ -94,8 +94,7 @@ export function createKruiseWorkloadController(spec: KruiseWorkloadControllerSpe
         admit(op, obj, old, admissionStore) {
           // status writes do not go through Kruise's webhook
           if (op === 'UPDATE' && old && jsonEqual(old.spec, obj.spec) && !spec.webhookOnUnchangedSpec?.(old, obj)) return obj;
-          const template = (o: KubeObject | undefined) => (o?.spec as { template?: unknown } | undefined)?.template;
-          const defaulted = spec.defaults(obj, op === 'CREATE' || !jsonEqual(template(old), template(obj)));
+          const defaulted = spec.defaults(obj, injectsTemplateDefaults(op, obj, old));
           rejectInvalid(spec.gr, spec.kind, defaulted, spec.validate(defaulted, op === 'UPDATE' ? old : undefined, settings, admissionStore));
           return defaulted;
         },

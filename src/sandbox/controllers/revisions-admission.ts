@@ -1,6 +1,7 @@
-// Turns the field errors of a Kruise webhook rule (src/kruise/rules/*-webhook.ts, pps.ts) into
-// the 422 Invalid Status a real webhook denial produces. Shared by the Kruise admission hooks.
+// What the Kruise admission hooks share: the 422 Invalid Status a real webhook denial produces from
+// the field errors of a rule (src/kruise/rules/*-webhook.ts, pps.ts), and when template defaults go in.
 import { fieldErrorMessage, fieldErrorReason, type FieldError } from '../../kruise/rules/cloneset-webhook';
+import { jsonEqual } from '../../lib/json-equal';
 import type { KubeObject } from '../../kruise/types';
 import { ApiError } from '../server/errors';
 import type { GroupResource } from '../store-api';
@@ -15,4 +16,14 @@ export function rejectInvalid(gr: GroupResource, kind: string, obj: KubeObject, 
     name,
     errors.map((e) => ({ reason: fieldErrorReason(e), message: fieldErrorMessage(e), field: e.field })),
   );
+}
+
+/**
+ * Whether Kruise's mutating webhooks inject template defaults into this write: on create, and on an
+ * update whose spec.template differs from the old object's (e.g. cloneset_create_update_handler.go,
+ * `!reflect.DeepEqual(obj.Spec.Template, oldObj.Spec.Template)`).
+ */
+export function injectsTemplateDefaults(op: 'CREATE' | 'UPDATE' | 'DELETE', obj: KubeObject, old: KubeObject | undefined): boolean {
+  const template = (o: KubeObject | undefined) => (o?.spec as { template?: unknown } | undefined)?.template;
+  return op === 'CREATE' || !jsonEqual(template(old), template(obj));
 }
