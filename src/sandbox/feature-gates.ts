@@ -5,10 +5,13 @@
 //   off Kruise's getStartOrdinal ignores the field (pods start at 0) and the webhook still accepts it.
 //   KruisePodReadinessGate (Alpha, off): the pod webhook injects the KruisePodReady readiness gate
 //   into every pod, not only into pods of Kruise workloads.
+//   TemplateNoDefaults (Alpha, off): the workload webhooks (CloneSet, Advanced StatefulSet, BroadcastJob,
+//   AdvancedCronJob) leave the pod and volume claim templates as written, without template defaults.
 
 export const FEATURE_GATE_DEFAULTS: Readonly<Record<string, boolean>> = {
   StatefulSetStartOrdinal: false,
   KruisePodReadinessGate: false,
+  TemplateNoDefaults: false,
 };
 
 export type FeatureGates = Readonly<Record<string, boolean>>;

@@ -101,6 +101,25 @@ test('sandbox --feature-gates: StatefulSetStartOrdinal=true honours spec.ordinal
   }
 });
 
+test('sandbox --feature-gates TemplateNoDefaults=true: templates stored as written, so re-applying an unchanged manifest is "unchanged"', async () => {
+  const gated = await startSandbox({ kruise: 'v1.9', readyDelay: '50ms', extraArgs: ['--feature-gates', 'TemplateNoDefaults=true'] });
+  try {
+    const manifest = readFileSync(fx('template-defaults.yaml'), 'utf8').split(/^---$/m)[0]!;
+    for (const expected of ['cloneset.apps.kruise.io/cache created\n', 'cloneset.apps.kruise.io/cache unchanged\n']) {
+      const r = await kubectl(['apply', '-f', '-'], gated.kubeconfig, { input: manifest });
+      assert.equal(r.code, 0, summary(r));
+      assert.equal(r.stdout, expected);
+    }
+    const cs = (await gated.api('GET', '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/cache')).body;
+    assert.deepEqual(cs.spec.template.spec.containers[0], { name: 'redis', image: 'redis:7.2', ports: [{ containerPort: 6379 }], volumeMounts: [{ name: 'data', mountPath: '/data' }] });
+    assert.equal(cs.spec.volumeClaimTemplates[0].status, undefined);
+    // The gate spares the templates only: the strategy defaults still apply.
+    assert.deepEqual(cs.spec.updateStrategy.inPlaceUpdateStrategy, {});
+  } finally {
+    await gated.stop();
+  }
+});
+
 test('sandbox --feature-gates with an unknown gate or a bad value: exit 2, one error line', async () => {
   for (const [value, cause] of [['NoSuchGate=true', /unrecognized feature gate: NoSuchGate/], ['StatefulSetStartOrdinal=yes', /invalid value of StatefulSetStartOrdinal: yes/]] as const) {
     const r = await runCli(['sandbox', '--port', '0', '--feature-gates', value], { timeoutMs: 15_000 });

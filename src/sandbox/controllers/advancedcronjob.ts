@@ -25,23 +25,26 @@ import { injectsTemplateDefaults, rejectInvalid } from './revisions-admission';
 
 export const ADVANCED_CRON_JOBS: GroupResource = { group: 'apps.kruise.io', resource: 'advancedcronjobs' };
 
-export const advancedCronJobAdmission: AdmissionHook = {
-  gr: ADVANCED_CRON_JOBS,
-  operations: ['CREATE', 'UPDATE'],
-  admit(op, obj, old) {
-    if (op === 'UPDATE' && old && jsonEqual(old.spec, obj.spec)) return obj; // status writes skip the webhook
-    const defaulted = advancedCronJobDefaults(obj, injectsTemplateDefaults(op, obj, old));
-    rejectInvalid(ADVANCED_CRON_JOBS, 'AdvancedCronJob', defaulted, validateAdvancedCronJob(defaulted, op === 'UPDATE' ? old : undefined));
-    return defaulted;
-  },
-};
+/** The webhook; `settings`: the simulation's, once the controller has started (until then, the defaults). */
+function advancedCronJobAdmission(settings: () => SimulationSettings | undefined): AdmissionHook {
+  return {
+    gr: ADVANCED_CRON_JOBS,
+    operations: ['CREATE', 'UPDATE'],
+    admit(op, obj, old) {
+      if (op === 'UPDATE' && old && jsonEqual(old.spec, obj.spec)) return obj; // status writes skip the webhook
+      const defaulted = advancedCronJobDefaults(obj, injectsTemplateDefaults(op, obj, old, settings()?.featureGates));
+      rejectInvalid(ADVANCED_CRON_JOBS, 'AdvancedCronJob', defaulted, validateAdvancedCronJob(defaulted, op === 'UPDATE' ? old : undefined));
+      return defaulted;
+    },
+  };
+}
 
 const grOf = (k: CronChildKind): GroupResource => ({ group: k.group, resource: k.resource });
 const BACKOFF_MAX_MS = 300_000;
 
 export function createAdvancedCronJobController(): ControllerWithAdmission {
   let store: Store;
-  let settings: SimulationSettings;
+  let settings: SimulationSettings | undefined;
   const cronJobs = new Informer(ADVANCED_CRON_JOBS);
   const children = Object.fromEntries(Object.values(CRON_CHILD_KINDS).map((k) => [k.kind, new Informer(grOf(k))])) as Record<CronChildKind['kind'], Informer>;
   /** Failed creations per key: retried after a doubling delay, as controller-runtime's rate limiter does. */
@@ -92,7 +95,7 @@ export function createAdvancedCronJobController(): ControllerWithAdmission {
     return (type: 'ADDED' | 'MODIFIED' | 'DELETED', child: KubeObject) => {
       const ref = controllerOf(child);
       if (ref?.kind !== 'AdvancedCronJob') return;
-      const v13 = settings.kruise === 'v1.3';
+      const v13 = settings?.kruise === 'v1.3';
       if (kind === 'Job' && !v13) return; // watchJob's handler looks for a BroadcastJob owner
       if (type === 'DELETED' && !v13) return; // create and update events only
       queue.add(objectKey(child.metadata.namespace, ref.name));
@@ -101,7 +104,7 @@ export function createAdvancedCronJobController(): ControllerWithAdmission {
 
   return {
     name: 'advancedcronjob',
-    admission: [advancedCronJobAdmission],
+    admission: [advancedCronJobAdmission(() => settings)],
     start(s: Store, st: SimulationSettings) {
       store = s;
       settings = st;

@@ -14,7 +14,7 @@ import {
 import { jsonEqual } from '../../lib/json-equal';
 import type { KubeObject, Pod } from '../../kruise/types';
 import { compareNatural } from '../../lib/compare';
-import type { AdmissionHook, ControllerWithAdmission, GroupResource, Store } from '../store-api';
+import type { AdmissionHook, ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
 import { canonicalJson } from '../canonical-json';
 import { Informer } from './informer';
 import { NODES, PODS, controllerOf, keyOf, objectKey } from './pods';
@@ -23,16 +23,19 @@ import { injectsTemplateDefaults, rejectInvalid } from './revisions-admission';
 
 export const BROADCAST_JOBS: GroupResource = { group: 'apps.kruise.io', resource: 'broadcastjobs' };
 
-export const broadcastJobAdmission: AdmissionHook = {
-  gr: BROADCAST_JOBS,
-  operations: ['CREATE', 'UPDATE'],
-  admit(op, obj, old) {
-    if (op === 'UPDATE' && old && jsonEqual(old.spec, obj.spec)) return obj; // status writes skip the webhook
-    const defaulted = broadcastJobDefaults(obj, injectsTemplateDefaults(op, obj, old));
-    rejectInvalid(BROADCAST_JOBS, 'BroadcastJob', defaulted, validateBroadcastJob(defaulted));
-    return defaulted;
-  },
-};
+/** The webhook; `settings`: the simulation's, once the controller has started (until then, the defaults). */
+function broadcastJobAdmission(settings: () => SimulationSettings | undefined): AdmissionHook {
+  return {
+    gr: BROADCAST_JOBS,
+    operations: ['CREATE', 'UPDATE'],
+    admit(op, obj, old) {
+      if (op === 'UPDATE' && old && jsonEqual(old.spec, obj.spec)) return obj; // status writes skip the webhook
+      const defaulted = broadcastJobDefaults(obj, injectsTemplateDefaults(op, obj, old, settings()?.featureGates));
+      rejectInvalid(BROADCAST_JOBS, 'BroadcastJob', defaulted, validateBroadcastJob(defaulted));
+      return defaulted;
+    },
+  };
+}
 
 /** The parts of a node that decide where a BroadcastJob runs (not its heartbeats). */
 function placementOf(node: KubeObject): string {
@@ -43,6 +46,7 @@ function placementOf(node: KubeObject): string {
 
 export function createBroadcastJobController(): ControllerWithAdmission {
   let store: Store;
+  let settings: SimulationSettings | undefined;
   const jobs = new Informer(BROADCAST_JOBS);
   const pods = new Informer<Pod>(PODS);
   const nodes = new Informer(NODES);
@@ -85,9 +89,10 @@ export function createBroadcastJobController(): ControllerWithAdmission {
 
   return {
     name: 'broadcastjob',
-    admission: [broadcastJobAdmission],
-    start(s: Store) {
+    admission: [broadcastJobAdmission(() => settings)],
+    start(s: Store, st: SimulationSettings) {
       store = s;
+      settings = st;
       queue = new WorkQueue('broadcastjob', reconcile);
       jobs.on((type, job) => {
         if (type !== 'DELETED') queue.add(keyOf(job));

@@ -94,7 +94,7 @@ export function createKruiseWorkloadController(spec: KruiseWorkloadControllerSpe
         admit(op, obj, old, admissionStore) {
           // status writes do not go through Kruise's webhook
           if (op === 'UPDATE' && old && jsonEqual(old.spec, obj.spec) && !spec.webhookOnUnchangedSpec?.(old, obj)) return obj;
-          const defaulted = spec.defaults(obj, injectsTemplateDefaults(op, obj, old));
+          const defaulted = spec.defaults(obj, injectsTemplateDefaults(op, obj, old, settings.featureGates));
           rejectInvalid(spec.gr, spec.kind, defaulted, spec.validate(defaulted, op === 'UPDATE' ? old : undefined, settings, admissionStore));
           return defaulted;
         },

@@ -3,6 +3,7 @@
 import { fieldErrorMessage, fieldErrorReason, type FieldError } from '../../kruise/rules/cloneset-webhook';
 import { jsonEqual } from '../../lib/json-equal';
 import type { KubeObject } from '../../kruise/types';
+import { featureEnabled, type FeatureGates } from '../feature-gates';
 import { ApiError } from '../server/errors';
 import type { GroupResource } from '../store-api';
 
@@ -19,11 +20,12 @@ export function rejectInvalid(gr: GroupResource, kind: string, obj: KubeObject, 
 }
 
 /**
- * Whether Kruise's mutating webhooks inject template defaults into this write: on create, and on an
- * update whose spec.template differs from the old object's (e.g. cloneset_create_update_handler.go,
- * `!reflect.DeepEqual(obj.Spec.Template, oldObj.Spec.Template)`).
+ * Whether Kruise's mutating webhooks inject template defaults into this write: unless the
+ * TemplateNoDefaults gate is on, on create, and on an update whose spec.template differs from the old
+ * object's (e.g. cloneset_create_update_handler.go, `!reflect.DeepEqual(obj.Spec.Template, oldObj.Spec.Template)`).
  */
-export function injectsTemplateDefaults(op: 'CREATE' | 'UPDATE' | 'DELETE', obj: KubeObject, old: KubeObject | undefined): boolean {
+export function injectsTemplateDefaults(op: 'CREATE' | 'UPDATE' | 'DELETE', obj: KubeObject, old: KubeObject | undefined, gates: FeatureGates | undefined): boolean {
+  if (featureEnabled(gates, 'TemplateNoDefaults')) return false;
   const template = (o: KubeObject | undefined) => (o?.spec as { template?: unknown } | undefined)?.template;
   return op === 'CREATE' || !jsonEqual(template(old), template(obj));
 }
