@@ -14,30 +14,15 @@ import {
   type AdvancedCronJobSpec,
   type CronChildKind,
 } from '../../kruise/rules/advancedcronjob';
-import { jsonEqual } from '../../lib/json-equal';
 import type { KubeObject } from '../../kruise/types';
-import type { AdmissionHook, ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
+import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
 import { canonicalJson } from '../canonical-json';
 import { Informer } from './informer';
 import { controllerOf, keyOf, objectKey } from './pods';
 import { WorkQueue } from './queue';
-import { injectsTemplateDefaults, rejectInvalid } from './revisions-admission';
+import { templateWorkloadWebhook } from './revisions-admission';
 
 export const ADVANCED_CRON_JOBS: GroupResource = { group: 'apps.kruise.io', resource: 'advancedcronjobs' };
-
-/** The webhook; `settings`: the simulation's, once the controller has started (until then, the defaults). */
-function advancedCronJobAdmission(settings: () => SimulationSettings | undefined): AdmissionHook {
-  return {
-    gr: ADVANCED_CRON_JOBS,
-    operations: ['CREATE', 'UPDATE'],
-    admit(op, obj, old) {
-      if (op === 'UPDATE' && old && jsonEqual(old.spec, obj.spec)) return obj; // status writes skip the webhook
-      const defaulted = advancedCronJobDefaults(obj, injectsTemplateDefaults(op, obj, old, settings()?.featureGates));
-      rejectInvalid(ADVANCED_CRON_JOBS, 'AdvancedCronJob', defaulted, validateAdvancedCronJob(defaulted, op === 'UPDATE' ? old : undefined));
-      return defaulted;
-    },
-  };
-}
 
 const grOf = (k: CronChildKind): GroupResource => ({ group: k.group, resource: k.resource });
 const BACKOFF_MAX_MS = 300_000;
@@ -104,7 +89,15 @@ export function createAdvancedCronJobController(): ControllerWithAdmission {
 
   return {
     name: 'advancedcronjob',
-    admission: [advancedCronJobAdmission(() => settings)],
+    admission: [
+      templateWorkloadWebhook({
+        gr: ADVANCED_CRON_JOBS,
+        kind: 'AdvancedCronJob',
+        defaults: advancedCronJobDefaults,
+        validate: (defaulted, old) => validateAdvancedCronJob(defaulted, old),
+        settings: () => settings,
+      }),
+    ],
     start(s: Store, st: SimulationSettings) {
       store = s;
       settings = st;

@@ -11,31 +11,16 @@ import {
   reconcileBroadcastJob,
   validateBroadcastJob,
 } from '../../kruise/rules/broadcastjob';
-import { jsonEqual } from '../../lib/json-equal';
 import type { KubeObject, Pod } from '../../kruise/types';
 import { compareNatural } from '../../lib/compare';
-import type { AdmissionHook, ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
+import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
 import { canonicalJson } from '../canonical-json';
 import { Informer } from './informer';
 import { NODES, PODS, controllerOf, keyOf, objectKey } from './pods';
 import { WorkQueue } from './queue';
-import { injectsTemplateDefaults, rejectInvalid } from './revisions-admission';
+import { templateWorkloadWebhook } from './revisions-admission';
 
 export const BROADCAST_JOBS: GroupResource = { group: 'apps.kruise.io', resource: 'broadcastjobs' };
-
-/** The webhook; `settings`: the simulation's, once the controller has started (until then, the defaults). */
-function broadcastJobAdmission(settings: () => SimulationSettings | undefined): AdmissionHook {
-  return {
-    gr: BROADCAST_JOBS,
-    operations: ['CREATE', 'UPDATE'],
-    admit(op, obj, old) {
-      if (op === 'UPDATE' && old && jsonEqual(old.spec, obj.spec)) return obj; // status writes skip the webhook
-      const defaulted = broadcastJobDefaults(obj, injectsTemplateDefaults(op, obj, old, settings()?.featureGates));
-      rejectInvalid(BROADCAST_JOBS, 'BroadcastJob', defaulted, validateBroadcastJob(defaulted));
-      return defaulted;
-    },
-  };
-}
 
 /** The parts of a node that decide where a BroadcastJob runs (not its heartbeats). */
 function placementOf(node: KubeObject): string {
@@ -89,7 +74,15 @@ export function createBroadcastJobController(): ControllerWithAdmission {
 
   return {
     name: 'broadcastjob',
-    admission: [broadcastJobAdmission(() => settings)],
+    admission: [
+      templateWorkloadWebhook({
+        gr: BROADCAST_JOBS,
+        kind: 'BroadcastJob',
+        defaults: broadcastJobDefaults,
+        validate: (defaulted) => validateBroadcastJob(defaulted),
+        settings: () => settings,
+      }),
+    ],
     start(s: Store, st: SimulationSettings) {
       store = s;
       settings = st;

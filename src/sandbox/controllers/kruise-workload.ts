@@ -2,14 +2,13 @@
 // share, so that each module holds only its sync and its webhook rules: informers on the workload,
 // its pods and ControllerRevisions, a work queue keyed by namespace/name, owner-based enqueueing,
 // and the defaulting + validating webhook run on create and on spec changes.
-import { jsonEqual } from '../../lib/json-equal';
 import type { FieldError } from '../../kruise/rules/cloneset-webhook';
 import type { KubeObject, Pod } from '../../kruise/types';
 import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
 import { Informer } from './informer';
 import { CONTROLLER_REVISIONS, PODS, keyOf, splitKey } from './pods';
 import { WorkQueue } from './queue';
-import { injectsTemplateDefaults, rejectInvalid } from './revisions-admission';
+import { templateWorkloadWebhook } from './revisions-admission';
 
 /** What one sync of a workload gets: the store, the caches and the queue to re-sync through. */
 export interface KruiseSyncContext {
@@ -88,17 +87,14 @@ export function createKruiseWorkloadController(spec: KruiseWorkloadControllerSpe
       revisions.stop();
     },
     admission: [
-      {
+      templateWorkloadWebhook({
         gr: spec.gr,
-        operations: ['CREATE', 'UPDATE'],
-        admit(op, obj, old, admissionStore) {
-          // status writes do not go through Kruise's webhook
-          if (op === 'UPDATE' && old && jsonEqual(old.spec, obj.spec) && !spec.webhookOnUnchangedSpec?.(old, obj)) return obj;
-          const defaulted = spec.defaults(obj, injectsTemplateDefaults(op, obj, old, settings.featureGates));
-          rejectInvalid(spec.gr, spec.kind, defaulted, spec.validate(defaulted, op === 'UPDATE' ? old : undefined, settings, admissionStore));
-          return defaulted;
-        },
-      },
+        kind: spec.kind,
+        defaults: spec.defaults,
+        validate: (defaulted, old, admissionStore) => spec.validate(defaulted, old, settings, admissionStore),
+        webhookOnUnchangedSpec: spec.webhookOnUnchangedSpec,
+        settings: () => settings,
+      }),
     ],
   };
 }
