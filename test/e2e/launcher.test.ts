@@ -44,13 +44,16 @@ const NODE_RELEASE = `${process.version}-${process.arch}`;
 // The Node launcher's code cache and the npm build: nothing of them is in the standalone executable.
 const launcherOnly = { skip: npmFormOnly("the Node launcher's V8 code cache") };
 
+/** The fingerprint the build writes at the head of a bundle (the launcher's cache folder name). */
+const fingerprintOf = (file: string): string => /^\/\*([0-9a-f]{16})\*\//.exec(readFileSync(file, 'latin1'))![1]!;
+
 const EXPLAIN = ['explain', 'partition', '--replicas', '8', '--partition', '90%', '-o', 'json'];
 
 test('a successful command leaves its code cache, named after the bundle fingerprint, the Node.js release and the command', launcherOnly, () => {
   const { bin, root, cacheDir } = installCopy();
   const first = run(bin, EXPLAIN);
   assert.equal(first.code, 0, first.stderr);
-  const fingerprint = /^\/\*([0-9a-f]{16})\*\//.exec(readFileSync(join(root, 'dist', 'cli.cjs'), 'latin1'))![1]!;
+  const fingerprint = fingerprintOf(join(root, 'dist', 'cli.cjs'));
   const dir = cacheDir()!;
   assert.equal(dir, join(root, 'dist', 'cache', fingerprint, NODE_RELEASE));
   assert.deepEqual(readdirSync(dir), ['explain-partition.v8']);
@@ -63,8 +66,6 @@ test('a successful command leaves its code cache, named after the bundle fingerp
   assert.equal(second.stdout, first.stdout);
   assert.equal(statSync(join(dir, 'explain-partition.v8')).mtimeMs, written.mtimeMs);
 });
-
-const fingerprintOf = (file: string): string => /^\/\*([0-9a-f]{16})\*\//.exec(readFileSync(file, 'latin1'))![1]!;
 
 test("a command line that starts with a command group's name runs that group's own bundle: the same help and answers as the whole CLI", launcherOnly, () => {
   const { bin, root } = installCopy({ groups: true });
