@@ -150,10 +150,11 @@ function evaluateWhole(adapter: WorkloadAdapter, workload: KubeObject, pods: rea
   // - CloneSet counts every pod not at the update revision against the partition (cloneset_update.go
   //   calculateDiffsWithExpectation), so it keeps at most the pods that are not updated: none while a
   //   new CloneSet creates its pods at the update revision, the pods of the undone revision after undo;
+  //   a UnitedDeployment of CloneSets the same, per subset (the subsets' own check is exact);
   // - (Advanced) StatefulSets keep ordinals already at that revision and update every other pod.
   const sameRevision = status.updateRevision !== undefined && status.currentRevision !== undefined && revisionLabelMatches(status.currentRevision, status.updateRevision);
   const specKept = desired - specExpected;
-  const kept = !sameRevision ? specKept : adapter.kindName === 'CloneSet' ? clamp(status.replicas - updated, 0, specKept) : 0;
+  const kept = !sameRevision ? specKept : adapter.partitionCountsOldPods?.(workload) ? clamp(status.replicas - updated, 0, specKept) : 0;
   const expected = desired - kept;
   const updatedReady = updatedReadyReplicas(status);
   const minReadySeconds = Math.max(0, numAt(workload, 'spec', 'minReadySeconds') ?? 0);

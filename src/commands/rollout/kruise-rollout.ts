@@ -47,6 +47,38 @@ export async function findRolloutOf(client: KubeClient, rt: ResourceType, name: 
 }
 
 /**
+ * The Rollouts of some namespaces, listed once each (only when the cluster serves them), to find the
+ * one releasing each of several workloads without a list per workload. A user who may not list
+ * Rollouts gets no index: the workloads are all that can be followed.
+ */
+export class RolloutIndex {
+  private constructor(
+    readonly rolloutRt: ResourceType,
+    private readonly byNamespace: ReadonlyMap<string, readonly KubeObject[]>,
+  ) {}
+
+  static async load(client: KubeClient, namespaces: Iterable<string>): Promise<RolloutIndex | undefined> {
+    if (!(await client.isServed(ROLLOUT_GROUP, 'rollouts'))) return undefined;
+    const rolloutRt = await rolloutType(client);
+    const byNamespace = new Map<string, readonly KubeObject[]>();
+    try {
+      for (const ns of new Set(namespaces)) byNamespace.set(ns, (await client.list(rolloutRt, ns)).items);
+    } catch (err) {
+      if (isForbidden(err) || isNotFound(err)) return undefined;
+      throw err;
+    }
+    return new RolloutIndex(rolloutRt, byNamespace);
+  }
+
+  /** The Rollout releasing workload `name` of type `rt` in `namespace` (one of those listed). */
+  find(rt: Pick<ResourceType, 'group' | 'version' | 'kind'>, name: string, namespace: string): RolloutOfTarget | undefined {
+    const items = this.byNamespace.get(namespace) ?? [];
+    const rollout = rolloutForWorkload(items, { apiVersion: rt.group ? `${rt.group}/${rt.version}` : rt.version, kind: rt.kind, name });
+    return rollout ? { rolloutRt: this.rolloutRt, rollout, via: workloadRefText(rt, name) } : undefined;
+  }
+}
+
+/**
  * The Rollout a target names: rollout/NAME (one GET), or the one releasing TYPE/NAME (a list);
  * a workload no Rollout releases is an error (exit 1) naming both.
  */

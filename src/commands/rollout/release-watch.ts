@@ -4,11 +4,11 @@
 // Never polls: one watch per object, plus a pod watch while the batch is being updated.
 import type { KubeClient, KubeObject, Observation, ResourceType } from '../../kube/client';
 import { failure, usageError } from '../../cli/exit';
-import { evaluateRolloutRelease, RolloutUntilError, type RolloutUntil } from '../../kruise/rollout/gate';
+import { evaluateGate, RolloutUntilError, type RolloutUntil } from '../../kruise/rollout/gate';
 import { readRollout } from '../../kruise/rollout/read';
 import type { RolloutProgress } from '../../kruise/progress';
 import { adapterFor } from '../../kruise/workloads/index';
-import { releaseIsFinal, releaseKey, type ReleaseReport } from '../../printers/rollout-release';
+import { releaseIsFinal, releaseKey, releaseLine, type ReleaseReport } from '../../printers/rollout-release';
 import { RolloutWatch } from './status-watch';
 import { workloadTypeOf } from './kruise-rollout';
 
@@ -17,13 +17,18 @@ export interface ReleaseWatchSettings {
   failureGraceMs: number;
   /** Called once per change (deduplicated), including the final one. */
   onChange(r: ReleaseReport): void;
+  /**
+   * The user named the workload (TYPE/NAME), not the Rollout: if the Rollout goes away the workload's
+   * own gate decides (the Rollout hands the workload back before it is deleted), instead of a failure.
+   */
+  forWorkload?: boolean;
 }
 
 /** The gate's verdict for a Rollout and (when looked up) its workload and that workload's own verdict. */
 export function releaseReport(rollout: KubeObject, workload: KubeObject | null | undefined, verdict: RolloutProgress | undefined, until: RolloutUntil, now: number): ReleaseReport {
   let r;
   try {
-    r = evaluateRolloutRelease(rollout, workload, now, { until, workloadVerdict: verdict });
+    r = evaluateGate(rollout, workload, now, { until, workloadVerdict: verdict && { state: verdict.state, message: verdict.message, failing: verdict.failing } });
   } catch (err) {
     // --until=step=N beyond the Rollout's steps: the request cannot be met (nothing was changed).
     if (err instanceof RolloutUntilError) throw usageError(err.message);
@@ -54,6 +59,11 @@ class WorkloadVerdict {
     private readonly changed: () => void,
     private readonly failed: (err: unknown) => void,
   ) {}
+
+  /** The last failed request of the pod watch, while it is retried. */
+  get trouble(): unknown {
+    return this.watch?.apiTrouble;
+  }
 
   update(obj: KubeObject): void {
     if (!adapterFor(obj)) return;
@@ -96,6 +106,10 @@ export class ReleaseWatch {
   private lastKey = '';
   private last: ReleaseReport | undefined;
   private done = false;
+  /** The Rollout was deleted while a TYPE/NAME gate followed it: the workload alone decides now. */
+  private rolloutGone = false;
+  /** The last failed request of the Rollout's or the workload's watch, while it is retried. */
+  private apiTrouble: unknown;
 
   constructor(
     private readonly client: KubeClient,
@@ -124,6 +138,7 @@ export class ReleaseWatch {
       this.namespace,
       {
         name: this.name,
+        onTrouble: (err) => (this.apiTrouble = err),
         onSync: (items) => {
           const obj = items.find((i) => i.metadata.name === this.name);
           if (obj) this.updateRollout(obj);
@@ -143,8 +158,15 @@ export class ReleaseWatch {
 
   timedOut(): void {
     if (this.done) return;
+    // Not a slow release but a server that answers with errors: its error (exit 1), as the workload gate says it.
+    const trouble = this.apiTrouble ?? this.verdict.trouble;
+    if (trouble !== undefined) {
+      this.fail(trouble);
+      return;
+    }
     const base = this.last ?? this.placeholder();
-    this.finish({ ...base, state: 'TimedOut', reached: false, message: `timed out waiting for rollout "${this.name}": ${base.message || 'no status yet'}` });
+    // The final line is what a CI log keeps: it names the failing pod the countdown showed.
+    this.finish({ ...base, state: 'TimedOut', reached: false, failing: undefined, message: `timed out waiting for rollout "${this.name}": ${base.message ? releaseLine(base) : 'no status yet'}` });
   }
 
   stop(): void {
@@ -177,6 +199,7 @@ export class ReleaseWatch {
       this.namespace,
       {
         name,
+        onTrouble: (err) => (this.apiTrouble = err),
         onSync: (items) => {
           const obj = items.find((i) => i.metadata.name === name);
           this.workload = obj ?? null;
@@ -203,6 +226,14 @@ export class ReleaseWatch {
 
   private deleted(): void {
     if (this.done) return;
+    if (this.settings.forWorkload && this.workload) {
+      // Kruise Rollout finalises (hands the workload back) before a Rollout is gone: follow the workload alone.
+      this.rolloutGone = true;
+      this.rolloutObs?.stop();
+      this.rolloutObs = undefined;
+      this.evaluate();
+      return;
+    }
     const base = this.last ?? this.placeholder();
     this.finish({ ...base, state: 'Failed', reached: false, message: `rollout "${this.name}" was deleted while waiting for its release` });
   }
@@ -211,7 +242,7 @@ export class ReleaseWatch {
     if (this.done || !this.rollout || !this.workloadSynced) return;
     let r: ReleaseReport;
     try {
-      r = releaseReport(this.rollout, this.workload, this.verdict.verdict, this.settings.until, Date.now());
+      r = this.rolloutGone ? this.workloadReport() : releaseReport(this.rollout, this.workload, this.verdict.verdict, this.settings.until, Date.now());
     } catch (err) {
       this.fail(err);
       return;
@@ -257,6 +288,17 @@ export class ReleaseWatch {
     this.workloadObs = undefined;
     this.rolloutObs?.stop();
     this.rolloutObs = undefined;
+  }
+
+  /** After the Rollout was deleted (TYPE/NAME gates): the workload's own verdict, in the release report's shape. */
+  private workloadReport(): ReleaseReport {
+    const v = this.verdict.verdict;
+    const base = this.placeholder();
+    if (!this.workload) return { ...base, state: 'Failed', message: `the workload of rollout "${this.name}" was deleted while waiting` };
+    if (!v) return { ...base, release: 'none', message: `rollout "${this.name}" was deleted: waiting for the workload's own rollout...` };
+    const done = v.state === 'Complete' || v.state === 'PartitionComplete';
+    const state = done ? 'Complete' : v.state === 'Failed' ? 'Failed' : v.state === 'Paused' ? 'Paused' : 'Progressing';
+    return { ...base, state, reached: done, release: 'none', workloadState: v.state, failing: v.failing, message: v.message };
   }
 
   private placeholder(): ReleaseReport {

@@ -8,7 +8,7 @@ import type { Pod } from '../../kruise/types';
 import { failingContainer, stuckKey, type RolloutProgress } from '../../kruise/progress';
 import { progressKindFor, type ProgressKind } from '../../kruise/progress-kinds';
 import { labelSelectorString } from '../../kruise/revisions';
-import { isFinal, statusKey } from '../../printers/rollout-status';
+import { failingNote, isFinal, statusKey } from '../../printers/rollout-status';
 
 /** How long pod events are gathered before the rollout is evaluated again. */
 const POD_BATCH_MS = 50;
@@ -39,7 +39,7 @@ export class RolloutWatch {
   private ticker: NodeJS.Timeout | undefined;
   private batchTimer: NodeJS.Timeout | undefined;
   /** The last failed request while the server could not be read (cleared when a request works). */
-  private apiTrouble: unknown;
+  private trouble_: unknown;
   private lastKey = '';
   private last: RolloutProgress | undefined;
   private done = false;
@@ -93,19 +93,25 @@ export class RolloutWatch {
 
   /** A request of this workload's watches failed and is being retried (undefined: working again). */
   trouble(err: unknown): void {
-    this.apiTrouble = err;
+    this.trouble_ = err;
+  }
+
+  /** The last failed request of this watch, while it is retried (undefined once a request works). */
+  get apiTrouble(): unknown {
+    return this.trouble_;
   }
 
   timedOut(): void {
     if (this.done) return;
     // Not a slow rollout but an unreadable server: report the API's error, not a timeout.
-    if (this.apiTrouble !== undefined) {
-      this.fail(this.apiTrouble);
+    if (this.trouble_ !== undefined) {
+      this.fail(this.trouble_);
       return;
     }
     const base = this.last ?? this.placeholder();
-    const why = base.detail ? `: ${base.detail}` : '';
-    this.finish({ ...base, state: 'TimedOut', message: `timed out waiting for ${this.label} ${this.kind?.awaited.after ?? 'rollout to finish'}${why}` });
+    // The final line is what a CI log keeps: it names the failing pod the countdown showed.
+    const why = [base.detail, failingNote(base, Date.now())].filter(Boolean).join('; ');
+    this.finish({ ...base, state: 'TimedOut', failing: undefined, message: `timed out waiting for ${this.label} ${this.kind?.awaited.after ?? 'rollout to finish'}${why ? `: ${why}` : ''}` });
   }
 
   fail(err: unknown): void {

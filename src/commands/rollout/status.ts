@@ -5,10 +5,12 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
 import { CliError, ExitCode, failure, usageError } from '../../cli/exit';
 import { parseDuration } from '../../cli/globals';
-import type { KubeClient, Observation, ResourceType } from '../../kube/client';
+import type { KubeClient, KubeObject, Observation, ResourceType } from '../../kube/client';
 import { parseRolloutUntil, RolloutUntilError, type RolloutUntil } from '../../kruise/rollout/gate';
-import { findRolloutOf, rolloutText } from './kruise-rollout';
-import { releaseStatus } from './release-status';
+import { RolloutIndex, rolloutText } from './kruise-rollout';
+import { checkRelease, releaseExitCode, type ReleaseTarget } from './release-status';
+import { ReleaseWatch } from './release-watch';
+import { releaseJsonLine, releaseLine, type ReleaseReport } from '../../printers/rollout-release';
 import { resourceLabel } from '../../kube/errors';
 import { advancedKindHint } from '../../kube/resolve';
 import { KIND_LABELS, type RolloutProgress, type RolloutState } from '../../kruise/progress';
@@ -83,25 +85,17 @@ export async function run(ctx: CommandContext, args: string[], opts: StatusOptio
     if (watch && only?.name !== undefined) client.prefetchObserve?.(only.rt, only.namespace, only.name);
     const job = targets.find((t) => jobProgressKind(t.rt.group, t.rt.kind));
     if (job && (until !== undefined || pinnedRevision !== undefined)) throw usageError(`--until and --revision do not apply to a ${job.rt.kind}: its completion is awaited`);
-    // A Kruise Rollout, or a workload one releases: follow the release (release-status.ts).
-    const release = await releaseTarget(ctx, client, targets, { until, pinnedRevision, format });
-    if (release) {
-      return await releaseStatus(ctx, client, release.rt, release.name, release.namespace, {
-        watch,
-        timeoutMs,
-        failureGraceMs,
-        until: until ?? { kind: 'complete' },
-        json: format.kind === 'json',
-      });
+    // Kruise Rollouts, and the workloads they release: followed as a composition (gate.ts evaluateGate).
+    const plan = await planGates(ctx, client, targets, { until, pinnedRevision, format });
+    if (until !== undefined && plan.releases.length === 0 && !(plan.index && plan.plain.some((t) => t.name === undefined))) {
+      throw usageError('--until applies to Kruise Rollouts: rollout/NAME, or a workload a Rollout releases');
     }
-    if (until !== undefined) throw usageError('--until applies to Kruise Rollouts: rollout/NAME, or a workload a Rollout releases');
-    if (pinnedRevision !== undefined) await checkRevision(client, targets, opts.selector, pinnedRevision);
+    if (pinnedRevision !== undefined) await checkRevision(client, plan.plain, opts.selector, pinnedRevision);
     const printer = await makePrinter(ctx, format);
-    let results: RolloutProgress[];
+    const settings: GateSettings = { until: until ?? { kind: 'complete' }, failureGraceMs, timeoutMs, printer, selector: opts.selector };
+    let codes: number[];
     try {
-      results = watch
-        ? await watchAll(ctx, client, targets, opts.selector, { timeoutMs, failureGraceMs, printer })
-        : await checkOnce(client, targets, opts.selector, failureGraceMs, printer);
+      codes = watch ? await watchAll(ctx, client, plan, settings) : await checkOnce(client, plan, settings);
     } catch (err) {
       // A gate must not pass on nothing: kubectl's words, exit 1.
       if (!(err instanceof NoMatchesError)) throw err;
@@ -110,52 +104,74 @@ export async function run(ctx: CommandContext, args: string[], opts: StatusOptio
       return ExitCode.FAILED;
     }
     printer.close();
-    let code: number = ExitCode.OK;
-    for (const p of results) code = Math.max(code, EXIT_BY_STATE[p.state]);
-    return code;
+    return Math.max(ExitCode.OK, ...codes);
   } finally {
     client.close();
   }
 }
 
+/** What `rollout status` follows: workloads on their own, and Rollouts with the workloads they release. */
+interface GatePlan {
+  /** Named workloads no Rollout releases, job kinds, and TYPE -l SELECTOR targets. */
+  plain: ResolvedTarget[];
+  releases: ReleaseTarget[];
+  /** The namespaces' Rollouts, for workloads a selector matches (undefined: none served, or not readable). */
+  index?: RolloutIndex;
+}
+
 /**
- * The Rollout to follow: `rollout/NAME` itself, or the Rollout releasing the one named workload (one
- * list of Rollouts, only when the cluster serves them), said on stderr. Undefined: plain workload status.
+ * Which targets are followed with their Rollout: rollout/NAME, and every workload a Rollout releases (one
+ * list of Rollouts per namespace, only when the cluster serves them), said on stderr. A Rollout named
+ * beside its workload (a manifest holding both) is followed once.
  */
-async function releaseTarget(
+async function planGates(
   ctx: CommandContext,
   client: KubeClient,
   targets: ResolvedTarget[],
   o: { until?: RolloutUntil; pinnedRevision?: number; format: OutputFormat },
-): Promise<{ rt: ResourceType; name: string; namespace: string } | undefined> {
-  const rollouts = targets.filter((t) => isKruiseRollout(t.rt));
-  if (rollouts.length > 0) {
-    if (targets.length > 1 || rollouts[0]!.name === undefined) throw usageError('rollout status of a Kruise Rollout takes exactly one rollout/NAME');
-  }
-  const t = targets[0];
-  // Only workloads are released by Rollouts: a job kind costs no list of Rollouts.
-  if (targets.length !== 1 || !t || t.name === undefined || jobProgressKind(t.rt.group, t.rt.kind)) return undefined;
+): Promise<GatePlan> {
   const checkFlags = (): void => {
     if (o.pinnedRevision !== undefined) throw usageError('--revision does not apply to a Kruise Rollout: its release is followed instead');
     if (o.format.kind !== 'default' && o.format.kind !== 'json') throw usageError(`-o ${o.format.kind} is not supported for a Kruise Rollout: use -o json`);
   };
-  if (isKruiseRollout(t.rt)) {
+  for (const t of targets) if (isKruiseRollout(t.rt) && t.name === undefined) throw usageError('rollout status of Kruise Rollouts takes rollout/NAME, not a selector');
+  const releases = new Map<string, ReleaseTarget>();
+  const add = (r: ReleaseTarget): void => {
+    const key = `${r.namespace}/${r.name}`;
+    const seen = releases.get(key);
+    releases.set(key, seen ? { ...seen, forWorkload: seen.forWorkload || r.forWorkload } : r);
+  };
+  for (const t of targets) {
+    if (!isKruiseRollout(t.rt)) continue;
     checkFlags();
-    return { rt: t.rt, name: t.name, namespace: t.namespace };
+    add({ rt: t.rt, name: t.name!, namespace: t.namespace, forWorkload: false });
   }
-  // --revision asks about the workload's own revisions: keep the workload's status then.
-  if (o.pinnedRevision !== undefined && o.until === undefined) return undefined;
-  const found = await findRolloutOf(client, t.rt, t.name, t.namespace);
-  if (!found) return undefined;
-  checkFlags();
-  ctx.term.stderr.write(`${found.via} is released by ${rolloutText(found.rollout)}: following it\n`);
-  return { rt: found.rolloutRt, name: found.rollout.metadata.name ?? '', namespace: t.namespace };
+  // Workloads (not job kinds): --revision alone asks about the workload's own revisions.
+  const workloads = targets.filter((t) => !isKruiseRollout(t.rt) && !jobProgressKind(t.rt.group, t.rt.kind));
+  const lookup = workloads.length > 0 && !(o.pinnedRevision !== undefined && o.until === undefined);
+  const index = lookup ? await RolloutIndex.load(client, workloads.map((t) => t.namespace)) : undefined;
+  const plain: ResolvedTarget[] = [];
+  for (const t of targets) {
+    if (isKruiseRollout(t.rt)) continue;
+    const found = t.name !== undefined && !jobProgressKind(t.rt.group, t.rt.kind) ? index?.find(t.rt, t.name, t.namespace) : undefined;
+    if (!found) {
+      plain.push(t);
+      continue;
+    }
+    checkFlags();
+    ctx.term.stderr.write(`${found.via} is released by ${rolloutText(found.rollout)}: following it\n`);
+    add({ rt: found.rolloutRt, name: found.rollout.metadata.name ?? '', namespace: t.namespace, forWorkload: true });
+  }
+  const selected = index && plain.some((t) => t.name === undefined) ? index : undefined;
+  return { plain, releases: [...releases.values()], index: selected };
 }
 
 interface StatusPrinter {
   change(p: RolloutProgress): void;
   /** The same state a second later (a failing pod's countdown): only the spinner shows it. */
   tick(p: RolloutProgress): void;
+  /** A change of a workload followed with its Kruise Rollout. */
+  release(r: ReleaseReport): void;
   close(): void;
 }
 
@@ -168,6 +184,12 @@ async function makePrinter(ctx: CommandContext, format: OutputFormat): Promise<S
   const spinner: Progress | undefined = !machine && ctx.term.decorate ? await createProgress(ctx.term) : undefined;
   // Colour only where decoration is allowed; chalk is not even loaded otherwise.
   const palette = ctx.term.decorate ? (await import('../../printers/colors')).paletteFor(ctx.term) : undefined;
+  // stdout may be piped while stderr is a terminal: no escape codes into a pipe.
+  const stdoutColour = (ctx.term.stdout as { isTTY?: boolean }).isTTY ? palette : undefined;
+  const error = (message: string): void => {
+    spinner?.stop();
+    ctx.term.stderr.write(`${palette ? palette.bad(`error: ${message}`) : `error: ${message}`}\n`);
+  };
   let documents = 0;
   return {
     change(p) {
@@ -175,25 +197,28 @@ async function makePrinter(ctx: CommandContext, format: OutputFormat): Promise<S
       const final = isFinal(p);
       if (format.kind === 'json') ctx.term.stdout.write(`${statusJsonLine(p, now)}\n`);
       else if (format.kind === 'yaml' || format.kind === 'jsonpath') ctx.term.stdout.write(statusDocument(p, now, format, documents++));
-      if (p.state === 'Failed' || p.state === 'TimedOut') {
-        spinner?.stop();
-        ctx.term.stderr.write(`${palette ? palette.bad(`error: ${p.message}`) : `error: ${p.message}`}\n`);
-        return;
-      }
+      if (p.state === 'Failed' || p.state === 'TimedOut') return error(p.message);
       if (machine) return;
       const line = humanLine(p, now);
       if (spinner && !final) spinner.update(statusSpinnerText(p, now));
       else {
         spinner?.stop();
         const done = p.state === 'Complete' || p.state === 'PartitionComplete';
-        // stdout may be piped while stderr is a terminal: no escape codes into a pipe.
-        const colour = (ctx.term.stdout as { isTTY?: boolean }).isTTY ? palette : undefined;
-        ctx.term.stdout.write(`${colour && done ? colour.ok(line) : colour && p.state === 'Paused' ? colour.warn(line) : line}\n`);
+        ctx.term.stdout.write(`${stdoutColour && done ? stdoutColour.ok(line) : stdoutColour && p.state === 'Paused' ? stdoutColour.warn(line) : line}\n`);
         for (const sub of subsetLines(p)) ctx.term.stdout.write(`${sub}\n`);
       }
     },
     tick(p) {
       if (spinner && !isFinal(p)) spinner.update(statusSpinnerText(p, Date.now()));
+    },
+    release(r) {
+      const now = Date.now();
+      if (format.kind === 'json') ctx.term.stdout.write(`${releaseJsonLine(r, now)}\n`);
+      if (r.state === 'Failed' || r.state === 'TimedOut') return error(r.message);
+      if (machine) return;
+      spinner?.stop();
+      const line = releaseLine(r, now);
+      ctx.term.stdout.write(`${stdoutColour && r.reached ? stdoutColour.ok(line) : line}\n`);
     },
     close() {
       spinner?.stop();
@@ -201,15 +226,49 @@ async function makePrinter(ctx: CommandContext, format: OutputFormat): Promise<S
   };
 }
 
-interface WatchAllOptions {
+interface GateSettings {
+  until: RolloutUntil;
   timeoutMs: number;
   failureGraceMs: number;
   printer: StatusPrinter;
+  selector?: string;
 }
 
-async function watchAll(ctx: CommandContext, client: KubeClient, targets: ResolvedTarget[], selector: string | undefined, o: WatchAllOptions): Promise<RolloutProgress[]> {
+/** One followed object: a workload alone (RolloutWatch) or with its Rollout (ReleaseWatch), and its exit code once done. */
+interface Gate {
+  readonly finished: Promise<number>;
+  readonly isDone: boolean;
+  timedOut(): void;
+  stop(): void;
+}
+
+function workloadGate(w: RolloutWatch): Gate {
+  return {
+    finished: w.finished.then((p) => EXIT_BY_STATE[p.state]),
+    get isDone() {
+      return w.isDone;
+    },
+    timedOut: () => w.timedOut(),
+    stop: () => w.stop(),
+  };
+}
+
+function releaseGate(client: KubeClient, podType: ResourceType, r: ReleaseTarget, o: GateSettings): Gate {
+  const w = new ReleaseWatch(client, r.rt, podType, r.namespace, r.name, { until: o.until, failureGraceMs: o.failureGraceMs, onChange: (x) => o.printer.release(x), forWorkload: r.forWorkload });
+  w.start();
+  return {
+    finished: w.finished.then(releaseExitCode),
+    get isDone() {
+      return w.isDone;
+    },
+    timedOut: () => w.timedOut(),
+    stop: () => w.stop(),
+  };
+}
+
+async function watchAll(ctx: CommandContext, client: KubeClient, plan: GatePlan, o: GateSettings): Promise<number[]> {
   const podType = await client.resolve('pods');
-  const watches: RolloutWatch[] = [];
+  const gates: Gate[] = [];
   const observations: Observation[] = [];
   const settings = { failureGraceMs: o.failureGraceMs, onChange: (p: RolloutProgress) => o.printer.change(p), onTick: (p: RolloutProgress) => o.printer.tick(p) };
   const errors: unknown[] = [];
@@ -217,14 +276,23 @@ async function watchAll(ctx: CommandContext, client: KubeClient, targets: Resolv
   let rejectFatal!: (err: unknown) => void;
   const fatal = new Promise<never>((_, rej) => (rejectFatal = rej));
   fatal.catch(() => undefined);
+  const follow = (g: Gate): Gate => {
+    gates.push(g);
+    g.finished.catch(rejectFatal);
+    return g;
+  };
 
   const selectorGroups: Array<{ what: string; synced: () => boolean; trouble: () => unknown }> = [];
   // One observation per named object, or one per selector (all its matches awaited).
   const started: Array<Promise<void>> = [];
-  for (const t of targets) {
+  for (const r of plan.releases) {
+    const g = follow(releaseGate(client, podType, r, o));
+    started.push(g.finished.then(() => undefined, () => undefined));
+  }
+  for (const t of plan.plain) {
     if (t.name !== undefined) {
       const w = new RolloutWatch(client, podType, t.namespace, t.name, targetLabel(t.rt, t.name), settings);
-      watches.push(w);
+      const g = follow(workloadGate(w));
       let synced = false;
       const obs = client.observe(
         t.rt,
@@ -248,20 +316,21 @@ async function watchAll(ctx: CommandContext, client: KubeClient, targets: Resolv
       );
       observations.push(obs);
       obs.done.catch((err: unknown) => w.fail(err));
-      w.finished.catch(rejectFatal);
-      started.push(w.finished.then(() => obs.stop(), () => obs.stop()));
+      started.push(g.finished.then(() => obs.stop(), () => obs.stop()));
     } else {
+      // Matches a Rollout releases are followed with it (their own watches); the rest here.
       const group = new Map<string, RolloutWatch>();
+      const released: Gate[] = [];
       let resolveSynced!: () => void;
       const synced = new Promise<void>((res) => (resolveSynced = res));
       let isSynced = false;
       let lastTrouble: unknown;
-      selectorGroups.push({ what: `${t.rt.resource} matching "${selector ?? ''}"`, synced: () => isSynced, trouble: () => lastTrouble });
+      selectorGroups.push({ what: `${t.rt.resource} matching "${o.selector ?? ''}"`, synced: () => isSynced, trouble: () => lastTrouble });
       const obs = client.observe(
         t.rt,
         t.namespace,
         {
-          labelSelector: selector,
+          labelSelector: o.selector,
           onTrouble: (err) => {
             lastTrouble = err;
             for (const w of group.values()) w.trouble(err);
@@ -270,9 +339,15 @@ async function watchAll(ctx: CommandContext, client: KubeClient, targets: Resolv
             if (!isSynced) {
               for (const item of items) {
                 const name = item.metadata.name ?? '';
+                const found = plan.index?.find(t.rt, name, t.namespace);
+                if (found) {
+                  ctx.term.stderr.write(`${found.via} is released by ${rolloutText(found.rollout)}: following it\n`);
+                  released.push(follow(releaseGate(client, podType, { rt: found.rolloutRt, name: found.rollout.metadata.name ?? '', namespace: t.namespace, forWorkload: true }, o)));
+                  continue;
+                }
                 const w = new RolloutWatch(client, podType, t.namespace, name, targetLabel(t.rt, name), settings);
                 group.set(name, w);
-                watches.push(w);
+                follow(workloadGate(w));
               }
               isSynced = true;
               resolveSynced();
@@ -299,14 +374,13 @@ async function watchAll(ctx: CommandContext, client: KubeClient, targets: Resolv
       started.push(
         synced.then(async () => {
           if (errors.length) return;
-          if (group.size === 0) {
+          if (group.size === 0 && released.length === 0) {
             obs.stop();
-            const err = new NoMatchesError(t.namespace, t.rt.resource, selector ?? '');
+            const err = new NoMatchesError(t.namespace, t.rt.resource, o.selector ?? '');
             rejectFatal(err);
             throw err;
           }
-          for (const w of group.values()) w.finished.catch(rejectFatal);
-          await Promise.allSettled([...group.values()].map((w) => w.finished));
+          await Promise.allSettled([...[...group.values()].map((w) => w.finished), ...released.map((g) => g.finished)]);
           obs.stop();
         }),
       );
@@ -323,31 +397,31 @@ async function watchAll(ctx: CommandContext, client: KubeClient, targets: Resolv
             rejectFatal(trouble !== undefined ? trouble : new CliError(`timed out waiting for ${g.what} to be listed`, ExitCode.TIMEOUT));
             return;
           }
-          watches.forEach((w) => w.timedOut());
+          gates.forEach((g) => g.timedOut());
         }, o.timeoutMs)
       : undefined;
   const onAbort = (): void => {
-    watches.forEach((w) => w.stop());
+    gates.forEach((g) => g.stop());
     observations.forEach((obs) => obs.stop());
   };
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   ctx.setInterruptSummary(() => {
-    const n = watches.filter((w) => !w.isDone).length;
+    const n = gates.filter((g) => !g.isDone).length;
     return `stopped waiting for ${n} ${n === 1 ? 'rollout' : 'rollouts'}`;
   });
   try {
     const settled = await Promise.race([Promise.allSettled(started), fatal]);
     const selectorError = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-    const results = await Promise.allSettled(watches.map((w) => w.finished));
+    const results = await Promise.allSettled(gates.map((g) => g.finished));
     const firstError = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (firstError) throw firstError.reason;
     if (selectorError) throw selectorError.reason;
     if (errors.length) throw errors[0];
-    return results.map((r) => (r as PromiseFulfilledResult<RolloutProgress>).value);
+    return results.map((r) => (r as PromiseFulfilledResult<number>).value);
   } finally {
     if (timer) clearTimeout(timer);
     ctx.signal.removeEventListener('abort', onAbort);
-    watches.forEach((w) => w.stop());
+    gates.forEach((g) => g.stop());
     observations.forEach((obs) => obs.stop());
   }
 }
@@ -371,22 +445,38 @@ async function checkRevision(client: KubeClient, targets: ResolvedTarget[], sele
   }
 }
 
-/** --watch=false: one read per object (and one paginated pod list only when not done). */
-async function checkOnce(client: KubeClient, targets: ResolvedTarget[], selector: string | undefined, failureGraceMs: number, printer: StatusPrinter): Promise<RolloutProgress[]> {
-  const objects = (await readTargetObjects(client, targets, selector)).map((o) => o.obj);
+/** --watch=false: one read per object (and one paginated pod list only when not done); a Rollout and its workload read together. */
+async function checkOnce(client: KubeClient, plan: GatePlan, o: GateSettings): Promise<number[]> {
+  const read = await readTargetObjects(client, plan.plain, o.selector);
   // a selector that matched nothing must not pass the gate
-  const selected = targets.find((t) => t.name === undefined);
-  if (objects.length === 0 && selected) throw new NoMatchesError(selected.namespace, selected.rt.resource, selector ?? '');
-  return Promise.all(
+  const selected = plan.plain.find((t) => t.name === undefined);
+  if (read.length === 0 && selected && plan.releases.length === 0) throw new NoMatchesError(selected.namespace, selected.rt.resource, o.selector ?? '');
+  const releases = [...plan.releases];
+  const objects: KubeObject[] = [];
+  for (const { rt, obj } of read) {
+    const name = obj.metadata.name ?? '';
+    const found = plan.index?.find(rt, name, obj.metadata.namespace ?? client.namespace);
+    if (found) releases.push({ rt: found.rolloutRt, name: found.rollout.metadata.name ?? '', namespace: obj.metadata.namespace ?? client.namespace, forWorkload: true });
+    else objects.push(obj);
+  }
+  const workloadCodes = Promise.all(
     objects.map(async (obj) => {
       const kind = progressKindFor(obj);
       if (!kind) throw new Error(`no rollout rules for ${obj.apiVersion ?? '?'} ${obj.kind ?? '?'}`);
-      let p = kind.evaluate(obj, [], Date.now(), { failureGraceMs });
+      let p = kind.evaluate(obj, [], Date.now(), { failureGraceMs: o.failureGraceMs });
       if (!isFinal(p) || p.needsPods) {
-        p = kind.evaluate(obj, (await loadPods(client, obj, kind)).map((pod) => kind.trimPod(pod)), Date.now(), { failureGraceMs, podsListed: true });
+        p = kind.evaluate(obj, (await loadPods(client, obj, kind)).map((pod) => kind.trimPod(pod)), Date.now(), { failureGraceMs: o.failureGraceMs, podsListed: true });
       }
-      printer.change(p);
-      return p;
+      o.printer.change(p);
+      return EXIT_BY_STATE[p.state];
     }),
   );
+  const releaseCodes = Promise.all(
+    releases.map(async (r) => {
+      const report = await checkRelease(client, r, o);
+      o.printer.release(report);
+      return releaseExitCode(report);
+    }),
+  );
+  return [...(await workloadCodes), ...(await releaseCodes)];
 }

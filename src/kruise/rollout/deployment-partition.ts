@@ -17,10 +17,9 @@ export const DEPLOYMENT_STRATEGY_ANNOTATION = 'rollouts.kruise.io/deployment-str
 export const DEPLOYMENT_EXTRA_STATUS_ANNOTATION = 'rollouts.kruise.io/deployment-extra-status';
 export const DEPLOYMENT_STABLE_REVISION_LABEL = 'rollouts.kruise.io/stable-revision';
 export const ADVANCED_DEPLOYMENT_CONTROL_LABEL = 'rollouts.kruise.io/controlled-by-advanced-deployment-controller';
-/** pkg/util/constant.go BatchReleaseControlAnnotation: the BatchRelease's owner reference, as JSON. */
-export const BATCH_RELEASE_CONTROL_ANNOTATION = 'batchrelease.rollouts.kruise.io/control-info';
-/** pkg/util/constant.go InRolloutProgressingAnnotation: set by the workload webhook, {"rolloutName": ...}. */
-export const IN_ROLLOUT_PROGRESSING_ANNOTATION = 'rollouts.kruise.io/in-progressing';
+import { BATCH_RELEASE_CONTROL_ANNOTATION } from './labels';
+
+export { BATCH_RELEASE_CONTROL_ANNOTATION, IN_ROLLOUT_PROGRESSING_ANNOTATION } from './labels';
 
 export type RollingStyle = 'Partition' | 'Canary' | 'BlueGreen';
 

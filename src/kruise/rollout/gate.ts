@@ -10,10 +10,18 @@
 //   its comment gives the advice "observedRolloutID == rolloutID && currentStepState == Completed".
 // - Cancelling (the workload rolled back) ends with Succeeded=False: the release failed.
 // - Phase Initial with message "Workload Not Found": nothing can happen until the workload exists.
+//
+// `evaluateGate` is the CI gate over the composition (a workload and the Rollout releasing it): the
+// workload's own verdict (src/kruise/progress.ts) decides unless a release of its current template is
+// under way, and then the release's --until point must also be reached. Kruise Rollout marks a first
+// deployment Healthy/Completed at once (rollout_status.go: "update the status just like the rollout was
+// completed"), and a cancelled release stays Succeeded=False until the next one: neither says anything
+// about the pods, so the workload's readiness is what the gate reads then.
 import type { KubeObject } from '../types';
 import { readRollout } from './read';
 import { isFinalFullStep } from './step-math';
-import { PROGRESSING_REASON, STEP_STATE } from './labels';
+import { IN_ROLLOUT_PROGRESSING_ANNOTATION, PROGRESSING_REASON, STEP_STATE } from './labels';
+import type { RolloutView } from './types';
 
 export type RolloutReleaseState = 'Progressing' | 'StepPaused' | 'Paused' | 'Complete' | 'Failed' | 'Blocked';
 
@@ -42,10 +50,21 @@ export interface RolloutRelease {
   recheckAt?: number;
 }
 
-/** The failure verdict of `rollout status` on the workload itself (src/kruise/progress.ts), when computed. */
+/** A pod in a failing state whose grace runs down (progress.ts RolloutProgress.failing). */
+export interface FailingPod {
+  name: string;
+  reason: string;
+  container: string;
+  /** The gate fails at this time (ms since epoch) unless the pod recovers. */
+  failAt: number;
+}
+
+/** The verdict of `rollout status` on the workload itself (src/kruise/progress.ts), when computed. */
 export interface WorkloadVerdict {
+  /** progress.ts RolloutState: Progressing, Paused, PartitionComplete, Complete, Failed. */
   state: string;
   message: string;
+  failing?: FailingPod;
 }
 
 export interface RolloutGateOptions {
@@ -177,3 +196,92 @@ function isReached(r: RolloutRelease, until: RolloutUntil): boolean {
   }
 }
 
+
+/**
+ * How the workload's current template stands with its Rollout (openkruise/rollouts v0.6.2, the same in
+ * v0.4.4):
+ * - `none`: no release of it (first deployment, release completed, Rollout disabled): the workload decides;
+ * - `cancelled`: as `none`, the last release having been cancelled (Succeeded=False: the template went
+ *   back to the stable revision, rollout_progressing.go handleRollbackDirectly → Cancelling → Completed);
+ * - `starting`: the workload webhook holds the new template (in-progressing annotation) or the controller
+ *   has not observed the workload's generation yet (rollout_status.go only follows it once canaryRevision
+ *   is the workload's): the release has not started, and the workload's partition is not its own;
+ * - `in-progress`: phase Progressing (Initializing, InRolling, Paused, Finalising), a rollback in batches included
+ *   (reason Completed under phase Progressing is the end of one: finalised, phase Healthy next);
+ * - `cancelling`: Progressing reason Cancelling: the Rollout hands the workload back (doFinalising);
+ * - `detaching`: Disabling or Terminating: the same hand-back, for a disabled or deleted Rollout.
+ */
+export type ReleaseStage = 'none' | 'cancelled' | 'starting' | 'in-progress' | 'cancelling' | 'detaching';
+
+export function releaseStage(view: RolloutView, workload: KubeObject): ReleaseStage {
+  const s = view.status;
+  if (s.phase === 'Disabling' || s.phase === 'Terminating') return 'detaching';
+  if (view.disabled || s.phase === 'Disabled') return 'none';
+  // Reason Completed under phase Progressing: finalised, the workload handed back; phase Healthy follows.
+  if (s.phase === 'Progressing' && s.progressing?.reason !== PROGRESSING_REASON.Completed) {
+    return s.progressing?.reason === PROGRESSING_REASON.Cancelling ? 'cancelling' : 'in-progress';
+  }
+  const held = IN_ROLLOUT_PROGRESSING_ANNOTATION in (workload.metadata.annotations ?? {});
+  const generation = workload.metadata.generation;
+  const lagging = s.hasSubStatus && generation !== undefined && s.observedWorkloadGeneration !== generation;
+  if (held || lagging) return 'starting';
+  return s.succeeded?.status === 'False' ? 'cancelled' : 'none';
+}
+
+export interface GateVerdict extends RolloutRelease {
+  release: ReleaseStage;
+  /** The workload's own verdict state (undefined until computed). */
+  workloadState?: string;
+  /** A failing pod of the workload whose grace runs down (shown as a countdown). */
+  failing?: FailingPod;
+}
+
+const DONE_WORKLOAD_STATES: ReadonlySet<string> = new Set(['Complete', 'PartitionComplete']);
+
+/**
+ * The gate of a workload under a Rollout (`rollout status TYPE/NAME`, and `rollout/NAME` for its
+ * workload): the workload's own verdict and, while a release of its current template is under way, the
+ * release's --until point. `workload` null: looked up and missing; undefined: a kind the CLI does not
+ * read (the Rollout alone decides). Throws RolloutUntilError for a step the Rollout does not have.
+ */
+export function evaluateGate(rollout: KubeObject, workload: KubeObject | null | undefined, now: number, opts: RolloutGateOptions = {}): GateVerdict {
+  const verdict = opts.workloadVerdict;
+  const release = evaluateRolloutRelease(rollout, workload, now, { until: opts.until });
+  if (!workload) return { ...release, release: 'none', workloadState: verdict?.state, failing: verdict?.failing };
+  const view = readRollout(rollout, workload);
+  const stage = releaseStage(view, workload);
+  const label = `rollout "${view.name}"`;
+  const base: GateVerdict = { ...release, release: stage, workloadState: verdict?.state, failing: verdict?.failing };
+  const releasing = stage === 'in-progress' || stage === 'cancelling';
+  // The sub-status describes the last release: its step means nothing once none is under way.
+  const fields: Partial<GateVerdict> = releasing ? {} : { step: undefined, stepState: undefined, trafficWeight: undefined, canaryReplicas: undefined, canaryReadyReplicas: undefined, pauseEndsAt: undefined, recheckAt: undefined };
+  const out = (state: RolloutReleaseState, reached: boolean, message: string): GateVerdict => ({ ...base, ...fields, state, reached, message });
+  const workloadWaits = (): string => verdict?.message ?? `Waiting for the workload ${view.workloadRef ? `${view.workloadRef.kind}/${view.workloadRef.name}` : ''} to be read...`;
+
+  if (view.generation !== undefined && view.status.observedGeneration !== view.generation) return out('Progressing', false, release.message);
+  if (verdict?.state === 'Failed') return out('Failed', false, `${label} failed: ${verdict.message}`);
+  switch (stage) {
+    case 'detaching':
+      return out('Progressing', false, `Waiting for ${label} to hand the workload back (phase ${view.status.phase ?? ''})...`);
+    case 'starting':
+      return out('Progressing', false, `Waiting for ${label} to start releasing workload generation ${workload.metadata.generation ?? '?'}...`);
+    case 'cancelling':
+      return out('Progressing', false, `Waiting for ${label} to cancel its release (the workload was rolled back)...`);
+    case 'in-progress': {
+      if (release.state === 'Failed' || !release.reached) return { ...base, message: release.message };
+      // A step reached (--until=paused|step=N): the batch's pods must be up by the workload's own rules too.
+      // A paused workload is the stable side of a canary Deployment: the Rollout's counts speak for its batch.
+      if (verdict && (DONE_WORKLOAD_STATES.has(verdict.state) || verdict.state === 'Paused')) return base;
+      return { ...base, state: 'Progressing', reached: false, message: workloadWaits() };
+    }
+    case 'none':
+    case 'cancelled': {
+      const cancelled = stage === 'cancelled' ? ` (its last release was cancelled: the workload was rolled back)` : '';
+      if (verdict && DONE_WORKLOAD_STATES.has(verdict.state)) {
+        return out('Complete', true, verdict.state === 'Complete' ? `${label} successfully rolled out${cancelled}` : `${label}: ${verdict.message}${cancelled}`);
+      }
+      if (verdict?.state === 'Paused') return out('Paused', false, verdict.message);
+      return out('Progressing', false, workloadWaits());
+    }
+  }
+}

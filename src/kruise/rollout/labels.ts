@@ -6,6 +6,10 @@ export const ROLLOUT_GROUP = 'rollouts.kruise.io';
 export const ROLLBACK_IN_BATCH_ANNOTATION = 'rollouts.kruise.io/rollback-in-batch';
 /** A workload label naming its type for the Rollout controller (pkg/util WorkloadTypeLabel). */
 export const WORKLOAD_TYPE_LABEL = 'rollouts.kruise.io/workload-type';
+/** The workload webhook's mark on a workload held for a release (pkg/util InRolloutProgressingAnnotation); the release finalises by removing it. */
+export const IN_ROLLOUT_PROGRESSING_ANNOTATION = 'rollouts.kruise.io/in-progressing';
+/** The BatchRelease's control record on the workload it drives (pkg/util BatchReleaseControlAnnotation). */
+export const BATCH_RELEASE_CONTROL_ANNOTATION = 'batchrelease.rollouts.kruise.io/control-info';
 
 export const STEP_STATE = {
   Init: 'StepInit',

@@ -6,11 +6,9 @@
 import type { IntOrString } from '../intstr';
 import type { KubeObject } from '../types';
 import { at, groupVersion, isObj, numAt, strAt } from '../workloads/access';
-import { ROLLOUT_ID_LABEL } from './labels';
+import { BATCH_RELEASE_CONTROL_ANNOTATION, IN_ROLLOUT_PROGRESSING_ANNOTATION, ROLLOUT_ID_LABEL } from './labels';
 
-/** pkg/util/constant.go */
-export const IN_ROLLOUT_PROGRESSING_ANNOTATION = 'rollouts.kruise.io/in-progressing';
-export const BATCH_RELEASE_CONTROL_ANNOTATION = 'batchrelease.rollouts.kruise.io/control-info';
+export { BATCH_RELEASE_CONTROL_ANNOTATION, IN_ROLLOUT_PROGRESSING_ANNOTATION } from './labels';
 
 /** spec.strategy's rolling style as BatchRelease's releasePlan.rollingStyle spells it. */
 export type RollingStyle = 'Partition' | 'Canary' | 'BlueGreen';

@@ -51,6 +51,7 @@ export const cloneSetAdapter: WorkloadAdapter = {
   desiredReplicas: replicas,
   partition: (obj) => intOrStringAt(obj, ...cloneSetRollingPath(obj), 'partition'),
   partitionReplicas: keptOld,
+  partitionCountsOldPods: () => true,
   expectedUpdatedReplicas: (obj) => replicas(obj) - keptOld(obj),
   partitionPointer: (obj) => pointerOf([...cloneSetRollingPath(obj), 'partition']),
   updatePolicy(obj): PodUpdatePolicy | 'OnDelete' {

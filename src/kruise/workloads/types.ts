@@ -71,6 +71,12 @@ export interface WorkloadAdapter {
   restartsThroughTemplate?: boolean;
   /** Kinds made of subsets (UnitedDeployment): each subset's progress, from the listed pods (undefined: not listed). */
   subsets?(obj: KubeObject, pods: readonly Pod[] | undefined): SubsetProgress[];
+  /**
+   * The partition counts every pod not at the update revision (CloneSet: cloneset_update.go
+   * calculateDiffsWithExpectation), so once the current revision is the update revision (a new object, or
+   * `rollout undo` back to it) it keeps at most the pods not updated; the StatefulSets keep ordinals instead.
+   */
+  partitionCountsOldPods?(obj: KubeObject): boolean;
 }
 
 /** One subset of a UnitedDeployment: its replicas, partition and updated pods. */

@@ -70,15 +70,28 @@ function podReady(pod: Pod): boolean {
   return (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
-/** Each subset: done once its pods at the UD's update revision cover replicas - partition, all ready. */
+/** CloneSet subsets: their partition counts the pods not at the update revision (progress.ts evaluateWhole). */
+function cloneSetSubsets(obj: KubeObject): boolean {
+  return subsetTemplateOf(obj)?.info.kind === 'CloneSet';
+}
+
+/**
+ * Each subset: done once its pods at the UD's update revision cover replicas - kept, all ready. Kept is
+ * the subset's partition, except once the UD's current revision is its updated one (a new UD, or
+ * `rollout undo` back to the revision it never left): a CloneSet subset then keeps at most its pods not
+ * at that revision (its partition counts them, cloneset_update.go), an (Advanced) StatefulSet subset none.
+ * Kruise's UD writes the subsets' partitions as they are (uniteddeployment_controller.go calcNextPartitions).
+ */
 export function udSubsetProgress(obj: KubeObject, pods: readonly Pod[] | undefined): SubsetProgress[] {
   const plan = udSubsetPlan(obj);
   const revision = udUpdatedRevision(obj);
+  const current = strAt(obj, 'status', 'currentRevision');
+  const sameRevision = revision !== undefined && current !== undefined && revisionLabelMatches(current, revision);
+  const countsOld = cloneSetSubsets(obj);
   return subsetsOf(obj).map((def) => {
     const replicas = plan.replicas.get(def.name) ?? 0;
     const partition = plan.partitions.get(def.name) ?? 0;
-    const expected = replicas - partition;
-    if (!pods) return { name: def.name, replicas, partition, expectedUpdatedReplicas: expected, done: false };
+    if (!pods) return { name: def.name, replicas, partition, expectedUpdatedReplicas: replicas - partition, done: false };
     let updated = 0;
     let ready = 0;
     for (const pod of pods) {
@@ -89,12 +102,17 @@ export function udSubsetProgress(obj: KubeObject, pods: readonly Pod[] | undefin
       updated++;
       if (podReady(pod)) ready++;
     }
+    // The pods not updated, counted as the subset's replicas less its updated pods (a gate keeps only updated
+    // pods): a pod still missing is counted as kept here, but the UD's own counts (evaluateWhole) wait for it.
+    const kept = !sameRevision ? partition : countsOld ? Math.min(partition, Math.max(0, replicas - updated)) : 0;
+    const expected = replicas - kept;
     return { name: def.name, replicas, partition, expectedUpdatedReplicas: expected, updatedReplicas: updated, updatedReadyReplicas: ready, done: updated >= expected && ready >= expected };
   });
 }
 
 export const unitedDeploymentAdapter: WorkloadAdapter = {
   subsets: udSubsetProgress,
+  partitionCountsOldPods: cloneSetSubsets,
   // Kruise's UD has no in-place restart of its own: a template annotation rolls out through every subset
   restartsThroughTemplate: true,
   ...withoutPause('UnitedDeployment'),

@@ -14,7 +14,7 @@ test('JSON Lines: the contract fields of a Kruise Rollout, absent values null, i
   const r = report('v1beta1-canary-manual-step.yaml', Date.parse('2026-11-25T01:00:00Z'));
   assert.deepEqual(Object.keys(releaseView(r)), [
     'kind', 'apiVersion', 'namespace', 'name', 'workload', 'state', 'reached', 'step', 'steps', 'stepState',
-    'canaryRevision', 'stableRevision', 'canaryReadyReplicas', 'canaryReplicas', 'trafficWeight', 'message',
+    'canaryRevision', 'stableRevision', 'canaryReadyReplicas', 'canaryReplicas', 'trafficWeight', 'release', 'workloadState', 'message',
   ]);
   const v = releaseView(r);
   assert.deepEqual([v.kind, v.apiVersion, v.state, v.step, v.steps, v.stepState, v.trafficWeight], ['Rollout', 'rollouts.kruise.io/v1beta1', 'StepPaused', 1, 3, 'StepPaused', null]);
