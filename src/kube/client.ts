@@ -51,6 +51,14 @@ export interface ListOptions {
   signal?: AbortSignal;
   /** Applied to each item as its page arrives (keep only what is needed of a long list). */
   mapItem?: (item: KubeObject) => KubeObject;
+  /** Cuts each page's request after this long (ms) instead of --request-timeout. */
+  timeoutMs?: number;
+}
+
+/** How requests behave while a command waits (`rollout status`): RestClient.configureWaits. */
+export interface WaitPolicy {
+  /** When the whole command must end (ms since epoch, from --timeout); undefined: it waits as long as it takes. */
+  deadline?: number;
 }
 
 export type { TableColumn, TableRow, KubeTable } from '../lib/table';
@@ -138,6 +146,13 @@ export interface KubeClient {
 
   /** Runs a command in a container (pods/exec over WebSocket); resolves with the command's exit code once it ends. */
   exec(req: ExecRequest, io: ExecStreams): Promise<ExecOutcome>;
+
+  /**
+   * While a command waits: a list or watch that gets no answer is cut (--request-timeout, else
+   * WAIT_REQUEST_TIMEOUT_MS, never past the deadline) and retried, transient errors never end a watch
+   * (the deadline does), and one-shot reads retry longer. Optional.
+   */
+  configureWaits?(policy: WaitPolicy): void;
 
   /** Releases sockets so the process can exit. */
   close(): void;

@@ -122,5 +122,6 @@ export async function clientFor(conn: ConnectionConfig, opts: ConnectOptions): P
     userName: displayUser(conn),
     log: (line) => opts.log(redact(line)),
     verbosity: opts.globals.verbosity,
+    requestTimeoutMs: opts.globals.requestTimeoutMs,
   });
 }

@@ -14,6 +14,7 @@ import type {
   RequestOptions,
   DeleteRequestOptions,
   ResourceType,
+  WaitPolicy,
   WatchEvent,
 } from './client';
 import { failure, usageError } from '../cli/exit';
@@ -44,7 +45,14 @@ export interface RestClientOptions {
   fieldManager?: string;
   log?: (line: string) => void;
   verbosity?: number;
+  /** --request-timeout (ms; 0: none given). */
+  requestTimeoutMs?: number;
 }
+
+/** A list or watch of a wait that gets no answer is cut after this (unless --request-timeout says otherwise) and retried. */
+export const WAIT_REQUEST_TIMEOUT_MS = 30_000;
+/** Attempts of a one-shot read while waiting (transient errors must not decide a gate): 0.3^10 of reads lost to a 30 % error rate. */
+const WAIT_READ_ATTEMPTS = 10;
 
 /** /api/v1/namespaces/ns/pods/name/status or /apis/group/version/... */
 export function resourcePath(rt: Pick<ResourceType, 'group' | 'version' | 'resource' | 'namespaced'>, namespace?: string, name?: string, subresource?: string): string {
@@ -79,6 +87,8 @@ export class RestClient implements KubeClient {
   private readonly resolved = new Map<string, Promise<ResourceType>>();
   /** Lists started by prefetchObserve(), until the observe() they were started for takes them. */
   private readonly prefetched = new Map<string, Promise<KubeList>>();
+  private readonly requestTimeoutMs: number;
+  private waits: WaitPolicy | undefined;
 
   constructor(opts: RestClientOptions) {
     this.transport = opts.transport;
@@ -88,6 +98,18 @@ export class RestClient implements KubeClient {
     this.fieldManager = opts.fieldManager ?? DEFAULT_FIELD_MANAGER;
     this.log = opts.log ?? (() => undefined);
     this.verbosity = opts.verbosity ?? 0;
+    this.requestTimeoutMs = opts.requestTimeoutMs ?? 0;
+  }
+
+  configureWaits(policy: WaitPolicy): void {
+    this.waits = policy;
+  }
+
+  /** The cut of a wait's list or watch establishment (undefined outside waits: --request-timeout alone). */
+  private waitTimeoutMs(): number | undefined {
+    if (!this.waits) return undefined;
+    const base = this.requestTimeoutMs > 0 ? this.requestTimeoutMs : WAIT_REQUEST_TIMEOUT_MS;
+    return this.waits.deadline === undefined ? base : Math.max(1, Math.min(base, this.waits.deadline - Date.now()));
   }
 
   get server(): string {
@@ -134,6 +156,7 @@ export class RestClient implements KubeClient {
   }
 
   private async request<T>(req: HttpRequest): Promise<T> {
+    if (this.waits && req.method === 'GET' && req.maxAttempts === undefined) req = { ...req, maxAttempts: WAIT_READ_ATTEMPTS };
     try {
       return await this.transport.json<T>(req);
     } catch (err) {
@@ -184,6 +207,7 @@ export class RestClient implements KubeClient {
               resourceVersion: cont ? undefined : opts?.resourceVersion,
             },
             signal: opts?.signal,
+            timeoutMs: opts?.timeoutMs,
             context: this.ctx('list', rt, ns),
           });
           const pageItems = page.items ?? [];
@@ -303,10 +327,12 @@ export class RestClient implements KubeClient {
         list: (r, n, o) => {
           const taken = first;
           first = undefined;
-          return taken ?? this.list(r, n, o);
+          return taken ?? this.list(r, n, { ...o, timeoutMs: this.waitTimeoutMs() });
         },
-        openWatch: (r, n, query, signal) => this.openWatch(r, n, query, signal),
+        openWatch: (r, n, query, signal) => this.openWatch(r, n, query, signal, this.waitTimeoutMs()),
         log: this.verbosity >= 6 ? this.log : undefined,
+        // While waiting, an outage lasts until the command's deadline (or for ever without --timeout).
+        maxOutageMs: this.waits ? Infinity : undefined,
       },
       rt,
       ns,
@@ -327,8 +353,8 @@ export class RestClient implements KubeClient {
     this.prefetched.set(key, list);
   }
 
-  private openWatch(rt: ResourceType, ns: string | undefined, query: Record<string, QueryValue>, signal: AbortSignal): Promise<IncomingMessage> {
-    return this.transport.stream({ method: 'GET', path: resourcePath(rt, ns), query, signal, context: this.ctx('watch', rt, ns) });
+  private openWatch(rt: ResourceType, ns: string | undefined, query: Record<string, QueryValue>, signal: AbortSignal, timeoutMs?: number): Promise<IncomingMessage> {
+    return this.transport.stream({ method: 'GET', path: resourcePath(rt, ns), query, signal, timeoutMs, context: this.ctx('watch', rt, ns) });
   }
 
   async raw<T = unknown>(path: string, opts?: RequestOptions & { timeoutMs?: number; maxAttempts?: number }): Promise<T> {

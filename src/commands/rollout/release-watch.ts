@@ -166,7 +166,7 @@ export class ReleaseWatch {
     }
     const base = this.last ?? this.placeholder();
     // The final line is what a CI log keeps: it names the failing pod the countdown showed.
-    this.finish({ ...base, state: 'TimedOut', reached: false, failing: undefined, message: `timed out waiting for rollout "${this.name}": ${base.message ? releaseLine(base) : 'no status yet'}` });
+    this.finish({ ...base, state: 'TimedOut', reached: false, failing: undefined, message: `timed out waiting for rollout "${this.name}": ${!this.rollout ? `no answer from the server at ${this.client.server}` : base.message ? releaseLine(base) : 'no status yet'}` });
   }
 
   stop(): void {

@@ -110,7 +110,8 @@ export class RolloutWatch {
     }
     const base = this.last ?? this.placeholder();
     // The final line is what a CI log keeps: it names the failing pod the countdown showed.
-    const why = [base.detail, failingNote(base, Date.now())].filter(Boolean).join('; ');
+    const unread = this.workload ? undefined : `no answer from the server at ${this.client.server}`;
+    const why = [unread ?? base.detail, failingNote(base, Date.now())].filter(Boolean).join('; ');
     this.finish({ ...base, state: 'TimedOut', failing: undefined, message: `timed out waiting for ${this.label} ${this.kind?.awaited.after ?? 'rollout to finish'}${why ? `: ${why}` : ''}` });
   }
 

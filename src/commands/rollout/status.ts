@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
 import { CliError, ExitCode, failure, usageError } from '../../cli/exit';
+import { untilDeadline } from '../../cli/deadline';
 import { parseDuration } from '../../cli/globals';
 import type { KubeClient, KubeObject, Observation, ResourceType } from '../../kube/client';
 import { parseRolloutUntil, RolloutUntilError, type RolloutUntil } from '../../kruise/rollout/gate';
@@ -55,6 +56,7 @@ function parseBool(value: string | boolean | undefined, flag: string, dflt: bool
 }
 
 export async function run(ctx: CommandContext, args: string[], opts: StatusOptions, _cmd: Command): Promise<number> {
+  const started = Date.now();
   // Everything knowable is validated before the first request.
   const watch = parseBool(opts.watch, '--watch', true);
   const timeoutMs = opts.timeout === undefined ? 0 : parseDuration(opts.timeout, '--timeout');
@@ -71,7 +73,17 @@ export async function run(ctx: CommandContext, args: string[], opts: StatusOptio
   }
 
   const client = await ctx.kube();
+  // --timeout bounds the whole command: every request and watch, and whatever comes before the watches.
+  const deadline = timeoutMs > 0 ? started + timeoutMs : undefined;
+  client.configureWaits?.({ deadline });
+  const awaited = args.length > 0 ? args.join(' ') : opts.selector ? `objects matching "${opts.selector}"` : 'the objects of the manifest';
   try {
+    return await untilDeadline(gate(), deadline, () => new CliError(`timed out after ${opts.timeout} waiting for ${awaited}: no answer from the server at ${client.server}`, ExitCode.TIMEOUT));
+  } finally {
+    client.close();
+  }
+
+  async function gate(): Promise<number> {
     // SidecarSets (cluster-scoped, their pods in any namespace) have their own watch.
     const sidecarSets = await sidecarSetTargets(client, 'rollout status', refs);
     if (sidecarSets) {
@@ -92,7 +104,7 @@ export async function run(ctx: CommandContext, args: string[], opts: StatusOptio
     }
     if (pinnedRevision !== undefined) await checkRevision(client, plan.plain, opts.selector, pinnedRevision);
     const printer = await makePrinter(ctx, format);
-    const settings: GateSettings = { until: until ?? { kind: 'complete' }, failureGraceMs, timeoutMs, printer, selector: opts.selector };
+    const settings: GateSettings = { until: until ?? { kind: 'complete' }, failureGraceMs, deadline, printer, selector: opts.selector };
     let codes: number[];
     try {
       codes = watch ? await watchAll(ctx, client, plan, settings) : await checkOnce(client, plan, settings);
@@ -105,8 +117,6 @@ export async function run(ctx: CommandContext, args: string[], opts: StatusOptio
     }
     printer.close();
     return Math.max(ExitCode.OK, ...codes);
-  } finally {
-    client.close();
   }
 }
 
@@ -228,7 +238,8 @@ async function makePrinter(ctx: CommandContext, format: OutputFormat): Promise<S
 
 interface GateSettings {
   until: RolloutUntil;
-  timeoutMs: number;
+  /** --timeout's end (ms since epoch), counted from the command's start. */
+  deadline?: number;
   failureGraceMs: number;
   printer: StatusPrinter;
   selector?: string;
@@ -388,7 +399,7 @@ async function watchAll(ctx: CommandContext, client: KubeClient, plan: GatePlan,
   }
 
   const timer =
-    o.timeoutMs > 0
+    o.deadline !== undefined
       ? setTimeout(() => {
           // A selector never listed (every request failed): the API's error, not a timeout.
           for (const g of selectorGroups) {
@@ -398,7 +409,7 @@ async function watchAll(ctx: CommandContext, client: KubeClient, plan: GatePlan,
             return;
           }
           gates.forEach((g) => g.timedOut());
-        }, o.timeoutMs)
+        }, Math.max(0, o.deadline - Date.now()))
       : undefined;
   const onAbort = (): void => {
     gates.forEach((g) => g.stop());
