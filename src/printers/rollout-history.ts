@@ -45,6 +45,7 @@ export function historyObject(kind: string, apiVersion: string, namespace: strin
             stableRevision: release.stableRevision,
             canaryRevision: release.canaryRevision,
             summary: release.summary,
+            inProgress: release.inProgress,
           },
         }
       : {}),

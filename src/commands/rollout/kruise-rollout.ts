@@ -8,6 +8,9 @@ import { isForbidden, isNotFound } from '../../kube/errors';
 import { apiGroupOf, rolloutForWorkload } from '../../kruise/rollout/find';
 import { readRollout } from '../../kruise/rollout/read';
 import { isKruiseRollout, type ResolvedTarget } from './targets';
+import { workloadRefText } from '../../printers/release-hints';
+
+export { workloadRefText };
 
 export interface RolloutOfTarget {
   rolloutRt: ResourceType;
@@ -16,12 +19,6 @@ export interface RolloutOfTarget {
   via?: string;
 }
 
-/** "cloneset/web", "asts/db", "deployment/api": how the user most likely typed it. */
-export function workloadRefText(rt: Pick<ResourceType, 'group' | 'kind'>, name: string): string {
-  if (rt.group === 'apps.kruise.io' && rt.kind === 'StatefulSet') return `asts/${name}`;
-  if (rt.group === 'apps.kruise.io' && rt.kind === 'DaemonSet') return `ads/${name}`;
-  return `${rt.kind.toLowerCase()}/${name}`;
-}
 
 /** The Rollout resource type as the server serves it (discovery: v1beta1 before v1alpha1). */
 export function rolloutType(client: KubeClient): Promise<ResourceType> {

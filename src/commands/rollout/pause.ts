@@ -12,6 +12,8 @@ import { objectLabel, resourceLabel } from '../../kube/errors';
 import { adapterFor, adapterForGroupKind } from '../../kruise/workloads/index';
 import { formatObjects, mutationLine, parseOutputFormat } from '../../printers/output';
 import { pauseSidecarSets } from './sidecarset-pause';
+import { rolloutHolding } from '../../kruise/rollout/holder';
+import { releaseHint, workloadRefText } from '../../printers/release-hints';
 import { sidecarSetTargets } from './sidecarset-status';
 import { isKruiseRollout, namedTargets, noResourcesFound, parseTargets, resolveTargets, type ResolvedTarget } from './targets';
 
@@ -59,8 +61,10 @@ async function pauseOrResume(ctx: CommandContext, args: string[], opts: PauseOpt
           continue;
         }
         // A 409 Conflict means the object changed under us: decide again on a fresh read (bounded).
+        let holder: string | undefined;
         const patched = await retryOnConflict(async () => {
           const obj = await client.get(t.rt, name, t.namespace);
+          holder = rolloutHolding(obj);
           const adapter = adapterFor(obj);
           if (!adapter) throw usageError(`${objectLabel(t.rt, name)}: no rollout support for ${obj.apiVersion} ${obj.kind}`);
           if (adapter.paused(obj) === paused) return undefined;
@@ -69,6 +73,8 @@ async function pauseOrResume(ctx: CommandContext, args: string[], opts: PauseOpt
           attempts: PAUSE_ATTEMPTS,
           exhausted: (last, attempts) => failure(`${objectLabel(t.rt, name)} was not ${paused ? 'paused' : 'resumed'}: it kept changing (${attempts} attempts)`, `hint: last server answer: ${last.message}`),
         });
+        // A workload a release holds: its Rollout drives it, and is what to pause or resume.
+        if (holder !== undefined) ctx.term.stderr.write(`${releaseHint(ctx.programName, workloadRefText(t.rt, name), holder, paused ? 'pause' : 'resume')}\n`);
         if (patched && format.kind !== 'default') {
           printed.push(patched);
         } else if (patched) {

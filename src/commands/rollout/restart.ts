@@ -11,6 +11,8 @@ import type { KubeClient, KubeObject, ResourceType } from '../../kube/client';
 import { retryOnConflict } from '../../kube/conflict';
 import { adapterFor } from '../../kruise/workloads/index';
 import { formatObjects, mutationLine, parseOutputFormat, resourceName } from '../../printers/output';
+import { releaseHint, workloadRefText } from '../../printers/release-hints';
+import { rolloutHolding } from '../../kruise/rollout/holder';
 import { noResourcesFound, parseTargets, readTargetObjects, resolveTargets } from './targets';
 import { restartInPlace, type InPlaceOptions } from './restart-inplace';
 import { rolloutRestartSidecarSets } from './sidecarset-restart';
@@ -69,7 +71,12 @@ async function restartOne(ctx: CommandContext, client: KubeClient, rt: ResourceT
   try {
     const adapter = adapterFor(obj);
     if (!adapter) throw failure(`no rollout support for ${obj.apiVersion} ${obj.kind} "${name}"`);
+    const holder = rolloutHolding(obj);
     if (adapter.paused(obj)) {
+      // A Deployment under a release is paused by its Rollout, not by a person: resuming it would fight the release.
+      if (holder !== undefined) {
+        throw failure(`can't restart ${rt.kind.toLowerCase()} "${name}": it is paused by ${holder ? `rollout/${holder}` : 'its Kruise Rollout'} for a release in progress (finish or cancel the release first)`);
+      }
       // kubectl refuses for Deployments, for the same reason: nothing would restart until resumed.
       throw failure(`can't restart paused ${rt.kind.toLowerCase()} "${name}" (run rollout resume first)`);
     }
@@ -86,6 +93,9 @@ async function restartOne(ctx: CommandContext, client: KubeClient, rt: ResourceT
     const patched = await retryOnConflict(() => client.patch(rt, name, 'merge', restartPatch(new Date(), adapter.templatePointer(obj).split('/').slice(1)), obj.metadata.namespace));
     if (printed) printed.push(patched);
     else ctx.term.stdout.write(`${mutationLine(rt.kind, rt.group, name, 'restarted', 'none')}\n`);
+    // The restart annotation is a template change: under a Kruise Rollout it goes out in the release's steps.
+    const released = rolloutHolding(patched) ?? holder;
+    if (released !== undefined) ctx.term.stderr.write(`${releaseHint(ctx.programName, workloadRefText(rt, name), released, 'change')}\n`);
     return ExitCode.OK;
   } catch (err) {
     if (!several) throw err;

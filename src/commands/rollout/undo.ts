@@ -6,13 +6,14 @@ import type { CommandContext } from '../../cli/context';
 import { exitCodeOf, failure, usageError } from '../../cli/exit';
 import { adapterFor } from '../../kruise/workloads/index';
 import { KIND_LABELS } from '../../kruise/progress';
-import { undoPatch, undoTarget, withTemplate } from '../../kruise/revisions';
+import { currentRevisionNumber, templateImages, undoPatch, undoTarget, withTemplate } from '../../kruise/revisions';
+import { keptAfterUndo, keptAfterUndoText, partitionMayKeep } from '../../kruise/rules/undo-partition';
 import { describeRejections, webhookRejections } from '../../kruise/rules/webhook-precheck';
 import { formatObjects, mutationLine, parseDryRun, parseOutputFormat, type DryRunMode, type OutputFormat } from '../../printers/output';
 import type { KubeClient, KubeObject } from '../../kube/client';
 import { retryOnConflict } from '../../kube/conflict';
 import { objectLabel } from '../../kube/errors';
-import { loadRevisions } from './revision-source';
+import { loadPods, loadRevisions } from './revision-source';
 import { isKruiseRollout, namedTargets, noResourcesFound, parseTargets, resolveTargets, type ResolvedTarget } from './targets';
 import { findRolloutOf, rolloutText } from './kruise-rollout';
 import { writeRollout } from './rollout-write';
@@ -135,17 +136,27 @@ async function undoOnce(
     result = await client.patch(t.rt, name, 'json', undoPatch(obj, template, adapter.templatePointer(obj)), t.namespace, { dryRun: o.dryRun === 'server' });
   }
   if (o.format.kind === 'default') ctx.term.stdout.write(`${mutationLine(t.rt.kind, t.rt.group, name, 'rolled back', o.dryRun)}\n`);
-  if (managed) ctx.term.stderr.write(`${rolloutCancelNote(managed.rollout, obj, managed.via ?? '')}\n`);
+  if (managed) ctx.term.stderr.write(`${rolloutCancelNote(ctx.programName, managed.rollout, obj, managed.via ?? '')}\n`);
+  // The workload's own partition still keeps pods of the revision left: say how many, and how to release them.
+  else if (partitionMayKeep(adapter, obj)) {
+    const leaving = currentRevisionNumber(revisions, adapter.template(obj), adapter.status(obj).updateRevision);
+    const left = revisions.find((r) => r.revision === leaving);
+    if (left) {
+      for (const k of keptAfterUndo(adapter, obj, await loadPods(client, obj, adapter), left, source)) {
+        ctx.term.stderr.write(`warning: ${label}: ${keptAfterUndoText(k, left.revision, templateImages(left.template))}\n`);
+      }
+    }
+  }
   return result;
 }
 
 /** What the Rollout does next (rollout_progressing.go isRollingBackDirectly / isRollingBackInBatches). */
-function rolloutCancelNote(rollout: KubeObject, workload: KubeObject, via: string): string {
+function rolloutCancelNote(program: string, rollout: KubeObject, workload: KubeObject, via: string): string {
   const inBatches = rollsBackInBatches(rollout, workload.metadata.labels);
   const who = rolloutText(rollout);
   return inBatches
-    ? `${via} is released by ${who} (${ROLLBACK_IN_BATCH_ANNOTATION}): it rolls back in batches from step 1; follow it with 'rollout status ${who}'`
-    : `${via} is released by ${who}: it cancels its release (Kruise Rollout's rollback); follow it with 'rollout status ${who}'`;
+    ? `${via} is released by ${who} (${ROLLBACK_IN_BATCH_ANNOTATION}): it rolls back in batches from step 1; follow it with '${program} rollout status ${via}'`
+    : `${via} is released by ${who}: it cancels its release (Kruise Rollout's rollback) and the stable pods come back; follow it with '${program} rollout status ${via}'`;
 }
 
 /**

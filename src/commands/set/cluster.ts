@@ -11,6 +11,8 @@ import type { KubeObject } from '../../kruise/types';
 import { formatOutcomes, objectName, planAll, planObject, type EditOutcome, type EditRequest, type PlannedEdit } from './edit';
 import { readManifests } from './manifests';
 import { sidecarSetChangeWarnings } from './sidecarset-warning';
+import { rolloutHolding } from '../../kruise/rollout/holder';
+import { releaseHint, workloadRefText } from '../../printers/release-hints';
 import { editableProblem, type SetSelection } from './targets';
 
 /** Attempts of one object's patch when its guards fail or it conflicts (each retry re-reads). */
@@ -145,6 +147,12 @@ export async function runClusterEdit(ctx: CommandContext, selection: SetSelectio
       }
     }
     ctx.term.stdout.write(formatOutcomes(outcomes, req));
+    // A template change under a Kruise Rollout goes out in the Rollout's steps: the write's answer says which one holds it.
+    for (let i = 0; i < outcomes.length; i++) {
+      const { obj, changed } = outcomes[i]!;
+      const holder = changed ? (rolloutHolding(obj) ?? rolloutHolding(live[i]!.obj)) : undefined;
+      if (holder !== undefined) warn(releaseHint(ctx.programName, workloadRefText(live[i]!.rt, obj.metadata.name ?? ''), holder, 'change'));
+    }
     return 0;
   } finally {
     client.close();

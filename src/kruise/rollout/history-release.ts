@@ -9,7 +9,7 @@
 import type { KubeObject } from '../types';
 import type { HistoryRow } from '../revisions';
 import { revisionHash } from '../rules/revisions';
-import { evaluateRolloutRelease, type RolloutReleaseState } from './gate';
+import { evaluateRolloutRelease, releaseStage, type RolloutReleaseState } from './gate';
 import { readRollout } from './read';
 
 export type HistoryRolloutRole = 'stable' | 'canary';
@@ -28,6 +28,8 @@ export interface RolloutHistoryRelease {
   roles: Record<number, HistoryRolloutRole>;
   /** "rollout/web releases revision 1 → 2, step 1/3 StepPaused (waiting for approval)". */
   summary: string;
+  /** Whether a release of the workload's current template is under way (gate.ts releaseStage). */
+  inProgress: boolean;
 }
 
 const STATE_WORDS: Partial<Record<RolloutReleaseState, string>> = {
@@ -53,13 +55,26 @@ export function rolloutHistoryRelease(rollout: KubeObject, workload: KubeObject,
   const s = view.status;
   if (!s.hasSubStatus) return undefined;
   const verdict = evaluateRolloutRelease(rollout, workload, now);
+  const stage = releaseStage(view, workload);
   const stable = rowFor(rows, s.stableRevision);
   const canary = rowFor(rows, s.podTemplateHash, s.canaryRevision);
   const roles: Record<number, HistoryRolloutRole> = {};
+  const rev = (row: HistoryRow | undefined, hash: string | undefined): string => (row ? `revision ${row.revision}` : `revision ${hash ?? '?'}`);
+  // A cancelled release is over (rollout_progressing.go: Succeeded=False, phase Healthy): nothing is a canary any more.
+  if (stage === 'cancelled') {
+    return {
+      rollout: view.name,
+      state: verdict.state,
+      steps: view.steps.length,
+      stableRevision: stable?.revision,
+      roles,
+      summary: `rollout/${view.name}: no release in progress (the last one was cancelled: the workload was rolled back to ${rev(stable, s.stableRevision)})`,
+      inProgress: false,
+    };
+  }
   // Once complete the old stable revision is history like any other.
   if (stable && verdict.state !== 'Complete') roles[stable.revision] = 'stable';
   if (canary && canary !== stable) roles[canary.revision] = 'canary';
-  const rev = (row: HistoryRow | undefined, hash: string | undefined): string => (row ? `revision ${row.revision}` : `revision ${hash ?? '?'}`);
   const step = `step ${s.currentStepIndex ?? '-'}/${view.steps.length}${s.currentStepState ? ` ${s.currentStepState}` : ''}`;
   const words = STATE_WORDS[verdict.state];
   const summary =
@@ -76,5 +91,6 @@ export function rolloutHistoryRelease(rollout: KubeObject, workload: KubeObject,
     canaryRevision: canary?.revision,
     roles,
     summary,
+    inProgress: stage === 'in-progress' || stage === 'cancelling' || stage === 'starting',
   };
 }

@@ -1,0 +1,19 @@
+// Which Kruise Rollout holds a workload for a release in progress, read from the workload alone (no
+// request): Kruise Rollout's workload webhook marks a workload whose template changed under a Rollout
+// with the in-progressing annotation, `{"rolloutName":"..."}` (openkruise/rollouts v0.6.2
+// pkg/webhook/workload/mutating/workload_update_handler.go, util.RolloutState), and the release removes
+// it when it is over (doFinalising). The write that changed the template answers with it already.
+import type { KubeObject } from '../types';
+import { IN_ROLLOUT_PROGRESSING_ANNOTATION } from './labels';
+
+/** The Rollout's name, '' when the mark is there but unreadable, undefined when no release holds the workload. */
+export function rolloutHolding(workload: KubeObject): string | undefined {
+  const raw = workload.metadata.annotations?.[IN_ROLLOUT_PROGRESSING_ANNOTATION];
+  if (raw === undefined) return undefined;
+  try {
+    const state = JSON.parse(raw) as { rolloutName?: unknown };
+    return typeof state?.rolloutName === 'string' ? state.rolloutName : '';
+  } catch {
+    return '';
+  }
+}
