@@ -153,6 +153,8 @@ export interface KubeClient {
    * (the deadline does), and one-shot reads retry longer. Optional.
    */
   configureWaits?(policy: WaitPolicy): void;
+  /** While waiting: the last transient failure of a read still being retried (undefined once one worked). */
+  waitTrouble?(): unknown;
 
   /** Releases sockets so the process can exit. */
   close(): void;

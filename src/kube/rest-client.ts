@@ -24,7 +24,9 @@ import { KubeApiError, isGone, isNotFound, type RequestContext } from './errors'
 import type { ExecOutcome, ExecRequest, ExecStreams } from './exec';
 import type { HttpRequest, QueryValue, Transport } from './http';
 import { advancedKindHint, isServedBy, resolveType } from './resolve';
-import { observe as observeWith } from './watch';
+import { observe as observeWith, recoverable } from './watch';
+import { abortableSleep, isAbortError } from './http';
+import { backoffDelay } from './retry';
 
 export const DEFAULT_FIELD_MANAGER = 'kubectl-kruise';
 export const DEFAULT_PAGE_SIZE = 500;
@@ -51,8 +53,11 @@ export interface RestClientOptions {
 
 /** A list or watch of a wait that gets no answer is cut after this (unless --request-timeout says otherwise) and retried. */
 export const WAIT_REQUEST_TIMEOUT_MS = 30_000;
-/** Attempts of a one-shot read while waiting (transient errors must not decide a gate): 0.3^10 of reads lost to a 30 % error rate. */
-const WAIT_READ_ATTEMPTS = 10;
+/**
+ * Rounds of a one-shot read while waiting, each the transport's own retries: transient errors must not
+ * decide a gate (a 30 % error rate loses 0.3^15 of reads), the deadline ends them sooner.
+ */
+const WAIT_READ_ROUNDS = 3;
 
 /** /api/v1/namespaces/ns/pods/name/status or /apis/group/version/... */
 export function resourcePath(rt: Pick<ResourceType, 'group' | 'version' | 'resource' | 'namespaced'>, namespace?: string, name?: string, subresource?: string): string {
@@ -89,6 +94,7 @@ export class RestClient implements KubeClient {
   private readonly prefetched = new Map<string, Promise<KubeList>>();
   private readonly requestTimeoutMs: number;
   private waits: WaitPolicy | undefined;
+  private lastWaitFailure: unknown;
 
   constructor(opts: RestClientOptions) {
     this.transport = opts.transport;
@@ -105,11 +111,14 @@ export class RestClient implements KubeClient {
     this.waits = policy;
   }
 
-  /** The cut of a wait's list or watch establishment (undefined outside waits: --request-timeout alone). */
+  waitTrouble(): unknown {
+    return this.lastWaitFailure;
+  }
+
+  /** The cut of a wait's request (undefined outside waits: --request-timeout alone); the deadline is the command's own bound. */
   private waitTimeoutMs(): number | undefined {
     if (!this.waits) return undefined;
-    const base = this.requestTimeoutMs > 0 ? this.requestTimeoutMs : WAIT_REQUEST_TIMEOUT_MS;
-    return this.waits.deadline === undefined ? base : Math.max(1, Math.min(base, this.waits.deadline - Date.now()));
+    return this.requestTimeoutMs > 0 ? this.requestTimeoutMs : WAIT_REQUEST_TIMEOUT_MS;
   }
 
   get server(): string {
@@ -155,8 +164,26 @@ export class RestClient implements KubeClient {
     };
   }
 
-  private async request<T>(req: HttpRequest): Promise<T> {
-    if (this.waits && req.method === 'GET' && req.maxAttempts === undefined) req = { ...req, maxAttempts: WAIT_READ_ATTEMPTS };
+  /** `rounds`: while waiting, a read that keeps failing transiently is tried again (the observe loop retries on its own). */
+  private async request<T>(req: HttpRequest, rounds = WAIT_READ_ROUNDS): Promise<T> {
+    if (!this.waits || req.method !== 'GET') return this.requestOnce<T>(req);
+    // Bounded, and the deadline cuts it sooner; the failure is remembered for the error a deadline reports.
+    for (let round = 1; ; round++) {
+      try {
+        const out = await this.requestOnce<T>({ ...req, timeoutMs: req.timeoutMs ?? this.waitTimeoutMs() });
+        this.lastWaitFailure = undefined;
+        return out;
+      } catch (err) {
+        // With a deadline a read is retried until it (the command then reports this failure); without one, a few rounds.
+        const more = this.waits.deadline !== undefined ? Date.now() < this.waits.deadline : round < rounds;
+        if (!recoverable(err) || isAbortError(err) || !more) throw err;
+        this.lastWaitFailure = err;
+        await abortableSleep(backoffDelay(Math.min(round + 3, 6)), req.signal);
+      }
+    }
+  }
+
+  private async requestOnce<T>(req: HttpRequest): Promise<T> {
     try {
       return await this.transport.json<T>(req);
     } catch (err) {
@@ -186,7 +213,11 @@ export class RestClient implements KubeClient {
     }
   }
 
-  async list<T extends KubeObject = KubeObject>(rt: ResourceType, namespace: string | undefined, opts?: ListOptions): Promise<KubeList<T>> {
+  list<T extends KubeObject = KubeObject>(rt: ResourceType, namespace: string | undefined, opts?: ListOptions): Promise<KubeList<T>> {
+    return this.listPages<T>(rt, namespace, opts, WAIT_READ_ROUNDS);
+  }
+
+  private async listPages<T extends KubeObject = KubeObject>(rt: ResourceType, namespace: string | undefined, opts: ListOptions | undefined, rounds: number): Promise<KubeList<T>> {
     const ns = rt.namespaced && namespace !== undefined ? (checkNamespace(namespace), namespace) : undefined;
     const limit = opts?.limit ?? DEFAULT_PAGE_SIZE;
     // A continue token can expire (410) on a long paginated list: start over, a bounded number of times.
@@ -209,7 +240,7 @@ export class RestClient implements KubeClient {
             signal: opts?.signal,
             timeoutMs: opts?.timeoutMs,
             context: this.ctx('list', rt, ns),
-          });
+          }, rounds);
           const pageItems = page.items ?? [];
           items.push(...(opts?.mapItem ? (pageItems.map(opts.mapItem) as T[]) : pageItems));
           cont = page.metadata?.continue || undefined;
@@ -322,12 +353,22 @@ export class RestClient implements KubeClient {
     const key = opts.name !== undefined && !opts.labelSelector && !opts.fieldSelector && !opts.mapItem && opts.limit === undefined ? prefetchKey(rt, ns, opts.name) : undefined;
     let first = key !== undefined ? this.prefetched.get(key) : undefined;
     if (key !== undefined) this.prefetched.delete(key);
+    const onTrouble = opts.onTrouble;
+    if (this.waits) {
+      opts = {
+        ...opts,
+        onTrouble: (err) => {
+          this.lastWaitFailure = err;
+          onTrouble?.(err);
+        },
+      };
+    }
     return observeWith<T>(
       {
         list: (r, n, o) => {
           const taken = first;
           first = undefined;
-          return taken ?? this.list(r, n, { ...o, timeoutMs: this.waitTimeoutMs() });
+          return taken ?? this.listPages(r, n, { ...o, timeoutMs: this.waitTimeoutMs() }, 1);
         },
         openWatch: (r, n, query, signal) => this.openWatch(r, n, query, signal, this.waitTimeoutMs()),
         log: this.verbosity >= 6 ? this.log : undefined,

@@ -54,7 +54,7 @@ function joinSelectors(...parts: Array<string | undefined>): string | undefined 
 }
 
 /** Errors after which resuming makes sense: connection trouble, 429, 5xx. */
-function recoverable(err: unknown): boolean {
+export function recoverable(err: unknown): boolean {
   if (err instanceof KubeApiError) return err.status === 429 || err.status >= 500;
   if (err instanceof CliError) return /unreachable|was reset|timed out/.test(err.message);
   const code = (err as NodeJS.ErrnoException)?.code;

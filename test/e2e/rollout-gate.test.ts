@@ -171,15 +171,17 @@ test('every request failing: exit 1 with the API error, not 3 "timed out"', asyn
   }
 });
 
-test('--request-timeout below the server latency: exit 1 naming the request timeout, not 3 "timed out waiting"', async () => {
+test('--request-timeout below the server latency: every request is cut and retried until --timeout, then exit 3 naming the server and the request timeout (issue #25: the deadline bounds the whole command)', async () => {
   const slow = await startSandbox({ kruise: 'v1.9', readyDelay: '50ms', faults: { latencyMs: 800 } });
   try {
     await applyFixture(slow, 'cloneset-web.yaml');
     await waitSettled(slow, PATHS.cloneset(), 30_000);
+    const started = Date.now();
     const r = await cli(slow, ['rollout', 'status', 'cloneset/web', '--timeout=3s', '--request-timeout=200ms']);
-    assert.equal(r.code, 1, summary(r));
-    assert.match(r.stderr, /^error: .*timed out after 200ms \(--request-timeout\)/m);
-    assert.doesNotMatch(r.stderr, /timed out waiting/);
+    assert.equal(r.code, 3, summary(r));
+    assert.match(r.stderr, /^error: timed out .*no answer from the server at http:\/\/127\.0\.0\.1:\d+ \(last error: .*timed out after 200ms \(--request-timeout\)\)$/m);
+    assert.equal(r.stderr.trim().split('\n').length, 1, 'one line');
+    assert.ok(Date.now() - started < 6_000, 'within the deadline');
   } finally {
     await slow.stop();
   }

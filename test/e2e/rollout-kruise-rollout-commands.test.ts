@@ -65,7 +65,12 @@ interface StepStatus {
   succeeded?: 'True' | 'False';
   workloadGeneration: number;
   lastUpdateTime?: string;
+  /** The stable revision's hash (default: the one of CloneSet web's first revision). */
+  stable?: string;
 }
+
+/** The hash of CloneSet web's first revision (before()): what a real controller records as stableRevision. */
+let webStable = 'web-6c4f9b7d8';
 
 /** A v1beta1 status as rollout_status.go writes it (the schema's required fields included). */
 function status(gen: number, s: StepStatus): Record<string, unknown> {
@@ -78,7 +83,7 @@ function status(gen: number, s: StepStatus): Record<string, unknown> {
     currentStepState: s.state,
     canaryStatus: {
       observedWorkloadGeneration: s.workloadGeneration,
-      stableRevision: 'web-6c4f9b7d8',
+      stableRevision: s.stable ?? webStable,
       canaryRevision: 'web-7b5d6c9f4',
       podTemplateHash: '7b5d6c9f4',
       canaryReplicas: s.replicas ?? 1,
@@ -100,6 +105,14 @@ describe('Kruise Rollout commands against a sandbox with the real CRDs (status w
   async function setStatus(name: string, s: StepStatus): Promise<void> {
     const ro = await sb.api('GET', `${NS}/${name}`);
     assert.equal(ro.status, 200, ro.text);
+    // A release over (phase Healthy) was finalised first: doFinalising takes the in-progressing mark off the workload and
+    // the BatchRelease hands its partition back (partitionstyle/cloneset control.go Finalize: partition null, paused false).
+    if (s.phase === 'Healthy') {
+      const w = await sb.api('PATCH', `${CS}/${ro.body.spec.workloadRef.name}`, { metadata: { annotations: { 'rollouts.kruise.io/in-progressing': null } }, spec: { updateStrategy: { partition: null, paused: false } } }, MERGE);
+      assert.equal(w.status, 200, w.text);
+      wlGen = w.body.metadata.generation;
+      s = { ...s, workloadGeneration: wlGen };
+    }
     const r = await sb.api('PATCH', `${NS}/${name}/status`, { status: status(ro.body.metadata.generation, s) }, MERGE);
     assert.equal(r.status, 200, r.text);
   }
@@ -111,6 +124,8 @@ describe('Kruise Rollout commands against a sandbox with the real CRDs (status w
   before(async () => {
     sb = await startSandbox({ readyDelay: '50ms', tls: true, extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS] });
     for (const name of ['web', 'plain']) assert.equal((await sb.api('POST', CS, cloneSet(name, 'nginx:1.25'))).status, 201);
+    const first = await waitUntil('web\'s first revision', async () => (await sb.api('GET', `${CS}/web`)).body.status?.currentRevision as string | undefined);
+    webStable = first.slice(first.lastIndexOf('-') + 1);
     assert.equal((await sb.api('POST', NS, rollout('web-rollout', 'web'))).status, 201);
     // A new revision: the release the Rollout would run.
     assert.equal((await sb.api('PATCH', `${CS}/web`, { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:1.26' }] } } } }, MERGE)).status, 200);
@@ -131,7 +146,7 @@ describe('Kruise Rollout commands against a sandbox with the real CRDs (status w
     assert.equal(line.state, 'StepPaused');
     assert.deepEqual(
       [line.kind, line.name, line.step, line.steps, line.stepState, line.canaryRevision, line.stableRevision, line.canaryReadyReplicas, line.canaryReplicas, line.trafficWeight],
-      ['Rollout', 'web-rollout', 1, 4, 'StepPaused', 'web-7b5d6c9f4', 'web-6c4f9b7d8', 1, 1, null],
+      ['Rollout', 'web-rollout', 1, 4, 'StepPaused', 'web-7b5d6c9f4', webStable, 1, 1, null],
     );
     const paused = await runCli(['rollout', 'status', 'rollout/web-rollout', '--watch=false', '--until=paused'], { kubeconfig: sb.kubeconfig });
     assert.equal(paused.code, 0, summary(paused));
@@ -163,11 +178,16 @@ describe('Kruise Rollout commands against a sandbox with the real CRDs (status w
     await s.waitFor('successfully rolled out');
     const r = await s.stop();
     assert.equal(r.code, 0, summary(r));
-    assert.deepEqual(r.stdout.trim().split('\n'), [
+    const lines = r.stdout.trim().split('\n');
+    assert.deepEqual(lines.slice(0, 2), [
       'Waiting for rollout "web-rollout" to finish: step 1/4 StepUpgrade, 0 of 1 canary pods ready...',
       'rollout "web-rollout" is waiting for approval at step 1/4 (1 of 1 canary pods ready): approve it to continue',
-      'rollout "web-rollout" successfully rolled out',
     ]);
+    assert.equal(lines.at(-1), 'rollout "web-rollout" successfully rolled out');
+    // Between them only the hand-back (the workload finalised before the status says Healthy) and the workload's own
+    // rollout once the release is over (issue #25: the pods decide), each line once.
+    for (const line of lines.slice(2, -1)) assert.match(line, /^Waiting for (cloneset "web" rollout to finish|rollout "web-rollout" to finish: the controller has not observed workload generation \d+ yet)/);
+    assert.equal(new Set(lines).size, lines.length, 'no repeated line');
     const gets = sb.audit().filter((e) => e.verb === 'get' || e.verb === 'list');
     assert.ok(gets.length <= 6, `few reads, no polling: ${gets.map((e) => `${e.verb} ${e.path}`).join(', ')}`);
   });
@@ -382,6 +402,9 @@ describe('Kruise Rollout commands against a sandbox with the real CRDs (status w
       const list = await sb.api('GET', '/apis/apps/v1/namespaces/default/controllerrevisions?labelSelector=app%3Dweb');
       return list.body.items.length >= 2 || undefined;
     });
+    // A release in progress (the webhook's mark back on the workload, as for the template change of before()).
+    await setStatus('web-rollout', { step: 1, state: 'StepPaused', workloadGeneration: wlGen });
+    assert.equal((await sb.api('PATCH', `${CS}/web`, { metadata: { annotations: { 'rollouts.kruise.io/in-progressing': '{"rolloutName":"web-rollout"}' } } }, MERGE)).status, 200);
     const r = await runCli(['rollout', 'undo', 'cloneset/web'], { kubeconfig: sb.kubeconfig });
     assert.equal(r.code, 0, summary(r));
     assert.equal(r.stdout, 'cloneset.apps.kruise.io/web rolled back\n');
@@ -404,6 +427,10 @@ describe('Kruise Rollout commands against a sandbox with the real CRDs (status w
     const ro = rollout('api-rollout', 'api') as { spec: { workloadRef: Record<string, string> } };
     ro.spec.workloadRef = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api' };
     assert.equal((await sb.api('POST', NS, ro)).status, 201);
+    // Its release of nginx:1.26 in progress, from the first ReplicaSet's pod-template-hash (controller_finder.go getDeployment).
+    const rsList = (await sb.api('GET', '/apis/apps/v1/namespaces/default/replicasets?labelSelector=app%3Dapi')).body.items as any[];
+    const stableRs = rsList.find((x) => x.spec.template.spec.containers[0].image === 'nginx:1.25');
+    await setStatus('api-rollout', { step: 1, state: 'StepPaused', workloadGeneration: (await sb.api('GET', `${DEPLOY}/api`)).body.metadata.generation + 1, stable: stableRs.metadata.labels['pod-template-hash'] });
     assert.equal((await sb.api('PATCH', `${DEPLOY}/api`, { spec: { paused: true } }, MERGE)).status, 200);
     const r = await runCli(['rollout', 'undo', 'deployment/api'], { kubeconfig: sb.kubeconfig });
     assert.equal(r.code, 0, summary(r));

@@ -48,5 +48,5 @@ export async function checkRelease(client: KubeClient, t: ReleaseTarget, o: { un
       if (!isFinal(verdict) || verdict.needsPods) verdict = evaluateRollout(workload, await loadPods(client, workload, adapter), Date.now(), { failureGraceMs: o.failureGraceMs, podsListed: true });
     }
   }
-  return releaseReport(rollout, workload, verdict, o.until, Date.now());
+  return releaseReport(rollout, workload, verdict, o.until, Date.now(), !t.forWorkload);
 }

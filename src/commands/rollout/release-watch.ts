@@ -4,6 +4,7 @@
 // Never polls: one watch per object, plus a pod watch while the batch is being updated.
 import type { KubeClient, KubeObject, Observation, ResourceType } from '../../kube/client';
 import { failure, usageError } from '../../cli/exit';
+import { KubeApiError } from '../../kube/errors';
 import { evaluateGate, RolloutUntilError, type RolloutUntil } from '../../kruise/rollout/gate';
 import { readRollout } from '../../kruise/rollout/read';
 import type { RolloutProgress } from '../../kruise/progress';
@@ -25,10 +26,10 @@ export interface ReleaseWatchSettings {
 }
 
 /** The gate's verdict for a Rollout and (when looked up) its workload and that workload's own verdict. */
-export function releaseReport(rollout: KubeObject, workload: KubeObject | null | undefined, verdict: RolloutProgress | undefined, until: RolloutUntil, now: number): ReleaseReport {
+export function releaseReport(rollout: KubeObject, workload: KubeObject | null | undefined, verdict: RolloutProgress | undefined, until: RolloutUntil, now: number, followsRollout = false): ReleaseReport {
   let r;
   try {
-    r = evaluateGate(rollout, workload, now, { until, workloadVerdict: verdict && { state: verdict.state, message: verdict.message, failing: verdict.failing } });
+    r = evaluateGate(rollout, workload, now, { until, followsRollout, workloadVerdict: verdict && { state: verdict.state, message: verdict.message, failing: verdict.failing } });
   } catch (err) {
     // --until=step=N beyond the Rollout's steps: the request cannot be met (nothing was changed).
     if (err instanceof RolloutUntilError) throw usageError(err.message);
@@ -160,13 +161,14 @@ export class ReleaseWatch {
     if (this.done) return;
     // Not a slow release but a server that answers with errors: its error (exit 1), as the workload gate says it.
     const trouble = this.apiTrouble ?? this.verdict.trouble;
-    if (trouble !== undefined) {
+    if (trouble instanceof KubeApiError) {
       this.fail(trouble);
       return;
     }
     const base = this.last ?? this.placeholder();
-    // The final line is what a CI log keeps: it names the failing pod the countdown showed.
-    this.finish({ ...base, state: 'TimedOut', reached: false, failing: undefined, message: `timed out waiting for rollout "${this.name}": ${!this.rollout ? `no answer from the server at ${this.client.server}` : base.message ? releaseLine(base) : 'no status yet'}` });
+    // The final line is what a CI log keeps: it names the failing pod the countdown showed, or the server that did not answer.
+    const unread = !this.rollout || trouble !== undefined ? `no answer from the server at ${this.client.server}${trouble instanceof Error ? ` (last error: ${trouble.message})` : ''}` : undefined;
+    this.finish({ ...base, state: 'TimedOut', reached: false, failing: undefined, message: `timed out waiting for rollout "${this.name}": ${unread ?? (base.message ? releaseLine(base) : 'no status yet')}` });
   }
 
   stop(): void {
@@ -242,7 +244,7 @@ export class ReleaseWatch {
     if (this.done || !this.rollout || !this.workloadSynced) return;
     let r: ReleaseReport;
     try {
-      r = this.rolloutGone ? this.workloadReport() : releaseReport(this.rollout, this.workload, this.verdict.verdict, this.settings.until, Date.now());
+      r = this.rolloutGone ? this.workloadReport() : releaseReport(this.rollout, this.workload, this.verdict.verdict, this.settings.until, Date.now(), !this.settings.forWorkload);
     } catch (err) {
       this.fail(err);
       return;

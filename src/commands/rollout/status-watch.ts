@@ -9,6 +9,7 @@ import { failingContainer, stuckKey, type RolloutProgress } from '../../kruise/p
 import { progressKindFor, type ProgressKind } from '../../kruise/progress-kinds';
 import { labelSelectorString } from '../../kruise/revisions';
 import { failingNote, isFinal, statusKey } from '../../printers/rollout-status';
+import { KubeApiError } from '../../kube/errors';
 
 /** How long pod events are gathered before the rollout is evaluated again. */
 const POD_BATCH_MS = 50;
@@ -103,14 +104,15 @@ export class RolloutWatch {
 
   timedOut(): void {
     if (this.done) return;
-    // Not a slow rollout but an unreadable server: report the API's error, not a timeout.
-    if (this.trouble_ !== undefined) {
+    // Not a slow rollout but a server answering with errors: report the API's error (exit 1), not a timeout.
+    if (this.trouble_ instanceof KubeApiError) {
       this.fail(this.trouble_);
       return;
     }
     const base = this.last ?? this.placeholder();
-    // The final line is what a CI log keeps: it names the failing pod the countdown showed.
-    const unread = this.workload ? undefined : `no answer from the server at ${this.client.server}`;
+    // The final line is what a CI log keeps: it names the failing pod the countdown showed, or the server that did not answer.
+    const lastError = this.trouble_ instanceof Error ? ` (last error: ${this.trouble_.message})` : '';
+    const unread = this.workload && this.trouble_ === undefined ? undefined : `no answer from the server at ${this.client.server}${lastError}`;
     const why = [unread ?? base.detail, failingNote(base, Date.now())].filter(Boolean).join('; ');
     this.finish({ ...base, state: 'TimedOut', failing: undefined, message: `timed out waiting for ${this.label} ${this.kind?.awaited.after ?? 'rollout to finish'}${why ? `: ${why}` : ''}` });
   }

@@ -12,7 +12,7 @@ import { RolloutIndex, rolloutText } from './kruise-rollout';
 import { checkRelease, releaseExitCode, type ReleaseTarget } from './release-status';
 import { ReleaseWatch } from './release-watch';
 import { releaseJsonLine, releaseLine, type ReleaseReport } from '../../printers/rollout-release';
-import { resourceLabel } from '../../kube/errors';
+import { KubeApiError, resourceLabel } from '../../kube/errors';
 import { advancedKindHint } from '../../kube/resolve';
 import { KIND_LABELS, type RolloutProgress, type RolloutState } from '../../kruise/progress';
 import { jobProgressKind, progressKindFor } from '../../kruise/progress-kinds';
@@ -78,7 +78,7 @@ export async function run(ctx: CommandContext, args: string[], opts: StatusOptio
   client.configureWaits?.({ deadline });
   const awaited = args.length > 0 ? args.join(' ') : opts.selector ? `objects matching "${opts.selector}"` : 'the objects of the manifest';
   try {
-    return await untilDeadline(gate(), deadline, () => new CliError(`timed out after ${opts.timeout} waiting for ${awaited}: no answer from the server at ${client.server}`, ExitCode.TIMEOUT));
+    return await untilDeadline(gate(), deadline, () => deadlineError(client, `timed out after ${opts.timeout} waiting for ${awaited}`));
   } finally {
     client.close();
   }
@@ -118,6 +118,18 @@ export async function run(ctx: CommandContext, args: string[], opts: StatusOptio
     printer.close();
     return Math.max(ExitCode.OK, ...codes);
   }
+}
+
+/**
+ * The deadline passed before the watches could answer: a server that kept answering with errors is
+ * reported by its error (exit 1, like the watches' own timeout); one that never answered, as a timeout
+ * naming it (exit 3).
+ */
+function deadlineError(client: KubeClient, what: string): Error {
+  const trouble = client.waitTrouble?.();
+  if (trouble instanceof KubeApiError) return trouble;
+  const last = trouble instanceof Error ? ` (last error: ${trouble.message})` : '';
+  return new CliError(`${what}: no answer from the server at ${client.server}${last}`, ExitCode.TIMEOUT);
 }
 
 /** What `rollout status` follows: workloads on their own, and Rollouts with the workloads they release. */

@@ -6,7 +6,9 @@ import type { CommandContext } from '../../cli/context';
 import { exitCodeOf, failure, usageError } from '../../cli/exit';
 import { adapterFor } from '../../kruise/workloads/index';
 import { KIND_LABELS } from '../../kruise/progress';
-import { currentRevisionNumber, templateImages, undoPatch, undoTarget, withTemplate } from '../../kruise/revisions';
+import { currentRevisionNumber, templateImages, undoPatch, undoTarget, withTemplate, type Revision } from '../../kruise/revisions';
+import { undoUnderRollout } from '../../kruise/rollout/gate';
+import { releaseHint } from '../../printers/release-hints';
 import { keptAfterUndo, keptAfterUndoText, partitionMayKeep } from '../../kruise/rules/undo-partition';
 import { describeRejections, webhookRejections } from '../../kruise/rules/webhook-precheck';
 import { formatObjects, mutationLine, parseDryRun, parseOutputFormat, type DryRunMode, type OutputFormat } from '../../printers/output';
@@ -136,7 +138,7 @@ async function undoOnce(
     result = await client.patch(t.rt, name, 'json', undoPatch(obj, template, adapter.templatePointer(obj)), t.namespace, { dryRun: o.dryRun === 'server' });
   }
   if (o.format.kind === 'default') ctx.term.stdout.write(`${mutationLine(t.rt.kind, t.rt.group, name, 'rolled back', o.dryRun)}\n`);
-  if (managed) ctx.term.stderr.write(`${rolloutCancelNote(ctx.programName, managed.rollout, obj, managed.via ?? '')}\n`);
+  if (managed) ctx.term.stderr.write(`${rolloutUndoNote(ctx.programName, managed.rollout, obj, managed.via ?? '', decision.target)}\n`);
   // The workload's own partition still keeps pods of the revision left: say how many, and how to release them.
   else if (partitionMayKeep(adapter, obj)) {
     const leaving = currentRevisionNumber(revisions, adapter.template(obj), adapter.status(obj).updateRevision);
@@ -150,13 +152,20 @@ async function undoOnce(
   return result;
 }
 
-/** What the Rollout does next (rollout_progressing.go isRollingBackDirectly / isRollingBackInBatches). */
-function rolloutCancelNote(program: string, rollout: KubeObject, workload: KubeObject, via: string): string {
-  const inBatches = rollsBackInBatches(rollout, workload.metadata.labels);
+/** What the Rollout does next (gate.ts undoUnderRollout: rollout_progressing.go doProgressingInRolling). */
+function rolloutUndoNote(program: string, rollout: KubeObject, workload: KubeObject, via: string, target: Revision): string {
   const who = rolloutText(rollout);
-  return inBatches
-    ? `${via} is released by ${who} (${ROLLBACK_IN_BATCH_ANNOTATION}): it rolls back in batches from step 1; follow it with '${program} rollout status ${via}'`
-    : `${via} is released by ${who}: it cancels its release (Kruise Rollout's rollback) and the stable pods come back; follow it with '${program} rollout status ${via}'`;
+  const follow = `follow it with '${program} rollout status ${via}'`;
+  switch (undoUnderRollout(rollout, workload, target.hash, rollsBackInBatches(rollout, workload.metadata.labels))) {
+    case 'cancel':
+      return `${via} is released by ${who}: it cancels its release (Kruise Rollout's rollback) and the stable pods come back; ${follow}`;
+    case 'rollback-in-batches':
+      return `${via} is released by ${who} (${ROLLBACK_IN_BATCH_ANNOTATION}): it rolls back in batches from step 1; ${follow}`;
+    case 'restart':
+      return `${via} is released by ${who}: revision ${target.revision} is not its stable revision, so the release starts again from step 1 with it; ${follow}`;
+    case 'release':
+      return releaseHint(program, via, rollout.metadata.name ?? '', 'change');
+  }
 }
 
 /**

@@ -71,6 +71,13 @@ export interface RolloutGateOptions {
   until?: RolloutUntil;
   /** The workload's own rollout verdict: a `Failed` one (pods failing) fails the release. */
   workloadVerdict?: WorkloadVerdict;
+  /**
+   * The user named the Rollout (`rollout status rollout/NAME`), asking whether its release went out: a
+   * cancelled release (Succeeded=False, once the cancellation is done) is then its answer, a failure with
+   * the reason, until the next release. Named by its workload (TYPE/NAME), the question is whether the workload is rolled out: the
+   * stable pods coming back decide.
+   */
+  followsRollout?: boolean;
 }
 
 /** Exit codes by outcome (contract: 0 reached, 1 failed/cancelled, 4 not there yet with --watch=false; 3 timeout is the watcher's). */
@@ -267,21 +274,44 @@ export function evaluateGate(rollout: KubeObject, workload: KubeObject | null | 
       return out('Progressing', false, `Waiting for ${label} to start releasing workload generation ${workload.metadata.generation ?? '?'}...`);
     case 'cancelling':
       return out('Progressing', false, `Waiting for ${label} to cancel its release (the workload was rolled back)...`);
-    case 'in-progress': {
-      if (release.state === 'Failed' || !release.reached) return { ...base, message: release.message };
-      // A step reached (--until=paused|step=N): the batch's pods must be up by the workload's own rules too.
-      // A paused workload is the stable side of a canary Deployment: the Rollout's counts speak for its batch.
-      if (verdict && (DONE_WORKLOAD_STATES.has(verdict.state) || verdict.state === 'Paused')) return base;
-      return { ...base, state: 'Progressing', reached: false, message: workloadWaits() };
-    }
+    case 'in-progress':
+      // A step is reached (--until=paused|step=N) once its batch is Ready: the BatchRelease counts the
+      // batch's updated pods ready (batchrelease_executor.go checkBatchReady), whatever the workload's
+      // own availability says (blue-green holds new pods unavailable on purpose: minReadySeconds).
+      // --until=complete needs phase Healthy, which is stage `none`: the workload's readiness then.
+      return base;
     case 'none':
     case 'cancelled': {
       const cancelled = stage === 'cancelled' ? ` (its last release was cancelled: the workload was rolled back)` : '';
-      if (verdict && DONE_WORKLOAD_STATES.has(verdict.state)) {
+      const done = verdict !== undefined && DONE_WORKLOAD_STATES.has(verdict.state);
+      if (stage === 'cancelled' && opts.followsRollout) return out('Failed', false, cancelledText(label, view));
+      if (verdict && done) {
         return out('Complete', true, verdict.state === 'Complete' ? `${label} successfully rolled out${cancelled}` : `${label}: ${verdict.message}${cancelled}`);
       }
       if (verdict?.state === 'Paused') return out('Paused', false, verdict.message);
       return out('Progressing', false, workloadWaits());
     }
   }
+}
+
+/** `rollout "web" was cancelled: the workload was rolled back to its stable revision: Rollout progressing has been cancelled (Succeeded=False)` */
+function cancelledText(label: string, view: RolloutView): string {
+  const why = view.status.succeeded?.message || view.status.progressing?.message;
+  return `${label} was cancelled: the workload was rolled back to its stable revision${why ? `: ${why}` : ''} (Succeeded=False)`;
+}
+
+/**
+ * What Kruise Rollout does when `rollout undo` puts `targetHash` (the hash of the revision restored) on a
+ * workload it releases (rollout_progressing.go doProgressingInRolling): during a release, going back to
+ * its stable revision cancels it (isRollingBackDirectly; in batches with the rollback-in-batch
+ * annotation: isRollingBackInBatches), any other template restarts it (isContinuousRelease); with no
+ * release under way the template change starts one.
+ */
+export function undoUnderRollout(rollout: KubeObject, workload: KubeObject, targetHash: string, inBatches: boolean): 'cancel' | 'rollback-in-batches' | 'restart' | 'release' {
+  const view = readRollout(rollout, workload);
+  const stage = releaseStage(view, workload);
+  if (stage !== 'in-progress' && stage !== 'starting') return 'release';
+  const stable = view.status.stableRevision;
+  if (stable !== undefined && (stable === targetHash || stable.endsWith(`-${targetHash}`))) return inBatches ? 'rollback-in-batches' : 'cancel';
+  return 'restart';
 }
