@@ -54,10 +54,13 @@ export interface RestClientOptions {
 /** A list or watch of a wait that gets no answer is cut after this (unless --request-timeout says otherwise) and retried. */
 export const WAIT_REQUEST_TIMEOUT_MS = 30_000;
 /**
- * Rounds of a one-shot read while waiting, each the transport's own retries: transient errors must not
- * decide a gate (a 30 % error rate loses 0.3^15 of reads), the deadline ends them sooner.
+ * While waiting, reads retry here rather than in the transport, so each failure is seen (the error a
+ * deadline reports): a one-shot read takes WAIT_READ_ROUNDS rounds of WAIT_ATTEMPTS transport attempts
+ * (0.3^12 of reads lost to a 30 % error rate; with a deadline it retries until it); the list and watch of
+ * an observation one attempt each (observe retries them itself, for ever while waiting).
  */
-const WAIT_READ_ROUNDS = 3;
+const WAIT_READ_ROUNDS = 6;
+const WAIT_ATTEMPTS = 2;
 
 /** /api/v1/namespaces/ns/pods/name/status or /apis/group/version/... */
 export function resourcePath(rt: Pick<ResourceType, 'group' | 'version' | 'resource' | 'namespaced'>, namespace?: string, name?: string, subresource?: string): string {
@@ -170,12 +173,12 @@ export class RestClient implements KubeClient {
     // Bounded, and the deadline cuts it sooner; the failure is remembered for the error a deadline reports.
     for (let round = 1; ; round++) {
       try {
-        const out = await this.requestOnce<T>({ ...req, timeoutMs: req.timeoutMs ?? this.waitTimeoutMs() });
+        const out = await this.requestOnce<T>({ ...req, timeoutMs: req.timeoutMs ?? this.waitTimeoutMs(), maxAttempts: req.maxAttempts ?? (rounds > 1 ? WAIT_ATTEMPTS : 1) });
         this.lastWaitFailure = undefined;
         return out;
       } catch (err) {
         // With a deadline a read is retried until it (the command then reports this failure); without one, a few rounds.
-        const more = this.waits.deadline !== undefined ? Date.now() < this.waits.deadline : round < rounds;
+        const more = rounds > 1 && (this.waits.deadline !== undefined ? Date.now() < this.waits.deadline : round < rounds);
         if (!recoverable(err) || isAbortError(err) || !more) throw err;
         this.lastWaitFailure = err;
         await abortableSleep(backoffDelay(Math.min(round + 3, 6)), req.signal);
@@ -388,14 +391,15 @@ export class RestClient implements KubeClient {
     checkName(name, rt);
     const key = prefetchKey(rt, ns, name);
     if (this.prefetched.has(key)) return;
-    const list = this.list(rt, ns, { fieldSelector: `metadata.name=${name}` });
+    // One attempt of each round: the observe() taking it over retries (and reports) failures itself.
+    const list = this.listPages(rt, ns, { fieldSelector: `metadata.name=${name}`, timeoutMs: this.waitTimeoutMs() }, 1);
     // Not taken (the command went another way): its failure is nobody's business.
     list.catch(() => undefined);
     this.prefetched.set(key, list);
   }
 
   private openWatch(rt: ResourceType, ns: string | undefined, query: Record<string, QueryValue>, signal: AbortSignal, timeoutMs?: number): Promise<IncomingMessage> {
-    return this.transport.stream({ method: 'GET', path: resourcePath(rt, ns), query, signal, timeoutMs, context: this.ctx('watch', rt, ns) });
+    return this.transport.stream({ method: 'GET', path: resourcePath(rt, ns), query, signal, timeoutMs, maxAttempts: this.waits ? 1 : undefined, context: this.ctx('watch', rt, ns) });
   }
 
   async raw<T = unknown>(path: string, opts?: RequestOptions & { timeoutMs?: number; maxAttempts?: number }): Promise<T> {

@@ -25,6 +25,12 @@ export interface ReleaseWatchSettings {
   forWorkload?: boolean;
 }
 
+/** "Waiting for rollout "x" to finish: step 1/2 StepUpgrade...; pod y ..." → "step 1/2 StepUpgrade; pod y ..." (the timeout line says what it waited for). */
+function waitingDetail(line: string): string {
+  const m = /^Waiting for [^:]*: (.*)$/s.exec(line);
+  return (m ? m[1]! : line).replace(/\.\.\.$/, '');
+}
+
 /** The gate's verdict for a Rollout and (when looked up) its workload and that workload's own verdict. */
 export function releaseReport(rollout: KubeObject, workload: KubeObject | null | undefined, verdict: RolloutProgress | undefined, until: RolloutUntil, now: number, followsRollout = false): ReleaseReport {
   let r;
@@ -168,7 +174,7 @@ export class ReleaseWatch {
     const base = this.last ?? this.placeholder();
     // The final line is what a CI log keeps: it names the failing pod the countdown showed, or the server that did not answer.
     const unread = !this.rollout || trouble !== undefined ? `no answer from the server at ${this.client.server}${trouble instanceof Error ? ` (last error: ${trouble.message})` : ''}` : undefined;
-    this.finish({ ...base, state: 'TimedOut', reached: false, failing: undefined, message: `timed out waiting for rollout "${this.name}": ${unread ?? (base.message ? releaseLine(base) : 'no status yet')}` });
+    this.finish({ ...base, state: 'TimedOut', reached: false, failing: undefined, message: `timed out waiting for rollout "${this.name}": ${unread ?? (base.message ? waitingDetail(releaseLine(base)) : 'no status yet')}` });
   }
 
   stop(): void {
