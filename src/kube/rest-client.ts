@@ -181,7 +181,7 @@ export class RestClient implements KubeClient {
         const more = rounds > 1 && (this.waits.deadline !== undefined ? Date.now() < this.waits.deadline : round < rounds);
         if (!recoverable(err) || isAbortError(err) || !more) throw err;
         this.lastWaitFailure = err;
-        await abortableSleep(backoffDelay(Math.min(round + 3, 6)), req.signal);
+        await abortableSleep(backoffDelay(Math.min(round + 1, 6)), req.signal);
       }
     }
   }

@@ -10,6 +10,8 @@ export interface ErrorRateSpec {
   /** Several codes: each injected error picks one (seeded), e.g. [500, 429]. */
   codes?: number[];
   retryAfterSeconds?: number;
+  /** The first N requests of this verb (or group) fail, whatever the rate: a burst a client must ride out. */
+  failFirst?: number;
 }
 
 export interface FaultSpec {
@@ -86,9 +88,13 @@ const RETRY_AFTER_KEYS = ['retryAfterSeconds', 'retryAfter', 'Retry-After'];
 function errorRateEntry(verb: string, v: unknown): ErrorRateSpec {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error(`errorRate.${verb} must be a rate (0..1) or {rate, code, retryAfterSeconds}`);
   const raw = v as Record<string, unknown>;
-  const known = ['rate', 'codes', ...CODE_KEYS, ...RETRY_AFTER_KEYS];
-  for (const k of Object.keys(raw)) if (!known.includes(k)) throw new Error(`errorRate.${verb}: unknown key "${k}" (known: rate, code, codes, retryAfterSeconds)`);
-  const entry: ErrorRateSpec = { rate: raw.rate as number };
+  const known = ['rate', 'codes', 'failFirst', ...CODE_KEYS, ...RETRY_AFTER_KEYS];
+  for (const k of Object.keys(raw)) if (!known.includes(k)) throw new Error(`errorRate.${verb}: unknown key "${k}" (known: rate, code, codes, retryAfterSeconds, failFirst)`);
+  const entry: ErrorRateSpec = { rate: (raw.rate ?? (raw.failFirst !== undefined ? 0 : undefined)) as number };
+  if (raw.failFirst !== undefined) {
+    if (!Number.isInteger(raw.failFirst) || (raw.failFirst as number) < 0) throw new Error(`errorRate.${verb}.failFirst must be a whole number of requests`);
+    entry.failFirst = raw.failFirst as number;
+  }
   const code = CODE_KEYS.map((k) => raw[k]).find((x) => x !== undefined);
   if (code !== undefined) {
     if (!Number.isInteger(code) || (code as number) < 400 || (code as number) > 599) throw new Error(`errorRate.${verb}.code must be an HTTP error status (400-599)`);
@@ -109,6 +115,8 @@ function errorRateEntry(verb: string, v: unknown): ErrorRateSpec {
 export class FaultInjector {
   private readonly random: () => number;
   private updates = 0;
+  /** Requests failed so far by each entry's failFirst. */
+  private readonly burst = new Map<ErrorRateSpec, number>();
 
   constructor(readonly spec: FaultSpec = {}) {
     this.random = mulberry32(spec.seed ?? 1);
@@ -129,8 +137,11 @@ export class FaultInjector {
   /** An error to answer this request with, or undefined. */
   errorFor(verb: Verb): ApiError | undefined {
     const r = this.rateFor(verb);
-    if (!r || r.rate <= 0) return undefined;
-    if (this.random() >= r.rate) return undefined;
+    if (!r) return undefined;
+    const burst = this.burst.get(r) ?? 0;
+    const inBurst = r.failFirst !== undefined && burst < r.failFirst;
+    if (inBurst) this.burst.set(r, burst + 1);
+    else if (r.rate <= 0 || this.random() >= r.rate) return undefined;
     const code = r.codes && r.codes.length ? r.codes[Math.floor(this.random() * r.codes.length)]! : (r.code ?? 500);
     return ApiError.fromCode(code, r.retryAfterSeconds);
   }
