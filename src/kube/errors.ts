@@ -165,6 +165,8 @@ const TLS_UNKNOWN_CA = new Set([
 export function transportError(err: NodeJS.ErrnoException & { reason?: string }, server: string, timeoutMs?: number): CliError {
   const code = err.code ?? '';
   const at = `the server at ${server}`;
+  // Through a proxy: the message names the proxy and what it said (proxy-connect.ts).
+  if (err.name === 'ProxyError') return new CliError(err.message, ExitCode.FAILED, (err as Error & { hint?: string }).hint);
   if (TLS_UNKNOWN_CA.has(code)) {
     return new CliError(
       `tls: failed to verify the certificate of ${at}: x509: certificate signed by unknown authority`,

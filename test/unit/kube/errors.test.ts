@@ -98,3 +98,11 @@ test('transport errors: unreachable, TLS with a hint, timeouts', () => {
   const proto = Object.assign(new Error('EPROTO: The TLS handshake failed. Does the server speak TLS on this port?'), { code: 'EPROTO' });
   assert.equal(transportError(proto, 'https://h:1').message, 'the server at https://h:1 does not speak TLS (is the address http:// rather than https://?)');
 });
+
+test('a failure through a proxy is its own message (proxy-connect.ts), hint included', () => {
+  const e = Object.assign(new Error('the proxy at http://p:3128 (HTTPS_PROXY) refused CONNECT h:6443: 403 Forbidden'), { name: 'ProxyError', code: 'EPROXY', hint: 'hint: x' });
+  const r = transportError(e, 'https://h:6443');
+  assert.equal(r.message, e.message);
+  assert.equal(r.hint, 'hint: x');
+  assert.equal(r.exitCode, 1);
+});
