@@ -110,6 +110,7 @@ export async function clientFor(conn: ConnectionConfig, opts: ConnectOptions): P
     tlsServerName: conn.tlsServerName,
     proxy: proxied.choice,
     proxyBypass: proxied.bypass,
+    clientCertificate: { given: Boolean(cert), source: cert === conn.clientCert ? conn.clientCertSource : `the exec plugin of kubeconfig user "${conn.userEntryName}"` },
     headers,
     credentials,
     requestTimeoutMs: opts.globals.requestTimeoutMs,

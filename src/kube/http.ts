@@ -9,9 +9,9 @@ import type { Duplex } from 'node:stream';
 import type { PeerCertificate } from 'node:tls';
 import type { ClientOptions, WebSocket } from 'ws';
 import { CliError } from '../cli/exit';
-import { apiError, transportError, type RequestContext } from './errors';
+import { apiError, CLIENT_CERT_CLOSED, transportError, type ClientCertificateInfo, type RequestContext } from './errors';
 import { displayProxy, type ProxyChoice } from './proxy';
-import { connectionAgent, DEFAULT_TUNNEL_TIMEOUT_MS, unrefConnection, type TunnelSettings } from './proxy-connect';
+import { connectionAgent, DEFAULT_TUNNEL_TIMEOUT_MS, handshakeCompleted, unrefConnection, type TunnelSettings } from './proxy-connect';
 import { redactHeader, redactSecretBody, truncateBody } from './redact';
 import { retryDecision } from './retry';
 
@@ -31,6 +31,8 @@ export interface TransportConfig {
   proxy?: ProxyChoice;
   /** Why a proxy variable that is set does not apply to this server (a -v=6 line). */
   proxyBypass?: string;
+  /** Whose client certificate the connections offer (or would): named when a server turns it down. */
+  clientCertificate?: ClientCertificateInfo;
   /** Impersonation and other fixed headers. */
   headers: Record<string, string | string[]>;
   /** Called before every request (token files rotate, exec tokens expire). */
@@ -203,6 +205,9 @@ export interface OpenWebSocket {
   socket: Duplex;
 }
 
+/** How long a handshake probe waits, once the handshake is done, for the server to close the connection. */
+const PROBE_AFTER_HANDSHAKE_MS = 1000;
+
 /** Most bytes of an error answer to an upgrade read (a Status is a few hundred). */
 const MAX_UPGRADE_ERROR_BYTES = 1024 * 1024;
 
@@ -362,7 +367,7 @@ export class Transport {
       const started = Date.now();
       const ex = streaming || !this.fetchTls ? await this.nodeExchange(req, streaming) : await this.fetchExchange(req);
       if (ex.kind === 'error') {
-        const { error } = ex;
+        let { error } = ex;
         if (isAbortError(error)) throw error;
         // Bun's fetch says only "FailedToOpenSocket" for TLS material it cannot use (a CA that is not
         // PEM, for one): nothing was sent, so node:https tries again and names the problem.
@@ -371,10 +376,16 @@ export class Transport {
           attempt--;
           continue;
         }
+        // Nor does it say which TLS alert ended a handshake ("EPROTO: The TLS handshake failed"), nor tell
+        // a connection closed right after the handshake (a server turning our client certificate down)
+        // from any reset: a handshake of node:tls, with no request in it, tells.
+        if (ex.phase === 'connect' && this.fetchTls && this.isHttps && (error.code === 'EPROTO' || (error.code === 'ECONNRESET' && this.config.clientCertificate?.given))) {
+          error = (await this.probeHandshake()) ?? error;
+        }
         if (ex.phase === 'connect') this.logLine(`${req.method} ${this.url(req.path, req.query)} failed in ${Date.now() - started} milliseconds: ${error.code ?? error.message}`);
         const errorCode = ex.phase === 'body' ? (error.code ?? 'ECONNRESET') : error.code;
         const decision = retryDecision({ method: req.method, idempotent, attempt, errorCode, maxAttempts: req.maxAttempts }, this.config.random);
-        if (!decision.retry) throw transportError(error, this.config.server, req.timeoutMs ?? this.config.requestTimeoutMs);
+        if (!decision.retry) throw transportError(error, this.config.server, req.timeoutMs ?? this.config.requestTimeoutMs, this.config.clientCertificate);
         await this.sleep(decision.delayMs, req.signal);
         continue;
       }
@@ -511,6 +522,7 @@ export class Transport {
         resolve(a);
       };
       let creq: http.ClientRequest;
+      let socket: unknown;
       const onAbort = (): void => {
         creq?.destroy();
         settle({ kind: 'error', error: new AbortError() as NodeJS.ErrnoException });
@@ -552,10 +564,56 @@ export class Transport {
         }
         resolve({ kind: 'response', res, req: creq });
       });
-      creq.on('error', (error: NodeJS.ErrnoException) => settle({ kind: 'error', error }));
+      creq.once('socket', (s) => (socket = s));
+      creq.on('error', (error: NodeJS.ErrnoException) => settle({ kind: 'error', error: this.afterHandshake(error, handshakeCompleted(socket), creq.reusedSocket) }));
       if (req.body !== undefined) creq.end(req.body);
       else creq.end();
     });
+  }
+
+  /**
+   * How a TLS handshake with the server ends, for what fetch (Bun) does not say: the handshake's error
+   * (an alert, a server that does not speak TLS), a connection closed right after it while we offered a
+   * client certificate (CLIENT_CERT_CLOSED), or undefined when the connection stays open (then closed).
+   */
+  private probeHandshake(): Promise<NodeJS.ErrnoException | undefined> {
+    const tls = process.getBuiltinModule('node:tls') as typeof import('node:tls');
+    const net = process.getBuiltinModule('node:net') as typeof import('node:net');
+    const host = this.base.hostname.replace(/^\[(.*)\]$/, '$1');
+    const options: import('node:tls').ConnectionOptions = { ...(this.tlsOptions as import('node:tls').ConnectionOptions), host, port: Number(this.base.port || 443) };
+    if (!options.servername && !net.isIP(host)) options.servername = host;
+    return new Promise((resolve) => {
+      let secured = false;
+      let settled = false;
+      const done = (result: NodeJS.ErrnoException | undefined): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        socket.destroy();
+        resolve(result);
+      };
+      let timer = setTimeout(() => done(undefined), this.config.requestTimeoutMs > 0 ? this.config.requestTimeoutMs : DEFAULT_TUNNEL_TIMEOUT_MS);
+      const socket = tls.connect(options, () => {
+        secured = true;
+        // A server that turns the certificate down does so within a round trip of the handshake's end.
+        clearTimeout(timer);
+        timer = setTimeout(() => done(undefined), PROBE_AFTER_HANDSHAKE_MS);
+      });
+      const closed = Object.assign(new Error('the connection was closed'), { code: 'ECONNRESET' });
+      socket.on('error', (e: NodeJS.ErrnoException) => done(this.afterHandshake(e, secured, false)));
+      socket.on('close', () => done(secured ? this.afterHandshake(closed, true, false) : closed));
+    });
+  }
+
+  /**
+   * A new connection that the server closed right after a completed TLS handshake, before any answer,
+   * while we offered a client certificate: how a server that requires one (a Node one, at least)
+   * turns down a certificate it does not trust, with no alert. Not retried (it would say the same).
+   */
+  private afterHandshake(error: NodeJS.ErrnoException, handshakeDone: boolean, reused: boolean): NodeJS.ErrnoException {
+    if (!this.config.clientCertificate?.given || reused || !handshakeDone) return error;
+    if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') return error;
+    return Object.assign(new Error(`${error.message} (after the TLS handshake)`), { code: CLIENT_CERT_CLOSED });
   }
 
   /**
@@ -657,7 +715,7 @@ export class Transport {
             error = Object.assign(new Error(`request timed out after ${timeoutMs}ms`), { code: 'REQUEST_TIMEOUT' });
           }
           this.logLine(`GET ${url} failed in ${Date.now() - started} milliseconds: ${error.code ?? error.message}`);
-          settle(() => reject(handshakeError(error, this.config.server, what, offered, chosen, timeoutMs)));
+          settle(() => reject(handshakeError(error, this.config.server, what, offered, chosen, timeoutMs, this.config.clientCertificate)));
         });
       });
     } catch (err) {
@@ -701,8 +759,8 @@ export class Transport {
  * Why a WebSocket handshake failed: ws' own checks of the answer (no error code: the subprotocol,
  * Sec-WebSocket-Accept, the Upgrade header) in our words, else the transport's error.
  */
-function handshakeError(error: NodeJS.ErrnoException, server: string, what: string, offered: string, chosen: string | undefined, timeoutMs: number): CliError {
-  if (error.code || error.name === 'ProxyError') return transportError(error, server, timeoutMs);
+function handshakeError(error: NodeJS.ErrnoException, server: string, what: string, offered: string, chosen: string | undefined, timeoutMs: number, cert: ClientCertificateInfo | undefined): CliError {
+  if (error.code || error.name === 'ProxyError') return transportError(error, server, timeoutMs, cert);
   const at = `the server at ${server}`;
   if (/subprotocol/.test(error.message)) {
     return new CliError(`${at} did not agree on ${/^[aeiou]/i.test(what) ? 'an' : 'a'} ${what} protocol (offered ${offered}${chosen ? `, it chose ${chosen}` : ''})`);

@@ -78,6 +78,8 @@ export interface ConnectionConfig {
   tlsServerName?: string;
   /** The cluster's proxy-url: every connection goes through it, whatever the environment says. */
   proxy?: ProxyChoice;
+  /** Where the client certificate comes from, for messages (`kubeconfig user "x"`, `--client-certificate=FILE`). */
+  clientCertSource?: string;
   /** PEM bytes of the CA bundle. */
   ca?: Buffer;
   caSource?: string;
@@ -349,9 +351,12 @@ export function resolveConnection(merged: MergedKubeconfig, globals: GlobalFlags
     caSource,
   };
 
-  if (globals.clientCertificate) conn.clientCert = readBytes(globals.clientCertificate, 'client certificate file');
-  else if (u['client-certificate-data']) conn.clientCert = decodeData(String(u['client-certificate-data']), 'client-certificate-data', `user "${userEntryName}"`);
+  if (globals.clientCertificate) {
+    conn.clientCert = readBytes(globals.clientCertificate, 'client certificate file');
+    conn.clientCertSource = `--client-certificate=${globals.clientCertificate}`;
+  } else if (u['client-certificate-data']) conn.clientCert = decodeData(String(u['client-certificate-data']), 'client-certificate-data', `user "${userEntryName}"`);
   else if (u['client-certificate']) conn.clientCert = readBytes(absolute(udir, String(u['client-certificate'])), 'client certificate file');
+  conn.clientCertSource ??= userEntryName ? `kubeconfig user "${userEntryName}"` : undefined;
   if (globals.clientKey) conn.clientKey = readBytes(globals.clientKey, 'client key file');
   else if (u['client-key-data']) conn.clientKey = decodeData(String(u['client-key-data']), 'client-key-data', `user "${userEntryName}"`);
   else if (u['client-key']) conn.clientKey = readBytes(absolute(udir, String(u['client-key'])), 'client key file');

@@ -276,6 +276,7 @@ export function openTunnel(host: string, port: number, settings: TunnelSettings)
   });
 }
 
+const HANDSHAKE_DONE = Symbol('kubectl-kruise.tlsHandshakeDone');
 /** The proxy connection under a TLS connection to the API server (its own handle keeps the process alive). */
 const TUNNEL = Symbol('kubectl-kruise.tunnel');
 
@@ -285,12 +286,21 @@ export function unrefConnection(socket: { unref?: () => unknown }): void {
   ((socket as Record<symbol, unknown>)[TUNNEL] as { unref?: () => unknown } | undefined)?.unref?.();
 }
 
+/** Whether the TLS handshake of this connection completed (a server that then closes it turned our certificate down). */
+export function handshakeCompleted(socket: unknown): boolean {
+  return Boolean(socket && (socket as Record<symbol, unknown>)[HANDSHAKE_DONE]);
+}
+
+function watchHandshake(socket: Duplex | undefined): void {
+  if (socket && 'encrypted' in socket) socket.once('secureConnect', () => ((socket as unknown as Record<symbol, unknown>)[HANDSHAKE_DONE] = true));
+}
+
 type AgentClass = typeof http.Agent;
 type CreateConnection = (options: Record<string, unknown>, callback: (err: Error | null, socket?: Duplex) => void) => Duplex | undefined;
 
 /**
  * A node:http(s) Agent (`Base` is https.Agent for an https:// server, http.Agent otherwise) whose
- * connections go through `tunnel` when given.
+ * connections go through `tunnel` when given, and whose TLS connections remember a completed handshake.
  * `onTunnel` is told of each tunnel opened (the -v log).
  */
 export function connectionAgent(Base: AgentClass, options: http.AgentOptions, tunnel?: { settings: TunnelSettings; tls: boolean; onTunnel?: (host: string, port: number) => void }): http.Agent {
@@ -298,7 +308,9 @@ export function connectionAgent(Base: AgentClass, options: http.AgentOptions, tu
     override createConnection(opts: Record<string, unknown>, callback: (err: Error | null, socket?: Duplex) => void): Duplex | undefined {
       const create = (super.createConnection as unknown as CreateConnection).bind(this);
       if (!tunnel) {
-        return create(opts, callback);
+        const socket = create(opts, callback);
+        watchHandshake(socket);
+        return socket;
       }
       const host = String(opts.host ?? 'localhost').replace(/^\[(.*)\]$/, '$1');
       const port = Number(opts.port);
@@ -309,6 +321,7 @@ export function connectionAgent(Base: AgentClass, options: http.AgentOptions, tu
           // TLS to the API server inside the tunnel, with every setting of a direct connection.
           const socket = create({ ...opts, socket: raw }, () => undefined);
           if (socket) (socket as unknown as Record<symbol, unknown>)[TUNNEL] = raw;
+          watchHandshake(socket);
           callback(null, socket);
         },
         (err: Error) => callback(err),

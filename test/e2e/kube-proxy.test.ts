@@ -1,16 +1,18 @@
-// Proxies, as kubectl reaches a cluster through them (issue 26, item 3), on one sandbox served with
-// --tls --tls-san kruise-sandbox.invalid --require-client-cert:
+// Proxies and client certificates, as kubectl reaches a cluster (issue 26, items 3 and 4), on one
+// sandbox served with --tls --tls-san kruise-sandbox.invalid --require-client-cert:
 // - The kubeconfig names the server kruise-sandbox.invalid, a name only the test proxies (an HTTP CONNECT
 //   one and a SOCKS5 one, test/helpers/proxies.ts) resolve: a command reaches it through them or not at
 //   all. HTTPS_PROXY / https_proxy, NO_PROXY / no_proxy and the cluster's proxy-url (http with credentials,
 //   socks5) decide as in kubectl; a list, a write, rollout status (a watch) and exec (a WebSocket) go
-//   through; the proxy sees the CONNECT line and never our token nor our client certificate (TLS runs
-//   end to end in the tunnel).
+//   through; the proxy sees the CONNECT line and never our token (TLS runs end to end in the tunnel).
+// - The server requires a client certificate: without one, or with one from another CA, the command
+//   exits 1 with one line naming the certificate.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { generateTlsMaterial } from '../../src/sandbox/server/tls';
 import { REPO_ROOT, runCli, type RunResult } from '../helpers/cli';
 import { startConnectProxy, startSocks5Proxy, type TestProxy } from '../helpers/proxies';
 import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
@@ -19,7 +21,7 @@ const HOST = 'kruise-sandbox.invalid';
 const PROXY_USER = 'proxyuser';
 const PROXY_PASSWORD = 'pa55-w0rd-of-the-proxy';
 
-describe('proxies', () => {
+describe('proxies and client certificates', () => {
   let sb: Sandbox;
   let port: string;
   let named: string;
@@ -40,12 +42,16 @@ describe('proxies', () => {
     const text = readFileSync(sb.kubeconfig, 'utf8');
     const byName = text.replace(sb.url, named);
     const withProxyUrl = (url: string): string => byName.replace(`    server: ${named}\n`, `    server: ${named}\n    proxy-url: ${url}\n`);
+    const other = (await generateTlsMaterial({ clientUsers: ['admin'] })).clients.admin!;
+    const b64 = (pem: string): string => Buffer.from(pem).toString('base64');
     const variants: Record<string, string> = {
       named: byName,
       proxyUrlHttp: withProxyUrl(`http://${PROXY_USER}:${PROXY_PASSWORD}@127.0.0.1:${connectWithAuth.port}`),
       proxyUrlWrongPassword: withProxyUrl(`http://${PROXY_USER}:not-the-password@127.0.0.1:${connectWithAuth.port}`),
       proxyUrlSocks: withProxyUrl(`socks5://127.0.0.1:${socks.port}`),
       proxyUrlFtp: withProxyUrl(`ftp://127.0.0.1:${socks.port}`),
+      noCert: text.replace(/^ {4}client-(certificate|key)-data: .*\n/gm, ''),
+      otherCa: text.replace(/(client-certificate-data: ).*/, `$1${b64(other.certPem)}`).replace(/(client-key-data: ).*/, `$1${b64(other.keyPem)}`),
     };
     for (const [name, body] of Object.entries(variants)) {
       files[name] = join(sb.dir, `${name}.kubeconfig`);
@@ -164,5 +170,21 @@ describe('proxies', () => {
     const ftp = await cli('proxyUrlFtp', ['get', 'all']);
     assert.equal(ftp.code, 2);
     assert.equal(ftp.stderr.trim(), `error: invalid 'proxy-url' "ftp://127.0.0.1:${socks.port}" for cluster "kruise-sandbox": unsupported scheme "ftp", must be http, https, or socks5`);
+  });
+
+  test('a server that requires a client certificate, given none: exit 1 naming it (a read, a write, exec)', async () => {
+    for (const args of [['get', 'all'], ['set', 'image', 'cloneset/web', 'nginx=nginx:1.27.0'], ['exec', pod, '--', 'true']]) {
+      const r = await cli('noCert', args);
+      assert.equal(r.code, 1, args.join(' '));
+      assert.equal(r.stderr.split('\n')[0], `error: the server at ${sb.url} requires a client certificate and none was given (kubeconfig user "kruise-sandbox-admin")`, args.join(' '));
+    }
+  });
+
+  test('a server that requires a client certificate, given one from another CA: exit 1 naming it (a read, a write, exec)', async () => {
+    for (const args of [['get', 'all'], ['set', 'image', 'cloneset/web', 'nginx=nginx:1.27.0'], ['exec', pod, '--', 'true']]) {
+      const r = await cli('otherCa', args);
+      assert.equal(r.code, 1, args.join(' '));
+      assert.match(r.stderr.split('\n')[0]!, new RegExp(`^error: the server at ${sb.url} rejected the client certificate \\(kubeconfig user "kruise-sandbox-admin"\\)`), args.join(' '));
+    }
   });
 });
