@@ -11,7 +11,6 @@
 //   hosts, domains (with or without a leading dot or "*."), IPs, CIDRs, each with an optional port, or
 //   "*" for everything. ALL_PROXY is not read (Go does not read it either).
 // Written from the Go sources' behaviour, not copied; test/unit/kube/proxy.test.ts runs Go's own tables.
-import { domainToASCII } from 'node:url';
 
 /** A proxy as configured: where it listens and how to speak to it. */
 export interface ProxyUrl {
@@ -229,7 +228,8 @@ type NoProxyRule =
   /** `suffix` starts with "."; `exact`: the entry had no leading dot, so the domain itself matches too. */
   | { kind: 'domain'; suffix: string; port: string; exact: boolean };
 
-const asciiHost = (h: string): string => (/^[\x00-\x7f]*$/.test(h) ? h : domainToASCII(h) || h);
+/** A host name in ASCII (punycode), as Go's idna.Lookup.ToASCII makes it; node:url loads only for a name that needs it. */
+const asciiHost = (h: string): string => (/^[\x00-\x7f]*$/.test(h) ? h : (process.getBuiltinModule('node:url') as typeof import('node:url')).domainToASCII(h) || h);
 
 /** NO_PROXY as httpproxy's config.init reads it: comma-separated, case-insensitive, malformed entries ignored. */
 export function parseNoProxy(value: string): NoProxyRule[] {
