@@ -163,7 +163,7 @@ async function httpConnect(socket: Duplex, host: string, port: number, settings:
     throw new ProxyError(
       `${proxyLabel(settings.choice)} refused CONNECT ${target}: ${answer}`,
       'EPROXY',
-      auth ? 'hint: the proxy rejected the user and password of the proxy URL' : 'hint: the proxy wants credentials: put them in the proxy URL (http://USER:PASSWORD@HOST:PORT)',
+      auth ? 'hint: the proxy rejected the user and password of the proxy URL' : 'hint: the proxy wants credentials: write USER:PASSWORD@ before its host in the proxy URL',
     );
   }
   throw new ProxyError(`${proxyLabel(settings.choice)} refused CONNECT ${target}: ${answer}`, 'EPROXY');
@@ -190,7 +190,7 @@ async function socks5Connect(socket: Duplex, host: string, port: number, setting
   socket.write(Buffer.from(withAuth ? [5, 2, 0, 2] : [5, 1, 0]));
   const method = await readAnswer(socket, exactly(2), 2, () => bad('answered the SOCKS5 greeting wrongly'));
   if (method[0] !== 5) throw bad('is not a SOCKS5 proxy (it answered the greeting with another version)');
-  if (method[1] === 0xff) throw new ProxyError(`${at} accepts none of our authentication methods (${withAuth ? 'none, username/password' : 'none'})`, 'EPROXY', withAuth ? undefined : 'hint: the proxy wants credentials: put them in the proxy URL (socks5://USER:PASSWORD@HOST:PORT)');
+  if (method[1] === 0xff) throw new ProxyError(`${at} accepts none of our authentication methods (${withAuth ? 'none, username/password' : 'none'})`, 'EPROXY', withAuth ? undefined : 'hint: the proxy wants credentials: write USER:PASSWORD@ before its host in the proxy URL');
   if (method[1] === 2) {
     if (!withAuth) throw bad('asked for a username and password, and the proxy URL has none');
     const user = Buffer.from(username ?? '');

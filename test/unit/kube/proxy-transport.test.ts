@@ -117,6 +117,25 @@ describe('the transport through proxies', () => {
     assert.equal(socks.saw(TOKEN), false);
   });
 
+  test("a SOCKS5 proxy that wants a username and password (RFC 1929) gets the proxy-url's; a wrong one is refused, the password never shown", async () => {
+    const guarded = await startSocks5Proxy({ hosts, credentials: 'socks-user:s0cks-pa55word' });
+    try {
+      const server = `https://api.secure.invalid:${portOf(secure)}`;
+      const cluster = (password: string) => ({ 'certificate-authority-data': Buffer.from(material.caPem).toString('base64'), 'proxy-url': `socks5://socks-user:${password}@127.0.0.1:${guarded.port}` });
+      assert.deepEqual(await version(kubeconfig('socks-auth.yaml', server, cluster('s0cks-pa55word')), {}), { gitVersion: 'v1.32.0' });
+      assert.deepEqual(guarded.records.map((r) => [r.credentials, r.allowed]), [['socks-user:s0cks-pa55word', true]]);
+      const lines: string[] = [];
+      const e = await failure(version(kubeconfig('socks-auth2.yaml', server, cluster('wrong-pa55word')), {}, lines));
+      assert.equal(e.message, `the SOCKS5 proxy at socks5://****@127.0.0.1:${guarded.port} (proxy-url of cluster "c") rejected the username and password of the proxy URL`);
+      assert.ok(!lines.join('\n').includes('wrong-pa55word'));
+      const none = await failure(version(kubeconfig('socks-auth3.yaml', server, { 'certificate-authority-data': Buffer.from(material.caPem).toString('base64'), 'proxy-url': `socks5://127.0.0.1:${guarded.port}` }), {}));
+      assert.match(none.message, /accepts none of our authentication methods \(none\)/);
+      assert.equal(none.hint, 'hint: the proxy wants credentials: write USER:PASSWORD@ before its host in the proxy URL');
+    } finally {
+      await guarded.close();
+    }
+  });
+
   test('failures name the proxy: down, CONNECT refused, a SOCKS5 error, a proxy that never answers (bounded by --request-timeout)', async () => {
     const server = `https://nowhere.invalid:6443`;
     const kc = kubeconfig('nowhere.yaml', server, { 'insecure-skip-tls-verify': true });
