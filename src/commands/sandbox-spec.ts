@@ -15,6 +15,8 @@ export function registerSandbox(program: Command, ctx: CommandContext): void {
     .option('--kruise-rollout <release>', 'Kruise Rollout release to imitate with built-in definitions: v0.4, v0.6 or master (default v0.6; a --crds folder of Kruise Rollout CRDs decides instead)')
     .option('--crds <dir>', 'install the CRD manifests of this folder instead of the built-in minimal definitions of their group (enables schema validation); repeatable', collect)
     .option('--tls', 'serve HTTPS with a generated CA and bearer tokens; adds a read-only "viewer" context')
+    .option('--tls-san <name>', 'with --tls: another DNS name or IP address the server certificate is valid for (besides 127.0.0.1 and localhost); repeatable', collect)
+    .option('--require-client-cert', 'with --tls: the TLS handshake requires a client certificate signed by the sandbox CA (as a server or load balancer set to require one does); each kubeconfig user gets one, beside its token')
     .option('--kubeconfig-out <file>', 'where to write the kubeconfig (written once the server is ready)', 'kruise-sandbox.kubeconfig')
     .option('--audit-log <file>', 'append one JSON line per request to this file')
     .option('--faults <file>', 'YAML file of injected faults: latencyMs, errorRate, dropWatchAfterEvents, expireResourceVersionsAfter, conflictEveryNthUpdate, seed')

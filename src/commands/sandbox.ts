@@ -17,6 +17,9 @@ export interface SandboxCommandOptions {
   /** --crds, repeatable. */
   crds?: string[];
   tls?: boolean;
+  /** --tls-san, repeatable. */
+  tlsSan?: string[];
+  requireClientCert?: boolean;
   kubeconfigOut: string;
   auditLog?: string;
   faults?: string;
@@ -41,6 +44,13 @@ export async function run(ctx: CommandContext, args: string[], opts: SandboxComm
   const kruise = parseKruiseRelease(opts.kruise);
   if (!kruise) throw usageError(`invalid value "${opts.kruise}" for --kruise: use v1.3, v1.8, v1.9 or master`);
   const readyDelayMs = parseDuration(opts.readyDelay, '--ready-delay');
+  if (!opts.tls && (opts.tlsSan?.length || opts.requireClientCert)) throw usageError(`${opts.tlsSan?.length ? '--tls-san' : '--require-client-cert'} needs --tls`);
+  for (const name of opts.tlsSan ?? []) {
+    const { isIP } = await import('node:net');
+    if (!isIP(name) && !/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(name)) {
+      throw usageError(`invalid value "${name}" for --tls-san: must be a DNS name or an IP address`);
+    }
+  }
   const { checkCrdFolders } = await import('./sandbox-crds');
   const crds = await checkCrdFolders(opts.crds ?? [], opts.kruiseRollout);
   const kruiseRollout = crds.kruiseRollout;
@@ -86,7 +96,7 @@ export async function run(ctx: CommandContext, args: string[], opts: SandboxComm
   const { startSandbox, writeFileAtomic } = await import('../sandbox/index');
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
-    sandbox = await startSandbox({ port, nodes, kruise, crdsDirs: opts.crds, kruiseRollout, tls: Boolean(opts.tls), auditLog: opts.auditLog, faults, readyDelayMs, featureGates });
+    sandbox = await startSandbox({ port, nodes, kruise, crdsDirs: opts.crds, kruiseRollout, tls: Boolean(opts.tls), tlsSans: opts.tlsSan, requireClientCert: opts.requireClientCert, auditLog: opts.auditLog, faults, readyDelayMs, featureGates });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE') throw usageError(`--port ${port}: address already in use`);

@@ -2,17 +2,20 @@
 // REST client with discovery. Nothing here loads @kubernetes/client-node unless
 // the user authenticates through an exec plugin or auth-provider.
 import type { CommandContext } from '../cli/context';
+import { usageError } from '../cli/exit';
 import type { GlobalFlags } from '../cli/globals';
 import { cacheFile, cacheRoot, Discovery } from './discovery';
 import { Transport, type Credentials } from './http';
 import { loadKubeconfig, readTokenFile, resolveConnection, type ConnectionConfig, type LoadEnv } from './kubeconfig';
+import { selectProxy, type EnvLookup } from './proxy';
 import { makeRedactor } from './redact';
 import { RestClient } from './rest-client';
 import { userAgent } from './user-agent';
 
 export interface ConnectOptions {
   globals: GlobalFlags;
-  env: LoadEnv & { KUBECACHEDIR?: string };
+  /** KUBECONFIG, HOME, KUBECACHEDIR, and the proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY, in either case). */
+  env: LoadEnv & { KUBECACHEDIR?: string } & EnvLookup;
   /** One line to stderr (request logs, warnings). */
   log: (line: string) => void;
 }
@@ -40,6 +43,10 @@ export async function clientFor(conn: ConnectionConfig, opts: ConnectOptions): P
   if (conn.token) secrets.push(conn.token);
   if (conn.basicAuth) secrets.push(conn.basicAuth.password, Buffer.from(`${conn.basicAuth.username}:${conn.basicAuth.password}`).toString('base64'));
   if (conn.clientKey) secrets.push(conn.clientKey.toString('utf8').trim(), conn.clientKey.toString('base64'));
+  const proxied = selectProxy(conn.server, conn.proxy, opts.env);
+  if (proxied.problem) throw usageError(proxied.problem);
+  const proxyPassword = proxied.choice?.proxy.password;
+  if (proxyPassword) secrets.push(proxyPassword, encodeURIComponent(proxyPassword));
   // Tokens learnt later (exec plugins, rotated files) join the list.
   let redact = makeRedactor(secrets);
   const learn = (secret: string | undefined): void => {
@@ -101,6 +108,9 @@ export async function clientFor(conn: ConnectionConfig, opts: ConnectOptions): P
     key,
     insecureSkipTlsVerify: conn.insecureSkipTlsVerify,
     tlsServerName: conn.tlsServerName,
+    proxy: proxied.choice,
+    proxyBypass: proxied.bypass,
+    clientCertificate: { given: Boolean(cert), source: cert === conn.clientCert ? conn.clientCertSource : `the exec plugin of kubeconfig user "${conn.userEntryName}"` },
     headers,
     credentials,
     requestTimeoutMs: opts.globals.requestTimeoutMs,

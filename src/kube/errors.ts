@@ -161,10 +161,71 @@ const TLS_UNKNOWN_CA = new Set([
   'CERT_SIGNATURE_FAILURE',
 ]);
 
-/** A failure below HTTP (connection, TLS, timeout) as a one-line CliError. */
-export function transportError(err: NodeJS.ErrnoException & { reason?: string }, server: string, timeoutMs?: number): CliError {
+/** The client certificate a connection offers, for messages about a server that wants one. */
+export interface ClientCertificateInfo {
+  /** Whether one was configured (kubeconfig user, --client-certificate, exec plugin). */
+  given: boolean;
+  /** Whose it is, or whose it would be: `kubeconfig user "admin"`, `--client-certificate=/path/cert.pem`. */
+  source?: string;
+}
+
+/** A connection closed right after a completed TLS handshake in which we offered a client certificate. */
+export const CLIENT_CERT_CLOSED = 'ERR_KUBECTL_KRUISE_CLIENT_CERT_CLOSED';
+
+// TLS alerts a server sends about the client's certificate (RFC 8446 6.2); OpenSSL and BoringSSL put
+// them in the error code as ..._ALERT_<NAME> (ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED, ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE).
+const CERT_REQUIRED_ALERTS = new Set(['CERTIFICATE_REQUIRED']);
+const CERT_REJECTED_ALERTS = new Set(['BAD_CERTIFICATE', 'UNSUPPORTED_CERTIFICATE', 'CERTIFICATE_REVOKED', 'CERTIFICATE_EXPIRED', 'CERTIFICATE_UNKNOWN', 'UNKNOWN_CA', 'ACCESS_DENIED', 'DECRYPT_ERROR']);
+
+/** The alert a server ended the handshake with, as ERR_SSL_..._ALERT_NAME codes or OpenSSL/BoringSSL messages carry it. */
+function tlsAlert(err: NodeJS.ErrnoException & { reason?: string }): string | undefined {
+  const fromCode = /_ALERT_([A-Z_]+)$/.exec(err.code ?? '')?.[1];
+  if (fromCode) return fromCode;
+  const fromText = /(?:sslv3|tlsv1\d?) alert ([a-z ]+?)(?::|$)/i.exec(err.reason ?? err.message ?? '')?.[1] ?? /ALERT_([A-Z_]+)/.exec(err.message ?? '')?.[1];
+  return fromText?.trim().toUpperCase().replace(/ /g, '_');
+}
+
+/**
+ * A server that turned the TLS handshake down over the client certificate: required and none given,
+ * or the one given rejected (an alert, or the connection closed right after the handshake, which is
+ * how a Node server that requires a certificate turns down one it does not trust).
+ */
+function clientCertificateError(err: NodeJS.ErrnoException & { reason?: string }, at: string, cert: ClientCertificateInfo | undefined): CliError | undefined {
+  if (!cert) return undefined;
+  const whose = cert.source ? ` (${cert.source})` : '';
+  if (err.code === CLIENT_CERT_CLOSED && cert.given) {
+    return new CliError(`${at} rejected the client certificate${whose}: it closed the connection right after the TLS handshake`, ExitCode.FAILED, CERT_REJECTED_HINT);
+  }
+  const alert = tlsAlert(err);
+  if (!alert) return undefined;
+  const said = alert.toLowerCase().replace(/_/g, ' ');
+  // TLS 1.2 servers (OpenSSL's) answer a missing certificate with a plain handshake failure, which a
+  // cipher or version mismatch gives too: asked, not asserted.
+  if (alert === 'HANDSHAKE_FAILURE') {
+    return cert.given ? undefined : new CliError(`the TLS handshake with ${at} failed (TLS alert: handshake failure): does it require a client certificate? none was given${whose}`, ExitCode.FAILED, CERT_MISSING_HINT);
+  }
+  if (!CERT_REQUIRED_ALERTS.has(alert) && !CERT_REJECTED_ALERTS.has(alert)) return undefined;
+  if (!cert.given) {
+    return new CliError(`${at} requires a client certificate and none was given${whose}${CERT_REQUIRED_ALERTS.has(alert) ? '' : ` (TLS alert: ${said})`}`, ExitCode.FAILED, CERT_MISSING_HINT);
+  }
+  return new CliError(`${at} rejected the client certificate${whose} (TLS alert: ${said})`, ExitCode.FAILED, CERT_REJECTED_HINT);
+}
+
+const CERT_MISSING_HINT = 'hint: give the kubeconfig user client-certificate-data and client-key-data (or client-certificate and client-key), or pass --client-certificate and --client-key';
+
+const CERT_REJECTED_HINT = 'hint: is it signed by a CA the server trusts, and still valid? (openssl x509 -noout -issuer -dates shows both)';
+
+/**
+ * A failure below HTTP (connection, TLS, timeout) as a one-line CliError. `cert`: the client certificate
+ * the connection offered, to name it when the server turned the handshake down over it.
+ */
+export function transportError(err: NodeJS.ErrnoException & { reason?: string }, server: string, timeoutMs?: number, cert?: ClientCertificateInfo): CliError {
   const code = err.code ?? '';
   const at = `the server at ${server}`;
+  // Through a proxy: the message names the proxy and what it said (proxy-connect.ts).
+  if (err.name === 'ProxyError') return new CliError(err.message, ExitCode.FAILED, (err as Error & { hint?: string }).hint);
+  const certProblem = clientCertificateError(err, at, cert);
+  if (certProblem) return certProblem;
   if (TLS_UNKNOWN_CA.has(code)) {
     return new CliError(
       `tls: failed to verify the certificate of ${at}: x509: certificate signed by unknown authority`,

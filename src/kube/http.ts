@@ -1,14 +1,17 @@
 // HTTP transport to one API server: node http/https with a keep-alive agent (or, in the
-// standalone executable, Bun's native fetch for plain requests), TLS verification unless told
-// otherwise, --request-timeout, bounded retries with backoff (retry.ts), server Warning headers
-// to stderr, and -v request logging with every secret redacted.
+// standalone executable, Bun's native fetch for plain requests), through a proxy when kubectl would
+// use one (proxy.ts decides, proxy-connect.ts tunnels), TLS verification unless told otherwise,
+// --request-timeout, bounded retries with backoff (retry.ts), server Warning headers to stderr, and
+// -v request logging with every secret redacted.
 import type * as http from 'node:http';
 import type * as httpsTypes from 'node:https';
 import type { Duplex } from 'node:stream';
 import type { PeerCertificate } from 'node:tls';
 import type { ClientOptions, WebSocket } from 'ws';
 import { CliError } from '../cli/exit';
-import { apiError, transportError, type RequestContext } from './errors';
+import { apiError, CLIENT_CERT_CLOSED, transportError, type ClientCertificateInfo, type RequestContext } from './errors';
+import { displayProxy, type ProxyChoice } from './proxy';
+import { connectionAgent, DEFAULT_TUNNEL_TIMEOUT_MS, handshakeCompleted, unrefConnection, type TunnelSettings } from './proxy-connect';
 import { redactHeader, redactSecretBody, truncateBody } from './redact';
 import { retryDecision } from './retry';
 
@@ -24,6 +27,12 @@ export interface TransportConfig {
   key?: Buffer;
   insecureSkipTlsVerify: boolean;
   tlsServerName?: string;
+  /** The proxy every connection goes through (kubeconfig proxy-url, else HTTPS_PROXY/HTTP_PROXY less NO_PROXY: proxy.ts). */
+  proxy?: ProxyChoice;
+  /** Why a proxy variable that is set does not apply to this server (a -v=6 line). */
+  proxyBypass?: string;
+  /** Whose client certificate the connections offer (or would): named when a server turns it down. */
+  clientCertificate?: ClientCertificateInfo;
   /** Impersonation and other fixed headers. */
   headers: Record<string, string | string[]>;
   /** Called before every request (token files rotate, exec tokens expire). */
@@ -148,13 +157,14 @@ function httpModule(): typeof http {
 /**
  * Under Bun (the standalone executable), plain requests go through its native fetch: node:http is
  * implemented in JavaScript there, and loading it put API commands' peak memory at kubectl's (set
- * image 44.5 MB, 23.5 ms; through fetch 41.9 MB, 17.9 ms). Watches and WebSockets keep node:http. Not with a proxy in the environment (Bun's fetch
- * would honour it, node:http does not: both forms must reach the same server), nor with
- * --tls-server-name (its identity check is node:tls's), nor with a header of several values
+ * image 44.5 MB, 23.5 ms; through fetch 41.9 MB, 17.9 ms). Watches and WebSockets keep node:http. Not
+ * through a proxy (our tunnels are node:http agents: both forms reach the server the same way), nor with
+ * a proxy variable in the environment that does not apply (Bun's fetch would follow it by rules of its
+ * own), nor with --tls-server-name (its identity check is node:tls's), nor with a header of several values
  * (--as-group twice: fetch would join them into one "a, b" line, which the API server reads as one group).
  */
 function fetchUsable(config: TransportConfig): boolean {
-  if (typeof (globalThis as { Bun?: unknown }).Bun === 'undefined' || config.tlsServerName) return false;
+  if (typeof (globalThis as { Bun?: unknown }).Bun === 'undefined' || config.tlsServerName || config.proxy) return false;
   if (Object.values(config.headers).some((v) => Array.isArray(v) && v.length > 1)) return false;
   return !['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'].some((k) => process.env[k]);
 }
@@ -195,6 +205,9 @@ export interface OpenWebSocket {
   socket: Duplex;
 }
 
+/** How long a handshake probe waits, once the handshake is done, for the server to close the connection. */
+const PROBE_AFTER_HANDSHAKE_MS = 1000;
+
 /** Most bytes of an error answer to an upgrade read (a Status is a few hundred). */
 const MAX_UPGRADE_ERROR_BYTES = 1024 * 1024;
 
@@ -209,12 +222,23 @@ export class Transport {
   private readonly base: URL;
   private readonly warned = new Set<string>();
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** How connections reach the server through config.proxy; undefined: directly. */
+  private readonly tunnel: TunnelSettings | undefined;
+  private proxyLogged = false;
 
   constructor(readonly config: TransportConfig) {
     this.base = new URL(config.server);
     this.isHttps = this.base.protocol === 'https:';
     this.sleep = config.sleep ?? abortableSleep;
     const common = { keepAlive: true, keepAliveMsecs: 30_000, maxSockets: 32 };
+    if (config.proxy) {
+      this.tunnel = {
+        choice: config.proxy,
+        userAgent: config.userAgent,
+        timeoutMs: config.requestTimeoutMs > 0 ? config.requestTimeoutMs + 1000 : DEFAULT_TUNNEL_TIMEOUT_MS,
+        proxyTls: { ca: config.ca, rejectUnauthorized: !config.insecureSkipTlsVerify },
+      };
+    }
     if (this.isHttps) {
       const tls: httpsTypes.AgentOptions = { ...common, rejectUnauthorized: !config.insecureSkipTlsVerify };
       // Only defined keys: tls.connect asserts on an explicit undefined checkServerIdentity.
@@ -239,8 +263,23 @@ export class Transport {
 
   /** The keep-alive agent of node:http(s), made on first use. */
   private get agent(): http.Agent {
-    this.agentMade ??= this.isHttps ? new (httpsModule().Agent)(this.agentOptions) : new (httpModule().Agent)(this.agentOptions);
+    this.agentMade ??= this.newAgent(this.agentOptions);
     return this.agentMade;
+  }
+
+  /** An agent with these options: direct connections, or tunnels through the proxy. */
+  private newAgent(options: http.AgentOptions): http.Agent {
+    const Base = this.isHttps ? httpsModule().Agent : httpModule().Agent;
+    const tunnel = this.tunnel && { settings: this.tunnel, tls: this.isHttps, onTunnel: (host: string, port: number) => this.logProxy(host, port) };
+    return connectionAgent(Base, options, tunnel);
+  }
+
+  /** -v=6: the proxy, once (userinfo hidden), or why a proxy variable that is set does not apply. */
+  private logProxy(host: string, port: number): void {
+    if (this.proxyLogged || !this.tunnel) return;
+    this.proxyLogged = true;
+    const { proxy, source } = this.tunnel.choice;
+    this.logLine(`Proxy: ${displayProxy(proxy)} (${source}): ${proxy.scheme.startsWith('socks') ? 'SOCKS5 ' : ''}CONNECT ${host.includes(':') ? `[${host}]` : host}:${port}`);
   }
 
   get server(): string {
@@ -262,7 +301,7 @@ export class Transport {
   close(): void {
     if (!this.agentMade) return; // fetch's pooled connections never hold the process
     for (const group of [this.agentMade.sockets, this.agentMade.freeSockets]) {
-      for (const list of Object.values(group)) for (const socket of list ?? []) socket.unref();
+      for (const list of Object.values(group)) for (const socket of list ?? []) unrefConnection(socket);
     }
   }
 
@@ -319,12 +358,16 @@ export class Transport {
 
   private async withRetries(req: HttpRequest, streaming: boolean): Promise<HttpResponse | http.IncomingMessage> {
     const idempotent = req.idempotent ?? req.method === 'GET';
+    if (this.config.proxyBypass && !this.proxyLogged) {
+      this.proxyLogged = true;
+      this.logLine(`Proxy: none for ${this.config.server}: ${this.config.proxyBypass}`);
+    }
     for (let attempt = 1; ; attempt++) {
       if (req.signal?.aborted) throw new AbortError();
       const started = Date.now();
       const ex = streaming || !this.fetchTls ? await this.nodeExchange(req, streaming) : await this.fetchExchange(req);
       if (ex.kind === 'error') {
-        const { error } = ex;
+        let { error } = ex;
         if (isAbortError(error)) throw error;
         // Bun's fetch says only "FailedToOpenSocket" for TLS material it cannot use (a CA that is not
         // PEM, for one): nothing was sent, so node:https tries again and names the problem.
@@ -333,10 +376,16 @@ export class Transport {
           attempt--;
           continue;
         }
+        // Nor does it say which TLS alert ended a handshake ("EPROTO: The TLS handshake failed"), nor tell
+        // a connection closed right after the handshake (a server turning our client certificate down)
+        // from any reset: a handshake of node:tls, with no request in it, tells.
+        if (ex.phase === 'connect' && this.fetchTls && this.isHttps && (error.code === 'EPROTO' || (error.code === 'ECONNRESET' && this.config.clientCertificate?.given))) {
+          error = (await this.probeHandshake()) ?? error;
+        }
         if (ex.phase === 'connect') this.logLine(`${req.method} ${this.url(req.path, req.query)} failed in ${Date.now() - started} milliseconds: ${error.code ?? error.message}`);
         const errorCode = ex.phase === 'body' ? (error.code ?? 'ECONNRESET') : error.code;
         const decision = retryDecision({ method: req.method, idempotent, attempt, errorCode, maxAttempts: req.maxAttempts }, this.config.random);
-        if (!decision.retry) throw transportError(error, this.config.server, req.timeoutMs ?? this.config.requestTimeoutMs);
+        if (!decision.retry) throw transportError(error, this.config.server, req.timeoutMs ?? this.config.requestTimeoutMs, this.config.clientCertificate);
         await this.sleep(decision.delayMs, req.signal);
         continue;
       }
@@ -473,6 +522,7 @@ export class Transport {
         resolve(a);
       };
       let creq: http.ClientRequest;
+      let socket: unknown;
       const onAbort = (): void => {
         creq?.destroy();
         settle({ kind: 'error', error: new AbortError() as NodeJS.ErrnoException });
@@ -493,6 +543,8 @@ export class Transport {
           if (response) timedOutResponses.set(response, err);
           response?.destroy(err);
           creq.destroy(err);
+          // A request still waiting for its connection (a tunnel being opened) errs only once it has one.
+          settle({ kind: 'error', error: err });
         }, timeoutMs);
       }
       req.signal?.addEventListener('abort', onAbort, { once: true });
@@ -512,10 +564,56 @@ export class Transport {
         }
         resolve({ kind: 'response', res, req: creq });
       });
-      creq.on('error', (error: NodeJS.ErrnoException) => settle({ kind: 'error', error }));
+      creq.once('socket', (s) => (socket = s));
+      creq.on('error', (error: NodeJS.ErrnoException) => settle({ kind: 'error', error: this.afterHandshake(error, handshakeCompleted(socket), creq.reusedSocket) }));
       if (req.body !== undefined) creq.end(req.body);
       else creq.end();
     });
+  }
+
+  /**
+   * How a TLS handshake with the server ends, for what fetch (Bun) does not say: the handshake's error
+   * (an alert, a server that does not speak TLS), a connection closed right after it while we offered a
+   * client certificate (CLIENT_CERT_CLOSED), or undefined when the connection stays open (then closed).
+   */
+  private probeHandshake(): Promise<NodeJS.ErrnoException | undefined> {
+    const tls = process.getBuiltinModule('node:tls') as typeof import('node:tls');
+    const net = process.getBuiltinModule('node:net') as typeof import('node:net');
+    const host = this.base.hostname.replace(/^\[(.*)\]$/, '$1');
+    const options: import('node:tls').ConnectionOptions = { ...(this.tlsOptions as import('node:tls').ConnectionOptions), host, port: Number(this.base.port || 443) };
+    if (!options.servername && !net.isIP(host)) options.servername = host;
+    return new Promise((resolve) => {
+      let secured = false;
+      let settled = false;
+      const done = (result: NodeJS.ErrnoException | undefined): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        socket.destroy();
+        resolve(result);
+      };
+      let timer = setTimeout(() => done(undefined), this.config.requestTimeoutMs > 0 ? this.config.requestTimeoutMs : DEFAULT_TUNNEL_TIMEOUT_MS);
+      const socket = tls.connect(options, () => {
+        secured = true;
+        // A server that turns the certificate down does so within a round trip of the handshake's end.
+        clearTimeout(timer);
+        timer = setTimeout(() => done(undefined), PROBE_AFTER_HANDSHAKE_MS);
+      });
+      const closed = Object.assign(new Error('the connection was closed'), { code: 'ECONNRESET' });
+      socket.on('error', (e: NodeJS.ErrnoException) => done(this.afterHandshake(e, secured, false)));
+      socket.on('close', () => done(secured ? this.afterHandshake(closed, true, false) : closed));
+    });
+  }
+
+  /**
+   * A new connection that the server closed right after a completed TLS handshake, before any answer,
+   * while we offered a client certificate: how a server that requires one (a Node one, at least)
+   * turns down a certificate it does not trust, with no alert. Not retried (it would say the same).
+   */
+  private afterHandshake(error: NodeJS.ErrnoException, handshakeDone: boolean, reused: boolean): NodeJS.ErrnoException {
+    if (!this.config.clientCertificate?.given || reused || !handshakeDone) return error;
+    if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') return error;
+    return Object.assign(new Error(`${error.message} (after the TLS handshake)`), { code: CLIENT_CERT_CLOSED });
   }
 
   /**
@@ -568,6 +666,8 @@ export class Transport {
             creq.end();
           },
         };
+        // Through the proxy: an agent of its own (the upgraded connection leaves it), tunnelling as every request does.
+        if (this.tunnel) (options as ClientOptions & { agent?: http.Agent }).agent = this.newAgent({ ...this.tlsOptions, keepAlive: false } as http.AgentOptions);
         const ws = new WebSocket(url, [...req.protocols], options);
         const onAbort = (): void => {
           ws.terminate();
@@ -615,7 +715,7 @@ export class Transport {
             error = Object.assign(new Error(`request timed out after ${timeoutMs}ms`), { code: 'REQUEST_TIMEOUT' });
           }
           this.logLine(`GET ${url} failed in ${Date.now() - started} milliseconds: ${error.code ?? error.message}`);
-          settle(() => reject(handshakeError(error, this.config.server, what, offered, chosen, timeoutMs)));
+          settle(() => reject(handshakeError(error, this.config.server, what, offered, chosen, timeoutMs, this.config.clientCertificate)));
         });
       });
     } catch (err) {
@@ -659,8 +759,8 @@ export class Transport {
  * Why a WebSocket handshake failed: ws' own checks of the answer (no error code: the subprotocol,
  * Sec-WebSocket-Accept, the Upgrade header) in our words, else the transport's error.
  */
-function handshakeError(error: NodeJS.ErrnoException, server: string, what: string, offered: string, chosen: string | undefined, timeoutMs: number): CliError {
-  if (error.code) return transportError(error, server, timeoutMs);
+function handshakeError(error: NodeJS.ErrnoException, server: string, what: string, offered: string, chosen: string | undefined, timeoutMs: number, cert: ClientCertificateInfo | undefined): CliError {
+  if (error.code || error.name === 'ProxyError') return transportError(error, server, timeoutMs, cert);
   const at = `the server at ${server}`;
   if (/subprotocol/.test(error.message)) {
     return new CliError(`${at} did not agree on ${/^[aeiou]/i.test(what) ? 'an' : 'a'} ${what} protocol (offered ${offered}${chosen ? `, it chose ${chosen}` : ''})`);

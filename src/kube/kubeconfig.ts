@@ -7,6 +7,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { parseSimpleYaml } from './kubeconfig-yaml';
+import { parseClusterProxyUrl, type ProxyChoice } from './proxy';
 import { usageError } from '../cli/exit';
 import type { GlobalFlags } from '../cli/globals';
 import { dns1123LabelProblem } from '../kruise/names';
@@ -75,6 +76,10 @@ export interface ConnectionConfig {
   namespaceFromFlag: boolean;
   insecureSkipTlsVerify: boolean;
   tlsServerName?: string;
+  /** The cluster's proxy-url: every connection goes through it, whatever the environment says. */
+  proxy?: ProxyChoice;
+  /** Where the client certificate comes from, for messages (`kubeconfig user "x"`, `--client-certificate=FILE`). */
+  clientCertSource?: string;
   /** PEM bytes of the CA bundle. */
   ca?: Buffer;
   caSource?: string;
@@ -322,6 +327,13 @@ export function resolveConnection(merged: MergedKubeconfig, globals: GlobalFlags
     }
   }
   const tlsServerName = globals.tlsServerName ?? (c['tls-server-name'] ? String(c['tls-server-name']) : undefined);
+  let proxy: ProxyChoice | undefined;
+  if (c['proxy-url'] !== undefined && c['proxy-url'] !== '') {
+    // client-go refuses the whole kubeconfig over it (validation.go validateClusterInfo), in these words.
+    const parsed = parseClusterProxyUrl(String(c['proxy-url']));
+    if ('problem' in parsed) fail(`invalid 'proxy-url' "${redactUserinfo(String(c['proxy-url']))}" for cluster "${clusterName ?? ''}": ${parsed.problem.replace(String(c['proxy-url']), redactUserinfo(String(c['proxy-url'])))}`);
+    proxy = { proxy: parsed.proxy, source: `proxy-url of cluster "${clusterName ?? ''}"` };
+  }
 
   const u = user?.value ?? {};
   const udir = user?.dir ?? process.cwd();
@@ -334,13 +346,17 @@ export function resolveConnection(merged: MergedKubeconfig, globals: GlobalFlags
     namespaceFromFlag: globals.namespace !== undefined,
     insecureSkipTlsVerify: insecure,
     tlsServerName,
+    proxy,
     ca,
     caSource,
   };
 
-  if (globals.clientCertificate) conn.clientCert = readBytes(globals.clientCertificate, 'client certificate file');
-  else if (u['client-certificate-data']) conn.clientCert = decodeData(String(u['client-certificate-data']), 'client-certificate-data', `user "${userEntryName}"`);
+  if (globals.clientCertificate) {
+    conn.clientCert = readBytes(globals.clientCertificate, 'client certificate file');
+    conn.clientCertSource = `--client-certificate=${globals.clientCertificate}`;
+  } else if (u['client-certificate-data']) conn.clientCert = decodeData(String(u['client-certificate-data']), 'client-certificate-data', `user "${userEntryName}"`);
   else if (u['client-certificate']) conn.clientCert = readBytes(absolute(udir, String(u['client-certificate'])), 'client certificate file');
+  conn.clientCertSource ??= userEntryName ? `kubeconfig user "${userEntryName}"` : undefined;
   if (globals.clientKey) conn.clientKey = readBytes(globals.clientKey, 'client key file');
   else if (u['client-key-data']) conn.clientKey = decodeData(String(u['client-key-data']), 'client-key-data', `user "${userEntryName}"`);
   else if (u['client-key']) conn.clientKey = readBytes(absolute(udir, String(u['client-key'])), 'client key file');
@@ -374,6 +390,11 @@ export function resolveConnection(merged: MergedKubeconfig, globals: GlobalFlags
     conn.pluginUser = { name: userEntryName, user: u, cluster: c, server, dir: udir };
   }
   return conn;
+}
+
+/** A URL with its password (and user) replaced, for messages: http://****@proxy:3128. */
+function redactUserinfo(url: string): string {
+  return url.replace(/(\/\/)[^/@\s]*@/, '$1****@');
 }
 
 function contextHint(merged: MergedKubeconfig): string | undefined {

@@ -38,6 +38,14 @@ export interface SandboxOptions {
   /** Kruise Rollout release whose built-in definitions serve rollouts.kruise.io (default v0.6). */
   kruiseRollout?: RolloutRelease;
   tls: boolean;
+  /** Under tls: more names (DNS names or addresses) the server certificate is valid for, besides 127.0.0.1 and localhost. */
+  tlsSans?: readonly string[];
+  /**
+   * Under tls: the TLS handshake requires a client certificate signed by the sandbox's CA, as a server or
+   * load balancer set to require client certificates does (kube-apiserver itself only asks for one);
+   * the kubeconfig's users get one each. The bearer tokens still say who the user is.
+   */
+  requireClientCert?: boolean;
   auditLog?: string;
   faults?: FaultSpec;
   readyDelayMs: number;
@@ -130,10 +138,10 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
 
   let tokens: RunningSandbox['tokens'] = {};
   let auth: AuthConfig | undefined;
-  let tlsMaterial: { caPem: string; certPem: string; keyPem: string } | undefined;
+  let tlsMaterial: import('./server/tls').TlsMaterial | undefined;
   if (opts.tls) {
     const { generateTlsMaterial, randomToken } = await import('./server/tls');
-    tlsMaterial = await generateTlsMaterial();
+    tlsMaterial = await generateTlsMaterial({ sans: opts.tlsSans, clientUsers: opts.requireClientCert ? ['admin', 'viewer'] : [] });
     tokens = { admin: randomToken(), viewer: randomToken() };
     auth = { tokens: new Map([[tokens.admin!, 'admin'], [tokens.viewer!, 'viewer']]), readOnlyUsers: new Set(['viewer']) };
   }
@@ -142,7 +150,10 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   let address = '';
   const faults = new FaultInjector(opts.faults ?? {});
   const handler = createRequestHandler({ store, registry, faults, auth, audit, serverAddress: () => address, isReady: () => ready, slowWatcherGraceMs: opts.slowWatcherGraceMs });
-  const server: Server = tlsMaterial ? createHttpsServer({ cert: tlsMaterial.certPem, key: tlsMaterial.keyPem }, handler) : createHttpServer(handler);
+  // requestCert + rejectUnauthorized: no certificate fails the handshake (alert certificate_required);
+  // one the CA did not sign ends the connection right after the handshake (Node checks it then).
+  const clientAuth = tlsMaterial && opts.requireClientCert ? { requestCert: true, rejectUnauthorized: true, ca: tlsMaterial.caPem } : {};
+  const server: Server = tlsMaterial ? createHttpsServer({ cert: tlsMaterial.certPem, key: tlsMaterial.keyPem, ...clientAuth }, handler) : createHttpServer(handler);
   // pods/exec (WebSocket): the only upgrade the sandbox answers.
   const upgrades = createUpgradeHandler({ store, faults, auth, audit });
   server.on('upgrade', upgrades);
@@ -164,7 +175,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
     registry,
     tokens,
     caPem: tlsMaterial?.caPem,
-    kubeconfig: buildKubeconfig({ server: url, caPem: tlsMaterial?.caPem, adminToken: tokens.admin, viewerToken: tokens.viewer }),
+    kubeconfig: buildKubeconfig({ server: url, caPem: tlsMaterial?.caPem, adminToken: tokens.admin, viewerToken: tokens.viewer, clientCerts: opts.requireClientCert ? tlsMaterial?.clients : undefined }),
     async stop() {
       ready = false;
       for (const c of controllers) {

@@ -19,6 +19,9 @@ describe('kubectl-kruise sandbox', () => {
     [['--crds', join(REPO_ROOT, 'test', 'fixtures', 'sandbox', 'not-crds')], /--crds \S+not-crds: no CustomResourceDefinition found/],
     [['--faults', '/nonexistent.yaml'], /--faults \/nonexistent\.yaml: no such file/],
     [['extra-arg'], /too many arguments for 'sandbox'/],
+    [['--tls-san', 'api.example.com'], /--tls-san needs --tls/],
+    [['--require-client-cert'], /--require-client-cert needs --tls/],
+    [['--tls', '--tls-san', 'not a name'], /invalid value "not a name" for --tls-san: must be a DNS name or an IP address/],
   ];
   for (const [args, message] of bad) {
     it(`exits 2 on ${args.join(' ')}`, async () => {

@@ -76,7 +76,7 @@ export interface Sandbox {
 
 interface KubeconfigShape {
   clusters: Array<{ name: string; cluster: { server: string; 'certificate-authority-data'?: string } }>;
-  users: Array<{ name: string; user: { token?: string } }>;
+  users: Array<{ name: string; user: { token?: string; 'client-certificate-data'?: string; 'client-key-data'?: string } }>;
 }
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
@@ -127,9 +127,15 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const url = cluster.server;
   const ca = cluster['certificate-authority-data'] ? Buffer.from(cluster['certificate-authority-data'], 'base64').toString('utf8') : undefined;
   const tokens: Sandbox['tokens'] = {};
+  // Under --require-client-cert, each user's client certificate (the TLS handshake needs one).
+  const clientCerts: Record<'admin' | 'viewer', { cert?: Buffer; key?: Buffer }> = { admin: {}, viewer: {} };
+  const fromB64 = (s: string | undefined): Buffer | undefined => (s ? Buffer.from(s, 'base64') : undefined);
   for (const u of config.users) {
-    if (u.name === 'viewer') tokens.viewer = u.user.token;
+    const who = u.name === 'viewer' ? 'viewer' : 'admin';
+    if (who === 'viewer') tokens.viewer = u.user.token;
     else tokens.admin ??= u.user.token;
+    clientCerts[who].cert ??= fromB64(u.user['client-certificate-data']);
+    clientCerts[who].key ??= fromB64(u.user['client-key-data']);
   }
 
   const api: Sandbox['api'] = (method, path, body, o = {}) =>
@@ -143,7 +149,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
         payload = typeof body === 'string' ? body : JSON.stringify(body);
         headers['Content-Type'] = o.contentType ?? 'application/json';
       }
-      const req = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, { method, headers, ca }, (resp) => {
+      const req = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, { method, headers, ca, ...clientCerts[o.user ?? 'admin'] }, (resp) => {
         let text = '';
         resp.setEncoding('utf8').on('data', (d: string) => (text += d));
         resp.on('end', () => {

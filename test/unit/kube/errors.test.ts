@@ -98,3 +98,39 @@ test('transport errors: unreachable, TLS with a hint, timeouts', () => {
   const proto = Object.assign(new Error('EPROTO: The TLS handshake failed. Does the server speak TLS on this port?'), { code: 'EPROTO' });
   assert.equal(transportError(proto, 'https://h:1').message, 'the server at https://h:1 does not speak TLS (is the address http:// rather than https://?)');
 });
+
+test('a server that turns the client certificate down: one line naming it, whichever TLS library reported the alert', () => {
+  const alert = (code: string, message: string) => Object.assign(new Error(message), { code });
+  const none = { given: false, source: 'kubeconfig user "me"' };
+  const given = { given: true, source: 'kubeconfig user "me"' };
+  const at = 'https://h:6443';
+  // Node (OpenSSL 3) and the executable (Bun, BoringSSL): TLS 1.3's certificate_required alert.
+  for (const e of [alert('ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED', 'C0:error:0A00045C:SSL routines:ssl3_read_bytes:tlsv13 alert certificate required:SSL alert number 116'), alert('ERR_SSL_TLSV1_ALERT_CERTIFICATE_REQUIRED', 'error:1000045c:SSL routines:OPENSSL_internal:TLSV1_ALERT_CERTIFICATE_REQUIRED')]) {
+    const r = transportError(e, at, 0, none);
+    assert.equal(r.message, 'the server at https://h:6443 requires a client certificate and none was given (kubeconfig user "me")');
+    assert.match(r.hint!, /client-certificate-data/);
+    assert.equal(r.exitCode, 1);
+  }
+  // TLS 1.2 servers in Go say bad_certificate for a missing one.
+  assert.equal(transportError(alert('ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE', 'x'), at, 0, none).message, 'the server at https://h:6443 requires a client certificate and none was given (kubeconfig user "me") (TLS alert: bad certificate)');
+  assert.equal(transportError(alert('ERR_SSL_TLSV1_ALERT_UNKNOWN_CA', 'x'), at, 0, given).message, 'the server at https://h:6443 rejected the client certificate (kubeconfig user "me") (TLS alert: unknown ca)');
+  assert.equal(transportError(alert('ERR_SSL_SSLV3_ALERT_CERTIFICATE_EXPIRED', 'x'), at, 0, { given: true, source: '--client-certificate=/c.pem' }).message, 'the server at https://h:6443 rejected the client certificate (--client-certificate=/c.pem) (TLS alert: certificate expired)');
+  // A handshake failure is a question when no certificate was given, and not about the certificate otherwise.
+  const failure = alert('ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE', 'sslv3 alert handshake failure');
+  assert.equal(transportError(failure, at, 0, none).message, 'the TLS handshake with the server at https://h:6443 failed (TLS alert: handshake failure): does it require a client certificate? none was given (kubeconfig user "me")');
+  assert.doesNotMatch(transportError(failure, at, 0, given).message, /client certificate/);
+  // A Node server closes the connection after the handshake instead (src/kube/http.ts afterHandshake).
+  const closed = transportError(alert('ERR_KUBECTL_KRUISE_CLIENT_CERT_CLOSED', 'socket hang up (after the TLS handshake)'), at, 0, given);
+  assert.equal(closed.message, 'the server at https://h:6443 rejected the client certificate (kubeconfig user "me"): it closed the connection right after the TLS handshake');
+  assert.match(closed.hint!, /openssl x509/);
+  // Without what the connection offered, nothing is said about certificates.
+  assert.doesNotMatch(transportError(alert('ERR_SSL_TLSV1_ALERT_UNKNOWN_CA', 'tlsv1 alert unknown ca'), at).message, /client certificate/);
+});
+
+test('a failure through a proxy is its own message (proxy-connect.ts), hint included', () => {
+  const e = Object.assign(new Error('the proxy at http://p:3128 (HTTPS_PROXY) refused CONNECT h:6443: 403 Forbidden'), { name: 'ProxyError', code: 'EPROXY', hint: 'hint: x' });
+  const r = transportError(e, 'https://h:6443');
+  assert.equal(r.message, e.message);
+  assert.equal(r.hint, 'hint: x');
+  assert.equal(r.exitCode, 1);
+});
