@@ -266,7 +266,7 @@ describe('a gate never hangs and transient errors never decide it', () => {
   });
 
   it('a burst of 503s on the first 10 lists (more than two requests\' own 5 attempts each): the gate rides it out and exits 0', async () => {
-    const faulty = await startSandbox({ readyDelay: '50ms', faults: { errorRate: { list: { failFirst: 10, code: 503 } } } });
+    const faulty = await startSandbox({ readyDelay: '50ms', faults: { errorRate: { list: { rate: 0, failFirst: 10, code: 503 } } } });
     try {
       assert.equal((await faulty.api('POST', '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets', { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'web' }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.25' }] } } } })).status, 201);
       const r = await gate(faulty, ['cloneset/web', '--timeout=60s'], 70_000);
