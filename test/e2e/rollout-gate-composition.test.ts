@@ -83,6 +83,11 @@ describe('the gate of a workload under a Kruise Rollout (v1.9.0 + Kruise Rollout
     assert.equal(set.code, 0, summary(set));
     assert.match(set.stderr, /^cloneset\/shop is released by rollout\/shop: the change goes out in its steps; follow it with '.*rollout status cloneset\/shop'/);
     await waitStepPaused(sb, 'shop');
+    // Pausing the workload itself during its release: said, with what pauses the release instead.
+    const pause = await cli(sb, ['rollout', 'pause', 'cloneset/shop']);
+    assert.equal(pause.code, 0, summary(pause));
+    assert.match(pause.stderr, /^warning: cloneset\/shop is being released by rollout\/shop, which drives its partition: .*rollout pause rollout\/shop'\n$/);
+    assert.equal((await cli(sb, ['rollout', 'resume', 'cloneset/shop'])).code, 0);
     const undo = await cli(sb, ['rollout', 'undo', 'cloneset/shop']);
     assert.equal(undo.code, 0, summary(undo));
     assert.match(undo.stderr, /it cancels its release \(Kruise Rollout's rollback\) and the stable pods come back; follow it with '.*rollout status cloneset\/shop'/);
