@@ -8,7 +8,7 @@ import { createOrAdopt } from './idempotent';
 import { DEFAULT_REQUEST_CONCURRENCY, mapLimit } from './concurrency';
 import { waitUntilDeadline, watchSet, type LiveSet } from './live';
 import { pullProgress, pullStatusOf, type PullView } from '../kruise/plans/pull-progress';
-import type { PredownloadOptions, PredownloadReporter, PredownloadRequest, PredownloadResult } from './predownload';
+import type { PredownloadOptions, PredownloadReporter, PredownloadRequest, PredownloadResult } from './predownload-types';
 
 export async function pullWithJobs(ctx: CommandContext, client: KubeClient, request: PredownloadRequest, options: PredownloadOptions, reporter: PredownloadReporter): Promise<PredownloadResult> {
   const ns = request.namespace;

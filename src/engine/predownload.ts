@@ -2,55 +2,18 @@
 // template images on the nodes of its old pods, or explicit images and nodes), then either
 // post ImagePullJob/ImageListPullJob for Kruise's daemon or pull client-side with pods.
 import type { CommandContext } from '../cli/context';
-import type { KubeClient, KubeObject } from '../kube/client';
+import type { KubeClient } from '../kube/client';
 import type { Container } from '../kruise/types';
-import type { PullJobOptions, PullTarget } from '../kruise/builders/imagepulljob';
-import type { DryRunMode } from '../printers/output';
+import type { PullTarget } from '../kruise/builders/imagepulljob';
+import type { PredownloadOptions, PredownloadReporter, PredownloadRequest, PredownloadResult } from './predownload-types';
 import { failure } from '../cli/exit';
 import { planWorkloadImages, planWorkloadPredownload } from '../kruise/plans/predownload';
-import type { PullJobReport } from '../kruise/plans/pull-progress';
 import type { Via } from './restart';
 import { NODE_RT, type WorkloadTarget } from './targets';
 import { isForbidden } from '../kube/errors';
 import { labelSelectorString } from '../kruise/selectors';
 
-export interface PredownloadOptions extends PullJobOptions {
-  parallelism: number;
-  wait: boolean;
-  /** Overall wait (exit 3); 0 = none. */
-  timeoutMs: number;
-  via: Via;
-  dryRun: DryRunMode;
-}
-
-/** What to pull where, and a base for job names. */
-export interface PredownloadRequest {
-  images: string[];
-  target: PullTarget;
-  /** Nodes known up front (workload plan / --nodes), for the client engine and messages. */
-  nodes?: string[];
-  nameBase: string;
-  namespace: string;
-  /** e.g. "cloneset/web" for messages. */
-  what: string;
-}
-
-export interface PredownloadReporter {
-  /** Progress counts: spinner text on a TTY, a line per change otherwise. */
-  progress(text: string): void;
-  log(line: string): void;
-}
-
-/** One row of the report (kruise/plans/pull-progress.ts). */
-export type JobReport = PullJobReport;
-
-export interface PredownloadResult {
-  via: 'kruise' | 'client';
-  objects: KubeObject[];
-  jobs: JobReport[];
-  outcome: 'succeeded' | 'failed' | 'created' | 'dry-run' | 'timeout' | 'nothing';
-  message?: string;
-}
+export type { JobReport, PredownloadOptions, PredownloadReporter, PredownloadRequest, PredownloadResult } from './predownload-types';
 
 /** A workload's request: template images not run yet by its pods, on their nodes. Undefined when there is nothing to pull. */
 export function workloadRequest(target: WorkloadTarget): PredownloadRequest | undefined {

@@ -12,7 +12,7 @@
 import type { IntOrString } from '../intstr';
 import type { KubeObject } from '../types';
 import { at, intOrStringAt, isObj, mergePatchAt, numAt, strAt } from '../workloads/access';
-import { cloneSetRollingPath, isCloneSetV1beta1 } from '../workloads/cloneset';
+import { cloneSetRollingPath, isCloneSetV1beta1 } from '../workloads/cloneset-shape';
 import { BATCH_RELEASE_CONTROL_ANNOTATION, DEPLOYMENT_STABLE_REVISION_LABEL, newRSReplicasLimit, scaledIntOrPercent } from './deployment-partition';
 
 export const ORIGINAL_DEPLOYMENT_STRATEGY_ANNOTATION = 'rollouts.kruise.io/original-deployment-strategy';

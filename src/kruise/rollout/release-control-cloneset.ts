@@ -5,7 +5,7 @@
 // the rolling fields sit where cloneSetRollingPath says (v1alpha1 updateStrategy, v1beta1 rollingUpdate).
 import type { KubeObject } from '../types';
 import { intOrStringAt, mergePatchAt, numAt, strAt } from '../workloads/access';
-import { cloneSetRollingPath } from '../workloads/cloneset';
+import { cloneSetRollingPath } from '../workloads/cloneset-shape';
 import { rolloutScaledValue } from './step-math';
 import {
   BATCH_RELEASE_CONTROL_ANNOTATION,

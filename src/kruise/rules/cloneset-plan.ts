@@ -3,8 +3,10 @@
 //   or update, on the numbers of `calculateCloneSetDiffs` (cloneset-diffs.ts);
 // - `sortPodsToUpdate`: SortUpdateIndexes (ActivePods, priority, scatter, PreparingUpdate first);
 // - `limitUpdates`: limitUpdateIndexes; `podUpdatePriority`: the priority strategy as a rank.
-import { labelSelectorMatches, type LabelSelector } from '../selectors';
-import type { UpdatePolicy } from './cloneset';
+import { labelSelectorMatches } from '../selectors';
+import type { UpdatePolicy, UpdatePriorityStrategy } from './cloneset-types';
+
+export type { UpdatePriorityStrategy };
 import { calculateCloneSetDiffs, type ExpectationDiffs } from './cloneset-diffs';
 import { scatterSort, type ScatterTerm } from './scatter-sort';
 
@@ -118,10 +120,6 @@ export function sortPodsToUpdate(pods: PlannedPod[], all: readonly PlannedPod[] 
   return out;
 }
 
-export interface UpdatePriorityStrategy {
-  weightPriority?: Array<{ weight: number; matchSelector?: LabelSelector }>;
-  orderPriority?: Array<{ orderedKey: string }>;
-}
 
 /** The integer at the end of a label value, 0 without one (getIntFromStringSuffix). */
 function intSuffix(v: string): number {

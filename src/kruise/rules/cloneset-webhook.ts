@@ -14,7 +14,7 @@ import type { KubeObject } from '../types';
 import { labelSelectorMatches } from '../selectors';
 import { inPlaceUpdatePlan, nonInPlaceChanges } from './cloneset-inplace';
 import { readCloneSetSpec } from './cloneset';
-import { cloneSetRollingPath, isCloneSetV1beta1 } from '../workloads/cloneset';
+import { cloneSetRollingPath, isCloneSetV1beta1 } from '../workloads/cloneset-shape';
 import { DEFAULT_REVISION_HISTORY_LIMIT } from './revisions';
 import { injectTemplateDefaults } from './pod-defaults';
 

@@ -11,11 +11,11 @@ import type { KubeObject, Pod } from '../types';
 import type { LabelSelector } from '../selectors';
 import { INPLACE_READY_CONDITION } from './cloneset-inplace';
 import { EXCLUDE_PREPARING_DELETE_LABEL } from '../conversion';
-import { isCloneSetV1beta1 } from '../workloads/cloneset';
+import { isCloneSetV1beta1 } from '../workloads/cloneset-shape';
 import { DEFAULT_REVISION_HISTORY_LIMIT } from './revisions';
 import { explainCloneSetPartition } from '../partition';
 import type { ScatterTerm } from './scatter-sort';
-import type { UpdatePriorityStrategy } from './cloneset-plan';
+import type { UpdatePolicy, UpdatePriorityStrategy } from './cloneset-types';
 
 export const LIFECYCLE_STATE_LABEL = 'lifecycle.apps.kruise.io/state';
 export const CLONESET_INSTANCE_ID_LABEL = 'apps.kruise.io/cloneset-instance-id';
@@ -23,7 +23,7 @@ export const SPECIFIED_DELETE_LABEL = 'apps.kruise.io/specified-delete';
 /** Sandbox-only switch imitating Kruise < v1.2, which does not write expectedUpdatedReplicas. */
 export const OMIT_EXPECTED_UPDATED_ANNOTATION = 'sandbox.kruise.io/omit-expected-updated-replicas';
 
-export type UpdatePolicy = 'ReCreate' | 'InPlaceIfPossible' | 'InPlaceOnly' | 'OnDelete';
+export type { UpdatePolicy };
 
 function condition(pod: Pod, type: string): { status: string; lastTransitionTime?: string } | undefined {
   return pod.status?.conditions?.find((c) => c.type === type);

@@ -5,24 +5,11 @@
 import type { KubeObject } from '../types';
 import type { PodUpdatePolicy, WorkloadAdapter, WorkloadStatus } from './types';
 import { at, boolAt, groupVersion, intOrStringAt, numAt, pointerOf, strAt } from './access';
-import { commonAccessors, isOnDelete, keptOldByPartition, pausedUnder, replicaStatus, ROLLING_UPDATE } from './base';
+import { commonAccessors, isOnDelete, keptOldByPartition, pausedUnder, replicaStatus } from './base';
+import { cloneSetRollingPath, isCloneSetV1beta1 } from './cloneset-shape';
 import { REVISION_HASH_LABEL } from '../rules/revisions';
 import { cloneSetRollingLimits, explainCloneSetPartition } from '../partition';
 import { cloneSetControllerPartition } from '../rules/cloneset';
-
-/** Whether the object has the v1beta1 shape (by apiVersion; by shape when apiVersion is missing). */
-export function isCloneSetV1beta1(obj: KubeObject): boolean {
-  const { version } = groupVersion(obj);
-  if (version === 'v1beta1') return true;
-  if (version === 'v1alpha1') return false;
-  const type = strAt(obj, 'spec', 'updateStrategy', 'type');
-  return type === 'RollingUpdate' || at(obj, 'spec', 'updateStrategy', 'rollingUpdate') !== undefined;
-}
-
-/** Path of the object holding partition/maxUnavailable/maxSurge/paused in this shape. */
-export function cloneSetRollingPath(obj: KubeObject): string[] {
-  return isCloneSetV1beta1(obj) ? ROLLING_UPDATE : ['spec', 'updateStrategy'];
-}
 
 function rollingField(obj: KubeObject, field: string): unknown {
   return at(obj, ...cloneSetRollingPath(obj), field);

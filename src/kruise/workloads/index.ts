@@ -9,7 +9,7 @@ import { daemonSetAdapter, deploymentAdapter, statefulSetAdapter } from './nativ
 import { unitedDeploymentAdapter } from './uniteddeployment';
 
 export { cloneSetAdapter, advancedStatefulSetAdapter, advancedDaemonSetAdapter, deploymentAdapter, statefulSetAdapter, daemonSetAdapter, unitedDeploymentAdapter };
-export { isCloneSetV1beta1, cloneSetRollingPath } from './cloneset';
+export { isCloneSetV1beta1, cloneSetRollingPath } from './cloneset-shape';
 
 export const WORKLOAD_ADAPTERS: readonly WorkloadAdapter[] = [
   cloneSetAdapter,
