@@ -86,7 +86,7 @@ describe('the gate of a workload under a Kruise Rollout (v1.9.0 + Kruise Rollout
     // Pausing the workload itself during its release: said, with what pauses the release instead.
     const pause = await cli(sb, ['rollout', 'pause', 'cloneset/shop']);
     assert.equal(pause.code, 0, summary(pause));
-    assert.match(pause.stderr, /^warning: cloneset\/shop is being released by rollout\/shop, which drives its partition: .*rollout pause rollout\/shop'\n$/);
+    assert.match(pause.stderr, /^warning: cloneset\/shop is being released by rollout\/shop, which drives its partition: .*rollout pause rollout\/shop' pauses the release itself\n$/);
     assert.equal((await cli(sb, ['rollout', 'resume', 'cloneset/shop'])).code, 0);
     const undo = await cli(sb, ['rollout', 'undo', 'cloneset/shop']);
     assert.equal(undo.code, 0, summary(undo));
@@ -146,6 +146,14 @@ describe('the gate of a workload under a Kruise Rollout (v1.9.0 + Kruise Rollout
     assert.equal(back.code, 0, summary(back));
     assert.deepEqual(api2, { total: 4, ready: 4, images: ['nginx:1.25'] });
     assert.deepEqual(db2, { total: 4, ready: 4, images: ['redis:7.0'] });
+  });
+
+  it('a workload named by the user that does not exist, though a Rollout names it: "not found", exit 1, as without a Rollout', async () => {
+    const ro = { apiVersion: 'rollouts.kruise.io/v1beta1', kind: 'Rollout', metadata: { name: 'ghost' }, spec: { workloadRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'ghost' }, strategy: { canary: { steps: [{ replicas: '100%' }] } } } };
+    assert.equal((await sb.api('POST', '/apis/rollouts.kruise.io/v1beta1/namespaces/default/rollouts', ro)).status, 201);
+    const r = await gate(sb, ['cloneset/ghost', '--timeout=10s']);
+    assert.equal(r.code, 1, summary(r));
+    assert.match(r.stderr, /^error: clonesets\.apps\.kruise\.io "ghost" not found in namespace "default"$/m);
   });
 
   it('UnitedDeployment after undo with a subset partition: the gate agrees with its subsets (5 of 6, one kept by the partition), undo says so', async () => {

@@ -4,7 +4,7 @@
 // Never polls: one watch per object, plus a pod watch while the batch is being updated.
 import type { KubeClient, KubeObject, Observation, ResourceType } from '../../kube/client';
 import { failure, usageError } from '../../cli/exit';
-import { KubeApiError } from '../../kube/errors';
+import { KubeApiError, resourceLabel } from '../../kube/errors';
 import { evaluateGate, RolloutUntilError, type RolloutUntil } from '../../kruise/rollout/gate';
 import { readRollout } from '../../kruise/rollout/read';
 import type { RolloutProgress } from '../../kruise/progress';
@@ -210,6 +210,11 @@ export class ReleaseWatch {
         onTrouble: (err) => (this.apiTrouble = err),
         onSync: (items) => {
           const obj = items.find((i) => i.metadata.name === name);
+          // The user named this workload: missing is "not found", as without a Rollout.
+          if (!obj && this.settings.forWorkload && !this.workloadSynced) {
+            this.fail(failure(`${resourceLabel(rt)} "${name}" not found in namespace "${this.namespace}"`));
+            return;
+          }
           this.workload = obj ?? null;
           this.workloadSynced = true;
           if (obj) this.verdict.update(obj);

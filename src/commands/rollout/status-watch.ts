@@ -6,6 +6,7 @@
 import type { KubeClient, KubeObject, Observation, ResourceType } from '../../kube/client';
 import type { Pod } from '../../kruise/types';
 import { failingContainer, stuckKey, type RolloutProgress } from '../../kruise/progress';
+import { heldVerdict } from '../../kruise/rollout/holder';
 import { progressKindFor, type ProgressKind } from '../../kruise/progress-kinds';
 import { labelSelectorString } from '../../kruise/revisions';
 import { failingNote, isFinal, statusKey } from '../../printers/rollout-status';
@@ -20,6 +21,8 @@ export interface WatchSettings {
   onChange(p: RolloutProgress): void;
   /** Called every second while a failing pod's grace runs down (live countdown). */
   onTick?(p: RolloutProgress): void;
+  /** The workload is followed without its Kruise Rollout: not done while a release holds it (holder.ts heldVerdict). */
+  holdAware?: boolean;
 }
 
 /** Follows one workload; the owner feeds it workload updates and reads `finished`. */
@@ -140,6 +143,7 @@ export class RolloutWatch {
         firstSeenStuck: this.firstSeenStuck,
         podsListed: this.podsSynced,
       });
+      if (this.settings.holdAware) p = heldVerdict(this.workload, p);
     } catch (err) {
       this.fail(err);
       return;

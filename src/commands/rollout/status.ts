@@ -17,6 +17,7 @@ import { advancedKindHint } from '../../kube/resolve';
 import { KIND_LABELS, type RolloutProgress, type RolloutState } from '../../kruise/progress';
 import { jobProgressKind, progressKindFor } from '../../kruise/progress-kinds';
 import { adapterFor } from '../../kruise/workloads/index';
+import { heldVerdict } from '../../kruise/rollout/holder';
 import { currentRevisionNumber } from '../../kruise/revisions';
 import { loadPods, loadRevisions } from './revision-source';
 import { parseRevisionNumber } from './undo';
@@ -293,7 +294,7 @@ async function watchAll(ctx: CommandContext, client: KubeClient, plan: GatePlan,
   const podType = await client.resolve('pods');
   const gates: Gate[] = [];
   const observations: Observation[] = [];
-  const settings = { failureGraceMs: o.failureGraceMs, onChange: (p: RolloutProgress) => o.printer.change(p), onTick: (p: RolloutProgress) => o.printer.tick(p) };
+  const settings = { failureGraceMs: o.failureGraceMs, onChange: (p: RolloutProgress) => o.printer.change(p), onTick: (p: RolloutProgress) => o.printer.tick(p), holdAware: true };
   const errors: unknown[] = [];
   // An error (not found, forbidden, a broken watch) ends the whole wait at once, like kubectl.
   let rejectFatal!: (err: unknown) => void;
@@ -490,6 +491,8 @@ async function checkOnce(client: KubeClient, plan: GatePlan, o: GateSettings): P
       if (!isFinal(p) || p.needsPods) {
         p = kind.evaluate(obj, (await loadPods(client, obj, kind)).map((pod) => kind.trimPod(pod)), Date.now(), { failureGraceMs: o.failureGraceMs, podsListed: true });
       }
+      // Followed without its Rollout (none found, or Rollouts not readable): not done while a release holds it.
+      p = heldVerdict(obj, p);
       o.printer.change(p);
       return EXIT_BY_STATE[p.state];
     }),

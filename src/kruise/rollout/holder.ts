@@ -4,6 +4,7 @@
 // pkg/webhook/workload/mutating/workload_update_handler.go, util.RolloutState), and the release removes
 // it when it is over (doFinalising). The write that changed the template answers with it already.
 import type { KubeObject } from '../types';
+import type { RolloutProgress } from '../progress';
 import { IN_ROLLOUT_PROGRESSING_ANNOTATION } from './labels';
 
 /** The Rollout's name, '' when the mark is there but unreadable, undefined when no release holds the workload. */
@@ -16,4 +17,18 @@ export function rolloutHolding(workload: KubeObject): string | undefined {
   } catch {
     return '';
   }
+}
+
+/**
+ * A workload's own verdict, for a gate that could not follow its Rollout (Rollouts not served to this user):
+ * while a release holds the workload, its partition is the Rollout's (100 % at first), so "done" up to it says
+ * nothing about the release: not done until the mark is gone.
+ */
+export function heldVerdict(workload: KubeObject, p: RolloutProgress): RolloutProgress {
+  if (p.state !== 'Complete' && p.state !== 'PartitionComplete') return p;
+  const holder = rolloutHolding(workload);
+  if (holder === undefined) return p;
+  const who = holder ? `rollout/${holder}` : 'a Kruise Rollout';
+  const detail = `a release of ${who} holds it (its partition is the release's)`;
+  return { ...p, state: 'Progressing', detail, message: `Waiting for ${(workload.kind ?? '').toLowerCase()} "${workload.metadata.name ?? ''}": ${detail}...` };
 }

@@ -30,3 +30,17 @@ test('a release line carries the failing pod\'s countdown from its failAt; a fai
   assert.equal(releaseLine(r, now), 'Waiting for rollout "shop" to finish: step 1/2 StepUpgrade, 0 of 2 canary pods ready; pod shop-2rh8p ImagePullBackOff, failing the rollout in 56s...');
   assert.equal(releaseLine({ ...r, state: 'Failed', message: 'rollout "shop" failed: x' }, now), 'rollout "shop" failed: x');
 });
+
+test('heldVerdict: a workload a release holds is not done by its own rules alone (its partition is the Rollout\'s); without the mark nothing changes', async () => {
+  const { heldVerdict } = await import('../../../src/kruise/rollout/holder');
+  const { evaluateRollout } = await import('../../../src/kruise/progress');
+  const held = loadKind('cloneset-demo.yaml', 'CloneSet');
+  const own = evaluateRollout(held, [], Date.now());
+  assert.equal(own.state, 'PartitionComplete');
+  const p = heldVerdict(held, own);
+  assert.equal(p.state, 'Progressing');
+  assert.equal(p.message, 'Waiting for cloneset "demo": a release of rollout/demo holds it (its partition is the release\'s)...');
+  const free = structuredClone(held);
+  delete free.metadata.annotations;
+  assert.equal(heldVerdict(free, own).state, 'PartitionComplete');
+});
