@@ -219,6 +219,22 @@ const CERT_REJECTED_HINT = 'hint: is it signed by a CA the server trusts, and st
  * A failure below HTTP (connection, TLS, timeout) as a one-line CliError. `cert`: the client certificate
  * the connection offered, to name it when the server turned the handshake down over it.
  */
+const NO_ANSWER = Symbol('noAnswer');
+
+/** Marks a transport error as "the server gave no answer in time" (a timeout), as against one it gave (refused, reset, an error status). */
+function noAnswer(err: CliError): CliError {
+  return Object.assign(err, { [NO_ANSWER]: true });
+}
+
+/**
+ * Whether a failed request got no answer at all within its time (the server hung), as against an answer
+ * (an error status, a refused or reset connection): at a wait's deadline the first is a timeout (exit 3),
+ * the second the server's error (exit 1).
+ */
+export function isNoAnswer(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as Record<symbol, unknown>)[NO_ANSWER] === true;
+}
+
 export function transportError(err: NodeJS.ErrnoException & { reason?: string }, server: string, timeoutMs?: number, cert?: ClientCertificateInfo): CliError {
   const code = err.code ?? '';
   const at = `the server at ${server}`;
@@ -248,7 +264,7 @@ export function transportError(err: NodeJS.ErrnoException & { reason?: string },
   if (/PEM routines|bad base64 decode|no start line|ERR_OSSL_PEM|^Invalid (CA|cert|certificate|key|private key)$/i.test(err.message) || code.startsWith('ERR_OSSL_PEM')) {
     return new CliError('the client certificate, client key or CA in the kubeconfig is not valid PEM', ExitCode.USAGE);
   }
-  if (code === 'REQUEST_TIMEOUT') return new CliError(`the request to ${server} timed out after ${formatMs(timeoutMs ?? 0)} (--request-timeout)`);
+  if (code === 'REQUEST_TIMEOUT') return noAnswer(new CliError(`the request to ${server} timed out after ${formatMs(timeoutMs ?? 0)} (--request-timeout)`));
   if (code === 'ECONNREFUSED') return new CliError(`${at} is unreachable: connection refused`);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new CliError(`${at} is unreachable: host ${new URL(server).hostname} not found`);
   if (code === 'ETIMEDOUT' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return new CliError(`${at} is unreachable: ${code === 'ETIMEDOUT' ? 'connection timed out' : 'no route to host'}`);

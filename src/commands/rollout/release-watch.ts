@@ -4,7 +4,7 @@
 // Never polls: one watch per object, plus a pod watch while the batch is being updated.
 import type { KubeClient, KubeObject, Observation, ResourceType } from '../../kube/client';
 import { failure, usageError } from '../../cli/exit';
-import { KubeApiError, resourceLabel } from '../../kube/errors';
+import { isNoAnswer, resourceLabel } from '../../kube/errors';
 import { evaluateGate, RolloutUntilError, type RolloutUntil } from '../../kruise/rollout/gate';
 import { readRollout } from '../../kruise/rollout/read';
 import type { RolloutProgress } from '../../kruise/progress';
@@ -167,7 +167,8 @@ export class ReleaseWatch {
     if (this.done) return;
     // Not a slow release but a server that answers with errors: its error (exit 1), as the workload gate says it.
     const trouble = this.apiTrouble ?? this.verdict.trouble;
-    if (trouble instanceof KubeApiError) {
+    // A server answering with errors (or refusing): its error (exit 1); one that never answered: a timeout.
+    if (trouble !== undefined && !isNoAnswer(trouble)) {
       this.fail(trouble);
       return;
     }

@@ -10,7 +10,7 @@ import { heldVerdict } from '../../kruise/rollout/holder';
 import { progressKindFor, type ProgressKind } from '../../kruise/progress-kinds';
 import { labelSelectorString } from '../../kruise/revisions';
 import { failingNote, isFinal, statusKey } from '../../printers/rollout-status';
-import { KubeApiError } from '../../kube/errors';
+import { isNoAnswer } from '../../kube/errors';
 
 /** How long pod events are gathered before the rollout is evaluated again. */
 const POD_BATCH_MS = 50;
@@ -107,8 +107,8 @@ export class RolloutWatch {
 
   timedOut(): void {
     if (this.done) return;
-    // Not a slow rollout but a server answering with errors: report the API's error (exit 1), not a timeout.
-    if (this.trouble_ instanceof KubeApiError) {
+    // Not a slow rollout but a server answering with errors (or refusing): report its error (exit 1), not a timeout.
+    if (this.trouble_ !== undefined && !isNoAnswer(this.trouble_)) {
       this.fail(this.trouble_);
       return;
     }

@@ -12,7 +12,7 @@ import { RolloutIndex, rolloutText } from './kruise-rollout';
 import { checkRelease, releaseExitCode, type ReleaseTarget } from './release-status';
 import { ReleaseWatch } from './release-watch';
 import { releaseJsonLine, releaseLine, type ReleaseReport } from '../../printers/rollout-release';
-import { KubeApiError, resourceLabel } from '../../kube/errors';
+import { isNoAnswer, resourceLabel } from '../../kube/errors';
 import { advancedKindHint } from '../../kube/resolve';
 import { KIND_LABELS, type RolloutProgress, type RolloutState } from '../../kruise/progress';
 import { jobProgressKind, progressKindFor } from '../../kruise/progress-kinds';
@@ -122,13 +122,13 @@ export async function run(ctx: CommandContext, args: string[], opts: StatusOptio
 }
 
 /**
- * The deadline passed before the watches could answer: a server that kept answering with errors is
- * reported by its error (exit 1, like the watches' own timeout); one that never answered, as a timeout
- * naming it (exit 3).
+ * The deadline passed before the watches could answer: a server that kept answering with errors (or
+ * refusing connections) is reported by its error (exit 1, like the watches' own timeout); one that never
+ * answered, as a timeout naming it (exit 3).
  */
 function deadlineError(client: KubeClient, what: string): Error {
   const trouble = client.waitTrouble?.();
-  if (trouble instanceof KubeApiError) return trouble;
+  if (trouble instanceof Error && !isNoAnswer(trouble)) return trouble;
   const last = trouble instanceof Error ? ` (last error: ${trouble.message})` : '';
   return new CliError(`${what}: no answer from the server at ${client.server}${last}`, ExitCode.TIMEOUT);
 }
