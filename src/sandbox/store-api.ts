@@ -64,7 +64,17 @@ export interface Controller {
 export interface AdmissionHook {
   gr: GroupResource;
   operations: Array<'CREATE' | 'UPDATE' | 'DELETE'>;
-  admit(op: 'CREATE' | 'UPDATE' | 'DELETE', obj: KubeObject, old: KubeObject | undefined, store: Store): KubeObject | void;
+  admit(op: 'CREATE' | 'UPDATE' | 'DELETE', obj: KubeObject, old: KubeObject | undefined, store: Store, request?: AdmissionRequest): KubeObject | void;
+}
+
+/** What a webhook knows of the request besides the object (kube's AdmissionRequest). */
+export interface AdmissionRequest {
+  /** The API version the client wrote in (req.Kind.Version); undefined for a controller's own write. */
+  version?: string;
+  /** The object as the client wrote it, in that version (before conversion to the storage version). */
+  object?: KubeObject;
+  /** "status" for a write of the status subresource (which webhooks registered for the main resource do not see). */
+  subresource?: 'status';
 }
 
 /** What a controller module contributes besides its reconcile loop. */

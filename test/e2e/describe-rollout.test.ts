@@ -164,7 +164,9 @@ describe('describe rollout (v0.6.2 CRDs, CloneSet canary)', { skip: !haveRealCrd
   });
 
   it('-w: the Rollout deleted while watched ends it with one error line, exit 1', async () => {
-    const body = { apiVersion: 'rollouts.kruise.io/v1beta1', kind: 'Rollout', metadata: { name: 'gone', namespace: 'default', annotations: { 'kruise-sandbox/controller': 'none' } }, spec: { workloadRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web' }, strategy: { canary: { steps: [{ replicas: 1 }] } } } };
+    // Its own workload: Kruise Rollout's webhook refuses a second Rollout of CloneSet web (validateRolloutConflict).
+    assert.equal((await sb.api('POST', '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets', { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'gone-web' }, spec: { replicas: 1, selector: { matchLabels: { app: 'gone-web' } }, template: { metadata: { labels: { app: 'gone-web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.25' }] } } } })).status, 201);
+    const body = { apiVersion: 'rollouts.kruise.io/v1beta1', kind: 'Rollout', metadata: { name: 'gone', namespace: 'default', annotations: { 'kruise-sandbox/controller': 'none' } }, spec: { workloadRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'gone-web' }, strategy: { canary: { steps: [{ replicas: 1 }] } } } };
     assert.equal((await sb.api('POST', '/apis/rollouts.kruise.io/v1beta1/namespaces/default/rollouts', body)).status, 201);
     const w = streamCli(['describe', 'rollout', 'gone', '-w'], { kubeconfig: sb.kubeconfig });
     try {

@@ -35,7 +35,8 @@ function cloneSet(name: string, image: string): unknown {
 }
 
 /**
- * Steps: 20% waiting for a person, 40% (no traffic) for 1 s, 60% with 30% traffic, then everyone. The
+ * Steps: 20% waiting for a person, 40% (no traffic) for 1 s, 50% with 30% traffic, then everyone (a partition-style
+ * step with traffic may not release more than --partition-percent-limit, 50%: Kruise Rollout's webhook). The
  * sandbox's Rollout controller leaves it alone (kruise-sandbox/controller: none): the test writes its status.
  */
 function rollout(name: string, workload: string): unknown {
@@ -47,7 +48,7 @@ function rollout(name: string, workload: string): unknown {
       workloadRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: workload },
       strategy: {
         canary: {
-          steps: [{ replicas: '20%', pause: {} }, { replicas: '40%', pause: { duration: 1 } }, { replicas: '60%', traffic: '30%', pause: {} }, { replicas: '100%' }],
+          steps: [{ replicas: '20%', pause: {} }, { replicas: '40%', pause: { duration: 1 } }, { replicas: '50%', traffic: '30%', pause: {} }, { replicas: '100%' }],
           trafficRoutings: [{ service: workload, ingress: { name: workload } }],
         },
       },
@@ -205,8 +206,10 @@ describe('Kruise Rollout commands against a sandbox with the real CRDs (status w
   });
 
   it('status --watch: the Rollout deleted while waiting ends the wait with exit 1 and says so', async () => {
-    assert.equal((await sb.api('POST', NS, rollout('doomed', 'web'))).status, 201);
-    await setStatus('doomed', { step: 1, state: 'StepUpgrade', ready: 0, workloadGeneration: wlGen });
+    // Its own workload: Kruise Rollout's webhook refuses a second Rollout of CloneSet web (validateRolloutConflict).
+    assert.equal((await sb.api('POST', CS, cloneSet('doomed', 'nginx:1.25'))).status, 201);
+    assert.equal((await sb.api('POST', NS, rollout('doomed', 'doomed'))).status, 201);
+    await setStatus('doomed', { step: 1, state: 'StepUpgrade', ready: 0, workloadGeneration: 1 });
     const s = streamCli(['rollout', 'status', 'rollout/doomed', '--timeout=30s'], { kubeconfig: sb.kubeconfig });
     await s.waitFor('step 1/4 StepUpgrade');
     assert.equal((await sb.api('DELETE', `${NS}/doomed`)).status, 200);

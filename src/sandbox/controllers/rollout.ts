@@ -24,6 +24,7 @@ import { Informer } from './informer';
 import { PODS, keyOf, splitKey } from './pods';
 import { WorkQueue } from './queue';
 import { createRolloutWebhook } from './rollout-webhook';
+import { createRolloutValidatingWebhook } from './rollout-validating-webhook';
 import { WORKLOAD_RESOURCES, workloadResourceOf } from './rollout-workloads';
 
 export const ROLLOUTS: GroupResource = { group: 'rollouts.kruise.io', resource: 'rollouts' };
@@ -262,7 +263,7 @@ export function createRolloutController(): ControllerWithAdmission {
       queue?.stop();
       for (const inf of started) inf.stop();
     },
-    admission: createRolloutWebhook(() => [...rollouts.all()]),
+    admission: [...createRolloutWebhook(() => [...rollouts.all()]), createRolloutValidatingWebhook(() => release ?? 'v0.6')],
   };
 }
 

@@ -80,6 +80,15 @@ export class ApiError extends Error {
     return new ApiError(403, 'Forbidden', `${subject} is forbidden: ${why}`, { name, group, kind: resource });
   }
 
+  /**
+   * A validating webhook's denial as kube-apiserver returns it (webhookerrors.ToStatusErr): the webhook's
+   * code (422 for admission.Errored(http.StatusUnprocessableEntity, ...)), no reason, its message prefixed
+   * `admission webhook "NAME" denied the request: `.
+   */
+  static webhookDenied(code: number, message: string): ApiError {
+    return new ApiError(code, '', message);
+  }
+
   static badRequest(message: string): ApiError {
     return new ApiError(400, 'BadRequest', message);
   }

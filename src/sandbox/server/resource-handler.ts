@@ -55,6 +55,9 @@ function decodeContinue(token: string): { rv: number; start: string } {
   }
 }
 
+/** The object as the client wrote it (its version, before conversion to storage), for the webhooks: by the stored copy. */
+const asRequested = new WeakMap<KubeObject, KubeObject>();
+
 export class ResourceHandler {
   constructor(private readonly ctx: ResourceContext) {}
 
@@ -201,6 +204,7 @@ export class ResourceHandler {
     } else if (metaCause) throw ApiError.invalid(type.group, type.kind, obj.metadata.name ?? '', [metaCause]);
     const stored = convertTo(type, prepared, type.storageVersion);
     checkStoredSize(stored);
+    if (stored !== prepared) asRequested.set(stored, prepared);
     return stored;
   }
 
@@ -210,7 +214,7 @@ export class ResourceHandler {
     if (type.group === 'authorization.k8s.io' || type.group === 'authentication.k8s.io') return this.review(r, type, body);
     const dryRun = dryRunOf(r);
     const obj = this.prepareIncoming(r, p, type, version, body, r.warnings);
-    const created = this.ctx.store.createRef(this.gr(type), obj, { fromApi: true, dryRun });
+    const created = this.ctx.store.createRef(this.gr(type), obj, { fromApi: true, dryRun, requestVersion: version.name, requestObject: asRequested.get(obj) });
     r.sendJson(201, convertTo(type, created, version.name));
   }
 
@@ -233,7 +237,7 @@ export class ResourceHandler {
         causes: [{ reason: 'FieldValueInvalid', field: 'metadata.resourceVersion', message: 'Invalid value: 0x0: must be specified for an update' }],
       });
     }
-    const updated = this.ctx.store.updateRef(this.gr(type), obj, { fromApi: true, dryRun });
+    const updated = this.ctx.store.updateRef(this.gr(type), obj, { fromApi: true, dryRun, requestVersion: version.name, requestObject: asRequested.get(obj) });
     r.sendJson(200, convertTo(type, updated, version.name));
   }
 
@@ -291,7 +295,7 @@ export class ResourceHandler {
       if (ct === 'application/apply-patch+yaml') {
         const patched = this.applyPatch(r, type, { apiVersion: groupVersion(type.group, version.name), kind: type.kind, metadata: { name: p.name, namespace: p.namespace } }, text);
         const obj = this.prepareIncoming(r, p, type, version, patched, r.warnings);
-        const created = this.ctx.store.createRef(this.gr(type), obj, { fromApi: true, dryRun });
+        const created = this.ctx.store.createRef(this.gr(type), obj, { fromApi: true, dryRun, requestVersion: version.name, requestObject: asRequested.get(obj) });
         r.sendJson(201, convertTo(type, created, version.name));
         return;
       }
@@ -301,7 +305,7 @@ export class ResourceHandler {
     const patched = this.applyPatch(r, type, current, text);
     if (this.ctx.injectConflict()) throw ApiError.conflict(type.group, type.resource, p.name!);
     const obj = this.prepareIncoming(r, p, type, version, patched, r.warnings);
-    const updated = this.ctx.store.updateRef(this.gr(type), obj, { fromApi: true, dryRun });
+    const updated = this.ctx.store.updateRef(this.gr(type), obj, { fromApi: true, dryRun, requestVersion: version.name, requestObject: asRequested.get(obj) });
     r.sendJson(200, convertTo(type, updated, version.name));
   }
 
@@ -435,7 +439,7 @@ export class ResourceHandler {
     } else throw ApiError.methodNotAllowed();
     const obj = this.prepareIncoming(r, p, type, version, incoming, r.warnings);
     if (this.ctx.injectConflict()) throw ApiError.conflict(type.group, type.resource, p.name!);
-    const updated = this.ctx.store.updateRef(this.gr(type), obj, { subresource: 'status', dryRun });
+    const updated = this.ctx.store.updateRef(this.gr(type), obj, { subresource: 'status', dryRun, requestVersion: version.name, requestObject: asRequested.get(obj) });
     r.sendJson(200, convertTo(type, updated, version.name));
   }
 
@@ -500,7 +504,7 @@ export class ResourceHandler {
     for (const k of path.slice(0, -1)) cursor = (cursor[k] = isObj(cursor[k]) ? cursor[k] : {}) as Obj;
     cursor[path[path.length - 1]!] = replicas;
     if (this.ctx.injectConflict()) throw ApiError.conflict(type.group, type.resource, p.name!);
-    const updated = this.ctx.store.updateRef(this.gr(type), convertTo(type, next as KubeObject, type.storageVersion), { fromApi: true, dryRun });
+    const updated = this.ctx.store.updateRef(this.gr(type), convertTo(type, next as KubeObject, type.storageVersion), { fromApi: true, dryRun, requestVersion: version.name });
     r.sendJson(200, this.scaleOf(type, version, convertTo(type, updated, version.name)));
   }
 }

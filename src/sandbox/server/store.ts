@@ -8,7 +8,7 @@ import { dns1123LabelProblem, dns1123SubdomainProblem, labelValueProblem } from 
 import type { KubeObject } from '../../kruise/types';
 import { dns1035LabelMessages } from '../../kruise/rules/service';
 import { jsonEqual } from '../../lib/json-equal';
-import type { AdmissionHook, GroupResource, Store, StoreEvent, StoreListOptions } from '../store-api';
+import type { AdmissionHook, AdmissionRequest, GroupResource, Store, StoreEvent, StoreListOptions } from '../store-api';
 import { ApiError } from './errors';
 import type { ResourceRegistry } from './registry';
 import { fieldMatcher, labelMatcher } from './selectors';
@@ -29,6 +29,10 @@ export interface WriteOptions {
   fromApi?: boolean;
   /** Which subresource is written: the main object or only .status. */
   subresource?: 'status';
+  /** The API version the client wrote in, for the webhooks (AdmissionRequest.version). */
+  requestVersion?: string;
+  /** The object as the client wrote it, in that version (AdmissionRequest.object). */
+  requestObject?: KubeObject;
 }
 
 export interface DeleteOptions {
@@ -241,7 +245,7 @@ export class MemoryStore implements Store {
     // (the Job API generates its selector from it); a hook cannot change it.
     const uid = randomUUID();
     meta.uid = uid;
-    let obj = this.admit('CREATE', gr, input, undefined);
+    let obj = this.admit('CREATE', gr, input, undefined, { version: opts.requestVersion, object: opts.requestObject });
     const m = obj.metadata;
     m.uid = uid;
     m.creationTimestamp = nowTimestamp();
@@ -309,7 +313,7 @@ export class MemoryStore implements Store {
     else delete nm.deletionTimestamp;
     if (old.metadata.deletionGracePeriodSeconds !== undefined) nm.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
     delete nm.resourceVersion;
-    next = this.admit('UPDATE', gr, next, old);
+    next = this.admit('UPDATE', gr, next, old, { version: opts.requestVersion, object: opts.requestObject, subresource: opts.subresource });
     // A /status write never bumps generation, so only the other writes pay for comparing specs.
     if (opts.subresource !== 'status') {
       const statusCountsAsSpec = !hasStatusSubresource && !type.builtin;
@@ -437,7 +441,7 @@ export class MemoryStore implements Store {
     this.log = this.log.slice(drop);
   }
 
-  private admit(op: 'CREATE' | 'UPDATE' | 'DELETE', gr: GroupResource, obj: KubeObject, old: KubeObject | undefined): KubeObject {
+  private admit(op: 'CREATE' | 'UPDATE' | 'DELETE', gr: GroupResource, obj: KubeObject, old: KubeObject | undefined, request: AdmissionRequest = {}): KubeObject {
     const hooks = this.hooks.get(grKey(gr));
     if (!hooks) return obj;
     let cur = obj;
@@ -445,7 +449,7 @@ export class MemoryStore implements Store {
     for (const h of hooks) {
       if (!h.operations.includes(op)) continue;
       admitted = true;
-      const out = h.admit(op, op === 'DELETE' ? structuredClone(cur) : cur, old ? structuredClone(old) : undefined, this);
+      const out = h.admit(op, op === 'DELETE' ? structuredClone(cur) : cur, old ? structuredClone(old) : undefined, this, request);
       if (out && op !== 'DELETE') cur = out;
     }
     // kube-apiserver prunes and defaults a custom resource again after mutating admission: what a
