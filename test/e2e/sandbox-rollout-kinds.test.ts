@@ -96,6 +96,9 @@ for (const setup of SETUPS) {
       });
 
       it('kubectl apply of a v1beta1 Rollout; it reads in v1alpha1 with the rolling-style annotation', async () => {
+        // One Rollout per workload (Kruise Rollout's webhook, validateRolloutConflict): the v1alpha1 one of CloneSet web goes first.
+        const deleted = await kubectl(['delete', 'rollouts.v1alpha1.rollouts.kruise.io', 'rollout-web-alpha'], sb.kubeconfig);
+        assert.equal(deleted.code, 0, deleted.stderr);
         const applied = await kubectl(['apply', '-f', BETA], sb.kubeconfig);
         assert.equal(applied.code, 0, applied.stderr);
         const alpha = await sb.api('GET', `${ROLLOUTS}/v1alpha1/namespaces/default/rollouts/rollout-web`);
