@@ -1,13 +1,14 @@
 // One write on a Kruise Rollout (approve, jump, pause, resume, undo --fast): read, decide with a pure
 // patch builder (src/kruise/rollout/patches.ts), send a resourceVersion-guarded merge patch; on a 409
-// read and decide again (the controller moves on between our read and our write). Nothing to write
+// read again and write again only if the Rollout is still in the state decided on (patches.ts movedSince:
+// two CI jobs approving at once promote one step, the other exits 1 saying where the release is). Nothing to write
 // is an error (exit 1) with the builder's reason; invalid input (a step out of range) exit 2; a 403
 // says which permission is missing.
 import { CliError, ExitCode, failure, usageError } from '../../cli/exit';
 import type { KubeClient, KubeObject } from '../../kube/client';
 import { retryOnConflict } from '../../kube/conflict';
 import { isForbidden } from '../../kube/errors';
-import type { RolloutPatchResult } from '../../kruise/rollout/patches';
+import { movedSince, type RolloutIntent, type RolloutPatchResult } from '../../kruise/rollout/patches';
 import type { DryRunMode } from '../../printers/output';
 import { rolloutOfTarget, rolloutText } from './kruise-rollout';
 import type { ResolvedTarget } from './targets';
@@ -41,14 +42,22 @@ export async function writeRollout(
     permission: (subresource: 'status' | 'main') => string;
   },
 ): Promise<RolloutWriteResult> {
+  // The state the first decision was made on: after a conflict the write is made again only while the Rollout is
+  // still in it (another approval, or the controller, may have moved it: never promote a step nobody looked at).
+  let intent: RolloutIntent | undefined;
   return retryOnConflict(async () => {
     const { rollout, rolloutRt, via } = await rolloutOfTarget(client, t, o.verb);
+    if (intent) {
+      const moved = movedSince(intent, rollout);
+      if (moved) throw failure(moved);
+    }
     const decision = o.decide(rollout);
     if (!decision.patch) {
       const message = o.nothing(rollout, decision.reason);
       throw decision.invalid ? usageError(message) : failure(message);
     }
     const name = rollout.metadata.name ?? '';
+    intent ??= decision.intent;
     if (o.dryRun === 'client') return { rollout, result: rollout, description: decision.description, via };
     try {
       const result = await client.patch(rolloutRt, name, 'merge', decision.patch, t.namespace, {

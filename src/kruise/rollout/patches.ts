@@ -16,8 +16,20 @@ import type { RolloutView } from './types';
 
 export type PatchTarget = 'status' | 'main';
 
+/**
+ * The state a write was decided on (the step and its state, the next step asked for): after a conflict the
+ * write is made again only if the Rollout is still there (movedSince), never re-decided on whatever it has
+ * become — two approvals at once must promote one step, not two.
+ */
+export interface RolloutIntent {
+  verb: 'approve' | 'jump';
+  step?: number;
+  state?: string;
+  next?: number;
+}
+
 export type RolloutPatchResult =
-  | { patch: Record<string, unknown>; subresource: PatchTarget; description: string }
+  | { patch: Record<string, unknown>; subresource: PatchTarget; description: string; intent?: RolloutIntent }
   | { patch: undefined; reason: string; /** The request itself is invalid (exit 2), rather than the rollout not being there (exit 1). */ invalid?: boolean };
 
 function withVersion(obj: KubeObject, body: Record<string, unknown>): Record<string, unknown> {
@@ -45,6 +57,7 @@ export function approvePatch(rollout: KubeObject): RolloutPatchResult {
     patch: withVersion(rollout, { status }),
     subresource: 'status',
     description: `${label} approved at ${stepLabel(view)}`,
+    intent: { verb: 'approve', step: s.currentStepIndex, state: s.currentStepState },
   };
 }
 
@@ -74,7 +87,33 @@ export function jumpPatch(rollout: KubeObject, toStep: number): RolloutPatchResu
     patch: withVersion(rollout, { status: { [view.subStatusField]: { nextStepIndex: toStep } } }),
     subresource: 'status',
     description: `${label} jumps from ${stepLabel(view)} to step ${toStep}`,
+    intent: { verb: 'jump', step: s.currentStepIndex, state: s.currentStepState, next: s.nextStepIndex },
   };
+}
+
+/** Where the release is now, in words: `step 2/4 StepPaused`, `complete`. */
+function whereNow(view: RolloutView): string {
+  const s = view.status;
+  if (s.phase === 'Healthy' || s.currentStepState === STEP_STATE.Completed) return 'complete';
+  return `${stepLabel(view)} ${s.currentStepState ?? ''}`.trim();
+}
+
+/**
+ * Whether a Rollout re-read after a conflict is no longer in the state a write was decided on: undefined when it
+ * still is (the write goes again), else why not, in the user's terms (exit 1, nothing written).
+ */
+export function movedSince(intent: RolloutIntent, fresh: KubeObject): string | undefined {
+  const view = readRollout(fresh);
+  const s = view.status;
+  const same = s.currentStepIndex === intent.step && s.currentStepState === intent.state && (intent.verb !== 'jump' || s.nextStepIndex === intent.next);
+  if (same) return undefined;
+  const label = `rollout "${view.name}"`;
+  const now = whereNow(view);
+  if (intent.verb === 'approve') {
+    const again = s.currentStepState === STEP_STATE.Paused && s.currentStepIndex !== intent.step ? `: run approve again to promote step ${s.currentStepIndex}` : '';
+    return `${label}: step ${intent.step ?? '?'} was already approved; the release is at ${now}${again}`;
+  }
+  return `${label} moved on since it was read (it was at step ${intent.step ?? '?'}/${view.steps.length} ${intent.state ?? ''}; it is ${now === 'complete' ? 'complete' : `at ${now}`}${s.nextStepIndex !== intent.next ? `, next step ${s.nextStepIndex ?? '?'}` : ''}): nothing was changed; run the command again to act on where it is now`;
 }
 
 /** spec.strategy.paused = `paused`; nothing when it already is. */

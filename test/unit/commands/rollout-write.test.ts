@@ -54,7 +54,7 @@ test('approve: one status PATCH guarded by the resourceVersion read', async () =
   assert.deepEqual(calls, ['get demo', 'patch demo/status merge']);
 });
 
-test('approve: 409 because the controller moved to the next step → read again and refuse (nothing to approve), no second PATCH', async () => {
+test('approve: 409 because the controller moved to the next step → read again and refuse (the step decided on is gone), no second PATCH', async () => {
   const paused = loadKind('v1beta1-canary-manual-step.yaml', 'Rollout') as any;
   const { client, calls } = fake(paused, (n) => {
     if (n === 1) {
@@ -65,8 +65,40 @@ test('approve: 409 because the controller moved to the next step → read again 
       client.set(moved);
     }
   });
-  await assert.rejects(writeRollout(client, target, opts), (e: unknown) => e instanceof CliError && e.exitCode === 1 && e.message === 'rollout/demo: nothing to approve (step 2/3 is StepUpgrade)');
+  await assert.rejects(writeRollout(client, target, opts), (e: unknown) => e instanceof CliError && e.exitCode === 1 && e.message === 'rollout "demo": step 1 was already approved; the release is at step 2/3 StepUpgrade');
   assert.deepEqual(calls, ['get demo', 'patch demo/status merge', 'get demo']);
+});
+
+// Issue #26: two approvals at once. The loser's 409 re-read finds the NEXT step waiting for approval: re-deciding on
+// it (as before) promoted step 2 without anyone having seen it. Now it refuses, naming where the release is.
+test('approve: 409, and the next step already waits for approval → exit 1 saying so, step 2 not approved', async () => {
+  const paused = loadKind('v1beta1-canary-manual-step.yaml', 'Rollout') as any;
+  const { client, calls } = fake(paused, (n) => {
+    if (n === 1) {
+      const next = structuredClone(paused);
+      next.metadata.resourceVersion = '4720';
+      next.status.canaryStatus.currentStepIndex = 2;
+      next.status.canaryStatus.currentStepState = 'StepPaused';
+      client.set(next);
+    }
+  });
+  await assert.rejects(writeRollout(client, target, opts), (e: unknown) => e instanceof CliError && e.exitCode === 1 && e.message === 'rollout "demo": step 1 was already approved; the release is at step 2/3 StepPaused: run approve again to promote step 2');
+  assert.deepEqual(calls, ['get demo', 'patch demo/status merge', 'get demo']);
+});
+
+test('approve: 409 from an unrelated status write (the same step still waits) → the approval goes again, once', async () => {
+  const paused = loadKind('v1beta1-canary-manual-step.yaml', 'Rollout') as any;
+  const { client, calls } = fake(paused, (n) => {
+    if (n === 1) {
+      const touched = structuredClone(paused);
+      touched.metadata.resourceVersion = '4713';
+      touched.status.canaryStatus.lastUpdateTime = '2026-11-25T01:00:05Z';
+      client.set(touched);
+    }
+  });
+  const done = await writeRollout(client, target, opts);
+  assert.equal(done.description, 'rollout "demo" approved at step 1/3');
+  assert.deepEqual(calls, ['get demo', 'patch demo/status merge', 'get demo', 'patch demo/status merge']);
 });
 
 test('a 403 names the permission the write needs', async () => {
