@@ -209,6 +209,14 @@ describe('set subject', () => {
       assert.match(r.stderr, want, args.join(' '));
     }
   });
+
+  test('--local -f of a kind without subjects (a ServiceAccount): exit 2 naming the object and file, nothing printed (issue #26: it added `subjects:`)', async () => {
+    const sa = 'apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: builder\n  namespace: default\n';
+    const r = await runCli(['set', 'subject', '--local', '-f', '-', '--user=x', '-o', 'yaml'], { input: sa, env: { KUBECONFIG: '/nonexistent/kubeconfig' } });
+    assert.equal(r.code, 2, summary(r));
+    assert.equal(r.stderr, 'error: setting subjects is only supported for RoleBinding/ClusterRoleBinding (ServiceAccount "builder" in stdin)\n');
+    assert.equal(r.stdout, '');
+  });
 });
 
 test('completion: the new subcommands (and the sa alias) and the kinds each takes', async () => {
