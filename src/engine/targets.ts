@@ -7,6 +7,7 @@ import { dns1123SubdomainProblem } from '../kruise/names';
 import { labelSelectorString } from '../kruise/selectors';
 import { getWithAdvancedHint } from '../kube/resolve';
 import type { LabelSelectorShape } from '../kruise/builders/imagepulljob';
+import { subsetTemplateOf } from '../kruise/rules/uniteddeployment';
 
 export interface ResourceRef {
   type: string;
@@ -85,9 +86,17 @@ export async function workloadPods(
   const labelSelector = labelSelectorString(selector);
   if (labelSelector === '') throw failure(`${rt.kind} "${object.metadata.name}" has an empty selector`);
   const owners = new Set([object.metadata.uid]);
-  if (rt.group === 'apps' && rt.resource === 'deployments') {
+  const ownedBy = (o: KubeObject, uids: ReadonlySet<string | undefined>): boolean => o.metadata.ownerReferences?.some((r) => r.controller && uids.has(r.uid)) ?? false;
+  // A UnitedDeployment owns its subset workloads (rules/uniteddeployment.ts), which own the pods.
+  const subset = rt.group === 'apps.kruise.io' && rt.kind === 'UnitedDeployment' ? subsetTemplateOf(object)?.info : undefined;
+  if (subset) {
+    const [group, version] = subset.apiVersion.includes('/') ? subset.apiVersion.split('/') as [string, string] : ['', subset.apiVersion];
+    const subsetRt: ResourceType = { group, version, resource: subset.resource, kind: subset.kind, namespaced: true };
+    for (const w of (await client.list(subsetRt, namespace, { labelSelector, signal })).items) if (ownedBy(w, owners)) owners.add(w.metadata.uid);
+  }
+  if ((rt.group === 'apps' && rt.resource === 'deployments') || subset?.kind === 'Deployment') {
     const rss = await client.list(REPLICASET_RT, namespace, { labelSelector, signal });
-    for (const rs of rss.items) if (rs.metadata.ownerReferences?.some((o) => o.controller && o.uid === object.metadata.uid)) owners.add(rs.metadata.uid);
+    for (const rs of rss.items) if (ownedBy(rs, owners)) owners.add(rs.metadata.uid);
   }
   const list = await client.list<Pod>(POD_RT, namespace, { labelSelector, signal, limit: 500 });
   return list.items.filter((p) => p.metadata.ownerReferences?.some((o) => o.controller && owners.has(o.uid)));

@@ -161,6 +161,12 @@ test('UnitedDeployment of Advanced StatefulSet subsets: per-subset partitions ke
     const old = pods.filter((p) => p.spec?.containers?.[0]?.image === 'nginx:1.25').map((p) => p.metadata.name.replace(/-[a-z0-9]{5}-/, '-')).sort();
     // Advanced StatefulSet partitions keep ordinals below the partition at the old revision
     assert.deepEqual(old, ['db-zone-a-0', 'db-zone-c-0', 'db-zone-c-1']);
+    // In-place restart of the UD's pods (issue #26: "has no pods to restart", the pods being its subsets'): all 10.
+    const restart = await runCli(['restart', 'ud/db', '-c', 'nginx', '--max-unavailable=100%', '--timeout=60s'], env);
+    assert.equal(restart.code, 0, `${restart.stdout}${restart.stderr}`);
+    const after = (await getJson(['get', 'pods', '-l', 'app=ud-web'], kc)).items;
+    assert.equal(after.length, 10);
+    assert.ok(after.every((p) => (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1), 'every pod of the UD restarted in place');
   } finally {
     await sb.stop();
   }
