@@ -256,6 +256,31 @@ describe('scaledown races', () => {
     assert.equal((await getObject(sb, CS_PATH)).spec.replicas, 5, 'lowered once');
     assert.equal(writesTo(sb.audit(), CS_PATH).filter((e) => e.code === 200).length, 1);
   });
+
+  test('two overlapping scale-downs (a,b and b,c) at once, another one later, then a rerun of each of the first two: both "unchanged", nothing written (issue #26: exit 2 "pod ... not found")', async () => {
+    await waitSettled(sb, CS_PATH, 30_000);
+    const [a, b, c] = await readyNames('app=web', 5);
+    const first = ['scaledown', 'cloneset/web', '--pods', `${a},${b}`];
+    const second = ['scaledown', 'cloneset/web', '--pods', `${b},${c}`];
+    const [x, y] = await Promise.all([cli(first), cli(second)]);
+    assert.deepEqual([x.code, y.code], [0, 0], `${summary(x)}\n${summary(y)}`);
+    assert.equal((await getObject(sb, CS_PATH)).spec.replicas, 2, '5 - 3 pods, each once');
+    await waitUntil('a, b and c gone', async () => {
+      const names = (await podsOf(sb, 'app=web')).map((p) => p.metadata.name);
+      return names.length === 2 && ![a, b, c].some((n) => names.includes(n)) ? true : undefined;
+    }, 30_000);
+    // A later scale-down writes the record again, with a, b and c gone: they must stay recorded.
+    const [d] = await readyNames('app=web', 2);
+    assert.equal((await cli(['scaledown', 'cloneset/web', '--pods', d!])).code, 0);
+    sb.clearAudit();
+    for (const args of [first, second]) {
+      const again = await cli(args);
+      assert.equal(again.code, 0, summary(again));
+      assert.match(again.stdout, /^cloneset\.apps\.kruise\.io\/web unchanged \(pods .* already scaled down\)\n$/);
+    }
+    assert.deepEqual(writes(sb.audit()), []);
+    assert.equal((await getObject(sb, CS_PATH)).spec.replicas, 1);
+  });
 });
 
 test('completion: the kinds scaledown takes, and after --pods the pods the named workload controls (the rest of a list too)', async () => {

@@ -166,7 +166,7 @@ test('UnitedDeployment of Advanced StatefulSet subsets: per-subset partitions ke
     assert.equal(restart.code, 0, `${restart.stdout}${restart.stderr}`);
     const after = (await getJson(['get', 'pods', '-l', 'app=ud-web'], kc)).items;
     assert.equal(after.length, 10);
-    assert.ok(after.every((p) => (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1), 'every pod of the UD restarted in place');
+    assert.ok(after.every((p) => ((p.status as { containerStatuses?: Array<{ restartCount?: number }> } | undefined)?.containerStatuses?.[0]?.restartCount ?? 0) >= 1), 'every pod of the UD restarted in place');
   } finally {
     await sb.stop();
   }

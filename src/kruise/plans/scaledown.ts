@@ -13,7 +13,8 @@
 // SCALEDOWN_ANNOTATION: pod UIDs for a CloneSet, ordinals for an ASTS). A pod or ordinal recorded
 // there counts as done, whatever state it is in now (still listed in podsToDelete, terminating,
 // gone, reserved), so running the same command again writes nothing and never lowers replicas
-// twice. A pod in podsToDelete, terminating or reserved that no scaledown recorded was put there
+// twice; later writes keep gone pods recorded (up to MAX_RECORDED_PODS), so a rerun of a scaledown
+// that overlapped another still finds its own. A pod in podsToDelete, terminating or reserved that no scaledown recorded was put there
 // by someone else (to replace it, not to scale in): refused rather than guessed.
 import { applyJsonPatch, type JsonPatchOp } from '../containers';
 import { dns1123SubdomainProblem } from '../names';
@@ -251,6 +252,28 @@ function replicaOps(workload: KubeObject, to: number): JsonPatchOp[] {
 const rvGuard = (workload: KubeObject): JsonPatchOp[] =>
   workload.metadata.resourceVersion ? [{ op: 'test', path: '/metadata/resourceVersion', value: workload.metadata.resourceVersion }] : [];
 
+/** Most pods a CloneSet's record keeps (about 60 bytes each in the annotation). */
+export const MAX_RECORDED_PODS = 256;
+
+/**
+ * The record's pods a write keeps: every one still done, gone ones included — a rerun of an earlier scaledown
+ * (or of one that overlapped another) must find its pods recorded, whatever was written since — except a name
+ * a new pod reuses (another UID); past MAX_RECORDED_PODS the gone ones go first, in name order.
+ */
+function keptRecord(recorded: Record<string, string>, pods: ReadonlyMap<string, PodFacts>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  const gone: string[] = [];
+  for (const [n, uid] of Object.entries(recorded)) {
+    const pod = pods.get(n);
+    if (pod && pod.uid !== uid) continue;
+    kept[n] = uid;
+    if (!pod) gone.push(n);
+  }
+  const excess = Object.keys(kept).length - (MAX_RECORDED_PODS - 1);
+  for (const n of gone.sort().slice(0, Math.max(0, excess))) delete kept[n];
+  return kept;
+}
+
 export function decideScaledown(input: ScaledownInput): ScaledownDecision {
   return input.kind === 'CloneSet' ? decideCloneSet(input) : decideAdvancedStatefulSet(input);
 }
@@ -291,8 +314,7 @@ function decideCloneSet(input: ScaledownInput): ScaledownDecision {
   const to = from - fresh.length;
   if (to < 0) return refused([`cannot remove ${fresh.length} pods from ${label}: it has ${from} replicas`]);
 
-  const kept: Record<string, string> = {};
-  for (const [n, uid] of Object.entries(record.pods)) if (pods.get(n)?.uid === uid) kept[n] = uid;
+  const kept = keptRecord(record.pods, pods);
   for (const p of fresh) kept[p.name] = p.uid;
   const ops: JsonPatchOp[] = [
     ...rvGuard(workload),

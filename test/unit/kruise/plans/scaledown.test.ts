@@ -12,6 +12,7 @@ import { activeOrdinals } from '../../../../src/kruise/partition';
 import {
   decideScaledown,
   formatOrdinals,
+  MAX_RECORDED_PODS,
   parseOrdinals,
   parsePodNames,
   parseScaledownRecord,
@@ -169,10 +170,26 @@ test('rerun after success: the recorded pods count as done whether listed, termi
   assert.deepEqual(third.already.map((t) => t.name), ['web-a']);
   const record = parseScaledownRecord((applyJsonPatch(truncated, third.ops) as Obj).metadata.annotations?.[SCALEDOWN_ANNOTATION]);
   assert.deepEqual(Object.keys(record.pods), ['web-a', 'web-b', 'web-c']);
-  // ...and once web-a and web-b are gone a later write drops them from the record.
+  // ...and once web-a and web-b are gone a later write keeps them recorded (issue #26: it dropped them, and a rerun
+  // of the first scaledown, which had overlapped another, exited 2 "pod web-a not found").
   const afterThird = applyJsonPatch(truncated, third.ops) as Obj;
   const later = write(decideScaledown(cloneSetInput({ pods: ['web-d'] }, podsOf(...WEB_PODS.slice(2)), afterThird)));
-  assert.deepEqual(Object.keys(parseScaledownRecord((applyJsonPatch(afterThird, later.ops) as Obj).metadata.annotations?.[SCALEDOWN_ANNOTATION]).pods), ['web-c', 'web-d']);
+  const afterLater = applyJsonPatch(afterThird, later.ops) as Obj;
+  assert.deepEqual(Object.keys(parseScaledownRecord(afterLater.metadata.annotations?.[SCALEDOWN_ANNOTATION]).pods), ['web-a', 'web-b', 'web-c', 'web-d']);
+  assert.equal(decideScaledown(cloneSetInput({ pods: ['web-a', 'web-b'] }, podsOf(...WEB_PODS.slice(4)), afterLater)).kind, 'unchanged');
+});
+
+test('the record is bounded: past MAX_RECORDED_PODS the gone pods go first, the ones still there never', () => {
+  const cs = load('cloneset-web.yaml');
+  const many: Record<string, string> = {};
+  for (let i = 0; i < MAX_RECORDED_PODS + 10; i++) many[`web-gone-${String(i).padStart(4, '0')}`] = `uid-${i}`;
+  many['web-b'] = 'uid-web-b';
+  cs.metadata.annotations = { [SCALEDOWN_ANNOTATION]: JSON.stringify({ pods: many }) };
+  const d = write(decideScaledown(cloneSetInput({ pods: ['web-a'] }, undefined, cs)));
+  const kept = parseScaledownRecord((applyJsonPatch(cs, d.ops) as Obj).metadata.annotations?.[SCALEDOWN_ANNOTATION]).pods;
+  assert.equal(Object.keys(kept).length, MAX_RECORDED_PODS);
+  assert.ok(kept['web-a'] && kept['web-b'], 'the pod removed now and one still there are kept');
+  assert.equal(kept['web-gone-0000'], undefined, 'the first gone names go');
 });
 
 test('a pod that reuses a recorded name (a new UID) is a new pod, not one already removed', () => {
