@@ -77,7 +77,7 @@ export async function restartByRecreating(
     // The workload is back once it has as many Ready pods as before the restart began (the
     // first run's count when resuming: its last batch may still be coming back).
     const readyBefore = resumed?.readyBefore ?? owned().filter(podIsReady).length;
-    record = resumed ?? { id: shortHash(`${target.object.metadata.uid ?? target.name}|${Date.now()}|${Math.random()}`, 8), via: 'client', containers: options.containers.join(','), state: 'running', startedAt: new Date().toISOString(), pods: all.map((p) => p.metadata.uid ?? ''), created: [], readyBefore };
+    record = resumed ?? { id: shortHash(`${target.object.metadata.uid ?? target.name}|${Date.now()}|${Math.random()}`, 8), via: 'client', containers: options.containers.join(','), state: 'running', startedAt: new Date().toISOString(), pods: all.map((p) => p.metadata.uid ?? ''), created: [], readyBefore, ...(options.parent ? { parent: options.parent } : {}) };
     if (lease) await lease.save(record);
     if (resumed) {
       const done = all.length - pods.length;

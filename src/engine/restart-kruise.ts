@@ -50,7 +50,7 @@ export async function restartWithCrrs(
   const runId = resumed?.id ?? shortHash(`${target.object.metadata.uid ?? target.name}|${options.containers.join(',')}|${Date.now()}|${Math.random()}`, 8);
   const record: RestartRunRecord = resumed
     ? { ...resumed, created: [...resumed.created] }
-    : { id: runId, via: 'kruise', containers: options.containers.join(','), state: 'running', startedAt: new Date().toISOString(), pods: pods.map((p) => p.metadata.uid ?? ''), created: [] };
+    : { id: runId, via: 'kruise', containers: options.containers.join(','), state: 'running', startedAt: new Date().toISOString(), pods: pods.map((p) => p.metadata.uid ?? ''), created: [], ...(options.parent ? { parent: options.parent } : {}) };
   const onRecord: KubeObject[] = resumed ? (await client.list(crrRt, ns, { labelSelector: `${RESTART_RUN_LABEL}=${runId}`, signal: ctx.signal })).items : [];
   const run: CrrRunInfo = { runId, workloadKind: target.kind, workloadName: target.name, total: pods.length, requestedContainers: options.containers };
   const build = (pod: Pod): KubeObject =>

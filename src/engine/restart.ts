@@ -34,6 +34,8 @@ export interface RestartOptions {
   concurrency?: number;
   /** Wait for another run's lease on the workload instead of exiting 1. */
   waitForLock?: boolean;
+  /** This run is one namespace of a run over several (a SidecarSet's pods): recorded with it (restart-run.ts). */
+  parent?: { id: string; namespaces: string[] };
 }
 
 /** How the engine talks to the user; the command decides TTY spinner vs plain lines. */

@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { kubectl, REPO_ROOT, runCli } from '../helpers/cli';
+import { kubectl, REPO_ROOT, runCli, streamCli } from '../helpers/cli';
 import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
 import { jsonLines, summary, writes } from './rollout-helpers';
 
@@ -213,6 +213,28 @@ test('restart sidecarset/log -c logger: in place in every matched pod, in every 
   }
   const crrs = await sb.api('GET', '/apis/apps.kruise.io/v1alpha1/containerrecreaterequests');
   assert.deepEqual((crrs.body.items as any[]).map((c) => c.metadata.namespace).sort(), ['default', 'default', 'default', 'default', 'default', 'team']);
+});
+
+test('restart sidecarset/log interrupted (SIGINT) in its second namespace, then rerun: the rerun continues the run, every sidecar restarted exactly once (issue #26: namespace default restarted twice)', async () => {
+  const restarts = async () => {
+    const r = await sb.api('GET', '/api/v1/pods?labelSelector=logging%3Don');
+    return new Map((r.body.items as any[]).map((p) => [`${p.metadata.namespace}/${p.metadata.name}`, (p.status.containerStatuses as any[]).find((c) => c.name === 'logger').restartCount as number]));
+  };
+  const before = await restarts();
+  const args = ['restart', 'sidecarset/log', '-c', 'logger', '--max-unavailable', '2', '--timeout', '60s'];
+  const first = streamCli(args, { kubeconfig: sb.kubeconfig });
+  // Namespace default (5 pods, 3 batches) is done once team's turn is announced.
+  await waitUntil('the run to reach namespace team', () => (/namespace team:/.test(first.stderr()) ? true : undefined), 40_000, 20);
+  const stopped = await first.stop('SIGINT');
+  assert.equal(stopped.code, 130, summary(stopped));
+  const again = await cli(args, 60_000);
+  assert.equal(again.code, 0, summary(again));
+  assert.match(again.stderr, /resuming restart \w+ of sidecarset\/log, which did not finish: namespace default done, not restarted again/);
+  const after = await waitUntil('team\'s sidecar restarted', async () => {
+    const now = await restarts();
+    return [...now.values()].every((n, i) => n >= [...before.values()][i]! + 1) ? now : undefined;
+  }, 20_000);
+  for (const [name, n] of after) assert.equal(n, before.get(name)! + 1, `${name}: logger restarted exactly once`);
 });
 
 test('rollout history|undo sidecarset/log: the ControllerRevisions Kruise records, undo restores the previous sidecars', async () => {

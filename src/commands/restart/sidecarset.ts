@@ -12,6 +12,8 @@ import type { LabelSelectorShape } from '../../kruise/builders/imagepulljob';
 import { labelSelectorString } from '../../kruise/selectors';
 import type { Pod } from '../../kruise/types';
 import { readSidecarSet, sidecarNames, sidecarSetMatchesPod, type SidecarSetView } from '../../kruise/workloads/sidecarset';
+import { multiNamespaceResume, type MultiNamespaceResume, type RestartRunRecord } from '../../kruise/plans/restart-run';
+import { shortHash } from '../../kruise/builders/hash';
 
 const POD_RT: ResourceType = { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true };
 
@@ -54,9 +56,15 @@ export async function restartSidecarSet(
     byNamespace.set(ns, [...(byNamespace.get(ns) ?? []), p]);
   }
   const { runRestart } = await import('../../engine/restart');
-  const namespaces = [...byNamespace.keys()].sort();
+  const current = [...byNamespace.keys()].sort();
+  // One run over every namespace: a rerun after an interruption continues it, skipping the namespaces it finished.
+  const resume = options.dryRun === 'none' ? await resumeOf(client, name, current, options.containers, ctx.signal) : undefined;
+  const parent = resume ? { id: resume.id, namespaces: resume.namespaces } : { id: shortHash(`${object.metadata.uid ?? name}|${options.containers.join(',')}|${Date.now()}|${Math.random()}`, 8), namespaces: current };
+  const namespaces = [...parent.namespaces, ...current.filter((ns) => !parent.namespaces.includes(ns))].filter((ns) => byNamespace.has(ns));
+  if (resume && resume.done.length > 0) reporter.log(`resuming restart ${resume.id} of sidecarset/${name}, which did not finish: namespace${resume.done.length === 1 ? '' : 's'} ${resume.done.join(', ')} done, not restarted again`);
   const results: Array<{ ns: string; r: RestartResult }> = [];
   for (const ns of namespaces) {
+    if (resume?.done.includes(ns)) continue;
     if (namespaces.length > 1) reporter.log(`namespace ${ns}: ${byNamespace.get(ns)!.length} matched pods`);
     const target: WorkloadTarget = {
       rt,
@@ -68,11 +76,19 @@ export async function restartSidecarSet(
       pods: byNamespace.get(ns)!,
       relistPods: (signal) => matchedPods(client, view, ns, signal),
     };
-    const r = await runRestart(ctx, client, target, { ...options, via: 'kruise' }, reporter);
+    const r = await runRestart(ctx, client, target, { ...options, via: 'kruise', parent }, reporter);
     results.push({ ns, r });
     if (r.outcome === 'failed' || r.outcome === 'timeout') break;
   }
   return mergeResults(results, namespaces.length > 1);
+}
+
+/** The whole run a rerun continues, from the record on each namespace's restart lease (restart-run.ts). */
+async function resumeOf(client: KubeClient, name: string, namespaces: readonly string[], containers: readonly string[], signal: AbortSignal): Promise<MultiNamespaceResume | undefined> {
+  const { restartLeaseState } = await import('../../engine/restart-lease');
+  const records = new Map<string, RestartRunRecord | undefined>();
+  for (const ns of namespaces) records.set(ns, (await restartLeaseState(client, ns, 'SidecarSet', name, `sidecarset/${name}`, signal)).previous);
+  return multiNamespaceResume(records, 'kruise', containers);
 }
 
 /** One result for the whole SidecarSet: the worst outcome, every row (pods prefixed by namespace when several). */

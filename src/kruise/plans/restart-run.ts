@@ -21,6 +21,11 @@ export interface RestartRunRecord {
   created: string[];
   /** Ready pods before the run (client executor): a resumed run first waits for as many again. */
   readyBefore?: number;
+  /**
+   * A run over several namespaces (a SidecarSet's pods): the id of the whole run and its namespaces in
+   * order, on each namespace's record, so that a rerun continues the whole run (sidecarSetResume).
+   */
+  parent?: { id: string; namespaces: string[] };
 }
 
 function strings(v: unknown): string[] {
@@ -42,7 +47,46 @@ export function parseRunRecord(text: string | undefined): RestartRunRecord | und
     pods: strings(r.pods),
     created: strings(r.created),
     ...(typeof r.readyBefore === 'number' ? { readyBefore: r.readyBefore } : {}),
+    ...parentOf(r.parent),
   };
+}
+
+function parentOf(v: unknown): Pick<RestartRunRecord, 'parent'> {
+  const p = jsonObjectOf(JSON.stringify(v ?? null));
+  if (!p || typeof p.id !== 'string') return {};
+  return { parent: { id: p.id, namespaces: strings(p.namespaces) } };
+}
+
+/** What a rerun of a run over several namespaces does: the whole run to continue, and its namespaces already done. */
+export interface MultiNamespaceResume {
+  id: string;
+  namespaces: string[];
+  done: string[];
+}
+
+/**
+ * The whole run over several namespaces a rerun continues: the latest one whose namespaces are not all done (a
+ * namespace without its record, or with one not done, was not finished: interrupted in it, or before it began),
+ * with the same executor and containers; undefined when there is none (a new run). `records` by namespace.
+ */
+export function multiNamespaceResume(records: ReadonlyMap<string, RestartRunRecord | undefined>, via: 'kruise' | 'client', containers: readonly string[]): MultiNamespaceResume | undefined {
+  const runs = new Map<string, { namespaces: string[]; startedAt: string }>();
+  for (const r of records.values()) {
+    if (!r?.parent || r.via !== via || r.containers !== containers.join(',')) continue;
+    const seen = runs.get(r.parent.id);
+    if (!seen || r.startedAt < seen.startedAt) runs.set(r.parent.id, { namespaces: r.parent.namespaces, startedAt: r.startedAt });
+  }
+  const candidates = [...runs.entries()].sort((a, b) => (a[1].startedAt < b[1].startedAt ? 1 : -1));
+  for (const [id, run] of candidates) {
+    const done = run.namespaces.filter((ns) => {
+      const r = records.get(ns);
+      return r?.parent?.id === id && r.state === 'done';
+    });
+    if (done.length < run.namespaces.length) return { id, namespaces: run.namespaces, done };
+    // The latest whole run finished: running the command again means restarting again.
+    return undefined;
+  }
+  return undefined;
 }
 
 export function serializeRunRecord(record: RestartRunRecord): string {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import {
   coveredByRun,
   deletedByRun,
+  multiNamespaceResume,
   parseRunRecord,
   resumableRun,
   serializeRunRecord,
@@ -36,6 +37,26 @@ test('restart-run.ts coveredByRun: pods created after the run began, and pods wh
   assert.equal(coveredByRun(record, 'u9'), 'new-pod');
   assert.equal(coveredByRun(record, 'u1'), 'crr-created');
   assert.equal(coveredByRun(record, 'u2'), undefined);
+});
+
+test('restart-run.ts multiNamespaceResume: a SidecarSet run over several namespaces continues past the namespaces it finished', () => {
+  const parent = { id: 'p1', namespaces: ['default', 'team'] };
+  const done: RestartRunRecord = { ...record, state: 'done', parent };
+  const running: RestartRunRecord = { ...record, state: 'running', parent, startedAt: '2026-11-24T10:01:00Z' };
+  // Interrupted in team: default is not restarted again.
+  assert.deepEqual(multiNamespaceResume(new Map([['default', done], ['team', running]]), 'kruise', ['nginx']), { id: 'p1', namespaces: ['default', 'team'], done: ['default'] });
+  // Interrupted before team began (no record there yet).
+  assert.deepEqual(multiNamespaceResume(new Map([['default', done], ['team', undefined]]), 'kruise', ['nginx'])?.done, ['default']);
+  // The whole run finished: a rerun is a new restart.
+  assert.equal(multiNamespaceResume(new Map([['default', done], ['team', { ...done }]]), 'kruise', ['nginx']), undefined);
+  // Other containers or executor: a different run.
+  assert.equal(multiNamespaceResume(new Map([['default', done], ['team', running]]), 'kruise', ['sidecar']), undefined);
+  assert.equal(multiNamespaceResume(new Map([['default', done], ['team', running]]), 'client', ['nginx']), undefined);
+  // A single-namespace run's record (no parent) is never a multi-namespace run.
+  assert.equal(multiNamespaceResume(new Map([['default', { ...record }]]), 'kruise', ['nginx']), undefined);
+  // A newer whole run that finished hides an older unfinished one.
+  const old = { id: 'p0', namespaces: ['default', 'team'] };
+  assert.equal(multiNamespaceResume(new Map([['default', { ...done, startedAt: '2026-11-24T11:00:00Z' }], ['team', { ...done, startedAt: '2026-11-24T11:01:00Z' }], ['extra', { ...running, parent: old }]]), 'kruise', ['nginx']), undefined);
 });
 
 test('lease.ts leaseHolder: held until renewTime + leaseDurationSeconds, free once released or expired', () => {
