@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { kubectl, runCli, REPO_ROOT } from '../helpers/cli';
+import { kubectl, runCli, streamCli, REPO_ROOT } from '../helpers/cli';
 import { startSandbox, waitUntil } from '../helpers/sandbox';
 
 const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'uniteddeployment', 'ud-web.yaml');
@@ -18,6 +18,10 @@ interface Item {
   metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string>; ownerReferences?: Array<{ kind: string; name: string }> };
   spec?: { replicas?: number; containers?: Array<{ image: string }>; updateStrategy?: Record<string, unknown> };
   status?: Record<string, unknown>;
+}
+
+function restarts(p: Item): number {
+  return (p.status as { containerStatuses?: Array<{ restartCount?: number }> } | undefined)?.containerStatuses?.[0]?.restartCount ?? 0;
 }
 
 async function getJson(args: string[], kubeconfig: string): Promise<{ items: Item[] } & Item> {
@@ -166,7 +170,22 @@ test('UnitedDeployment of Advanced StatefulSet subsets: per-subset partitions ke
     assert.equal(restart.code, 0, `${restart.stdout}${restart.stderr}`);
     const after = (await getJson(['get', 'pods', '-l', 'app=ud-web'], kc)).items;
     assert.equal(after.length, 10);
-    assert.ok(after.every((p) => ((p.status as { containerStatuses?: Array<{ restartCount?: number }> } | undefined)?.containerStatuses?.[0]?.restartCount ?? 0) >= 1), 'every pod of the UD restarted in place');
+    assert.ok(after.every((p) => restarts(p) >= 1), 'every pod of the UD restarted in place');
+    // Interrupted between batches, then rerun (issue #26): the rerun continues the UD's run, no pod twice.
+    const counted = new Map(after.map((p) => [p.metadata.name, restarts(p)]));
+    const args = ['restart', 'ud/db', '-c', 'nginx', '--max-unavailable=3', '--timeout=60s'];
+    const run = streamCli(args, { kubeconfig: kc });
+    await waitUntil('a batch of the UD done', () => (/batch 1\/4: 3\/3 pods restarted/.test(run.stderr()) ? true : undefined), 30_000, 20);
+    const stopped = await run.stop('SIGINT');
+    assert.equal(stopped.code, 130, stopped.stderr);
+    const again = await runCli(args, env);
+    assert.equal(again.code, 0, `${again.stdout}${again.stderr}`);
+    assert.match(again.stderr, /resuming restart \w+ of uniteddeployment\/db, which did not finish: \d+ of 10 pods already restarted/);
+    const twice = await waitUntil('every UD pod restarted again', async () => {
+      const now = (await getJson(['get', 'pods', '-l', 'app=ud-web'], kc)).items;
+      return now.every((p) => restarts(p) >= counted.get(p.metadata.name)! + 1) ? now : undefined;
+    }, 20_000);
+    for (const p of twice) assert.equal(restarts(p), counted.get(p.metadata.name)! + 1, `${p.metadata.name} restarted exactly once by the interrupted run and its rerun`);
   } finally {
     await sb.stop();
   }
