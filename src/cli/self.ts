@@ -34,6 +34,20 @@ export function programNameFor(invoked: string | undefined): string {
  * keeps a short command's peak memory below kubectl's; under Node this does nothing.
  */
 export function useFullJit(): void {
+  setJitPolicy(1);
+}
+
+/**
+ * A command about to decode thousands of objects while it waits (rollout status following a
+ * rollout's pods) asks for a tier-up slower still: at the executable's start rate, decoding a
+ * 5,000-pod list reached Bun's optimizing tiers, whose compilers cost ~8 MB of peak memory for no
+ * measured time saved (bench/rollout-status-memory.mjs). Under Node this does nothing.
+ */
+export function useWaitingJit(): void {
+  setJitPolicy(1000);
+}
+
+function setJitPolicy(scale: number): void {
   const bun = (globalThis as { Bun?: { unsafe?: { setJITPolicy?: (scale: number) => void } } }).Bun;
-  bun?.unsafe?.setJITPolicy?.(1);
+  bun?.unsafe?.setJITPolicy?.(scale);
 }
