@@ -146,8 +146,11 @@ export function isDiscovery(entry) {
   return entry.path === '/api' || entry.path === '/apis' || /^\/apis?\/[^/]+(\/[^/]+)?$/.test(entry.path) || entry.path.startsWith('/openapi');
 }
 
-/** A CloneSet manifest of `replicas` nginx pods labelled app=NAME; `updateStrategy` is YAML flow text. */
-export function cloneSetYaml(name, replicas, updateStrategy = '{type: InPlaceIfPossible}', { revisionHistoryLimit } = {}) {
+/**
+ * A CloneSet manifest of `replicas` nginx pods labelled app=NAME; `updateStrategy` is YAML flow text.
+ * `sidecar`: a second container (busybox) in every pod, after the nginx one.
+ */
+export function cloneSetYaml(name, replicas, updateStrategy = '{type: InPlaceIfPossible}', { revisionHistoryLimit, sidecar = false } = {}) {
   return `apiVersion: apps.kruise.io/v1alpha1
 kind: CloneSet
 metadata: {name: ${name}}
@@ -157,7 +160,7 @@ ${revisionHistoryLimit === undefined ? '' : `  revisionHistoryLimit: ${revisionH
   template:
     metadata: {labels: {app: ${name}}}
     spec:
-      containers: [{name: app, image: "nginx:1.25"}]
+      containers: [{name: app, image: "nginx:1.25"}${sidecar ? ', {name: sidecar, image: "busybox:1.36"}' : ''}]
   updateStrategy: ${updateStrategy}
 `;
 }
