@@ -38,13 +38,15 @@ export function useFullJit(): void {
 }
 
 /**
- * A command about to decode thousands of objects while it waits (rollout status following a
- * rollout's pods) asks for a tier-up slower still: at the executable's start rate, decoding a
- * 5,000-pod list reached Bun's optimizing tiers, whose compilers cost ~8 MB of peak memory for no
- * measured time saved (bench/rollout-status-memory.mjs). Under Node this does nothing.
+ * A command that waits on watches of many pods (rollout status following a rollout's pods) puts
+ * Bun's JIT tiers out of reach: decoding a 5,000-pod list and re-evaluating hundreds of pods several
+ * times a second reached them within seconds even at the start rate, and their compilers cost 6-8 MB
+ * of peak memory (an active 5,000-pod gate 62 -> 55 MB), for ~0.1 s more on that list and a few
+ * percent of a core while following 1,000 updated pods (bench/rollout-status-memory.mjs). Under
+ * Node this does nothing.
  */
 export function useWaitingJit(): void {
-  setJitPolicy(1000);
+  setJitPolicy(100_000);
 }
 
 function setJitPolicy(scale: number): void {
