@@ -1,7 +1,7 @@
 // Small whole-process benchmark helpers: medians of wall time, peak RSS through
 // GNU time, a sandbox started as a subprocess, and request counts from its audit log.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdtempSync, openSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 
@@ -36,6 +36,21 @@ export const FORMS = [
   { key: 'node26', label: `npm form, Node ${spawnSync(node26, ['--version'], { encoding: 'utf8' }).stdout?.trim().replace(/^v/, '')}`, argv: (args) => [node26, [cli, ...args]] },
   { key: 'exe', label: 'executable', argv: (args) => [exe, args] },
 ];
+
+/**
+ * Drops a file's pages from the page cache (written back first), so that a command mapping it reads
+ * it as any installed binary is read. A just-written executable is cached in large folios, which a
+ * mapping takes whole: the standalone executable measured ~6 MB more RSS on every command then.
+ */
+export function dropFromPageCache(file) {
+  const fd = openSync(file, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  spawnSync('dd', [`if=${file}`, 'iflag=nocache', 'count=0', 'status=none']);
+}
 
 /** Shell-quotes one word. */
 export const shq = (w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
