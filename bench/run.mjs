@@ -379,7 +379,7 @@ if (want('scale')) {
   const gate = await measureGateMemory({ runs: 3 });
   for (const r of gate) {
     const g = summarizeGate(r);
-    const name = `${r.key} rollout status: active ${ACTIVE_REPLICAS.toLocaleString('en')}-pod update vs finished ${FINISHED_REPLICAS}-pod CloneSet, peak RSS`;
+    const name = `${r.key} rollout status peak RSS: active ${ACTIVE_REPLICAS.toLocaleString("en")} pods vs finished ${FINISHED_REPLICAS}`;
     report(name, r2(g.ratio), 'x', `<= ${GATE_BUDGET}x`, g.ok, `${r2(g.active)} MB vs ${r2(g.finished)} MB, medians of ${r.active.length}`);
   }
 }
