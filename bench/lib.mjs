@@ -1,7 +1,7 @@
 // Small whole-process benchmark helpers: medians of wall time, peak RSS through
 // GNU time, a sandbox started as a subprocess, and request counts from its audit log.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdtempSync, openSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 
@@ -36,6 +36,21 @@ export const FORMS = [
   { key: 'node26', label: `npm form, Node ${spawnSync(node26, ['--version'], { encoding: 'utf8' }).stdout?.trim().replace(/^v/, '')}`, argv: (args) => [node26, [cli, ...args]] },
   { key: 'exe', label: 'executable', argv: (args) => [exe, args] },
 ];
+
+/**
+ * Drops a file's pages from the page cache (written back first), so that a command mapping it reads
+ * it as any installed binary is read. A just-written executable is cached in large folios, which a
+ * mapping takes whole: the standalone executable measured ~6 MB more RSS on every command then.
+ */
+export function dropFromPageCache(file) {
+  const fd = openSync(file, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  spawnSync('dd', [`if=${file}`, 'iflag=nocache', 'count=0', 'status=none']);
+}
 
 /** Shell-quotes one word. */
 export const shq = (w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
@@ -146,8 +161,11 @@ export function isDiscovery(entry) {
   return entry.path === '/api' || entry.path === '/apis' || /^\/apis?\/[^/]+(\/[^/]+)?$/.test(entry.path) || entry.path.startsWith('/openapi');
 }
 
-/** A CloneSet manifest of `replicas` nginx pods labelled app=NAME; `updateStrategy` is YAML flow text. */
-export function cloneSetYaml(name, replicas, updateStrategy = '{type: InPlaceIfPossible}', { revisionHistoryLimit } = {}) {
+/**
+ * A CloneSet manifest of `replicas` nginx pods labelled app=NAME; `updateStrategy` is YAML flow text.
+ * `sidecar`: a second container (busybox) in every pod, after the nginx one.
+ */
+export function cloneSetYaml(name, replicas, updateStrategy = '{type: InPlaceIfPossible}', { revisionHistoryLimit, sidecar = false } = {}) {
   return `apiVersion: apps.kruise.io/v1alpha1
 kind: CloneSet
 metadata: {name: ${name}}
@@ -157,7 +175,7 @@ ${revisionHistoryLimit === undefined ? '' : `  revisionHistoryLimit: ${revisionH
   template:
     metadata: {labels: {app: ${name}}}
     spec:
-      containers: [{name: app, image: "nginx:1.25"}]
+      containers: [{name: app, image: "nginx:1.25"}${sidecar ? ', {name: sidecar, image: "busybox:1.36"}' : ''}]
   updateStrategy: ${updateStrategy}
 `;
 }

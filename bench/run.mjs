@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hostBun } from '../scripts/build-exe.mjs';
 import { buildSeaCandidates } from './candidates.mjs';
+import { ACTIVE_REPLICAS, BUDGET as GATE_BUDGET, FINISHED_REPLICAS, measureGateMemory, summarize as summarizeGate } from './rollout-status-memory.mjs';
 import { cli, cloneSetYaml as cloneSetYamlOf, root, kubectlBin, wallMs, wallMsInterleaved, peakMb, peakMbOf, startSandbox, run, waitFor, isDiscovery, median, FORMS, chain, exe } from './lib.mjs';
 
 const wanted = new Set(process.argv.slice(2));
@@ -371,6 +372,15 @@ if (want('scale')) {
     report('restart of 1,000 pods: CRRs created (no duplicates)', crrCreates.length, 'req', '== 1000', crrCreates.length === 1000, `${entries.length} requests in all`);
   } finally {
     await sb.stop();
+  }
+
+  // An active gate's memory is bounded by what its verdict reads, not by the pods' size (issue #25):
+  // bench/rollout-status-memory.mjs, on a sandbox of its own (--nodes=10, two containers per pod).
+  const gate = await measureGateMemory({ runs: 3 });
+  for (const r of gate) {
+    const g = summarizeGate(r);
+    const name = `${r.key} rollout status peak RSS: active ${ACTIVE_REPLICAS.toLocaleString("en")} pods vs finished ${FINISHED_REPLICAS}`;
+    report(name, r2(g.ratio), 'x', `<= ${GATE_BUDGET}x`, g.ok, `${r2(g.active)} MB vs ${r2(g.finished)} MB, medians of ${r.active.length}`);
   }
 }
 

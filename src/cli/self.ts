@@ -34,6 +34,22 @@ export function programNameFor(invoked: string | undefined): string {
  * keeps a short command's peak memory below kubectl's; under Node this does nothing.
  */
 export function useFullJit(): void {
+  setJitPolicy(1);
+}
+
+/**
+ * A command that waits on watches of many pods (rollout status following a rollout's pods) puts
+ * Bun's JIT tiers out of reach: decoding a 5,000-pod list and re-evaluating hundreds of pods several
+ * times a second reached them within seconds even at the start rate, and their compilers cost 6-8 MB
+ * of peak memory (an active 5,000-pod gate 62 -> 55 MB), for ~0.1 s more on that list and a few
+ * percent of a core while following 1,000 updated pods (bench/rollout-status-memory.mjs). Under
+ * Node this does nothing.
+ */
+export function useWaitingJit(): void {
+  setJitPolicy(100_000);
+}
+
+function setJitPolicy(scale: number): void {
   const bun = (globalThis as { Bun?: { unsafe?: { setJITPolicy?: (scale: number) => void } } }).Bun;
-  bun?.unsafe?.setJITPolicy?.(1);
+  bun?.unsafe?.setJITPolicy?.(scale);
 }

@@ -23,12 +23,23 @@ export function trimPod(pod: Pod): Pod {
     if (waiting) out.state = { waiting: { reason: waiting.reason, message: waiting.message } };
     return out;
   };
+  // Kruise's record of an in-place update: which image IDs the containers ran before it
+  const inPlace = pod.metadata.annotations?.[INPLACE_UPDATE_STATE_ANNOTATION];
+  // A container's status is read for its waiting state (failingContainer) and, after an in-place
+  // update, for its image and imageID (templateImageMismatch): a running container of a pod never
+  // updated in place is read for nothing.
+  const trimStatuses = (list: ContainerStatus[] | undefined): ContainerStatus[] | undefined => {
+    const kept = (list ?? []).filter((cs) => inPlace || cs.state?.waiting).map(trimStatus);
+    return kept.length ? kept : undefined;
+  };
   const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
   const status: NonNullable<Pod['status']> = {};
   if (pod.status?.startTime) status.startTime = pod.status.startTime;
   if (ready) status.conditions = [{ type: 'Ready', status: ready.status, lastTransitionTime: ready.lastTransitionTime }];
-  if (pod.status?.containerStatuses?.length) status.containerStatuses = pod.status.containerStatuses.map(trimStatus);
-  if (pod.status?.initContainerStatuses?.length) status.initContainerStatuses = pod.status.initContainerStatuses.map(trimStatus);
+  const containerStatuses = trimStatuses(pod.status?.containerStatuses);
+  if (containerStatuses) status.containerStatuses = containerStatuses;
+  const initContainerStatuses = trimStatuses(pod.status?.initContainerStatuses);
+  if (initContainerStatuses) status.initContainerStatuses = initContainerStatuses;
   const metadata: Pod['metadata'] = { name: pod.metadata.name, uid: pod.metadata.uid, creationTimestamp: pod.metadata.creationTimestamp };
   if (revision !== undefined || templateHash !== undefined) {
     metadata.labels = {};
@@ -41,8 +52,6 @@ export function trimPod(pod: Pod): Pod {
     if (value !== undefined) (metadata.labels ??= {})[key] = value;
   }
   if (pod.metadata.deletionTimestamp) metadata.deletionTimestamp = pod.metadata.deletionTimestamp;
-  // Kruise's record of an in-place update: which image IDs the containers ran before it
-  const inPlace = pod.metadata.annotations?.[INPLACE_UPDATE_STATE_ANNOTATION];
   if (inPlace) metadata.annotations = { [INPLACE_UPDATE_STATE_ANNOTATION]: inPlace };
   const spec = { containers: (pod.spec?.containers ?? []).map((c) => ({ name: c.name, image: c.image })) } as Pod['spec'];
   if (pod.spec?.initContainers?.length) spec.initContainers = pod.spec.initContainers.map((c) => ({ name: c.name, image: c.image }));

@@ -49,8 +49,11 @@ export interface ListOptions {
   limit?: number;
   resourceVersion?: string;
   signal?: AbortSignal;
-  /** Applied to each item as its page arrives (keep only what is needed of a long list). */
-  mapItem?: (item: KubeObject) => KubeObject;
+  /**
+   * Applied to each item as soon as it is read (keep only what is needed of a long list; the page is
+   * then decoded item by item); an item it maps to undefined is left out.
+   */
+  mapItem?: (item: KubeObject) => KubeObject | undefined;
   /** Cuts each page's request after this long (ms) instead of --request-timeout. */
   timeoutMs?: number;
 }

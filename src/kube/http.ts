@@ -1,8 +1,8 @@
 // HTTP transport to one API server: node http/https with a keep-alive agent (or, in the
-// standalone executable, Bun's native fetch for plain requests), through a proxy when kubectl would
-// use one (proxy.ts decides, proxy-connect.ts tunnels), TLS verification unless told otherwise,
-// --request-timeout, bounded retries with backoff (retry.ts), server Warning headers to stderr, and
-// -v request logging with every secret redacted.
+// standalone executable, Bun's native fetch for plain requests and watches), through a proxy when
+// kubectl would use one (proxy.ts decides, proxy-connect.ts tunnels), TLS verification unless told
+// otherwise, --request-timeout, bounded retries with backoff (retry.ts), server Warning headers to
+// stderr, and -v request logging with every secret redacted.
 import type * as http from 'node:http';
 import type * as httpsTypes from 'node:https';
 import type { Duplex } from 'node:stream';
@@ -93,6 +93,43 @@ export interface HttpResponse {
   body: string;
 }
 
+/** What decode() makes of a 2xx body, chunk by chunk as it arrives (a list page: list-decoder.ts). */
+export interface BodyReader<T> {
+  write(chunk: Uint8Array): void;
+  end(): T;
+}
+
+/** A body a BodyReader could not make sense of: not retried, reported as a body that is not JSON. */
+export class BodyDecodeError extends Error {
+  /** The answer it came in (the transport fills it in, for the message). */
+  answer: { status: number; statusText: string; headers: http.IncomingHttpHeaders } = { status: 200, statusText: 'OK', headers: {} };
+
+  constructor(
+    message: string,
+    /** The body's first characters, for the message. */
+    readonly start: string,
+    /** Bytes read when it was found. */
+    readonly bytes: number,
+  ) {
+    super(message);
+    this.name = 'BodyDecodeError';
+  }
+}
+
+/**
+ * A watch's open answer: its body chunk by chunk as it arrives; destroy() ends it. node:http's
+ * IncomingMessage is one; under Bun, fetchStream() makes one of fetch's body.
+ */
+export interface ResponseStream extends AsyncIterable<Uint8Array | string> {
+  destroy(): void;
+}
+
+/** A 2xx answer a BodyReader has read. */
+interface Decoded {
+  status: number;
+  value: unknown;
+}
+
 export class AbortError extends Error {
   constructor() {
     super('the operation was aborted');
@@ -149,18 +186,19 @@ function httpsModule(): typeof httpsTypes {
   return process.getBuiltinModule('node:https') as typeof httpsTypes;
 }
 
-// node:http loads on first use: the executable's plain requests go through fetch and never need it.
+// node:http loads on first use: the executable's requests and watches go through fetch and never need it.
 function httpModule(): typeof http {
   return process.getBuiltinModule('node:http') as typeof http;
 }
 
 /**
- * Under Bun (the standalone executable), plain requests go through its native fetch: node:http is
- * implemented in JavaScript there, and loading it put API commands' peak memory at kubectl's (set
- * image 44.5 MB, 23.5 ms; through fetch 41.9 MB, 17.9 ms). Watches and WebSockets keep node:http. Not
- * through a proxy (our tunnels are node:http agents: both forms reach the server the same way), nor with
- * a proxy variable in the environment that does not apply (Bun's fetch would follow it by rules of its
- * own), nor with --tls-server-name (its identity check is node:tls's), nor with a header of several values
+ * Under Bun (the standalone executable), plain requests and watches go through its native fetch:
+ * node:http is implemented in JavaScript there, and loading it put API commands' peak memory at
+ * kubectl's (set image 44.5 MB, 23.5 ms; through fetch 41.9 MB, 17.9 ms), and an active rollout
+ * status's (its two watches) ~5 MB higher. WebSockets keep node:http (ws). Not through a proxy (our
+ * tunnels are node:http agents: both forms reach the server the same way), nor with a proxy variable
+ * in the environment that does not apply (Bun's fetch would follow it by rules of its own), nor with
+ * --tls-server-name (its identity check is node:tls's), nor with a header of several values
  * (--as-group twice: fetch would join them into one "a, b" line, which the API server reads as one group).
  */
 function fetchUsable(config: TransportConfig): boolean {
@@ -172,8 +210,18 @@ function fetchUsable(config: TransportConfig): boolean {
 /** One request's outcome, whichever client sent it. */
 type Exchange =
   | { kind: 'error'; error: NodeJS.ErrnoException; phase: 'connect' | 'body' }
-  | { kind: 'stream'; res: http.IncomingMessage; status: number; statusText: string }
-  | { kind: 'response'; status: number; statusText: string; headers: http.IncomingHttpHeaders; body: string };
+  | { kind: 'stream'; res: ResponseStream; status: number; statusText: string; headers: http.IncomingHttpHeaders }
+  | { kind: 'response'; status: number; statusText: string; headers: http.IncomingHttpHeaders; body: string }
+  | { kind: 'decoded'; status: number; statusText: string; headers: http.IncomingHttpHeaders; value: unknown };
+
+/** How an exchange reads a 2xx answer: as text, as an open stream (watch), or through a BodyReader. */
+type Reading = 'text' | 'stream' | (() => BodyReader<unknown>);
+
+/** A body read whole, as one string. */
+function textReader(): BodyReader<string> {
+  const chunks: Uint8Array[] = [];
+  return { write: (c) => void chunks.push(c), end: () => Buffer.concat(chunks).toString('utf8') };
+}
 
 function requestTimeoutError(timeoutMs: number): NodeJS.ErrnoException {
   const err = new Error(`request timed out after ${timeoutMs}ms`) as NodeJS.ErrnoException;
@@ -308,7 +356,7 @@ export class Transport {
   /** Sends a request (retrying as allowed) and returns the response, whatever its status. */
   async send(req: HttpRequest): Promise<HttpResponse> {
     try {
-      return (await this.withRetries(req, false)) as HttpResponse;
+      return (await this.withRetries(req, 'text')) as HttpResponse;
     } catch (err) {
       throw this.scrub(err);
     }
@@ -332,40 +380,69 @@ export class Transport {
     try {
       return JSON.parse(res.body) as T;
     } catch {
-      const start = res.body.slice(0, 40).replace(/\s+/g, ' ');
-      const contentType = headerValue(res.headers['content-type']);
-      throw this.scrub(
-        new CliError(
-          `the response from ${this.url(req.path, req.query)} was not valid JSON (${res.status} ${res.statusText}, ${Buffer.byteLength(res.body)} bytes${contentType ? ` of ${contentType}` : ''}, starting ${JSON.stringify(start)})`,
-          undefined,
-          'hint: is the server (or a proxy in front of it) a Kubernetes API server?',
-        ),
-      );
+      throw this.notJson(req, res.status, res.statusText, res.headers, res.body.slice(0, 40), Buffer.byteLength(res.body));
     }
+  }
+
+  /**
+   * As json(), but a 2xx body goes to a reader chunk by chunk as it arrives instead of being held
+   * whole first (a list page mapped item by item). At -v8 and above, which log bodies, the body is
+   * read whole and then given to the reader.
+   */
+  async decode<T>(req: HttpRequest, reader: () => BodyReader<T>): Promise<T> {
+    let res: HttpResponse | Decoded;
+    try {
+      res = (await this.withRetries(req, this.config.verbosity >= 8 ? 'text' : reader)) as HttpResponse | Decoded;
+      if ('value' in res) return res.value as T;
+    } catch (err) {
+      if (err instanceof BodyDecodeError) throw this.notJson(req, err.answer.status, err.answer.statusText, err.answer.headers, err.start, err.bytes);
+      throw this.scrub(err);
+    }
+    if (res.status < 200 || res.status > 299) throw this.scrub(apiError(res.status, res.statusText, res.body, req.context));
+    const one = reader();
+    try {
+      one.write(Buffer.from(res.body, 'utf8'));
+      return one.end();
+    } catch (err) {
+      if (err instanceof BodyDecodeError) throw this.notJson(req, res.status, res.statusText, res.headers, err.start, err.bytes);
+      throw err;
+    }
+  }
+
+  private notJson(req: HttpRequest, status: number, statusText: string, headers: http.IncomingHttpHeaders, start: string, bytes: number): unknown {
+    const contentType = headerValue(headers['content-type']);
+    return this.scrub(
+      new CliError(
+        `the response from ${this.url(req.path, req.query)} was not valid JSON (${status} ${statusText}, ${bytes} bytes${contentType ? ` of ${contentType}` : ''}, starting ${JSON.stringify(start.replace(/\s+/g, ' '))})`,
+        undefined,
+        'hint: is the server (or a proxy in front of it) a Kubernetes API server?',
+      ),
+    );
   }
 
   /**
    * Opens a streaming response (watch). Establishment is retried like a GET; a non-2xx answer
    * is read and thrown as a KubeApiError. The caller consumes and destroys the stream.
    */
-  async stream(req: HttpRequest): Promise<http.IncomingMessage> {
+  async stream(req: HttpRequest): Promise<ResponseStream> {
     try {
-      return (await this.withRetries(req, true)) as http.IncomingMessage;
+      return (await this.withRetries(req, 'stream')) as ResponseStream;
     } catch (err) {
       throw this.scrub(err);
     }
   }
 
-  private async withRetries(req: HttpRequest, streaming: boolean): Promise<HttpResponse | http.IncomingMessage> {
+  private async withRetries(req: HttpRequest, reading: Reading): Promise<HttpResponse | ResponseStream | Decoded> {
     const idempotent = req.idempotent ?? req.method === 'GET';
     if (this.config.proxyBypass && !this.proxyLogged) {
       this.proxyLogged = true;
       this.logLine(`Proxy: none for ${this.config.server}: ${this.config.proxyBypass}`);
     }
+    const streaming = reading === 'stream';
     for (let attempt = 1; ; attempt++) {
       if (req.signal?.aborted) throw new AbortError();
       const started = Date.now();
-      const ex = streaming || !this.fetchTls ? await this.nodeExchange(req, streaming) : await this.fetchExchange(req);
+      const ex = this.fetchTls ? await this.fetchExchange(req, reading) : await this.nodeExchange(req, reading);
       if (ex.kind === 'error') {
         let { error } = ex;
         if (isAbortError(error)) throw error;
@@ -390,9 +467,14 @@ export class Transport {
         continue;
       }
       if (ex.kind === 'stream') {
-        this.emitWarnings(ex.res.headers);
-        this.logResponse(req, ex.status, ex.statusText, started, ex.res.headers, undefined);
+        this.emitWarnings(ex.headers);
+        this.logResponse(req, ex.status, ex.statusText, started, ex.headers, undefined);
         return ex.res;
+      }
+      if (ex.kind === 'decoded') {
+        this.emitWarnings(ex.headers);
+        this.logResponse(req, ex.status, ex.statusText, started, ex.headers, undefined);
+        return { status: ex.status, value: ex.value };
       }
       const { status, statusText, headers, body } = ex;
       this.emitWarnings(headers);
@@ -411,28 +493,34 @@ export class Transport {
     }
   }
 
-  /** One request through node:http(s): a watch's open stream, or the whole answer read. */
-  private async nodeExchange(req: HttpRequest, streaming: boolean): Promise<Exchange> {
+  /** One request through node:http(s): a watch's open stream, or the whole answer read (a 2xx one through its reader). */
+  private async nodeExchange(req: HttpRequest, reading: Reading): Promise<Exchange> {
     const result = await this.attempt(req);
     if (result.kind === 'error') return { kind: 'error', error: result.error, phase: 'connect' };
     const { res } = result;
     const status = res.statusCode ?? 0;
     const statusText = res.statusMessage ?? httpModule().STATUS_CODES[status] ?? '';
-    if (streaming && status >= 200 && status < 300) return { kind: 'stream', res, status, statusText };
+    const ok = status >= 200 && status < 300;
+    if (reading === 'stream' && ok) return { kind: 'stream', res, status, statusText, headers: res.headers };
+    const url = this.url(req.path, req.query);
+    const maxBytes = req.maxBytes ?? MAX_RESPONSE_BYTES;
     try {
-      const body = await readBody(res, this.url(req.path, req.query), req.maxBytes ?? MAX_RESPONSE_BYTES, req.signal);
+      if (ok && typeof reading === 'function') return { kind: 'decoded', status, statusText, headers: res.headers, value: await readBody(res, url, maxBytes, reading(), req.signal) };
+      const body = await readBody(res, url, maxBytes, textReader(), req.signal);
       return { kind: 'response', status, statusText, headers: res.headers, body };
     } catch (e) {
-      if (isAbortError(e) || e instanceof ResponseTooLargeError) throw e;
+      if (e instanceof BodyDecodeError) e.answer = { status, statusText, headers: res.headers };
+      if (isAbortError(e) || e instanceof ResponseTooLargeError || e instanceof BodyDecodeError) throw e;
       return { kind: 'error', error: timedOutResponses.get(res) ?? (e as NodeJS.ErrnoException), phase: 'body' };
     }
   }
 
   /**
-   * One plain request through fetch (Bun), with node:http's behaviour: no redirects followed,
-   * --request-timeout over the whole answer, the body bounded by maxBytes, Ctrl-C an AbortError.
+   * One request through fetch (Bun), with node:http's behaviour: no redirects followed,
+   * --request-timeout over the whole answer (a watch: its establishment), the body bounded by
+   * maxBytes, Ctrl-C an AbortError; a watch's 2xx body is returned open (fetchStream).
    */
-  private async fetchExchange(req: HttpRequest): Promise<Exchange> {
+  private async fetchExchange(req: HttpRequest, reading: Reading): Promise<Exchange> {
     const { url, headers, timeoutMs } = await this.prepare(req);
     delete headers['Content-Length']; // fetch sets it
     const maxBytes = req.maxBytes ?? MAX_RESPONSE_BYTES;
@@ -451,14 +539,19 @@ export class Transport {
       } catch (e) {
         return { kind: 'error', error: e as NodeJS.ErrnoException, phase: 'connect' };
       }
+      const nodeHeaders: http.IncomingHttpHeaders = {};
+      for (const [k, v] of res.headers) nodeHeaders[k] = k === 'set-cookie' ? res.headers.getSetCookie() : v;
+      if (reading === 'stream' && res.status >= 200 && res.status < 300) return { kind: 'stream', res: fetchStream(res.body, ctl), status: res.status, statusText: res.statusText, headers: nodeHeaders };
       const declared = Number(res.headers.get('content-length') ?? Number.NaN);
       if (Number.isFinite(declared) && declared > maxBytes) {
         const tooLarge = new ResponseTooLargeError(url, maxBytes, declared);
         ctl.abort(tooLarge);
         throw tooLarge;
       }
-      const chunks: Uint8Array[] = [];
+      const decoding = res.status >= 200 && res.status < 300 && typeof reading === 'function';
+      const sink = decoding ? reading() : textReader();
       let total = 0;
+      let value: unknown;
       try {
         const reader = res.body?.getReader();
         for (;;) {
@@ -470,15 +563,19 @@ export class Transport {
             ctl.abort(tooLarge);
             throw tooLarge;
           }
-          chunks.push(next.value);
+          sink.write(next.value);
         }
+        value = sink.end();
       } catch (e) {
-        if (isAbortError(e) || e instanceof ResponseTooLargeError) throw e;
+        if (e instanceof BodyDecodeError) {
+          e.answer = { status: res.status, statusText: res.statusText, headers: nodeHeaders };
+          ctl.abort(e);
+        }
+        if (isAbortError(e) || e instanceof ResponseTooLargeError || e instanceof BodyDecodeError) throw e;
         return { kind: 'error', error: e as NodeJS.ErrnoException, phase: 'body' };
       }
-      const nodeHeaders: http.IncomingHttpHeaders = {};
-      for (const [k, v] of res.headers) nodeHeaders[k] = k === 'set-cookie' ? res.headers.getSetCookie() : v;
-      return { kind: 'response', status: res.status, statusText: res.statusText, headers: nodeHeaders, body: Buffer.concat(chunks).toString('utf8') };
+      if (decoding) return { kind: 'decoded', status: res.status, statusText: res.statusText, headers: nodeHeaders, value };
+      return { kind: 'response', status: res.status, statusText: res.statusText, headers: nodeHeaders, body: value as string };
     } finally {
       if (timer) clearTimeout(timer);
       req.signal?.removeEventListener('abort', onAbort);
@@ -696,7 +793,7 @@ export class Transport {
           this.emitWarnings(res.headers);
           const status = res.statusCode ?? 0;
           const statusText = res.statusMessage ?? httpModule().STATUS_CODES[status] ?? '';
-          readBody(res, url, MAX_UPGRADE_ERROR_BYTES, req.signal).then(
+          readBody(res, url, MAX_UPGRADE_ERROR_BYTES, textReader(), req.signal).then(
             (body) => {
               this.logResponse(logged, status, statusText, started, res.headers, body);
               settle(() => reject(status >= 200 && status < 300 ? new CliError(`${url} answered ${status} ${statusText} instead of switching protocols (is a proxy in between?)`) : apiError(status, statusText, body, req.context)));
@@ -773,10 +870,49 @@ function headerValue(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
+function connectionReset(): NodeJS.ErrnoException {
+  const e = new Error('connection reset while reading the response') as NodeJS.ErrnoException;
+  e.code = 'ECONNRESET';
+  return e;
+}
+
+/**
+ * fetch's body as a watch's ResponseStream. A failed read is a reset connection (the watch resumes,
+ * as after node:http's); once destroyed, the iteration ends. Ending the iteration ends the request.
+ */
+function fetchStream(body: ReadableStream<Uint8Array> | null, ctl: AbortController): ResponseStream {
+  let destroyed = false;
+  const destroy = (): void => {
+    if (destroyed) return;
+    destroyed = true;
+    ctl.abort(new AbortError());
+  };
+  return {
+    destroy,
+    async *[Symbol.asyncIterator]() {
+      const reader = body?.getReader();
+      try {
+        while (reader) {
+          const next = await reader.read().catch(() => undefined);
+          if (!next) {
+            if (destroyed) return;
+            throw connectionReset();
+          }
+          if (next.done) return;
+          yield next.value;
+        }
+      } finally {
+        destroy();
+      }
+    },
+  };
+}
+
 /** Responses whose body --request-timeout cut off, with the timeout error to report. */
 const timedOutResponses = new WeakMap<http.IncomingMessage, NodeJS.ErrnoException>();
 
-function readBody(res: http.IncomingMessage, url: string, maxBytes: number, signal?: AbortSignal): Promise<string> {
+/** Reads a body into `reader` (chunk by chunk, as it arrives), at most `maxBytes` of it. */
+function readBody<T>(res: http.IncomingMessage, url: string, maxBytes: number, reader: BodyReader<T>, signal?: AbortSignal): Promise<T> {
   return new Promise((resolve, reject) => {
     const declared = Number(headerValue(res.headers['content-length']));
     if (Number.isFinite(declared) && declared > maxBytes) {
@@ -784,38 +920,40 @@ function readBody(res: http.IncomingMessage, url: string, maxBytes: number, sign
       res.destroy();
       return;
     }
-    const chunks: Buffer[] = [];
     let total = 0;
     const onAbort = (): void => {
       res.destroy();
       reject(new AbortError());
     };
+    // Rejected before destroying: destroying emits 'aborted', which would report a reset connection.
+    const stop = (e: unknown): void => {
+      signal?.removeEventListener('abort', onAbort);
+      reject(e);
+      res.destroy();
+    };
     signal?.addEventListener('abort', onAbort, { once: true });
     res.on('data', (c: Buffer) => {
       total += c.length;
-      if (total > maxBytes) {
-        signal?.removeEventListener('abort', onAbort);
-        chunks.length = 0;
-        // Rejected first: destroying emits 'aborted', which would report a reset connection.
-        reject(new ResponseTooLargeError(url, maxBytes));
-        res.destroy();
-        return;
+      if (total > maxBytes) return stop(new ResponseTooLargeError(url, maxBytes));
+      try {
+        reader.write(c);
+      } catch (e) {
+        stop(e);
       }
-      chunks.push(c);
     });
     res.on('end', () => {
       signal?.removeEventListener('abort', onAbort);
-      resolve(Buffer.concat(chunks).toString('utf8'));
+      try {
+        resolve(reader.end());
+      } catch (e) {
+        reject(e);
+      }
     });
     res.on('error', (e) => {
       signal?.removeEventListener('abort', onAbort);
       reject(e);
     });
-    res.on('aborted', () => {
-      const e = new Error('connection reset while reading the response') as NodeJS.ErrnoException;
-      e.code = 'ECONNRESET';
-      reject(e);
-    });
+    res.on('aborted', () => reject(connectionReset()));
   });
 }
 

@@ -2,18 +2,17 @@
 // connection resumes from the last resourceVersion seen (with backoff); 410 Gone
 // (HTTP or an ERROR event) re-lists and calls onSync. Events are delivered one at
 // a time, in order. Never polls: the only requests are list and watch.
-import type { IncomingMessage } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import type { KubeList, KubeObject, ListOptions, Observation, ObserveOptions, ResourceType, WatchEvent } from './client';
 import { CliError } from '../cli/exit';
 import { KubeApiError, apiError, isGone, type KubeStatus } from './errors';
-import { abortableSleep, isAbortError, type QueryValue } from './http';
+import { abortableSleep, isAbortError, type QueryValue, type ResponseStream } from './http';
 import { backoffDelay } from './retry';
 
 export interface WatchDeps {
   list(rt: ResourceType, namespace: string | undefined, opts: ListOptions): Promise<KubeList>;
   /** Opens GET ...?watch=true with the given query; resolves with the 2xx stream. */
-  openWatch(rt: ResourceType, namespace: string | undefined, query: Record<string, QueryValue>, signal: AbortSignal): Promise<IncomingMessage>;
+  openWatch(rt: ResourceType, namespace: string | undefined, query: Record<string, QueryValue>, signal: AbortSignal): Promise<ResponseStream>;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   random?: () => number;
   /** Give up after this long without a working connection (ms). */
@@ -31,7 +30,7 @@ const DEFAULT_MAX_OUTAGE_MS = 60_000;
 export const MAX_WATCH_EVENT_CHARS = 16 * 1024 * 1024;
 
 /** Splits a chunked stream into lines (watch events are newline-delimited JSON), none longer than `maxLine`. */
-export async function* streamLines(stream: AsyncIterable<Buffer | string>, maxLine = MAX_WATCH_EVENT_CHARS, tooLong: () => Error = () => new CliError(`a line of the stream is longer than ${maxLine} characters`)): AsyncGenerator<string> {
+export async function* streamLines(stream: AsyncIterable<Uint8Array | string>, maxLine = MAX_WATCH_EVENT_CHARS, tooLong: () => Error = () => new CliError(`a line of the stream is longer than ${maxLine} characters`)): AsyncGenerator<string> {
   const decoder = new StringDecoder('utf8');
   let buf = '';
   for await (const chunk of stream) {

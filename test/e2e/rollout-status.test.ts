@@ -93,6 +93,7 @@ test('paused with --watch=false exits 4 (Paused); --watch=false on a finished ro
 
 test('--timeout=2s on a slow rollout exits 3 (TimedOut)', async () => {
   await setImage('nginx:slow');
+  sb.clearAudit();
   const started = Date.now();
   const r = await runCli(['rollout', 'status', 'cloneset/web', '--timeout=2s', '-o', 'json'], { kubeconfig: sb.kubeconfig, timeoutMs: 20_000 });
   assert.equal(r.code, 3, summary(r));
@@ -100,6 +101,9 @@ test('--timeout=2s on a slow rollout exits 3 (TimedOut)', async () => {
   assert.match(r.stderr, /^error: timed out waiting for cloneset "web" rollout to finish: \d+ of 8 /m);
   assert.doesNotMatch(r.stderr, /Waiting for/, 'the timeout error does not repeat the waiting line');
   assert.ok(Date.now() - started >= 2_000);
+  // Its pods were listed in kubectl's pages (--chunk-size 500).
+  const podLists = sb.audit().filter((e) => e.verb === 'list' && e.path.endsWith('/pods'));
+  assert.ok(podLists.length >= 1 && podLists.every((e) => new URLSearchParams(e.query).get('limit') === '500'), JSON.stringify(podLists));
   await waitSettled(sb, PATHS.cloneset(), 30_000);
 });
 

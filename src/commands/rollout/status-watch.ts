@@ -11,6 +11,7 @@ import { progressKindFor, type ProgressKind } from '../../kruise/progress-kinds'
 import { labelSelectorString } from '../../kruise/revisions';
 import { failingNote, isFinal, statusKey } from '../../printers/rollout-status';
 import { isNoAnswer } from '../../kube/errors';
+import { useWaitingJit } from '../../cli/self';
 
 /** How long pod events are gathered before the rollout is evaluated again. */
 const POD_BATCH_MS = 50;
@@ -214,19 +215,21 @@ export class RolloutWatch {
     const kind = this.kind;
     const selector = labelSelectorString(kind.selector(this.workload));
     if (!selector) return; // an empty selector would match every pod of the namespace
+    useWaitingJit();
     this.podObservation = this.client.observe<Pod & KubeObject>(
       this.podType,
       this.namespace,
       {
         labelSelector: selector,
-        // Pages of 250 and only the fields the rules read, page by page: a 5,000-pod list stays
-        // small (bench/rollout-status-memory.mjs: pages of 500 peaked ≈ 17 MB higher).
-        limit: 250,
-        mapItem: (item) => kind.trimPod(item as Pod),
+        // kubectl's pages of 500, each pod decoded on its own as it arrives (src/kube/list-decoder.ts)
+        // and kept only when a verdict reads it, trimmed: a 5,000-pod list never holds a page's
+        // objects (bench/rollout-status-memory.mjs).
+        limit: 500,
+        mapItem: (item) => (this.isUpdatedPod && !this.isUpdatedPod(item as Pod) ? undefined : kind.trimPod(item as Pod)),
         onTrouble: (err) => this.trouble(err),
         onSync: (items) => {
           this.pods.clear();
-          for (const item of items) this.trackPod(item as Pod);
+          for (const item of items) this.trackPod(item as Pod, true);
           this.podsSynced = true;
           this.evaluate();
         },
@@ -242,12 +245,13 @@ export class RolloutWatch {
     this.podObservation.done.catch((err: unknown) => this.fail(err));
   }
 
-  private trackPod(pod: Pod): void {
+  /** A listed pod (`trimmed`: mapItem made it) or a watch event's, kept trimmed when a verdict reads it. */
+  private trackPod(pod: Pod, trimmed = false): void {
     if (this.isUpdatedPod && !this.isUpdatedPod(pod)) {
       this.pods.delete(podKey(pod));
       return;
     }
-    this.pods.set(podKey(pod), this.kind ? this.kind.trimPod(pod) : pod);
+    this.pods.set(podKey(pod), trimmed || !this.kind ? pod : this.kind.trimPod(pod));
     const stuck = failingContainer(pod);
     if (!stuck) return;
     const key = stuckKey(pod, stuck.reason);

@@ -168,6 +168,20 @@ test('a pod labelled with the update revision but running an old sidecar image i
   assert.equal(evaluateRollout(o, [good], NOW, { podsListed: true }).state, 'Progressing');
 });
 
+test('a trimmed pod keeps container statuses only where a verdict reads them (a waiting state, an in-place update record): same verdicts as the whole pods', async () => {
+  const { trimPod } = await import('../../../src/kruise/rollout-pods');
+  const o = cloneSet(2, 0, { currentRevision: 'web-2', updateRevision: 'web-2', replicas: 2, readyReplicas: 2, availableReplicas: 2, updatedReplicas: 2, updatedReadyReplicas: 2, updatedAvailableReplicas: 2, expectedUpdatedReplicas: 2 });
+  o.spec.template.spec.containers = [{ name: 'app', image: 'nginx:1.26' }, { name: 'sidecar', image: 'envoy:1.31' }];
+  const good = readyPod('web-a', 'web-2', { spec: 'envoy:1.31', status: 'docker.io/library/envoy:1.31' });
+  const stale = readyPod('web-b', 'web-2', { spec: 'envoy:1.31', status: 'envoy:1.30', imageID: 'sha-old' });
+  const fresh = readyPod('web-b', 'web-2', { spec: 'envoy:1.31', status: 'envoy:1.31.2', imageID: 'sha-old', inPlace: false });
+  assert.equal(trimPod(stale).status?.containerStatuses?.length, 2, 'updated in place: images and image IDs kept');
+  assert.equal(trimPod(fresh).status?.containerStatuses, undefined, 'running, never updated in place: nothing read');
+  for (const pods of [[good, stale], [good, fresh]]) {
+    assert.deepEqual(evaluateRollout(o, pods.map(trimPod), NOW, { podsListed: true }), evaluateRollout(o, pods, NOW, { podsListed: true }));
+  }
+});
+
 // ── The failure grace ──
 test('--failure-grace never fires before the grace passed: whole-second stamps count from the end of their second', () => {
   const cs = load('cloneset-v1alpha1-partition.yaml');

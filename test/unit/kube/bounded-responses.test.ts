@@ -5,6 +5,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_RESPONSE_BYTES } from '../../../src/kube/http';
+import { ListDecoder } from '../../../src/kube/list-decoder';
 import { MAX_WATCH_EVENT_CHARS, streamLines } from '../../../src/kube/watch';
 import { sendJson, startFakeApi, testTransport } from './fake-api';
 
@@ -79,4 +80,18 @@ test('a watch line longer than MAX_WATCH_EVENT_CHARS stops the stream with the g
     /a watch event of pods is larger than 16 MiB/,
   );
   assert.deepEqual(seen, ['{"type":"ADDED","object":{}}']);
+});
+
+test('a mapped list whose body is not JSON says so the same way, whether read whole (-v=8) or item by item', async () => {
+  api.handle((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html' });
+    res.end('<html><body>Proxy login</body></html>');
+  });
+  for (const verbosity of [0, 8]) {
+    const { transport } = testTransport(api.url, { verbosity });
+    await assert.rejects(transport.decode(get('/api/v1/pods'), () => new ListDecoder((o) => o)), (e: Error) => {
+      assert.match(e.message, /^the response from http:\/\/127\.0\.0\.1:\d+\/api\/v1\/pods was not valid JSON \(200 OK, 37 bytes of text\/html, starting "<html><body>Proxy login<\/body><\/html>"\)$/);
+      return true;
+    });
+  }
 });

@@ -1,7 +1,8 @@
-// The standalone executable (Bun) sends plain requests through fetch, the npm form (Node) through
-// node:http (src/kube/http.ts fetchUsable). The same scenarios (bun/fetch-probe.ts: JSON, warnings,
-// -v=9 redaction, a PATCH body, no redirects, Retry-After, bounded bodies, --request-timeout, a reset
-// mid-body, Ctrl-C) must give the same results on both paths, run under each runtime.
+// The standalone executable (Bun) sends plain requests and watches through fetch, the npm form (Node)
+// through node:http (src/kube/http.ts fetchUsable). The same scenarios (bun/fetch-probe.ts: JSON,
+// warnings, -v=9 redaction, a PATCH body, no redirects, Retry-After, bounded bodies, --request-timeout,
+// a reset mid-body, a list decoded item by item, a watch's stream and its reset, Ctrl-C) must give the
+// same results on both paths, run under each runtime.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -37,5 +38,7 @@ test('fetch (Bun) and node:http (Node) give the same answers, errors and retries
   assert.match(String(by['an endless body stops at the limit']!.error), /too large: more than 4 MiB/);
   assert.equal(by['--request-timeout']!.error, 'the request to http://127.0.0.1:PORT timed out after 300ms (--request-timeout)');
   assert.deepEqual([by['a reset mid-body fails as a reset connection']!.requests, by['a reset mid-body fails as a reset connection']!.error], [2, 'the connection to the server at http://127.0.0.1:PORT was reset']);
+  assert.deepEqual((by['a list decoded item by item as it arrives']!.ok as { items: unknown[] }).items, [{ metadata: { name: 'a' } }]);
+  assert.deepEqual(by['a watch: its events as they come, then a reset the watch resumes after']!.ok, { text: '{"type":"ADDED","object":{}}\n{"type":"MODIFIED","object":{}}\n', resumes: true, fetch: true });
   assert.equal(by['Ctrl-C aborts']!.errorName, 'AbortError');
 });

@@ -88,6 +88,38 @@ test('list follows continue tokens with limit=500 and restores apiVersion/kind o
   assert.equal(api.requests[2]!.path, '/apis/apps.kruise.io/v1alpha1/clonesets');
 });
 
+test('a mapped list is decoded item by item as each page arrives: mapItem runs before the page has ended, undefined leaves an item out', async () => {
+  api.requests.length = 0;
+  const mapped: string[] = [];
+  let mappedBeforePageEnd = 0;
+  const item = (name: string) => JSON.stringify({ metadata: { name, annotations: { big: 'x'.repeat(1000) } } });
+  api.handle(async (req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    if (req.query.get('continue')) return void res.end(`{"kind":"CloneSetList","apiVersion":"apps.kruise.io/v1alpha1","metadata":{"resourceVersion":"10"},"items":[${item('c')}]}`);
+    res.write(`{"kind":"CloneSetList","apiVersion":"apps.kruise.io/v1alpha1","metadata":{"resourceVersion":"10","continue":"p2"},"items":[${item('a')},`);
+    // The rest of the page only once the first item has been mapped (or after 2 s).
+    for (let i = 0; i < 400 && mapped.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    mappedBeforePageEnd = mapped.length;
+    res.end(`${item('b')}]}`);
+  });
+  const { c } = client();
+  const list = await c.list(CS, 'prod', {
+    limit: 2,
+    mapItem: (o) => {
+      mapped.push(o.metadata.name!);
+      return o.metadata.name === 'b' ? undefined : { metadata: { name: o.metadata.name } };
+    },
+  });
+  assert.deepEqual(list.items, [
+    { metadata: { name: 'a' }, apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' },
+    { metadata: { name: 'c' }, apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' },
+  ]);
+  assert.deepEqual(mapped, ['a', 'b', 'c']);
+  assert.equal(mappedBeforePageEnd, 1, 'the first item was mapped while its page was still arriving');
+  assert.equal(list.metadata.resourceVersion, '10');
+  assert.deepEqual(api.requests.map((r) => [r.query.get('limit'), r.query.get('continue')]), [['2', null], ['2', 'p2']]);
+});
+
 test('GET retries 500/503 and 429 with Retry-After; writes retry 429 but not 500', async () => {
   let n = 0;
   const sleeps: number[] = [];

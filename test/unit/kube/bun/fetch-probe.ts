@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Transport, type HttpRequest } from '../../../../src/kube/http';
+import { ListDecoder } from '../../../../src/kube/list-decoder';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 let handler: Handler = (_q, s) => s.end();
@@ -92,6 +93,30 @@ await scenario('a reset mid-body fails as a reset connection', (_q, s) => {
   s.write('{"kind":');
   setTimeout(() => s.socket?.destroy(), 20);
 }, async () => transport().t.json({ ...get('/api/v1/pods'), maxAttempts: 2 }));
+await scenario('a list decoded item by item as it arrives', (_q, s) => {
+  s.writeHead(200, { 'Content-Type': 'application/json' });
+  s.write('{"kind":"PodList","metadata":{"resourceVersion":"5"},"items":[{"metadata":{"name":"a"}},');
+  setTimeout(() => s.end('{"metadata":{"name":"b"}}]}'), 20);
+}, async () => transport().t.decode(get('/api/v1/pods'), () => new ListDecoder((o) => (o.metadata.name === 'b' ? undefined : o))));
+await scenario('a watch: its events as they come, then a reset the watch resumes after', (_q, s) => {
+  s.writeHead(200, { 'Content-Type': 'application/json' });
+  s.write('{"type":"ADDED","object":{}}\n');
+  setTimeout(() => {
+    s.write('{"type":"MODIFIED","object":{}}\n');
+    setTimeout(() => s.socket?.destroy(), 20);
+  }, 20);
+}, async () => {
+  const { t } = transport();
+  const res = await t.stream(get('/api/v1/pods', { query: { watch: 'true' }, context: { verb: 'watch', resource: 'pods' } }));
+  let text = '';
+  try {
+    for await (const chunk of res) text += Buffer.from(chunk).toString();
+    return { text, ended: true };
+  } catch (e) {
+    // What watch.ts resumes after (its recoverable()).
+    return { text, resumes: ['ECONNRESET', 'ERR_STREAM_PREMATURE_CLOSE'].includes(String((e as NodeJS.ErrnoException).code)), fetch: usesFetch(t) === Boolean((globalThis as { Bun?: unknown }).Bun) };
+  }
+});
 await scenario('Ctrl-C aborts', () => undefined, async () => {
   const ctl = new AbortController();
   setTimeout(() => ctl.abort(), 100);
