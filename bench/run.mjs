@@ -1,6 +1,7 @@
 // `npm run bench`: startup and API commands of every form (npm form on the system Node and on Node 26,
 // the standalone executable) vs kubectl, the same with 20 ms per request, requests per command, Kruise
-// Rollout commands, scale, the executable's size and reproducibility, and the candidates for its runtime.
+// Rollout commands, scale, a release-level gate of 40 workloads, the executable's size and reproducibility,
+// and the candidates for its runtime.
 // Prints each figure next to its budget and exits 1 when any budget is missed.
 // Sections can be picked: `node bench/run.mjs startup requests` (default: all).
 import { createHash } from 'node:crypto';
@@ -381,6 +382,65 @@ if (want('scale')) {
     const g = summarizeGate(r);
     const name = `${r.key} rollout status peak RSS: active ${ACTIVE_REPLICAS.toLocaleString("en")} pods vs finished ${FINISHED_REPLICAS}`;
     report(name, r2(g.ratio), 'x', `<= ${GATE_BUDGET}x`, g.ok, `${r2(g.active)} MB vs ${r2(g.finished)} MB, medians of ${r.active.length}`);
+  }
+}
+
+if (want('release')) {
+  // A release-level gate (issue #28): `rollout status -f` of a rendered release of 40 workloads (CloneSets,
+  // Deployments, Advanced StatefulSets, over two namespaces) plus objects without a rollout, finished.
+  // Requests (audit log): at most one list and one watch per resource and namespace, however many
+  // workloads; wall time against the single-workload gate (`rollout status cloneset/X`), interleaved.
+  console.log('\n# 6. Release gate: 40 workloads in one manifest (sandbox audit log; median of 15 interleaved)');
+  const sb = await startSandbox(['--ready-delay=20ms']);
+  try {
+    run(kubectlBin, ['create', 'namespace', 'shop'], sb.env);
+    const docs = [];
+    const workload = (kind, apiVersion, name, ns, extra = '') => `apiVersion: ${apiVersion}
+kind: ${kind}
+metadata: {name: ${name}, namespace: ${ns}}
+spec:
+  replicas: 2
+${extra}  selector: {matchLabels: {app: ${name}}}
+  template:
+    metadata: {labels: {app: ${name}}}
+    spec:
+      containers: [{name: app, image: "nginx:1.25"}]
+`;
+    for (const ns of ['default', 'shop']) {
+      for (let i = 0; i < 10; i++) docs.push(workload('CloneSet', 'apps.kruise.io/v1alpha1', `cs-${i}`, ns));
+      for (let i = 0; i < 5; i++) docs.push(workload('Deployment', 'apps/v1', `deploy-${i}`, ns));
+      for (let i = 0; i < 5; i++) docs.push(workload('StatefulSet', 'apps.kruise.io/v1beta1', `asts-${i}`, ns, `  serviceName: asts-${i}\n`));
+      docs.push(`apiVersion: v1\nkind: ConfigMap\nmetadata: {name: config, namespace: ${ns}}\ndata: {a: b}\n`);
+    }
+    const manifest = join(sb.dir, 'release.yaml');
+    writeFileSync(manifest, docs.join('---\n'));
+    run(kubectlBin, ['apply', '-f', manifest], sb.env);
+    await waitFor('40 workloads ready', () => {
+      const ready = (kind, ns) => jsonOf(sb, ['get', kind, '-n', ns]).items.filter((o) => (o.status?.readyReplicas ?? 0) >= 2 && (o.status?.updatedReplicas ?? 0) >= 2).length;
+      return ['default', 'shop'].every((ns) => ready('clonesets.apps.kruise.io', ns) === 10 && ready('deployments.apps', ns) === 5 && ready('statefulsets.apps.kruise.io', ns) === 5);
+    }, 120_000);
+    run(cli, ['rollout', 'status', 'cloneset/cs-0'], sb.env); // warm the discovery cache
+    const mark = sb.mark();
+    run(cli, ['rollout', 'status', '-f', manifest], sb.env);
+    const entries = sb.since(mark).filter((e) => !isDiscovery(e));
+    const per = new Map();
+    for (const e of entries) {
+      const key = `${e.path.replace(/\/namespaces\/([^/]+)\/([^/]+).*$/, '/$2 in $1')}`;
+      const n = per.get(key) ?? { list: 0, watch: 0, other: 0 };
+      if (e.verb === 'list') n.list++;
+      else if (e.verb === 'watch') n.watch++;
+      else n.other++;
+      per.set(key, n);
+    }
+    const worst = Math.max(...[...per.values()].map((n) => Math.max(n.list, n.watch)));
+    report('rollout status -f (40 workloads, 2 namespaces): lists and watches per resource and namespace', worst, 'req', '<= 1', worst <= 1 && [...per.values()].every((n) => n.other === 0), `${entries.length} requests: ${[...per.entries()].map(([k, n]) => `${k} ${n.list}+${n.watch}`).join(', ')}`);
+    const [release, single] = wallMsInterleaved([
+      [cli, ['rollout', 'status', '-f', manifest], sb.env],
+      [cli, ['rollout', 'status', 'cloneset/cs-0'], sb.env],
+    ]);
+    report('rollout status -f (40 workloads) vs rollout status cloneset/X, finished', r2(release / single), 'x', '<= 2x', release / single <= 2, `${r2(release)} ms vs ${r2(single)} ms`);
+  } finally {
+    await sb.stop();
   }
 }
 

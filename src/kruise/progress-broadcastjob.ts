@@ -5,10 +5,11 @@
 // paused | completed | failed and appends a True Complete or Failed condition when it finishes
 // (FailFast on a failed pod, activeDeadlineSeconds); completionPolicy Never never completes;
 // failurePolicy Pause holds the job in phase paused while a failed pod remains.
-import type { ContainerStatus, KubeObject, Pod } from './types';
+import type { KubeObject, Pod } from './types';
 import type { EvaluateOptions, JobProgress, RolloutProgress } from './progress';
 import { stuckPods, stuckPodText } from './progress';
 import { broadcastJobSpec, broadcastJobStatus } from './rules/broadcastjob';
+import { trimPodEnds } from './rollout-pods';
 
 /** What a failed pod says about its end: `pod "x" on node "n": container "c" exited with code 3 (Error)`. */
 export function failedPodText(pod: Pod): string {
@@ -95,23 +96,9 @@ function failedReason(pod: Pod): string {
 
 /** The fields a BroadcastJob verdict reads of a pod (a long watch keeps no more). */
 export function trimJobPod(pod: Pod): Pod {
-  const status: NonNullable<Pod['status']> = {};
-  if (pod.status?.phase) status.phase = pod.status.phase;
-  if (pod.status?.startTime) status.startTime = pod.status.startTime;
-  const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
-  if (ready) status.conditions = [{ type: 'Ready', status: ready.status, lastTransitionTime: ready.lastTransitionTime }];
-  const trimStatus = (cs: ContainerStatus): ContainerStatus => {
-    const out = { name: cs.name, image: cs.image, ready: cs.ready, restartCount: cs.restartCount } as ContainerStatus;
-    if (cs.state?.waiting) out.state = { waiting: { reason: cs.state.waiting.reason, message: cs.state.waiting.message } };
-    else if (cs.state?.terminated) out.state = { terminated: { exitCode: cs.state.terminated.exitCode, reason: cs.state.terminated.reason } };
-    return out;
-  };
-  if (pod.status?.containerStatuses?.length) status.containerStatuses = pod.status.containerStatuses.map(trimStatus);
-  // init containers fail a pod too (failingContainer reads them first)
-  if (pod.status?.initContainerStatuses?.length) status.initContainerStatuses = pod.status.initContainerStatuses.map(trimStatus);
   const metadata: Pod['metadata'] = { name: pod.metadata.name, uid: pod.metadata.uid, creationTimestamp: pod.metadata.creationTimestamp };
   if (pod.metadata.deletionTimestamp) metadata.deletionTimestamp = pod.metadata.deletionTimestamp;
   const spec = { containers: (pod.spec?.containers ?? []).map((c) => ({ name: c.name, image: c.image })) } as Pod['spec'];
   if (pod.spec?.nodeName) spec.nodeName = pod.spec.nodeName;
-  return { metadata, spec, status } as Pod;
+  return { metadata, spec, status: trimPodEnds(pod) } as Pod;
 }

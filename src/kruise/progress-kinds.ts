@@ -8,6 +8,8 @@ import type { LabelSelector } from './selectors';
 import { evaluateRolloutWith, KIND_LABELS, updatedPodTest, type EvaluateOptions, type RolloutProgress } from './progress';
 import { evaluateBroadcastJob, trimJobPod } from './progress-broadcastjob';
 import { BROADCAST_JOB_UID_LABEL } from './rules/broadcastjob';
+import { evaluateJob } from './progress-job';
+import { jobSpec } from './rules/job';
 import { trimPod } from './rollout-pods';
 import { apiGroupOf } from './api-version';
 import { adapterFor, adapterForGroupKind } from './workloads/index';
@@ -37,8 +39,21 @@ const BROADCAST_JOB: ProgressKind = {
   evaluate: evaluateBroadcastJob,
 };
 
+/** batch/v1 Job: its pods through its own selector (the controller-uid label the API server generates). */
+const JOB: ProgressKind = {
+  label: 'job',
+  awaited: { after: 'to complete', deleted: 'it to complete' },
+  selector: (obj) => {
+    const sel = jobSpec(obj).selector;
+    return sel && (Object.keys(sel.matchLabels ?? {}).length > 0 || (sel.matchExpressions ?? []).length > 0) ? sel : undefined;
+  },
+  podTest: () => allPods,
+  trimPod: trimJobPod,
+  evaluate: evaluateJob,
+};
+
 /** Job kinds by "group/Kind". */
-const JOB_KINDS: Record<string, ProgressKind> = { 'apps.kruise.io/BroadcastJob': BROADCAST_JOB };
+const JOB_KINDS: Record<string, ProgressKind> = { 'apps.kruise.io/BroadcastJob': BROADCAST_JOB, 'batch/Job': JOB };
 
 /** The progress kind of an object: a workload (through its adapter) or a job kind; undefined otherwise. */
 export function progressKindFor(obj: KubeObject): ProgressKind | undefined {

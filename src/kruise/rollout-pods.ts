@@ -5,7 +5,7 @@
 // - `templateImageMismatch(pod, template)`: a container of the template the pod does not run at the
 //   template's image (spec or status), which means the pod is not really at the update revision.
 import { SUBSET_NAME_LABEL, UD_REVISION_LABEL } from './rules/uniteddeployment';
-import type { ContainerStatus, Pod } from './types';
+import type { ContainerStatus, KubeObject, Pod } from './types';
 import { POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL } from './rules/revisions';
 import { INPLACE_UPDATE_STATE_ANNOTATION, readInPlaceUpdateState } from './rules/cloneset-inplace';
 
@@ -56,6 +56,47 @@ export function trimPod(pod: Pod): Pod {
   const spec = { containers: (pod.spec?.containers ?? []).map((c) => ({ name: c.name, image: c.image })) } as Pod['spec'];
   if (pod.spec?.initContainers?.length) spec.initContainers = pod.spec.initContainers.map((c) => ({ name: c.name, image: c.image }));
   return { metadata, spec, status } as Pod;
+}
+
+/**
+ * What a watch shared by several gates keeps of a pod (src/kube/shared-watches.ts): every label (to
+ * match each workload's selector) and the union of what any kind's verdict reads (trimPod, and
+ * trimJobPod's phase, node, container ends and restarts); each gate then trims its own copy.
+ */
+export function trimWatchedPod(item: KubeObject): KubeObject {
+  const pod = item as Pod;
+  const m = pod.metadata;
+  const metadata: Pod['metadata'] = { name: m.name, namespace: m.namespace, uid: m.uid, creationTimestamp: m.creationTimestamp };
+  if (m.labels) metadata.labels = m.labels;
+  if (m.deletionTimestamp) metadata.deletionTimestamp = m.deletionTimestamp;
+  const inPlace = m.annotations?.[INPLACE_UPDATE_STATE_ANNOTATION];
+  if (inPlace) metadata.annotations = { [INPLACE_UPDATE_STATE_ANNOTATION]: inPlace };
+  const container = (c: { name: string; image?: string }) => ({ name: c.name, image: c.image });
+  const spec = { containers: (pod.spec?.containers ?? []).map(container) } as Pod['spec'];
+  if (pod.spec?.initContainers?.length) spec.initContainers = pod.spec.initContainers.map(container);
+  if (pod.spec?.nodeName) spec.nodeName = pod.spec.nodeName;
+  return { apiVersion: 'v1', kind: 'Pod', metadata, spec, status: trimPodEnds(pod) } as KubeObject;
+}
+
+/** A container's state as job verdicts read it: waiting reason, or how it ended; ready and restarts. */
+export function trimContainerEnd(cs: ContainerStatus): ContainerStatus {
+  const out = { name: cs.name, image: cs.image, ready: cs.ready, restartCount: cs.restartCount } as ContainerStatus;
+  if (cs.imageID) out.imageID = cs.imageID;
+  if (cs.state?.waiting) out.state = { waiting: { reason: cs.state.waiting.reason, message: cs.state.waiting.message } };
+  else if (cs.state?.terminated) out.state = { terminated: { exitCode: cs.state.terminated.exitCode, reason: cs.state.terminated.reason } };
+  return out;
+}
+
+/** A pod's status as job verdicts read it: phase, start, Ready, and each container's end (init containers fail a pod too). */
+export function trimPodEnds(pod: Pod): NonNullable<Pod['status']> {
+  const status: NonNullable<Pod['status']> = {};
+  if (pod.status?.phase) status.phase = pod.status.phase;
+  if (pod.status?.startTime) status.startTime = pod.status.startTime;
+  const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
+  if (ready) status.conditions = [{ type: 'Ready', status: ready.status, lastTransitionTime: ready.lastTransitionTime }];
+  if (pod.status?.containerStatuses?.length) status.containerStatuses = pod.status.containerStatuses.map(trimContainerEnd);
+  if (pod.status?.initContainerStatuses?.length) status.initContainerStatuses = pod.status.initContainerStatuses.map(trimContainerEnd);
+  return status;
 }
 
 export function isReady(pod: Pod): boolean {

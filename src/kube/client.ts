@@ -81,6 +81,15 @@ export interface ObserveOptions extends ListOptions {
   onTrouble?: (err: unknown) => void;
 }
 
+/** core/v1 PodLogOptions as query parameters. */
+export interface PodLogOptions {
+  container?: string;
+  previous?: boolean;
+  tailLines?: number;
+  limitBytes?: number;
+  signal?: AbortSignal;
+}
+
 export interface Observation {
   /** Resolves when stopped (signal aborted or stop() called); rejects on a non-recoverable error. */
   done: Promise<void>;
@@ -146,6 +155,9 @@ export interface KubeClient {
    * so that the exec following them starts at once. Optional.
    */
   prefetchExec?(): void;
+
+  /** A container's log (pods/log) as text: the last `tailLines`, at most `limitBytes`; optional. */
+  podLog?(namespace: string, pod: string, opts: PodLogOptions): Promise<string>;
 
   /** Runs a command in a container (pods/exec over WebSocket); resolves with the command's exit code once it ends. */
   exec(req: ExecRequest, io: ExecStreams): Promise<ExecOutcome>;

@@ -10,6 +10,7 @@ import type {
   Observation,
   ObserveOptions,
   PatchType,
+  PodLogOptions,
   RequestOptions,
   DeleteRequestOptions,
   ResourceType,
@@ -19,7 +20,7 @@ import type {
 import { failure, usageError } from '../cli/exit';
 import { dns1123LabelProblem, dns1123SubdomainProblem } from '../kruise/names';
 import { DISCOVERED_GROUPS, servedResource, type Discovery } from './discovery';
-import { KubeApiError, isGone, isNotFound, type RequestContext } from './errors';
+import { KubeApiError, apiError, isGone, isNotFound, type RequestContext } from './errors';
 import type { ExecOutcome, ExecRequest, ExecStreams } from './exec';
 import type { BodyReader, HttpRequest, QueryValue, ResponseStream, Transport } from './http';
 import { ListDecoder } from './list-decoder';
@@ -410,6 +411,18 @@ export class RestClient implements KubeClient {
   async raw<T = unknown>(path: string, opts?: RequestOptions & { timeoutMs?: number; maxAttempts?: number }): Promise<T> {
     if (!path.startsWith('/') || path.includes('..')) throw usageError(`invalid API path "${path}"`);
     return this.request<T>({ method: 'GET', path, signal: opts?.signal, timeoutMs: opts?.timeoutMs, maxAttempts: opts?.maxAttempts, context: { verb: 'get', path, userName: this.userName, server: this.server, resource: path } });
+  }
+
+  async podLog(namespace: string, pod: string, opts: PodLogOptions): Promise<string> {
+    checkNamespace(namespace);
+    checkName(pod, POD_TYPE);
+    if (opts.container !== undefined) checkName(opts.container, { ...POD_TYPE, kind: 'container' });
+    const path = resourcePath(POD_TYPE, namespace, pod, 'log');
+    const context = this.ctx('get', POD_TYPE, namespace, pod, 'log');
+    const query = { container: opts.container, previous: opts.previous ? 'true' : undefined, tailLines: opts.tailLines, limitBytes: opts.limitBytes };
+    const res = await this.transport.send({ method: 'GET', path, query, accept: 'text/plain, */*', signal: opts.signal, context, maxBytes: opts.limitBytes !== undefined ? opts.limitBytes + 4096 : undefined });
+    if (res.status < 200 || res.status > 299) throw apiError(res.status, res.statusText, res.body, context);
+    return res.body;
   }
 
   prefetchExec(): void {

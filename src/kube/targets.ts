@@ -23,6 +23,8 @@ export interface TargetInput {
   filenames?: string[];
   selector?: string;
   all?: boolean;
+  /** -R: a directory's subdirectories too (kubectl's --recursive). */
+  recursive?: boolean;
   /** Reads "-" (stdin) and files; injectable for tests. */
   readFile?: (path: string) => string;
 }
@@ -102,7 +104,7 @@ export function parseTargets(input: TargetInput): TargetSpec[] {
   if (files.length) {
     if (args.length) throw usageError('give either -f FILE or TYPE/NAME arguments, not both');
     if (input.selector !== undefined || input.all) throw usageError('-l and --all cannot be combined with -f');
-    return files.flatMap((f) => readObjects(f, input.readFile));
+    return files.flatMap((f) => readObjects(f, input.readFile, input.recursive));
   }
   if (input.selector !== undefined && input.all) throw usageError('give either -l SELECTOR or --all, not both');
   if (input.selector !== undefined || input.all) {
@@ -145,7 +147,8 @@ function defaultRead(path: string): string {
   return readManifestText(path, path === '-' ? 'stdin' : path);
 }
 
-function filesOf(path: string): string[] {
+/** The manifests of a -f argument: the file, or a directory's .yaml/.yml/.json files (with -R, its subdirectories' too), in name order. */
+function filesOf(path: string, recursive = false): string[] {
   if (path === '-') return [path];
   let st;
   try {
@@ -154,16 +157,20 @@ function filesOf(path: string): string[] {
     throw usageError(`the path "${path}" does not exist`);
   }
   if (!st.isDirectory()) return [path];
-  return readdirSync(path)
-    .filter((n) => /\.(ya?ml|json)$/.test(n))
-    .sort()
-    .map((n) => join(path, n));
+  const out: string[] = [];
+  for (const entry of readdirSync(path, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const full = join(path, entry.name);
+    if (entry.isDirectory()) {
+      if (recursive) out.push(...filesOf(full, true));
+    } else if (/\.(ya?ml|json)$/.test(entry.name)) out.push(full);
+  }
+  return out;
 }
 
 /** Reads the objects of one -f argument (file, directory or "-"): multi-document YAML/JSON, Lists expanded. */
-export function readObjects(path: string, read: (p: string) => string = defaultRead): TargetSpec[] {
+export function readObjects(path: string, read: (p: string) => string = defaultRead, recursive = false): TargetSpec[] {
   const out: TargetSpec[] = [];
-  const paths = read === defaultRead ? filesOf(path) : [path];
+  const paths = read === defaultRead ? filesOf(path, recursive) : [path];
   for (const file of paths) {
     const source = file === '-' ? 'stdin' : file;
     let text: string;

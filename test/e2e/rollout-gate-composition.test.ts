@@ -74,8 +74,9 @@ describe('the gate of a workload under a Kruise Rollout (v1.9.0 + Kruise Rollout
     assert.equal(r.code, 0, summary(r));
     assert.deepEqual(pods, { total: 4, ready: 4, images: ['nginx:1.25'] });
     assert.equal(r.stderr, 'cloneset/cart is released by rollout/cart: following it\n');
-    // One gate for the pair, not two.
-    assert.equal(r.stdout.match(/successfully rolled out/g)?.length, 1, r.stdout);
+    // One gate for the pair, not two: one line, one row of the summary.
+    assert.equal(r.stdout.match(/^rollout "cart" successfully rolled out$/gm)?.length, 1, r.stdout);
+    assert.match(r.stdout, /\nWORKLOAD +VERDICT.*\nrollout\/cart +complete .*\n1 workload: 1 complete; exit 0\n$/, r.stdout);
   });
 
   it('undo at the first pause: cloneset/shop waits for the stable pods and exits 0; later gates too; rollout/shop reports the cancellation; history shows no release', async () => {

@@ -139,7 +139,8 @@ test('request budget: status of a finished rollout lists once, no pod list, no d
   // -f names the objects of a manifest (and warms the discovery cache).
   const fromFile = await runCli(['rollout', 'status', '-f', join(FIXTURES, 'cloneset-web.yaml'), '--watch=false'], { kubeconfig: sb.kubeconfig });
   assert.equal(fromFile.code, 0, summary(fromFile));
-  assert.equal(fromFile.stdout, 'cloneset "web" successfully rolled out\n');
+  // A manifest is a release: its one workload, then the summary table (issue #28).
+  assert.equal(fromFile.stdout, 'cloneset "web" successfully rolled out\n\nWORKLOAD       VERDICT    UPDATED   READY   TIME   REASON\n' + `cloneset/web   complete   8/8       8/8     ${fromFile.stdout.match(/ (\d+\.\d)s /)?.[1]}s   cloneset "web" successfully rolled out\n` + '1 workload: 1 complete; exit 0\n');
   sb.clearAudit();
   const r = await runCli(['rollout', 'status', 'cloneset/web'], { kubeconfig: sb.kubeconfig });
   assert.equal(r.code, 0, summary(r));

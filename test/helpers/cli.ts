@@ -82,7 +82,7 @@ function scratch(): string {
 export function testEnv(kubeconfig?: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (/^(KUBECONFIG|KUBECACHEDIR|KUBECTL_|FORCE_COLOR|NO_COLOR|HTTPS?_PROXY|https?_proxy|NO_PROXY|no_proxy|NODE_OPTIONS)/.test(k)) continue;
+    if (/^(KUBECONFIG|KUBECACHEDIR|KUBECTL_|FORCE_COLOR|NO_COLOR|HTTPS?_PROXY|https?_proxy|NO_PROXY|no_proxy|NODE_OPTIONS|GITHUB_ACTIONS|GITHUB_STEP_SUMMARY|GITLAB_CI)/.test(k)) continue;
     env[k] = v;
   }
   const home = kubeconfig ? join(dirname(kubeconfig), 'home') : scratch();

@@ -59,7 +59,10 @@ export class RolloutIndex {
     const rolloutRt = await rolloutType(client);
     const byNamespace = new Map<string, readonly KubeObject[]>();
     try {
-      for (const ns of new Set(namespaces)) byNamespace.set(ns, (await client.list(rolloutRt, ns)).items);
+      // One list per namespace, at once.
+      const all = [...new Set(namespaces)];
+      const lists = await Promise.all(all.map((ns) => client.list(rolloutRt, ns)));
+      all.forEach((ns, i) => byNamespace.set(ns, lists[i]!.items));
     } catch (err) {
       if (isForbidden(err) || isNotFound(err)) return undefined;
       throw err;

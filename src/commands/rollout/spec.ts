@@ -23,7 +23,8 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
       .description(`wait until a rollout is done (${KINDS}, or a Kruise Rollout: rollout/NAME), or until a BroadcastJob completes (broadcastjob/NAME); exit 0 when complete or partition-complete`)
       .usage('TYPE/NAME... | TYPE NAME... | TYPE -l SELECTOR [flags]')
       .argument('[resources...]')
-      .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
+      .option('-f, --filename <file...>', 'a release: every object of a manifest with a rollout (YAML/JSON, multi-document, a directory, - for stdin); one summary table')
+      .option('-R, --recursive', 'with -f DIRECTORY: its subdirectories too')
       .option('-l, --selector <selector>', 'await every matching object of TYPE')
       .option('-w, --watch [bool]', 'watch until done (--watch=false: check once, exit 4 when not finished)')
       .option('--timeout <duration>', 'give up after this long (exit 3); 0 = wait forever', '0')
@@ -31,6 +32,9 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
       .option('-o, --output <format>', 'json: one JSON object per change of state (JSON Lines)')
       .option('--revision <n>', 'fail (exit 1) unless this revision is the one being rolled out')
       .option('--until <point>', 'Kruise Rollout: paused, step=N or complete (default): exit 0 once the release gets there')
+      .option('--ci <flavour>', 'auto (GITHUB_ACTIONS, GITLAB_CI), github, gitlab or none: fold each workload\'s progress, annotate failures, write the job summary', 'auto')
+      .option('--junit <file>', 'write a JUnit XML report: one testcase per workload, failures with their evidence')
+      .option('--evidence-dir <dir>', 'write the evidence of what failed or timed out (events, logs, objects as YAML), one folder per workload')
       .addHelpText(
         'after',
         `\nStates: Progressing, Paused, PartitionComplete, Complete, Failed, TimedOut.\nKruise Rollout (rollout/NAME, or a workload a Rollout releases: it is followed, and said on stderr):\n  states Progressing, StepPaused (waiting for approval), Paused, Complete, Failed (cancelled or pods failing), Blocked, TimedOut;\n  JSON Lines add step, steps, stepState, canaryRevision, stableRevision, canaryReadyReplicas, canaryReplicas, trafficWeight.\nBroadcastJob (broadcastjob/NAME, bcj): Complete once Kruise marks it completed, Failed when it failed (the failed pod named);\n  JSON Lines carry desired, active, succeeded, failed and phase instead of the rollout counts.\nExit codes: 0 done (or the --until point), 1 failed, cancelled or deleted, 2 invalid input, 3 timed out, 4 not finished (--watch=false; a step waiting for approval included).\n\nExamples:\n  ${p} rollout status cloneset/web\n  ${p} rollout status cloneset/web --timeout=5m -o json\n  ${p} rollout status asts -l app=db --watch=false\n  ${p} rollout status rollout/web-rollout --until=paused --timeout=10m\n  ${p} rollout status sidecarset/log   # matched pods outside the partition upgraded and ready\n  ${p} rollout status broadcastjob/warm-cache --timeout=10m   # one pod per node, all finished`,

@@ -11,7 +11,7 @@ import { parseRolloutUntil, RolloutUntilError, type RolloutUntil } from '../../k
 import { RolloutIndex, rolloutText } from './kruise-rollout';
 import { checkRelease, releaseExitCode, type ReleaseTarget } from './release-status';
 import { ReleaseWatch } from './release-watch';
-import { releaseJsonLine, releaseLine, type ReleaseReport } from '../../printers/rollout-release';
+import { releaseJsonLine, releaseLine } from '../../printers/rollout-release';
 import { isNoAnswer, resourceLabel } from '../../kube/errors';
 import { advancedKindHint } from '../../kube/resolve';
 import { KIND_LABELS, type RolloutProgress, type RolloutState } from '../../kruise/progress';
@@ -26,10 +26,21 @@ import { createProgress, type Progress } from '../../printers/progress';
 import { humanLine, isFinal, subsetLines, statusDocument, statusJsonLine, statusSpinnerText } from '../../printers/rollout-status';
 import { RolloutWatch } from './status-watch';
 import { sidecarSetStatus, sidecarSetTargets } from './sidecarset-status';
-import { isKruiseRollout, NoMatchesError, parseTargets, readTargetObjects, resolveTargets, targetLabel, type ResolvedTarget } from './targets';
+import { isKruiseRollout, NoMatchesError, parseTargets, readTargetObjects, resolveTargets, targetLabel, type ResolvedTarget, type TargetRefs } from './targets';
+import { GateReport, type StatusPrinter } from './gate-report';
+import { ciFlavour } from '../../printers/ci-report';
+import { SharedWatchClient } from '../../kube/shared-watches';
+import { releaseObjects } from './release-objects';
+import { labelSelectorString } from '../../kruise/selectors';
+import { trimWatchedPod } from '../../kruise/rollout-pods';
 
 export interface StatusOptions {
   filename?: string[];
+  recursive?: boolean;
+  helmRelease?: string;
+  ci?: string;
+  junit?: string;
+  evidenceDir?: string;
   watch?: string | boolean;
   timeout?: string;
   failureGrace?: string;
@@ -64,7 +75,14 @@ export async function run(ctx: CommandContext, args: string[], opts: StatusOptio
   const failureGraceMs = opts.failureGrace === undefined ? 60_000 : parseDuration(opts.failureGrace, '--failure-grace');
   const format = parseOutputFormat(opts.output, ['default', 'json', 'yaml', 'jsonpath']);
   const pinnedRevision = parseRevisionNumber(opts.revision, '--revision');
-  const refs = parseTargets('rollout status', args, opts.selector, { filenames: opts.filename });
+  if (opts.ci !== undefined && !['auto', 'github', 'gitlab', 'none'].includes(opts.ci)) throw usageError(`invalid value "${opts.ci}" for --ci: use auto, github, gitlab or none`);
+  if (opts.helmRelease !== undefined && (args.length > 0 || opts.filename?.length || opts.selector !== undefined)) throw usageError('--helm-release takes no TYPE/NAME, -f or -l: the release names its objects');
+  const ci = ciFlavour(opts.ci, ctx.term.env);
+  // A release's manifest (-f, --helm-release): every object with a rollout is followed, the rest counted.
+  const releaseInput = Boolean(opts.filename?.length) || opts.helmRelease !== undefined;
+  let refs: TargetRefs | undefined = opts.helmRelease === undefined ? parseTargets('rollout status', args, opts.selector, { filenames: opts.filename, recursive: opts.recursive }) : undefined;
+  let skipped: Record<string, number> = {};
+  if (refs && releaseInput) ({ refs, skipped } = releaseObjects(refs, 'the manifest'));
   let until: RolloutUntil | undefined;
   try {
     until = opts.until === undefined ? undefined : parseRolloutUntil(opts.until);
@@ -74,51 +92,119 @@ export async function run(ctx: CommandContext, args: string[], opts: StatusOptio
   }
 
   const client = await ctx.kube();
-  // --timeout bounds the whole command: every request and watch, and whatever comes before the watches.
+  // --timeout bounds the whole wait: every request and watch, and whatever comes before the watches.
   const deadline = timeoutMs > 0 ? started + timeoutMs : undefined;
   client.configureWaits?.({ deadline });
-  const awaited = args.length > 0 ? args.join(' ') : opts.selector ? `objects matching "${opts.selector}"` : 'the objects of the manifest';
+  let subject = args.length > 0 ? args.join(' ') : opts.selector ? `objects matching "${opts.selector}"` : `the objects of ${(opts.filename ?? []).join(', ')}`;
+  let awaited = args.length > 0 ? args.join(' ') : opts.selector ? `objects matching "${opts.selector}"` : 'the objects of the manifest';
+  const reportSettings = {
+    ci,
+    junit: opts.junit,
+    evidenceDir: opts.evidenceDir,
+    json: format.kind === 'json',
+    alwaysSummary: releaseInput || opts.junit !== undefined || opts.evidenceDir !== undefined,
+    skipped,
+  };
+  let report: GateReport | undefined;
   try {
-    return await untilDeadline(gate(), deadline, () => deadlineError(client, `timed out after ${opts.timeout} waiting for ${awaited}`));
+    const outcome = await untilDeadline(gate(), deadline, () => deadlineError(client, `timed out after ${opts.timeout} waiting for ${awaited}`));
+    if (typeof outcome === 'number') return outcome;
+    return await outcome.report.finish(client, outcome.codes, outcome.waitEnded);
   } finally {
     client.close();
   }
 
-  async function gate(): Promise<number> {
-    // SidecarSets (cluster-scoped, their pods in any namespace) have their own watch.
-    const sidecarSets = await sidecarSetTargets(client, 'rollout status', refs);
-    if (sidecarSets) {
-      if (until !== undefined || pinnedRevision !== undefined) throw usageError('--until and --revision do not apply to a SidecarSet');
-      return await sidecarSetStatus(ctx, client, sidecarSets, { watch, timeoutMs, failureGraceMs, printer: await makePrinter(ctx, format) });
+  async function gate(): Promise<number | { report: GateReport; codes: number[]; waitEnded: boolean }> {
+    if (opts.helmRelease !== undefined) {
+      const { helmReleaseTargets } = await import('./helm-release-targets');
+      const release = await helmReleaseTargets(client, opts.helmRelease, ctx.signal);
+      ({ refs, skipped } = releaseObjects(release.refs, release.subject));
+      reportSettings.skipped = skipped;
+      subject = release.subject;
+      awaited = release.subject;
     }
-    const targets = await resolveTargets(client, 'rollout status', refs, { allowRollout: true, allowJobs: true });
+    const targetRefs = refs!;
+    // SidecarSets (cluster-scoped, their pods in any namespace) have their own watch.
+    const { sidecarSets, rest } = releaseInput ? await splitSidecarSets(client, targetRefs) : { sidecarSets: await sidecarSetTargets(client, 'rollout status', targetRefs), rest: undefined };
+    if (sidecarSets && (until !== undefined || pinnedRevision !== undefined) && !releaseInput) throw usageError('--until and --revision do not apply to a SidecarSet');
+    const liveBlock = releaseInput && format.kind === 'default' && Boolean((ctx.term.stdout as { isTTY?: boolean }).isTTY) && ctx.term.decorate;
+    report = new GateReport(ctx, { ...reportSettings, subject, liveBlock });
+    const printer = report.wrap(await makePrinter(ctx, format));
+    if (sidecarSets && !rest) {
+      report.knowType(sidecarSets.rt);
+      const code = await sidecarSetStatus(ctx, client, sidecarSets, { watch, timeoutMs, failureGraceMs, printer });
+      return { report, codes: [code], waitEnded: true };
+    }
+    const targets = await resolveTargets(client, 'rollout status', rest ?? targetRefs, { allowRollout: true, allowJobs: true });
+    for (const t of targets) report.knowType(t.rt);
     // One named object: its list starts now, beside the lookup of a Rollout releasing it, rather
     // than one round trip later; whichever watch follows it (its own, or its Rollout's) takes it over.
-    const only = targets.length === 1 ? targets[0] : undefined;
+    const only = targets.length === 1 && !sidecarSets ? targets[0] : undefined;
     if (watch && only?.name !== undefined) client.prefetchObserve?.(only.rt, only.namespace, only.name);
     const job = targets.find((t) => jobProgressKind(t.rt.group, t.rt.kind));
-    if (job && (until !== undefined || pinnedRevision !== undefined)) throw usageError(`--until and --revision do not apply to a ${job.rt.kind}: its completion is awaited`);
+    if (job && !releaseInput && (until !== undefined || pinnedRevision !== undefined)) throw usageError(`--until and --revision do not apply to a ${job.rt.kind}: its completion is awaited`);
+    // Many objects: one list+watch per kind and namespace, shared by all their gates (shared-watches.ts).
+    const many = targets.length + (sidecarSets ? 1 : 0) > 1 || targets.some((t) => t.name === undefined);
+    const watcher = many && watch ? shareWatches(client, targetRefs, targets) : client;
     // Kruise Rollouts, and the workloads they release: followed as a composition (gate.ts evaluateGate).
-    const plan = await planGates(ctx, client, targets, { until, pinnedRevision, format });
-    if (until !== undefined && plan.releases.length === 0 && !(plan.index && plan.plain.some((t) => t.name === undefined))) {
+    const plan = await planGates(ctx, watcher, targets, { until, pinnedRevision, format, releaseInput });
+    if (until !== undefined && plan.releases.length === 0 && !(plan.index && plan.plain.some((t) => t.name === undefined)) && !releaseInput) {
       throw usageError('--until applies to Kruise Rollouts: rollout/NAME, or a workload a Rollout releases');
     }
+    if (plan.index) report.knowType(plan.index.rolloutRt);
+    for (const r of plan.releases) report.knowType(r.rt);
     if (pinnedRevision !== undefined) await checkRevision(client, plan.plain, opts.selector, pinnedRevision);
-    const printer = await makePrinter(ctx, format);
-    const settings: GateSettings = { until: until ?? { kind: 'complete' }, failureGraceMs, deadline, printer, selector: opts.selector };
-    let codes: number[];
+    const settings: GateSettings = { until: until ?? { kind: 'complete' }, failureGraceMs, deadline, printer, selector: opts.selector, failFast: releaseInput || many };
+    let result: { codes: number[]; waitEnded: boolean };
     try {
-      codes = watch ? await watchAll(ctx, client, plan, settings) : await checkOnce(client, plan, settings);
+      const sidecarCodes = sidecarSets ? sidecarSetStatus(ctx, client, sidecarSets, { watch, timeoutMs, failureGraceMs, printer: { ...printer, close: () => undefined } }) : undefined;
+      result = watch ? await watchAll(ctx, watcher, plan, settings) : { codes: await checkOnce(client, plan, settings), waitEnded: true };
+      if (sidecarCodes) result.codes.push(await sidecarCodes);
     } catch (err) {
       // A gate must not pass on nothing: kubectl's words, exit 1.
       if (!(err instanceof NoMatchesError)) throw err;
       printer.close();
       ctx.term.stderr.write(`No resources found in ${err.namespace} namespace.\n`);
       return ExitCode.FAILED;
+    } finally {
+      if (watcher instanceof SharedWatchClient) watcher.stopWatches();
     }
     printer.close();
-    return Math.max(ExitCode.OK, ...codes);
+    return { report, ...result };
   }
+}
+
+/** A release's SidecarSets are followed beside its workloads (sidecarset-status.ts), the rest here. */
+async function splitSidecarSets(client: KubeClient, refs: TargetRefs): Promise<{ sidecarSets?: Awaited<ReturnType<typeof sidecarSetTargets>>; rest?: TargetRefs }> {
+  const isSidecarSetSpec = (s: TargetRefs['specs'][number]): boolean => s.kind === 'object' && s.object.kind === 'SidecarSet' && (s.object.apiVersion ?? '').startsWith('apps.kruise.io/');
+  const mine = refs.specs.filter(isSidecarSetSpec);
+  const others = refs.specs.filter((s) => !isSidecarSetSpec(s));
+  if (mine.length === 0) return { rest: refs };
+  const sidecarSets = await sidecarSetTargets(client, 'rollout status', { ...refs, specs: mine });
+  return { sidecarSets, rest: others.length ? { ...refs, specs: others } : undefined };
+}
+
+/**
+ * The shared watches of a gate over many objects; the pod selectors of the manifest's workloads are
+ * declared up front, so each workload's pod watch, whenever it starts, is served by one list of the
+ * namespace's pods (and the names of the followed objects by one list of each kind).
+ */
+function shareWatches(client: KubeClient, refs: TargetRefs, targets: readonly ResolvedTarget[]): SharedWatchClient {
+  const shared = new SharedWatchClient(client, {
+    listFromWatch: ['rollouts.kruise.io/rollouts'],
+    shape: (rt, item) => (rt.resource === 'pods' && rt.group === '' ? trimWatchedPod(item) : item),
+  });
+  const podRt: ResourceType = { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true };
+  for (const t of targets) if (t.name !== undefined) shared.declare(t.rt, t.namespace, { name: t.name });
+  // The named objects' lists start now, beside the lookup of the Rollouts (planGates).
+  for (const t of targets) if (t.name !== undefined) shared.prestart(t.rt, t.namespace);
+  for (const spec of refs.specs) {
+    if (spec.kind !== 'object') continue;
+    const kind = progressKindFor(spec.object);
+    const selector = kind ? labelSelectorString(kind.selector(spec.object)) : '';
+    if (selector) shared.declare(podRt, spec.object.metadata.namespace ?? client.namespace, { labelSelector: selector });
+  }
+  return shared;
 }
 
 /**
@@ -151,7 +237,7 @@ async function planGates(
   ctx: CommandContext,
   client: KubeClient,
   targets: ResolvedTarget[],
-  o: { until?: RolloutUntil; pinnedRevision?: number; format: OutputFormat },
+  o: { until?: RolloutUntil; pinnedRevision?: number; format: OutputFormat; releaseInput?: boolean },
 ): Promise<GatePlan> {
   const checkFlags = (): void => {
     if (o.pinnedRevision !== undefined) throw usageError('--revision does not apply to a Kruise Rollout: its release is followed instead');
@@ -187,15 +273,6 @@ async function planGates(
   }
   const selected = index && plain.some((t) => t.name === undefined) ? index : undefined;
   return { plain, releases: [...releases.values()], index: selected };
-}
-
-interface StatusPrinter {
-  change(p: RolloutProgress): void;
-  /** The same state a second later (a failing pod's countdown): only the spinner shows it. */
-  tick(p: RolloutProgress): void;
-  /** A change of a workload followed with its Kruise Rollout. */
-  release(r: ReleaseReport): void;
-  close(): void;
 }
 
 /**
@@ -256,6 +333,8 @@ interface GateSettings {
   failureGraceMs: number;
   printer: StatusPrinter;
   selector?: string;
+  /** Stop waiting for the others once one object failed: the exit code (1) is decided. */
+  failFast?: boolean;
 }
 
 /** One followed object: a workload alone (RolloutWatch) or with its Rollout (ReleaseWatch), and its exit code once done. */
@@ -290,7 +369,7 @@ function releaseGate(client: KubeClient, podType: ResourceType, r: ReleaseTarget
   };
 }
 
-async function watchAll(ctx: CommandContext, client: KubeClient, plan: GatePlan, o: GateSettings): Promise<number[]> {
+async function watchAll(ctx: CommandContext, client: KubeClient, plan: GatePlan, o: GateSettings): Promise<{ codes: number[]; waitEnded: boolean }> {
   const podType = await client.resolve('pods');
   const gates: Gate[] = [];
   const observations: Observation[] = [];
@@ -300,9 +379,16 @@ async function watchAll(ctx: CommandContext, client: KubeClient, plan: GatePlan,
   let rejectFatal!: (err: unknown) => void;
   const fatal = new Promise<never>((_, rej) => (rejectFatal = rej));
   fatal.catch(() => undefined);
+  // One object failed: nothing can make the exit code better, so the others are not waited for.
+  let resolveDecided!: () => void;
+  const decided = new Promise<'decided'>((res) => (resolveDecided = () => res('decided')));
+  const ended: number[] = [];
   const follow = (g: Gate): Gate => {
     gates.push(g);
-    g.finished.catch(rejectFatal);
+    g.finished.then((code) => {
+      ended.push(code);
+      if (o.failFast && code === ExitCode.FAILED) resolveDecided();
+    }, rejectFatal);
     return g;
   };
 
@@ -434,14 +520,18 @@ async function watchAll(ctx: CommandContext, client: KubeClient, plan: GatePlan,
     return `stopped waiting for ${n} ${n === 1 ? 'rollout' : 'rollouts'}`;
   });
   try {
-    const settled = await Promise.race([Promise.allSettled(started), fatal]);
+    const settled = await Promise.race([Promise.allSettled(started), fatal, decided]);
+    if (settled === 'decided') {
+      // The gates still waiting stop where they are (the report shows their last state).
+      return { codes: [...ended], waitEnded: false };
+    }
     const selectorError = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     const results = await Promise.allSettled(gates.map((g) => g.finished));
     const firstError = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (firstError) throw firstError.reason;
     if (selectorError) throw selectorError.reason;
     if (errors.length) throw errors[0];
-    return results.map((r) => (r as PromiseFulfilledResult<number>).value);
+    return { codes: results.map((r) => (r as PromiseFulfilledResult<number>).value), waitEnded: true };
   } finally {
     if (timer) clearTimeout(timer);
     ctx.signal.removeEventListener('abort', onAbort);

@@ -40,9 +40,10 @@ export function parseTargets(
   verb: string,
   args: string[],
   selector: string | undefined,
-  opts: { single?: boolean; filenames?: string[] } = {},
+  opts: { single?: boolean; filenames?: string[]; recursive?: boolean } = {},
 ): TargetRefs {
-  const specs = parseRefs({ args, selector, filenames: opts.filenames });
+  if (opts.recursive && !opts.filenames?.length) throw usageError('-R (--recursive) applies to -f DIRECTORY');
+  const specs = parseRefs({ args, selector, filenames: opts.filenames, recursive: opts.recursive });
   if (opts.single && (specs.length !== 1 || specs[0]!.kind === 'selector' || specs[0]!.kind === 'all')) {
     throw usageError(`${verb} takes exactly one TYPE/NAME`);
   }

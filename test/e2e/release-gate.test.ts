@@ -1,0 +1,195 @@
+// The release-level gate (issue #28), end to end on one sandbox with the v1.9.0 Kruise and v0.6.2 Kruise
+// Rollout CRDs: `rollout status -R -f DIR` follows every workload of a rendered release together (a
+// CloneSet, an Advanced StatefulSet, a Deployment and a CloneSet under a Kruise Rollout; the ConfigMap
+// and Service skipped and counted), prints one summary table, one exit code, and the evidence of what
+// failed; --ci=github, --junit and --evidence-dir hand it to CI. State is set up with real kubectl and
+// read back through the API: the gate under test never waits for its own preconditions.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { kubectl, REPO_ROOT, runCli } from '../helpers/cli';
+import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
+import { jsonLines, summary } from './rollout-helpers';
+
+const RELEASE = join(REPO_ROOT, 'test', 'fixtures', 'release');
+const KRUISE_CRDS = '/work/shared/kruise-crds/v1.9.0';
+const ROLLOUT_CRDS = '/work/shared/kruise-rollout-crds/v0.6.2';
+
+let sb: Sandbox;
+let work: string;
+
+const get = async (path: string): Promise<any> => (await sb.api('GET', path)).body;
+
+async function pods(app: string): Promise<Array<{ name: string; image: string; ready: boolean; waiting?: string }>> {
+  const list = await get(`/api/v1/namespaces/default/pods?labelSelector=app%3D${app}`);
+  return (list.items as any[]).map((p) => ({
+    name: p.metadata.name,
+    image: p.spec.containers[0].image,
+    ready: (p.status.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True'),
+    waiting: p.status.containerStatuses?.[0]?.state?.waiting?.reason,
+  }));
+}
+
+/** Every pod of `app` runs `image` and is ready, `count` of them. */
+async function settled(app: string, image: string, count: number): Promise<boolean> {
+  const all = await pods(app);
+  return all.length === count && all.every((p) => p.image === image && p.ready);
+}
+
+/** What python3-junitparser reads: the suite's counts, then each testcase and its result, by name. */
+function junit(file: string): string {
+  return execFileSync('/usr/bin/python3', ['-c', `
+import sys
+from junitparser import JUnitXml
+x = JUnitXml.fromfile(sys.argv[1])
+for s in x:
+    print(s.tests, s.failures, s.errors, s.skipped)
+    for c in sorted(s, key=lambda c: c.name):
+        print(c.name, ','.join(type(r).__name__ for r in c.result) or 'passed')
+`, file], { encoding: 'utf8' });
+}
+
+before(async () => {
+  work = mkdtempSync(join(tmpdir(), 'release-gate-'));
+  sb = await startSandbox({ readyDelay: '150ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS] });
+  const applied = await kubectl(['apply', '-R', '-f', join(RELEASE, 'v1')], sb.kubeconfig);
+  assert.equal(applied.code, 0, applied.stderr);
+  await waitUntil('revision 1 running', async () =>
+    (await settled('web', 'nginx:1.25', 3)) && (await settled('api', 'ghcr.io/shop/api:1.4.0', 2)) && (await settled('db', 'postgres:16.4', 3)) && (await settled('cart', 'ghcr.io/shop/cart:2.0.0', 4)) && (await get('/apis/rollouts.kruise.io/v1beta1/namespaces/default/rollouts/cart')).status?.phase === 'Healthy' ? true : undefined, 40_000);
+});
+
+after(async () => {
+  await sb?.stop();
+});
+
+describe('rollout status of a whole release', () => {
+  it('a finished release: every workload complete, one table, the skipped objects counted, exit 0; one list+watch per kind and namespace', async () => {
+    sb.clearAudit();
+    const r = await runCli(['rollout', 'status', '-R', '-f', join(RELEASE, 'v1'), '--timeout=30s'], { kubeconfig: sb.kubeconfig });
+    assert.equal(r.code, 0, summary(r));
+    const table = r.stdout.slice(r.stdout.indexOf('WORKLOAD'));
+    assert.match(table, /^WORKLOAD +VERDICT +UPDATED +READY +TIME +REASON\n/);
+    for (const row of [/statefulset\.apps\.kruise\.io\/db +complete +3\/3 +3\/3/, /cloneset\/web +complete +3\/3 +3\/3/, /deployment\/api +complete +2\/2 +2\/2/, /rollout\/cart +complete/]) assert.match(table, row);
+    assert.match(table, /\n4 workloads: 4 complete; skipped 2 objects without a rollout \(ConfigMap, Service\); exit 0\n$/);
+    // Requests: at most one list and one watch per resource and namespace, however many objects.
+    const perResource = new Map<string, { list: number; watch: number }>();
+    for (const a of sb.audit()) {
+      if (a.method !== 'GET' || !a.path.includes('/namespaces/default/')) continue;
+      const resource = a.path.replace(/\/namespaces\/default\/([^/]+).*$/, '/$1');
+      const named = /\/namespaces\/default\/[^/]+\/[^/]+/.test(a.path);
+      const n = perResource.get(resource) ?? { list: 0, watch: 0 };
+      if (/(^|&)watch=(true|1)/.test(a.query)) n.watch++;
+      else if (!named) n.list++;
+      perResource.set(resource, n);
+    }
+    for (const [resource, n] of perResource) assert.ok(n.list <= 1 && n.watch <= 1, `${resource}: ${n.list} lists, ${n.watch} watches`);
+    assert.equal(perResource.get('/apis/apps.kruise.io/v1alpha1/clonesets')?.list, 1, 'web and cart from one list');
+  });
+
+  describe('revision 2: the database crash-loops, the cart waits for approval', () => {
+    before(async () => {
+      const applied = await kubectl(['apply', '-R', '-f', join(RELEASE, 'v2')], sb.kubeconfig);
+      assert.equal(applied.code, 0, applied.stderr);
+      await waitUntil('revision 2 where it stops', async () => {
+        const cart = (await get('/apis/rollouts.kruise.io/v1beta1/namespaces/default/rollouts/cart')).status?.canaryStatus;
+        const db = await pods('db');
+        return (await settled('web', 'nginx:1.27', 3)) && (await settled('api', 'ghcr.io/shop/api:1.5.0', 2)) && cart?.currentStepState === 'StepPaused' && cart.canaryReadyReplicas === 1 && db.some((p) => p.waiting === 'CrashLoopBackOff') ? true : undefined;
+      }, 40_000);
+    });
+
+    it('exit 1 after the failure grace; the table says each verdict (the paused release waiting for approval); the evidence names the crash-looping pod, its log and BackOff events; GitHub annotations, job summary, JUnit and the evidence directory', async () => {
+      const stepSummary = join(work, 'step-summary.md');
+      const junitFile = join(work, 'report.xml');
+      const dir = join(work, 'evidence');
+      const started = Date.now();
+      const r = await runCli(['rollout', 'status', '-R', '-f', join(RELEASE, 'v2'), '--failure-grace=3s', '--timeout=60s', '--ci=github', '--junit', junitFile, '--evidence-dir', dir], {
+        kubeconfig: sb.kubeconfig,
+        env: { GITHUB_STEP_SUMMARY: stepSummary },
+        timeoutMs: 60_000,
+      });
+      const took = Date.now() - started;
+      assert.equal(r.code, 1, summary(r));
+      assert.ok(took < 20_000, `decided once the database failed, not at the timeout (${took} ms)`);
+      const out = r.stdout;
+      // Each workload's progress folded in a group once it ended.
+      assert.match(out, /^::group::cloneset\/web: complete\n(.*\n)*?cloneset "web" successfully rolled out\n::endgroup::$/m);
+      assert.match(out, /^::group::statefulset\.apps\.kruise\.io\/db: failed\n/m);
+      assert.match(out, /^::group::rollout\/cart \(CloneSet\/cart\): waiting for approval\n/m);
+      const table = out.slice(out.indexOf('WORKLOAD'));
+      assert.match(table, /statefulset\.apps\.kruise\.io\/db +failed +\d\/3 +\d\/3 +[\d.]+s +advanced statefulset "db" rollout failed: pod "db-\d" container "postgres" is in CrashLoopBackOff/);
+      assert.match(table, /cloneset\/web +complete +3\/3 +3\/3/);
+      assert.match(table, /deployment\/api +complete +2\/2 +2\/2/);
+      assert.match(table, /rollout\/cart +waiting for approval +1\/1 +1\/1 +[\d.]+s +rollout "cart" is waiting for approval at step 1\/2/);
+      assert.match(table, /\n4 workloads: 1 failed, 2 complete, 1 waiting for approval; skipped 2 objects without a rollout \(ConfigMap, Service\); exit 1\n/);
+      // The evidence: the pod, its BackOff events, the previous instance's log.
+      const crashing = /pod (db-\d) \(node [\w-]+\): container postgres: CrashLoopBackOff/.exec(out)?.[1];
+      assert.ok(crashing, out);
+      assert.match(out, /^::group::Evidence for statefulset\.apps\.kruise\.io\/db \(failed\)\n/m);
+      assert.match(out, new RegExp(`Warning +BackOff +Pod/${crashing} +Back-off restarting failed container postgres in pod ${crashing}_default`));
+      assert.match(out, new RegExp(`log of pod ${crashing}, container postgres \\(previous instance\\), last \\d+ lines?:\\n( +\\| .*\\n)+`));
+      assert.match(out, /^::error title=statefulset\.apps\.kruise\.io\/db failed::statefulset\.apps\.kruise\.io\/db in namespace default: advanced statefulset "db" rollout failed: .*%0Apod db-\d: container postgres: CrashLoopBackOff/m);
+      assert.equal(out.match(/^::error /gm)?.length, 1, 'one annotation: only the database failed');
+      // The job summary, as GitHub renders Markdown.
+      const md = readFileSync(stepSummary, 'utf8');
+      assert.match(md, /^### kubectl kruise rollout status: failed\n/);
+      assert.match(md, /\| `statefulset\.apps\.kruise\.io\/db` \| default \| ❌ failed \|/);
+      assert.match(md, /\| `rollout\/cart` \| default \| ⏸️ waiting for approval \|/);
+      assert.match(md, /<details><summary>Evidence for <code>statefulset\.apps\.kruise\.io\/db<\/code> \(failed\)<\/summary>\n\n```+text\n[\s\S]*BackOff[\s\S]*\n```+\n\n<\/details>/);
+      // JUnit, read by a real consumer.
+      assert.equal(junit(junitFile), ['4 1 0 1', 'cloneset/web passed', 'deployment/api passed', 'rollout/cart Skipped', 'statefulset.apps.kruise.io/db Failure', ''].join('\n'));
+      // The evidence directory: one folder per failed workload, events, logs and the objects as YAML.
+      const folder = join(dir, 'default_statefulset_db');
+      const files = readdirSync(folder).sort();
+      assert.ok(files.includes('events.txt') && files.includes('summary.txt') && files.includes(`pod_${crashing}.yaml`) && files.includes(`log_${crashing}_postgres_previous.txt`), files.join(' '));
+      assert.match(readFileSync(join(folder, 'events.txt'), 'utf8'), /BackOff/);
+      assert.ok(existsSync(join(dir, 'summary.txt')));
+      assert.doesNotMatch(readFileSync(join(folder, `pod_${crashing}.yaml`), 'utf8'), /env:|containers:\n *- name: postgres\n *image/);
+    });
+
+    it('--until=paused applies to the Rollout\'s row (reached); -o json ends with one record carrying every row and the evidence', async () => {
+      const r = await runCli(['rollout', 'status', '-R', '-f', join(RELEASE, 'v2'), '--until=paused', '--failure-grace=3s', '--timeout=60s', '-o', 'json'], { kubeconfig: sb.kubeconfig, timeoutMs: 60_000 });
+      assert.equal(r.code, 1, summary(r));
+      const last = jsonLines(r.stdout).at(-1);
+      assert.equal(last.kind, 'ReleaseGateSummary');
+      assert.equal(last.code, 1);
+      assert.deepEqual(last.skipped, { ConfigMap: 1, Service: 1 });
+      const byRef = Object.fromEntries((last.workloads as any[]).map((w) => [w.ref, w]));
+      assert.deepEqual([byRef['rollout/cart'].verdict, byRef['rollout/cart'].state, byRef['rollout/cart'].step], ['done', 'StepPaused', 'step 1/2 StepPaused']);
+      assert.equal(byRef['statefulset.apps.kruise.io/db'].verdict, 'failed');
+      assert.match(byRef['statefulset.apps.kruise.io/db'].evidence.pods[0].summary, /CrashLoopBackOff/);
+      assert.ok(byRef['statefulset.apps.kruise.io/db'].evidence.logs[0].lines.length > 0);
+      assert.equal(byRef['cloneset/web'].evidence, null);
+    });
+
+    it('a release that only waits: exit 3 at --timeout, the timed-out row is a JUnit error', async () => {
+      const manifest = join(work, 'cart-only.yaml');
+      writeFileSync(manifest, readFileSync(join(RELEASE, 'v2', 'shop.yaml'), 'utf8').split(/^---$/m).filter((d) => /name: cart/.test(d)).join('---'));
+      const junitFile = join(work, 'timeout.xml');
+      const r = await runCli(['rollout', 'status', '-f', manifest, '--timeout=2s', '--junit', junitFile], { kubeconfig: sb.kubeconfig });
+      assert.equal(r.code, 3, summary(r));
+      assert.match(r.stdout, /rollout\/cart +timed out +1\/1 +1\/1 +[\d.]+s +timed out waiting for rollout "cart"/);
+      assert.match(r.stdout, /\n1 workload: 1 timed out; exit 3\n/);
+      assert.equal(junit(junitFile), '1 0 1 0\nrollout/cart Error\n');
+    });
+  });
+
+  it('bad input: -R without -f, --ci unknown, a manifest without a workload: one error line, nothing sent', async () => {
+    const onlyConfig = join(work, 'config.yaml');
+    writeFileSync(onlyConfig, readFileSync(join(RELEASE, 'v1', 'shop.yaml'), 'utf8').split(/^---$/m)[0]!);
+    sb.clearAudit();
+    for (const [args, code, message] of [
+      [['rollout', 'status', 'cloneset/web', '-R'], 2, /^error: -R \(--recursive\) applies to -f DIRECTORY\n/],
+      [['rollout', 'status', '-f', onlyConfig, '--ci=jenkins'], 2, /^error: invalid value "jenkins" for --ci: use auto, github, gitlab or none\n/],
+      [['rollout', 'status', '-f', onlyConfig], 1, /^error: the manifest holds no object with a rollout to wait for \(only ConfigMap\)\n/],
+    ] as const) {
+      const r = await runCli([...args], { kubeconfig: sb.kubeconfig });
+      assert.equal(r.code, code, `${args.join(' ')}: ${summary(r)}`);
+      assert.match(r.stderr, message);
+      assert.doesNotMatch(r.stderr, /\n\s+at /);
+    }
+    assert.deepEqual(sb.audit().filter((a) => a.method !== 'GET'), []);
+  });
+});
