@@ -164,6 +164,18 @@ describe('rollout status of a whole release', () => {
       assert.equal(byRef['cloneset/web'].evidence, null);
     });
 
+    it('several named objects, one failing: exit 1 as soon as it fails (it waited for the others and exited 3 at the timeout), one table; --junit on a single-workload gate', async () => {
+      const started = Date.now();
+      const r = await runCli(['rollout', 'status', 'asts/db', 'rollout/cart', '--failure-grace=2s', '--timeout=40s'], { kubeconfig: sb.kubeconfig, timeoutMs: 60_000 });
+      assert.equal(r.code, 1, summary(r));
+      assert.ok(Date.now() - started < 15_000, `${Date.now() - started} ms`);
+      assert.match(r.stdout, /\n2 workloads: 1 failed, 1 waiting for approval; exit 1\n/);
+      const junitFile = join(work, 'single.xml');
+      const one = await runCli(['rollout', 'status', 'cloneset/web', '--junit', junitFile], { kubeconfig: sb.kubeconfig });
+      assert.equal(one.code, 0, summary(one));
+      assert.equal(junit(junitFile), '1 0 0 0\ncloneset/web passed\n');
+    });
+
     it('a release that only waits: exit 3 at --timeout, the timed-out row is a JUnit error', async () => {
       const manifest = join(work, 'cart-only.yaml');
       writeFileSync(manifest, readFileSync(join(RELEASE, 'v2', 'shop.yaml'), 'utf8').split(/^---$/m).filter((d) => /name: cart/.test(d)).join('---'));
