@@ -2,6 +2,7 @@
 // workload and its Kruise Rollout (src/kruise/rollout/gate.ts evaluateGate), read once (--watch=false)
 // or followed by ReleaseWatch (release-watch.ts). Exit codes: 0 reached, 1 failed or deleted,
 // 3 timed out, 4 not there yet with --watch=false.
+import { trimPod } from '../../kruise/rollout-pods';
 import { ExitCode } from '../../cli/exit';
 import type { KubeClient, KubeObject, ResourceType } from '../../kube/client';
 import { isNotFound } from '../../kube/errors';
@@ -45,7 +46,7 @@ export async function checkRelease(client: KubeClient, t: ReleaseTarget, o: { un
     const adapter = workload ? adapterFor(workload) : undefined;
     if (workload && adapter) {
       verdict = evaluateRollout(workload, [], Date.now(), { failureGraceMs: o.failureGraceMs });
-      if (!isFinal(verdict) || verdict.needsPods) verdict = evaluateRollout(workload, await loadPods(client, workload, adapter), Date.now(), { failureGraceMs: o.failureGraceMs, podsListed: true });
+      if (!isFinal(verdict) || verdict.needsPods) verdict = evaluateRollout(workload, await loadPods(client, workload, adapter, undefined, trimPod), Date.now(), { failureGraceMs: o.failureGraceMs, podsListed: true });
     }
   }
   return releaseReport(rollout, workload, verdict, o.until, Date.now(), !t.forWorkload);

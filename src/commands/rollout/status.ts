@@ -107,7 +107,12 @@ export async function run(ctx: CommandContext, args: string[], opts: StatusOptio
   };
   let report: GateReport | undefined;
   try {
-    const outcome = await untilDeadline(gate(), deadline, () => deadlineError(client, `timed out after ${opts.timeout} waiting for ${awaited}`));
+    const expired = (): Error => deadlineError(client, `timed out after ${opts.timeout} waiting for ${awaited}`);
+    // A read that got no answer until the deadline (retried till then) is the deadline's timeout, not its own error.
+    const work = gate().catch((err: unknown) => {
+      throw deadline !== undefined && Date.now() >= deadline && isNoAnswer(err) ? expired() : err;
+    });
+    const outcome = await untilDeadline(work, deadline, expired);
     if (typeof outcome === 'number') return outcome;
     return await outcome.report.finish(client, outcome.codes, outcome.waitEnded);
   } finally {
@@ -579,7 +584,7 @@ async function checkOnce(client: KubeClient, plan: GatePlan, o: GateSettings): P
       if (!kind) throw new Error(`no rollout rules for ${obj.apiVersion ?? '?'} ${obj.kind ?? '?'}`);
       let p = kind.evaluate(obj, [], Date.now(), { failureGraceMs: o.failureGraceMs });
       if (!isFinal(p) || p.needsPods) {
-        p = kind.evaluate(obj, (await loadPods(client, obj, kind)).map((pod) => kind.trimPod(pod)), Date.now(), { failureGraceMs: o.failureGraceMs, podsListed: true });
+        p = kind.evaluate(obj, await loadPods(client, obj, kind, undefined, (pod) => kind.trimPod(pod)), Date.now(), { failureGraceMs: o.failureGraceMs, podsListed: true });
       }
       // Followed without its Rollout (none found, or Rollouts not readable): not done while a release holds it.
       p = heldVerdict(obj, p);
