@@ -413,6 +413,10 @@ export function statefulSetMaxUnavailable(maxUnavailable: unknown, replicas: num
  * Advanced DaemonSet partition: nodes kept at the old revision, scaled against
  * desiredNumberScheduled rounding down (int-or-percent since v1.9; int only up to v1.8).
  */
+/** kube's IsValidPercent: the only percentages Kubernetes' own int-or-percent parser reads. */
+const WHOLE_PERCENT = /^[0-9]+%$/;
+const WHOLE_PERCENT_REASON = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
+
 export function explainAdvancedDaemonSetPartition(partition: unknown, desiredNumberScheduled: number | undefined): PartitionExplanation {
   const steps: ArithmeticStep[] = [];
   const nodes = desiredNumberScheduled ?? 0;
@@ -421,6 +425,9 @@ export function explainAdvancedDaemonSetPartition(partition: unknown, desiredNum
   }
   const scaled = scaleOrThrow('partition', partition, nodes, false);
   if (scaled.exact < 0) throw new InvalidValueError('partition', partition, 'must be ≥ 0');
+  // Unlike CloneSet's parser, the DaemonSet webhook (ValidatePositiveIntOrPercent) and controller
+  // (filterDaemonPodsNodeToUpdate: apimachinery's GetScaledValueFromIntOrPercent) read whole percentages only.
+  if (scaled.parsed.kind === 'percent' && !WHOLE_PERCENT.test(scaled.parsed.text)) throw new InvalidValueError('partition', partition, WHOLE_PERCENT_REASON);
   if (scaled.parsed.kind === 'percent' && scaled.parsed.percent > 100) throw new InvalidValueError('partition', partition, 'must be at most 100%');
   steps.push(describeScaling('partition', scaled, nodes, 'scheduled nodes'));
   const warnings: string[] = [];

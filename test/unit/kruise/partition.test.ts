@@ -193,6 +193,14 @@ test('Advanced DaemonSet partition rounds down against scheduled nodes', () => {
   assert.equal(explainAdvancedDaemonSetPartition(10, 5).partitionReplicas, 5);
   assert.throws(() => explainAdvancedDaemonSetPartition('120%', 5), /at most 100%/);
   assert.throws(() => explainAdvancedDaemonSetPartition('50', 5), /not a percentage/);
+});
+
+test('Advanced DaemonSet partition "12.5%" is refused as Kruise refuses it (daemonset_validation.go validateNonnegativeIntOrPercent, daemonset_update.go filterDaemonPodsNodeToUpdate)', () => {
+  // The webhook's ValidatePositiveIntOrPercent and the controller's apimachinery parser read whole
+  // percentages only; CloneSet's own parser (kruise-semantics §2.1) is the one that reads decimals.
+  assert.throws(() => explainAdvancedDaemonSetPartition('12.5%', 8), /numeric string followed by an ending '%'/);
+  assert.throws(() => explainPartition({ kind: 'ads', replicas: 8, partition: '99.5%' }), /regex used for validation is '\[0-9\]\+%'/);
+  assert.equal(explainPartition({ kind: 'cloneset', replicas: 8, partition: '12.5%' }).partitionReplicas, 1);
   assert.deepEqual(daemonSetNodesToUpdate(['node-1', 'node-3', 'node-2'], 1), { updated: ['node-3', 'node-2'], kept: ['node-1'] });
   assert.deepEqual(daemonSetNodesToUpdate(['a', 'b'], 5), { updated: [], kept: ['b', 'a'] });
 });
