@@ -179,13 +179,11 @@ export function partitionReplicas(partition: unknown, replicas: number | undefin
 }
 
 /**
- * CloneSet status.expectedUpdatedReplicas: spec.replicas − partitionReplicas; with OnDelete
- * (v1beta1) the partition does not apply and it equals spec.replicas.
+ * CloneSet status.expectedUpdatedReplicas: spec.replicas − partitionReplicas, under OnDelete too
+ * (cloneset_status.go calculateStatus reads the partition whatever the strategy type).
  */
-export function cloneSetExpectedUpdatedReplicas(partition: unknown, replicas: number | undefined, onDelete = false): number {
-  const r = replicas ?? 1;
-  if (onDelete) return r;
-  return r - partitionReplicas(partition, replicas);
+export function cloneSetExpectedUpdatedReplicas(partition: unknown, replicas: number | undefined): number {
+  return (replicas ?? 1) - partitionReplicas(partition, replicas);
 }
 
 export interface CloneSetRollingInput {
@@ -537,7 +535,10 @@ export interface PartitionInput {
   maxUnavailable?: unknown;
   maxSurge?: unknown;
   paused?: boolean;
-  /** CloneSet v1beta1 / ASTS type OnDelete: nothing is rolled, expectedUpdatedReplicas = replicas. */
+  /**
+   * Type OnDelete: nothing is rolled. An ASTS then expects every replica; a CloneSet's status still
+   * counts the partition (calculateStatus), so its expectedUpdatedReplicas stays replicas − partition.
+   */
   onDelete?: boolean;
   /** ASTS / StatefulSet spec.ordinals.start. */
   ordinalsStart?: number;
@@ -632,7 +633,9 @@ export function explainPartition(input: PartitionInput): PartitionReport {
   }
   const steps = [...part.steps];
   let expected = part.expectedUpdatedReplicas;
-  if (input.onDelete) {
+  if (input.onDelete && input.kind === 'cloneset') {
+    steps.push(step('on-delete', `updateStrategy OnDelete: pods update only when deleted; Kruise still writes expectedUpdatedReplicas = replicas − partition (${expected})`, 'OnDelete'));
+  } else if (input.onDelete) {
     expected = part.replicas;
     steps.push(step('on-delete', `updateStrategy OnDelete: pods update only when deleted, expectedUpdatedReplicas = replicas (${expected})`, `OnDelete → expectedUpdatedReplicas ${expected}`));
   }
