@@ -7,13 +7,8 @@
 //   lastTransitionTime). An annotation Kruise cannot parse is left out of the status, not an error.
 // The annotations stay in metadata on the way to v1beta1; on the way back the status wins over them.
 import type { KubeObject } from '../types';
+import { CRR_PRE_RECREATE_GRACE_CONDITION, CRR_SYNC_CONTAINER_STATUSES_KEY, CRR_UNREADY_ACQUIRED_KEY, preRecreateGraceCondition } from '../rules/crr';
 import { isObj, rfc3339Utc, setMapEntry, type KindConversion, type Obj } from './fields';
-
-export const CRR_SYNC_CONTAINER_STATUSES_ANNOTATION = 'crr.apps.kruise.io/sync-container-statuses';
-export const CRR_UNREADY_ACQUIRED_ANNOTATION = 'crr.apps.kruise.io/unready-acquired';
-/** v1beta1 condition type (ContainerRecreateRequestPreRecreateGraceType). */
-export const CRR_PRE_RECREATE_GRACE = 'PreRecreateGrace';
-export const CRR_PRE_RECREATE_GRACE_MESSAGE = 'Pod has been forced to not-ready for unreadyGracePeriodSeconds drain';
 
 /** One entry of the snapshot, as Go's struct writes it (containerID omitted when empty). */
 export interface CrrSnapshotEntry {
@@ -58,11 +53,11 @@ function toV1beta1(obj: KubeObject): KubeObject {
   delete status.containerStatusSnapshot;
   delete status.conditions;
   const annotations = obj.metadata.annotations ?? {};
-  const snapshot = parseSnapshotAnnotation(annotations[CRR_SYNC_CONTAINER_STATUSES_ANNOTATION]);
+  const snapshot = parseSnapshotAnnotation(annotations[CRR_SYNC_CONTAINER_STATUSES_KEY]);
   if (snapshot && snapshot.length > 0) status.containerStatusSnapshot = snapshot;
-  const acquired = annotations[CRR_UNREADY_ACQUIRED_ANNOTATION];
+  const acquired = annotations[CRR_UNREADY_ACQUIRED_KEY];
   const at = acquired ? rfc3339Utc(acquired) : undefined;
-  if (at) status.conditions = [{ type: CRR_PRE_RECREATE_GRACE, status: 'True', lastTransitionTime: at, reason: CRR_PRE_RECREATE_GRACE, message: CRR_PRE_RECREATE_GRACE_MESSAGE }];
+  if (at) status.conditions = [preRecreateGraceCondition(at)];
   if (Object.keys(status).length > 0 || obj.status !== undefined) obj.status = status;
   return obj;
 }
@@ -71,12 +66,12 @@ function toV1alpha1(obj: KubeObject): KubeObject {
   if (!isObj(obj.status)) return obj;
   const { containerStatusSnapshot, conditions, ...rest } = obj.status;
   obj.status = rest;
-  if (Array.isArray(containerStatusSnapshot)) setMapEntry(obj.metadata, 'annotations', CRR_SYNC_CONTAINER_STATUSES_ANNOTATION, snapshotAnnotation(containerStatusSnapshot));
-  const grace = Array.isArray(conditions) ? conditions.find((c) => isObj(c) && c.type === CRR_PRE_RECREATE_GRACE && c.status === 'True') : undefined;
+  if (Array.isArray(containerStatusSnapshot)) setMapEntry(obj.metadata, 'annotations', CRR_SYNC_CONTAINER_STATUSES_KEY, snapshotAnnotation(containerStatusSnapshot));
+  const grace = Array.isArray(conditions) ? conditions.find((c) => isObj(c) && c.type === CRR_PRE_RECREATE_GRACE_CONDITION && c.status === 'True') : undefined;
   if (isObj(grace)) {
     // metav1.Time of the condition, written back in RFC 3339 UTC (a zero time: Go's zero date).
     const t = typeof grace.lastTransitionTime === 'string' ? rfc3339Utc(grace.lastTransitionTime) : undefined;
-    setMapEntry(obj.metadata, 'annotations', CRR_UNREADY_ACQUIRED_ANNOTATION, t ?? '0001-01-01T00:00:00Z');
+    setMapEntry(obj.metadata, 'annotations', CRR_UNREADY_ACQUIRED_KEY, t ?? '0001-01-01T00:00:00Z');
   }
   return obj;
 }
