@@ -29,6 +29,7 @@ const POINTER_FIELDS = new Set<string>(['partition', 'maxUnavailable', 'maxSurge
 function copyRolling(from: Obj, to: Obj): void {
   for (const f of ROLLING_FIELDS) put(to, f, POINTER_FIELDS.has(f) ? (from[f] ?? undefined) : nonZero(from[f]));
 }
+
 const POLICIES = new Set(['ReCreate', 'InPlaceIfPossible', 'InPlaceOnly']);
 
 /** intstr.Parse: a decimal integer becomes an int, anything else stays a string. */

@@ -7,20 +7,13 @@
 //   lastTransitionTime). An annotation Kruise cannot parse is left out of the status, not an error.
 // The annotations stay in metadata on the way to v1beta1; on the way back the status wins over them.
 import type { KubeObject } from '../types';
-import { CRR_PRE_RECREATE_GRACE_CONDITION, CRR_SYNC_CONTAINER_STATUSES_KEY, CRR_UNREADY_ACQUIRED_KEY, preRecreateGraceCondition } from '../rules/crr';
+import { CRR_PRE_RECREATE_GRACE_CONDITION, CRR_SYNC_CONTAINER_STATUSES_KEY, CRR_UNREADY_ACQUIRED_KEY, preRecreateGraceCondition, type CrrSyncContainerStatus } from '../rules/crr';
 import { isObj, rfc3339Utc, setMapEntry, type KindConversion, type Obj } from './fields';
 
 /** One entry of the snapshot, as Go's struct writes it (containerID omitted when empty). */
-export interface CrrSnapshotEntry {
-  name: string;
-  ready: boolean;
-  restartCount: number;
-  containerID?: string;
-}
-
-function snapshotEntry(v: unknown): CrrSnapshotEntry {
+function snapshotEntry(v: unknown): CrrSyncContainerStatus {
   const o = isObj(v) ? v : {};
-  const entry: CrrSnapshotEntry = {
+  const entry: CrrSyncContainerStatus = {
     name: typeof o.name === 'string' ? o.name : '',
     ready: o.ready === true,
     restartCount: typeof o.restartCount === 'number' ? o.restartCount : 0,
@@ -30,7 +23,7 @@ function snapshotEntry(v: unknown): CrrSnapshotEntry {
 }
 
 /** The annotation's list as json.Unmarshal reads it into the typed slice; undefined when it is not a list of objects. */
-export function parseSnapshotAnnotation(raw: string | undefined): CrrSnapshotEntry[] | undefined {
+function parseSnapshotAnnotation(raw: string | undefined): CrrSyncContainerStatus[] | undefined {
   if (!raw) return undefined;
   try {
     const list: unknown = JSON.parse(raw);
@@ -43,7 +36,7 @@ export function parseSnapshotAnnotation(raw: string | undefined): CrrSnapshotEnt
 }
 
 /** The annotation's text for a snapshot: json.Marshal of the typed slice (field order name, ready, restartCount, containerID). */
-export function snapshotAnnotation(list: readonly unknown[]): string {
+function snapshotAnnotation(list: readonly unknown[]): string {
   return JSON.stringify(list.map(snapshotEntry));
 }
 
