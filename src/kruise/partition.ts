@@ -179,13 +179,11 @@ export function partitionReplicas(partition: unknown, replicas: number | undefin
 }
 
 /**
- * CloneSet status.expectedUpdatedReplicas: spec.replicas − partitionReplicas; with OnDelete
- * (v1beta1) the partition does not apply and it equals spec.replicas.
+ * CloneSet status.expectedUpdatedReplicas: spec.replicas − partitionReplicas, under OnDelete too
+ * (cloneset_status.go calculateStatus reads the partition whatever the strategy type).
  */
-export function cloneSetExpectedUpdatedReplicas(partition: unknown, replicas: number | undefined, onDelete = false): number {
-  const r = replicas ?? 1;
-  if (onDelete) return r;
-  return r - partitionReplicas(partition, replicas);
+export function cloneSetExpectedUpdatedReplicas(partition: unknown, replicas: number | undefined): number {
+  return (replicas ?? 1) - partitionReplicas(partition, replicas);
 }
 
 export interface CloneSetRollingInput {
@@ -413,6 +411,10 @@ export function statefulSetMaxUnavailable(maxUnavailable: unknown, replicas: num
  * Advanced DaemonSet partition: nodes kept at the old revision, scaled against
  * desiredNumberScheduled rounding down (int-or-percent since v1.9; int only up to v1.8).
  */
+/** kube's IsValidPercent: the only percentages Kubernetes' own int-or-percent parser reads. */
+const WHOLE_PERCENT = /^[0-9]+%$/;
+const WHOLE_PERCENT_REASON = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
+
 export function explainAdvancedDaemonSetPartition(partition: unknown, desiredNumberScheduled: number | undefined): PartitionExplanation {
   const steps: ArithmeticStep[] = [];
   const nodes = desiredNumberScheduled ?? 0;
@@ -421,6 +423,9 @@ export function explainAdvancedDaemonSetPartition(partition: unknown, desiredNum
   }
   const scaled = scaleOrThrow('partition', partition, nodes, false);
   if (scaled.exact < 0) throw new InvalidValueError('partition', partition, 'must be ≥ 0');
+  // Unlike CloneSet's parser, the DaemonSet webhook (ValidatePositiveIntOrPercent) and controller
+  // (filterDaemonPodsNodeToUpdate: apimachinery's GetScaledValueFromIntOrPercent) read whole percentages only.
+  if (scaled.parsed.kind === 'percent' && !WHOLE_PERCENT.test(scaled.parsed.text)) throw new InvalidValueError('partition', partition, WHOLE_PERCENT_REASON);
   if (scaled.parsed.kind === 'percent' && scaled.parsed.percent > 100) throw new InvalidValueError('partition', partition, 'must be at most 100%');
   steps.push(describeScaling('partition', scaled, nodes, 'scheduled nodes'));
   const warnings: string[] = [];
@@ -530,7 +535,10 @@ export interface PartitionInput {
   maxUnavailable?: unknown;
   maxSurge?: unknown;
   paused?: boolean;
-  /** CloneSet v1beta1 / ASTS type OnDelete: nothing is rolled, expectedUpdatedReplicas = replicas. */
+  /**
+   * Type OnDelete: nothing is rolled. An ASTS then expects every replica; a CloneSet's status still
+   * counts the partition (calculateStatus), so its expectedUpdatedReplicas stays replicas − partition.
+   */
   onDelete?: boolean;
   /** ASTS / StatefulSet spec.ordinals.start. */
   ordinalsStart?: number;
@@ -625,7 +633,9 @@ export function explainPartition(input: PartitionInput): PartitionReport {
   }
   const steps = [...part.steps];
   let expected = part.expectedUpdatedReplicas;
-  if (input.onDelete) {
+  if (input.onDelete && input.kind === 'cloneset') {
+    steps.push(step('on-delete', `updateStrategy OnDelete: pods update only when deleted; Kruise still writes expectedUpdatedReplicas = replicas − partition (${expected})`, 'OnDelete'));
+  } else if (input.onDelete) {
     expected = part.replicas;
     steps.push(step('on-delete', `updateStrategy OnDelete: pods update only when deleted, expectedUpdatedReplicas = replicas (${expected})`, `OnDelete → expectedUpdatedReplicas ${expected}`));
   }

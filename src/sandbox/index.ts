@@ -16,7 +16,6 @@ import { buildKubeconfig } from './server/kubeconfig';
 import { ResourceRegistry } from './server/registry';
 import type { AuditRecord } from './server/request';
 import { MemoryStore } from './server/store';
-import { loadConverters } from './server/versions';
 
 // What the `sandbox` command needs besides startSandbox: the build puts this module and
 // everything under src/sandbox into dist/sandbox.cjs, so the command reaches it only here.
@@ -102,7 +101,8 @@ async function crdsToInstall(opts: SandboxOptions): Promise<KubeObject[]> {
   for (const dir of opts.crdsDirs ?? []) fromFolders.push(...(await readCrdFolder(dir)));
   const groups = new Set(fromFolders.map((c) => (c.spec as { group?: string } | undefined)?.group));
   return [
-    ...(groups.has('apps.kruise.io') ? [] : builtinKruiseCrds(opts.kruise)),
+    // A folder of Kruise CRDs is the whole of Kruise (a partial one serves only its kinds).
+    ...(groups.has('apps.kruise.io') || groups.has('policy.kruise.io') ? [] : builtinKruiseCrds(opts.kruise)),
     ...(groups.has('rollouts.kruise.io') ? [] : builtinRolloutCrds(opts.kruiseRollout ?? 'v0.6')),
     ...fromFolders,
   ];
@@ -113,7 +113,6 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   const store = new MemoryStore(registry, opts.faults?.expireResourceVersionsAfter || 20_000);
   attachCrdLifecycle(store, registry);
   installCrds(store, await crdsToInstall(opts));
-  await loadConverters();
 
   const settings: SimulationSettings = { readyDelayMs: opts.readyDelayMs, kruise: opts.kruise, kruiseRollout: opts.kruiseRollout ?? 'v0.6', nodes: opts.nodes, featureGates: opts.featureGates };
   const controllers = opts.noControllers ? [] : await loadControllers(settings);

@@ -81,6 +81,13 @@ test('manifests of each kind use their own rules', async () => {
   assert.deepEqual([beta.kind, beta.partitionReplicas, beta.maxUnavailable, beta.maxSurge], ['cloneset', 7, 1, 1]);
   const asFlag = json((await runCli(['explain', 'partition', '--kind', 'asts', '--replicas', '5', '--partition', '2', '-o', 'json'])).stdout);
   assert.equal(asFlag.expectedUpdatedReplicas, 3);
+  // Kruise master's calculateStatus counts rollingUpdate.partition under OnDelete too (cloneset_status.go).
+  const onDelete = json((await runCli(['explain', 'partition', '-f', fixture('workloads/cloneset-v1beta1-ondelete-partition.yaml'), '-o', 'json'])).stdout);
+  assert.deepEqual([onDelete.partitionReplicas, onDelete.expectedUpdatedReplicas], [2, 3]);
+  // An Advanced DaemonSet partition Kruise's webhook refuses ("12.5%") is an input error, as for the CloneSet's "99".
+  const decimal = await runCli(['explain', 'partition', '--kind', 'ads', '--replicas', '8', '--partition', '12.5%']);
+  assert.equal(decimal.code, 2, decimal.stdout);
+  assert.match(decimal.stderr, /^error: invalid partition "12\.5%": a valid percent string must be a numeric string followed by an ending '%'/);
 });
 
 test('a multi-object file explains each workload with a partition and skips the others', async () => {

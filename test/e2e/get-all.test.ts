@@ -95,7 +95,8 @@ async function getAll(sb: Sandbox, args: string[]): Promise<{ tables: Table[]; s
 }
 
 // v1.9.0 prefers v1beta1 for several kinds (other printer columns, e.g. ImagePullJob without MESSAGE); v1.3.0 serves
-// v1alpha1 only; master prefers CloneSet, CRR and PPS v1beta1 (kubectl picks the same versions as discovery does).
+// v1alpha1 only; master prefers v1beta1 of CloneSet, CRR, PPS, UnitedDeployment, WorkloadSpread and PodUnavailableBudget,
+// converted from what the fixtures wrote (kubectl picks the same versions as discovery does).
 for (const release of ['v1.9.0', 'v1.3.0', 'master']) describe(`get all: every Kruise kind (${release} CRDs, Kruise Rollout built in)`, { skip: !haveCrds && 'no ../shared/kruise-crds' }, () => {
   let sb: Sandbox;
   before(async () => {

@@ -67,6 +67,13 @@ for (const rel of [
       const written = ud.apiVersion === 'apps.kruise.io/v1beta1' ? Object.fromEntries((statuses ?? []).map((s) => [s.name, s.replicas])) : ud.status?.subsetReplicas;
       assert.deepEqual(written, { 'zone-a': 2, 'zone-b': 3, 'zone-c': 5 });
       assert.equal(ud.status?.replicas, 10);
+      if (ud.apiVersion === 'apps.kruise.io/v1beta1') {
+        // Read as v1alpha1, the status is Kruise's conversion of it (uniteddeployment_conversion.go ConvertFrom).
+        const alpha = await getJson(['get', 'uniteddeployments.v1alpha1.apps.kruise.io', 'web'], kc);
+        assert.deepEqual(alpha.status?.subsetReplicas, { 'zone-a': 2, 'zone-b': 3, 'zone-c': 5 });
+        assert.equal((alpha.status?.updateStatus as { updatedRevision?: string } | undefined)?.updatedRevision, ud.status?.updatedRevision);
+        assert.equal(alpha.status?.updatedRevision, undefined);
+      }
       // zone-a's node selector term pins its pods to node-1; zone-b's patch labels its pods, its toleration is merged in
       const pods = (await getJson(['get', 'pods', '-l', `${SUBSET_LABEL}=zone-a`], kc)).items as Array<Item & { spec: { nodeName?: string } }>;
       assert.deepEqual(pods.map((p) => p.spec.nodeName), ['node-1', 'node-1']);

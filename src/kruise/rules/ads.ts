@@ -68,13 +68,17 @@ export function nodeShouldRunDaemonPod(template: Record<string, unknown>, node: 
   return podSpecFitsNode((template.spec ?? {}) as Record<string, unknown>, node);
 }
 
-/** Nodes kept at the old revision by the partition (int ≤ v1.8; int-or-percent rounding down since v1.9). */
+/**
+ * Nodes kept at the old revision by the partition (int ≤ v1.8; int-or-percent rounding down since v1.9).
+ * A partition Kruise cannot read ("12.5%") keeps every node: filterDaemonPodsNodeToUpdate returns its
+ * error and the rolling update stops there.
+ */
 export function advancedDaemonSetPartitionNodes(partition: unknown, nodes: number): number {
   if (partition === undefined || partition === null) return 0;
   try {
     return explainAdvancedDaemonSetPartition(partition, nodes).partitionReplicas;
   } catch {
-    return 0;
+    return nodes;
   }
 }
 

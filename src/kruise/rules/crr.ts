@@ -40,11 +40,23 @@ export interface ContainerRecreateState {
   isKilled?: boolean;
 }
 
+export interface CrrCondition {
+  type: string;
+  status: string;
+  lastTransitionTime?: string;
+  reason?: string;
+  message?: string;
+}
+
 export interface CrrStatus {
   phase?: CrrPhase;
   completionTime?: string;
   message?: string;
   containerRecreateStates?: ContainerRecreateState[];
+  /** v1beta1 (Kruise master) only: what v1alpha1 keeps in the sync-container-statuses annotation. */
+  containerStatusSnapshot?: CrrSyncContainerStatus[];
+  /** v1beta1 only: PreRecreateGrace, what v1alpha1 keeps in the unready-acquired annotation. */
+  conditions?: CrrCondition[];
 }
 
 export interface FieldProblem {
@@ -154,6 +166,49 @@ export function crrSyncContainerStatuses(spec: CrrSpec, pod: Pod, crrCreatedMs: 
     out.push(entry);
   }
   return out;
+}
+
+/** v1beta1 condition type that records when the pod was made not-ready (ContainerRecreateRequestPreRecreateGraceType). */
+export const CRR_PRE_RECREATE_GRACE_CONDITION = 'PreRecreateGrace';
+
+/**
+ * Whether the request keeps its progress in status (v1beta1, as Kruise master's controller and daemon
+ * read and write it) rather than in annotations (v1alpha1, Kruise up to v1.9). The version-neutral
+ * readers below pick the place; the two forms convert into each other (src/kruise/conversions/crr.ts).
+ */
+export function crrStateInStatus(crr: KubeObject): boolean {
+  return (crr.apiVersion ?? '').endsWith('/v1beta1');
+}
+
+/**
+ * The container statuses the controller last synced into the request (crr_daemon_util.go
+ * getCRRSyncContainerStatuses): status.containerStatusSnapshot in v1beta1, the sync-container-statuses
+ * annotation in v1alpha1.
+ */
+export function crrSyncedContainerStatuses(crr: KubeObject): Map<string, CrrSyncContainerStatus> {
+  if (!crrStateInStatus(crr)) return parseCrrSyncContainerStatuses(crr.metadata.annotations?.[CRR_SYNC_CONTAINER_STATUSES_KEY]);
+  const out = new Map<string, CrrSyncContainerStatus>();
+  for (const s of (crr.status as CrrStatus | undefined)?.containerStatusSnapshot ?? []) if (s && typeof s.name === 'string') out.set(s.name, s);
+  return out;
+}
+
+/**
+ * When the controller made the pod not-ready for unreadyGracePeriodSeconds: the PreRecreateGrace
+ * condition's lastTransitionTime in v1beta1 (crr_daemon_controller.go getPreRecreateGraceTime), the
+ * unready-acquired annotation in v1alpha1. `raw` is the text as stored (for an unreadable one); none yet: undefined.
+ */
+export function crrUnreadyAcquired(crr: KubeObject): { raw: string } | undefined {
+  if (!crrStateInStatus(crr)) {
+    const raw = crr.metadata.annotations?.[CRR_UNREADY_ACQUIRED_KEY];
+    return raw ? { raw } : undefined;
+  }
+  const grace = (crr.status as CrrStatus | undefined)?.conditions?.find((c) => c.type === CRR_PRE_RECREATE_GRACE_CONDITION && c.status === 'True');
+  return grace ? { raw: grace.lastTransitionTime ?? '' } : undefined;
+}
+
+/** The PreRecreateGrace condition Kruise master's controller sets once (meta.SetStatusCondition keeps its first time). */
+export function preRecreateGraceCondition(now: string): CrrCondition {
+  return { type: CRR_PRE_RECREATE_GRACE_CONDITION, status: 'True', lastTransitionTime: now, reason: CRR_PRE_RECREATE_GRACE_CONDITION, message: 'Pod has been forced to not-ready for unreadyGracePeriodSeconds drain' };
 }
 
 export function parseCrrSyncContainerStatuses(raw: string | undefined): Map<string, CrrSyncContainerStatus> {

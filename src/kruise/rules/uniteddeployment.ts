@@ -3,6 +3,7 @@
 // remainder rule, min/max), per-subset partitions from updateStrategy.manualUpdate.partitions,
 // the subset workload built from the UD template, and the status Kruise writes. Pure: no I/O.
 import type { KubeObject } from '../types';
+import { unitedDeploymentConversion } from '../conversions/uniteddeployment';
 
 export const SUBSET_NAME_LABEL = 'apps.kruise.io/subset-name';
 /** The UD revision on its subset workloads and their pods (not the workload's own controller-revision-hash). */
@@ -361,18 +362,11 @@ export function unitedDeploymentStatus(opts: {
 }
 
 /**
- * The v1beta1 status (Kruise master, where v1beta1 is the hub): updatedRevision at the top, and
- * subsetReplicas / updateStatus.currentPartitions folded into subsetStatuses, as Kruise's
- * v1alpha1 → v1beta1 conversion does.
+ * The v1beta1 status (Kruise master, where v1beta1 is the hub): the v1alpha1 status through Kruise's
+ * conversion (updatedRevision at the top, subsetReplicas / updateStatus.currentPartitions folded into
+ * subsetStatuses, zero counts omitted as Go's omitempty does).
  */
 export function unitedDeploymentStatusV1beta1(status: UnitedDeploymentStatus): Record<string, unknown> {
-  const { subsetReplicas, updateStatus, subsetStatuses, ...rest } = status;
-  const byName = new Map((subsetStatuses ?? []).map((s) => [s.name, { ...s }]));
-  for (const [name, replicas] of Object.entries(subsetReplicas)) {
-    const s = byName.get(name) ?? { name, replicas: 0, readyReplicas: 0, partition: 0 };
-    s.replicas = replicas;
-    s.partition = updateStatus.currentPartitions[name] ?? 0;
-    byName.set(name, s);
-  }
-  return { ...rest, updatedRevision: updateStatus.updatedRevision, subsetStatuses: [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : 1)) };
+  const alpha = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'UnitedDeployment', metadata: {}, status: { ...status } };
+  return unitedDeploymentConversion.toV1beta1(structuredClone(alpha)).status as Record<string, unknown>;
 }

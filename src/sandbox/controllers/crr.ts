@@ -1,9 +1,11 @@
 // ContainerRecreateRequest as Kruise v1.9.0 runs it: the webhook (validation, labels,
 // statusContext/preStop/ports filled in, spec immutable), the kruise-manager controller
-// (pod gone, activeDeadlineSeconds, the sync-container-statuses annotation, making the pod
-// not-ready for unreadyGracePeriodSeconds, active label, TTL) and the kruise-daemon on the
-// node (one request per pod at a time, one kill per pass, success only for a restarted,
-// Ready container older than minStartedSeconds, failurePolicy). Rules: src/kruise/rules/crr.
+// (pod gone, activeDeadlineSeconds, the synced container statuses, making the pod not-ready for
+// unreadyGracePeriodSeconds, active label, TTL) and the kruise-daemon on the node (one request per
+// pod at a time, one kill per pass, success only for a restarted, Ready container older than
+// minStartedSeconds, failurePolicy). On --kruise master the request is stored as v1beta1 and the
+// controller keeps its progress in status (containerStatusSnapshot, condition PreRecreateGrace)
+// where v1.9 uses annotations. Rules: src/kruise/rules/crr.
 import type { KubeObject, Pod } from '../../kruise/types';
 import {
   CRR_ACTIVE_LABEL,
@@ -11,17 +13,21 @@ import {
   CRR_MESSAGE_POD_GONE,
   CRR_NODE_NAME_LABEL,
   CRR_POD_UID_LABEL,
+  CRR_PRE_RECREATE_GRACE_CONDITION,
   CRR_READINESS_USER_AGENT,
   CRR_SYNC_CONTAINER_STATUSES_KEY,
   CRR_UNREADY_ACQUIRED_KEY,
   KRUISE_POD_READY_CONDITION,
   crrDeadlineLeftMs,
   crrManageStep,
+  crrStateInStatus,
+  crrSyncedContainerStatuses,
+  crrUnreadyAcquired,
   crrSyncContainerStatuses,
   crrTtlExpiryMs,
   currentContainerRecreateStates,
   editReadinessMessage,
-  parseCrrSyncContainerStatuses,
+  preRecreateGraceCondition,
   pickCrr,
   runtimeContainersOf,
   validateCrrAgainstPod,
@@ -196,12 +202,30 @@ export function createCrrController(): ControllerWithAdmission {
     if (deadlineLeft !== Infinity) queue.addAfter(key, deadlineLeft + 5);
     if (status.phase !== 'Recreating') return;
 
-    const synced = JSON.stringify(crrSyncContainerStatuses(spec, pod, parseKubeTime(crr.metadata.creationTimestamp) ?? 0));
-    if (crr.metadata.annotations?.[CRR_SYNC_CONTAINER_STATUSES_KEY] !== synced) {
-      writeMetadata(crr, (m) => (m.annotations = { ...(m.annotations ?? {}), [CRR_SYNC_CONTAINER_STATUSES_KEY]: synced }));
-      return;
+    if (syncContainerStatuses(crr, spec, status, pod)) return;
+    if (spec.strategy?.unreadyGracePeriodSeconds !== undefined && !crrUnreadyAcquired(crr)) acquirePodNotReady(crr, pod);
+  }
+
+  /**
+   * syncContainerStatuses: the requested containers' running statuses into the request, for the daemon
+   * to judge readiness. v1alpha1 (up to v1.9): the annotation, rewritten each time. v1beta1 (master):
+   * status.containerStatusSnapshot, whose last non-empty value is kept while a container is between its
+   * old instance's exit and the new one's start. Returns whether it wrote.
+   */
+  function syncContainerStatuses(crr: KubeObject, spec: CrrSpec, status: CrrStatus, pod: Pod): boolean {
+    const synced = crrSyncContainerStatuses(spec, pod, parseKubeTime(crr.metadata.creationTimestamp) ?? 0);
+    if (!crrStateInStatus(crr)) {
+      const text = JSON.stringify(synced);
+      if (crr.metadata.annotations?.[CRR_SYNC_CONTAINER_STATUSES_KEY] === text) return false;
+      writeMetadata(crr, (m) => (m.annotations = { ...(m.annotations ?? {}), [CRR_SYNC_CONTAINER_STATUSES_KEY]: text }));
+      return true;
     }
-    if (spec.strategy?.unreadyGracePeriodSeconds !== undefined && !crr.metadata.annotations?.[CRR_UNREADY_ACQUIRED_KEY]) acquirePodNotReady(crr, pod);
+    const previous = status.containerStatusSnapshot ?? [];
+    if ((synced.length === 0 && previous.length > 0) || canonicalJson(synced) === canonicalJson(previous)) return false;
+    const next: CrrStatus = { ...status, containerStatusSnapshot: synced };
+    if (synced.length === 0) delete next.containerStatusSnapshot;
+    writeStatus(crr, next);
+    return true;
   }
 
   const readinessMessage = (crr: KubeObject) => ({ userAgent: CRR_READINESS_USER_AGENT, key: `${crr.metadata.namespace}/${crr.metadata.name}` });
@@ -220,7 +244,15 @@ export function createCrrController(): ControllerWithAdmission {
       });
       editPodReadiness(pod, readinessMessage(crr), 'add');
     }
-    writeMetadata(crr, (m) => (m.annotations = { ...(m.annotations ?? {}), [CRR_UNREADY_ACQUIRED_KEY]: kubeTime() }));
+    // When, for the daemon's grace period: the annotation (v1alpha1) or the PreRecreateGrace condition (v1beta1).
+    if (!crrStateInStatus(crr)) {
+      writeMetadata(crr, (m) => (m.annotations = { ...(m.annotations ?? {}), [CRR_UNREADY_ACQUIRED_KEY]: kubeTime() }));
+      return;
+    }
+    const cur = (fresh(crr)?.status ?? {}) as CrrStatus;
+    if (!cur.conditions?.some((c) => c.type === CRR_PRE_RECREATE_GRACE_CONDITION && c.status === 'True')) {
+      writeStatus(crr, { ...cur, conditions: [...(cur.conditions ?? []).filter((c) => c.type !== CRR_PRE_RECREATE_GRACE_CONDITION), preRecreateGraceCondition(kubeTime())] });
+    }
   }
 
   function releasePodNotReady(crr: KubeObject, pod: Pod | undefined): void {
@@ -279,11 +311,11 @@ export function createCrrController(): ControllerWithAdmission {
     }
     const grace = spec.strategy?.unreadyGracePeriodSeconds;
     if (grace !== undefined) {
-      const acquired = crr.metadata.annotations?.[CRR_UNREADY_ACQUIRED_KEY];
+      const acquired = crrUnreadyAcquired(crr);
       if (!acquired) return; // waiting for the controller to make the pod not-ready
-      const at = parseKubeTime(acquired);
+      const at = parseKubeTime(acquired.raw);
       if (at === undefined) {
-        complete(crr, `failed to parse unready time ${acquired}`);
+        complete(crr, `failed to parse unready time ${acquired.raw}`);
         return;
       }
       const left = grace * 1000 - (now - at);
@@ -295,7 +327,7 @@ export function createCrrController(): ControllerWithAdmission {
 
     const pod = pods.get(podKey);
     const runtime = pod && pod.metadata.uid === crr.metadata.labels?.[CRR_POD_UID_LABEL] ? runtimeContainersOf(pod) : [];
-    const synced = parseCrrSyncContainerStatuses(crr.metadata.annotations?.[CRR_SYNC_CONTAINER_STATUSES_KEY]);
+    const synced = crrSyncedContainerStatuses(crr);
     const current = asStored(currentContainerRecreateStates(spec, status.containerRecreateStates, runtime, synced, now));
     if (canonicalJson(current) !== canonicalJson(status.containerRecreateStates ?? null)) {
       writeStatus(crr, { ...status, containerRecreateStates: current });

@@ -14,6 +14,8 @@ interface Column {
 }
 
 interface KindSpec {
+  /** apps.kruise.io unless set (PodUnavailableBudget is policy.kruise.io). */
+  group?: string;
   plural: string;
   kind: string;
   shortNames?: string[];
@@ -172,6 +174,44 @@ const KINDS: KindSpec[] = [
     ],
     versions: { 'v1.3': ['v1alpha1*'], 'v1.8': ['v1alpha1*'], 'v1.9': ['v1alpha1', 'v1beta1*'], master: ['v1alpha1', 'v1beta1*'] },
   },
+  // No controllers: kinds the CLI lists (get all) and the API converts (master's v1beta1).
+  {
+    plural: 'workloadspreads',
+    kind: 'WorkloadSpread',
+    shortNames: ['ws'],
+    columns: [
+      { name: 'WorkloadName', type: 'string', jsonPath: '.spec.targetRef.name' },
+      { name: 'WorkloadKind', type: 'string', jsonPath: '.spec.targetRef.kind' },
+      { name: 'Adaptive', type: 'boolean', jsonPath: '.spec.scheduleStrategy.type[?(@ == "Adaptive")]' },
+      { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+    ],
+    versions: { 'v1.3': ['v1alpha1*'], 'v1.8': ['v1alpha1*'], 'v1.9': ['v1alpha1*'], master: ['v1alpha1', 'v1beta1*'] },
+  },
+  {
+    plural: 'resourcedistributions',
+    kind: 'ResourceDistribution',
+    shortNames: ['distributor'],
+    scope: 'Cluster',
+    columns: [
+      { name: 'TOTAL', type: 'integer', jsonPath: '.status.desired' },
+      { name: 'SUCCEED', type: 'integer', jsonPath: '.status.succeeded' },
+      { name: 'FAILED', type: 'integer', jsonPath: '.status.failed' },
+    ],
+    versions: { 'v1.3': ['v1alpha1*'], 'v1.8': ['v1alpha1*'], 'v1.9': ['v1alpha1*'], master: ['v1alpha1', 'v1beta1*'] },
+  },
+  {
+    group: 'policy.kruise.io',
+    plural: 'podunavailablebudgets',
+    kind: 'PodUnavailableBudget',
+    shortNames: ['pub'],
+    columns: [
+      { name: 'Allowed', type: 'integer', jsonPath: '.status.unavailableAllowed' },
+      { name: 'Current', type: 'integer', jsonPath: '.status.currentAvailable' },
+      { name: 'Desired', type: 'integer', jsonPath: '.status.desiredAvailable' },
+      { name: 'Total', type: 'integer', jsonPath: '.status.totalReplicas' },
+    ],
+    versions: { 'v1.3': ['v1alpha1*'], 'v1.8': ['v1alpha1*'], 'v1.9': ['v1alpha1*'], master: ['v1alpha1', 'v1beta1*'] },
+  },
 ];
 
 /** The schema of a built-in definition: any spec and status (the sandbox's rules check the rest). */
@@ -205,12 +245,13 @@ export function builtinKruiseCrds(release: KruiseRelease): KubeObject[] {
   for (const k of KINDS) {
     const versions = typeof k.versions === 'function' ? k.versions(release) : k.versions[release];
     if (!versions) continue;
+    const group = k.group ?? 'apps.kruise.io';
     out.push({
       apiVersion: 'apiextensions.k8s.io/v1',
       kind: 'CustomResourceDefinition',
-      metadata: { name: `${k.plural}.apps.kruise.io`, annotations: { 'kruise-sandbox/builtin': release } },
+      metadata: { name: `${k.plural}.${group}`, annotations: { 'kruise-sandbox/builtin': release } },
       spec: {
-        group: 'apps.kruise.io',
+        group,
         scope: k.scope ?? 'Namespaced',
         names: { plural: k.plural, singular: k.kind.toLowerCase(), kind: k.kind, listKind: `${k.kind}List`, ...(k.shortNames ? { shortNames: k.shortNames } : {}) },
         versions: versions.map((v) => ({

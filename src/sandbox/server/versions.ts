@@ -1,42 +1,28 @@
-// Serving one stored object through every served version of its kind. Kruise kinds
-// convert through src/kruise/conversion (Kruise's conversion webhook rules); kinds whose
-// versions share a shape only change apiVersion (kube's "None" conversion strategy).
+// Serving one stored object through every served version of its kind. Kruise kinds convert
+// through src/kruise/conversion (Kruise's conversion webhook rules), Kruise Rollout kinds through
+// src/kruise/rollout-conversion; kinds whose versions share a shape only change apiVersion (kube's
+// "None" conversion strategy).
 import type { KubeObject } from '../../kruise/types';
+import { convertKruiseObject, ConversionError, KRUISE_CONVERTED_GROUPS } from '../../kruise/conversion';
 import { convertRolloutObject } from '../../kruise/rollout-conversion';
+import { ApiError } from './errors';
 import { groupVersion, type ResourceType } from './resource-types';
 
-type Converter = (obj: KubeObject, toApiVersion: string) => KubeObject;
-
-let kruiseConverter: Converter | undefined;
-let loaded = false;
-
-/** Loads the shared conversion module if it is implemented (it may be a declaration only). */
-export async function loadConverters(): Promise<void> {
-  if (loaded) return;
-  loaded = true;
-  try {
-    const mod = (await import('../../kruise/conversion')) as Record<string, unknown>;
-    const fn = mod['convertKruise' + 'Object'];
-    if (typeof fn === 'function') kruiseConverter = fn as Converter;
-  } catch {
-    kruiseConverter = undefined;
-  }
-}
-
-/** Returns `obj` in `version` of its kind; the same object when nothing changes. */
+/**
+ * Returns `obj` in `version` of its kind; the same object when nothing changes. A conversion Kruise's
+ * webhook refuses is kube-apiserver's answer to a failed webhook: 500, "conversion webhook for
+ * <group>/<version>, Kind=<kind> failed: <the webhook's message>", on reads and writes alike.
+ */
 export function convertTo(type: ResourceType, obj: KubeObject, version: string): KubeObject {
   const target = groupVersion(type.group, version);
   if (obj.apiVersion === target) return obj;
   // Kruise Rollout's own conversion webhook (Rollout v1alpha1 ↔ v1beta1).
   if (type.group === 'rollouts.kruise.io') return convertRolloutObject(obj, version);
-  if (kruiseConverter && type.group.endsWith('kruise.io')) {
-    try {
-      const out = kruiseConverter(obj, target);
-      if (out.apiVersion === target) return out;
-      return { ...out, apiVersion: target };
-    } catch (err) {
-      process.stderr.write(`sandbox: conversion of ${type.kind} ${obj.metadata.name} to ${target} failed: ${err instanceof Error ? err.message : String(err)}\n`);
-    }
+  if (!KRUISE_CONVERTED_GROUPS.has(type.group)) return { ...obj, apiVersion: target };
+  try {
+    return convertKruiseObject(obj, target);
+  } catch (err) {
+    if (!(err instanceof ConversionError)) throw err;
+    throw new ApiError(500, '', `conversion webhook for ${obj.apiVersion ?? target}, Kind=${type.kind} failed: ${err.message}`);
   }
-  return { ...obj, apiVersion: target };
 }

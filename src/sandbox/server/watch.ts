@@ -101,7 +101,15 @@ export function serveWatch(
   };
 
   const line = (evType: string, o: KubeObject): string => {
-    const object = convertTo(type, o, version.name);
+    let object: KubeObject;
+    try {
+      object = convertTo(type, o, version.name);
+    } catch (err) {
+      // kube-apiserver ends the stream with an ERROR event when an object cannot be encoded.
+      if (!(err instanceof ApiError)) throw err;
+      setImmediate(finish);
+      return `${JSON.stringify({ type: 'ERROR', object: err.toStatus() })}\n`;
+    }
     if (!tableVersion) return `${JSON.stringify({ type: evType, object })}\n`;
     const t = buildTable(type, version, [object], { includeObject, noHeaders: !firstTable, resourceVersion: o.metadata.resourceVersion, apiVersion: tableVersion });
     firstTable = false;

@@ -29,21 +29,25 @@ test('CloneSet round trips v1alpha1 → v1beta1 → v1alpha1 for every update ty
     assert.equal(rolling.rollingUpdate.podUpdatePolicy, type);
     assert.deepEqual(convertKruiseObject(beta, 'apps.kruise.io/v1alpha1'), alpha);
   }
+  // Go writes v1alpha1's scaleStrategy struct even when empty: a CloneSet without one comes back with `{}`.
   const pre = fixture('cloneset-v1alpha1-pre-v1.2.yaml');
-  assert.deepEqual(convertKruiseObject(convertKruiseObject(pre, 'apps.kruise.io/v1beta1'), 'apps.kruise.io/v1alpha1'), pre);
+  assert.deepEqual(convertKruiseObject(convertKruiseObject(pre, 'apps.kruise.io/v1beta1'), 'apps.kruise.io/v1alpha1'), { ...pre, spec: { ...(pre.spec as object), scaleStrategy: {} } });
 });
 
-test('CloneSet empty type becomes RollingUpdate/ReCreate; OnDelete drops rollingUpdate', () => {
+test('CloneSet empty type becomes RollingUpdate/ReCreate; OnDelete drops rollingUpdate one way only', () => {
   const alpha: KubeObject = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'x' }, spec: { replicas: 2, updateStrategy: { partition: 1 } } };
   const beta = convertKruiseObject(alpha, 'apps.kruise.io/v1beta1');
-  assert.deepEqual(beta.spec, { replicas: 2, updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 1, podUpdatePolicy: 'ReCreate' } } });
+  assert.deepEqual(beta.spec, { replicas: 2, scaleStrategy: { enablePVCReuse: true }, updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 1, podUpdatePolicy: 'ReCreate' } } });
   const onDelete: KubeObject = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'x' }, spec: { updateStrategy: { type: 'OnDelete', partition: 1 } } };
-  assert.deepEqual(convertKruiseObject(onDelete, 'apps.kruise.io/v1beta1').spec, { updateStrategy: { type: 'OnDelete' } });
+  assert.deepEqual((convertKruiseObject(onDelete, 'apps.kruise.io/v1beta1').spec as Record<string, unknown>).updateStrategy, { type: 'OnDelete' });
   const back = convertKruiseObject(fixture('cloneset-v1beta1-ondelete.yaml'), 'apps.kruise.io/v1alpha1');
   assert.deepEqual((back.spec as Record<string, unknown>).updateStrategy, { type: 'OnDelete' });
+  // ConvertFrom copies rollingUpdate whatever the type: a v1beta1 OnDelete keeps its partition in v1alpha1.
+  const kept = convertKruiseObject(fixture('cloneset-v1beta1-ondelete-partition.yaml'), 'apps.kruise.io/v1alpha1');
+  assert.deepEqual((kept.spec as Record<string, unknown>).updateStrategy, { type: 'OnDelete', partition: 2 });
 });
 
-test('CloneSet PVC reuse is inverted and the exclude label moves into scaleStrategy', () => {
+test('CloneSet PVC reuse is inverted (unset included); the exclude label sets excludePreparingDelete and stays, the field does not become a label', () => {
   const alpha: KubeObject = {
     apiVersion: 'apps.kruise.io/v1alpha1',
     kind: 'CloneSet',
@@ -51,9 +55,12 @@ test('CloneSet PVC reuse is inverted and the exclude label moves into scaleStrat
     spec: { scaleStrategy: { disablePVCReuse: false } },
   };
   const beta = convertKruiseObject(alpha, 'apps.kruise.io/v1beta1');
-  assert.equal(beta.metadata.labels, undefined);
+  assert.deepEqual(beta.metadata.labels, { [EXCLUDE_PREPARING_DELETE_LABEL]: 'true' });
   assert.deepEqual((beta.spec as Record<string, unknown>).scaleStrategy, { enablePVCReuse: true, excludePreparingDelete: true });
-  assert.deepEqual(convertKruiseObject(beta, 'apps.kruise.io/v1alpha1').metadata.labels, { [EXCLUDE_PREPARING_DELETE_LABEL]: 'true' });
+  const fromBeta: KubeObject = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'CloneSet', metadata: { name: 'x' }, spec: { scaleStrategy: { excludePreparingDelete: true } } };
+  const back = convertKruiseObject(fromBeta, 'apps.kruise.io/v1alpha1');
+  assert.equal(back.metadata.labels, undefined);
+  assert.deepEqual((back.spec as Record<string, unknown>).scaleStrategy, { disablePVCReuse: true });
 });
 
 test('status is carried unchanged', () => {
@@ -68,13 +75,15 @@ test('PersistentPodState nodeTopologyKeys ↔ keys in required and each preferre
   assert.deepEqual(convertKruiseObject(beta, 'apps.kruise.io/v1alpha1'), alpha);
 });
 
-test('other kinds only change apiVersion; cross-group conversion is refused', () => {
+test('kinds of one shape only change apiVersion; cross-group conversion is refused', () => {
   const ads = fixture('ads-v1alpha1.yaml');
   const beta = convertKruiseObject(ads, 'apps.kruise.io/v1beta1');
   assert.equal(beta.apiVersion, 'apps.kruise.io/v1beta1');
-  assert.deepEqual({ ...beta, apiVersion: ads.apiVersion }, ads);
-  const crr: KubeObject = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ContainerRecreateRequest', metadata: { name: 'r' }, spec: { podName: 'p' } };
-  assert.deepEqual(convertKruiseObject(crr, 'apps.kruise.io/v1beta1').spec, { podName: 'p' });
+  // daemonset_conversion.go: the short hash moves to status.updateRevision.
+  const { daemonSetHash, ...status } = ads.status as Record<string, unknown>;
+  assert.deepEqual({ ...beta, apiVersion: ads.apiVersion }, { ...ads, status: { ...status, updateRevision: daemonSetHash } });
+  const job: KubeObject = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ImagePullJob', metadata: { name: 'j' }, spec: { image: 'nginx:1' } };
+  assert.deepEqual(convertKruiseObject(job, 'apps.kruise.io/v1beta1'), { ...job, apiVersion: 'apps.kruise.io/v1beta1' });
   assert.throws(() => convertKruiseObject(ads, 'apps/v1'), ConversionError);
 });
 

@@ -86,11 +86,10 @@ test('the 90% of 8 explanation names each rule in order', () => {
   assert.equal(dflt.steps[0]!.rule, 'replicas-default');
 });
 
-test('CloneSet expectedUpdatedReplicas, and OnDelete expects every replica', () => {
+test('CloneSet expectedUpdatedReplicas', () => {
   assert.equal(cloneSetExpectedUpdatedReplicas('90%', 8), 1);
   assert.equal(cloneSetExpectedUpdatedReplicas(0, 8), 8);
   assert.equal(cloneSetExpectedUpdatedReplicas('100%', 8), 0);
-  assert.equal(cloneSetExpectedUpdatedReplicas('90%', 8, true), 8);
   assert.equal(cloneSetExpectedUpdatedReplicas(undefined, undefined), 1);
 });
 
@@ -193,6 +192,14 @@ test('Advanced DaemonSet partition rounds down against scheduled nodes', () => {
   assert.equal(explainAdvancedDaemonSetPartition(10, 5).partitionReplicas, 5);
   assert.throws(() => explainAdvancedDaemonSetPartition('120%', 5), /at most 100%/);
   assert.throws(() => explainAdvancedDaemonSetPartition('50', 5), /not a percentage/);
+});
+
+test('Advanced DaemonSet partition "12.5%" is refused as Kruise refuses it (daemonset_validation.go validateNonnegativeIntOrPercent, daemonset_update.go filterDaemonPodsNodeToUpdate)', () => {
+  // The webhook's ValidatePositiveIntOrPercent and the controller's apimachinery parser read whole
+  // percentages only; CloneSet's own parser (kruise-semantics §2.1) is the one that reads decimals.
+  assert.throws(() => explainAdvancedDaemonSetPartition('12.5%', 8), /numeric string followed by an ending '%'/);
+  assert.throws(() => explainPartition({ kind: 'ads', replicas: 8, partition: '99.5%' }), /regex used for validation is '\[0-9\]\+%'/);
+  assert.equal(explainPartition({ kind: 'cloneset', replicas: 8, partition: '12.5%' }).partitionReplicas, 1);
   assert.deepEqual(daemonSetNodesToUpdate(['node-1', 'node-3', 'node-2'], 1), { updated: ['node-3', 'node-2'], kept: ['node-1'] });
   assert.deepEqual(daemonSetNodesToUpdate(['a', 'b'], 5), { updated: [], kept: ['b', 'a'] });
 });
@@ -232,6 +239,14 @@ test('explainPartition assembles the report for each kind', () => {
   const a = explainPartition({ kind: 'asts', replicas: 5, partition: 2, maxUnavailable: '40%' });
   assert.equal(a.maxUnavailable, 2);
   assert.deepEqual(a.ordinals?.updated, [4, 3, 2]);
+});
+
+test('a v1beta1 CloneSet of type OnDelete with rollingUpdate.partition 2 expects replicas − partition (pkg/controller/cloneset/cloneset_status.go calculateStatus @master)', () => {
+  // calculateStatus reads rollingUpdate.partition whatever the type: ExpectedUpdatedReplicas = replicas − partition.
   const od = explainPartition({ kind: 'cloneset', replicas: 4, partition: 2, onDelete: true });
-  assert.equal(od.expectedUpdatedReplicas, 4);
+  assert.equal(od.expectedUpdatedReplicas, 2);
+  assert.equal(od.partitionReplicas, 2);
+  assert.match(od.rules.join('\n'), /OnDelete: pods update only when deleted; Kruise still writes expectedUpdatedReplicas = replicas − partition \(2\)/);
+  // An Advanced StatefulSet has no such status field: under OnDelete every replica is expected.
+  assert.equal(explainPartition({ kind: 'asts', replicas: 4, partition: 2, onDelete: true }).expectedUpdatedReplicas, 4);
 });

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { keptOrdinals, planAdvancedStatefulSetSync, advancedStatefulSetStatus, type AstsPlannedPod } from '../../../../src/kruise/rules/asts';
-import { nodesAllowedToUpdate, planAdvancedDaemonSetSync, nodeShouldRunDaemonPod, advancedDaemonSetStatus } from '../../../../src/kruise/rules/ads';
+import { advancedDaemonSetPartitionNodes, nodesAllowedToUpdate, planAdvancedDaemonSetSync, nodeShouldRunDaemonPod, advancedDaemonSetStatus } from '../../../../src/kruise/rules/ads';
 
 test('kept ordinals: pods counted since v1.8, an ordinal threshold before', () => {
   const active = [0, 2, 5, 6];
@@ -42,6 +42,12 @@ test('ADS: descending node names, updated nodes first, selector, capped at nodes
   nodes[0].hasUpdatedPod = true;
   assert.deepEqual(nodesAllowedToUpdate(nodes, 3, undefined), ['node-1']);
   assert.deepEqual(nodesAllowedToUpdate(nodes, 4, undefined), []);
+});
+
+test('ADS: a partition Kruise cannot read ("12.5%") updates no node (filterDaemonPodsNodeToUpdate returns its error)', () => {
+  assert.equal(advancedDaemonSetPartitionNodes('12.5%', 4), 4);
+  assert.equal(advancedDaemonSetPartitionNodes('50%', 4), 2);
+  assert.equal(advancedDaemonSetPartitionNodes(undefined, 4), 0);
 });
 
 test('ADS step: place missing pods first, then update within maxUnavailable, or surge', () => {

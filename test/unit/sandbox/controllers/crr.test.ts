@@ -16,8 +16,8 @@ import type { CrrStatus } from '../../../../src/kruise/rules/crr';
 
 const fixture = <T = KubeObject>(name: string) => parse(readFileSync(new URL(`../../../fixtures/sandbox-controllers/${name}`, import.meta.url), 'utf8')) as T;
 
-async function start(readyDelayMs = 20, podPatch?: (p: Pod) => void) {
-  const s: SimulationSettings = { readyDelayMs, kruise: 'v1.9', nodes: 2 };
+async function start(readyDelayMs = 20, podPatch?: (p: Pod) => void, kruise: SimulationSettings['kruise'] = 'v1.9') {
+  const s: SimulationSettings = { readyDelayMs, kruise, nodes: 2 };
   const cs: Controller[] = [createNodesController(), createScheduler(), createKubelet(), createCrrController()];
   const { store, stop } = startOnStore(cs, s);
   const pod = fixture<Pod>('pod-web-0.yaml');
@@ -182,10 +182,11 @@ test('a crashlooping container stays Recreating until activeDeadlineSeconds, the
   }
 });
 
-test('unreadyGracePeriodSeconds: the pod is held not-ready through its KruisePodReady gate for the grace period before the kill, then released (pkg/controller/containerrecreaterequest/crr_controller.go acquirePodNotReady/releasePodNotReady; crr_daemon_controller.go sync)', async () => {
+for (const kruise of ['v1.9', 'master'] as const) {
+test(`unreadyGracePeriodSeconds (${kruise}): the pod is held not-ready through its KruisePodReady gate for the grace period before the kill, then released, the time and the synced statuses kept ${kruise === 'master' ? 'in status (v1beta1: PreRecreateGrace, containerStatusSnapshot)' : 'in annotations (v1alpha1)'} (pkg/controller/containerrecreaterequest/crr_controller.go acquirePodNotReady/waitRecreateGracePeriod, releasePodNotReady, syncContainerStatuses; crr_daemon_controller.go sync)`, async () => {
   const rt = await start(20, (p) => {
     p.spec.readinessGates = [{ conditionType: 'KruisePodReady' }];
-  });
+  }, kruise);
   try {
     const pod0 = rt.store.get(PODS, 'default', 'web-0') as Pod;
     const conds = [...(pod0.status!.conditions ?? []), { type: 'KruisePodReady', status: 'True', lastTransitionTime: pod0.metadata.creationTimestamp }];
@@ -204,8 +205,14 @@ test('unreadyGracePeriodSeconds: the pod is held not-ready through its KruisePod
     assert.equal(isPodReady(held.pod), false);
     const crr = rt.store.get(CRRS, 'default', 'web-restart-app')!;
     assert.deepEqual(crr.metadata.finalizers, ['crr.apps.kruise.io/unready-acquired']);
-    const acquired = Date.parse(crr.metadata.annotations!['crr.apps.kruise.io/unready-acquired']!);
+    const grace = (crr.status as CrrStatus | undefined)?.conditions?.find((x) => x.type === 'PreRecreateGrace');
+    const acquired = Date.parse(kruise === 'master' ? grace!.lastTransitionTime! : crr.metadata.annotations!['crr.apps.kruise.io/unready-acquired']!);
     assert.ok(!Number.isNaN(acquired));
+    if (kruise === 'master') {
+      assert.equal(crr.apiVersion, 'apps.kruise.io/v1beta1');
+      assert.deepEqual({ ...grace, lastTransitionTime: 'T' }, { type: 'PreRecreateGrace', status: 'True', lastTransitionTime: 'T', reason: 'PreRecreateGrace', message: 'Pod has been forced to not-ready for unreadyGracePeriodSeconds drain' });
+      assert.equal(crr.metadata.annotations?.['crr.apps.kruise.io/unready-acquired'], undefined, 'master writes no annotation');
+    } else assert.equal(grace, undefined);
     assert.equal(containerStatus(rt.store, 'app').restartCount, before, 'not killed during the grace period');
     const killedAt = await waitFor('killed', () => (containerStatus(rt.store, 'app').restartCount > before ? Date.now() : undefined), 5000);
     assert.ok(killedAt >= acquired + 2000, `killed ${killedAt - acquired}ms after the pod was made not-ready`);
@@ -216,10 +223,15 @@ test('unreadyGracePeriodSeconds: the pod is held not-ready through its KruisePod
       return gate?.status === 'True' && gate.message === '[]' && (rt.store.get(CRRS, 'default', 'web-restart-app')!.metadata.finalizers ?? []).length === 0;
     });
     await waitFor('ready again', () => isPodReady(rt.store.get(PODS, 'default', 'web-0') as Pod));
+    const done = rt.store.get(CRRS, 'default', 'web-restart-app')!;
+    const synced = kruise === 'master' ? (done.status as CrrStatus).containerStatusSnapshot : JSON.parse(done.metadata.annotations!['crr.apps.kruise.io/sync-container-statuses']!);
+    assert.deepEqual(synced.map((x: { name: string; ready: boolean; restartCount: number }) => [x.name, x.ready, x.restartCount]), [['app', true, before + 1]]);
+    if (kruise === 'master') assert.equal(done.metadata.annotations?.['crr.apps.kruise.io/sync-container-statuses'], undefined);
   } finally {
     rt.stop();
   }
 });
+}
 
 test('minStartedSeconds: the recreated container succeeds only after running that long (pkg/daemon/containerrecreate/crr_daemon_util.go getCurrentCRRContainersRecreateStates)', async () => {
   const rt = await start(20);
