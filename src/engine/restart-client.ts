@@ -14,7 +14,7 @@ import { POD_RT, type WorkloadTarget } from './targets';
 import { coveredByRun, deletedByRun, resumableRun, type RestartRunRecord } from '../kruise/plans/restart-run';
 import { shortHash } from '../kruise/builders/hash';
 import type { RestartLease } from './restart-lease';
-import { podList, type RestartOptions, type RestartReporter, type RestartResult, type RestartRow } from './restart';
+import { podList, type RestartOptions, type RestartReporter, type RestartResult, type RestartRow } from './restart-types';
 
 function controllerUid(pod: Pod): string | undefined {
   return pod.metadata.ownerReferences?.find((o) => o.controller)?.uid;

@@ -18,7 +18,7 @@ import { waitUntilDeadline, watchSet, type LiveSet } from './live';
 import { labelSelectorString } from '../kruise/selectors';
 import { POD_RT, type WorkloadTarget } from './targets';
 import { crdVersionLacksField } from './crd-fields';
-import { podList, type RestartOptions, type RestartOutcome, type RestartReporter, type RestartResult, type RestartRow } from './restart';
+import { podList, type RestartOptions, type RestartOutcome, type RestartReporter, type RestartResult, type RestartRow } from './restart-types';
 
 /** --force needs strategy.forceRecreate (Kruise ≥ v1.8); a real server would silently prune it. */
 async function checkForceSupported(client: KubeClient, version: string): Promise<void> {
