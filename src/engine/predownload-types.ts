@@ -5,7 +5,7 @@ import type { KubeObject } from '../kube/client';
 import type { PullJobOptions, PullTarget } from '../kruise/builders/imagepulljob';
 import type { PullJobReport } from '../kruise/plans/pull-progress';
 import type { DryRunMode } from '../printers/output';
-import type { Via } from './restart';
+import type { Via } from './restart-types';
 
 export interface PredownloadOptions extends PullJobOptions {
   parallelism: number;

@@ -8,7 +8,7 @@ import type { PullTarget } from '../kruise/builders/imagepulljob';
 import type { PredownloadOptions, PredownloadReporter, PredownloadRequest, PredownloadResult } from './predownload-types';
 import { failure } from '../cli/exit';
 import { planWorkloadImages, planWorkloadPredownload } from '../kruise/plans/predownload';
-import type { Via } from './restart';
+import type { Via } from './restart-types';
 import { NODE_RT, type WorkloadTarget } from './targets';
 import { isForbidden } from '../kube/errors';
 import { labelSelectorString } from '../kruise/selectors';

@@ -6,7 +6,7 @@ import type { KubeClient, KubeObject } from '../kube/client';
 import type { Pod } from '../kruise/types';
 import { batchSizeFor, planBatches, podIsReady } from '../kruise/plans/restart';
 import { usageError } from '../cli/exit';
-import { isNotFound } from '../kube/errors';
+import { isConflict, isNotFound } from '../kube/errors';
 import { DEFAULT_REQUEST_CONCURRENCY, mapLimit } from './concurrency';
 import { waitUntilDeadline, watchSet, type LiveSet } from './live';
 import { labelSelectorString } from '../kruise/selectors';
@@ -14,7 +14,7 @@ import { POD_RT, type WorkloadTarget } from './targets';
 import { coveredByRun, deletedByRun, resumableRun, type RestartRunRecord } from '../kruise/plans/restart-run';
 import { shortHash } from '../kruise/builders/hash';
 import type { RestartLease } from './restart-lease';
-import { podList, type RestartOptions, type RestartReporter, type RestartResult, type RestartRow } from './restart';
+import { podList, type RestartOptions, type RestartReporter, type RestartResult, type RestartRow } from './restart-types';
 
 function controllerUid(pod: Pod): string | undefined {
   return pod.metadata.ownerReferences?.find((o) => o.controller)?.uid;
@@ -98,12 +98,13 @@ export async function restartByRecreating(
         options.concurrency ?? DEFAULT_REQUEST_CONCURRENCY,
         async (p) => {
           try {
-            const sent = client.delete(POD_RT, p.metadata.name ?? '', ns, { signal: ctx.signal });
+            // Only the pod planned on: a StatefulSet's replacement keeps the name, and is recreated already (409).
+            const sent = client.delete(POD_RT, p.metadata.name ?? '', ns, { signal: ctx.signal, preconditions: { uid: p.metadata.uid } });
             inFlight.add(sent);
             await sent.finally(() => inFlight.delete(sent));
             deleted++;
           } catch (err) {
-            if (!isNotFound(err)) throw err;
+            if (!isNotFound(err) && !isConflict(err)) throw err;
           }
         },
         startSignal,

@@ -6,7 +6,7 @@ import type { KubeClient, KubeObject } from '../kube/client';
 import type { Pod } from '../kruise/types';
 import { buildCrr, crrName, RESTART_RUN_LABEL, type CrrRunInfo } from '../kruise/builders/crr';
 import { shortHash } from '../kruise/builders/hash';
-import { batchSizeFor, comparePodNames, crrMessage, crrOutcome, crrPhase, planBatches, podIsReady, restartCounts } from '../kruise/plans/restart';
+import { batchSizeFor, comparePodNames, crrBoundElsewhere, crrMessage, crrOutcome, crrPhase, planBatches, podIsReady, podReplacedSince, restartCounts } from '../kruise/plans/restart';
 import { coveredByRun, resumableRun, type RestartRunRecord } from '../kruise/plans/restart-run';
 import { isApiStatus, isNotFound } from '../kube/errors';
 import { failingContainer } from '../kruise/progress';
@@ -18,7 +18,7 @@ import { waitUntilDeadline, watchSet, type LiveSet } from './live';
 import { labelSelectorString } from '../kruise/selectors';
 import { POD_RT, type WorkloadTarget } from './targets';
 import { crdVersionLacksField } from './crd-fields';
-import { podList, type RestartOptions, type RestartOutcome, type RestartReporter, type RestartResult, type RestartRow } from './restart';
+import { podList, type RestartOptions, type RestartOutcome, type RestartReporter, type RestartResult, type RestartRow } from './restart-types';
 
 /** --force needs strategy.forceRecreate (Kruise ≥ v1.8); a real server would silently prune it. */
 async function checkForceSupported(client: KubeClient, version: string): Promise<void> {
@@ -173,10 +173,23 @@ export async function restartWithCrrs(
         todo,
         options.concurrency ?? DEFAULT_REQUEST_CONCURRENCY,
         async (p) => {
+          const gone = (): undefined => {
+            const row = rows.get(p.metadata.name ?? '')!;
+            row.phase = 'Gone';
+            row.message = 'pod was deleted before its restart: not restarted';
+            return undefined;
+          };
+          // A batch acts on the pods it was planned on: one deleted or replaced since (a StatefulSet's keeps its name) is not restarted.
+          if (podReplacedSince(p, podSet.objects.get(p.metadata.name ?? ''))) return gone();
           const sent = createOrAdopt(client, crrRt, build(p), { signal: ctx.signal });
           inFlight.add(sent);
           try {
             const r = await sent;
+            // Replaced between that look and the create: the webhook bound the CRR to the new pod, which nobody chose.
+            if (crrBoundElsewhere(r.object, p)) {
+              await client.delete(crrRt, r.object.metadata.name ?? '', ns, { signal: ctx.signal }).catch(() => undefined);
+              return gone();
+            }
             if (r.created) {
               created++;
               createdInBatch++;
@@ -185,12 +198,7 @@ export async function restartWithCrrs(
             return r.object;
           } catch (err) {
             // A pod deleted before its CRR was accepted cannot be restarted: said per pod, not a raw 422.
-            if (!ctx.signal.aborted && (isApiStatus(err, 422) || isNotFound(err)) && (await podGone(client, p, ctx.signal))) {
-              const row = rows.get(p.metadata.name ?? '')!;
-              row.phase = 'Gone';
-              row.message = 'pod was deleted before its restart: not restarted';
-              return undefined;
-            }
+            if (!ctx.signal.aborted && (isApiStatus(err, 422) || isNotFound(err)) && (await podGone(client, p, ctx.signal))) return gone();
             throw err;
           } finally {
             inFlight.delete(sent);

@@ -3,9 +3,7 @@
 // or client-side pod deletion when Kruise is absent. `rollout restart` calls runRestart
 // for Kruise workloads with in-place update policies.
 import type { CommandContext } from '../cli/context';
-import type { KubeClient, KubeObject } from '../kube/client';
-import type { CrrStrategy } from '../kruise/builders/crr';
-import type { DryRunMode } from '../printers/output';
+import type { KubeClient } from '../kube/client';
 import { failure, usageError } from '../cli/exit';
 import { batchSizeFor, validateRestartTargets } from '../kruise/plans/restart';
 import type { WorkloadTarget } from './targets';
@@ -13,65 +11,7 @@ import type { RestartLease } from './restart-lease';
 import { deletedByRun, type RestartRunRecord } from '../kruise/plans/restart-run';
 import type { Pod } from '../kruise/types';
 import { setMaxListeners } from 'node:events';
-
-export type Via = 'auto' | 'kruise' | 'client';
-
-export interface RestartOptions {
-  /** Containers named with -c; empty = every container of each pod. */
-  containers: string[];
-  /** "1", "3" or "25%" of the workload's pods (rounded down, at least 1). */
-  maxUnavailable: string;
-  strategy: CrrStrategy;
-  activeDeadlineSeconds?: number;
-  ttlSecondsAfterFinished?: number;
-  /** false: return once the first batch (all CRRs when one batch) is created. */
-  wait: boolean;
-  /** 0 = no limit. */
-  timeoutMs: number;
-  via: Via;
-  dryRun: DryRunMode;
-  /** Requests in flight at once (default 16). */
-  concurrency?: number;
-  /** Wait for another run's lease on the workload instead of exiting 1. */
-  waitForLock?: boolean;
-  /** This run is one namespace of a run over several (a SidecarSet's pods): recorded with it (restart-run.ts). */
-  parent?: { id: string; namespaces: string[] };
-}
-
-/** How the engine talks to the user; the command decides TTY spinner vs plain lines. */
-export interface RestartReporter {
-  /** Transient status (spinner text on a TTY; ignored in logs). */
-  progress(text: string): void;
-  /** A permanent line (one per batch, notes). */
-  log(line: string): void;
-}
-
-export interface RestartRow {
-  pod: string;
-  containers: string[];
-  /** Succeeded, Failed, Recreating, Pending, Replaced, Created... */
-  phase: string;
-  /** restartCount per container before and after (kruise executor). */
-  restartsBeforeByContainer?: Record<string, number>;
-  restartsAfterByContainer?: Record<string, number>;
-  durationMs?: number;
-  message?: string;
-  /** The CRR's name (kruise executor). */
-  crr?: string;
-}
-
-export type RestartOutcome = 'succeeded' | 'failed' | 'created' | 'dry-run' | 'timeout';
-
-export interface RestartResult {
-  via: 'kruise' | 'client';
-  runId?: string;
-  rows: RestartRow[];
-  /** CRRs built or created, for -o yaml|json|name. */
-  objects: KubeObject[];
-  batches: number;
-  outcome: RestartOutcome;
-  message?: string;
-}
+import type { RestartOptions, RestartReporter, RestartResult, Via } from './restart-types';
 
 /** One line naming every pod problem (the first few), for exit 2 before anything is created. */
 export function restartValidationError(target: WorkloadTarget, problems: Array<{ pod: string; message: string }>): Error {
@@ -189,10 +129,4 @@ async function refreshPods(client: KubeClient, target: WorkloadTarget, signal: A
   if (!target.selector) return { ...target, pods: [await client.get<Pod>(target.rt, target.name, target.namespace, { signal })] };
   const { workloadPods } = await import('./targets');
   return { ...target, pods: await workloadPods(client, target.rt, target.object, target.selector, target.namespace, signal) };
-}
-
-/** "a, b, c" or "a, b, c, d, e and 95 more" (batch lines stay one readable line). */
-export function podList(names: ReadonlyArray<string | undefined>, max = 5): string {
-  const shown = names.slice(0, max).join(', ');
-  return names.length > max ? `${shown} and ${names.length - max} more` : shown || 'none new';
 }

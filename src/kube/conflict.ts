@@ -1,7 +1,9 @@
 // Read-modify-write with optimistic concurrency, for every command that writes what it read
 // (rollout pause/resume/undo/restart, set): when the server says the object changed under us,
 // run the whole step again (it must re-read and decide afresh), a bounded number of times, so
-// no concurrent change is overwritten or lost and ours is applied once.
+// no concurrent change is overwritten or lost and ours is applied once. A write that acts on a state
+// it read (rollout approve, jump, undo --fast, pause/resume of a release) goes through decideAndWrite:
+// after a conflict it goes again only while that state still holds, else exit 1 saying where it is.
 //
 // "Changed under us" is either answer a real API server gives:
 // - 409 Conflict (a stale resourceVersion), but not 409 AlreadyExists;
@@ -71,4 +73,33 @@ export async function retryOnConflict<T>(step: (attempt: number) => Promise<T>, 
       await sleep(backoffDelay(attempt) / 4);
     }
   }
+}
+
+/**
+ * A write that acts on a state it read, made once: read, decide, write (a write conditional on what the
+ * decision read, kruise/conditional-write.ts). When the server refuses it because the object changed
+ * (isStaleWrite), read again: while the state the first decision was made on still holds (`moved` says
+ * nothing: only unrelated fields changed), decide and write again; once it is gone, stop with `moved`'s words
+ * (exit 1), never acting on a state nobody saw — two approvals at once promote one step, not two.
+ */
+export async function decideAndWrite<O, D, R>(o: {
+  read: () => Promise<O>;
+  /** The decision on a fresh read; throws when there is nothing to write. */
+  decide: (obj: O) => D;
+  /** Why `fresh` is no longer the state `first` was decided on, in the user's terms; undefined while it is. */
+  moved: (first: D, fresh: O) => string | undefined;
+  write: (decision: D, obj: O) => Promise<R>;
+  retry?: ConflictRetryOptions;
+}): Promise<R> {
+  let first: D | undefined;
+  return retryOnConflict(async () => {
+    const obj = await o.read();
+    if (first !== undefined) {
+      const moved = o.moved(first, obj);
+      if (moved) throw failure(moved);
+    }
+    const decision = o.decide(obj);
+    first ??= decision;
+    return o.write(decision, obj);
+  }, o.retry);
 }

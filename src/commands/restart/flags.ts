@@ -2,7 +2,7 @@
 // every value is checked before any request, and a bad one is a usage error (exit 2) naming the flag.
 import { usageError } from '../../cli/exit';
 import { parseDuration } from '../../cli/globals';
-import type { Via } from '../../engine/restart';
+import type { Via } from '../../engine/restart-types';
 
 /** `--flag`, `--flag=true|false` (commander gives true or the string). */
 export function boolFlag(value: unknown, flag: string, fallback: boolean): boolean {

@@ -6,7 +6,7 @@ import { batchSizeFor, comparePodNames, parseContainerList } from '../../kruise/
 import { formatObjects, mutationLine, parseDryRun, parseOutputFormat } from '../../printers/output';
 import { formatTable } from '../../printers/table';
 import { withProgress } from '../../printers/progress';
-import type { RestartOptions, RestartResult } from '../../engine/restart';
+import type { RestartOptions, RestartResult } from '../../engine/restart-types';
 import { parseSingleRef, resolveWorkload } from '../../engine/targets';
 import { isSidecarSetType } from '../../kruise/workloads/sidecarset';
 import { boolFlag, durationFlag, formatDurationMs, secondsFlag, viaFlag } from './flags';

@@ -6,7 +6,7 @@
 import type { CommandContext } from '../../cli/context';
 import { failure, usageError } from '../../cli/exit';
 import type { KubeClient, ResourceType } from '../../kube/client';
-import type { RestartOptions, RestartReporter, RestartResult } from '../../engine/restart';
+import type { RestartOptions, RestartReporter, RestartResult } from '../../engine/restart-types';
 import type { WorkloadTarget } from '../../engine/targets';
 import type { LabelSelectorShape } from '../../kruise/builders/imagepulljob';
 import { labelSelectorString } from '../../kruise/selectors';

@@ -1,16 +1,17 @@
 // One write on a Kruise Rollout (approve, jump, pause, resume, undo --fast): read, decide with a pure
-// patch builder (src/kruise/rollout/patches.ts), send a resourceVersion-guarded merge patch; on a 409
-// read again and write again only if the Rollout is still in the state decided on (patches.ts movedSince:
-// two CI jobs approving at once promote one step, the other exits 1 saying where the release is). Nothing to write
+// patch builder (src/kruise/rollout/patches.ts), send its JSON patch, conditional on the fields decided on;
+// when the server refuses it (the Rollout changed) read again and write again only while the Rollout is
+// still in the state decided on (kube/conflict.ts decideAndWrite, patches.ts movedSince: two CI jobs
+// approving at once promote one step, the other exits 1 saying where the release is). Nothing to write
 // is an error (exit 1) with the builder's reason; invalid input (a step out of range) exit 2; a 403
 // says which permission is missing.
 import { CliError, ExitCode, failure, usageError } from '../../cli/exit';
 import type { KubeClient, KubeObject } from '../../kube/client';
-import { retryOnConflict } from '../../kube/conflict';
+import { decideAndWrite } from '../../kube/conflict';
 import { isForbidden } from '../../kube/errors';
-import { movedSince, type RolloutIntent, type RolloutPatchResult } from '../../kruise/rollout/patches';
+import { movedSince, type RolloutPatchResult } from '../../kruise/rollout/patches';
 import type { DryRunMode } from '../../printers/output';
-import { rolloutOfTarget, rolloutText } from './kruise-rollout';
+import { rolloutOfTarget, rolloutText, type RolloutOfTarget } from './kruise-rollout';
 import type { ResolvedTarget } from './targets';
 
 export interface RolloutWriteResult {
@@ -28,6 +29,9 @@ export function reasonDetail(reason: string): string {
   return m ? m[1]! : reason.replace(/^rollout "[^"]*":? /, '');
 }
 
+/** A decision on one read of the Rollout: the write to make. */
+type Decided = RolloutOfTarget & { decision: Extract<RolloutPatchResult, { patch: unknown[] }> };
+
 export async function writeRollout(
   client: KubeClient,
   t: ResolvedTarget,
@@ -42,35 +46,33 @@ export async function writeRollout(
     permission: (subresource: 'status' | 'main') => string;
   },
 ): Promise<RolloutWriteResult> {
-  // The state the first decision was made on: after a conflict the write is made again only while the Rollout is
-  // still in it (another approval, or the controller, may have moved it: never promote a step nobody looked at).
-  let intent: RolloutIntent | undefined;
-  return retryOnConflict(async () => {
-    const { rollout, rolloutRt, via } = await rolloutOfTarget(client, t, o.verb);
-    if (intent) {
-      const moved = movedSince(intent, rollout);
-      if (moved) throw failure(moved);
-    }
-    const decision = o.decide(rollout);
-    if (!decision.patch) {
-      const message = o.nothing(rollout, decision.reason);
-      throw decision.invalid ? usageError(message) : failure(message);
-    }
-    const name = rollout.metadata.name ?? '';
-    intent ??= decision.intent;
-    if (o.dryRun === 'client') return { rollout, result: rollout, description: decision.description, via };
-    try {
-      const result = await client.patch(rolloutRt, name, 'merge', decision.patch, t.namespace, {
-        subresource: decision.subresource === 'status' ? 'status' : undefined,
-        dryRun: o.dryRun === 'server',
-      });
-      return { rollout, result, description: decision.description, via };
-    } catch (err) {
-      if (isForbidden(err)) {
-        throw new CliError(`${rolloutText(rollout)}: not ${pastTense(o.verb)}: ${err.message}`, ExitCode.FAILED, `hint: this needs ${o.permission(decision.subresource)} (group rollouts.kruise.io) in namespace "${t.namespace}"`);
+  return decideAndWrite<RolloutOfTarget, Decided, RolloutWriteResult>({
+    read: () => rolloutOfTarget(client, t, o.verb),
+    decide: ({ rollout, rolloutRt, via }) => {
+      const decision = o.decide(rollout);
+      if (!decision.patch) {
+        const message = o.nothing(rollout, decision.reason);
+        throw decision.invalid ? usageError(message) : failure(message);
       }
-      throw err;
-    }
+      return { rollout, rolloutRt, via, decision };
+    },
+    // The first decision is the state the user asked about: never act on whatever the Rollout became since.
+    moved: (first, fresh) => movedSince(first.decision, fresh.rollout),
+    write: async ({ rollout, rolloutRt, via, decision }) => {
+      if (o.dryRun === 'client') return { rollout, result: rollout, description: decision.description, via };
+      try {
+        const result = await client.patch(rolloutRt, rollout.metadata.name ?? '', 'json', decision.patch, t.namespace, {
+          subresource: decision.subresource === 'status' ? 'status' : undefined,
+          dryRun: o.dryRun === 'server',
+        });
+        return { rollout, result, description: decision.description, via };
+      } catch (err) {
+        if (isForbidden(err)) {
+          throw new CliError(`${rolloutText(rollout)}: not ${pastTense(o.verb)}: ${err.message}`, ExitCode.FAILED, `hint: this needs ${o.permission(decision.subresource)} (group rollouts.kruise.io) in namespace "${t.namespace}"`);
+        }
+        throw err;
+      }
+    },
   });
 }
 

@@ -1,7 +1,7 @@
 // Planning an in-place restart: which containers of which pods, in which batches, and
 // whether each pod can be restarted at all (kruise-semantics §4) — decided before any request.
 import type { KubeObject, Pod } from '../types';
-import { crrContainerProblem, isCrrCompleted, type CrrStatus } from '../rules/crr';
+import { CRR_POD_UID_LABEL, crrContainerProblem, isCrrCompleted, type CrrStatus } from '../rules/crr';
 import { compareNatural } from '../../lib/compare';
 
 export interface RestartProblem {
@@ -135,4 +135,21 @@ export function restartCounts(pod: Pod, containers: readonly string[]): Record<s
   const statuses = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])];
   for (const c of containers) out[c] = statuses.find((s) => s.name === c)?.restartCount ?? 0;
   return out;
+}
+
+/**
+ * Whether the pod a batch was planned on is gone by the time its batch comes: deleted, terminating, or replaced by
+ * another pod of the same name (a StatefulSet's keeps it). `live` is the pod of that name now.
+ */
+export function podReplacedSince(planned: Pod, live: Pod | undefined): boolean {
+  return !live || live.metadata.uid !== planned.metadata.uid || Boolean(live.metadata.deletionTimestamp);
+}
+
+/**
+ * Whether Kruise's webhook bound a CRR to another pod than the one it was sent for: it sets the pod UID label from
+ * the pod named in spec.podName at admission (crr_mutating_handler.go injectPodIntoContainerRecreateRequest).
+ */
+export function crrBoundElsewhere(crr: KubeObject, planned: Pod): boolean {
+  const uid = crr.metadata.labels?.[CRR_POD_UID_LABEL];
+  return uid !== undefined && uid !== planned.metadata.uid;
 }

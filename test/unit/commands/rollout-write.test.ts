@@ -1,6 +1,7 @@
-// writeRollout (src/commands/rollout/rollout-write.ts) against a scripted KubeClient: the approval is
-// guarded by resourceVersion, and a 409 (the controller moved on between our read and our write) makes
-// it read and decide again: approving the next step's StepUpgrade would skip that step's upgrade.
+// writeRollout (src/commands/rollout/rollout-write.ts) against a scripted KubeClient that applies JSON patches
+// as kube-apiserver does (a failed `test` is a bare 422): the approval is conditional on the step, its state and
+// the revision read; when the server refuses it (the controller or another approval moved the release on between
+// our read and our write) it reads again and writes again only while the step decided on still waits.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeClient, KubeObject, ResourceType } from '../../../src/kube/client';
@@ -10,6 +11,10 @@ import { approvePatch } from '../../../src/kruise/rollout/patches';
 import { reasonDetail, writeRollout } from '../../../src/commands/rollout/rollout-write';
 import { workloadRefText, workloadTypeOf } from '../../../src/commands/rollout/kruise-rollout';
 import { loadKind } from '../kruise/rollout/helpers';
+import { jsonPatch, JsonPatchError } from '../../../src/lib/json-patch';
+
+/** kube-apiserver's whole answer to a JSON patch whose `test` fails (kube/conflict.ts). */
+const REJECTED = 'the server rejected our request due to an error in our request';
 
 const ROLLOUTS: ResourceType = { group: 'rollouts.kruise.io', version: 'v1beta1', resource: 'rollouts', kind: 'Rollout', namespaced: true };
 
@@ -26,8 +31,11 @@ function fake(stored: KubeObject, onPatch: (n: number, body: any) => void) {
     async patch(_rt: ResourceType, name: string, type: string, body: any, _ns?: string, opts?: { subresource?: string }) {
       calls.push(`patch ${name}/${opts?.subresource ?? ''} ${type}`);
       onPatch(++patches, body);
-      if (body.metadata?.resourceVersion !== current.metadata.resourceVersion) {
-        throw new KubeApiError(`Operation cannot be fulfilled on rollouts.rollouts.kruise.io "${name}": the object has been modified`, 409, 'Conflict', undefined);
+      try {
+        current = jsonPatch(current, body) as KubeObject;
+      } catch (err) {
+        if (!(err instanceof JsonPatchError)) throw err;
+        throw new KubeApiError(REJECTED, 422, 'Invalid', { kind: 'Status', apiVersion: 'v1', status: 'Failure', message: REJECTED, reason: 'Invalid', code: 422, details: {} } as any);
       }
       return current;
     },
@@ -47,11 +55,11 @@ const opts = {
   permission: () => 'the "patch" verb on "rollouts/status"',
 };
 
-test('approve: one status PATCH guarded by the resourceVersion read', async () => {
+test('approve: one status JSON patch, conditional on the step read', async () => {
   const { client, calls } = fake(loadKind('v1beta1-canary-manual-step.yaml', 'Rollout'), () => undefined);
   const done = await writeRollout(client, target, opts);
   assert.equal(done.description, 'rollout "demo" approved at step 1/3');
-  assert.deepEqual(calls, ['get demo', 'patch demo/status merge']);
+  assert.deepEqual(calls, ['get demo', 'patch demo/status json']);
 });
 
 test('approve: 409 because the controller moved to the next step → read again and refuse (the step decided on is gone), no second PATCH', async () => {
@@ -66,7 +74,7 @@ test('approve: 409 because the controller moved to the next step → read again 
     }
   });
   await assert.rejects(writeRollout(client, target, opts), (e: unknown) => e instanceof CliError && e.exitCode === 1 && e.message === 'rollout "demo": step 1 was already approved; the release is at step 2/3 StepUpgrade');
-  assert.deepEqual(calls, ['get demo', 'patch demo/status merge', 'get demo']);
+  assert.deepEqual(calls, ['get demo', 'patch demo/status json', 'get demo']);
 });
 
 // Issue #26: two approvals at once. The loser's 409 re-read finds the NEXT step waiting for approval: re-deciding on
@@ -83,10 +91,10 @@ test('approve: 409, and the next step already waits for approval → exit 1 sayi
     }
   });
   await assert.rejects(writeRollout(client, target, opts), (e: unknown) => e instanceof CliError && e.exitCode === 1 && e.message === 'rollout "demo": step 1 was already approved; the release is at step 2/3 StepPaused: run approve again to promote step 2');
-  assert.deepEqual(calls, ['get demo', 'patch demo/status merge', 'get demo']);
+  assert.deepEqual(calls, ['get demo', 'patch demo/status json', 'get demo']);
 });
 
-test('approve: 409 from an unrelated status write (the same step still waits) → the approval goes again, once', async () => {
+test('approve: an unrelated status write between our read and our write does not refuse it (no resourceVersion guard): one write', async () => {
   const paused = loadKind('v1beta1-canary-manual-step.yaml', 'Rollout') as any;
   const { client, calls } = fake(paused, (n) => {
     if (n === 1) {
@@ -98,7 +106,34 @@ test('approve: 409 from an unrelated status write (the same step still waits) �
   });
   const done = await writeRollout(client, target, opts);
   assert.equal(done.description, 'rollout "demo" approved at step 1/3');
-  assert.deepEqual(calls, ['get demo', 'patch demo/status merge', 'get demo', 'patch demo/status merge']);
+  assert.deepEqual(calls, ['get demo', 'patch demo/status json']);
+});
+
+test('approve: a 409 (say, a webhook or a stale cache) with the same step still waiting → read again, the approval goes again, once', async () => {
+  const paused = loadKind('v1beta1-canary-manual-step.yaml', 'Rollout') as any;
+  let refused = false;
+  const { client, calls } = fake(paused, (n) => {
+    if (n === 1 && !refused) {
+      refused = true;
+      throw new KubeApiError('Operation cannot be fulfilled on rollouts.rollouts.kruise.io "demo": the object has been modified', 409, 'Conflict', undefined);
+    }
+  });
+  const done = await writeRollout(client, target, opts);
+  assert.equal(done.description, 'rollout "demo" approved at step 1/3');
+  assert.deepEqual(calls, ['get demo', 'patch demo/status json', 'get demo', 'patch demo/status json']);
+});
+
+test('approve: a new release (another revision) stopped at the same step between our read and our write → refused, exit 1, not approved', async () => {
+  const paused = loadKind('v1beta1-canary-manual-step.yaml', 'Rollout') as any;
+  const { client, calls } = fake(paused, (n) => {
+    if (n === 1) {
+      const next = structuredClone(paused);
+      next.status.canaryStatus.canaryRevision = 'demo-5c8f9d7b6';
+      client.set(next);
+    }
+  });
+  await assert.rejects(writeRollout(client, target, opts), (e: unknown) => e instanceof CliError && e.exitCode === 1 && /a new release \(revision demo-5c8f9d7b6\) replaced the one read/.test(e.message));
+  assert.deepEqual(calls, ['get demo', 'patch demo/status json', 'get demo']);
 });
 
 test('a 403 names the permission the write needs', async () => {

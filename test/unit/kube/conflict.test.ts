@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CONFLICT_ATTEMPTS, isStaleWrite, retryOnConflict } from '../../../src/kube/conflict';
+import { CONFLICT_ATTEMPTS, decideAndWrite, isStaleWrite, retryOnConflict } from '../../../src/kube/conflict';
+import { CliError } from '../../../src/cli/exit';
 import { apiError, type KubeStatus } from '../../../src/kube/errors';
 
 const status = (code: number, reason: string, message: string, details: KubeStatus['details'] = {}): string =>
@@ -128,4 +129,24 @@ test('a failed JSON patch test names the object it was about (the apiserver does
   assert.equal(isStaleWrite(sandboxFailedTest()), true);
   // A message that already names the object is left as the server wrote it.
   assert.match(conflict().message, /^Operation cannot be fulfilled on clonesets\.apps\.kruise\.io "web"/);
+});
+
+test('decideAndWrite: after a refused write, writes again while the first decision still holds, and stops (exit 1, nothing written) once the state it rests on is gone', async () => {
+  // The state read: which step waits. The write is refused twice: first an unrelated change, then the step moved.
+  const reads = [{ step: 1, touched: 0 }, { step: 1, touched: 1 }, { step: 2, touched: 1 }];
+  const writes: number[] = [];
+  const attempt = () =>
+    decideAndWrite({
+      read: async () => reads.shift()!,
+      decide: (s) => ({ step: s.step }),
+      moved: (first, fresh) => (fresh.step !== first.step ? `step ${first.step} was already approved; the release is at step ${fresh.step}` : undefined),
+      write: async (d) => {
+        writes.push(d.step);
+        throw realServerFailedTest();
+      },
+      retry: noSleep,
+    });
+  await assert.rejects(attempt(), (e: unknown) => e instanceof CliError && e.exitCode === 1 && e.message === 'step 1 was already approved; the release is at step 2');
+  // Never a write decided on step 2, which nobody saw.
+  assert.deepEqual(writes, [1, 1]);
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import type { Pod } from '../../../../src/kruise/types';
-import { batchSizeFor, containersToRestart, crrOutcome, parseContainerList, planBatches, validateRestartTargets, wholeSeconds } from '../../../../src/kruise/plans/restart';
+import { batchSizeFor, containersToRestart, crrBoundElsewhere, crrOutcome, parseContainerList, planBatches, podReplacedSince, validateRestartTargets, wholeSeconds } from '../../../../src/kruise/plans/restart';
 import { imagesNotYetRun, parseNodeSelector, planWorkloadImages, planWorkloadPredownload } from '../../../../src/kruise/plans/predownload';
 
 const pods = parseAllDocuments(readFileSync(new URL('../../../fixtures/ops/cloneset-web-pods.yaml', import.meta.url), 'utf8')).map((d) => d.toJS() as Pod);
@@ -105,4 +105,17 @@ test('explicit images for a workload: every node running one of its pods, deleti
   assert.deepEqual(plan.target, { kind: 'nodes', names: nodes });
   assert.ok(!plan.pods.includes('web-gone') && !plan.pods.includes('web-pending'));
   assert.equal(planWorkloadImages({ images: ['nginx:1.28'], pods: [pending] }), undefined);
+});
+
+test('restart batches act on the pods they were planned on: a pod deleted, terminating or replaced under its name is not restarted; a CRR the webhook bound to another pod is not ours', () => {
+  const planned = { metadata: { name: 'db-2', uid: 'u-1' } } as Pod;
+  assert.equal(podReplacedSince(planned, { metadata: { name: 'db-2', uid: 'u-1' } } as Pod), false);
+  assert.equal(podReplacedSince(planned, undefined), true);
+  assert.equal(podReplacedSince(planned, { metadata: { name: 'db-2', uid: 'u-1', deletionTimestamp: '2026-11-28T12:00:00Z' } } as Pod), true);
+  assert.equal(podReplacedSince(planned, { metadata: { name: 'db-2', uid: 'u-2' } } as Pod), true);
+  const crr = (uid?: string) => ({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ContainerRecreateRequest', metadata: { name: 'db-2-x', ...(uid ? { labels: { 'crr.apps.kruise.io/pod-uid': uid } } : {}) } });
+  assert.equal(crrBoundElsewhere(crr('u-1'), planned), false);
+  assert.equal(crrBoundElsewhere(crr('u-2'), planned), true);
+  // Not admitted by Kruise's webhook (a dry run, an older server): nothing to judge by.
+  assert.equal(crrBoundElsewhere(crr(), planned), false);
 });
