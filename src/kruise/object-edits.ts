@@ -6,6 +6,7 @@ import { dns1123LabelProblem, dns1123SubdomainProblem, labelValueProblem, qualif
 import { jsonEqual } from '../lib/json-equal';
 import type { KubeObject } from './types';
 import { escapePointer, isObj } from './workloads/access';
+import { splitTopLevel } from '../lib/label-selector';
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -55,23 +56,9 @@ export interface ParsedSelector {
   matchExpressions: SelectorRequirement[];
 }
 
-/** Splits at commas outside parentheses. */
+/** Splits at commas outside parentheses (one level deep at most). */
 function splitRequirements(text: string): string[] | undefined {
-  const parts: string[] = [];
-  let depth = 0;
-  let cur = '';
-  for (const ch of text) {
-    if (ch === '(') depth++;
-    if (ch === ')') depth--;
-    if (depth < 0 || depth > 1) return undefined;
-    if (ch === ',' && depth === 0) {
-      parts.push(cur);
-      cur = '';
-    } else cur += ch;
-  }
-  if (depth !== 0) return undefined;
-  parts.push(cur);
-  return parts;
+  return splitTopLevel(text, 1);
 }
 
 /**

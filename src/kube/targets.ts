@@ -5,6 +5,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ManifestInputError, readManifestText, yamlDocuments } from '../lib/yaml-documents';
+import { splitTopLevel } from '../lib/label-selector';
 import { usageError } from '../cli/exit';
 import { dns1123LabelProblem, dns1123SubdomainProblem } from '../kruise/names';
 import type { KubeClient, KubeObject, ResourceType } from './client';
@@ -68,20 +69,8 @@ const REQUIREMENT = new RegExp(
 /** Checks label selector syntax (exit 2 on a malformed one). */
 export function validateSelector(selector: string): void {
   if (selector.trim() === '') throw usageError('empty label selector (-l)');
-  const parts: string[] = [];
-  let depth = 0;
-  let cur = '';
-  for (const ch of selector) {
-    if (ch === '(') depth++;
-    if (ch === ')') depth--;
-    if (depth < 0) throw usageError(`invalid label selector "${selector}": unbalanced parentheses`);
-    if (ch === ',' && depth === 0) {
-      parts.push(cur);
-      cur = '';
-    } else cur += ch;
-  }
-  if (depth !== 0) throw usageError(`invalid label selector "${selector}": unbalanced parentheses`);
-  parts.push(cur);
+  const parts = splitTopLevel(selector);
+  if (!parts) throw usageError(`invalid label selector "${selector}": unbalanced parentheses`);
   for (const p of parts) {
     if (!REQUIREMENT.test(p.trim())) throw usageError(`invalid label selector "${selector}": cannot parse "${p.trim()}"`);
   }

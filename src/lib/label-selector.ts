@@ -13,21 +13,31 @@ export type LabelRequirement =
 
 export type LabelMatcher = (labels: Record<string, string> | undefined) => boolean;
 
-/** Splits on commas that are not inside parentheses. */
-export function splitTerms(text: string): string[] {
-  const terms: string[] = [];
+/**
+ * Splits at the commas outside parentheses (`a in (x,y),b` → `a in (x,y)`, `b`); undefined when the
+ * parentheses do not balance or nest deeper than `maxDepth`.
+ */
+export function splitTopLevel(text: string, maxDepth = Infinity): string[] | undefined {
+  const parts: string[] = [];
   let depth = 0;
   let cur = '';
   for (const ch of text) {
     if (ch === '(') depth++;
     if (ch === ')') depth--;
+    if (depth < 0 || depth > maxDepth) return undefined;
     if (ch === ',' && depth === 0) {
-      terms.push(cur);
+      parts.push(cur);
       cur = '';
     } else cur += ch;
   }
-  terms.push(cur);
-  return terms.map((t) => t.trim()).filter((t) => t !== '');
+  if (depth !== 0) return undefined;
+  parts.push(cur);
+  return parts;
+}
+
+/** The requirements of a selector, trimmed, empty ones dropped (the API server's split). */
+export function splitTerms(text: string): string[] {
+  return (splitTopLevel(text) ?? [text]).map((t) => t.trim()).filter((t) => t !== '');
 }
 
 const KEY = /^([a-z0-9A-Z]([-a-z0-9A-Z_.]*[a-z0-9A-Z])?\/)?[a-z0-9A-Z]([-a-z0-9A-Z_.]*[a-z0-9A-Z])?$/;

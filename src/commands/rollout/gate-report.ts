@@ -88,17 +88,20 @@ export class GateReport {
       if (!e) this.entries.set(key, (e = { key, lines: [], groupPrinted: false }));
       return e;
     };
+    // One change of one object: recorded, then shown plainly, in the redrawn block, or in its CI group.
+    const changed = (e: Entry, final: boolean, failed: boolean, line: () => string, plain: () => void): void => {
+      if (final && e.finalAt === undefined) e.finalAt = Date.now();
+      if (mode === 'plain') return plain();
+      if (mode === 'block') return this.redraw();
+      e.lines.push(line());
+      if (failed) plain(); // its error: line, on stderr
+      if (final) this.printGroup(e);
+    };
     return {
       change: (p) => {
         const e = entry(progressKey(p));
         e.progress = p;
-        const final = isFinal(p);
-        if (final && e.finalAt === undefined) e.finalAt = Date.now();
-        if (mode === 'plain') return base.change(p);
-        if (mode === 'block') return this.redraw();
-        e.lines.push(humanLine(p, Date.now()));
-        if (p.state === 'Failed' || p.state === 'TimedOut') base.change(p); // its error: line, on stderr
-        if (final) this.printGroup(e);
+        changed(e, isFinal(p), p.state === 'Failed' || p.state === 'TimedOut', () => humanLine(p, Date.now()), () => base.change(p));
       },
       tick: (p) => {
         if (mode === 'plain') base.tick(p);
@@ -110,13 +113,7 @@ export class GateReport {
       release: (r) => {
         const e = entry(`${r.namespace}/Rollout/${r.name}`);
         e.release = r;
-        const final = releaseIsFinal(r);
-        if (final && e.finalAt === undefined) e.finalAt = Date.now();
-        if (mode === 'plain') return base.release(r);
-        if (mode === 'block') return this.redraw();
-        e.lines.push(releaseLine(r, Date.now()));
-        if (r.state === 'Failed' || r.state === 'TimedOut') base.release(r);
-        if (final) this.printGroup(e);
+        changed(e, releaseIsFinal(r), r.state === 'Failed' || r.state === 'TimedOut', () => releaseLine(r, Date.now()), () => base.release(r));
       },
       close: () => base.close(),
     };
