@@ -47,7 +47,9 @@ export function summaryLine(s: Pick<ReleaseSummary, 'rows' | 'skipped' | 'code'>
     const w = verdictWord(r).replace(/ \(.*\)$/, '');
     tally.set(w, (tally.get(w) ?? 0) + 1);
   }
-  const parts = [...tally.entries()].map(([w, n]) => `${n} ${w}`);
+  // Worst first, whatever the order of the rows.
+  const severity = (w: string): number => ['failed', 'timed out', 'not finished', 'waiting for approval'].indexOf(w) >>> 0;
+  const parts = [...tally.entries()].sort(([a], [b]) => severity(a) - severity(b)).map(([w, n]) => `${n} ${w}`);
   const skippedTotal = Object.values(s.skipped).reduce((a, b) => a + b, 0);
   const skipped = skippedTotal
     ? `; skipped ${skippedTotal} ${skippedTotal === 1 ? 'object' : 'objects'} without a rollout (${Object.entries(s.skipped)

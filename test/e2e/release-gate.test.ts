@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { kubectl, REPO_ROOT, runCli } from '../helpers/cli';
 import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
 import { jsonLines, summary } from './rollout-helpers';
+import { helmReleaseSecret } from '../helpers/helm-release';
 
 const RELEASE = join(REPO_ROOT, 'test', 'fixtures', 'release');
 const KRUISE_CRDS = '/work/shared/kruise-crds/v1.9.0';
@@ -123,7 +124,7 @@ describe('rollout status of a whole release', () => {
       assert.match(table, /cloneset\/web +complete +3\/3 +3\/3/);
       assert.match(table, /deployment\/api +complete +2\/2 +2\/2/);
       assert.match(table, /rollout\/cart +waiting for approval +1\/1 +1\/1 +[\d.]+s +rollout "cart" is waiting for approval at step 1\/2/);
-      assert.match(table, /\n4 workloads: 1 failed, 2 complete, 1 waiting for approval; skipped 2 objects without a rollout \(ConfigMap, Service\); exit 1\n/);
+      assert.match(table, /\n4 workloads: 1 failed, 1 waiting for approval, 2 complete; skipped 2 objects without a rollout \(ConfigMap, Service\); exit 1\n/);
       // The evidence: the pod, its BackOff events, the previous instance's log.
       const crashing = /pod (db-\d) \(node [\w-]+\): container postgres: CrashLoopBackOff/.exec(out)?.[1];
       assert.ok(crashing, out);
@@ -174,6 +175,35 @@ describe('rollout status of a whole release', () => {
       const one = await runCli(['rollout', 'status', 'cloneset/web', '--junit', junitFile], { kubeconfig: sb.kubeconfig });
       assert.equal(one.code, 0, summary(one));
       assert.equal(junit(junitFile), '1 0 0 0\ncloneset/web passed\n');
+    });
+
+    it('--helm-release: the same four workloads from the release Secret Helm wrote for revision 2; the superseded revision 1 is not used; Secret data never printed, even at -v=9', async () => {
+      const v2 = [readFileSync(join(RELEASE, 'v2', 'shop.yaml'), 'utf8'), readFileSync(join(RELEASE, 'v2', 'db', 'db.yaml'), 'utf8')].join('\n---\n');
+      // Revision 1 also had a CloneSet "legacy" (gone since): following it would fail as not found.
+      const v1 = `${readFileSync(join(RELEASE, 'v1', 'shop.yaml'), 'utf8')}\n---\napiVersion: apps.kruise.io/v1alpha1\nkind: CloneSet\nmetadata:\n  name: legacy\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: legacy}}\n  template:\n    metadata: {labels: {app: legacy}}\n    spec: {containers: [{name: app, image: nginx:1.25}]}\n`;
+      const secrets = [helmReleaseSecret({ name: 'shop', namespace: 'default', version: 1, status: 'superseded', manifest: v1 }), helmReleaseSecret({ name: 'shop', namespace: 'default', version: 2, status: 'deployed', manifest: v2, chart: { name: 'shop', version: '2.0.0' } })];
+      for (const secret of secrets) assert.equal((await sb.api('POST', '/api/v1/namespaces/default/secrets', secret)).status, 201);
+      const r = await runCli(['rollout', 'status', '--helm-release', 'shop', '--failure-grace=3s', '--timeout=60s', '-v=9'], { kubeconfig: sb.kubeconfig, timeoutMs: 60_000 });
+      assert.equal(r.code, 1, summary(r));
+      const table = r.stdout.slice(r.stdout.indexOf('WORKLOAD'));
+      assert.match(table, /statefulset\.apps\.kruise\.io\/db +failed/);
+      assert.match(table, /cloneset\/web +complete/);
+      assert.match(table, /deployment\/api +complete/);
+      assert.match(table, /rollout\/cart +waiting for approval/);
+      assert.doesNotMatch(r.stdout + r.stderr, /legacy/);
+      assert.match(table, /\n4 workloads: 1 failed, 1 waiting for approval, 2 complete; skipped 2 objects without a rollout \(ConfigMap, Service\); exit 1\n/);
+      for (const secret of secrets) assert.ok(!(r.stdout + r.stderr).includes(((secret.data as { release: string }).release).slice(0, 40)), 'no Secret data in the output');
+      assert.doesNotMatch(r.stderr, /H4sI/, 'no gzip+base64 of a release');
+      // Missing release, and one whose latest revision failed: one error line, exit 1.
+      const missing = await runCli(['rollout', 'status', '--helm-release', 'nope'], { kubeconfig: sb.kubeconfig });
+      assert.equal(missing.code, 1, summary(missing));
+      assert.equal(missing.stderr, 'error: helm release "nope" not found in namespace "default" (no Secret labelled owner=helm,name=nope)\n');
+      assert.equal((await sb.api('POST', '/api/v1/namespaces/default/secrets', helmReleaseSecret({ name: 'broken', namespace: 'default', version: 1, status: 'failed', manifest: v2 }))).status, 201);
+      const failed = await runCli(['rollout', 'status', '--helm-release', 'broken'], { kubeconfig: sb.kubeconfig });
+      assert.equal(failed.code, 1, summary(failed));
+      assert.match(failed.stderr, /^error: helm release "broken" in namespace "default": its latest revision 1 is failed, not deployed or pending: nothing to wait for\n$/);
+      const both = await runCli(['rollout', 'status', '--helm-release', 'shop', 'cloneset/web'], { kubeconfig: sb.kubeconfig });
+      assert.equal(both.code, 2, summary(both));
     });
 
     it('a release that only waits: exit 3 at --timeout, the timed-out row is a JUnit error', async () => {

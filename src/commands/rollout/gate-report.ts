@@ -76,6 +76,19 @@ export class GateReport {
     private readonly settings: ReportSettings,
   ) {}
 
+  /** Rows in the order of the manifest (or the arguments): each followed object's `namespace/Kind/name`, in order. */
+  private order = new Map<string, number>();
+
+  setOrder(keys: readonly string[]): void {
+    this.order = new Map(keys.map((k, i) => [k, i] as const).reverse());
+  }
+
+  private rank(row: GateRow): number {
+    const own = this.order.get(`${row.namespace}/${row.kind}/${row.name}`);
+    const workload = row.workload ? this.order.get(`${row.namespace}/${row.workload}`) : undefined;
+    return Math.min(own ?? Infinity, workload ?? Infinity);
+  }
+
   knowType(rt: ResourceType): void {
     this.types.set(`${rt.group}/${rt.kind}`, rt);
   }
@@ -162,7 +175,9 @@ export class GateReport {
    */
   rows(waitEnded: boolean): GateRow[] {
     const now = Date.now();
-    return [...this.entries.values()].map((e) => this.rowOf(e, now, waitEnded)).filter((r): r is GateRow => r !== undefined);
+    const rows = [...this.entries.values()].map((e) => this.rowOf(e, now, waitEnded)).filter((r): r is GateRow => r !== undefined);
+    const ranked = rows.map((row, seen) => ({ row, rank: this.rank(row), seen }));
+    return ranked.sort((a, b) => a.rank - b.rank || a.seen - b.seen).map((x) => x.row);
   }
 
   /** Prints the summary, reads and prints the evidence, writes the CI files; returns the exit code. */

@@ -25,6 +25,7 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
       .argument('[resources...]')
       .option('-f, --filename <file...>', 'a release: every object of a manifest with a rollout (YAML/JSON, multi-document, a directory, - for stdin); one summary table')
       .option('-R, --recursive', 'with -f DIRECTORY: its subdirectories too')
+      .option('--helm-release <name>', 'a release: the objects of the Helm release\'s latest deployed or pending revision (read from its release Secret, in -n), as with -f')
       .option('-l, --selector <selector>', 'await every matching object of TYPE')
       .option('-w, --watch [bool]', 'watch until done (--watch=false: check once, exit 4 when not finished)')
       .option('--timeout <duration>', 'give up after this long (exit 3); 0 = wait forever', '0')

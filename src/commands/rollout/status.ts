@@ -142,6 +142,7 @@ export async function run(ctx: CommandContext, args: string[], opts: StatusOptio
     }
     const targets = await resolveTargets(client, 'rollout status', rest ?? targetRefs, { allowRollout: true, allowJobs: true });
     for (const t of targets) report.knowType(t.rt);
+    report.setOrder(targets.filter((t) => t.name !== undefined).map((t) => `${t.namespace}/${t.rt.kind}/${t.name}`));
     // One named object: its list starts now, beside the lookup of a Rollout releasing it, rather
     // than one round trip later; whichever watch follows it (its own, or its Rollout's) takes it over.
     const only = targets.length === 1 && !sidecarSets ? targets[0] : undefined;

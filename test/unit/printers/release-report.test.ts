@@ -49,7 +49,7 @@ test('release-summary: the table and the closing line say every row, the skipped
   assert.match(table, /^WORKLOAD\s+VERDICT\s+UPDATED\s+READY\s+TIME\s+REASON\n/);
   assert.match(table, /cloneset\/web\s+complete\s+4\/4\s+4\/4\s+12s\s+cloneset "web" Complete\n/);
   assert.match(table, /cloneset\/db\s+failed\s+2\/4\s+1\/4\s+1m05s\s+/);
-  assert.equal(summaryLine({ rows, skipped: { Service: 1, ConfigMap: 2 }, code: 1 }), '2 workloads: 1 complete, 1 failed; skipped 3 objects without a rollout (ConfigMap x2, Service); exit 1');
+  assert.equal(summaryLine({ rows, skipped: { Service: 1, ConfigMap: 2 }, code: 1 }), '2 workloads: 1 failed, 1 complete; skipped 3 objects without a rollout (ConfigMap x2, Service); exit 1');
 });
 
 test('evidence: events folded and timed as kubectl events prints them (event_printer_test.go TestPrintObj)', () => {
