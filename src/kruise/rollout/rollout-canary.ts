@@ -145,8 +145,9 @@ function upgradeStep(c: RolloutContext, sub: SubStatusObj, step: RolloutStepSpec
   sub.currentStepState = STEP_STATE.TrafficRouting;
   const replicas = c.workload?.replicas ?? 0;
   const expected = rolloutScaledValue(step.replicas, replicas) ?? 0;
-  // the ingress-nginx workaround: a step releasing every pod of a partition-style rollout skips traffic routing
-  if (expected >= replicas && c.rollout.rollingStyle === 'Partition') sub.currentStepState = STEP_STATE.MetricsAnalysis;
+  // the ingress-nginx workaround (v0.5+; v0.4.4 always routes traffic next): a step releasing every pod
+  // of a partition-style rollout skips traffic routing
+  if (expected >= replicas && c.rollout.rollingStyle === 'Partition' && c.release !== 'v0.4') sub.currentStepState = STEP_STATE.MetricsAnalysis;
   sub.lastUpdateTime = c.nowIso;
 }
 

@@ -36,7 +36,7 @@ import { recalculateCanaryStep, rolloutPlanHash, ROLLOUT_HASH_ANNOTATION } from 
 import { releasePlanOf } from './release-workload';
 import { canaryReleaseManager } from './rollout-canary';
 import { blueGreenReleaseManager, blueGreenStatusAsCanary, canaryStatusAsBlueGreen } from './rollout-bluegreen';
-import { recheckIn, rolloutIDOf, type ReleaseManager, type RolloutContext, type RolloutSpecView, type RolloutStepSpec, type RolloutWrite, type TrafficObjects } from './rollout-context';
+import { recheckIn, rolloutIDOf, stepStartState, type ReleaseManager, type RolloutContext, type RolloutSpecView, type RolloutStepSpec, type RolloutWrite, type TrafficObjects } from './rollout-context';
 
 export type { ReleaseManager, RolloutContext, RolloutSpecView, RolloutStepSpec, RolloutWrite };
 
@@ -276,7 +276,7 @@ function reconcileProgressing(c: RolloutContext): void {
         canaryRevision: w.canaryRevision,
         currentStepIndex: 1,
         nextStepIndex: nextBatchIndex(steps, 1),
-        currentStepState: STEP_STATE.Init,
+        currentStepState: stepStartState(c),
         lastUpdateTime: c.nowIso,
         rolloutHash: c.rollout.planHash,
       };
@@ -341,7 +341,7 @@ function doProgressingInRolling(c: RolloutContext, manager: ReleaseManager): voi
   // 3. rollback in batches (isRollingBackInBatches): restart from the first step
   if (w.inRollback && w.canaryRevision !== oldRevision && inBatchRollback && sub) {
     const steps = stepsCountOf(c.rollout);
-    Object.assign(sub, { currentStepIndex: 1, nextStepIndex: nextBatchIndex(steps, 1), canaryRevision: w.canaryRevision, currentStepState: STEP_STATE.Init, lastUpdateTime: c.nowIso, rolloutHash: c.rollout.planHash });
+    Object.assign(sub, { currentStepIndex: 1, nextStepIndex: nextBatchIndex(steps, 1), canaryRevision: w.canaryRevision, currentStepState: stepStartState(c), lastUpdateTime: c.nowIso, rolloutHash: c.rollout.planHash });
     return;
   }
   // 4. continuous release v1 -> v2 -> v3 (isContinuousRelease): reset, then initialise again
