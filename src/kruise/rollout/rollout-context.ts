@@ -3,7 +3,7 @@
 // managers (rollout-canary.ts; ro-deploy-bg's blue-green). Pure.
 import type { IntOrString } from '../intstr';
 import type { KubeObject } from '../types';
-import type { MergePatch, RollingStyle, RolloutWorkload } from './release-workload';
+import type { KruiseRolloutRelease, MergePatch, RollingStyle, RolloutWorkload } from './release-workload';
 import type { RolloutStatusObj } from './rollout-status';
 import { STEP_STATE } from './labels';
 
@@ -71,7 +71,7 @@ export interface RolloutContext {
   /** The Services and Ingresses the Rollout's trafficRoutings name (and their canary twins), by name. */
   traffic: TrafficObjects;
   /** The Kruise Rollout release imitated: v0.4 finalises without status.canaryStatus.finalisingStep. */
-  release: 'v0.4' | 'v0.6' | 'master';
+  release: KruiseRolloutRelease;
   waitReady?: boolean;
 }
 

@@ -11,14 +11,15 @@ import type { IntOrString } from '../intstr';
 const GO_ATOI = /^[+-]?\d+$/;
 
 /** Scaled value of an int-or-percent as apimachinery v0.26 computes it; undefined when Go returns an error. */
-export function rolloutScaledValue(value: IntOrString | undefined | null, total: number): number | undefined {
+export function rolloutScaledValue(value: IntOrString | undefined | null, total: number, roundUp = true): number | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'number') return Number.isInteger(value) ? value : undefined;
   if (!value.endsWith('%')) return undefined;
   const digits = value.slice(0, -1);
   if (!GO_ATOI.test(digits)) return undefined;
-  // Go: int(math.Ceil(float64(v) * float64(total) / 100))
-  return Math.ceil((Number(digits) * total) / 100);
+  // Go: int(math.Ceil(float64(v) * float64(total) / 100)), or int(float64(v) * float64(total) / 100)
+  const scaled = (Number(digits) * total) / 100;
+  return roundUp ? Math.ceil(scaled) : Math.trunc(scaled);
 }
 
 /** Pods the step's batch updates (CalculateBatchReplicas): unreadable values count as 0, as the controller ignores the error. */
