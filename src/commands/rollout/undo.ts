@@ -162,7 +162,7 @@ function rolloutUndoNote(program: string, rollout: KubeObject, workload: KubeObj
     case 'rollback-in-batches':
       return `${via} is released by ${who} (${ROLLBACK_IN_BATCH_ANNOTATION}): it rolls back in batches from step 1; ${follow}`;
     case 'restart':
-      return `${via} is released by ${who}: revision ${target.revision} is not its stable revision, so the release starts again from step 1 with it; ${follow}`;
+      return `${via} is released by ${who}: not a rollback to it (another revision than its stable one, or a native DaemonSet on Kruise Rollout master), so the release starts again from step 1 with revision ${target.revision}; ${follow}`;
     case 'release':
       return releaseHint(program, via, rollout.metadata.name ?? '', 'change');
   }

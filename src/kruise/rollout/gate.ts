@@ -153,7 +153,7 @@ export function evaluateRolloutRelease(rollout: KubeObject, workload: KubeObject
     return waiting(`the controller has not observed generation ${view.generation} yet`);
   }
   const wlGeneration = workload?.metadata.generation;
-  if (wlGeneration !== undefined && s.hasSubStatus && s.observedWorkloadGeneration !== wlGeneration) {
+  if (wlGeneration !== undefined && workload && s.hasSubStatus && s.observedWorkloadGeneration !== wlGeneration && followsWorkloadGeneration(workload)) {
     return waiting(`the controller has not observed workload generation ${wlGeneration} yet`);
   }
   if (s.succeeded?.status === 'False') {
@@ -220,6 +220,20 @@ function isReached(r: RolloutRelease, until: RolloutUntil): boolean {
  */
 export type ReleaseStage = 'none' | 'cancelled' | 'starting' | 'in-progress' | 'cancelling' | 'detaching';
 
+/**
+ * Whether status.observedWorkloadGeneration follows the workload now. rollout_status.go
+ * calculateRolloutStatus updates it only while the workload's canary revision is the status' one, and
+ * Kruise Rollout master reads a native (apps/v1) DaemonSet's revisions only while it holds it
+ * (controller_finder.go getNativeDaemonSet, under the in-progressing mark): once the release hands it
+ * back, the field stays behind, and the hand-back itself (Finalize restoring updateStrategy) bumps the
+ * generation. Unheld, a template change of such a DaemonSet is not the Rollout's (its webhook holds every
+ * change it releases), so the lag says nothing and the DaemonSet's own verdict decides.
+ */
+export function followsWorkloadGeneration(workload: KubeObject): boolean {
+  const nativeDaemonSet = workload.kind === 'DaemonSet' && workload.apiVersion === 'apps/v1';
+  return !nativeDaemonSet || IN_ROLLOUT_PROGRESSING_ANNOTATION in (workload.metadata.annotations ?? {});
+}
+
 export function releaseStage(view: RolloutView, workload: KubeObject): ReleaseStage {
   const s = view.status;
   if (s.phase === 'Disabling' || s.phase === 'Terminating') return 'detaching';
@@ -230,7 +244,7 @@ export function releaseStage(view: RolloutView, workload: KubeObject): ReleaseSt
   }
   const held = IN_ROLLOUT_PROGRESSING_ANNOTATION in (workload.metadata.annotations ?? {});
   const generation = workload.metadata.generation;
-  const lagging = s.hasSubStatus && generation !== undefined && s.observedWorkloadGeneration !== generation;
+  const lagging = s.hasSubStatus && generation !== undefined && s.observedWorkloadGeneration !== generation && followsWorkloadGeneration(workload);
   if (held || lagging) return 'starting';
   return s.succeeded?.status === 'False' ? 'cancelled' : 'none';
 }
@@ -311,6 +325,9 @@ export function undoUnderRollout(rollout: KubeObject, workload: KubeObject, targ
   const view = readRollout(rollout, workload);
   const stage = releaseStage(view, workload);
   if (stage !== 'in-progress' && stage !== 'starting') return 'release';
+  // master's getNativeDaemonSet sees a rollback only when the DaemonSet has a single ControllerRevision;
+  // an undo makes the stable revision the newest, i.e. a new canary: the release starts again
+  if (workload.kind === 'DaemonSet' && workload.apiVersion === 'apps/v1') return 'restart';
   const stable = view.status.stableRevision;
   if (stable !== undefined && (stable === targetHash || stable.endsWith(`-${targetHash}`))) return inBatches ? 'rollback-in-batches' : 'cancel';
   return 'restart';
