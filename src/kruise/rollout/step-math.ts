@@ -4,8 +4,7 @@
 // - `stepCanaryReplicas`: pkg/controller/batchrelease/control/util.go CalculateBatchReplicas: the step's
 //   replicas rounded up against the workload's replicas, clamped to [0, replicas].
 // - `nextBatchIndex`: pkg/util/rollout_utils.go NextBatchIndex (-1 after the last step).
-// - `stepJump`: pkg/controller/rollout/rollout_status.go doStepJump: when a patched nextStepIndex moves
-//   the release, and to which state.
+// (doStepJump, where a patched nextStepIndex lands, per release: step-jump.ts.)
 import type { IntOrString } from '../intstr';
 
 const GO_ATOI = /^[+-]?\d+$/;
@@ -33,33 +32,6 @@ export function stepCanaryReplicas(replicas: IntOrString | undefined, workloadRe
 /** NextBatchIndex: the step after `current` (1-based), or -1 when `current` is the last (or beyond). */
 export function nextBatchIndex(stepCount: number, current: number): number {
   return current >= stepCount ? -1 : current + 1;
-}
-
-export interface StepPosition {
-  currentStepIndex: number;
-  nextStepIndex: number;
-  currentStepState: string;
-}
-
-/**
- * doStepJump: a nextStepIndex other than the natural next one, within 1..steps, moves the release to
- * that step: state StepTrafficRouting when the step's replicas equal the updated replicas already
- * there, StepInit otherwise. Undefined when no jump happens.
- */
-export function stepJump(
-  steps: ReadonlyArray<{ replicas?: IntOrString }>,
-  status: StepPosition,
-  updatedReplicas: number,
-  workloadReplicas: number,
-): StepPosition | undefined {
-  const next = status.nextStepIndex;
-  if (next === nextBatchIndex(steps.length, status.currentStepIndex) || next <= 0 || next > steps.length) return undefined;
-  const target = rolloutScaledValue(steps[next - 1]?.replicas, workloadReplicas) ?? 0;
-  return {
-    currentStepIndex: next,
-    nextStepIndex: nextBatchIndex(steps.length, next),
-    currentStepState: target === updatedReplicas ? 'StepTrafficRouting' : 'StepInit',
-  };
 }
 
 /**
