@@ -281,6 +281,17 @@ export function evaluateGate(rollout: KubeObject, workload: KubeObject | null | 
 
   if (view.generation !== undefined && view.status.observedGeneration !== view.generation) return out('Progressing', false, release.message);
   if (verdict?.state === 'Failed') return out('Failed', false, `${label} failed: ${verdict.message}`);
+  // The controller does not find a workload that exists: it has not looked again yet, or its release does
+  // not release the kind (a native DaemonSet before Kruise Rollout master). The Rollout's answer is that it
+  // is blocked; the workload, released by nobody, answers for itself.
+  if (release.state === 'Blocked' && view.status.phase === 'Initial' && view.status.message === 'Workload Not Found') {
+    const nativeDaemonSet = workload.kind === 'DaemonSet' && workload.apiVersion === 'apps/v1';
+    const why = nativeDaemonSet ? 'Kruise Rollout releases native DaemonSets from master on' : 'the controller has not found it yet';
+    if (opts.followsRollout) return out('Blocked', false, `${label} is blocked: its controller reports Workload Not Found although ${workload.kind ?? ''}/${workload.metadata.name ?? ''} exists (${why})`);
+    if (verdict && DONE_WORKLOAD_STATES.has(verdict.state)) return out('Complete', true, verdict.message);
+    if (verdict?.state === 'Paused') return out('Paused', false, verdict.message);
+    return out('Progressing', false, workloadWaits());
+  }
   switch (stage) {
     case 'detaching':
       return out('Progressing', false, `Waiting for ${label} to hand the workload back (phase ${view.status.phase ?? ''})...`);

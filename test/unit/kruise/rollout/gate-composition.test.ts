@@ -226,3 +226,13 @@ test('undo of a native DaemonSet under a master Rollout restarts the release (is
   ds.metadata.annotations = { 'rollouts.kruise.io/in-progressing': '{"rolloutName":"rollout-node-agent"}' };
   assert.equal(undoUnderRollout(rollout, ds, '9dc9f58b9', false), 'restart');
 });
+
+test('a Rollout of a native DaemonSet on v0.6 (no such finder before master: Initial, "Workload Not Found" while it exists): rollout/NAME is blocked and says why; the DaemonSet, released by nobody, answers for itself', () => {
+  const { rollout, ds } = nativeDaemonSetReleased();
+  rollout.status = { observedGeneration: 1, phase: 'Initial', message: 'Workload Not Found', currentStepIndex: 0, currentStepState: '' };
+  const blocked = evaluateGate(rollout, ds, NOW, { followsRollout: true, workloadVerdict: verdictOf(ds) });
+  assert.deepEqual([blocked.state, blocked.reached, rolloutReleaseExitCode(blocked)], ['Blocked', false, 4]);
+  assert.equal(blocked.message, 'rollout "rollout-node-agent" is blocked: its controller reports Workload Not Found although DaemonSet/node-agent exists (Kruise Rollout releases native DaemonSets from master on)');
+  const own = evaluateGate(rollout, ds, NOW, { workloadVerdict: verdictOf(ds) });
+  assert.deepEqual([own.state, own.reached, own.message], ['Complete', true, verdictOf(ds).message]);
+});
