@@ -107,6 +107,7 @@ describe('a native DaemonSet under a Kruise Rollout master release (sandbox --kr
       // its 3 pods are there, so straight to StepTrafficRouting
       await ok(['rollout', 'jump', 'rollout/rollout-node-agent', '--to-step', '1']);
       await pausedAt(1);
+      await watch.waitFor(/1\/StepPaused\n$/);
       const mark = watch.stdout().length;
       const again = await ok(['rollout', 'jump', 'rollout/rollout-node-agent', '--to-step', '3']);
       assert.equal(again.stderr, 'rollout/rollout-node-agent: step 3 goes straight to StepTrafficRouting: its 3 pods are already updated\n');
@@ -121,7 +122,7 @@ describe('a native DaemonSet under a Kruise Rollout master release (sandbox --kr
       assert.match(fast.stderr, /rollout\/rollout-node-agent: step 2 starts at StepInit: it wants 2 pods, 3 updated now \(a partition-style release does not take pods back\)\n$/);
       await pausedAt(2);
       assert.deepEqual(await images(), { 'fluent/fluent-bit:3.1.0': 1, 'fluent/fluent-bit:3.2.0': 3 });
-      assert.ok(watch.stdout().includes('2/StepInit\n'), watch.stdout());
+      await watch.waitFor(/3\/StepPaused\n(.+\n)*2\/StepInit\n/);
     } finally {
       await watch.stop();
     }
