@@ -30,6 +30,7 @@ export async function checkCrdFolders(dirs: string[], kruiseRolloutFlag: string 
   const seen = new Map<string, string>();
   let rolloutFolder: string | undefined;
   let rolloutVersions: string[] | undefined;
+  let rolloutGenerator: string | undefined;
   for (const dir of dirs) {
     if (!(existsSync(dir) && statSync(dir).isDirectory())) throw usageError(`--crds ${dir}: not a folder`);
     let crds: Awaited<ReturnType<typeof readCrdFolder>>;
@@ -48,6 +49,7 @@ export async function checkCrdFolders(dirs: string[], kruiseRolloutFlag: string 
         rolloutFolder = dir;
         const versions = ((crd.spec as { versions?: CrdVersion[] } | undefined)?.versions ?? []).filter((v) => v.served !== false);
         rolloutVersions = versions.map((v) => `${v.name}${v.storage ? '*' : ''}`);
+        rolloutGenerator = crd.metadata.annotations?.['controller-gen.kubebuilder.io/version'];
       }
     }
   }
@@ -62,5 +64,16 @@ export async function checkCrdFolders(dirs: string[], kruiseRolloutFlag: string 
     }
     return { kruiseRollout: explicit, rolloutFromFolder: rolloutFolder };
   }
-  return { kruiseRollout: rolloutVersions.includes('v1beta1*') ? 'v0.6' : 'v0.4', rolloutFromFolder: rolloutFolder };
+  if (!rolloutVersions.includes('v1beta1*')) return { kruiseRollout: 'v0.4', rolloutFromFolder: rolloutFolder };
+  return { kruiseRollout: isMasterGenerator(rolloutGenerator) ? 'master' : 'v0.6', rolloutFromFolder: rolloutFolder };
+}
+
+/**
+ * master's CRDs serve the same versions and fields as v0.6.2's; what tells them apart is the generator:
+ * openkruise/rollouts regenerated them with controller-gen v0.14 after v0.6.2 (0c89ec8, "update
+ * dependency to 1.28"), v0.6.2's say v0.11.0.
+ */
+function isMasterGenerator(version: string | undefined): boolean {
+  const m = /^v?(\d+)\.(\d+)/.exec(version ?? '');
+  return m !== null && (Number(m[1]) > 0 || Number(m[2]) >= 14);
 }

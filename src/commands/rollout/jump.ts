@@ -8,6 +8,7 @@ import { jumpPatch } from '../../kruise/rollout/patches';
 import { mutationLine, parseDryRun } from '../../printers/output';
 import { rolloutText } from './kruise-rollout';
 import { writeRollout } from './rollout-write';
+import { jumpLandingNote } from './jump-landing';
 import { parseTargets, resolveTargets } from './targets';
 
 export interface JumpOptions {
@@ -37,6 +38,8 @@ export async function run(ctx: CommandContext, args: string[], opts: JumpOptions
     });
     if (done.via) ctx.term.stderr.write(`${done.via} is released by ${rolloutText(done.rollout)}\n`);
     ctx.term.stdout.write(`${mutationLine('Rollout', 'rollouts.kruise.io', done.rollout.metadata.name ?? '', `jumped to step ${toStep}`, dryRun)}\n`);
+    const landing = await jumpLandingNote(client, done.rollout, toStep, t!.namespace);
+    if (landing) ctx.term.stderr.write(`${landing}\n`);
     return 0;
   } finally {
     client.close();

@@ -19,6 +19,7 @@ import { loadPods, loadRevisions } from './revision-source';
 import { isKruiseRollout, namedTargets, noResourcesFound, parseTargets, resolveTargets, type ResolvedTarget } from './targets';
 import { findRolloutOf, rolloutText } from './kruise-rollout';
 import { writeRollout } from './rollout-write';
+import { jumpLandingNote } from './jump-landing';
 import { sidecarSetUndoCommand } from './sidecarset-history';
 import { sidecarSetTargets } from './sidecarset-status';
 import { fastRollbackStep, rollsBackInBatches } from '../../kruise/rollout/fast-rollback';
@@ -162,7 +163,7 @@ function rolloutUndoNote(program: string, rollout: KubeObject, workload: KubeObj
     case 'rollback-in-batches':
       return `${via} is released by ${who} (${ROLLBACK_IN_BATCH_ANNOTATION}): it rolls back in batches from step 1; ${follow}`;
     case 'restart':
-      return `${via} is released by ${who}: revision ${target.revision} is not its stable revision, so the release starts again from step 1 with it; ${follow}`;
+      return `${via} is released by ${who}: not a rollback to it (another revision than its stable one, or a native DaemonSet on Kruise Rollout master), so the release starts again from step 1 with revision ${target.revision}; ${follow}`;
     case 'release':
       return releaseHint(program, via, rollout.metadata.name ?? '', 'change');
   }
@@ -192,6 +193,8 @@ async function fastUndo(ctx: CommandContext, client: KubeClient, targets: Resolv
       });
       if (done.via) ctx.term.stderr.write(`${done.via} is released by ${rolloutText(done.rollout)}\n`);
       ctx.term.stdout.write(`${mutationLine('Rollout', 'rollouts.kruise.io', done.rollout.metadata.name ?? '', `rolled back to step ${step}`, dryRun)}\n`);
+      const landing = await jumpLandingNote(client, done.rollout, step, t.namespace);
+      if (landing) ctx.term.stderr.write(`${landing}\n`);
     } catch (err) {
       if (targets.length === 1) throw err;
       ctx.term.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);

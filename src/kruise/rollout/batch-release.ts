@@ -8,7 +8,7 @@ import type { KubeObject } from '../types';
 import { at, numAt, strAt } from '../workloads/access';
 import { ROLLOUT_BATCH_ID_LABEL, ROLLOUT_ID_LABEL } from './labels';
 import { releaseControlFor } from './release-control';
-import { calculateBatchReplicas, countUpdatedReadyPods, isConsistentWithRevision, releasePlanOf, type BatchContext, type MergePatch, type SideWrite, type WorkloadRelated } from './release-workload';
+import { calculateBatchReplicas, countUpdatedReadyPods, isConsistentWithRevision, releasePlanOf, type BatchContext, type KruiseRolloutRelease, type MergePatch, type SideWrite, type WorkloadRelated } from './release-workload';
 import { rolloutScaledValue } from './step-math';
 
 /** DefaultDuration of the executor (requeue while a batch progresses). */
@@ -47,6 +47,8 @@ export interface BatchReleaseReconcileInput {
   /** The workload's active pods (for batch labels). */
   pods: KubeObject[];
   now: Date;
+  /** The Kruise Rollout release imitated (default v0.6): which kinds have a control. */
+  release?: KruiseRolloutRelease;
 }
 
 export interface BatchReleaseReconcileResult {
@@ -148,7 +150,7 @@ export function reconcileBatchRelease(input: BatchReleaseReconcileInput): BatchR
   const status = readStatus(br);
   const plan = releasePlanOf(br);
   const ref = at(br, 'spec', 'workloadRef');
-  const control = releaseControlFor(strAt(ref, 'apiVersion') ?? '', strAt(ref, 'kind') ?? '', plan.rollingStyle);
+  const control = releaseControlFor(strAt(ref, 'apiVersion') ?? '', strAt(ref, 'kind') ?? '', plan.rollingStyle, input.release);
   const res: BatchReleaseReconcileResult = { podPatches: [] };
   const finish = (): BatchReleaseReconcileResult => {
     status.observedGeneration = br.metadata.generation ?? 1;
@@ -160,7 +162,9 @@ export function reconcileBatchRelease(input: BatchReleaseReconcileInput): BatchR
     return finish();
   }
   const w = input.workload;
-  const info = w ? control.readWorkload(w, input.related) : undefined;
+  const info = w ? (control.parseWorkload ?? control.readWorkload)(w, input.related) : undefined;
+  // BuildController counts the Ready pods of the update revision for kinds whose status has no such count
+  if (info && control.countsUpdatedReadyPods === true && info.updatedReadyReplicas <= 0) info.updatedReadyReplicas = countUpdatedReadyPods(input.pods, info.updateRevisionName);
   const planHash = batchReleasePlanHash(br);
 
   // ── syncStatusBeforeExecuting ──
@@ -189,10 +193,9 @@ export function reconcileBatchRelease(input: BatchReleaseReconcileInput): BatchR
   // refreshStatus
   if (info) {
     status.canaryStatus.updatedReplicas = info.updatedReplicas;
-    // batchrelease_status.go refreshStatus copies the workload's count; only kinds whose BuildController
-    // counts pods (native StatefulSet, Advanced DaemonSet) read them, never a CloneSet's or Deployment's
-    const countPods = control.countsUpdatedReadyPods === true && info.updatedReadyReplicas <= 0;
-    status.canaryStatus.updatedReadyReplicas = countPods ? countUpdatedReadyPods(input.pods, info.updateRevisionName) : info.updatedReadyReplicas;
+    // batchrelease_status.go refreshStatus copies the workload's count (counted from the pods above for the
+    // native StatefulSet and the DaemonSets, never a CloneSet's or Deployment's)
+    status.canaryStatus.updatedReadyReplicas = info.updatedReadyReplicas;
   }
   if (!status.observedReleasePlanHash) status.observedReleasePlanHash = planHash;
   status.observedRolloutID = plan.rolloutID;

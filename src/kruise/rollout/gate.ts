@@ -153,7 +153,7 @@ export function evaluateRolloutRelease(rollout: KubeObject, workload: KubeObject
     return waiting(`the controller has not observed generation ${view.generation} yet`);
   }
   const wlGeneration = workload?.metadata.generation;
-  if (wlGeneration !== undefined && s.hasSubStatus && s.observedWorkloadGeneration !== wlGeneration) {
+  if (wlGeneration !== undefined && workload && s.hasSubStatus && s.observedWorkloadGeneration !== wlGeneration && followsWorkloadGeneration(workload)) {
     return waiting(`the controller has not observed workload generation ${wlGeneration} yet`);
   }
   if (s.succeeded?.status === 'False') {
@@ -220,6 +220,20 @@ function isReached(r: RolloutRelease, until: RolloutUntil): boolean {
  */
 export type ReleaseStage = 'none' | 'cancelled' | 'starting' | 'in-progress' | 'cancelling' | 'detaching';
 
+/**
+ * Whether status.observedWorkloadGeneration follows the workload now. rollout_status.go
+ * calculateRolloutStatus updates it only while the workload's canary revision is the status' one, and
+ * Kruise Rollout master reads a native (apps/v1) DaemonSet's revisions only while it holds it
+ * (controller_finder.go getNativeDaemonSet, under the in-progressing mark): once the release hands it
+ * back, the field stays behind, and the hand-back itself (Finalize restoring updateStrategy) bumps the
+ * generation. Unheld, a template change of such a DaemonSet is not the Rollout's (its webhook holds every
+ * change it releases), so the lag says nothing and the DaemonSet's own verdict decides.
+ */
+export function followsWorkloadGeneration(workload: KubeObject): boolean {
+  const nativeDaemonSet = workload.kind === 'DaemonSet' && workload.apiVersion === 'apps/v1';
+  return !nativeDaemonSet || IN_ROLLOUT_PROGRESSING_ANNOTATION in (workload.metadata.annotations ?? {});
+}
+
 export function releaseStage(view: RolloutView, workload: KubeObject): ReleaseStage {
   const s = view.status;
   if (s.phase === 'Disabling' || s.phase === 'Terminating') return 'detaching';
@@ -230,7 +244,7 @@ export function releaseStage(view: RolloutView, workload: KubeObject): ReleaseSt
   }
   const held = IN_ROLLOUT_PROGRESSING_ANNOTATION in (workload.metadata.annotations ?? {});
   const generation = workload.metadata.generation;
-  const lagging = s.hasSubStatus && generation !== undefined && s.observedWorkloadGeneration !== generation;
+  const lagging = s.hasSubStatus && generation !== undefined && s.observedWorkloadGeneration !== generation && followsWorkloadGeneration(workload);
   if (held || lagging) return 'starting';
   return s.succeeded?.status === 'False' ? 'cancelled' : 'none';
 }
@@ -267,6 +281,17 @@ export function evaluateGate(rollout: KubeObject, workload: KubeObject | null | 
 
   if (view.generation !== undefined && view.status.observedGeneration !== view.generation) return out('Progressing', false, release.message);
   if (verdict?.state === 'Failed') return out('Failed', false, `${label} failed: ${verdict.message}`);
+  // The controller does not find a workload that exists: it has not looked again yet, or its release does
+  // not release the kind (a native DaemonSet before Kruise Rollout master). The Rollout's answer is that it
+  // is blocked; the workload, released by nobody, answers for itself.
+  if (release.state === 'Blocked' && view.status.phase === 'Initial' && view.status.message === 'Workload Not Found') {
+    const nativeDaemonSet = workload.kind === 'DaemonSet' && workload.apiVersion === 'apps/v1';
+    const why = nativeDaemonSet ? 'Kruise Rollout releases native DaemonSets from master on' : 'the controller has not found it yet';
+    if (opts.followsRollout) return out('Blocked', false, `${label} is blocked: its controller reports Workload Not Found although ${workload.kind ?? ''}/${workload.metadata.name ?? ''} exists (${why})`);
+    if (verdict && DONE_WORKLOAD_STATES.has(verdict.state)) return out('Complete', true, verdict.message);
+    if (verdict?.state === 'Paused') return out('Paused', false, verdict.message);
+    return out('Progressing', false, workloadWaits());
+  }
   switch (stage) {
     case 'detaching':
       return out('Progressing', false, `Waiting for ${label} to hand the workload back (phase ${view.status.phase ?? ''})...`);
@@ -311,6 +336,9 @@ export function undoUnderRollout(rollout: KubeObject, workload: KubeObject, targ
   const view = readRollout(rollout, workload);
   const stage = releaseStage(view, workload);
   if (stage !== 'in-progress' && stage !== 'starting') return 'release';
+  // master's getNativeDaemonSet sees a rollback only when the DaemonSet has a single ControllerRevision;
+  // an undo makes the stable revision the newest, i.e. a new canary: the release starts again
+  if (workload.kind === 'DaemonSet' && workload.apiVersion === 'apps/v1') return 'restart';
   const stable = view.status.stableRevision;
   if (stable !== undefined && (stable === targetHash || stable.endsWith(`-${targetHash}`))) return inBatches ? 'rollback-in-batches' : 'cancel';
   return 'restart';

@@ -26,8 +26,12 @@ export function rolloutApiVersion(obj: KubeObject): RolloutApiVersion {
   throw new RolloutReadError(`rollout "${obj.metadata.name ?? ''}": unsupported apiVersion ${JSON.stringify(v)} (expected rollouts.kruise.io/v1alpha1 or v1beta1)`);
 }
 
-/** The workload's replicas as the Rollout controller reads them (spec.replicas, default 1). */
+/**
+ * The workload's replicas as the Rollout controller reads them (workloads_utils.go GetReplicas):
+ * spec.replicas (default 1), a DaemonSet's (native or Advanced) status.desiredNumberScheduled.
+ */
 export function workloadReplicas(workload: KubeObject): number {
+  if (workload.kind === 'DaemonSet') return numAt(workload, 'status', 'desiredNumberScheduled') ?? 0;
   return numAt(workload, 'spec', 'replicas') ?? 1;
 }
 

@@ -12,7 +12,8 @@ import { cloneSetBlueGreenControl, deploymentBlueGreenControl } from './release-
 import { deploymentCanaryControl } from './release-control-deployment-canary';
 import { advancedDaemonSetReleaseControl } from './release-control-daemonset';
 import { advancedStatefulSetReleaseControl, statefulSetReleaseControl } from './release-control-statefulset';
-import type { ReleaseControl, RollingStyle } from './release-workload';
+import { nativeDaemonSetReleaseControl } from './release-control-native-daemonset';
+import type { KruiseRolloutRelease, ReleaseControl, RollingStyle } from './release-workload';
 
 export function releaseControlKey(group: string, kind: string, style: RollingStyle): string {
   return `${style}:${group}/${kind}`;
@@ -29,16 +30,19 @@ export const RELEASE_CONTROLS: ReadonlyMap<string, ReleaseControl> = new Map(
     cloneSetBlueGreenControl,
     deploymentBlueGreenControl,
     deploymentCanaryControl,
+    nativeDaemonSetReleaseControl,
   ].map((c) => [releaseControlKey(c.group, c.kind, c.style), c]),
 );
 
 /**
- * batchrelease_executor.go getReleaseController: the control of a workloadRef under a rolling style;
+ * batchrelease_executor.go getReleaseController: the control of a workloadRef under a rolling style in
+ * `release` (a kind only a later release knows has none: its Rollout reads "Workload Not Found");
  * Canary falls through to Partition for every kind but Deployment, as upstream does.
  */
-export function releaseControlFor(apiVersion: string, kind: string, style: RollingStyle | undefined): ReleaseControl | undefined {
+export function releaseControlFor(apiVersion: string, kind: string, style: RollingStyle | undefined, release: KruiseRolloutRelease = 'v0.6'): ReleaseControl | undefined {
   const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
   const s = style ?? 'Partition';
-  return RELEASE_CONTROLS.get(releaseControlKey(group, kind, s)) ?? (s === 'Canary' ? RELEASE_CONTROLS.get(releaseControlKey(group, kind, 'Partition')) : undefined);
+  const control = RELEASE_CONTROLS.get(releaseControlKey(group, kind, s)) ?? (s === 'Canary' ? RELEASE_CONTROLS.get(releaseControlKey(group, kind, 'Partition')) : undefined);
+  return control && (control.releases === undefined || control.releases.includes(release)) ? control : undefined;
 }
 

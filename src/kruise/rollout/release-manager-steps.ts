@@ -4,7 +4,7 @@
 // pause, and the walk through the finalising steps (doCanaryFinalising / doBlueGreenFinalising).
 import { STEP_STATE } from './labels';
 import { IN_ROLLOUT_PROGRESSING_ANNOTATION } from './release-workload';
-import { recheckIn, type RolloutContext } from './rollout-context';
+import { recheckIn, stepStartState, type RolloutContext } from './rollout-context';
 import { getCondition, setCondition, type SubStatusObj } from './rollout-status';
 import { nextBatchIndex } from './step-math';
 
@@ -69,7 +69,7 @@ export function runStepAfterTraffic(c: RolloutContext, sub: SubStatusObj, pauseO
       if (steps.length > sub.currentStepIndex) {
         sub.currentStepIndex++;
         sub.nextStepIndex = nextBatchIndex(steps.length, sub.currentStepIndex);
-        sub.currentStepState = STEP_STATE.Init;
+        sub.currentStepState = stepStartState(c);
       } else sub.currentStepState = STEP_STATE.Completed;
       return true;
     default:

@@ -10,6 +10,9 @@ import { BATCH_RELEASE_CONTROL_ANNOTATION, IN_ROLLOUT_PROGRESSING_ANNOTATION, RO
 
 export { BATCH_RELEASE_CONTROL_ANNOTATION, IN_ROLLOUT_PROGRESSING_ANNOTATION } from './labels';
 
+/** The Kruise Rollout release the sandbox imitates (--kruise-rollout): its controls and rules differ. */
+export type KruiseRolloutRelease = 'v0.4' | 'v0.6' | 'master';
+
 /** spec.strategy's rolling style as BatchRelease's releasePlan.rollingStyle spells it. */
 export type RollingStyle = 'Partition' | 'Canary' | 'BlueGreen';
 
@@ -73,6 +76,8 @@ export interface WorkloadRelated {
   replicaSets?: KubeObject[];
   /** The namespace's Deployments (a canary-style release's canary Deployment). */
   deployments?: KubeObject[];
+  /** The namespace's ControllerRevisions (a native DaemonSet's revisions). */
+  controllerRevisions?: KubeObject[];
 }
 
 /** A write to an object other than the workload (canary style: the canary Deployment). */
@@ -86,8 +91,20 @@ export interface ReleaseControl {
   group: string;
   kind: string;
   style: RollingStyle;
+  /** The Kruise Rollout releases that release this kind (absent: all the sandbox imitates). */
+  releases?: readonly KruiseRolloutRelease[];
   /** controller_finder.go getXxx: undefined when the object is not this kind. */
   readWorkload(obj: KubeObject, related?: WorkloadRelated): RolloutWorkload;
+  /**
+   * What controller_finder.go writes back while reading (a native DaemonSet's revision annotation), as a
+   * patch of the workload; undefined when nothing changes.
+   */
+  annotateWorkloadView?(obj: KubeObject, view: RolloutWorkload): MergePatch | undefined;
+  /**
+   * The BatchRelease's view of the workload (util.ParseWorkload) where it differs from the Rollout's
+   * (readWorkload): a native DaemonSet's revisions come from the annotation the Rollout wrote.
+   */
+  parseWorkload?(obj: KubeObject): RolloutWorkload;
   /**
    * BuildController lists the pods and counts the Ready ones of the update revision when the status
    * says no updated pod is ready (partitionstyle/statefulset and daemonset control.go: the native

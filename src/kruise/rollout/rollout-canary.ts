@@ -10,7 +10,8 @@ import { STEP_STATE } from './labels';
 import { FINALISING_STEP, nextFinalisingStep, removeRolloutProgressingAnnotation, runFinalisingSteps, runStepAfterTraffic, setProgressingMessage, stepPauseOver } from './release-manager-steps';
 import { recheckIn, rolloutIDOf, type ReleaseManager, type RolloutContext, type RolloutStepSpec } from './rollout-context';
 import type { SubStatusObj } from './rollout-status';
-import { rolloutScaledValue, stepJump } from './step-math';
+import { rolloutScaledValue } from './step-math';
+import { stepJumpLanding, stepJumpRuleOf } from './step-jump';
 import { batchReleasePlanHash } from './batch-release';
 import { doTrafficRouting, patchStableService, removeCanaryService, restoreGateway, restoreStableService } from './traffic';
 
@@ -130,10 +131,10 @@ function doCanaryPaused(c: RolloutContext, sub: SubStatusObj): boolean {
   return stepPauseOver(c, sub);
 }
 
-/** doCanaryJump → doStepJump (step-math.ts stepJump): a patched nextStepIndex moves the release to that step. */
+/** doCanaryJump → doStepJump (step-jump.ts, the imitated release's rule): a patched nextStepIndex moves the release to that step. */
 export function doCanaryJump(c: RolloutContext, sub: SubStatusObj): boolean {
   if (!c.workload) return false;
-  const jump = stepJump(c.rollout.steps, sub, sub.canaryReplicas, c.workload.replicas);
+  const jump = stepJumpLanding(stepJumpRuleOf(c.release), c.rollout.steps, sub, sub.canaryReplicas, c.workload.replicas);
   if (!jump) return false;
   Object.assign(sub, jump, { lastUpdateTime: c.nowIso });
   return true;
@@ -145,8 +146,9 @@ function upgradeStep(c: RolloutContext, sub: SubStatusObj, step: RolloutStepSpec
   sub.currentStepState = STEP_STATE.TrafficRouting;
   const replicas = c.workload?.replicas ?? 0;
   const expected = rolloutScaledValue(step.replicas, replicas) ?? 0;
-  // the ingress-nginx workaround: a step releasing every pod of a partition-style rollout skips traffic routing
-  if (expected >= replicas && c.rollout.rollingStyle === 'Partition') sub.currentStepState = STEP_STATE.MetricsAnalysis;
+  // the ingress-nginx workaround (v0.5+; v0.4.4 always routes traffic next): a step releasing every pod
+  // of a partition-style rollout skips traffic routing
+  if (expected >= replicas && c.rollout.rollingStyle === 'Partition' && c.release !== 'v0.4') sub.currentStepState = STEP_STATE.MetricsAnalysis;
   sub.lastUpdateTime = c.nowIso;
 }
 
@@ -161,8 +163,7 @@ export const canaryReleaseManager: ReleaseManager = {
     if (!sub) return;
     if (c.batchRelease) syncBatchRelease(c, c.batchRelease, sub);
     if (sub.podTemplateHash === '') sub.podTemplateHash = c.workload?.podTemplateHash ?? '';
-    // v0.4.4 has no nextStepIndex, hence no step jumps
-    if (c.release !== 'v0.4' && doCanaryJump(c, sub)) return;
+    if (doCanaryJump(c, sub)) return;
     const steps = c.rollout.steps;
     const step = steps[sub.currentStepIndex - 1];
     if (!step) return;

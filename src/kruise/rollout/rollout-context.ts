@@ -3,8 +3,9 @@
 // managers (rollout-canary.ts; ro-deploy-bg's blue-green). Pure.
 import type { IntOrString } from '../intstr';
 import type { KubeObject } from '../types';
-import type { MergePatch, RollingStyle, RolloutWorkload } from './release-workload';
+import type { KruiseRolloutRelease, MergePatch, RollingStyle, RolloutWorkload } from './release-workload';
 import type { RolloutStatusObj } from './rollout-status';
+import { STEP_STATE } from './labels';
 
 /** A write the sandbox controller performs for this reconcile, in order. */
 export type RolloutWrite =
@@ -70,7 +71,7 @@ export interface RolloutContext {
   /** The Services and Ingresses the Rollout's trafficRoutings name (and their canary twins), by name. */
   traffic: TrafficObjects;
   /** The Kruise Rollout release imitated: v0.4 finalises without status.canaryStatus.finalisingStep. */
-  release: 'v0.4' | 'v0.6' | 'master';
+  release: KruiseRolloutRelease;
   waitReady?: boolean;
 }
 
@@ -88,6 +89,15 @@ export interface ReleaseManager {
 export function recheckIn(c: RolloutContext, ms: number): void {
   const v = Math.max(0, Math.ceil(ms));
   c.recheckMs = c.recheckMs === undefined ? v : Math.min(c.recheckMs, v);
+}
+
+/**
+ * The state a step starts in: StepInit since v0.5 (the traffic checks before an upgrade); v0.4.4 has no
+ * StepInit (api/v1alpha1/rollout_types.go@v0.4.4) and starts every step at StepUpgrade
+ * (rollout_progressing.go Initializing and handleRollbackInBatches, rollout_canary.go runCanary StepReady).
+ */
+export function stepStartState(c: Pick<RolloutContext, 'release'>): string {
+  return c.release === 'v0.4' ? STEP_STATE.Upgrade : STEP_STATE.Init;
 }
 
 /** rollout_status.go getRolloutID: the workload's rollout-id label, else its canary revision. */

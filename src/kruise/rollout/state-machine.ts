@@ -16,7 +16,7 @@ import type { KubeObject } from '../types';
 import { at, boolAt, isObj, strAt } from '../workloads/access';
 import { PROGRESSING_REASON, STEP_STATE } from './labels';
 import { releaseControlFor } from './release-control';
-import type { RolloutWorkload, WorkloadRelated } from './release-workload';
+import type { KruiseRolloutRelease, MergePatch, RolloutWorkload, WorkloadRelated } from './release-workload';
 import {
   emptySubStatus,
   getCondition,
@@ -36,7 +36,7 @@ import { recalculateCanaryStep, rolloutPlanHash, ROLLOUT_HASH_ANNOTATION } from 
 import { releasePlanOf } from './release-workload';
 import { canaryReleaseManager } from './rollout-canary';
 import { blueGreenReleaseManager, blueGreenStatusAsCanary, canaryStatusAsBlueGreen } from './rollout-bluegreen';
-import { recheckIn, rolloutIDOf, type ReleaseManager, type RolloutContext, type RolloutSpecView, type RolloutStepSpec, type RolloutWrite, type TrafficObjects } from './rollout-context';
+import { recheckIn, rolloutIDOf, stepStartState, type ReleaseManager, type RolloutContext, type RolloutSpecView, type RolloutStepSpec, type RolloutWrite, type TrafficObjects } from './rollout-context';
 
 export type { ReleaseManager, RolloutContext, RolloutSpecView, RolloutStepSpec, RolloutWrite };
 
@@ -59,7 +59,7 @@ export interface RolloutReconcileInput {
   now: Date;
   gracePeriodMs?: number;
   /** The Kruise Rollout release imitated (default v0.6). */
-  release?: 'v0.4' | 'v0.6' | 'master';
+  release?: KruiseRolloutRelease;
   /** The Services and Ingresses of the namespace the trafficRoutings name (see trafficObjectNames). */
   traffic?: TrafficObjects;
 }
@@ -116,10 +116,15 @@ function stepsCountOf(r: RolloutSpecView): number {
   return r.steps.length;
 }
 
-/** Reads the workload through its kind's control (undefined when the kind is unsupported or absent). */
-function readWorkload(spec: RolloutSpecView, obj: KubeObject | undefined, related?: WorkloadRelated): RolloutWorkload | undefined {
-  if (!obj || !spec.workloadRef) return undefined;
-  return releaseControlFor(spec.workloadRef.apiVersion, spec.workloadRef.kind, spec.rollingStyle)?.readWorkload(obj, related);
+/**
+ * Reads the workload through its kind's control in `release` (undefined when the release does not
+ * release the kind, or it is absent), with what the reading writes back (a native DaemonSet's revisions).
+ */
+function readWorkload(spec: RolloutSpecView, obj: KubeObject | undefined, related: WorkloadRelated | undefined, release: KruiseRolloutRelease): { view?: RolloutWorkload; patch?: MergePatch } {
+  if (!obj || !spec.workloadRef) return {};
+  const control = releaseControlFor(spec.workloadRef.apiVersion, spec.workloadRef.kind, spec.rollingStyle, release);
+  const view = control?.readWorkload(obj, related);
+  return { view, patch: view && view.statusConsistent ? control?.annotateWorkloadView?.(obj, view) : undefined };
 }
 
 /** One reconcile. */
@@ -129,7 +134,9 @@ export function reconcileRollout(input: RolloutReconcileInput): RolloutReconcile
   const blueGreen = spec.strategy === 'blueGreen';
   const oldStatus = readStatusObj(blueGreen ? blueGreenStatusAsCanary(input.rollout) : input.rollout);
   const nowIso = input.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const workload = readWorkload(spec, input.workload, input.related);
+  const release = input.release ?? 'v0.6';
+  const read = readWorkload(spec, input.workload, input.related, release);
+  const workload = read.view;
   const c: RolloutContext = {
     rollout: spec,
     rolloutObject: input.rollout,
@@ -141,10 +148,11 @@ export function reconcileRollout(input: RolloutReconcileInput): RolloutReconcile
     now: input.now,
     nowIso,
     gracePeriodMs: input.gracePeriodMs ?? DEFAULT_GRACE_PERIOD_MS,
-    release: input.release ?? 'v0.6',
+    release,
     traffic: input.traffic ?? { services: new Map(), ingresses: new Map() },
     writes: [],
   };
+  if (read.patch) c.writes.push({ kind: 'patchWorkload', patch: read.patch });
   // calculateRolloutHash: the annotation follows the plan (a metadata patch of the Rollout)
   if (input.rollout.metadata.annotations?.[ROLLOUT_HASH_ANNOTATION] !== spec.planHash) {
     c.writes.push({ kind: 'patchRollout', patch: { metadata: { annotations: { [ROLLOUT_HASH_ANNOTATION]: spec.planHash } } } });
@@ -276,7 +284,7 @@ function reconcileProgressing(c: RolloutContext): void {
         canaryRevision: w.canaryRevision,
         currentStepIndex: 1,
         nextStepIndex: nextBatchIndex(steps, 1),
-        currentStepState: STEP_STATE.Init,
+        currentStepState: stepStartState(c),
         lastUpdateTime: c.nowIso,
         rolloutHash: c.rollout.planHash,
       };
@@ -341,7 +349,7 @@ function doProgressingInRolling(c: RolloutContext, manager: ReleaseManager): voi
   // 3. rollback in batches (isRollingBackInBatches): restart from the first step
   if (w.inRollback && w.canaryRevision !== oldRevision && inBatchRollback && sub) {
     const steps = stepsCountOf(c.rollout);
-    Object.assign(sub, { currentStepIndex: 1, nextStepIndex: nextBatchIndex(steps, 1), canaryRevision: w.canaryRevision, currentStepState: STEP_STATE.Init, lastUpdateTime: c.nowIso, rolloutHash: c.rollout.planHash });
+    Object.assign(sub, { currentStepIndex: 1, nextStepIndex: nextBatchIndex(steps, 1), canaryRevision: w.canaryRevision, currentStepState: stepStartState(c), lastUpdateTime: c.nowIso, rolloutHash: c.rollout.planHash });
     return;
   }
   // 4. continuous release v1 -> v2 -> v3 (isContinuousRelease): reset, then initialise again

@@ -4,21 +4,21 @@
 // - `stepCanaryReplicas`: pkg/controller/batchrelease/control/util.go CalculateBatchReplicas: the step's
 //   replicas rounded up against the workload's replicas, clamped to [0, replicas].
 // - `nextBatchIndex`: pkg/util/rollout_utils.go NextBatchIndex (-1 after the last step).
-// - `stepJump`: pkg/controller/rollout/rollout_status.go doStepJump: when a patched nextStepIndex moves
-//   the release, and to which state.
+// (doStepJump, where a patched nextStepIndex lands, per release: step-jump.ts.)
 import type { IntOrString } from '../intstr';
 
 const GO_ATOI = /^[+-]?\d+$/;
 
 /** Scaled value of an int-or-percent as apimachinery v0.26 computes it; undefined when Go returns an error. */
-export function rolloutScaledValue(value: IntOrString | undefined | null, total: number): number | undefined {
+export function rolloutScaledValue(value: IntOrString | undefined | null, total: number, roundUp = true): number | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'number') return Number.isInteger(value) ? value : undefined;
   if (!value.endsWith('%')) return undefined;
   const digits = value.slice(0, -1);
   if (!GO_ATOI.test(digits)) return undefined;
-  // Go: int(math.Ceil(float64(v) * float64(total) / 100))
-  return Math.ceil((Number(digits) * total) / 100);
+  // Go: int(math.Ceil(float64(v) * float64(total) / 100)), or int(float64(v) * float64(total) / 100)
+  const scaled = (Number(digits) * total) / 100;
+  return roundUp ? Math.ceil(scaled) : Math.trunc(scaled);
 }
 
 /** Pods the step's batch updates (CalculateBatchReplicas): unreadable values count as 0, as the controller ignores the error. */
@@ -32,33 +32,6 @@ export function stepCanaryReplicas(replicas: IntOrString | undefined, workloadRe
 /** NextBatchIndex: the step after `current` (1-based), or -1 when `current` is the last (or beyond). */
 export function nextBatchIndex(stepCount: number, current: number): number {
   return current >= stepCount ? -1 : current + 1;
-}
-
-export interface StepPosition {
-  currentStepIndex: number;
-  nextStepIndex: number;
-  currentStepState: string;
-}
-
-/**
- * doStepJump: a nextStepIndex other than the natural next one, within 1..steps, moves the release to
- * that step: state StepTrafficRouting when the step's replicas equal the updated replicas already
- * there, StepInit otherwise. Undefined when no jump happens.
- */
-export function stepJump(
-  steps: ReadonlyArray<{ replicas?: IntOrString }>,
-  status: StepPosition,
-  updatedReplicas: number,
-  workloadReplicas: number,
-): StepPosition | undefined {
-  const next = status.nextStepIndex;
-  if (next === nextBatchIndex(steps.length, status.currentStepIndex) || next <= 0 || next > steps.length) return undefined;
-  const target = rolloutScaledValue(steps[next - 1]?.replicas, workloadReplicas) ?? 0;
-  return {
-    currentStepIndex: next,
-    nextStepIndex: nextBatchIndex(steps.length, next),
-    currentStepState: target === updatedReplicas ? 'StepTrafficRouting' : 'StepInit',
-  };
 }
 
 /**

@@ -68,6 +68,8 @@ export function buildControllerRevision(opts: {
   hash: string;
   template: Record<string, unknown>;
   revision: number;
+  /** The label naming the hash: kube's StatefulSet and Kruise write controller.kubernetes.io/hash, kube's DaemonSet controller-revision-hash. */
+  hashLabel?: string;
 }): ControllerRevision {
   const tplMeta = (opts.template.metadata ?? {}) as { labels?: Record<string, string> };
   const ownerRef: OwnerReference = {
@@ -84,7 +86,7 @@ export function buildControllerRevision(opts: {
     metadata: {
       name: opts.name,
       namespace: opts.owner.metadata.namespace,
-      labels: { ...(tplMeta.labels ?? {}), [CONTROLLER_HASH_LABEL]: opts.hash },
+      labels: { ...(tplMeta.labels ?? {}), [opts.hashLabel ?? CONTROLLER_HASH_LABEL]: opts.hash },
       ownerReferences: [ownerRef],
     },
     data: revisionData(opts.template),

@@ -78,7 +78,7 @@ export function createDaemonSetController(): ControllerWithAdmission {
     if (!ds || ds.metadata.deletionTimestamp || !(ds.spec as DaemonSetSpec | undefined)?.template) return;
     const spec = ds.spec as DaemonSetSpec;
     const template = spec.template!;
-    const { update, hash, all } = syncUpdateRevision(store, revisions, ds, semanticForm(template));
+    const { update, hash, all } = syncUpdateRevision(store, revisions, ds, semanticForm(template), 0, REVISION_LABEL);
     const now = Date.now();
     const minReady = spec.minReadySeconds ?? 0;
     const eligible = [...nodes.all()].filter((n) => nodeFitsPod(template.spec, n)).map((n) => n.metadata.name ?? '');
@@ -153,7 +153,7 @@ export function createDaemonSetController(): ControllerWithAdmission {
 
     writeStatus(ds, spec, eligibleSet, hash);
     const inUse = new Set<string>([update.metadata.name ?? '']);
-    for (const r of all) if (owned.some((p) => p.metadata.labels?.[REVISION_LABEL] === r.metadata.labels?.['controller.kubernetes.io/hash'])) inUse.add(r.metadata.name ?? '');
+    for (const r of all) if (owned.some((p) => p.metadata.labels?.[REVISION_LABEL] === r.metadata.labels?.[REVISION_LABEL])) inUse.add(r.metadata.name ?? '');
     pruneRevisions(store, ownedRevisions(revisions, ds), inUse, spec.revisionHistoryLimit ?? 10);
   }
 

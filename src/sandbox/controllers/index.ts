@@ -20,6 +20,7 @@ import { createPersistentPodStateController } from './pps';
 import { createPodReadinessController } from './pod-readiness';
 import { createReplicaSetController } from './replicaset';
 import { createRolloutController } from './rollout';
+import { createRolloutNativeDaemonSetController } from './rollout-native-daemonset';
 import { createScheduler } from './scheduler';
 import { createServiceAllocator } from './service';
 import { createSidecarSetController } from './sidecarset';
@@ -56,5 +57,7 @@ export function createControllers(settings: SimulationSettings): ControllerWithA
     createAdvancedCronJobController(),
     // Kruise Rollout (rollout.ts): last, so its workload webhook sees the Kruise webhooks' defaults
     createRolloutController(),
+    // Kruise Rollout master's pod deleter for native DaemonSets it releases (rollout-native-daemonset.ts)
+    createRolloutNativeDaemonSetController(),
   ];
 }

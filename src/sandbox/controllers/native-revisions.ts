@@ -1,6 +1,8 @@
 // ControllerRevisions of the native StatefulSet and DaemonSet controllers (apps/v1):
 // `<workload>-<hash>` holding `{"spec":{"template":{..., "$patch":"replace"}}}`, `.revision`
-// max+1 for a new template, and a reused template's revision moved to the newest number.
+// max+1 for a new template, and a reused template's revision moved to the newest number. The hash
+// label is the StatefulSet's controller.kubernetes.io/hash (history.NewControllerRevision) or the
+// DaemonSet's controller-revision-hash (daemon controller snapshot: DefaultDaemonSetUniqueLabelKey).
 import type { KubeObject, PodTemplate } from '../../kruise/types';
 import {
   buildControllerRevision,
@@ -26,7 +28,7 @@ export function ownedRevisions(revisions: Informer, owner: KubeObject): Controll
 }
 
 /** Finds or creates the revision of `template`, making it the newest. */
-export function syncUpdateRevision(store: Store, revisions: Informer, owner: KubeObject, template: PodTemplate, collisionCount = 0): RevisionSync {
+export function syncUpdateRevision(store: Store, revisions: Informer, owner: KubeObject, template: PodTemplate, collisionCount = 0, hashLabel = CONTROLLER_HASH_LABEL): RevisionSync {
   const all = ownedRevisions(revisions, owner);
   const tpl = template as unknown as Record<string, unknown>;
   const existing = findRevisionWithTemplate(all, tpl);
@@ -46,11 +48,14 @@ export function syncUpdateRevision(store: Store, revisions: Informer, owner: Kub
       collision++;
       continue;
     }
-    const created = store.create(CONTROLLER_REVISIONS, buildControllerRevision({ owner, name, hash, template: tpl, revision: next })) as ControllerRevision;
+    const created = store.create(CONTROLLER_REVISIONS, buildControllerRevision({ owner, name, hash, template: tpl, revision: next, hashLabel })) as ControllerRevision;
     return { update: created, hash, all: ownedRevisions(revisions, owner) };
   }
 }
 
+/** apps.DefaultDaemonSetUniqueLabelKey. */
+export const DAEMONSET_HASH_LABEL = 'controller-revision-hash';
+
 function hashOf(rev: KubeObject): string {
-  return rev.metadata.labels?.[CONTROLLER_HASH_LABEL] || revisionHash(rev.metadata.name ?? '');
+  return rev.metadata.labels?.[CONTROLLER_HASH_LABEL] || rev.metadata.labels?.[DAEMONSET_HASH_LABEL] || revisionHash(rev.metadata.name ?? '');
 }

@@ -1,5 +1,6 @@
 // The workload kinds a Kruise Rollout may name (pkg/util/controller_finder.go) and where the
-// sandbox stores them. ro-deploy-bg's Deployment is here too: the table is about storage only.
+// sandbox stores them. ro-deploy-bg's Deployment is here too, and the native DaemonSet (Kruise Rollout
+// master's): the table is about storage only, which release releases which kind is release-control.ts'.
 import type { GroupResource } from '../store-api';
 
 const KINDS: Array<{ group: string; kind: string; gr: GroupResource }> = [
@@ -8,6 +9,7 @@ const KINDS: Array<{ group: string; kind: string; gr: GroupResource }> = [
   { group: 'apps.kruise.io', kind: 'DaemonSet', gr: { group: 'apps.kruise.io', resource: 'daemonsets' } },
   { group: 'apps', kind: 'StatefulSet', gr: { group: 'apps', resource: 'statefulsets' } },
   { group: 'apps', kind: 'Deployment', gr: { group: 'apps', resource: 'deployments' } },
+  { group: 'apps', kind: 'DaemonSet', gr: { group: 'apps', resource: 'daemonsets' } },
 ];
 
 export const WORKLOAD_RESOURCES: GroupResource[] = KINDS.map((k) => k.gr);

@@ -11,13 +11,14 @@ import {
 } from '../../kruise/rollout-conversion';
 import { reconcileBatchRelease } from '../../kruise/rollout/batch-release';
 import { apiGroupOf } from '../../kruise/rollout/find';
+import { releaseControlFor } from '../../kruise/rollout/release-control';
 import { at } from '../../kruise/workloads/access';
 import { readWorkloadRef, rolloutWorkloadRef } from '../../kruise/rollout/read';
 import { readRolloutSpec, reconcileRollout, type RolloutWrite } from '../../kruise/rollout/state-machine';
 import { INGRESSES, SERVICES, trafficObjectNames } from '../../kruise/rollout/traffic';
 import type { TrafficObjects } from '../../kruise/rollout/rollout-context';
 import type { KubeObject } from '../../kruise/types';
-import type { WorkloadRelated } from '../../kruise/rollout/release-workload';
+import type { KruiseRolloutRelease, WorkloadRelated } from '../../kruise/rollout/release-workload';
 import { mergePatch } from '../../lib/json-patch';
 import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
 import { Informer } from './informer';
@@ -42,7 +43,7 @@ const isV1alpha1 = (obj: KubeObject | undefined) => obj?.apiVersion === 'rollout
 export function createRolloutController(): ControllerWithAdmission {
   let store: Store | undefined;
   let queue: WorkQueue | undefined;
-  let release: SimulationSettings['kruiseRollout'] = 'v0.6';
+  let release: KruiseRolloutRelease = 'v0.6';
   const rollouts = new Informer(ROLLOUTS);
   const batchReleases = new Informer(BATCH_RELEASES);
   const pods = new Informer(PODS);
@@ -89,8 +90,9 @@ export function createRolloutController(): ControllerWithAdmission {
     const ref = rolloutWorkloadRef(rollout);
     const wgr = ref ? workloadResourceOf(ref.apiVersion, ref.kind) : undefined;
     const workload = ref && wgr ? s.get(wgr, namespace, ref.name) : undefined;
-    // patchWorkloadRolloutWebhookLabel
-    if (workload && wgr && ref && WORKLOAD_TYPES[ref.kind] && !workload.metadata.labels?.[WORKLOAD_TYPE_LABEL]) {
+    // patchWorkloadRolloutWebhookLabel (on a workload the release's finder finds)
+    const found = workload && ref && releaseControlFor(ref.apiVersion, ref.kind, readRolloutSpec(rollout).rollingStyle, release);
+    if (found && workload && wgr && ref && WORKLOAD_TYPES[ref.kind] && !workload.metadata.labels?.[WORKLOAD_TYPE_LABEL]) {
       s.update(wgr, { ...workload, metadata: { ...workload.metadata, labels: { ...(workload.metadata.labels ?? {}), [WORKLOAD_TYPE_LABEL]: WORKLOAD_TYPES[ref.kind]! } } });
       return;
     }
@@ -187,7 +189,7 @@ export function createRolloutController(): ControllerWithAdmission {
     const deploymentUids = new Set([workload?.metadata.uid, ...(related?.deployments ?? []).filter((d) => (d.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === stored.metadata.uid)).map((d) => d.metadata.uid)]);
     const owners = workload?.kind === 'Deployment' ? (related?.replicaSets ?? []).filter((rs) => (rs.metadata.ownerReferences ?? []).some((o) => o.controller && deploymentUids.has(o.uid))) : workload ? [workload] : [];
     const owned = owners.flatMap((o) => pods.ownedBy(o.metadata.uid)).filter((p) => !p.metadata.deletionTimestamp);
-    const result = reconcileBatchRelease({ batchRelease: br, workload, related, pods: owned, now: new Date() });
+    const result = reconcileBatchRelease({ batchRelease: br, workload, related, pods: owned, now: new Date(), release });
     if (result.workloadPatch && workload && wgr) s.update(wgr, mergePatch(s.get(wgr, namespace, workload.metadata.name ?? '') ?? workload, result.workloadPatch) as KubeObject);
     for (const w of result.sideWrites ?? []) {
       if (w.kind === 'create') {
@@ -263,14 +265,15 @@ export function createRolloutController(): ControllerWithAdmission {
       queue?.stop();
       for (const inf of started) inf.stop();
     },
-    admission: [...createRolloutWebhook(() => [...rollouts.all()]), createRolloutValidatingWebhook(() => release ?? 'v0.6')],
+    admission: [...createRolloutWebhook(() => [...rollouts.all()], () => release), createRolloutValidatingWebhook(() => release ?? 'v0.6')],
   };
 }
 
-/** What a kind's Workload view reads beside the workload: a Deployment's ReplicaSets. */
+/** What a kind's Workload view reads beside the workload: a Deployment's ReplicaSets, a native DaemonSet's revisions. */
 function relatedOf(s: Store, workload: KubeObject | undefined): WorkloadRelated | undefined {
+  const namespace = workload?.metadata.namespace;
+  if (workload?.kind === 'DaemonSet' && workload.apiVersion === 'apps/v1') return { controllerRevisions: s.list({ group: 'apps', resource: 'controllerrevisions' }, { namespace }) };
   if (workload?.kind !== 'Deployment') return undefined;
-  const namespace = workload.metadata.namespace;
   return { replicaSets: s.list({ group: 'apps', resource: 'replicasets' }, { namespace }), deployments: s.list({ group: 'apps', resource: 'deployments' }, { namespace }) };
 }
 

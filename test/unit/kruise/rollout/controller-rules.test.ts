@@ -14,6 +14,7 @@ import { rolloutScaledValue } from '../../../../src/kruise/rollout/step-math';
 import { recalculateCanaryStep, rolloutPlanHash } from '../../../../src/kruise/rollout/rollout-plan';
 import type { KubeObject } from '../../../../src/kruise/types';
 import { mergePatch } from '../../../../src/lib/json-patch';
+import { batchReleaseV1beta1ToV1alpha1, rolloutV1beta1ToV1alpha1 } from '../../../../src/kruise/rollout-conversion';
 import { haveRolloutCrds, loadKind, rolloutSchemaErrors } from './helpers';
 
 const CTX: BatchContext = {
@@ -257,7 +258,12 @@ function settleCloneSet(cs: KubeObject, revisions: { stable: string; update: str
   return { ...cs, status: { observedGeneration: cs.metadata.generation, replicas: spec.replicas, readyReplicas: spec.replicas, updatedReplicas: updated, updatedReadyReplicas: updated, currentRevision: updated === spec.replicas ? revisions.update : revisions.stable, updateRevision: revisions.update } };
 }
 
-for (const crds of ['v0.6.2', 'master']) describe(`a whole canary release through the pure rules (CloneSet of 10, steps 20% manual / 50% 5 s / 100%), ${crds} CRDs`, { skip: !haveRolloutCrds && 'no ../shared/kruise-rollout-crds' }, () => {
+const WHOLE_RELEASES: Array<[crds: string, release: 'v0.4' | 'v0.6' | 'master']> = [
+  ['v0.6.2', 'v0.6'],
+  ['master', 'master'],
+  ['v0.4.4', 'v0.4'],
+];
+for (const [crds, release] of WHOLE_RELEASES) describe(`a whole canary release through the pure rules (CloneSet of 10, steps 20% manual / 50% 5 s / 100%), ${crds} CRDs`, { skip: !haveRolloutCrds && 'no ../shared/kruise-rollout-crds' }, () => {
   it(`Healthy → Progressing (Initializing, InRolling) → step 1 paused → approval → step 2 → 5 s → step 3 → Finalising → Completed/Healthy, Succeeded=True; every status valid for ${crds}`, () => {
     let now = new Date('2026-11-25T01:00:00Z').getTime();
     let ro: KubeObject = loadKind('sandbox-rollout-web-v1beta1.yaml', 'Rollout');
@@ -276,11 +282,12 @@ for (const crds of ['v0.6.2', 'master']) describe(`a whole canary release throug
       else if (w.kind === 'patchWorkload') cs = settleCloneSet(mergePatch(cs, w.patch) as KubeObject, revs);
     };
     const turn = () => {
-      const res = reconcileRollout({ rollout: ro, workload: cs, batchRelease: br, now: new Date(now) });
+      const res = reconcileRollout({ rollout: ro, workload: cs, batchRelease: br, now: new Date(now), release });
       res.writes.forEach(write);
       if (res.status) {
         ro = { ...ro, status: res.status as unknown as Record<string, unknown> };
-        assert.deepEqual(rolloutSchemaErrors(crds, ro), []);
+        // v0.4.4 serves v1alpha1 only: its status is checked in that shape
+        assert.deepEqual(rolloutSchemaErrors(crds, release === 'v0.4' ? rolloutV1beta1ToV1alpha1(ro) : ro), []);
         const s = res.status;
         const label = `${s.phase}/${s.conditions?.find((c) => c.type === 'Progressing')?.reason ?? '-'}/${s.currentStepIndex}/${s.currentStepState}`;
         if (seen[seen.length - 1] !== label) seen.push(label);
@@ -290,7 +297,9 @@ for (const crds of ['v0.6.2', 'master']) describe(`a whole canary release throug
         if (b.workloadPatch) cs = settleCloneSet(mergePatch(cs, b.workloadPatch) as KubeObject, revs);
         if (b.status) {
           br = { ...br, status: b.status as unknown as Record<string, unknown> };
-          assert.deepEqual(rolloutSchemaErrors(crds, br), []);
+          // v0.4.4's BatchRelease has no rollingStyle / enableExtraWorkloadForCanary: the API server prunes them
+          const errors = release === 'v0.4' ? rolloutSchemaErrors(crds, batchReleaseV1beta1ToV1alpha1(br)).filter((e) => !e.endsWith(': unknown field')) : rolloutSchemaErrors(crds, br);
+          assert.deepEqual(errors, []);
         }
       }
     };
@@ -322,10 +331,57 @@ for (const crds of ['v0.6.2', 'master']) describe(`a whole canary release throug
     assert.equal((cs.status as { updatedReplicas: number }).updatedReplicas, 10);
     assert.equal(br, undefined, 'the BatchRelease is removed (ReleaseWorkloadControl)');
     assert.deepEqual(seen.filter((l) => /Progressing\/(Initializing|Finalising|Completed)|Healthy\/Completed/.test(l)).map((l) => l.split('/').slice(0, 2).join('/')).filter((l, i, a) => a.indexOf(l) === i), ['Progressing/Initializing', 'Progressing/Finalising', 'Progressing/Completed', 'Healthy/Completed']);
+    // v0.4.4 has no StepInit (api/v1alpha1/rollout_types.go@v0.4.4): every step starts at StepUpgrade
+    // (rollout_progressing.go Initializing, rollout_canary.go runCanary case StepReady); v0.5 added StepInit
+    const inits = seen.filter((l) => l.endsWith('/StepInit'));
+    if (release === 'v0.4') {
+      assert.deepEqual(inits, [], seen.join(' → '));
+      // nor the ingress-nginx shortcut of v0.5+: the last (100 %) step routes traffic after its upgrade
+      assert.ok(seen.includes('Progressing/InRolling/3/StepTrafficRouting'), seen.join(' → '));
+    }
+    else assert.ok(inits.length >= 3, `every step starts at StepInit: ${seen.join(' → ')}`);
   });
 });
 
 describe('v1alpha1 Rollouts (Kruise Rollout v0.4.4)', () => {
+  const v04Workload = (): KubeObject => {
+    const cs = loadKind('sandbox-cloneset-web-10.yaml', 'CloneSet');
+    cs.metadata.generation = 2;
+    cs.metadata.uid = 'cs-uid';
+    cs.metadata.annotations = { 'rollouts.kruise.io/in-progressing': '{"rolloutName":"rollout-web"}' };
+    cs.status = { observedGeneration: 2, replicas: 10, updatedReplicas: 0, updatedReadyReplicas: 0, readyReplicas: 10, currentRevision: 'web-6bd8c7d4c9', updateRevision: 'web-88bd5dbfd' };
+    return cs;
+  };
+  const v04Rollout = (status: Record<string, unknown>): KubeObject => {
+    const ro = loadKind('sandbox-rollout-web-v1beta1.yaml', 'Rollout');
+    ro.metadata.generation = 1;
+    return { ...ro, status };
+  };
+
+  it('TestReconcileRolloutProgressing row "ReconcileRolloutProgressing init -> rolling" (pkg/controller/rollout/rollout_progressing_test.go@v0.4.4): step 1 starts at StepUpgrade, never StepInit', () => {
+    const t0 = new Date('2026-11-25T01:00:00Z');
+    const ro = v04Rollout({ phase: 'Progressing', conditions: [{ type: 'Progressing', status: 'True', reason: 'Initializing', message: 'Rollout is in Progressing', lastUpdateTime: t0.toISOString(), lastTransitionTime: t0.toISOString() }] });
+    const res = reconcileRollout({ rollout: ro, workload: v04Workload(), now: new Date(t0.getTime() + 3500), release: 'v0.4' });
+    assert.equal(res.status?.conditions?.find((c) => c.type === 'Progressing')?.reason, 'InRolling');
+    assert.deepEqual([res.status?.canaryStatus?.currentStepIndex, res.status?.canaryStatus?.currentStepState], [1, 'StepUpgrade']);
+  });
+
+  it('runCanary case StepReady (pkg/controller/rollout/rollout_canary.go@v0.4.4): the next step starts at StepUpgrade', () => {
+    const sub = { canaryRevision: '88bd5dbfd', stableRevision: '6bd8c7d4c9', podTemplateHash: '88bd5dbfd', canaryReplicas: 2, canaryReadyReplicas: 2, currentStepIndex: 1, currentStepState: 'StepReady' };
+    const res = reconcileRollout({ rollout: v04Rollout({ phase: 'Progressing', canaryStatus: sub, conditions: [{ type: 'Progressing', status: 'True', reason: 'InRolling', message: '' }] }), workload: v04Workload(), now: new Date(), release: 'v0.4' });
+    assert.deepEqual([res.status?.canaryStatus?.currentStepIndex, res.status?.canaryStatus?.currentStepState], [2, 'StepUpgrade']);
+  });
+
+  it('handleRollbackInBatches (pkg/controller/rollout/rollout_progressing.go@v0.4.4): the release restarts at step 1 StepUpgrade', () => {
+    const ro = v04Rollout({ phase: 'Progressing', canaryStatus: { canaryRevision: '88bd5dbfd', stableRevision: '6bd8c7d4c9', podTemplateHash: '88bd5dbfd', canaryReplicas: 5, canaryReadyReplicas: 5, currentStepIndex: 2, currentStepState: 'StepPaused' }, conditions: [{ type: 'Progressing', status: 'True', reason: 'InRolling', message: '' }] });
+    ro.metadata.annotations = { ...(ro.metadata.annotations ?? {}), 'rollouts.kruise.io/rollback-in-batch': 'true' };
+    // the template back on the stable revision while 5 pods still run the canary one (getKruiseCloneSet IsInRollback)
+    const cs = v04Workload();
+    cs.status = { ...(cs.status as Record<string, unknown>), updatedReplicas: 5, updateRevision: 'web-6bd8c7d4c9' };
+    const res = reconcileRollout({ rollout: ro, workload: cs, now: new Date(), release: 'v0.4' });
+    assert.deepEqual([res.status?.canaryStatus?.currentStepIndex, res.status?.canaryStatus?.currentStepState, res.status?.canaryStatus?.canaryRevision], [1, 'StepUpgrade', '6bd8c7d4c9']);
+  });
+
   it('doCanaryFinalising as v0.4.4 (pkg/controller/rollout/rollout_canary.go@v0.4.4): no finalisingStep; BatchRelease resumed, deleted once Completed, then done', () => {
     const ro = loadKind('sandbox-rollout-web-v1beta1.yaml', 'Rollout');
     ro.metadata.generation = 1;

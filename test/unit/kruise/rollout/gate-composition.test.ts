@@ -186,3 +186,53 @@ test('rollout/NAME (followsRollout) asks whether the release went out: a cancell
   assert.deepEqual([later.state, rolloutReleaseExitCode(later)], ['Failed', 1]);
   assert.equal(evaluateGate(cancelled, rolledBack(5), NOW, { workloadVerdict: verdictOf(rolledBack(5)) }).state, 'Complete');
 });
+
+/** master-native-daemonset-released.yaml: a DaemonSet Kruise Rollout master released and handed back. */
+function nativeDaemonSetReleased(): { rollout: KubeObject; ds: KubeObject } {
+  return { rollout: structuredClone(loadKind('master-native-daemonset-released.yaml', 'Rollout')), ds: structuredClone(loadKind('master-native-daemonset-released.yaml', 'DaemonSet')) };
+}
+
+test('a native DaemonSet after a master release (controller_finder.go getNativeDaemonSet, rollout_status.go calculateRolloutStatus): observedWorkloadGeneration stays behind the hand-back\'s generation, and the DaemonSet\'s own verdict decides', () => {
+  const { rollout, ds } = nativeDaemonSetReleased();
+  assert.equal(evaluateRolloutRelease(rollout, ds, NOW).state, 'Complete');
+  const done = evaluateGate(rollout, ds, NOW, { followsRollout: true, workloadVerdict: verdictOf(ds) });
+  assert.deepEqual([done.release, done.state, done.reached], ['none', 'Complete', true]);
+  // a release that ended below 100 %: the restored RollingUpdate rolls the rest, the gate waits for it
+  Object.assign(ds.status as Record<string, unknown>, { updatedNumberScheduled: 2 });
+  const rolling = evaluateGate(rollout, ds, NOW, { followsRollout: true, workloadVerdict: verdictOf(ds) });
+  assert.deepEqual([rolling.release, rolling.state, rolling.reached], ['none', 'Progressing', false]);
+});
+
+test('a native DaemonSet under OnDelete held by a release (handleNativeDaemonSet\'s mark) does not pass early, whatever its pods say', () => {
+  const { rollout, ds } = nativeDaemonSetReleased();
+  // the next template change, held by the workload webhook: generation 4, OnDelete, nothing rolled yet
+  ds.metadata.generation = 4;
+  ds.metadata.annotations = { 'rollouts.kruise.io/in-progressing': '{"rolloutName":"rollout-node-agent"}', 'rollouts.kruise.io/daemonset-original-update-strategy': 'RollingUpdate' };
+  (ds.spec as { updateStrategy: Record<string, unknown> }).updateStrategy.type = 'OnDelete';
+  Object.assign(ds.status as Record<string, unknown>, { observedGeneration: 4, updatedNumberScheduled: 0 });
+  for (const until of [parseRolloutUntil('complete'), parseRolloutUntil('paused')]) {
+    const r = evaluateGate(rollout, ds, NOW, { until, followsRollout: true, workloadVerdict: verdictOf(ds) });
+    assert.deepEqual([r.release, r.state, r.reached], ['starting', 'Progressing', false]);
+    assert.equal(evaluateRolloutRelease(rollout, ds, NOW, { until }).reached, false);
+  }
+  // even were its pods all counted as updated (the status lagging the OnDelete switch)
+  Object.assign(ds.status as Record<string, unknown>, { updatedNumberScheduled: 4 });
+  assert.equal(evaluateGate(rollout, ds, NOW, { followsRollout: true, workloadVerdict: verdictOf(ds) }).reached, false);
+});
+
+test('undo of a native DaemonSet under a master Rollout restarts the release (isContinuousRelease): its finder never reads the stable template coming back as a rollback', () => {
+  const { rollout, ds } = nativeDaemonSetReleased();
+  Object.assign(rollout.status as Record<string, unknown>, { phase: 'Progressing', conditions: [{ type: 'Progressing', status: 'True', reason: 'InRolling', message: '' }] });
+  ds.metadata.annotations = { 'rollouts.kruise.io/in-progressing': '{"rolloutName":"rollout-node-agent"}' };
+  assert.equal(undoUnderRollout(rollout, ds, '9dc9f58b9', false), 'restart');
+});
+
+test('a Rollout of a native DaemonSet on v0.6 (no such finder before master: Initial, "Workload Not Found" while it exists): rollout/NAME is blocked and says why; the DaemonSet, released by nobody, answers for itself', () => {
+  const { rollout, ds } = nativeDaemonSetReleased();
+  rollout.status = { observedGeneration: 1, phase: 'Initial', message: 'Workload Not Found', currentStepIndex: 0, currentStepState: '' };
+  const blocked = evaluateGate(rollout, ds, NOW, { followsRollout: true, workloadVerdict: verdictOf(ds) });
+  assert.deepEqual([blocked.state, blocked.reached, rolloutReleaseExitCode(blocked)], ['Blocked', false, 4]);
+  assert.equal(blocked.message, 'rollout "rollout-node-agent" is blocked: its controller reports Workload Not Found although DaemonSet/node-agent exists (Kruise Rollout releases native DaemonSets from master on)');
+  const own = evaluateGate(rollout, ds, NOW, { workloadVerdict: verdictOf(ds) });
+  assert.deepEqual([own.state, own.reached, own.message], ['Complete', true, verdictOf(ds).message]);
+});

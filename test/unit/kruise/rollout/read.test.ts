@@ -67,3 +67,10 @@ test('a v1beta1 Rollout takes its rollout ID from the workload\'s rollouts.kruis
 test('an object that is not a Rollout of a known version is refused with its name', () => {
   assert.throws(() => readRollout({ apiVersion: 'rollouts.kruise.io/v2', kind: 'Rollout', metadata: { name: 'x' } }), /rollout "x": unsupported apiVersion "rollouts.kruise.io\/v2"/);
 });
+
+test('a DaemonSet\'s replicas are its nodes, status.desiredNumberScheduled (workloads_utils.go GetReplicas), for a native and an Advanced one alike', () => {
+  const rollout = loadKind('master-native-daemonset-released.yaml', 'Rollout');
+  const ds = loadKind('master-native-daemonset-released.yaml', 'DaemonSet');
+  assert.deepEqual(readRollout(rollout, ds).steps.map((s) => s.canaryReplicas), [2, 4]);
+  assert.deepEqual(readRollout(rollout, { ...ds, apiVersion: 'apps.kruise.io/v1alpha1' }).steps.map((s) => s.canaryReplicas), [2, 4]);
+});

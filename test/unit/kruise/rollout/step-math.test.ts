@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isFinalFullStep, nextBatchIndex, rolloutScaledValue, stepCanaryReplicas, stepJump } from '../../../../src/kruise/rollout/step-math';
+import { isFinalFullStep, nextBatchIndex, rolloutScaledValue, stepCanaryReplicas } from '../../../../src/kruise/rollout/step-math';
 import type { IntOrString } from '../../../../src/kruise/intstr';
 
 const BATCH = 'pkg/controller/batchrelease/control/util_test.go';
@@ -40,26 +40,6 @@ test('NextBatchIndex (pkg/util/rollout_utils.go): the next 1-based step, -1 at o
   assert.equal(nextBatchIndex(3, 3), -1);
   assert.equal(nextBatchIndex(3, 5), -1);
 });
-
-const JUMP = 'pkg/controller/rollout/rollout_canary_test.go';
-const pct = (...v: string[]) => v.map((replicas) => ({ replicas }));
-// TestDoCanaryJump: [name, steps, current, next, state, updatedReplicas, expected position or undefined (not jumped)]; workload replicas 10.
-const jumpRows: Array<[string, Array<{ replicas: IntOrString }>, number, number, number, { currentStepIndex: number; nextStepIndex: number; currentStepState: string } | undefined]> = [
-  ['jump to next step normally', pct('10%', '30%', '100%'), 1, 3, 1, { currentStepIndex: 3, nextStepIndex: -1, currentStepState: 'StepInit' }],
-  ['jump to next step with same replicas', pct('10%', '10%', '100%'), 1, 2, 1, undefined],
-  ['jump to TrafficRouting state', pct('40%', '40%', '40%'), 1, 3, 4, { currentStepIndex: 3, nextStepIndex: -1, currentStepState: 'StepTrafficRouting' }],
-  ['NextStepIndex is default value, no jump', pct('10%', '30%', '100%'), 1, 2, 1, undefined],
-  ['NextStepIndex is -1, no jump', pct('10%', '30%'), 1, -1, 1, undefined],
-  ['NextStepIndex out of range, no jump', pct('10%', '30%'), 1, 5, 1, undefined],
-  ['NextStepIndex is 0, no jump', pct('10%', '30%'), 1, 0, 1, undefined],
-  ['CurrentStepIndex out of bounds, trigger Init state', pct('10%', '30%'), 5, 2, 1, { currentStepIndex: 2, nextStepIndex: -1, currentStepState: 'StepInit' }],
-  ['NextStepIndex out of bounds (negative), no jump', pct('10%', '30%'), 1, -2, 1, undefined],
-];
-for (const [name, steps, current, next, updated, expected] of jumpRows) {
-  test(`TestDoCanaryJump row "${name}" (openkruise/rollouts ${JUMP})`, () => {
-    assert.deepEqual(stepJump(steps, { currentStepIndex: current, nextStepIndex: next, currentStepState: 'StepReady' }, updated, 10), expected);
-  });
-}
 
 test('doCanaryPaused (pkg/controller/rollout/rollout_canary.go): only a last step of exactly "100%" leaves StepPaused by itself', () => {
   const steps = [{ replicas: 1 }, { replicas: '100%' }];

@@ -149,6 +149,11 @@ test('DaemonSet runs one pod per node, honours nodeSelector, rolls out with maxU
     await waitFor('rolled', done(4, 'fluent/fluent-bit:3.1.0'));
     assert.equal(maxUnavailable, 1);
     assert.equal(rt.store.list(CONTROLLER_REVISIONS).length, 2);
+    // kube's DaemonSet controller labels its revisions as its pods: controller-revision-hash (snapshot(),
+    // DefaultDaemonSetUniqueLabelKey), which Kruise Rollout master reads (controller_finder.go getNativeDaemonSet)
+    const newest = (rt.store.list(CONTROLLER_REVISIONS) as Array<KubeObject & { revision: number }>).sort((a, b) => b.revision - a.revision)[0]!;
+    assert.deepEqual(new Set((rt.store.list(PODS) as Pod[]).map((p) => p.metadata.labels?.['controller-revision-hash'])), new Set([newest.metadata.labels?.['controller-revision-hash']]));
+    assert.equal(newest.metadata.labels?.['controller.kubernetes.io/hash'], undefined);
 
     // Restrict to zone-a (node-1, node-4): the others lose their pod.
     const sel = rt.store.get(DAEMONSETS, 'kube-system', 'agent')!;
