@@ -22,7 +22,7 @@ import type { KubeObject, Pod } from '../../../../src/kruise/types';
 const [DS, RO] = loadFixture('sandbox-rollout-native-daemonset.yaml') as [KubeObject, KubeObject];
 const NEW = 'fluent/fluent-bit:3.1.0';
 
-function start(release: 'v0.6' | 'master') {
+function start(release: 'v0.6' | 'master', withRollout = true) {
   const store = createStore();
   installCrds(store, builtinRolloutCrds(release));
   const settings: SimulationSettings = { readyDelayMs: 20, kruise: 'v1.9', nodes: 4, kruiseRollout: release };
@@ -32,7 +32,7 @@ function start(release: 'v0.6' | 'master') {
     settings,
   );
   store.create(DAEMONSETS, structuredClone(DS));
-  store.create(ROLLOUTS, structuredClone(RO));
+  if (withRollout) store.create(ROLLOUTS, structuredClone(RO));
   return { store, stop };
 }
 
@@ -99,16 +99,15 @@ describe('sandbox Kruise Rollout master: a native DaemonSet released in partitio
     }
   });
 
-  it('v0.6 has no native DaemonSet release: the Rollout reads "Workload Not Found" and the DaemonSet rolls by itself', async () => {
-    const { store, stop } = start('v0.6');
+  it('v0.6 has no native DaemonSet release: its webhook refuses such a Rollout (v0.6.2 util.IsSupportedWorkload: apps/DaemonSet is not a known workload under --filter-workload-type, the default) and the DaemonSet rolls by itself', async () => {
+    const { store, stop } = start('v0.6', false);
     try {
+      assert.throws(() => store.create(ROLLOUTS, structuredClone(RO)), /admission webhook "vrollout\.kb\.io" denied the request: Spec\.ObjectRef\.WorkloadRef: Invalid value: .*Kind:"DaemonSet".*: WorkloadRef kind is not supported/);
       await waitFor('4 ready pods', () => images(store, true)['fluent/fluent-bit:3.0.4'] === 4, 10_000);
-      await waitFor('Initial / Workload Not Found', () => status(store).phase === 'Initial' && status(store).message === 'Workload Not Found');
       setImage(store, NEW);
       assert.equal((ds(store).spec as { updateStrategy: { type: string } }).updateStrategy.type, 'RollingUpdate');
       assert.equal(ds(store).metadata.annotations?.['rollouts.kruise.io/in-progressing'], undefined);
       await waitFor('all 4 updated by the DaemonSet controller', () => images(store, true)[NEW] === 4, 10_000);
-      assert.equal(status(store).message, 'Workload Not Found');
     } finally {
       stop();
     }
