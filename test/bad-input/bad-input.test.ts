@@ -37,7 +37,7 @@ const CASES: Record<string, Case> = {
   'missing name': { args: ['rollout', 'status', 'cloneset'], code: USAGE, cause: /name/i },
   'no resource at all': { args: ['rollout', 'undo'], code: USAGE, cause: /resource|required|specify/i },
   'invalid namespace': { args: ['rollout', 'status', 'cloneset/web', '-n', 'Prod_1'], code: USAGE, cause: /Prod_1/ },
-  'batch Job in rollout status (kinds named)': { args: ['rollout', 'status', 'job/nightly'], code: USAGE, cause: /^error: rollout status is not supported for jobs\.batch: use a CloneSet, Advanced StatefulSet, Advanced DaemonSet, SidecarSet, UnitedDeployment, Deployment, StatefulSet or DaemonSet \(or a Kruise Rollout or a BroadcastJob\)$/ },
+  'batch CronJob in rollout status (kinds named)': { args: ['rollout', 'status', 'cronjob/nightly'], code: USAGE, cause: /^error: rollout status is not supported for cronjobs\.batch: use a CloneSet, Advanced StatefulSet, Advanced DaemonSet, SidecarSet, UnitedDeployment, Deployment, StatefulSet or DaemonSet \(or a Kruise Rollout, a BroadcastJob or a Job\)$/ },
   'kind without pause': { args: ['rollout', 'pause', 'statefulset/db'], code: USAGE, cause: /pause|statefulset/i },
   // flags
   'unknown flag': { args: ['rollout', 'status', 'cloneset/web', '--frobnicate'], code: USAGE, cause: /--frobnicate/ },

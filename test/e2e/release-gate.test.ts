@@ -218,6 +218,24 @@ describe('rollout status of a whole release', () => {
     });
   });
 
+  it('a batch/v1 Job is a gate kind: done at its Complete condition (read back: 3 succeeded), failed at Failed naming the failed pod', async () => {
+    const applied = await kubectl(['apply', '-f', join(REPO_ROOT, 'test', 'fixtures', 'jobs', 'job-report.yaml')], sb.kubeconfig);
+    assert.equal(applied.code, 0, applied.stderr);
+    const ok = await runCli(['rollout', 'status', 'job/report', '--timeout=40s'], { kubeconfig: sb.kubeconfig, timeoutMs: 45_000 });
+    assert.equal(ok.code, 0, summary(ok));
+    assert.match(ok.stdout, /job "report" completed: 3 of 3 completions succeeded\n$/);
+    const job = await get('/apis/batch/v1/namespaces/default/jobs/report');
+    assert.equal(job.status.succeeded, 3);
+    assert.ok((job.status.conditions as any[]).some((c) => c.type === 'Complete' && c.status === 'True'));
+    const failing = readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'jobs', 'job-report.yaml'), 'utf8').replace('name: report\n', 'name: broken\n').replace('python:3.13-slim', 'busybox:exit-3').replace('restartPolicy: OnFailure', 'restartPolicy: Never').replace('completions: 3', 'completions: 1\n  backoffLimit: 0');
+    const file = join(work, 'job-broken.yaml');
+    writeFileSync(file, failing);
+    assert.equal((await kubectl(['apply', '-f', file], sb.kubeconfig)).code, 0);
+    const bad = await runCli(['rollout', 'status', 'job/broken', '--timeout=40s'], { kubeconfig: sb.kubeconfig, timeoutMs: 45_000 });
+    assert.equal(bad.code, 1, summary(bad));
+    assert.match(bad.stderr, /^error: job "broken" failed: BackoffLimitExceeded: Job has reached the specified backoff limit \(0 of 1 completion succeeded(, 1 failed)?\); pod "broken-\w+"( on node "[\w-]+")?: container "report" exited with code 3/m);
+  });
+
   it('bad input: -R without -f, --ci unknown, a manifest without a workload: one error line, nothing sent', async () => {
     const onlyConfig = join(work, 'config.yaml');
     writeFileSync(onlyConfig, readFileSync(join(RELEASE, 'v1', 'shop.yaml'), 'utf8').split(/^---$/m)[0]!);

@@ -197,7 +197,10 @@ export class GateReport {
 
     const evidence = await this.readEvidence(client, rows);
     const summary: ReleaseSummary = { rows, skipped: this.settings.skipped, code, evidence, subject: this.settings.subject };
-    if (this.settings.json) out.write(`${summaryJson(summary)}\n`);
+    // JSON Lines of named objects keep their contract (the last line of each object is its final state); a release adds its record.
+    if (this.settings.json) {
+      if (this.settings.alwaysSummary) out.write(`${summaryJson(summary)}\n`);
+    }
     else if (wantsSummary || evidence.size > 0) {
       if (wantsSummary) out.write(`\n${summaryTable(rows)}${summaryLine(summary)}\n`);
       const section = evidenceSection(summary, now());

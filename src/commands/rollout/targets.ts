@@ -59,8 +59,9 @@ function unsupported(verb: string, rt: ResourceType, allowRollout = false, allow
   if (isRolloutKind(rt)) return undefined;
   if (allowJobs && jobProgressKind(rt.group, rt.kind)) return undefined;
   if (isKruiseRollout(rt)) return allowRollout ? undefined : `${verb} of a Kruise Rollout takes no rollout/NAME: name its workload (TYPE/NAME)`;
-  const also = [allowRollout ? 'a Kruise Rollout' : '', allowJobs ? 'a BroadcastJob' : ''].filter(Boolean);
-  return `${verb} is not supported for ${resourceLabel(rt)}: use a CloneSet, Advanced StatefulSet, Advanced DaemonSet, SidecarSet, UnitedDeployment, Deployment, StatefulSet or DaemonSet${also.length ? ` (or ${also.join(' or ')})` : ''}`;
+  const also = [allowRollout ? 'a Kruise Rollout' : '', allowJobs ? 'a BroadcastJob' : '', allowJobs ? 'a Job' : ''].filter(Boolean);
+  const alternatives = also.length > 1 ? `${also.slice(0, -1).join(', ')} or ${also.at(-1)}` : also[0];
+  return `${verb} is not supported for ${resourceLabel(rt)}: use a CloneSet, Advanced StatefulSet, Advanced DaemonSet, SidecarSet, UnitedDeployment, Deployment, StatefulSet or DaemonSet${alternatives ? ` (or ${alternatives})` : ''}`;
 }
 
 /**
