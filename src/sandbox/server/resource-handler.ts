@@ -1,8 +1,9 @@
 // The REST verbs on one resource: get/list/watch/create/update/patch/delete/deletecollection
-// plus the status and scale subresources, with version conversion, schema checks for
+// plus the status, scale, log and eviction subresources, with version conversion, schema checks for
 // custom resources, dry runs, Tables and pagination.
 import { parse } from 'yaml';
-import type { KubeObject } from '../../kruise/types';
+import type { KubeObject, Pod } from '../../kruise/types';
+import type { PodLogSource } from '../store-api';
 import { applyBuiltinDefaults } from './builtin-defaults';
 import { ApiError, qualifiedResource } from './errors';
 import { annotationsSizeCause, checkStoredSize } from './object-limits';
@@ -13,6 +14,7 @@ import type { ResourceRegistry } from './registry';
 import type { ApiRequest, ResourcePath, Verb } from './request';
 import { groupVersion, type ResourceType, type ServedVersion } from './resource-types';
 import { listQuery } from './query-params';
+import { servePodLog } from './pod-log';
 import { applyStructuralSchema } from './schema';
 import type { MemoryStore } from './store';
 import { buildTable, wantsTable, type IncludeObject } from './tables';
@@ -27,6 +29,8 @@ export interface ResourceContext {
   watch: WatchSettings;
   /** Fault injection: returns true when this update should fail with a conflict. */
   injectConflict(): boolean;
+  /** The kubelet's container logs (absent without controllers: every log is empty). */
+  podLogs?: PodLogSource;
 }
 
 type Obj = Record<string, unknown>;
@@ -400,23 +404,9 @@ export class ResourceHandler {
     throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
   }
 
-  /** Simulated containers print nothing; the log says so, like an idle container would show nothing. */
+  /** pods/log: the kubelet's logs of the pod's containers (pod-log.ts). */
   private podLog(r: ApiRequest, p: ResourcePath, type: ResourceType): void {
-    const pod = this.existing(type, p) as KubeObject & { spec?: { containers?: Array<{ name: string; image?: string }> }; status?: { containerStatuses?: Array<{ name: string; restartCount?: number; state?: { running?: { startedAt?: string } } }> } };
-    const containers = pod.spec?.containers ?? [];
-    const name = r.query('container') ?? (containers.length === 1 ? containers[0]!.name : undefined);
-    if (!name) {
-      throw ApiError.badRequest(`a container name must be specified for pod ${p.name}, choose one of: [${containers.map((c) => c.name).join(' ')}]`);
-    }
-    const c = containers.find((x) => x.name === name);
-    if (!c) throw ApiError.badRequest(`container ${name} is not valid for pod ${p.name}`);
-    const st = pod.status?.containerStatuses?.find((x) => x.name === name);
-    const started = st?.state?.running?.startedAt;
-    const text = started
-      ? `[sandbox] container ${name} (image ${c.image ?? '?'}) running since ${started}, restarts: ${st?.restartCount ?? 0}\n`
-      : '';
-    if (!started && !st) throw ApiError.badRequest(`container "${name}" in pod "${p.name}" is waiting to start: ContainerCreating`);
-    r.sendText(200, text);
+    servePodLog(r, this.existing(type, p) as Pod, this.ctx.podLogs);
   }
 
   /** policy/v1 Eviction: the pod is deleted (no PodDisruptionBudgets are simulated). */
