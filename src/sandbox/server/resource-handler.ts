@@ -18,7 +18,8 @@ import { servePodLog } from './pod-log';
 import { applyStructuralSchema } from './schema';
 import type { MemoryStore } from './store';
 import { buildTable, wantsTable, type IncludeObject } from './tables';
-import { convertTo } from './versions';
+import { convertTo, toStorage } from './versions';
+import { eventsV1FieldSelector } from './event-versions';
 import { serveWatch, type WatchSettings } from './watch';
 
 export interface ResourceContext {
@@ -98,7 +99,13 @@ export class ResourceHandler {
   }
 
   private gr(type: ResourceType): { group: string; resource: string } {
-    return { group: type.group, resource: type.resource };
+    return type.storedAs ?? { group: type.group, resource: type.resource };
+  }
+
+  /** The request's field selector in the stored kind's field labels. */
+  private fieldSelector(r: ApiRequest, type: ResourceType): string | undefined {
+    const sel = r.query('fieldSelector');
+    return type.storedAs ? eventsV1FieldSelector(sel) : sel;
   }
 
   private existing(type: ResourceType, p: ResourcePath): KubeObject {
@@ -124,7 +131,7 @@ export class ResourceHandler {
   private list(r: ApiRequest, p: ResourcePath, type: ResourceType, version: ServedVersion): void {
     const store = this.ctx.store;
     const { limit } = listQuery(r.params);
-    let items = store.listRefs(this.gr(type), { namespace: p.namespace, labelSelector: r.query('labelSelector'), fieldSelector: r.query('fieldSelector') });
+    let items = store.listRefs(this.gr(type), { namespace: p.namespace, labelSelector: r.query('labelSelector'), fieldSelector: this.fieldSelector(r, type) });
     const rv = store.currentResourceVersion();
     const cont = r.query('continue');
     let listRv = rv;
@@ -206,7 +213,7 @@ export class ResourceHandler {
       if (causes.length) throw ApiError.invalid(type.group, type.kind, obj.metadata.name ?? '', causes);
       prepared = result.object as KubeObject;
     } else if (metaCause) throw ApiError.invalid(type.group, type.kind, obj.metadata.name ?? '', [metaCause]);
-    const stored = convertTo(type, prepared, type.storageVersion);
+    const stored = toStorage(type, prepared);
     checkStoredSize(stored);
     if (stored !== prepared) asRequested.set(stored, prepared);
     return stored;
@@ -358,7 +365,7 @@ export class ResourceHandler {
 
   private async deleteCollection(r: ApiRequest, p: ResourcePath, type: ResourceType, version: ServedVersion): Promise<void> {
     const opts = await this.deleteOptions(r);
-    const items = this.ctx.store.listRefs(this.gr(type), { namespace: p.namespace, labelSelector: r.query('labelSelector'), fieldSelector: r.query('fieldSelector') });
+    const items = this.ctx.store.listRefs(this.gr(type), { namespace: p.namespace, labelSelector: r.query('labelSelector'), fieldSelector: this.fieldSelector(r, type) });
     const deleted: KubeObject[] = [];
     for (const o of items) {
       try {

@@ -3,6 +3,7 @@
 // versions share a shape only change apiVersion (kube's "None" conversion strategy).
 import type { KubeObject } from '../../kruise/types';
 import { convertRolloutObject } from '../../kruise/rollout-conversion';
+import { coreEventToEventsV1, eventsV1ToCoreEvent } from './event-versions';
 import { groupVersion, type ResourceType } from './resource-types';
 
 type Converter = (obj: KubeObject, toApiVersion: string) => KubeObject;
@@ -27,6 +28,7 @@ export async function loadConverters(): Promise<void> {
 export function convertTo(type: ResourceType, obj: KubeObject, version: string): KubeObject {
   const target = groupVersion(type.group, version);
   if (obj.apiVersion === target) return obj;
+  if (type.storedAs) return coreEventToEventsV1(obj);
   // Kruise Rollout's own conversion webhook (Rollout v1alpha1 ↔ v1beta1).
   if (type.group === 'rollouts.kruise.io') return convertRolloutObject(obj, version);
   if (kruiseConverter && type.group.endsWith('kruise.io')) {
@@ -39,4 +41,9 @@ export function convertTo(type: ResourceType, obj: KubeObject, version: string):
     }
   }
   return { ...obj, apiVersion: target };
+}
+
+/** `obj` (in a served version of its kind) as it is stored: its storage version, or the kind it is stored as. */
+export function toStorage(type: ResourceType, obj: KubeObject): KubeObject {
+  return type.storedAs ? eventsV1ToCoreEvent(obj) : convertTo(type, obj, type.storageVersion);
 }
