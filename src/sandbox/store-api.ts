@@ -25,6 +25,11 @@ export interface Store {
   list(gr: GroupResource, opts?: StoreListOptions): KubeObject[];
   /** Sets uid, creationTimestamp, resourceVersion, generation; honours generateName. Throws ApiError. */
   create(gr: GroupResource, obj: KubeObject): KubeObject;
+  /**
+   * create() of an object the caller hands over: stored as it is (its metadata is filled in place) and
+   * returned, neither to be changed again. For objects written by the thousand (Events).
+   */
+  createOwned(gr: GroupResource, obj: KubeObject): KubeObject;
   /** Optimistic concurrency on metadata.resourceVersion when set. Spec changes bump generation. */
   update(gr: GroupResource, obj: KubeObject): KubeObject;
   /** Writes only .status (the status subresource). */

@@ -1,12 +1,14 @@
 // Events (core/v1, which events.k8s.io/v1 serves too) written the way kube's components write them.
 // `core` is client-go's tools/record, the kubelet's: a repeat of the same event (same object,
 // field path, type, reason and message) increments `count` and moves `lastTimestamp` instead of
-// creating an object, and once 10 messages differ under one reason within 10 minutes they are
-// combined into one "(combined from similar events): ..." event (events_cache.go). `series` is
+// creating an object, and once 10 messages differ under one reason within 10 minutes every further
+// one goes to a single "(combined from similar events): ..." event (events_cache.go). `series` is
 // tools/events, the scheduler's: `eventTime`, and a repeat grows `series.count`.
 // Unlike a real cluster, which keeps events for an hour (the API server's --event-ttl), the
 // sandbox deletes an object's events with the object (forget), so a crash-looping pod or a
-// 5,000-pod CloneSet holds a bounded number of them.
+// 5,000-pod CloneSet holds a bounded number of them. Kept small: a 5,000-pod CloneSet records
+// 25,000 events, so the recorder keeps a short list per object, shares repeated strings, and
+// hands each event to the store without copies (createOwned).
 import type { KubeObject } from '../../kruise/types';
 import type { GroupResource, Store } from '../store-api';
 import { kubeTime } from './pods';
@@ -37,23 +39,38 @@ export interface RecorderOptions {
 const AGGREGATE_MAX_MESSAGES = 10;
 const AGGREGATE_INTERVAL_MS = 600_000;
 
-interface Observation {
+/** One event object the recorder wrote about an object, and what a repeat of it must match. */
+interface Recorded {
   name: string;
+  type: string;
+  reason: string;
+  fieldPath: string;
+  /** The message (core), or the object's resourceVersion and the action (series: its isomorphism key). */
+  match: string;
   count: number;
+  lastMs: number;
+  combined: boolean;
 }
 
-/** What the recorder wrote about one object, so that a repeat counts and the object's deletion takes them away. */
 interface ObjectEvents {
   namespace: string;
-  seen: Map<string, Observation>;
-  /** Messages seen per (host, type, reason), for the aggregation of core events. */
-  aggregates: Map<string, { messages: Set<string>; lastMs: number }>;
+  recorded: Recorded[];
 }
 
 const preciseNow = (): number => performance.timeOrigin + performance.now();
 
 /** Shared by every recorder, so two components never name an event about one object alike. */
 let lastNanos = 0n;
+
+/** One copy of each repeated text (messages, field paths) for every event and record that holds it. */
+const texts = new Map<string, string>();
+function intern(s: string): string {
+  const known = texts.get(s);
+  if (known !== undefined) return known;
+  if (texts.size >= 4096) texts.clear();
+  texts.set(s, s);
+  return s;
+}
 
 /** metav1.MicroTime: RFC 3339 with six fractional digits. */
 export function microTime(ms: number): string {
@@ -65,6 +82,9 @@ export function microTime(ms: number): string {
 export class EventRecorder {
   private readonly objects = new Map<string, ObjectEvents>();
   private readonly now: () => number;
+  private readonly sources = new Map<string, object>();
+  /** The last reference built: an object's consecutive events share it. */
+  private lastRef: { obj: KubeObject; fieldPath: string; ref: Record<string, string> } | undefined;
 
   constructor(
     private readonly store: Store,
@@ -77,45 +97,31 @@ export class EventRecorder {
   record(obj: KubeObject, spec: EventSpec, host = ''): void {
     const uid = obj.metadata.uid ?? '';
     let state = this.objects.get(uid);
-    if (!state) this.objects.set(uid, (state = { namespace: obj.metadata.namespace ?? 'default', seen: new Map(), aggregates: new Map() }));
+    if (!state) this.objects.set(uid, (state = { namespace: obj.metadata.namespace ?? 'default', recorded: [] }));
     const now = this.now();
-    if (this.opts.style === 'series') return this.recordSeries(obj, state, spec, now);
-    let message = spec.message;
-    let key = `${host}\0${spec.fieldPath ?? ''}\0${spec.type}\0${spec.reason}\0${message}`;
-    // EventAggregatorByReasonFunc: the field path is not part of the aggregate key.
-    const aggKey = `${host}\0${spec.type}\0${spec.reason}`;
-    let agg = state.aggregates.get(aggKey);
-    if (!agg || now - agg.lastMs > AGGREGATE_INTERVAL_MS) state.aggregates.set(aggKey, (agg = { messages: new Set(), lastMs: now }));
-    agg.messages.add(spec.message);
-    agg.lastMs = now;
-    if (agg.messages.size >= AGGREGATE_MAX_MESSAGES) {
-      agg.messages.delete(agg.messages.values().next().value!);
-      message = `(combined from similar events): ${spec.message}`;
-      key = `\0combined\0${aggKey}`;
+    const fieldPath = intern(spec.fieldPath ?? '');
+    if (this.opts.style === 'series') return this.recordSeries(obj, state, spec, fieldPath, now);
+    const message = intern(spec.message);
+    let exact: Recorded | undefined;
+    let combined: Recorded | undefined;
+    let recent = 0;
+    for (const e of state.recorded) {
+      if (e.type !== spec.type || e.reason !== spec.reason) continue;
+      if (e.combined) combined = e;
+      else {
+        if (e.match === message && e.fieldPath === fieldPath) exact = e;
+        if (now - e.lastMs <= AGGREGATE_INTERVAL_MS) recent++;
+      }
     }
-    const seen = state.seen.get(key);
-    const stored = seen && this.store.get(EVENTS, state.namespace, seen.name);
-    if (seen && stored) {
-      seen.count += 1;
-      this.write(() => this.store.update(EVENTS, { ...stored, count: seen.count, lastTimestamp: kubeTime(now), message } as KubeObject));
-      return;
+    // EventAggregatorByReasonFunc (the field path is not part of its key): 10 recent messages and more are combined.
+    const distinct = recent + (exact ? 0 : 1);
+    if (distinct < AGGREGATE_MAX_MESSAGES) {
+      if (exact && this.repeat(state, exact, now, { count: exact.count + 1, lastTimestamp: kubeTime(now) })) return;
+      return this.createCore(obj, state, { ...spec, message }, fieldPath, message, host, now, false);
     }
-    this.create(obj, state, key, now, (name) => ({
-      apiVersion: 'v1',
-      kind: 'Event',
-      metadata: { name, namespace: state.namespace },
-      involvedObject: this.reference(obj, spec.fieldPath),
-      reason: spec.reason,
-      message,
-      source: host ? { component: this.opts.component, host } : { component: this.opts.component },
-      firstTimestamp: kubeTime(now),
-      lastTimestamp: kubeTime(now),
-      count: 1,
-      type: spec.type,
-      eventTime: null,
-      reportingComponent: this.opts.component,
-      reportingInstance: host,
-    }));
+    const text = intern(`(combined from similar events): ${spec.message}`);
+    if (combined && this.repeat(state, combined, now, { count: combined.count + 1, lastTimestamp: kubeTime(now), message: text })) return;
+    this.createCore(obj, state, { ...spec, message: text }, fieldPath, '', host, now, true);
   }
 
   /** Deletes every event recorded about the object (it is gone). */
@@ -123,7 +129,7 @@ export class EventRecorder {
     const state = uid === undefined ? undefined : this.objects.get(uid);
     if (!state) return;
     this.objects.delete(uid!);
-    for (const { name } of state.seen.values()) {
+    for (const { name } of state.recorded) {
       try {
         this.store.delete(EVENTS, state.namespace, name);
       } catch {
@@ -132,23 +138,40 @@ export class EventRecorder {
     }
   }
 
-  /** tools/events: isomorphic events (same object at the same resourceVersion, type, action, reason) form a series. */
-  private recordSeries(obj: KubeObject, state: ObjectEvents, spec: EventSpec, now: number): void {
-    const key = `${obj.metadata.resourceVersion ?? ''}\0${spec.fieldPath ?? ''}\0${spec.type}\0${spec.action ?? ''}\0${spec.reason}`;
-    const seen = state.seen.get(key);
-    const stored = seen && this.store.get(EVENTS, state.namespace, seen.name);
-    if (seen && stored) {
-      seen.count += 1;
-      this.write(() => this.store.update(EVENTS, { ...stored, series: { count: seen.count, lastObservedTime: microTime(now) } } as KubeObject));
-      return;
-    }
-    this.create(obj, state, key, now, (name) => ({
+  private createCore(obj: KubeObject, state: ObjectEvents, spec: EventSpec, fieldPath: string, match: string, host: string, now: number, combined: boolean): void {
+    const time = kubeTime(now);
+    let source = this.sources.get(host);
+    if (!source) this.sources.set(host, (source = host ? { component: this.opts.component, host } : { component: this.opts.component }));
+    this.create(obj, state, { type: spec.type, reason: spec.reason, fieldPath, match, combined }, now, (name) => ({
       apiVersion: 'v1',
       kind: 'Event',
       metadata: { name, namespace: state.namespace },
-      involvedObject: this.reference(obj, spec.fieldPath),
+      involvedObject: this.reference(obj, fieldPath),
       reason: spec.reason,
       message: spec.message,
+      source,
+      firstTimestamp: time,
+      lastTimestamp: time,
+      count: 1,
+      type: spec.type,
+      eventTime: null,
+      reportingComponent: this.opts.component,
+      reportingInstance: host,
+    }));
+  }
+
+  /** tools/events: isomorphic events (same object at the same resourceVersion, type, action, reason) form a series. */
+  private recordSeries(obj: KubeObject, state: ObjectEvents, spec: EventSpec, fieldPath: string, now: number): void {
+    const match = `${obj.metadata.resourceVersion ?? ''}\0${spec.action ?? ''}`;
+    const seen = state.recorded.find((e) => e.match === match && e.type === spec.type && e.reason === spec.reason && e.fieldPath === fieldPath);
+    if (seen && this.repeat(state, seen, now, { series: { count: seen.count + 1, lastObservedTime: microTime(now) } })) return;
+    this.create(obj, state, { type: spec.type, reason: spec.reason, fieldPath, match, combined: false }, now, (name) => ({
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name, namespace: state.namespace },
+      involvedObject: this.reference(obj, fieldPath),
+      reason: spec.reason,
+      message: intern(spec.message),
       source: {},
       firstTimestamp: null,
       lastTimestamp: null,
@@ -160,9 +183,42 @@ export class EventRecorder {
     }));
   }
 
-  private create(obj: KubeObject, state: ObjectEvents, key: string, now: number, build: (name: string) => Record<string, unknown>): void {
+  private create(obj: KubeObject, state: ObjectEvents, record: Omit<Recorded, 'name' | 'count' | 'lastMs'>, now: number, build: (name: string) => Record<string, unknown>): void {
     const name = this.eventName(obj, now);
-    if (this.write(() => this.store.create(EVENTS, build(name) as unknown as KubeObject))) state.seen.set(key, { name, count: 1 });
+    if (this.write(() => this.store.createOwned(EVENTS, build(name) as unknown as KubeObject))) state.recorded.push({ ...record, name, count: 1, lastMs: now });
+  }
+
+  /**
+   * A repeat: the stored event gets `changes`. False when a client deleted it meanwhile (the record
+   * goes, and the caller writes the event afresh, as client-go creates one when its patch finds none).
+   */
+  private repeat(state: ObjectEvents, e: Recorded, now: number, changes: Record<string, unknown>): boolean {
+    const stored = this.store.get(EVENTS, state.namespace, e.name);
+    if (!stored) {
+      state.recorded.splice(state.recorded.indexOf(e), 1);
+      return false;
+    }
+    if (this.write(() => this.store.update(EVENTS, { ...stored, ...changes } as KubeObject))) {
+      e.count += 1;
+      e.lastMs = now;
+    }
+    return true;
+  }
+
+  private reference(obj: KubeObject, fieldPath: string): Record<string, string> {
+    const last = this.lastRef;
+    if (last && last.obj === obj && last.fieldPath === fieldPath) return last.ref;
+    const ref: Record<string, string> = {
+      kind: obj.kind ?? '',
+      namespace: obj.metadata.namespace ?? '',
+      name: obj.metadata.name ?? '',
+      uid: obj.metadata.uid ?? '',
+      apiVersion: obj.apiVersion ?? '',
+      resourceVersion: obj.metadata.resourceVersion ?? '',
+    };
+    if (fieldPath) ref.fieldPath = fieldPath;
+    this.lastRef = { obj, fieldPath, ref };
+    return ref;
   }
 
   /** Events are best effort, as for kube's recorders: a refused write (the namespace is going) is dropped. */
@@ -173,19 +229,6 @@ export class EventRecorder {
     } catch {
       return false;
     }
-  }
-
-  private reference(obj: KubeObject, fieldPath: string | undefined): Record<string, string> {
-    const ref: Record<string, string> = {
-      kind: obj.kind ?? '',
-      namespace: obj.metadata.namespace ?? '',
-      name: obj.metadata.name ?? '',
-      uid: obj.metadata.uid ?? '',
-      apiVersion: obj.apiVersion ?? '',
-      resourceVersion: obj.metadata.resourceVersion ?? '',
-    };
-    if (fieldPath) ref.fieldPath = fieldPath;
-    return ref;
   }
 
   /** `<object name>.<unix nanoseconds in hex>` (client-go util.GenerateEventName), never the same twice. */

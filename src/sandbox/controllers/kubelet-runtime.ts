@@ -31,10 +31,18 @@ function goMillis(ms: number): string {
   return ms < 1000 ? `${ms}ms` : `${ms / 1000}s`;
 }
 
-/** A pull's simulated duration and image size: the same for an image every time, so repeats aggregate. */
-function pullFigures(image: string): { ms: number; bytes: number } {
+const pulls = new Map<string, string>();
+
+/** The Pulled message of a pull: its duration and image size depend on the image only, so repeats aggregate. */
+function pulledMessage(image: string): string {
+  let message = pulls.get(image);
+  if (message !== undefined) return message;
   const h = createHash('sha256').update(image).digest();
-  return { ms: 200 + (h.readUInt16BE(0) % 1800), bytes: 2_000_000 + (h.readUInt32BE(2) % 118_000_000) };
+  const ms = goMillis(200 + (h.readUInt16BE(0) % 1800));
+  message = `Successfully pulled image "${image}" in ${ms} (${ms} including waiting). Image size: ${2_000_000 + (h.readUInt32BE(2) % 118_000_000)} bytes.`;
+  if (pulls.size >= 1024) pulls.clear();
+  pulls.set(image, message);
+  return message;
 }
 
 /** The API's default pull policy for a container that has none: Always for `latest` or no tag. */
@@ -56,10 +64,9 @@ export function createRuntimeRecorder(logs: ContainerLogs, events: EventRecorder
       return [{ type: 'Normal', reason: 'Pulled', message: `Container image "${image}" already present on machine`, fieldPath }];
     }
     images.add(`${node}\0${image}`);
-    const { ms, bytes } = pullFigures(image);
     return [
       { type: 'Normal', reason: 'Pulling', message: `Pulling image "${image}"`, fieldPath },
-      { type: 'Normal', reason: 'Pulled', message: `Successfully pulled image "${image}" in ${goMillis(ms)} (${goMillis(ms)} including waiting). Image size: ${bytes} bytes.`, fieldPath },
+      { type: 'Normal', reason: 'Pulled', message: pulledMessage(image), fieldPath },
     ];
   }
 
