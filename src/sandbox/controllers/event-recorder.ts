@@ -42,6 +42,8 @@ const AGGREGATE_INTERVAL_MS = 600_000;
 /** One event object the recorder wrote about an object, and what a repeat of it must match. */
 interface Recorded {
   name: string;
+  /** The event as stored (the store never changes it in place): a repeat writes from it without reading it back. */
+  stored: KubeObject;
   type: string;
   reason: string;
   fieldPath: string;
@@ -183,9 +185,10 @@ export class EventRecorder {
     }));
   }
 
-  private create(obj: KubeObject, state: ObjectEvents, record: Omit<Recorded, 'name' | 'count' | 'lastMs'>, now: number, build: (name: string) => Record<string, unknown>): void {
+  private create(obj: KubeObject, state: ObjectEvents, record: Omit<Recorded, 'name' | 'stored' | 'count' | 'lastMs'>, now: number, build: (name: string) => Record<string, unknown>): void {
     const name = this.eventName(obj, now);
-    if (this.write(() => this.store.createOwned(EVENTS, build(name) as unknown as KubeObject))) state.recorded.push({ ...record, name, count: 1, lastMs: now });
+    const stored = this.write(() => this.store.createOwned(EVENTS, build(name) as unknown as KubeObject));
+    if (stored) state.recorded.push({ ...record, name, stored, count: 1, lastMs: now });
   }
 
   /**
@@ -193,12 +196,18 @@ export class EventRecorder {
    * goes, and the caller writes the event afresh, as client-go creates one when its patch finds none).
    */
   private repeat(state: ObjectEvents, e: Recorded, now: number, changes: Record<string, unknown>): boolean {
-    const stored = this.store.get(EVENTS, state.namespace, e.name);
-    if (!stored) {
-      state.recorded.splice(state.recorded.indexOf(e), 1);
-      return false;
+    // A client may have changed the event since (a conflict on its resourceVersion): then from what is stored now.
+    let updated = this.write(() => this.store.update(EVENTS, { ...e.stored, ...changes } as KubeObject));
+    if (!updated) {
+      const current = this.store.get(EVENTS, state.namespace, e.name);
+      if (!current) {
+        state.recorded.splice(state.recorded.indexOf(e), 1);
+        return false;
+      }
+      updated = this.write(() => this.store.update(EVENTS, { ...current, ...changes } as KubeObject));
     }
-    if (this.write(() => this.store.update(EVENTS, { ...stored, ...changes } as KubeObject))) {
+    if (updated) {
+      e.stored = updated;
       e.count += 1;
       e.lastMs = now;
     }
@@ -222,12 +231,11 @@ export class EventRecorder {
   }
 
   /** Events are best effort, as for kube's recorders: a refused write (the namespace is going) is dropped. */
-  private write(fn: () => unknown): boolean {
+  private write(fn: () => KubeObject): KubeObject | undefined {
     try {
-      fn();
-      return true;
+      return fn();
     } catch {
-      return false;
+      return undefined;
     }
   }
 

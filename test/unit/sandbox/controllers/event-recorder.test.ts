@@ -84,3 +84,14 @@ test('an event another client deleted is created again rather than lost', () => 
   recorder.record(pod, { type: 'Normal', reason: 'Created', message: 'Created container app' }, 'node-1');
   assert.equal(events().length, 1);
 });
+
+test('an event another client changed meanwhile still counts up (written from what is stored now)', () => {
+  const { store, recorder, events } = setup('core');
+  const spec = { type: 'Normal' as const, reason: 'Created', message: 'Created container app' };
+  recorder.record(pod, spec, 'node-1');
+  const ev = events()[0]!;
+  store.update(EVENTS, { ...ev, metadata: { ...ev.metadata, annotations: { note: 'kept' } } });
+  recorder.record(pod, spec, 'node-1');
+  assert.equal(events()[0]!.count, 2);
+  assert.deepEqual(events()[0]!.metadata.annotations, { note: 'kept' });
+});
