@@ -54,8 +54,17 @@ type Listener = (ev: StoredEvent) => void;
 
 const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
+let lastSecond = Number.NaN;
+let lastTimestamp = '';
+
+/** Now, to the second (formatted once a second: every create and deletion stamps one). */
 export function nowTimestamp(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastTimestamp = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+  }
+  return lastTimestamp;
 }
 
 function grKey(gr: GroupResource): string {
