@@ -63,6 +63,7 @@ export function createRuntimeRecorder(logs: ContainerLogs, events: EventRecorder
     if (policy === 'Never' || (policy === 'IfNotPresent' && images.has(`${node}\0${image}`))) {
       return [{ type: 'Normal', reason: 'Pulled', message: `Container image "${image}" already present on machine`, fieldPath }];
     }
+    if (images.size >= 10_000) images.clear();
     images.add(`${node}\0${image}`);
     return [
       { type: 'Normal', reason: 'Pulling', message: `Pulling image "${image}"`, fieldPath },

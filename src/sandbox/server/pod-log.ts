@@ -153,10 +153,16 @@ export class LogWriter {
 
   line(l: LogLine): string {
     if (this.done || (this.since !== undefined && l.ms + l.ns / 1e6 < this.since)) return '';
-    let text = `${this.o.timestamps ? `${rfc3339NanoFixed(l)} ` : ''}${l.text}\n`;
-    if (Buffer.byteLength(text) > this.remaining) text = Buffer.from(text).subarray(0, this.remaining).toString('utf8');
-    this.remaining -= Buffer.byteLength(text);
-    return text;
+    const text = `${this.o.timestamps ? `${rfc3339NanoFixed(l)} ` : ''}${l.text}\n`;
+    const bytes = Buffer.byteLength(text);
+    if (bytes <= this.remaining) {
+      this.remaining -= bytes;
+      return text;
+    }
+    // The last line is cut at the limit (at a character boundary), and nothing follows it.
+    const cut = Buffer.from(text).subarray(0, this.remaining).toString('utf8').replace(/\uFFFD$/, '');
+    this.remaining = 0;
+    return cut;
   }
 }
 

@@ -92,4 +92,7 @@ test('a following writer goes on with the byte limit it has left, and says when 
   assert.equal(w.line({ ms: t0, ns: 6, text: 'five' }), 'f');
   assert.equal(w.done, true);
   assert.equal(w.line({ ms: t0, ns: 7, text: 'six' }), '');
+  const utf8 = new LogWriter({ follow: false, previous: false, timestamps: false, limitBytes: 2 }, t0);
+  assert.equal(utf8.initial([{ ms: t0, ns: 0, text: 'añb' }]), 'a', 'a multi-byte character is not split');
+  assert.equal(utf8.done, true);
 });
