@@ -148,7 +148,9 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   let ready = false;
   let address = '';
   const faults = new FaultInjector(opts.faults ?? {});
-  const handler = createRequestHandler({ store, registry, faults, auth, audit, serverAddress: () => address, isReady: () => ready, slowWatcherGraceMs: opts.slowWatcherGraceMs });
+  // pods/log reaches the kubelet controller's logs, as kube-apiserver proxies it to the node's kubelet.
+  const podLogs = controllers.find((c) => c.podLogs)?.podLogs;
+  const handler = createRequestHandler({ store, registry, faults, auth, audit, serverAddress: () => address, isReady: () => ready, slowWatcherGraceMs: opts.slowWatcherGraceMs, podLogs });
   // requestCert + rejectUnauthorized: no certificate fails the handshake (alert certificate_required);
   // one the CA did not sign ends the connection right after the handshake (Node checks it then).
   const clientAuth = tlsMaterial && opts.requireClientCert ? { requestCert: true, rejectUnauthorized: true, ca: tlsMaterial.caPem } : {};

@@ -25,6 +25,11 @@ export interface Store {
   list(gr: GroupResource, opts?: StoreListOptions): KubeObject[];
   /** Sets uid, creationTimestamp, resourceVersion, generation; honours generateName. Throws ApiError. */
   create(gr: GroupResource, obj: KubeObject): KubeObject;
+  /**
+   * create() of an object the caller hands over: stored as it is (its metadata is filled in place) and
+   * returned, neither to be changed again. For objects written by the thousand (Events).
+   */
+  createOwned(gr: GroupResource, obj: KubeObject): KubeObject;
   /** Optimistic concurrency on metadata.resourceVersion when set. Spec changes bump generation. */
   update(gr: GroupResource, obj: KubeObject): KubeObject;
   /** Writes only .status (the status subresource). */
@@ -77,7 +82,36 @@ export interface AdmissionRequest {
   subresource?: 'status';
 }
 
+/** One line a container printed, stamped when the kubelet saw it (epoch ms + the nanoseconds within that ms). */
+export interface LogLine {
+  ms: number;
+  ns: number;
+  text: string;
+}
+
+/** Told of a followed container instance's new lines, then once of its end. */
+export interface LogFollower {
+  line(l: LogLine): void;
+  end(): void;
+}
+
+/**
+ * The node side of pods/log: kube-apiserver proxies a log request to the pod's kubelet, which reads
+ * the log of one container instance (by containerID). The sandbox's kubelet controller provides it.
+ */
+export interface PodLogSource {
+  /** The lines of that instance; undefined when the kubelet has not seen it (yet). */
+  lines(podUid: string, container: string, containerID: string): readonly LogLine[] | undefined;
+  /**
+   * Streams the instance's new lines until it ends or its pod goes; an instance the kubelet has not
+   * seen yet is waited for. Returns the unsubscribe function (a client that went away).
+   */
+  follow(podUid: string, container: string, containerID: string, follower: LogFollower): () => void;
+}
+
 /** What a controller module contributes besides its reconcile loop. */
 export interface ControllerWithAdmission extends Controller {
   admission?: AdmissionHook[];
+  /** The kubelet's container logs, which the API server serves as pods/log. */
+  podLogs?: PodLogSource;
 }

@@ -14,12 +14,17 @@
 // The state machine is driven by the pod's own status plus a private clock per container
 // (keyed by containerID), so other controllers may restart a container just by writing a
 // new status (see restartContainerStatus, used by ContainerRecreateRequest).
+// Each status change is also what the containers log (container-logs.ts, served as pods/log) and
+// the Events the kubelet records (kubelet-runtime.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import type { ContainerStatus, KubeObject, Pod } from '../../kruise/types';
 import { parseImageReference, imageTag } from '../../kruise/rules/imagepull';
 import type { ControllerWithAdmission, SimulationSettings, Store } from '../store-api';
 import { canonicalJson } from '../canonical-json';
+import { ContainerLogs } from './container-logs';
+import { EventRecorder } from './event-recorder';
 import { Informer } from './informer';
+import { createRuntimeRecorder, type RuntimeRecorder } from './kubelet-runtime';
 import { NODES, PODS, kubeTime, keyOf, setCondition, splitKey, type PodCondition } from './pods';
 import { WorkQueue } from './queue';
 
@@ -108,6 +113,8 @@ export function createKubelet(): ControllerWithAdmission {
   const clocks = new Map<string, { state: string; since: number }>();
   const terminatingSince = new Map<string, number>();
   const podIPs = new Map<string, number>(); // next host number per node
+  const logs = new ContainerLogs();
+  let runtime: RuntimeRecorder;
   let queue: WorkQueue;
 
   function clock(pod: Pod, container: string, state: string, now: number): number {
@@ -138,6 +145,7 @@ export function createKubelet(): ControllerWithAdmission {
       return;
     }
     if (pod.metadata.deletionTimestamp) {
+      runtime.stopping(pod);
       if ((pod.metadata.finalizers ?? []).length > 0) return; // waits for whoever owns the finalizer
       const since = terminatingSince.get(key) ?? Date.now();
       terminatingSince.set(key, since);
@@ -178,7 +186,7 @@ export function createKubelet(): ControllerWithAdmission {
         const prev = old.find((s) => s.name === c.name);
         if (prev && prev.image === c.image) return prev;
         const image = c.image ?? '';
-        return {
+        const next = {
           name: c.name,
           image,
           imageID: imageIDFor(image),
@@ -188,14 +196,19 @@ export function createKubelet(): ControllerWithAdmission {
           started: false,
           state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: nowStr, finishedAt: nowStr } as Record<string, unknown> },
         } as ContainerStatus;
+        runtime.container(pod, c, prev, next, true);
+        return next;
       });
     }
 
     const oldStatuses = status.containerStatuses ?? [];
+    // Logs and events are recorded before the status is written, so pods/log knows every instance the API shows.
     status.containerStatuses = pod.spec.containers.map((c) => {
       const image = c.image ?? '';
       const prev = oldStatuses.find((s) => s.name === c.name);
-      return advanceContainer(pod, c.name, image, prev, now, wake);
+      const next = advanceContainer(pod, c.name, image, prev, now, wake);
+      runtime.container(pod, c, prev, next);
+      return next;
     });
 
     const statuses = status.containerStatuses;
@@ -370,9 +383,11 @@ export function createKubelet(): ControllerWithAdmission {
 
   return {
     name: 'kubelet',
+    podLogs: logs,
     start(s: Store, simulation: SimulationSettings) {
       store = s;
       settings = simulation;
+      runtime = createRuntimeRecorder(logs, new EventRecorder(store, { style: 'core', component: 'kubelet' }));
       queue = new WorkQueue('kubelet', reconcile);
       nodes.on((type, node) => {
         if (type !== 'DELETED') for (const p of pods.onNode(node.metadata.name ?? '')) queue.add(keyOf(p));
@@ -381,6 +396,7 @@ export function createKubelet(): ControllerWithAdmission {
         if (type === 'DELETED') {
           for (const c of pod.spec.containers) clocks.delete(`${pod.metadata.uid}/${c.name}`);
           terminatingSince.delete(keyOf(pod));
+          runtime.gone(pod);
           return;
         }
         queue.add(keyOf(pod));

@@ -15,9 +15,17 @@ export type { LabelSelector, LabelSelectorRequirement } from '../../kruise/selec
 
 // ---------------------------------------------------------------- time
 
-/** RFC 3339 with second precision, as the API server writes timestamps. */
+let cachedSecond = Number.NaN;
+let cachedTime = '';
+
+/** RFC 3339 with second precision, as the API server writes timestamps (formatted once a second: it is on every write). */
 export function kubeTime(ms: number = Date.now()): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const second = Math.floor(ms / 1000);
+  if (second !== cachedSecond) {
+    cachedSecond = second;
+    cachedTime = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+  }
+  return cachedTime;
 }
 
 export function parseKubeTime(value: string | undefined): number | undefined {

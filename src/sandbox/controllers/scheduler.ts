@@ -1,7 +1,8 @@
 // The scheduler: binds pods without spec.nodeName to a node that satisfies nodeSelector and
 // required node affinity, scoring preferred affinity weights first and then the node with the
 // fewest pods (spreading). Pods no node fits get PodScheduled=False/Unschedulable and are
-// retried when nodes change.
+// retried when nodes change. Like kube-scheduler it records `Scheduled` (`Successfully assigned
+// NS/POD to NODE`) and `FailedScheduling` events (events.k8s.io style: eventTime, series).
 import type { KubeObject, Pod } from '../../kruise/types';
 import type { ControllerWithAdmission, SimulationSettings, Store } from '../store-api';
 import { Informer } from './informer';
@@ -9,6 +10,7 @@ import { NODES, PODS, keyOf, kubeTime, setCondition, type PodCondition } from '.
 import { nodeMatchesTerm, podSpecFitsNode, type NodeSelectorTerm } from '../../kruise/rules/node-affinity';
 import { WorkQueue } from './queue';
 import { compareNatural } from '../../lib/compare';
+import { EventRecorder } from './event-recorder';
 
 interface NodeAffinity {
   preferredDuringSchedulingIgnoredDuringExecution?: Array<{ weight: number; preference: NodeSelectorTerm }>;
@@ -71,6 +73,7 @@ export function createScheduler(): ControllerWithAdmission {
   const nodes = new Informer(NODES);
   const unschedulable = new Set<string>();
   let queue: WorkQueue;
+  let events: EventRecorder;
 
   function sortedNodes(): KubeObject[] {
     return [...nodes.all()].sort((a, b) => compareNatural(a.metadata.name ?? '', b.metadata.name ?? ''));
@@ -91,6 +94,7 @@ export function createScheduler(): ControllerWithAdmission {
       const conditions = (status.conditions ??= []) as PodCondition[];
       const message = `0/${all.length} nodes are available: ${all.length} node(s) didn't match Pod's node affinity/selector. preemption: 0/${all.length} nodes are available: ${all.length} Preemption is not helpful for scheduling.`;
       const changed = setCondition(conditions, { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message }, now);
+      events.record(pod, { type: 'Warning', reason: 'FailedScheduling', message, action: 'Scheduling' });
       if (changed || status.phase !== 'Pending') {
         status.phase = 'Pending';
         store.updateStatus(PODS, { ...pod, status });
@@ -105,15 +109,18 @@ export function createScheduler(): ControllerWithAdmission {
     setCondition(conditions, { type: 'PodScheduled', status: 'True' }, now);
     status.phase ??= 'Pending';
     store.updateStatus(PODS, { ...bound, status });
+    events.record(pod, { type: 'Normal', reason: 'Scheduled', message: `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${node.metadata.name}`, action: 'Binding' });
   }
 
   return {
     name: 'scheduler',
     start(s: Store, _settings: SimulationSettings) {
       store = s;
+      events = new EventRecorder(store, { style: 'series', component: 'default-scheduler', instance: 'default-scheduler-sandbox-control-plane' });
       queue = new WorkQueue('scheduler', reconcile);
       pods.on((type, pod) => {
-        if (type !== 'DELETED' && !pod.spec.nodeName) queue.add(keyOf(pod));
+        if (type === 'DELETED') events.forget(pod.metadata.uid);
+        else if (!pod.spec.nodeName) queue.add(keyOf(pod));
       });
       nodes.on(() => {
         for (const key of unschedulable) queue.add(key);

@@ -14,6 +14,7 @@ interface Spec {
   scale?: boolean;
   verbs?: string[];
   extra?: string[];
+  storedAs?: { group: string; resource: string };
 }
 
 const SPECS: Spec[] = [
@@ -42,7 +43,8 @@ const SPECS: Spec[] = [
   { group: 'networking.k8s.io', version: 'v1', resource: 'ingresses', kind: 'Ingress', shortNames: ['ing'], status: true },
   { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', shortNames: ['pdb'], status: true },
   { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease' },
-  { group: 'events.k8s.io', version: 'v1', resource: 'events', kind: 'Event', shortNames: ['ev'] },
+  // One store for both Event APIs, as kube-apiserver has (event-versions.ts converts).
+  { group: 'events.k8s.io', version: 'v1', resource: 'events', kind: 'Event', shortNames: ['ev'], storedAs: { group: '', resource: 'events' } },
   { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false, shortNames: ['crd', 'crds'], categories: ['api-extensions'], status: true },
   // Answered from the requesting user (kubectl auth can-i / whoami), never stored.
   { group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectaccessreviews', kind: 'SelfSubjectAccessReview', namespaced: false, verbs: ['create'] },
@@ -80,5 +82,6 @@ export function builtinResourceTypes(): ResourceType[] {
     storageVersion: s.version,
     builtin: true,
     extraSubresources: s.extra,
+    storedAs: s.storedAs,
   }));
 }

@@ -10,6 +10,7 @@ import type { ResourceRegistry } from './registry';
 import { ApiRequest, parseResourcePath, verbOf, type AuditRecord } from './request';
 import { ResourceHandler } from './resource-handler';
 import type { MemoryStore } from './store';
+import type { PodLogSource } from '../store-api';
 import { DEFAULT_MAX_QUEUED_BYTES, DEFAULT_SLOW_WATCHER_GRACE_MS } from './watch';
 
 export interface AuthConfig {
@@ -33,6 +34,8 @@ export interface HttpOptions {
   maxWatchQueueBytes?: number;
   /** How long a watch's queue may stay over that bound before the watch is dropped (default 5 s). */
   slowWatcherGraceMs?: number;
+  /** The kubelet's container logs, served as pods/log. */
+  podLogs?: PodLogSource;
 }
 
 export const KUBE_VERSION = {
@@ -63,6 +66,7 @@ export function createRequestHandler(opts: HttpOptions): (req: IncomingMessage, 
     watch: { dropAfterEvents: opts.faults.spec.dropWatchAfterEvents, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 2000, maxQueuedBytes: opts.maxWatchQueueBytes ?? DEFAULT_MAX_QUEUED_BYTES, slowWatcherGraceMs: opts.slowWatcherGraceMs ?? DEFAULT_SLOW_WATCHER_GRACE_MS },
     injectConflict: () => opts.faults.injectConflict(),
     allowed: (user, verb) => !opts.auth?.readOnlyUsers.has(user) || READ_VERBS.has(verb),
+    podLogs: opts.podLogs,
   });
 
   const handle = async (r: ApiRequest): Promise<void> => {

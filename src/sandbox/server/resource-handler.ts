@@ -1,8 +1,9 @@
 // The REST verbs on one resource: get/list/watch/create/update/patch/delete/deletecollection
-// plus the status and scale subresources, with version conversion, schema checks for
+// plus the status, scale, log and eviction subresources, with version conversion, schema checks for
 // custom resources, dry runs, Tables and pagination.
 import { parse } from 'yaml';
-import type { KubeObject } from '../../kruise/types';
+import type { KubeObject, Pod } from '../../kruise/types';
+import type { PodLogSource } from '../store-api';
 import { applyBuiltinDefaults } from './builtin-defaults';
 import { ApiError, qualifiedResource } from './errors';
 import { annotationsSizeCause, checkStoredSize } from './object-limits';
@@ -13,10 +14,12 @@ import type { ResourceRegistry } from './registry';
 import type { ApiRequest, ResourcePath, Verb } from './request';
 import { groupVersion, type ResourceType, type ServedVersion } from './resource-types';
 import { listQuery } from './query-params';
+import { servePodLog } from './pod-log';
 import { applyStructuralSchema } from './schema';
 import type { MemoryStore } from './store';
 import { buildTable, wantsTable, type IncludeObject } from './tables';
-import { convertTo } from './versions';
+import { convertTo, toStorage } from './versions';
+import { eventsV1FieldSelector } from './event-versions';
 import { serveWatch, type WatchSettings } from './watch';
 
 export interface ResourceContext {
@@ -27,6 +30,8 @@ export interface ResourceContext {
   watch: WatchSettings;
   /** Fault injection: returns true when this update should fail with a conflict. */
   injectConflict(): boolean;
+  /** The kubelet's container logs (absent without controllers: every log is empty). */
+  podLogs?: PodLogSource;
 }
 
 type Obj = Record<string, unknown>;
@@ -94,7 +99,13 @@ export class ResourceHandler {
   }
 
   private gr(type: ResourceType): { group: string; resource: string } {
-    return { group: type.group, resource: type.resource };
+    return type.storedAs ?? { group: type.group, resource: type.resource };
+  }
+
+  /** The request's field selector in the stored kind's field labels. */
+  private fieldSelector(r: ApiRequest, type: ResourceType): string | undefined {
+    const sel = r.query('fieldSelector');
+    return type.storedAs ? eventsV1FieldSelector(sel) : sel;
   }
 
   private existing(type: ResourceType, p: ResourcePath): KubeObject {
@@ -120,7 +131,7 @@ export class ResourceHandler {
   private list(r: ApiRequest, p: ResourcePath, type: ResourceType, version: ServedVersion): void {
     const store = this.ctx.store;
     const { limit } = listQuery(r.params);
-    let items = store.listRefs(this.gr(type), { namespace: p.namespace, labelSelector: r.query('labelSelector'), fieldSelector: r.query('fieldSelector') });
+    let items = store.listRefs(this.gr(type), { namespace: p.namespace, labelSelector: r.query('labelSelector'), fieldSelector: this.fieldSelector(r, type) });
     const rv = store.currentResourceVersion();
     const cont = r.query('continue');
     let listRv = rv;
@@ -202,7 +213,7 @@ export class ResourceHandler {
       if (causes.length) throw ApiError.invalid(type.group, type.kind, obj.metadata.name ?? '', causes);
       prepared = result.object as KubeObject;
     } else if (metaCause) throw ApiError.invalid(type.group, type.kind, obj.metadata.name ?? '', [metaCause]);
-    const stored = convertTo(type, prepared, type.storageVersion);
+    const stored = toStorage(type, prepared);
     checkStoredSize(stored);
     if (stored !== prepared) asRequested.set(stored, prepared);
     return stored;
@@ -354,7 +365,7 @@ export class ResourceHandler {
 
   private async deleteCollection(r: ApiRequest, p: ResourcePath, type: ResourceType, version: ServedVersion): Promise<void> {
     const opts = await this.deleteOptions(r);
-    const items = this.ctx.store.listRefs(this.gr(type), { namespace: p.namespace, labelSelector: r.query('labelSelector'), fieldSelector: r.query('fieldSelector') });
+    const items = this.ctx.store.listRefs(this.gr(type), { namespace: p.namespace, labelSelector: r.query('labelSelector'), fieldSelector: this.fieldSelector(r, type) });
     const deleted: KubeObject[] = [];
     for (const o of items) {
       try {
@@ -400,23 +411,9 @@ export class ResourceHandler {
     throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
   }
 
-  /** Simulated containers print nothing; the log says so, like an idle container would show nothing. */
+  /** pods/log: the kubelet's logs of the pod's containers (pod-log.ts). */
   private podLog(r: ApiRequest, p: ResourcePath, type: ResourceType): void {
-    const pod = this.existing(type, p) as KubeObject & { spec?: { containers?: Array<{ name: string; image?: string }> }; status?: { containerStatuses?: Array<{ name: string; restartCount?: number; state?: { running?: { startedAt?: string } } }> } };
-    const containers = pod.spec?.containers ?? [];
-    const name = r.query('container') ?? (containers.length === 1 ? containers[0]!.name : undefined);
-    if (!name) {
-      throw ApiError.badRequest(`a container name must be specified for pod ${p.name}, choose one of: [${containers.map((c) => c.name).join(' ')}]`);
-    }
-    const c = containers.find((x) => x.name === name);
-    if (!c) throw ApiError.badRequest(`container ${name} is not valid for pod ${p.name}`);
-    const st = pod.status?.containerStatuses?.find((x) => x.name === name);
-    const started = st?.state?.running?.startedAt;
-    const text = started
-      ? `[sandbox] container ${name} (image ${c.image ?? '?'}) running since ${started}, restarts: ${st?.restartCount ?? 0}\n`
-      : '';
-    if (!started && !st) throw ApiError.badRequest(`container "${name}" in pod "${p.name}" is waiting to start: ContainerCreating`);
-    r.sendText(200, text);
+    servePodLog(r, this.existing(type, p) as Pod, this.ctx.podLogs);
   }
 
   /** policy/v1 Eviction: the pod is deleted (no PodDisruptionBudgets are simulated). */

@@ -87,6 +87,8 @@ export interface ResourceType {
   builtin: boolean;
   /** Extra subresources served for discovery only (e.g. pods/log, pods/eviction). */
   extraSubresources?: string[];
+  /** Stored as another kind (events.k8s.io Events are core Events): read and written there, converted on the way. */
+  storedAs?: { group: string; resource: string };
 }
 
 export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];

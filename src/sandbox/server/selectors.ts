@@ -37,8 +37,14 @@ const FIELD_GETTERS: Record<string, (o: KubeObject) => unknown> = {
   'involvedObject.namespace': (o) => (o.involvedObject as { namespace?: string } | undefined)?.namespace ?? '',
   'involvedObject.kind': (o) => (o.involvedObject as { kind?: string } | undefined)?.kind ?? '',
   'involvedObject.uid': (o) => (o.involvedObject as { uid?: string } | undefined)?.uid ?? '',
+  'involvedObject.apiVersion': (o) => (o.involvedObject as { apiVersion?: string } | undefined)?.apiVersion ?? '',
+  'involvedObject.resourceVersion': (o) => (o.involvedObject as { resourceVersion?: string } | undefined)?.resourceVersion ?? '',
+  'involvedObject.fieldPath': (o) => (o.involvedObject as { fieldPath?: string } | undefined)?.fieldPath ?? '',
   type: (o) => (o as { type?: string }).type ?? '',
   reason: (o) => (o as { reason?: string }).reason ?? '',
+  // Events (pkg/registry/core/event/strategy.go ToSelectableFields): `source` falls back to the reporting controller.
+  reportingComponent: (o) => (o as { reportingComponent?: string }).reportingComponent ?? '',
+  source: (o) => (o.source as { component?: string } | undefined)?.component || ((o as { reportingComponent?: string }).reportingComponent ?? ''),
 };
 
 export type FieldMatcher = (o: KubeObject) => boolean;

@@ -1,6 +1,7 @@
 // Server-side printing (meta.k8s.io/v1 Table): CRD additionalPrinterColumns, and
 // kubectl's own columns for the built-in kinds, so `kubectl get` looks like a real cluster.
 import { apiGroupOf } from '../../kruise/api-version';
+import { eventsV1ToCoreEvent } from './event-versions';
 import type { KubeObject } from '../../kruise/types';
 import { jsonPathValues } from './jsonpath';
 import type { PrinterColumn, ResourceType, ServedVersion } from './resource-types';
@@ -209,10 +210,15 @@ const BUILTIN_PRINTERS: Record<string, Printer> = {
     columns: [col('Last Seen'), col('Type'), col('Reason'), col('Object'), col('Message')],
     cells(o, now) {
       const e = o as Any;
-      const last = e.lastTimestamp ?? e.eventTime ?? o.metadata.creationTimestamp;
+      const last = e.series?.lastObservedTime ?? e.lastTimestamp ?? e.eventTime ?? o.metadata.creationTimestamp;
       const inv = e.involvedObject ?? {};
       return [last ? humanDuration(now - Date.parse(last)) : '<unknown>', e.type ?? '', e.reason ?? '', `${String(inv.kind ?? '').toLowerCase()}/${inv.name ?? ''}`, e.message ?? ''];
     },
+  },
+  // kube prints both Event APIs with core's printer (one storage, one table convertor).
+  'events.k8s.io/events': {
+    columns: [col('Last Seen'), col('Type'), col('Reason'), col('Object'), col('Message')],
+    cells: (o, now) => BUILTIN_PRINTERS['/events']!.cells(eventsV1ToCoreEvent(o), now),
   },
   'batch/jobs': {
     columns: [NAME, col('Status'), col('Completions'), col('Duration'), AGE, col('Containers', 'string', 1), col('Images', 'string', 1), col('Selector', 'string', 1)],

@@ -10,6 +10,7 @@ import { listQuery } from './query-params';
 import type { MemoryStore, StoredEvent } from './store';
 import { buildTable, wantsTable } from './tables';
 import { convertTo } from './versions';
+import { eventsV1FieldSelector } from './event-versions';
 import { StreamQueue } from './stream-queue';
 import { filteredEvent, watchHub, type SharedLines, type WatchEventType } from './watch-hub';
 
@@ -36,10 +37,10 @@ export function serveWatch(
   settings: WatchSettings,
   fixedName?: string,
 ): void {
-  const gr = { group: type.group, resource: type.resource };
+  const gr = type.storedAs ?? { group: type.group, resource: type.resource };
   const opts = listQuery(r.params);
   const byLabel = labelMatcher(r.query('labelSelector'));
-  let fieldSel = r.query('fieldSelector');
+  let fieldSel = type.storedAs ? eventsV1FieldSelector(r.query('fieldSelector')) : r.query('fieldSelector');
   if (fixedName) fieldSel = fieldSel ? `${fieldSel},metadata.name=${fixedName}` : `metadata.name=${fixedName}`;
   const byField = fieldMatcher(fieldSel);
   const filtered = Boolean(r.query('labelSelector') || fieldSel);
@@ -74,7 +75,8 @@ export function serveWatch(
   let firstTable = true;
   let closed = false;
   let lastRv = store.currentResourceVersion();
-  const versionKey = version.name;
+  // Two kinds share a store (core and events.k8s.io Events): the group is part of what a line is.
+  const versionKey = `${type.group}/${version.name}`;
   // Events wait in the stream's own queue (shared bytes, bounded; see stream-queue.ts).
   const queue = new StreamQueue(res, settings, () => overflow());
   const writeBytes = (bytes: Buffer | string): void => {
