@@ -102,6 +102,7 @@ export class ListDecoder<T extends KubeObject> implements BodyReader<KubeList<T>
   private readonly items: T[] = [];
   private bytes = 0;
   private head = '';
+  private decoded = 0;
 
   constructor(private readonly mapItem: (item: KubeObject) => T | undefined) {}
 
@@ -196,6 +197,7 @@ export class ListDecoder<T extends KubeObject> implements BodyReader<KubeList<T>
   private keep(item: KubeObject): void {
     const mapped = this.mapItem(item);
     if (mapped !== undefined) this.items.push(mapped);
+    if (++this.decoded % EDEN_EVERY === 0) collectEden();
   }
 
   /** The list: the envelope's fields with the mapped items. */
@@ -213,4 +215,15 @@ export class ListDecoder<T extends KubeObject> implements BodyReader<KubeList<T>
     if (!this.sawItems && Array.isArray(list.items)) for (const item of list.items) this.keep(item);
     return { ...list, items: this.items };
   }
+}
+
+/**
+ * Under Bun, the parsed items of a page are garbage as soon as mapped, but JSC's young generation
+ * waited for the page's end: a young collection every 100 items took an active 5,000-pod gate from
+ * 51.0 to 47.4 MB (1.30x -> 1.21x the finished gate's 39 MB; bench/rollout-status-memory.mjs, medians
+ * of 3), at no measurable time. Node's scavenger keeps up by itself.
+ */
+const EDEN_EVERY = 100;
+function collectEden(): void {
+  (globalThis as { Bun?: { gc(full: boolean): void } }).Bun?.gc(false);
 }
