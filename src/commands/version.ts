@@ -46,12 +46,14 @@ export async function run(ctx: CommandContext, _args: string[], opts: VersionOpt
   }
   const plugin = pluginVersionInfo();
   let server: ServerVersion | undefined;
+  // As kubectl version: the client part is printed, then a server that cannot be asked is an error, exit 1.
+  let failure: string | undefined;
   if (!opts.client) {
     try {
       server = await fetchServerVersion(ctx);
     } catch (err) {
       const message = err instanceof Error ? (err.name === 'AbortError' || err.name === 'TimeoutError' ? `no answer within ${SERVER_VERSION_TIMEOUT_MS / 1000}s` : err.message) : String(err);
-      ctx.term.stderr.write(`Warning: could not get the server version: ${message.split('\n')[0]}\n`);
+      failure = `could not get the server version: ${message.split('\n')[0]}`;
     }
   }
   const out = ctx.term.stdout;
@@ -60,9 +62,11 @@ export async function run(ctx: CommandContext, _args: string[], opts: VersionOpt
     if (server) doc.serverVersion = server;
     // The YAML library loads only for -o yaml (lazy.ts has preloaded it then).
     out.write(format === 'json' ? `${JSON.stringify(doc, null, 2)}\n` : (await import('../lib/yaml')).yamlLib().stringify(doc));
-    return 0;
+  } else {
+    out.write(`Plugin Version: ${plugin.gitVersion}\n`);
+    if (server) out.write(`Server Version: ${server.gitVersion ?? `v${server.major ?? '?'}.${server.minor ?? '?'}`}\n`);
   }
-  out.write(`Plugin Version: ${plugin.gitVersion}\n`);
-  if (server) out.write(`Server Version: ${server.gitVersion ?? `v${server.major ?? '?'}.${server.minor ?? '?'}`}\n`);
-  return 0;
+  if (failure === undefined) return 0;
+  ctx.term.stderr.write(`error: ${failure}\n`);
+  return 1;
 }

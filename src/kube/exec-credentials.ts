@@ -54,6 +54,8 @@ export async function pluginCredentials(plugin: NonNullable<ConnectionConfig['pl
     try {
       await kc.applyToHTTPSOptions(opts as never);
     } catch (e) {
+      const exec = plugin.user.exec as { command?: unknown; installHint?: unknown } | undefined;
+      if (exec && (e as NodeJS.ErrnoException)?.code === 'ENOENT') throw new CliError(pluginNotFound(plugin.name, String(exec.command ?? ''), exec.installHint));
       const detail = redactTokenLike(envRedact(redact(String((e as Error)?.message ?? e).trim().split('\n')[0] ?? '')));
       throw new CliError(`getting credentials for user "${plugin.name}" from ${what} failed${detail ? `: ${detail}` : ''}`);
     }
@@ -72,4 +74,13 @@ export async function pluginCredentials(plugin: NonNullable<ConnectionConfig['pl
       return cached.value;
     },
   };
+}
+
+/**
+ * client-go's words for a plugin that is not installed (exec.go: "exec: executable X not found" and
+ * the kubeconfig's installHint, else a pointer to the docs), as one line naming the kubeconfig user.
+ */
+export function pluginNotFound(user: string, command: string, installHint: unknown): string {
+  const hint = typeof installHint === 'string' && installHint.trim() ? installHint.trim().replace(/\s*\n\s*/g, ' ') : 'it looks like a client-go credential plugin that is not installed (https://kubernetes.io/docs/reference/access-authn-authz/authentication/#client-go-credential-plugins)';
+  return `getting credentials for user "${user}": exec plugin: executable ${command} not found: ${hint}`;
 }

@@ -273,6 +273,8 @@ export class Transport {
   /** How connections reach the server through config.proxy; undefined: directly. */
   private readonly tunnel: TunnelSettings | undefined;
   private proxyLogged = false;
+  /** The server answered a request of this client (a refused connection after that is a restart). */
+  private contacted = false;
 
   constructor(readonly config: TransportConfig) {
     this.base = new URL(config.server);
@@ -461,11 +463,12 @@ export class Transport {
         }
         if (ex.phase === 'connect') this.logLine(`${req.method} ${this.url(req.path, req.query)} failed in ${Date.now() - started} milliseconds: ${error.code ?? error.message}`);
         const errorCode = ex.phase === 'body' ? (error.code ?? 'ECONNRESET') : error.code;
-        const decision = retryDecision({ method: req.method, idempotent, attempt, errorCode, maxAttempts: req.maxAttempts }, this.config.random);
+        const decision = retryDecision({ method: req.method, idempotent, attempt, errorCode, contacted: this.contacted, maxAttempts: req.maxAttempts }, this.config.random);
         if (!decision.retry) throw transportError(error, this.config.server, req.timeoutMs ?? this.config.requestTimeoutMs, this.config.clientCertificate);
         await this.sleep(decision.delayMs, req.signal);
         continue;
       }
+      this.contacted = true;
       if (ex.kind === 'stream') {
         this.emitWarnings(ex.headers);
         this.logResponse(req, ex.status, ex.statusText, started, ex.headers, undefined);

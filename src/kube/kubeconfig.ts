@@ -132,8 +132,9 @@ export async function parseKubeconfigText(text: string, file: string): Promise<R
       }
     }
   } catch (e) {
-    const msg = (e as Error).message.split('\n')[0];
-    fail(`kubeconfig "${file}" is not valid YAML: ${msg}`);
+    const { yamlErrorLine } = await import('../lib/yaml');
+    const { line, column, message } = yamlErrorLine(e);
+    fail(`kubeconfig "${file}" is not valid YAML${line !== undefined ? ` (line ${line}, column ${column})` : ''}: ${message}`);
   }
   if (doc === null || doc === undefined) return {};
   if (typeof doc !== 'object' || Array.isArray(doc)) fail(`kubeconfig "${file}" is not valid: expected a YAML mapping with clusters, users and contexts`);

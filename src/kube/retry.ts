@@ -24,6 +24,12 @@ export interface RetryInput {
   attempt: number;
   status?: number;
   errorCode?: string;
+  /**
+   * The server answered this process before. A refused connection to one that never did is final at
+   * once, as in kubectl (client-go's rest/request.go retries a GET only on a reset or an EOF): it is
+   * down or the address is wrong. One that answered before is restarting, and is worth a few tries.
+   */
+  contacted?: boolean;
   /** Raw Retry-After header value. */
   retryAfter?: string;
   maxAttempts?: number;
@@ -67,7 +73,7 @@ export function retryDecision(input: RetryInput, random: () => number = Math.ran
     }
   } else if (input.errorCode !== undefined) {
     // A refused connection is usually a server that is down, not a blip: give up sooner.
-    if (input.errorCode === 'ECONNREFUSED' && input.attempt >= REFUSED_MAX_ATTEMPTS) return { retry: false, delayMs: 0, reason: 'connection refused' };
+    if (input.errorCode === 'ECONNREFUSED' && (input.contacted === false || input.attempt >= REFUSED_MAX_ATTEMPTS)) return { retry: false, delayMs: 0, reason: 'connection refused' };
     if (RETRIABLE_ERRORS_ANY.has(input.errorCode) || (input.idempotent && RETRIABLE_ERRORS_IDEMPOTENT.has(input.errorCode))) {
       retriable = true;
       reason = input.errorCode;

@@ -4,7 +4,7 @@
 // (MAX_MANIFEST_BYTES) and aliases (a "billion laughs" alias bomb), each reported naming the file.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type * as YAML from 'yaml';
-import { yamlLib } from './yaml';
+import { yamlErrorLine, yamlLib } from './yaml';
 
 /** Far above any real manifest (an object is at most ~1.5 MiB in etcd); bounds what a mistaken path costs. */
 export const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
@@ -96,7 +96,7 @@ export function* yamlDocuments(text: string, source: string): Generator<ParsedDo
     const err = doc.errors[0];
     if (err) {
       const line = lines.linePos(err.pos[0]).line;
-      throw new ManifestInputError(`error parsing ${source} line ${line}: ${err.message.split('\n')[0]}`);
+      throw new ManifestInputError(`error parsing ${source} line ${line}: ${yamlErrorLine(err).message}`);
     }
     try {
       return { value: flattenStrings(doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT })), index };

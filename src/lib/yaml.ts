@@ -19,3 +19,15 @@ export function yamlLib(): typeof YAML {
   lib ??= (typeof require === 'function' ? require('yaml') : process.getBuiltinModule('node:module').createRequire(import.meta.url)('yaml')) as typeof YAML;
   return lib;
 }
+
+/**
+ * A YAML syntax error as one line: yaml's message ends "at line L, column C:" and a code frame on
+ * the lines below (cut off, that left a dangling colon); the position moves to the front.
+ */
+export function yamlErrorLine(err: unknown): { line?: number; column?: number; message: string } {
+  const text = String((err as Error)?.message ?? err);
+  const first = text.split('\n')[0]!.trim();
+  const m = /^(.*?)\s+at line (\d+), column (\d+):?$/.exec(first);
+  if (m) return { line: Number(m[2]), column: Number(m[3]), message: m[1]! };
+  return { message: first.replace(/:$/, '') };
+}

@@ -45,14 +45,24 @@ test('version -o json and -o yaml', async () => {
   assert.match(bad.stderr, /^error: --output must be 'yaml' or 'json'/);
 });
 
-test('an unreachable server or a missing kubeconfig: plugin version, a warning, exit 0, quickly', async () => {
+test('an unreachable server or a missing kubeconfig: the plugin version, then one error line and exit 1, as kubectl version does; a refused connection as fast as kubectl (no retry before the server ever answered)', async () => {
   const started = Date.now();
   const r = await runCli(['version', '-s', 'http://127.0.0.1:1']);
-  assert.equal(r.code, 0);
+  const took = Date.now() - started;
+  assert.equal(r.code, 1);
   assert.match(r.stdout, /^Plugin Version: v\d+\.\d+\.\d+\n$/);
-  assert.match(r.stderr, /^Warning: could not get the server version: the server at http:\/\/127\.0\.0\.1:1 is unreachable: connection refused\n$/);
-  assert.ok(Date.now() - started < 5000, 'bounded by the short version timeout');
+  assert.equal(r.stderr, 'error: could not get the server version: the server at http://127.0.0.1:1 is unreachable: connection refused\n');
+  // It retried a refused connection 3 times first (0.3-0.6 s of backoff); kubectl fails at once.
+  const refused = await runCli(['rollout', 'status', 'cloneset/web', '-s', 'http://127.0.0.1:1']);
+  assert.equal(refused.code, 1);
+  assert.equal(refused.stderr, 'error: the server at http://127.0.0.1:1 is unreachable: connection refused\n');
+  const noRetry = await runCli(['rollout', 'status', 'cloneset/web', '-s', 'http://127.0.0.1:1', '-v=6']);
+  assert.equal(noRetry.stderr.match(/failed in \d+ milliseconds: ECONNREFUSED/g)?.length, 1, noRetry.stderr);
+  assert.ok(took < 5000, 'bounded by the short version timeout');
+  const json = await runCli(['version', '-o', 'json', '-s', 'http://127.0.0.1:1']);
+  assert.equal(json.code, 1);
+  assert.ok((JSON.parse(json.stdout) as { pluginVersion?: unknown }).pluginVersion);
   const none = await runCli(['version'], { env: { KUBECONFIG: undefined } });
-  assert.equal(none.code, 0);
-  assert.match(none.stderr, /^Warning: could not get the server version: no kubeconfig found/);
+  assert.equal(none.code, 1);
+  assert.match(none.stderr, /^error: could not get the server version: no kubeconfig found/);
 });

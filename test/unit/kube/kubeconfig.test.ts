@@ -104,6 +104,9 @@ test('default file is ~/.kube/config; none at all is a clear error unless --serv
 test('bad kubeconfig files: not YAML, not a mapping, no current context, dangling references', async () => {
   const bad = file('bad.yaml', 'clusters: [\n  - name: x\n   bad: : :\n');
   await usage(() => connect({}, { kubeconfig: bad }), /kubeconfig ".*bad.yaml" is not valid YAML/);
+  // The position and the cause, not a dangling "... at line 4, column 1:" (yaml's code frame was cut off).
+  const flow = file('flow.yaml', 'apiVersion: v1\nkind: Config\nclusters: [{name: c\n');
+  await usage(() => connect({}, { kubeconfig: flow }), /^kubeconfig ".*flow\.yaml" is not valid YAML \(line 4, column 1\): Flow map in block collection must be sufficiently indented and end with a \}$/);
   const list = file('list.yaml', '- a\n- b\n');
   await usage(() => connect({}, { kubeconfig: list }), /is not valid: expected a YAML mapping/);
   const noCtx = file('noctx.yaml', config({ clusters: { a: { server: 'https://a' } }, users: { a: {} }, contexts: { a: { cluster: 'a', user: 'a' } } }));

@@ -58,3 +58,13 @@ test('Retry-After is honoured (seconds or HTTP date), too long means give up', (
   assert.deepEqual([w.retry, w.delayMs], [true, 1000]);
   assert.equal(retryDecision({ method: 'GET', idempotent: true, attempt: 1, status: 429, retryAfter: '3600' }, half).retry, false);
 });
+
+test('a refused connection to a server that never answered this process is final at once, as in kubectl (client-go rest/request.go retries a GET only on a reset or EOF); after an answer it is a restart, tried 3 times', () => {
+  for (const method of ['GET', 'POST']) {
+    const d = retryDecision({ method, idempotent: method === 'GET', attempt: 1, errorCode: 'ECONNREFUSED', contacted: false }, half);
+    assert.deepEqual([d.retry, d.reason], [false, 'connection refused']);
+    assert.equal(retryDecision({ method, idempotent: method === 'GET', attempt: 1, errorCode: 'ECONNREFUSED', contacted: true }, half).retry, true);
+  }
+  // A reset is not a refusal: retried on a GET whether or not the server answered before.
+  assert.equal(retryDecision({ method: 'GET', idempotent: true, attempt: 1, errorCode: 'ECONNRESET', contacted: false }, half).retry, true);
+});

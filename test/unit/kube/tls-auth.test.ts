@@ -177,6 +177,21 @@ test('a failing exec plugin is one line naming the user and plugin, without its 
   });
 });
 
+test('an exec plugin that is not installed names the command, the kubeconfig user and the installHint, as client-go does (exec.go "executable X not found"); it said "spawn X ENOENT"', async () => {
+  const exec = { apiVersion: 'client.authentication.k8s.io/v1', command: 'no-such-credential-plugin', interactiveMode: 'Never' };
+  await assert.rejects(version(kubeconfig('exec-missing.yaml', { 'certificate-authority-data': caData }, { exec })), (e: unknown) => {
+    assert.ok(e instanceof CliError);
+    assert.equal(e.message, 'getting credentials for user "me": exec plugin: executable no-such-credential-plugin not found: it looks like a client-go credential plugin that is not installed (https://kubernetes.io/docs/reference/access-authn-authz/authentication/#client-go-credential-plugins)');
+    return true;
+  });
+  const hinted = { ...exec, installHint: 'Install gke-gcloud-auth-plugin:\n  gcloud components install gke-gcloud-auth-plugin\n' };
+  await assert.rejects(version(kubeconfig('exec-hint.yaml', { 'certificate-authority-data': caData }, { exec: hinted })), (e: unknown) => {
+    assert.ok(e instanceof CliError);
+    assert.equal(e.message, 'getting credentials for user "me": exec plugin: executable no-such-credential-plugin not found: Install gke-gcloud-auth-plugin: gcloud components install gke-gcloud-auth-plugin');
+    return true;
+  });
+});
+
 test('client certificates (data or files) authenticate; the key never appears at -v=9', async () => {
   const key = readFileSync(join(dir, 'client.key'), 'utf8');
   const lines: string[] = [];
