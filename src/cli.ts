@@ -13,14 +13,15 @@ import { noteCommand } from './cli/code-cache';
 import type { KubeClient } from './kube/client';
 
 function exitCodesHelp(): string {
-  return [
-    'Exit codes:',
-    '  0  success / the awaited condition holds',
-    '  1  failed: API error, not found, forbidden, conflict, rollout failed, object deleted',
-    '  2  usage or invalid input (nothing was sent to the server)',
-    '  3  timed out (--timeout elapsed while waiting)',
-    '  4  not finished yet (--watch=false: still progressing or paused)',
-  ].join('\n');
+  const rows: Array<[number, string]> = [
+    [0, 'success / the awaited condition holds'],
+    [1, 'failed: API error, not found, forbidden, conflict, rollout failed, object deleted'],
+    [2, 'usage or invalid input (nothing was sent to the server)'],
+    [3, 'timed out (--timeout elapsed while waiting)'],
+    [4, 'not finished yet (--watch=false: still progressing or paused)'],
+    [130, 'interrupted (Ctrl-C): what was done is printed; a rerun resumes from the cluster'],
+  ];
+  return ['Exit codes:', ...rows.map(([code, text]) => `  ${String(code).padEnd(3)}  ${text}`)].join('\n');
 }
 
 /** The contract's "Kruise Rollout" commands (rollouts.kruise.io), one line each. */
@@ -57,12 +58,17 @@ export function buildProgram(ctx: CommandContext, only?: string, sub?: string): 
     .usage('<command> [flags]')
     .helpCommand(false)
     .showSuggestionAfterError(true)
-    .addHelpText('after', `\n${kruiseRolloutHelp()}\n\n${globalsHelp()}\n\n${exitCodesHelp()}\n\nUse "${ctx.programName} <command> --help" for more about a command.`);
+    .addHelpText('after', `\n${kruiseRolloutHelp()}\n\n${globalsHelp()}\n\n${exitCodesHelp()}\n\nUse "${ctx.programName} <command> --help" for more information about a given command.`);
   const owner = only && only !== '__complete' ? COMMAND_GROUPS.find((g) => g.names.includes(only)) : undefined;
   if (owner) owner.register(program, ctx, false, sub);
   else for (const group of COMMAND_GROUPS) group.register(program, ctx, only !== '__complete');
   const configure = (cmd: Command): void => {
     cmd.exitOverride();
+    // commander suggests a flag from the whole word: `--timout=5s` found nothing; the name alone finds --timeout.
+    // (unknownOption is commander's own, not in its typings.)
+    const withUnknown = cmd as unknown as { unknownOption(flag: string): never };
+    const unknownOption = withUnknown.unknownOption.bind(cmd);
+    withUnknown.unknownOption = (flag: string): never => unknownOption(/^--[^=]+=/.test(flag) ? flag.slice(0, flag.indexOf('=')) : flag);
     cmd.configureOutput({
       writeOut: (s) => ctx.term.stdout.write(s),
       writeErr: (s) => ctx.term.stderr.write(s),
@@ -165,11 +171,15 @@ export async function main(argv: string[]): Promise<number> {
     });
   }
   let globals: GlobalFlags = defaultGlobals();
+  let usagePath = (): string => '';
   try {
     const parsed = parseArgv(argv.slice(2));
     globals = parsed.globals;
     const ctx = makeContext(globals, invokedAs(argv));
+    // `kubectl kruise --version`: the plugin's version, as `version --client` prints it.
+    if (parsed.rest.length === 1 && parsed.rest[0] === '--version') parsed.rest.splice(0, 1, 'version', '--client');
     const program = buildProgram(ctx, parsed.rest[0], parsed.rest[1]);
+    usagePath = (): string => commandPath(program, parsed.rest);
     if (parsed.rest.length === 0) {
       noteCommand('help');
       program.outputHelp();
@@ -183,11 +193,26 @@ export async function main(argv: string[]): Promise<number> {
         noteCommand('help');
         return ExitCode.OK;
       }
-      outputFor(2).write(`See '${programNameFor(invokedAs(argv))} --help' for usage.\n`);
+      outputFor(2).write(`See '${[programNameFor(invokedAs(argv)), usagePath()].filter(Boolean).join(' ')} --help' for usage.\n`);
       return ExitCode.USAGE;
     }
     return reportError(err, outputFor(2), globals.verbosity);
   }
+}
+
+/** The words of the deepest command the line names (`rollout status`), for the help a usage error points at. */
+function commandPath(program: Command, words: readonly string[]): string {
+  const path: string[] = [];
+  let cmd = program;
+  for (const word of words) {
+    if (word === '--') break;
+    if (word.startsWith('-')) continue;
+    const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!sub) break;
+    path.push(sub.name());
+    cmd = sub;
+  }
+  return path.join(' ');
 }
 
 // Exit explicitly: keep-alive sockets or a leftover timer must not hold a finished command open.

@@ -6,6 +6,7 @@ import { usageError, failure } from '../cli/exit';
 import { dns1123SubdomainProblem } from '../kruise/names';
 import { labelSelectorString } from '../kruise/selectors';
 import { getWithAdvancedHint } from '../kube/resolve';
+import { nameMissing } from '../kube/targets';
 import type { LabelSelectorShape } from '../kruise/builders/imagepulljob';
 import { subsetTemplateOf } from '../kruise/rules/uniteddeployment';
 
@@ -25,7 +26,7 @@ export function parseSingleRef(args: readonly string[], verb: string): ResourceR
     type = args[0]!.slice(0, slash);
     name = args[0]!.slice(slash + 1);
   } else {
-    if (args.length < 2) throw usageError(`${verb} needs a name: ${args[0]}/NAME`);
+    if (args.length < 2) throw nameMissing(args[0]!, `${verb} needs a name: ${args[0]}/NAME`);
     if (args.length > 2) throw usageError(`${verb} takes one resource; unexpected argument "${args[2]}"`);
     type = args[0]!;
     name = args[1]!;

@@ -10,7 +10,8 @@ import { usageError } from '../cli/exit';
 import { dns1123LabelProblem, dns1123SubdomainProblem } from '../kruise/names';
 import type { KubeClient, KubeObject, ResourceType } from './client';
 import { splitApiVersion } from '../kruise/api-version';
-import { lookupKind } from './aliases';
+import { lookupKind, lookupType } from './aliases';
+import { unknownTypeError } from './resolve';
 import { resourceLabel } from './errors';
 
 export type TargetSpec =
@@ -116,13 +117,23 @@ export function parseTargets(input: TargetInput): TargetSpec[] {
   }
   const type = args[0]!;
   const types = splitTypes(type);
-  if (args.length === 1) throw usageError(`a name is required for "${type}": give ${type}/NAME, "${type} NAME", -l SELECTOR or --all`);
+  if (args.length === 1) throw nameMissing(type, `a name is required for "${type}": give ${type}/NAME, "${type} NAME" or ${type} -l SELECTOR`);
   const names = args.slice(1).map((name) => {
     if (name.includes('/')) throw usageError(`"${truncate(name)}" looks like TYPE/NAME: do not mix it with "${type} NAME" (there is no need to give the type separately)`);
     validateName(name);
     return name;
   });
   return types.flatMap((t) => names.map((name) => ({ kind: 'named' as const, type: t, name })));
+}
+
+/**
+ * A lone word where TYPE/NAME was wanted: kubectl reads it as a type, so a word no kind is spelt
+ * like ("web", a name given without its type) is the server's answer for an unknown type, not a
+ * hint about names that would send the user to a flag the command may refuse.
+ */
+export function nameMissing(word: string, message: string): Error {
+  const unknown = word.split(',').find((t) => lookupType(t) === undefined);
+  return unknown !== undefined ? unknownTypeError(unknown, undefined, true) : usageError(message);
 }
 
 /** `deployment,cloneset` (kubectl's TYPE1,TYPE2 form): each type validated on its own. */

@@ -22,8 +22,37 @@ test('--help lists the subcommands, global flags and exit codes, and exits 0', (
   assert.match(r.stdout, /^Usage: kubectl kruise <command> \[flags\]/);
   assert.match(r.stdout, /completion/);
   assert.match(r.stdout, /--kubeconfig/);
-  assert.match(r.stdout, /3 {2}timed out/);
+  assert.match(r.stdout, /^ {2}3 {4}timed out/m);
+  assert.match(r.stdout, /^ {2}130 {2}interrupted \(Ctrl-C\)/m);
+  assert.match(r.stdout, /\nUse "kubectl kruise <command> --help" for more information about a given command\.\n$/);
   assert.equal(r.stderr, '');
+});
+
+test('--version prints the plugin version as `version --client` does, exit 0, nothing sent', () => {
+  const r = run(join(bin, 'kubectl-kruise'), ['--version']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^Plugin Version: v\d+\.\d+\.\d+\S*\n$/);
+  assert.equal(r.stderr, '');
+});
+
+test('usage errors point at the help of the command they are about; a --flag=value typo gets its suggestion; a lone name is an unknown type, as in kubectl', () => {
+  const k = join(bin, 'kubectl-kruise');
+  const typo = run(k, ['rollout', 'status', 'deployment/web', '--timout=5s']);
+  assert.equal(typo.code, 2);
+  assert.equal(typo.stderr, "error: unknown option '--timout'\n(Did you mean --timeout?)\nSee 'kubectl kruise rollout status --help' for usage.\n");
+  const sub = run(k, ['rollout', 'statu', 'deployment/web']);
+  assert.equal(sub.code, 2);
+  assert.match(sub.stderr, /\nSee 'kubectl kruise rollout --help' for usage\.\n$/);
+  const set = run(k, ['set', 'image', '--frob', 'cloneset/web', 'a=b:1']);
+  assert.match(set.stderr, /\nSee 'kubectl kruise set image --help' for usage\.\n$/);
+  const top = run(k, ['frobnicate']);
+  assert.match(top.stderr, /\nSee 'kubectl kruise --help' for usage\.\n$/);
+  // "web" is a name given without its type: not a hint about --all, which rollout status refuses.
+  for (const args of [['rollout', 'status', 'web'], ['set', 'image', 'web', 'app=nginx:1.27'], ['restart', 'web']]) {
+    const lone = run(k, [...args, '-s', 'http://127.0.0.1:1']);
+    assert.equal(lone.code, 2, args.join(' '));
+    assert.equal(lone.stderr, 'error: the server doesn\'t have a resource type "web"\n', args.join(' '));
+  }
 });
 
 test('an unknown subcommand or flag is a usage error: one error line, exit 2', () => {

@@ -3,6 +3,7 @@
 // No cluster access here, so the --local path can use it too.
 import { usageError } from '../../cli/exit';
 import { lookupType } from '../../kube/aliases';
+import { nameMissing } from '../../kube/targets';
 import { validateName, validateSelector } from '../../kube/targets';
 import { selectorRefusal } from '../../kruise/object-edits';
 
@@ -126,7 +127,7 @@ export function parseSelection(verb: string, resources: readonly string[], flags
       if (n.includes('/')) throw usageError(`there is no need to specify a resource type as a separate argument when passing arguments in resource/name form ("${n}")`);
     }
     if (names.length > 0 && (selector !== undefined || all)) throw usageError('names cannot be combined with -l/--selector or --all');
-    if (names.length === 0 && selector === undefined && !all) throw usageError(`${verb} needs a name: ${type}/NAME, ${type} NAME, or ${type} with -l SELECTOR or --all`);
+    if (names.length === 0 && selector === undefined && !all) throw nameMissing(type!, `${verb} needs a name: ${type}/NAME, ${type} NAME, or ${type} with -l SELECTOR or --all`);
     // kubectl's TYPE1,TYPE2 form: every type with every name (or with the selector / --all).
     const types = type!.split(',');
     refs = types.flatMap((t) => (names.length > 0 ? names.map((name) => ({ type: t, name })) : [{ type: t }]));

@@ -65,7 +65,11 @@ test("kubectl's TYPE1,TYPE2 form: every type with the selector, --all or every n
 
 test('malformed references and names are usage errors before any request', () => {
   usage({ args: [] }, /you must specify the type of resource and a name/);
-  usage({ args: ['cloneset'] }, /a name is required for "cloneset"/);
+  // No --all hint: the rollout verbs refuse --all (only set takes it, with targets of its own).
+  usage({ args: ['cloneset'] }, /^a name is required for "cloneset": give cloneset\/NAME, "cloneset NAME" or cloneset -l SELECTOR$/);
+  // A lone word no kind is spelt like is a name given without its type: kubectl's answer, before any request.
+  usage({ args: ['web'] }, /^the server doesn't have a resource type "web"$/);
+  usage({ args: ['cloneset,web'] }, /^the server doesn't have a resource type "web"$/);
   usage({ args: ['/web'] }, /the type is empty/);
   usage({ args: ['cloneset/'] }, /the name is empty/);
   usage({ args: ['cloneset/web/extra'] }, /exactly one "\/"/);
