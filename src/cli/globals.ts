@@ -13,6 +13,9 @@ export interface GlobalFlags {
   token?: string;
   as?: string;
   asGroups: string[];
+  asUid?: string;
+  /** --as-user-extra values as given (KEY=VALUE), repeated for several values. */
+  asUserExtra: string[];
   certificateAuthority?: string;
   clientCertificate?: string;
   clientKey?: string;
@@ -25,7 +28,7 @@ export interface GlobalFlags {
   noColor: boolean;
 }
 
-type Key = Exclude<keyof GlobalFlags, 'asGroups' | 'verbosity' | 'noColor' | 'requestTimeoutMs' | 'insecureSkipTlsVerify'>;
+type Key = Exclude<keyof GlobalFlags, 'asGroups' | 'asUserExtra' | 'verbosity' | 'noColor' | 'requestTimeoutMs' | 'insecureSkipTlsVerify'>;
 
 interface FlagSpec {
   long: string;
@@ -44,6 +47,8 @@ const SPECS: FlagSpec[] = [
   { long: 'token', kind: 'string', key: 'token' },
   { long: 'as', kind: 'string', key: 'as' },
   { long: 'as-group', kind: 'list', key: 'asGroups' },
+  { long: 'as-uid', kind: 'string', key: 'asUid' },
+  { long: 'as-user-extra', kind: 'list', key: 'asUserExtra' },
   { long: 'certificate-authority', kind: 'string', key: 'certificateAuthority' },
   { long: 'client-certificate', kind: 'string', key: 'clientCertificate' },
   { long: 'client-key', kind: 'string', key: 'clientKey' },
@@ -68,6 +73,7 @@ export const GLOBAL_FLAG_HELP: ReadonlyArray<[string, string]> = [
   ['-s, --server=URL', 'address of the Kubernetes API server'],
   ['--token=TOKEN', 'bearer token for authentication'],
   ['--as=USER, --as-group=GROUP', 'impersonate a user / group'],
+  ['--as-uid=UID, --as-user-extra=KEY=VALUE', 'the impersonated user\'s UID / user extras (repeat for several values)'],
   ['--certificate-authority=PATH', 'CA bundle to verify the server with'],
   ['--client-certificate=PATH, --client-key=PATH', 'TLS client credentials'],
   ['--insecure-skip-tls-verify', 'do not verify the server certificate (insecure)'],
@@ -106,7 +112,7 @@ function parseBool(value: string, flag: string): boolean {
 }
 
 export function defaultGlobals(): GlobalFlags {
-  return { asGroups: [], requestTimeoutMs: 0, verbosity: 0, noColor: false };
+  return { asGroups: [], asUserExtra: [], requestTimeoutMs: 0, verbosity: 0, noColor: false };
 }
 
 /**
@@ -141,7 +147,7 @@ export function extractGlobalFlags(argv: readonly string[]): { globals: GlobalFl
         globals[spec.key as Key] = raw;
         return;
       case 'list':
-        globals.asGroups.push(raw);
+        (spec.key === 'asUserExtra' ? globals.asUserExtra : globals.asGroups).push(raw);
         return;
       case 'verbosity': {
         if (!/^\d+$/.test(raw)) throw usageError(`invalid value "${raw}" for ${display}: expected a log level 0-9`);

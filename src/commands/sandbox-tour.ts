@@ -99,8 +99,11 @@ interface Step {
   api?: { method: string; path: string; body: unknown; contentType: string; done: string };
 }
 
-function findKubectl(): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(':')) {
+/** The kubectl that ran us (KUBECTL_PATH, which kubectl ≥ 1.36 passes to plugins), else the first on PATH. */
+export function findKubectl(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const given = env.KUBECTL_PATH;
+  if (given && existsSync(given)) return given;
+  for (const dir of (env.PATH ?? '').split(':')) {
     const p = join(dir, 'kubectl');
     if (dir && existsSync(p)) return p;
   }

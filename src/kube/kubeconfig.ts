@@ -378,11 +378,14 @@ export function resolveConnection(merged: MergedKubeconfig, globals: GlobalFlags
 
   const asUser = globals.as ?? (typeof u.as === 'string' && u.as !== '' ? u.as : undefined);
   const asGroups = globals.asGroups.length ? globals.asGroups : Array.isArray(u['as-groups']) ? u['as-groups'].map(String) : [];
-  if (asUser !== undefined || asGroups.length) {
-    if (asUser === undefined) fail('--as-group needs --as (a user to impersonate)');
+  const asUid = globals.asUid ?? (typeof u['as-uid'] === 'string' && u['as-uid'] !== '' ? u['as-uid'] : undefined);
+  const asExtra = globals.asUserExtra.length ? userExtras(globals.asUserExtra) : u['as-user-extra'] && typeof u['as-user-extra'] === 'object' ? (u['as-user-extra'] as Record<string, string[]>) : undefined;
+  if (asUser !== undefined || asGroups.length || asUid !== undefined || asExtra) {
+    // client-go's rest.Config check: impersonating groups, a UID or extras needs a user.
+    if (asUser === undefined) fail(`${[asGroups.length ? '--as-group' : '', asUid !== undefined ? '--as-uid' : '', asExtra ? '--as-user-extra' : ''].filter(Boolean).join(', ')} needs --as (a user to impersonate)`);
     conn.impersonate = { user: asUser, groups: asGroups };
-    if (typeof u['as-uid'] === 'string') conn.impersonate.uid = u['as-uid'];
-    if (u['as-user-extra'] && typeof u['as-user-extra'] === 'object') conn.impersonate.extra = u['as-user-extra'];
+    if (asUid !== undefined) conn.impersonate.uid = asUid;
+    if (asExtra) conn.impersonate.extra = asExtra;
   }
 
   // An explicit --token (or client certificate flags) replaces the plugin, as in kubectl.
@@ -391,6 +394,17 @@ export function resolveConnection(merged: MergedKubeconfig, globals: GlobalFlags
     conn.pluginUser = { name: userEntryName, user: u, cluster: c, server, dir: udir };
   }
   return conn;
+}
+
+/** --as-user-extra KEY=VALUE values (repeated: several values of a key), as kubectl's StringToStringSlice reads them. */
+function userExtras(values: readonly string[]): Record<string, string[]> {
+  const extra: Record<string, string[]> = {};
+  for (const v of values) {
+    const eq = v.indexOf('=');
+    if (eq <= 0) fail(`invalid argument "${v}" for "--as-user-extra" flag: expected KEY=VALUE`);
+    (extra[v.slice(0, eq)] ??= []).push(v.slice(eq + 1));
+  }
+  return extra;
 }
 
 /** A URL with its password (and user) replaced, for messages: http://****@proxy:3128. */

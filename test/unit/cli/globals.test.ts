@@ -6,11 +6,14 @@ import { CliError } from '../../../src/cli/exit';
 test('global flags are taken from anywhere on the command line', () => {
   const { globals, rest } = extractGlobalFlags([
     'rollout', '-n', 'prod', 'status', 'cloneset/web', '--context=kind', '--timeout=30s', '-v=6', '--as-group', 'a', '--as-group=b',
+    '--as-uid=u-1', '--as-user-extra', 'scopes=openid', '--as-user-extra=scopes=profile',
   ]);
   assert.equal(globals.namespace, 'prod');
   assert.equal(globals.context, 'kind');
   assert.equal(globals.verbosity, 6);
   assert.deepEqual(globals.asGroups, ['a', 'b']);
+  assert.equal(globals.asUid, 'u-1');
+  assert.deepEqual(globals.asUserExtra, ['scopes=openid', 'scopes=profile']);
   assert.deepEqual(rest, ['rollout', 'status', 'cloneset/web', '--timeout=30s']);
 });
 

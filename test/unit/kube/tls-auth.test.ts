@@ -34,10 +34,11 @@ openssl('x509', '-req', '-in', 'client.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key'
 
 const TOKEN = 'tls-test-token-abcdef123456';
 const EXEC_TOKEN = 'exec-plugin-token-987654321';
-const seen: Array<{ auth?: string; url?: string; impersonate?: string | string[] }> = [];
+const seen: Array<{ auth?: string; url?: string; impersonate?: string | string[]; impersonation?: Record<string, string[]> }> = [];
 /** Who a request authenticates as: its client certificate's CN, or which token it bears. */
 function authenticate(req: import('node:http').IncomingMessage): string | undefined {
-  seen.push({ auth: req.headers.authorization, url: req.url, impersonate: req.headers['impersonate-user'] });
+  const impersonation = Object.fromEntries(Object.entries(req.headersDistinct).filter(([k]) => k.startsWith('impersonate-')).map(([k, v]) => [k, v ?? []]));
+  seen.push({ auth: req.headers.authorization, url: req.url, impersonate: req.headers['impersonate-user'], impersonation });
   const peer = (req.socket as import('node:tls').TLSSocket).getPeerCertificate?.();
   const certUser = peer && (req.socket as import('node:tls').TLSSocket).authorized ? peer.subject?.CN : undefined;
   if (certUser === 'cert-user') return certUser;
@@ -144,6 +145,20 @@ test('impersonation headers are sent', async () => {
   seen.length = 0;
   await version(kubeconfig('as.yaml', { 'certificate-authority-data': caData }, { token: TOKEN }), { as: 'alice' });
   assert.equal(seen[0]!.impersonate, 'alice');
+});
+
+test('--as-uid and --as-user-extra (kubectl\'s flags) send Impersonate-Uid and one Impersonate-Extra-KEY header per value, the key percent-encoded; without --as they are a usage error', async () => {
+  seen.length = 0;
+  const kc = kubeconfig('as-extra.yaml', { 'certificate-authority-data': caData }, { token: TOKEN });
+  await version(kc, { as: 'alice', asUid: '06f6ce97-e2c5', asUserExtra: ['scopes=openid', 'scopes=profile', 'acme.com/project=shop'] });
+  assert.deepEqual(seen[0]!.impersonation, {
+    'impersonate-user': ['alice'],
+    'impersonate-uid': ['06f6ce97-e2c5'],
+    'impersonate-extra-scopes': ['openid', 'profile'],
+    'impersonate-extra-acme.com%2fproject': ['shop'],
+  });
+  await assert.rejects(version(kc, { asUid: 'u1' }), (e: unknown) => e instanceof CliError && e.exitCode === 2 && e.message === '--as-uid needs --as (a user to impersonate)');
+  await assert.rejects(version(kc, { as: 'alice', asUserExtra: ['novalue'] }), (e: unknown) => e instanceof CliError && e.exitCode === 2 && /"--as-user-extra" flag: expected KEY=VALUE/.test(e.message));
 });
 
 test('exec credential plugin: relative to the kubeconfig, runs without a shell, its token is used and never printed', async () => {
