@@ -6,16 +6,25 @@ export function formatTable(headers: string[], rows: Array<Array<string | number
   const empty = opts.emptyCell ?? '<none>';
   const cells = rows.map((r) => r.map((c) => (c === undefined || c === '' ? empty : String(c))));
   const all = opts.noHeaders ? cells : [headers, ...cells];
-  const widths = headers.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
+  // Widths count what shows: a coloured cell's escape codes take no column on the terminal.
+  const widths = headers.map((_, i) => Math.max(...all.map((r) => visibleLength(r[i] ?? ''))));
   return all
     .map((r) =>
       r
-        .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
+        .map((c, i) => (i === r.length - 1 ? c : c + ' '.repeat(Math.max(0, widths[i]! - visibleLength(c)))))
         .join('   ')
         .trimEnd(),
     )
     .map((l) => `${l}\n`)
     .join('');
+}
+
+// SGR sequences (what chalk writes): ESC [ params m.
+const SGR = /\x1b\[[0-9;]*m/g;
+
+/** The columns a cell takes on a terminal: its length without colour escape codes. */
+export function visibleLength(text: string): number {
+  return text.includes('\x1b') ? text.replace(SGR, '').length : text.length;
 }
 
 /** Seconds as kubectl prints durations below two years: 45s, 2m30s, 4h, 3d. */
