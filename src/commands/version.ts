@@ -41,8 +41,8 @@ async function fetchServerVersion(ctx: CommandContext): Promise<ServerVersion> {
 
 export async function run(ctx: CommandContext, _args: string[], opts: VersionOptions): Promise<number> {
   const format = opts.output;
-  if (format !== undefined && format !== 'json' && format !== 'yaml') {
-    throw usageError(`--output must be 'yaml' or 'json' (got "${format}")`);
+  if (format !== undefined && format !== 'json' && format !== 'yaml' && format !== 'kyaml') {
+    throw usageError(`--output must be 'yaml', 'kyaml' or 'json' (got "${format}")`);
   }
   const plugin = pluginVersionInfo();
   let server: ServerVersion | undefined;
@@ -57,7 +57,11 @@ export async function run(ctx: CommandContext, _args: string[], opts: VersionOpt
     }
   }
   const out = ctx.term.stdout;
-  if (format === 'json' || format === 'yaml') {
+  if (format === 'kyaml') {
+    const doc: Record<string, unknown> = { pluginVersion: plugin };
+    if (server) doc.serverVersion = server;
+    out.write((await import('../printers/kyaml')).kyamlDocument(doc));
+  } else if (format === 'json' || format === 'yaml') {
     const doc: Record<string, unknown> = { pluginVersion: plugin };
     if (server) doc.serverVersion = server;
     // The YAML library loads only for -o yaml (lazy.ts has preloaded it then).

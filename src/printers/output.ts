@@ -5,12 +5,13 @@ import { apiGroupOf } from '../kruise/api-version';
 import type { KubeObject } from '../kruise/types';
 import { usageError } from '../cli/exit';
 import { compileJsonPath, JsonPathError } from './jsonpath';
+import { kyamlDocument } from './kyaml';
 
 export type OutputFormat =
   | { kind: 'default' }
   | { kind: 'wide' }
   | { kind: 'json' }
-  | { kind: 'yaml' }
+  | { kind: 'yaml'; kyaml?: boolean }
   | { kind: 'name' }
   | { kind: 'jsonpath'; template: string };
 
@@ -21,7 +22,9 @@ export function parseOutputFormat(value: string | undefined, allowed: readonly O
   if (value === undefined || value === '') return { kind: 'default' };
   const eq = value.indexOf('=');
   const name = eq === -1 ? value : value.slice(0, eq);
-  const supported = allowed.filter((k) => k !== 'default').map((k) => (k === 'jsonpath' ? 'jsonpath=TEMPLATE' : k));
+  const supported = allowed.filter((k) => k !== 'default').flatMap((k) => (k === 'jsonpath' ? ['jsonpath=TEMPLATE'] : k === 'yaml' ? ['yaml', 'kyaml'] : [k]));
+  // KYAML (KEP-5295) is YAML: wherever -o yaml is taken, -o kyaml is too.
+  if (value === 'kyaml' && allowed.includes('yaml')) return { kind: 'yaml', kyaml: true };
   if (name === 'jsonpath' && allowed.includes('jsonpath')) {
     const template = eq === -1 ? '' : value.slice(eq + 1);
     if (!template) throw usageError('template format specified but no template given (use -o jsonpath=TEMPLATE)');
@@ -60,6 +63,21 @@ export function mutationLine(kind: string, group: string, name: string, verb: st
   return `${resourceName(kind, group, name)} ${verb}${dryRunSuffix(dryRun)}`;
 }
 
+/**
+ * A value as -o yaml prints it: YAML 1.1 quoting (kubectl reads 1.1, where an unquoted `on`/`yes`/`y`
+ * would become a boolean), or KYAML for -o kyaml (its own `---` header).
+ */
+export function yamlText(data: unknown, format: { kyaml?: boolean } = {}): string {
+  if (format.kyaml) return kyamlDocument(data);
+  return yamlLib().stringify(data, { version: '1.1', lineWidth: 0, aliasDuplicateObjects: false });
+}
+
+/** A document of a stream (-w, JSON Lines' YAML twin): `---` between YAML documents; KYAML brings its own. */
+export function yamlStreamDocument(data: unknown, format: { kyaml?: boolean }, index: number): string {
+  const doc = yamlText(data, format);
+  return index === 0 || format.kyaml ? doc : `---\n${doc}`;
+}
+
 /** Prints objects in json/yaml/name/jsonpath form (a List when several, like kubectl). */
 export function formatObjects(objects: KubeObject[], format: OutputFormat, opts: { list?: boolean; jsonpathNewline?: boolean } = {}): string {
   // `opts.list`: a list request (kubectl get TYPE) prints a List even with one item.
@@ -70,8 +88,7 @@ export function formatObjects(objects: KubeObject[], format: OutputFormat, opts:
     case 'json':
       return `${JSON.stringify(data, null, 4)}\n`;
     case 'yaml':
-      // YAML 1.1 quoting: kubectl reads 1.1, where an unquoted `on`/`yes`/`y` would become a boolean.
-      return yamlLib().stringify(data, { version: '1.1', lineWidth: 0, aliasDuplicateObjects: false });
+      return yamlText(data, format);
     case 'name':
       return objects.map((o) => `${resourceName(o.kind ?? '', apiGroupOf(o.apiVersion), o.metadata.name ?? '')}\n`).join('');
     case 'jsonpath': {

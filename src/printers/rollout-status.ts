@@ -2,8 +2,7 @@
 // src/kruise/progress.ts, plus a failing pod's countdown), or one JSON Lines object / YAML
 // document / jsonpath result with the contract's fields.
 import type { RolloutProgress } from '../kruise/progress';
-import type { OutputFormat } from './output';
-import { yamlLib } from '../lib/yaml';
+import { yamlStreamDocument, type OutputFormat } from './output';
 import { compileJsonPath } from './jsonpath';
 
 /** Whole seconds left before a failing pod fails the rollout (never below 0). */
@@ -81,8 +80,7 @@ export function statusJsonLine(p: RolloutProgress, now: number = Date.now()): st
 export function statusDocument(p: RolloutProgress, now: number, format: OutputFormat, index: number): string {
   const view = statusView(p, now);
   if (format.kind === 'jsonpath') return compileJsonPath(format.template).execute(view);
-  const doc = yamlLib().stringify(view, { version: '1.1', lineWidth: 0 });
-  return index === 0 ? doc : `---\n${doc}`;
+  return yamlStreamDocument(view, format.kind === 'yaml' ? format : {}, index);
 }
 
 /** Identity of a state for de-duplication: a new line only when this changes (not on every countdown second). */

@@ -58,7 +58,7 @@ describe('describe rollout (v0.6.2 CRDs, CloneSet canary)', { skip: !haveRealCrd
     sb.clearAudit();
     const bad = await run('describe', 'rollout', 'rollout-web', '-o', 'wide');
     assert.equal(bad.code, 2);
-    assert.match(bad.stderr, /^error: unable to match a printer suitable for the output format "wide", allowed formats are: json,yaml\n$/);
+    assert.match(bad.stderr, /^error: unable to match a printer suitable for the output format "wide", allowed formats are: json,yaml,kyaml\n$/);
     const pps = await run('describe', 'pps', 'db', '-o', 'json');
     assert.equal(pps.code, 2);
     assert.equal(pps.stderr, 'error: -w and -o apply to describe rollout only\n');

@@ -43,8 +43,8 @@ TYPES_BY_COMMAND.expose = ['cloneset', 'asts', 'uniteddeployment', 'deployment',
 for (const verb of ['rollout status', 'rollout undo', 'rollout history', 'rollout pause', 'rollout resume', 'rollout restart', 'restart', 'explain partition']) TYPES_BY_COMMAND[verb]!.push('sidecarset');
 const FLAG_VALUES: Record<string, string[]> = {
   '--until': ['paused', 'complete', 'step='],
-  '-o': ['json', 'yaml', 'name', 'wide', 'jsonpath='],
-  '--output': ['json', 'yaml', 'name', 'wide', 'jsonpath='],
+  '-o': ['json', 'yaml', 'kyaml', 'name', 'wide', 'jsonpath='],
+  '--output': ['json', 'yaml', 'kyaml', 'name', 'wide', 'jsonpath='],
   '--dry-run': ['none', 'client', 'server'],
   '--via': ['auto', 'kruise', 'client'],
   '--kind': ['cloneset', 'asts', 'ads', 'statefulset', 'sidecarset'],

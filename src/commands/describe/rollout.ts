@@ -9,10 +9,9 @@ import type { KubeClient, KubeObject, Observation, ResourceType } from '../../ku
 import type { Pod } from '../../kruise/types';
 import { describeRollout, type RolloutDescribeView } from '../../kruise/rollout/describe-view';
 import { RolloutReadError } from '../../kruise/rollout/read';
-import { parseOutputFormat, type OutputFormat } from '../../printers/output';
+import { parseOutputFormat, yamlStreamDocument, yamlText, type OutputFormat } from '../../printers/output';
 import { paletteFor, type Palette } from '../../printers/colors';
 import { fitToTerminal, redrawInPlace, renderRolloutDescribe, rolloutChangeLine, terminalRows, viewChangeKey } from '../../printers/rollout-describe';
-import { yamlLib } from '../../lib/yaml';
 import type { DescribeRolloutFlags } from './rollout-type';
 import { batchReleaseResourceType, parseRolloutArgs, readRolloutObjects, rolloutResourceType, rolloutWorkloadTarget } from './rollout-source';
 
@@ -36,7 +35,7 @@ function printOnce(ctx: CommandContext, views: RolloutDescribeView[], format: Ou
   const out = ctx.term.stdout;
   if (format.kind === 'json' || format.kind === 'yaml') {
     const data = views.length === 1 ? views[0] : { apiVersion: 'v1', kind: 'List', items: views };
-    out.write(format.kind === 'json' ? `${JSON.stringify(data, null, 4)}\n` : yamlLib().stringify(data, { version: '1.1', lineWidth: 0 }));
+    out.write(format.kind === 'json' ? `${JSON.stringify(data, null, 4)}\n` : yamlText(data, format));
     return;
   }
   const palette = stdoutPalette(ctx);
@@ -130,7 +129,7 @@ async function watchRollout(ctx: CommandContext, client: KubeClient, rt: Resourc
         lastKey = key;
         if (format.kind === 'default') out.write(`${key}\n`);
         else if (format.kind === 'json') out.write(`${JSON.stringify(view)}\n`);
-        else out.write(`---\n${yamlLib().stringify(view, { version: '1.1', lineWidth: 0 })}`);
+        else out.write(yamlStreamDocument(view, format.kind === 'yaml' ? format : {}, 1));
       }
     }
     // Ends when a release seen in progress completes or fails; a Rollout already at rest when the watch

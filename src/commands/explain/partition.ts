@@ -11,7 +11,7 @@ import { applyFlags, parseKindFlag, type ExplainFlags } from './partition-input'
 import { reportJson, reportText, type LiveState } from './partition-print';
 
 export async function run(ctx: CommandContext, args: string[], flags: ExplainFlags, _command: Command): Promise<number> {
-  const json = parseOutput(flags.output);
+  const output = parseOutput(flags.output);
   const kindFlag = parseKindFlag(flags.kind);
   const planList = flags.plan !== undefined ? guard(() => parsePlanList(flags.plan!)) : undefined;
   if (args.length > 0 && flags.filename) throw usageError('give either TYPE/NAME or -f FILE, not both');
@@ -59,9 +59,15 @@ export async function run(ctx: CommandContext, args: string[], flags: ExplainFla
   if (args.length === 0 && !flags.filename && flags.replicas === undefined) {
     ctx.term.stderr.write(`note: --replicas not given: assuming 1 (Kruise's default for spec.replicas)\n`);
   }
-  if (json) {
+  if (output) {
     const objs = results.map((r) => reportJson(r.report, r.plan, r.live));
-    ctx.term.stdout.write(`${JSON.stringify(objs.length === 1 ? objs[0] : objs, null, 2)}\n`);
+    const data = objs.length === 1 ? objs[0] : objs;
+    if (output === 'json') ctx.term.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+    else {
+      // The same document as -o json, for readers of YAML (the library loads only here).
+      const { yamlText } = await import('../../printers/output');
+      ctx.term.stdout.write(yamlText(data, { kyaml: output === 'kyaml' }));
+    }
   } else {
     ctx.term.stdout.write(results.map((r) => `${r.heading ? `${r.heading}\n` : ''}${reportText(r.report, r.plan, r.live)}`).join('\n'));
   }
@@ -73,10 +79,10 @@ function withoutPartition(input: PartitionInput): Omit<PartitionInput, 'partitio
   return rest;
 }
 
-function parseOutput(value: string | undefined): boolean {
-  if (value === undefined || value === '') return false;
-  if (value === 'json') return true;
-  throw usageError(`unable to match a printer suitable for the output format "${value}", allowed formats are: json`);
+function parseOutput(value: string | undefined): 'json' | 'yaml' | 'kyaml' | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value === 'json' || value === 'yaml' || value === 'kyaml') return value;
+  throw usageError(`unable to match a printer suitable for the output format "${value}", allowed formats are: json,yaml,kyaml`);
 }
 
 /** Invalid values (partition "99", negative numbers...) are usage errors: exit 2, one line. */

@@ -26,7 +26,7 @@ export function registerExplain(program: Command, ctx: CommandContext, shallow =
     .option('--kind <kind>', 'cloneset (default), asts, ads or statefulset (native, partition is an ordinal)')
     .option('--subset <name>', "a UnitedDeployment's subset (default: each subset in turn)")
     .option('--plan <list>', 'comma-separated partitions of a batch plan, e.g. 90%,50%,0')
-    .option('-o, --output <format>', 'json')
+    .option('-o, --output <format>', 'json, yaml or kyaml: the report as a document')
     .addHelpText(
       'after',
       [

@@ -1,7 +1,6 @@
 // `rollout history TYPE/NAME... | TYPE -l SEL [--revision=N] [--diff=A,B] [-o json|yaml]`: the revision table
 // (REVISION / CHANGE-CAUSE / IMAGES / PODS), one revision's pod template, or a unified diff.
 import type { Command } from 'commander';
-import { stringify as toYaml } from 'yaml';
 import type { CommandContext } from '../../cli/context';
 import type { KubeClient, KubeObject, ResourceType } from '../../kube/client';
 import { failure, usageError } from '../../cli/exit';
@@ -12,7 +11,7 @@ import { rolloutForWorkload } from '../../kruise/rollout/find';
 import { rolloutHistoryRelease, type RolloutHistoryRelease } from '../../kruise/rollout/history-release';
 import { KubeApiError } from '../../kube/errors';
 import { templateDiff, templateYaml } from '../../kruise/revision-diff';
-import { formatObjects, parseOutputFormat, resourceName, type OutputFormat } from '../../printers/output';
+import { formatObjects, parseOutputFormat, resourceName, yamlText, type OutputFormat } from '../../printers/output';
 import { historyObject, historyTable } from '../../printers/rollout-history';
 import { loadPods, loadRevisions } from './revision-source';
 import { noResourcesFound, parseTargets, readTargetObjects, resolveTargets } from './targets';
@@ -72,7 +71,7 @@ export async function run(ctx: CommandContext, args: string[], opts: HistoryOpti
     if (views.length > 0) {
       const data = views.length === 1 ? views[0] : { apiVersion: 'v1', kind: 'List', items: views, metadata: { resourceVersion: '' } };
       if (format.kind === 'jsonpath') ctx.term.stdout.write(formatObjects([data as KubeObject], format));
-      else ctx.term.stdout.write(format.kind === 'json' ? `${JSON.stringify(data, null, 4)}\n` : toYaml(data));
+      else ctx.term.stdout.write(format.kind === 'json' ? `${JSON.stringify(data, null, 4)}\n` : yamlText(data, format.kind === 'yaml' ? format : {}));
     }
     return 0;
   } finally {
