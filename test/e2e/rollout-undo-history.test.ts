@@ -233,14 +233,21 @@ test('TYPE -l SELECTOR and several objects: history of each, undo of each (like 
   assert.deepEqual(JSON.parse(historyJson.stdout).items, []);
 });
 
-test('rollout history -o name and -o jsonpath (no trailing newline, like kubectl)', async () => {
-  const name = await cli(['rollout', 'history', 'cloneset/web', '-o', 'name']);
-  assert.equal(name.code, 0, summary(name));
-  assert.equal(name.stdout, 'cloneset.apps.kruise.io/web\n');
+test('rollout history -o name prints the revision objects as kubectl does (it printed the workload); -o jsonpath (no trailing newline, like kubectl)', async () => {
   const jp = await cli(['rollout', 'history', 'cloneset/web', '-o', 'jsonpath={.revisions[*].revision}']);
   assert.equal(jp.code, 0, summary(jp));
   assert.match(jp.stdout, /^\d+( \d+)+$/);
   const latest = jp.stdout.split(' ').pop()!;
+  // The ControllerRevisions the CloneSet controls, oldest first, read back through the API.
+  const names = JSON.parse((await cli(['rollout', 'history', 'cloneset/web', '-o', 'json'])).stdout).revisions.map((r: { name: string }) => `controllerrevision.apps/${r.name}\n`);
+  const name = await cli(['rollout', 'history', 'cloneset/web', '-o', 'name']);
+  assert.equal(name.code, 0, summary(name));
+  assert.equal(name.stdout, names.join(''));
+  assert.equal(names.length, jp.stdout.split(' ').length);
+  const revisions = (await sb.api('GET', '/apis/apps/v1/namespaces/default/controllerrevisions')).body.items.map((r: { metadata: { name: string } }) => `controllerrevision.apps/${r.metadata.name}\n`);
+  for (const n of names) assert.ok(revisions.includes(n), n);
+  const oneName = await cli(['rollout', 'history', 'cloneset/web', `--revision=${latest}`, '-o', 'name']);
+  assert.equal(oneName.stdout, names.at(-1));
   const one = await cli(['rollout', 'history', 'cloneset/web', `--revision=${latest}`, '-o', 'jsonpath={.spec.containers[0].image}']);
   assert.equal(one.code, 0, summary(one));
   const cs = await getObject(sb, PATHS.cloneset());

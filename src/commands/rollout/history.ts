@@ -5,6 +5,7 @@ import type { CommandContext } from '../../cli/context';
 import type { KubeClient, KubeObject, ResourceType } from '../../kube/client';
 import { failure, usageError } from '../../cli/exit';
 import { adapterFor } from '../../kruise/workloads/index';
+import { apiGroupOf } from '../../kruise/api-version';
 import { KIND_LABELS } from '../../kruise/progress';
 import { historyRows, type HistoryRow, type Revision } from '../../kruise/revisions';
 import { rolloutForWorkload } from '../../kruise/rollout/find';
@@ -57,8 +58,16 @@ export async function run(ctx: CommandContext, args: string[], opts: HistoryOpti
       return 0;
     }
     if (format.kind === 'name') {
-      // kubectl's name form: one `TYPE.GROUP/NAME` line per object.
-      for (const { rt, obj } of objects) ctx.term.stdout.write(`${resourceName(rt.kind, rt.group, obj.metadata.name ?? '')}\n`);
+      // kubectl's name form of a history: its revision objects (ReplicaSets of a Deployment, else
+      // ControllerRevisions), oldest first, or the one --revision names.
+      for (const { obj } of objects) {
+        const adapter = adapterFor(obj);
+        if (!adapter) throw failure(`no rollout support for ${obj.apiVersion} ${obj.kind} "${obj.metadata.name ?? ''}"`);
+        const { revisions } = await loadRevisions(client, obj, adapter);
+        const shown = revision === undefined ? revisions : revisions.filter((r) => r.revision === revision);
+        if (revision !== undefined && shown.length === 0) throw failure(`unable to find the specified revision ${revision} in history of ${KIND_LABELS[adapter.kindName]} "${obj.metadata.name ?? ''}"`);
+        for (const r of shown) ctx.term.stdout.write(`${resourceName(r.object.kind ?? '', apiGroupOf(r.object.apiVersion), r.name)}\n`);
+      }
       return 0;
     }
     const views: unknown[] = [];
