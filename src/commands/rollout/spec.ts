@@ -72,8 +72,11 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
       .option('-l, --selector <selector>', 'the history of every matching object of TYPE')
       .option('--revision <n>', 'print the pod template of this revision')
       .option('--diff <a,b>', 'unified diff of the pod templates of two revisions')
-      .option('-o, --output <format>', 'json, yaml, name or jsonpath=TEMPLATE (on the history view, or the template with --revision)')
-      .addHelpText('after', `\nExamples:\n  ${p} rollout history cloneset/web\n  ${p} rollout history cloneset/web --diff=1,2\n  ${p} rollout history sidecarset/log`)
+      .option('-o, --output <format>', 'json, yaml, kyaml, name or jsonpath=TEMPLATE (on the history view, or the template with --revision); name: the revision objects')
+      .addHelpText(
+        'after',
+        `\nThe history view (-o json|yaml|jsonpath): {kind, apiVersion, namespace, name, revisions: [{revision, name, changeCause, images: [...], pods}], release?}\n  (name: the revision's ControllerRevision or ReplicaSet; pods: how many pods run it now).\n\nExamples:\n  ${p} rollout history cloneset/web\n  ${p} rollout history cloneset/web --diff=1,2\n  ${p} rollout history cloneset/web -o jsonpath='{.revisions[*].revision}'\n  ${p} rollout history cloneset/web -o name   # controllerrevision.apps/web-6c9f8d7b5\n  ${p} rollout history sidecarset/log`,
+      )
       .action(lazyAction(ctx, () => import('./history')));
   }
 
