@@ -147,8 +147,10 @@ export function describeRollout(
   const groups = new Map<string, DescribePodGroup>();
   for (const p of [...live].sort((a, b) => compareText(a.metadata.name ?? '', b.metadata.name ?? ''))) {
     const role = roleOf(p);
-    const batchId = p.metadata.labels?.[ROLLOUT_BATCH_ID_LABEL];
-    const rolloutId = p.metadata.labels?.[ROLLOUT_ID_LABEL];
+    // Batch labels stay on pods after their release (BatchRelease does not remove them): they say
+    // which batch a pod belongs to only for the canary side of the release under way.
+    const batchId = role === 'canary' ? p.metadata.labels?.[ROLLOUT_BATCH_ID_LABEL] : undefined;
+    const rolloutId = role === 'canary' ? p.metadata.labels?.[ROLLOUT_ID_LABEL] : undefined;
     const revision = podRevision(p);
     const key = `${role}\u0000${revision ?? ''}\u0000${batchId ?? ''}\u0000${rolloutId ?? ''}`;
     let g = groups.get(key);

@@ -34,6 +34,23 @@ test('describe a canary waiting at step 1: steps with the current one marked, re
   assert.deepEqual(v.workload, { kind: 'CloneSet', name: 'demo', found: true, replicas: 5 });
 });
 
+test('stable pods carrying the batch labels of an earlier release are one stable group, not that release\'s batches', () => {
+  // The previous release's BatchRelease labelled them (labelpatch/patcher.go) and nothing removes the labels.
+  const earlier = pods.map((p, i) =>
+    p.metadata.labels?.['rollouts.kruise.io/rollout-batch-id'] === undefined
+      ? { ...p, metadata: { ...p.metadata, labels: { ...p.metadata.labels, 'rollouts.kruise.io/rollout-batch-id': String((i % 2) + 1), 'rollouts.kruise.io/rollout-id': 'demo-6c4f9b7d8' } } }
+      : p,
+  );
+  const v = describeRollout(loadKind('v1beta1-canary-manual-step.yaml', 'Rollout'), cloneSet, earlier, br, NOW);
+  assert.deepEqual(
+    v.podGroups.map((g) => [g.role, g.batchId, g.rolloutId, g.pods.length]),
+    [
+      ['canary', '1', 'demo-7b5d6c9f4', 1],
+      ['stable', undefined, undefined, 4],
+    ],
+  );
+});
+
 test('describe a timed pause: the current step carries its pause timer', () => {
   const v = describeRollout(loadKind('v1beta1-canary-timed-pause.yaml', 'Rollout'), cloneSet, pods, br, NOW);
   const cur = v.steps.find((s) => s.progress === 'current');
