@@ -179,6 +179,11 @@ describe('Kruise Rollout acceptance: canary CloneSet on v0.6.2 CRDs', { skip: SK
     assert.equal(set.code, 0, summary(set));
     const paused = await cli(sb, ['rollout', 'status', 'rollout/rollout-web', '--until=paused', '--timeout=60s']);
     assert.equal(paused.code, 0, summary(paused));
+    // --until repeated: all must hold (paused at step 1 yes; paused at step 2 or later not yet).
+    const both = await cli(sb, ['rollout', 'status', 'rollout/rollout-web', '--until=paused', '--until=step=1', '--watch=false']);
+    assert.equal(both.code, 0, summary(both));
+    const notYet = await cli(sb, ['rollout', 'status', 'rollout/rollout-web', '--until=paused', '--until=step=2', '--watch=false']);
+    assert.equal(notYet.code, 4, summary(notYet));
     const undo = await cli(sb, ['rollout', 'undo', WEB.ref]);
     assert.equal(undo.code, 0, summary(undo));
     const gate = await cli(sb, ['rollout', 'status', 'rollout/rollout-web', '--timeout=60s', '-o', 'json']);

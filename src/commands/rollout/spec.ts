@@ -32,7 +32,7 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
       .option('--failure-grace <duration>', 'how long an updated pod may stay in ErrImagePull, CrashLoopBackOff... before the rollout fails (0 = at once)', '60s')
       .option('-o, --output <format>', 'json: one JSON object per change of state (JSON Lines)')
       .option('--revision <n>', 'fail (exit 1) unless this revision is the one being rolled out')
-      .option('--until <point>', 'Kruise Rollout: paused, step=N or complete (default): exit 0 once the release gets there')
+      .option('--until <point>', 'Kruise Rollout: paused, step=N or complete (default): exit 0 once the release gets there; repeated, all must hold (--until=paused --until=step=2: paused at step 2 or later)', (v: string, prev: string[] | undefined) => [...(prev ?? []), v])
       .option('--ci <flavour>', 'auto (GITHUB_ACTIONS, GITLAB_CI), github, gitlab or none: fold each workload\'s progress, annotate failures, write the job summary', 'auto')
       .option('--junit <file>', 'write a JUnit XML report: one testcase per workload, failures with their evidence')
       .option('--evidence-dir <dir>', 'write the evidence of what failed or timed out (events, logs, objects as YAML), one folder per workload')

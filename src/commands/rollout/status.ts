@@ -47,7 +47,7 @@ export interface StatusOptions {
   output?: string;
   selector?: string;
   revision?: string;
-  until?: string;
+  until?: string[];
 }
 
 const EXIT_BY_STATE: Record<RolloutState, number> = {

@@ -25,7 +25,9 @@ import type { RolloutView } from './types';
 
 export type RolloutReleaseState = 'Progressing' | 'StepPaused' | 'Paused' | 'Complete' | 'Failed' | 'Blocked';
 
-export type RolloutUntil = { kind: 'complete' } | { kind: 'paused' } | { kind: 'step'; step: number };
+export type RolloutUntilPoint = { kind: 'complete' } | { kind: 'paused' } | { kind: 'step'; step: number };
+/** One point, or several that must all hold (`--until` repeated, ANDed as `kubectl wait --for` does). */
+export type RolloutUntil = RolloutUntilPoint | { kind: 'all'; points: RolloutUntilPoint[] };
 
 export interface RolloutRelease {
   namespace: string;
@@ -95,8 +97,16 @@ export class RolloutUntilError extends Error {
   }
 }
 
-/** Parses `--until=paused|step=N|complete`. */
-export function parseRolloutUntil(text: string | undefined): RolloutUntil {
+/** Parses `--until=paused|step=N|complete`, given once or several times (then all must hold). */
+export function parseRolloutUntil(text: string | readonly string[] | undefined): RolloutUntil {
+  if (Array.isArray(text)) {
+    const points = text.map((t) => parseUntilPoint(t));
+    return points.length === 1 ? points[0]! : { kind: 'all', points };
+  }
+  return parseUntilPoint(text as string | undefined);
+}
+
+function parseUntilPoint(text: string | undefined): RolloutUntilPoint {
   if (text === undefined || text === 'complete') return { kind: 'complete' };
   if (text === 'paused') return { kind: 'paused' };
   const m = /^step=([1-9]\d*)$/.exec(text);
@@ -112,8 +122,10 @@ export function parseRolloutUntil(text: string | undefined): RolloutUntil {
 export function evaluateRolloutRelease(rollout: KubeObject, workload: KubeObject | null | undefined, now: number, opts: RolloutGateOptions = {}): RolloutRelease {
   const view = readRollout(rollout, workload);
   const until = opts.until ?? { kind: 'complete' };
-  if (until.kind === 'step' && until.step > view.steps.length) {
-    throw new RolloutUntilError(`rollout "${view.name}" has ${view.steps.length} steps: --until=step=${until.step} cannot be reached`);
+  for (const point of until.kind === 'all' ? until.points : [until]) {
+    if (point.kind === 'step' && point.step > view.steps.length) {
+      throw new RolloutUntilError(`rollout "${view.name}" has ${view.steps.length} steps: --until=step=${point.step} cannot be reached`);
+    }
   }
   const s = view.status;
   const steps = view.steps.length;
@@ -191,6 +203,8 @@ function isReached(r: RolloutRelease, until: RolloutUntil): boolean {
   if (r.state === 'Failed' || r.state === 'Blocked') return false;
   if (r.state === 'Complete') return true;
   switch (until.kind) {
+    case 'all':
+      return until.points.every((p) => isReached(r, p));
     case 'complete':
       return false;
     case 'paused':

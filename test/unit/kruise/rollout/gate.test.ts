@@ -144,6 +144,19 @@ test('--until: parsing, and a step the Rollout does not have is refused', () => 
   assert.throws(() => evaluateRolloutRelease(rollout('v1beta1-canary-manual-step.yaml'), cloneSet, NOW, { until: until('step=4') }), /rollout "demo" has 3 steps: --until=step=4 cannot be reached/);
 });
 
+test('--until repeated: every point must hold, as kubectl wait --for ANDs its conditions', () => {
+  assert.deepEqual(parseRolloutUntil(['paused', 'step=2']), { kind: 'all', points: [{ kind: 'paused' }, { kind: 'step', step: 2 }] });
+  assert.deepEqual(parseRolloutUntil(['step=2']), { kind: 'step', step: 2 });
+  const manual = rollout('v1beta1-canary-manual-step.yaml'); // waiting for approval at step 1
+  const timed = rollout('v1beta1-canary-timed-pause.yaml'); // step 2 in a timed pause
+  assert.equal(evaluateRolloutRelease(manual, cloneSet, NOW, { until: until(['paused', 'step=1']) }).reached, true);
+  assert.equal(evaluateRolloutRelease(manual, cloneSet, NOW, { until: until(['paused', 'step=2']) }).reached, false, 'paused, but at step 1');
+  assert.equal(evaluateRolloutRelease(timed, cloneSet, NOW, { until: until(['paused', 'step=2']) }).reached, true);
+  assert.equal(evaluateRolloutRelease(timed, cloneSet, NOW, { until: until(['paused', 'complete']) }).reached, false);
+  assert.equal(evaluateRolloutRelease(rollout('v1beta1-completed.yaml'), cloneSet, NOW, { until: until(['paused', 'step=3']) }).reached, true);
+  assert.throws(() => evaluateRolloutRelease(manual, cloneSet, NOW, { until: until(['paused', 'step=4']) }), /has 3 steps: --until=step=4 cannot be reached/);
+});
+
 test('a final "100%" step in StepPaused moves on by itself (doCanaryPaused): not waiting for approval', () => {
   const obj = rollout('v1beta1-canary-manual-step.yaml');
   const st = obj.status as { canaryStatus: Record<string, unknown> };
