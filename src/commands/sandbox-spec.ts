@@ -22,7 +22,7 @@ export function registerSandbox(program: Command, ctx: CommandContext): void {
     .option('--faults <file>', 'YAML file of injected faults: latencyMs, errorRate, dropWatchAfterEvents, expireResourceVersionsAfter, conflictEveryNthUpdate, seed')
     .option('--ready-delay <duration>', 'how long a pod takes to become Ready after creation or an in-place change', '500ms')
     .option('--feature-gates <gates>', 'kruise-manager feature gates, off by default as in Kruise: StatefulSetStartOrdinal=true (Advanced StatefulSet honours spec.ordinals.start), KruisePodReadinessGate=true (every pod gets the KruisePodReady gate, not only Kruise workloads\' pods), TemplateNoDefaults=true (workload templates are stored as written, without Kruise\'s template defaults)')
-    .option('--tour', 'start a private sandbox, walk a CloneSet through a partitioned rollout and a rollback, print every step, then exit')
+    .option('--tour', 'start a private sandbox and walk through it, printing every command and its output, then exit: a CloneSet under partition 90% (set image, status, explain partition, partition 0, undo, history), the same CloneSet released by a Kruise Rollout canary (status --until=paused, describe rollout, approve), a Deployment migrated to a CloneSet, and a BroadcastJob waited for')
     .addHelpText(
       'after',
       [
