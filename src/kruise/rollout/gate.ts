@@ -152,8 +152,9 @@ export function evaluateRolloutRelease(rollout: KubeObject, workload: KubeObject
     const r = { ...base, ...extra, state, message };
     return { ...r, reached: isReached(r, until) };
   };
+  // What the wait is for says the --until point: a pipeline stopping at the canary is not waiting "to finish".
   const waiting = (detail: string, extra: Partial<RolloutRelease> = {}): RolloutRelease =>
-    out('Progressing', `Waiting for ${label} to finish: ${detail}...`, extra);
+    out('Progressing', `Waiting for ${label} ${untilGoal(until)}: ${detail}...`, extra);
 
   if (workload === null || (s.phase === 'Initial' && s.message === 'Workload Not Found')) {
     const ref = view.workloadRef ? `${view.workloadRef.kind}/${view.workloadRef.name}` : 'its workload';
@@ -195,6 +196,12 @@ export function evaluateRolloutRelease(rollout: KubeObject, workload: KubeObject
   if (s.currentStepState === STEP_STATE.Completed) return waiting('finalising');
   if (!s.hasSubStatus) return waiting(`phase ${s.phase ?? 'unknown'}`);
   return waiting(`${stepText} ${s.currentStepState ?? ''}, ${s.canaryReadyReplicas ?? 0} of ${s.canaryReplicas ?? 0} canary pods ready`.trim());
+}
+
+/** "to finish", "to pause at a step", "to reach step 2", "to pause at a step and reach step 2". */
+function untilGoal(until: RolloutUntil): string {
+  const one = (p: RolloutUntilPoint): string => (p.kind === 'complete' ? 'finish' : p.kind === 'paused' ? 'pause at a step' : `reach step ${p.step}`);
+  return `to ${until.kind === 'all' ? until.points.map(one).join(' and ') : one(until)}`;
 }
 
 const STEP_DONE_STATES: ReadonlySet<string> = new Set([STEP_STATE.Paused, STEP_STATE.Ready, STEP_STATE.Completed]);

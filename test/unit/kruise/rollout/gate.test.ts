@@ -157,6 +157,16 @@ test('--until repeated: every point must hold, as kubectl wait --for ANDs its co
   assert.throws(() => evaluateRolloutRelease(manual, cloneSet, NOW, { until: until(['paused', 'step=4']) }), /has 3 steps: --until=step=4 cannot be reached/);
 });
 
+test('the progress line names the --until point it waits for, not "to finish" (a pipeline stopping at the canary)', () => {
+  const obj = rollout('v1beta1-canary-manual-step.yaml');
+  Object.assign((obj.status as { canaryStatus: Record<string, unknown> }).canaryStatus, { currentStepState: 'StepUpgrade', canaryReadyReplicas: 0 });
+  const line = (u?: string | string[]): string => evaluateRolloutRelease(obj, cloneSet, NOW, u === undefined ? {} : { until: until(u) }).message;
+  assert.match(line(), /^Waiting for rollout "demo" to finish: step 1\/3 StepUpgrade, 0 of 1 canary pods ready\.\.\.$/);
+  assert.match(line('paused'), /^Waiting for rollout "demo" to pause at a step: step 1\/3 StepUpgrade/);
+  assert.match(line('step=2'), /^Waiting for rollout "demo" to reach step 2: /);
+  assert.match(line(['paused', 'step=2']), /^Waiting for rollout "demo" to pause at a step and reach step 2: /);
+});
+
 test('a final "100%" step in StepPaused moves on by itself (doCanaryPaused): not waiting for approval', () => {
   const obj = rollout('v1beta1-canary-manual-step.yaml');
   const st = obj.status as { canaryStatus: Record<string, unknown> };
