@@ -21,6 +21,7 @@ export interface GlobalFlags {
   clientKey?: string;
   insecureSkipTlsVerify?: boolean;
   tlsServerName?: string;
+  disableCompression?: boolean;
   /** Milliseconds; 0 = no timeout. */
   requestTimeoutMs: number;
   cacheDir?: string;
@@ -28,7 +29,7 @@ export interface GlobalFlags {
   noColor: boolean;
 }
 
-type Key = Exclude<keyof GlobalFlags, 'asGroups' | 'asUserExtra' | 'verbosity' | 'noColor' | 'requestTimeoutMs' | 'insecureSkipTlsVerify'>;
+type Key = Exclude<keyof GlobalFlags, 'asGroups' | 'asUserExtra' | 'disableCompression' | 'verbosity' | 'noColor' | 'requestTimeoutMs' | 'insecureSkipTlsVerify'>;
 
 interface FlagSpec {
   long: string;
@@ -54,6 +55,7 @@ const SPECS: FlagSpec[] = [
   { long: 'client-key', kind: 'string', key: 'clientKey' },
   { long: 'insecure-skip-tls-verify', kind: 'bool', key: 'insecureSkipTlsVerify' },
   { long: 'tls-server-name', kind: 'string', key: 'tlsServerName' },
+  { long: 'disable-compression', kind: 'bool', key: 'disableCompression' },
   { long: 'request-timeout', kind: 'duration', key: 'requestTimeoutMs' },
   { long: 'cache-dir', kind: 'string', key: 'cacheDir' },
   { long: 'v', short: 'v', kind: 'verbosity', key: 'verbosity' },
@@ -78,6 +80,7 @@ export const GLOBAL_FLAG_HELP: ReadonlyArray<[string, string]> = [
   ['--client-certificate=PATH, --client-key=PATH', 'TLS client credentials'],
   ['--insecure-skip-tls-verify', 'do not verify the server certificate (insecure)'],
   ['--tls-server-name=NAME', 'server name to verify the certificate against'],
+  ['--disable-compression', 'do not ask the server to compress responses (else gzip, as kubectl)'],
   ['--request-timeout=DURATION', 'timeout of one request, e.g. 10s (0 = none)'],
   ['--cache-dir=PATH', 'discovery cache folder (default ~/.kube/cache)'],
   ['-v, --v=LEVEL', 'log level 0-9; 6+ logs requests (secrets redacted)'],

@@ -108,6 +108,7 @@ export async function clientFor(conn: ConnectionConfig, opts: ConnectOptions): P
     key,
     insecureSkipTlsVerify: conn.insecureSkipTlsVerify,
     tlsServerName: conn.tlsServerName,
+    disableCompression: conn.disableCompression,
     proxy: proxied.choice,
     proxyBypass: proxied.bypass,
     clientCertificate: { given: Boolean(cert), source: cert === conn.clientCert ? conn.clientCertSource : `the exec plugin of kubeconfig user "${conn.userEntryName}"` },

@@ -27,6 +27,8 @@ export interface TransportConfig {
   key?: Buffer;
   insecureSkipTlsVerify: boolean;
   tlsServerName?: string;
+  /** No compressed responses asked for (--disable-compression; the cluster's disable-compression). */
+  disableCompression?: boolean;
   /** The proxy every connection goes through (kubeconfig proxy-url, else HTTPS_PROXY/HTTP_PROXY less NO_PROXY: proxy.ts). */
   proxy?: ProxyChoice;
   /** Why a proxy variable that is set does not apply to this server (a -v=6 line). */
@@ -62,6 +64,14 @@ export class ResponseTooLargeError extends CliError {
     const mib = (n: number): string => `${Math.round((n / 1048576) * 10) / 10} MiB`;
     super(`the response from ${url} is too large: ${declared !== undefined ? mib(declared) : `more than ${mib(limit)}`} (the limit for one response is ${mib(limit)}); stopped reading it`);
     this.name = 'ResponseTooLargeError';
+  }
+}
+
+/** A gzip answer that does not inflate: what the server sent is broken, and sending again will not mend it. */
+export class CorruptBodyError extends CliError {
+  constructor(url: string, why: string) {
+    super(`the response from ${url} is not valid gzip (Content-Encoding: gzip): ${why}`);
+    this.name = 'CorruptBodyError';
   }
 }
 
@@ -513,7 +523,7 @@ export class Transport {
       return { kind: 'response', status, statusText, headers: res.headers, body };
     } catch (e) {
       if (e instanceof BodyDecodeError) e.answer = { status, statusText, headers: res.headers };
-      if (isAbortError(e) || e instanceof ResponseTooLargeError || e instanceof BodyDecodeError) throw e;
+      if (isAbortError(e) || e instanceof ResponseTooLargeError || e instanceof BodyDecodeError || e instanceof CorruptBodyError) throw e;
       return { kind: 'error', error: timedOutResponses.get(res) ?? (e as NodeJS.ErrnoException), phase: 'body' };
     }
   }
@@ -594,6 +604,11 @@ export class Transport {
       ...this.config.headers,
     };
     if (creds.authorization) headers.Authorization = creds.authorization;
+    // As client-go's transport: gzip asked for (kube-apiserver compresses answers over 128 KiB), unless
+    // disabled. Bun's fetch asks and decompresses by itself; told "identity" when disabled.
+    if (this.fetchTls) {
+      if (this.config.disableCompression) headers['Accept-Encoding'] = 'identity';
+    } else if (!this.config.disableCompression) headers['Accept-Encoding'] = 'gzip';
     if (req.body !== undefined) {
       headers['Content-Type'] = req.contentType ?? 'application/json';
       headers['Content-Length'] = String(Buffer.byteLength(req.body));
@@ -916,6 +931,7 @@ const timedOutResponses = new WeakMap<http.IncomingMessage, NodeJS.ErrnoExceptio
 
 /** Reads a body into `reader` (chunk by chunk, as it arrives), at most `maxBytes` of it. */
 function readBody<T>(res: http.IncomingMessage, url: string, maxBytes: number, reader: BodyReader<T>, signal?: AbortSignal): Promise<T> {
+  if (/^\s*gzip\s*$/i.test(headerValue(res.headers['content-encoding']) ?? '')) return readGzipBody(res, url, maxBytes, reader, signal);
   return new Promise((resolve, reject) => {
     const declared = Number(headerValue(res.headers['content-length']));
     if (Number.isFinite(declared) && declared > maxBytes) {
@@ -957,6 +973,53 @@ function readBody<T>(res: http.IncomingMessage, url: string, maxBytes: number, r
       reject(e);
     });
     res.on('aborted', () => reject(connectionReset()));
+  });
+}
+
+/**
+ * A gzip answer (kube-apiserver compresses those over 128 KiB when asked), decompressed as it arrives:
+ * the reader gets plain chunks, and maxBytes bounds what the body inflates to.
+ */
+function readGzipBody<T>(res: http.IncomingMessage, url: string, maxBytes: number, reader: BodyReader<T>, signal?: AbortSignal): Promise<T> {
+  const zlib = process.getBuiltinModule('node:zlib') as typeof import('node:zlib');
+  const gunzip = zlib.createGunzip();
+  return new Promise((resolve, reject) => {
+    let total = 0;
+    let done = false;
+    const finish = (e: unknown, value?: T): void => {
+      if (done) return;
+      done = true;
+      signal?.removeEventListener('abort', onAbort);
+      if (e === undefined) resolve(value as T);
+      else {
+        reject(e);
+        gunzip.destroy();
+        res.destroy();
+      }
+    };
+    const onAbort = (): void => finish(new AbortError());
+    signal?.addEventListener('abort', onAbort, { once: true });
+    gunzip.on('data', (c: Buffer) => {
+      total += c.length;
+      if (total > maxBytes) return finish(new ResponseTooLargeError(url, maxBytes));
+      try {
+        reader.write(c);
+      } catch (e) {
+        finish(e);
+      }
+    });
+    gunzip.on('end', () => {
+      try {
+        finish(undefined, reader.end());
+      } catch (e) {
+        finish(e);
+      }
+    });
+    gunzip.on('error', (e) => finish(new CorruptBodyError(url, e.message)));
+    res.on('data', (c: Buffer) => gunzip.write(c));
+    res.on('end', () => gunzip.end());
+    res.on('error', (e) => finish(e));
+    res.on('aborted', () => finish(connectionReset()));
   });
 }
 

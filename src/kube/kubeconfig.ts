@@ -76,6 +76,8 @@ export interface ConnectionConfig {
   namespaceFromFlag: boolean;
   insecureSkipTlsVerify: boolean;
   tlsServerName?: string;
+  /** --disable-compression, or the cluster's disable-compression: no Accept-Encoding: gzip. */
+  disableCompression?: boolean;
   /** The cluster's proxy-url: every connection goes through it, whatever the environment says. */
   proxy?: ProxyChoice;
   /** Where the client certificate comes from, for messages (`kubeconfig user "x"`, `--client-certificate=FILE`). */
@@ -347,6 +349,7 @@ export function resolveConnection(merged: MergedKubeconfig, globals: GlobalFlags
     namespaceFromFlag: globals.namespace !== undefined,
     insecureSkipTlsVerify: insecure,
     tlsServerName,
+    disableCompression: globals.disableCompression ?? c['disable-compression'] === true,
     proxy,
     ca,
     caSource,

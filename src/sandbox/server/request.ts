@@ -102,7 +102,16 @@ export class ApiRequest {
     this.record(code);
     const text = JSON.stringify(body);
     const warning = this.warnings.length ? { Warning: this.warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(', ') } : {};
-    this.res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-cache, private', ...warning, ...headers });
+    const bytes = Buffer.byteLength(text);
+    if (bytes > GZIP_THRESHOLD_BYTES && acceptsGzip(this.req.headers['accept-encoding'])) {
+      // kube-apiserver (responsewriters/writers.go deferredResponseWriter): an answer over 128 KiB to a
+      // client that accepts gzip is compressed at level 1, with Vary, and without a Content-Length.
+      const zlib = process.getBuiltinModule('node:zlib') as typeof import('node:zlib');
+      this.res.writeHead(code, { 'Content-Type': contentType, 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding', 'Cache-Control': 'no-cache, private', ...warning, ...headers });
+      this.res.end(zlib.gzipSync(text, { level: 1 }));
+      return;
+    }
+    this.res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': bytes, 'Cache-Control': 'no-cache, private', ...warning, ...headers });
     this.res.end(text);
   }
 
@@ -226,4 +235,18 @@ export function verbOf(method: string, p: ResourcePath, watchParam: boolean): Ve
     default:
       throw ApiError.methodNotAllowed();
   }
+}
+
+/** kube-apiserver's defaultGzipThresholdBytes: answers up to this size go uncompressed. */
+export const GZIP_THRESHOLD_BYTES = 128 * 1024;
+
+/** Whether an Accept-Encoding header takes gzip (a token of it, not refused with q=0). */
+export function acceptsGzip(header: string | string[] | undefined): boolean {
+  const value = Array.isArray(header) ? header.join(',') : header ?? '';
+  return value.split(',').some((part) => {
+    const [token, ...params] = part.trim().split(';').map((x) => x.trim());
+    if (token?.toLowerCase() !== 'gzip' && token !== '*') return false;
+    const q = params.find((x) => x.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
 }
