@@ -113,7 +113,7 @@ test('invalid values exit 2 with one line and nothing else', async () => {
     ['--max-unavailable', '0', '--max-surge', '0', '--replicas', '4'],
     ['--kind', 'asts', '--partition', '50%'],
     ['--plan', '50%,,0'],
-    ['-o', 'yaml'],
+    ['-o', 'wide'], // -o takes json, yaml and kyaml
     ['-f', fixture('workloads/deployment.yaml')],
   ]) {
     const r = await runCli(['explain', 'partition', ...args]);

@@ -42,7 +42,7 @@ test('version -o json and -o yaml', async () => {
   assert.match((parseYaml(y.stdout) as { pluginVersion: { gitVersion: string } }).pluginVersion.gitVersion, /^v\d/);
   const bad = await runCli(['version', '-o', 'wide'], { kubeconfig: sb.kubeconfig });
   assert.equal(bad.code, 2);
-  assert.match(bad.stderr, /^error: --output must be 'yaml' or 'json'/);
+  assert.match(bad.stderr, /^error: --output must be 'yaml', 'kyaml' or 'json'/);
 });
 
 test('an unreachable server or a missing kubeconfig: the plugin version, then one error line and exit 1, as kubectl version does; a refused connection as fast as kubectl (no retry before the server ever answered)', async () => {
