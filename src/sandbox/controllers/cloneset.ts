@@ -26,7 +26,7 @@ import {
 } from '../../kruise/rules/cloneset';
 import { planCloneSetSync, podUpdatePriority, type PlannedPod } from '../../kruise/rules/cloneset-plan';
 import { msUntilProgressDeadline, progressingCondition } from '../../kruise/rules/cloneset-progressing';
-import { envFromMetadataByDefault, INPLACE_UPDATE_GRACE_ANNOTATION } from '../../kruise/rules/cloneset-inplace';
+import { INPLACE_UPDATE_GRACE_ANNOTATION } from '../../kruise/rules/cloneset-inplace';
 import { cloneSetDefaults, validateCloneSet, type PodLookup } from '../../kruise/rules/cloneset-webhook';
 import { formatLabelSelector } from '../../kruise/selectors';
 import { isControlledBy, podRevisionMatches, POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, revisionHash } from '../../kruise/rules/revisions';
@@ -40,7 +40,7 @@ import { createKruiseWorkloadController } from './kruise-workload';
 import { PODS, isPodActive } from './pods';
 import { WorkQueue } from './queue';
 import { pruneRevisions, syncRevisions } from './revisions';
-import { createPodForRevision, inPlaceGraceSeconds, refreshInPlaceState, updatePodToRevision } from './revisions-pods';
+import { createPodForRevision, inPlaceGraceSeconds, inPlaceOptions, refreshInPlaceState, updatePodToRevision } from './revisions-pods';
 
 export const CLONESETS: GroupResource = { group: 'apps.kruise.io', resource: 'clonesets' };
 
@@ -62,7 +62,7 @@ export function createCloneSetController(): ControllerWithAdmission {
     kind: 'CloneSet',
     sync: (cs, { store, pods, revisions, queue, key, settings }) => syncCloneSet(store, cs, pods, revisions, queue, key, settings),
     defaults: cloneSetDefaults,
-    validate: (cs, old, _settings, store) => validateCloneSet(cs, old, podLookup(store)),
+    validate: (cs, old, settings, store) => validateCloneSet(cs, old, podLookup(store), inPlaceOptions(settings)),
     // An update that changes annotations but not spec is still admitted (defaulted + validated).
     webhookOnUnchangedSpec: (old, obj) => !jsonEqual(old.metadata.annotations, obj.metadata.annotations),
   });
@@ -180,7 +180,7 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
         const pod = byName.get(n);
         if (pod && !overBudget()) {
           const hold = (p: Pod) => holdForInPlaceHook(store, p, inPlaceHook);
-          updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, policy, now, inPlaceGraceSeconds(cs), remove, envFromMetadataByDefault(settings.kruise), hold);
+          updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, policy, now, inPlaceGraceSeconds(cs), remove, inPlaceOptions(settings), hold);
         }
       }
       break;

@@ -1,0 +1,169 @@
+// Rows of Kruise's own tables for the in-place update decision (pkg/util/inplaceupdate, v1.9.0 and
+// master, identical files), run against our one implementation (rules/cloneset-inplace.ts +
+// rules/inplace-vertical.ts), which the sandbox controllers and `--preview` both call.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { inPlaceUpdateDecision, inPlaceUpdatePlan } from '../../../src/kruise/rules/cloneset-inplace';
+import { podQosClass, resizeRestartsContainer, validateResourcePatch, type TemplatePatchOp } from '../../../src/kruise/rules/inplace-vertical';
+import type { Container } from '../../../src/kruise/types';
+
+const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'preview');
+type Tpl = { metadata?: Record<string, unknown>; spec: { containers: Container[] } };
+
+// --- inplace_update_test.go TestCalculateInPlaceUpdateSpec (cases #0–#6; InPlaceUpdateEnvFromMetadata on) ---
+const c1 = (image: string, extra: Record<string, unknown> = {}): Container => ({ name: 'c1', image, ...extra });
+const tpl = (containers: Container[], labels?: Record<string, string>, extraMeta: Record<string, unknown> = {}): Tpl => ({
+  metadata: { ...(labels ? { labels } : {}), ...extraMeta },
+  spec: { containers },
+});
+
+test('TestCalculateInPlaceUpdateSpec #0: no old revision → no in-place spec', () => {
+  assert.equal(inPlaceUpdatePlan(undefined, tpl([c1('foo2')])), undefined);
+});
+
+test('TestCalculateInPlaceUpdateSpec #1, #2: only the image changed → ContainerImages {c1: foo2}', () => {
+  // #2 differs only in labels on the revision object itself, outside the template: same answer.
+  const plan = inPlaceUpdatePlan(tpl([c1('foo1')]), tpl([c1('foo2')]), { envFromMetadata: true });
+  assert.deepEqual(plan?.containerImages, { c1: 'foo2' });
+  assert.deepEqual(plan?.containerResources, {});
+  assert.deepEqual(plan?.envFromMetadataContainers, []);
+});
+
+test('TestCalculateInPlaceUpdateSpec #3: image + a label added → metadata patch {labels: {k1: v1}}', () => {
+  const plan = inPlaceUpdatePlan(tpl([c1('foo1')], { k: 'v' }), tpl([c1('foo2')], { k: 'v', k1: 'v1' }), { envFromMetadata: true });
+  assert.deepEqual(plan?.containerImages, { c1: 'foo2' });
+  assert.deepEqual(plan?.labels, { k1: 'v1' });
+  assert.deepEqual(plan?.envFromMetadataContainers, []);
+});
+
+test('TestCalculateInPlaceUpdateSpec #4: env reads metadata.labels[k], k changes → c1 restarts (UpdateEnvFromMetadata)', () => {
+  const env = [{ name: 'TEST_ENV', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: "metadata.labels['k']" } } }];
+  const plan = inPlaceUpdatePlan(tpl([c1('foo1', { env })], { k: 'v' }), tpl([c1('foo2', { env })], { k: 'v2', k1: 'v1' }), { envFromMetadata: true });
+  assert.deepEqual(plan?.containerImages, { c1: 'foo2' });
+  assert.deepEqual(plan?.envFromMetadataContainers, ['c1']);
+  assert.equal(plan?.labels.k1, 'v1');
+  // gate off (v1.3): the label still changes on the pod, no container restarts for it
+  const off = inPlaceUpdatePlan(tpl([c1('foo1', { env })], { k: 'v' }), tpl([c1('foo2', { env })], { k: 'v2' }), { envFromMetadata: false });
+  assert.deepEqual(off?.envFromMetadataContainers, []);
+});
+
+test('TestCalculateInPlaceUpdateSpec #5: labels and finalizers change with the image → still in place', () => {
+  const plan = inPlaceUpdatePlan(
+    tpl([c1('foo1')], { k: 'v', k2: 'v2' }, { finalizers: ['fz1', 'fz2'] }),
+    tpl([c1('foo2')], { k: 'v', k1: 'v1' }, { finalizers: ['fz2'] }),
+  );
+  assert.deepEqual(plan?.containerImages, { c1: 'foo2' });
+  assert.deepEqual(plan?.labels, { k1: 'v1', k2: null });
+});
+
+test('TestCalculateInPlaceUpdateSpec #6: a pod-spec field and a container env change → recreate (nil)', () => {
+  const d = inPlaceUpdateDecision({ spec: { name: 'c1', containers: [{ image: 'foo1' }] } } as unknown as Tpl, tpl([c1('foo2', { env: [{ name: 'k', value: 'v' }] })]));
+  assert.equal(d.inPlace, false);
+});
+
+// --- inplace_update_defaults_test.go TestDefaultCalculateInPlaceUpdateSpec (getFakeControllerRevisionData) ---
+const base = (parse(readFileSync(join(FIXTURES, 'kruise-vertical-revision.yaml'), 'utf8')) as { data: { spec: { template: Tpl } } }).data.spec.template;
+
+/** revisionGetter / qosRevisionGetter: the first `n` containers changed like the Go test's strings.Replace. */
+function revision(n: number, change: { image?: boolean; resource?: boolean; qos?: boolean; other?: boolean }): Tpl {
+  const t = structuredClone(base);
+  for (const c of t.spec.containers.slice(0, n)) {
+    if (change.image) c.image = 'nginx:stable-alpine23';
+    if (change.resource) {
+      c.resources!.requests!.cpu = '2';
+      if (change.qos) c.resources!.requests!.memory = '4Gi';
+    }
+    if (change.other) c.imagePullPolicy = '222';
+  }
+  return t;
+}
+
+const VPA = { verticalScaling: true };
+const rows: Array<[string, Tpl, { images?: Record<string, string>; resources?: Record<string, Record<string, Record<string, string>>> } | null]> = [
+  ['only change resource', revision(1, { resource: true }), { resources: { nginx: { requests: { cpu: '2' } } } }],
+  ['change image and resource', revision(1, { image: true, resource: true }), { images: { nginx: 'nginx:stable-alpine23' }, resources: { nginx: { requests: { cpu: '2' } } } }],
+  ['change other and resource', revision(1, { resource: true, other: true }), null],
+  ['change all', revision(1, { image: true, resource: true, other: true }), null],
+  ['only change resource of two containers', revision(2, { resource: true }), { resources: { nginx: { requests: { cpu: '2' } }, nginx2: { requests: { cpu: '2' } } } }],
+  [
+    'change image and resource of two containers',
+    revision(2, { image: true, resource: true }),
+    { images: { nginx: 'nginx:stable-alpine23', nginx2: 'nginx:stable-alpine23' }, resources: { nginx: { requests: { cpu: '2' } }, nginx2: { requests: { cpu: '2' } } } },
+  ],
+  ['change other and resource of two containers', revision(2, { resource: true, other: true }), null],
+  ['change all of two containers', revision(2, { image: true, resource: true, other: true }), null],
+  ['change qos of two containers', revision(2, { resource: true, qos: true }), null],
+  ['change qos of one containers(Burstable->Burstable)', revision(1, { resource: true, qos: true }), { resources: { nginx: { requests: { cpu: '2', memory: '4Gi' } } } }],
+  [
+    'change qos and image of one containers(Burstable->Burstable)',
+    revision(1, { image: true, resource: true, qos: true }),
+    { images: { nginx: 'nginx:stable-alpine23' }, resources: { nginx: { requests: { cpu: '2', memory: '4Gi' } } } },
+  ],
+  ['change qos and other fields of one containers', revision(1, { image: true, resource: true, qos: true, other: true }), null],
+];
+
+for (const [name, next, expected] of rows) {
+  test(`TestDefaultCalculateInPlaceUpdateSpec "${name}" (InPlaceWorkloadVerticalScaling on)`, () => {
+    const plan = inPlaceUpdatePlan(base, next, VPA);
+    if (expected === null) return assert.equal(plan, undefined);
+    assert.ok(plan);
+    assert.deepEqual(plan.containerImages, expected.images ?? {});
+    assert.deepEqual(plan.containerResources, expected.resources ?? {});
+  });
+}
+
+test('defaultCalculateInPlaceUpdateSpec with InPlaceWorkloadVerticalScaling off: any resources op → nil (inplace_update_defaults.go, the gate check before containerResourcesPatchRexp)', () => {
+  assert.equal(inPlaceUpdatePlan(base, revision(1, { resource: true })), undefined);
+  assert.deepEqual(inPlaceUpdatePlan(base, revision(1, { image: true }))?.containerImages, { nginx: 'nginx:stable-alpine23' });
+  const d = inPlaceUpdateDecision(base, revision(1, { resource: true }));
+  assert.deepEqual(d.inPlace ? [] : d.reasons, ['spec.containers[0].resources']);
+});
+
+test('"change qos of two containers": the QoS class moves Burstable → Guaranteed (IsPodQoSChanged)', () => {
+  assert.equal(podQosClass(base.spec), 'Burstable');
+  assert.equal(podQosClass(revision(2, { resource: true, qos: true }).spec), 'Guaranteed');
+  assert.equal(podQosClass({ containers: [{ name: 'a' }] }), 'BestEffort');
+});
+
+// --- inplace_update_vertical_test.go TestValidateResourcePatch ---
+const oldContainers = [{ name: 'test-container' }, { name: 'test-container2' }];
+const patchRows: Array<[string, TemplatePatchOp, { list: string; resource: string; quantity: string } | 'error']> = [
+  ['valid patch for cpu limits', { op: '', path: '/spec/containers/0/resources/limits/cpu', value: '200m' }, { list: 'limits', resource: 'cpu', quantity: '200m' }],
+  ['valid patch for memory requests', { op: '', path: '/spec/containers/0/resources/requests/memory', value: '1Gi' }, { list: 'requests', resource: 'memory', quantity: '1Gi' }],
+  ['invalid patch for non-existent container', { op: '', path: '/spec/containers/2/resources/limits/cpu', value: '200m' }, 'error'],
+  ['invalid patch for non-standard resource', { op: '', path: '/spec/containers/0/resources/limits/gpu', value: '1' }, 'error'],
+  ['invalid patch for non-quantity value', { op: '', path: '/spec/containers/0/resources/limits/cpu', value: 'not-a-quantity' }, 'error'],
+  ['add resource', { op: 'add', path: '/spec/containers/0/resources/limits/cpu', value: '10m' }, 'error'],
+  ['remove resource', { op: 'remove', path: '/spec/containers/0/resources/limits/cpu' }, 'error'],
+];
+for (const [name, op, expected] of patchRows) {
+  test(`TestValidateResourcePatch "${name}"`, () => {
+    const v = validateResourcePatch(op, oldContainers);
+    if (expected === 'error') return assert.equal(v.ok, false);
+    assert.deepEqual(v, { ok: true, container: 'test-container', ...expected });
+  });
+}
+
+test('a whole limits map added where there was none is an add op → recreate, even with the gate on', () => {
+  const before = tpl([c1('foo', { resources: { requests: { cpu: '100m' } } })]);
+  const after = tpl([c1('foo', { resources: { requests: { cpu: '100m' }, limits: { cpu: '200m' } } })]);
+  const d = inPlaceUpdateDecision(before, after, VPA);
+  assert.equal(d.inPlace, false);
+});
+
+test('resizePolicy (getTestPodWithResource, inplace_update_defaults_test.go): c1 cpu NotRequired, c2 memory RestartContainer', () => {
+  const c1p: Container = { name: 'c1', resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }] };
+  const c2p: Container = { name: 'c2', resizePolicy: [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }] };
+  assert.equal(resizeRestartsContainer(c1p, { requests: { cpu: '2' } }), false);
+  assert.equal(resizeRestartsContainer(c2p, { requests: { cpu: '2' } }), false);
+  assert.equal(resizeRestartsContainer(c2p, { limits: { memory: '4Gi' } }), true);
+  const plan = inPlaceUpdatePlan(
+    tpl([{ ...c2p, image: 'x', resources: { requests: { memory: '1Gi' }, limits: { memory: '2Gi' } } }]),
+    tpl([{ ...c2p, image: 'x', resources: { requests: { memory: '1Gi' }, limits: { memory: '4Gi' } } }]),
+    VPA,
+  );
+  assert.deepEqual(plan?.resizeRestartContainers, ['c2']);
+});
