@@ -17,6 +17,27 @@ function commonFlags(cmd: Command, labelSelector = true): Command {
     .option('--field-manager <name>', 'field manager recorded for the change', 'kubectl-kruise');
 }
 
+/** --preview and the gates it reads (set image|env|resources). */
+function previewFlags(cmd: Command): Command {
+  return cmd
+    .option('--preview', 'show what Kruise will do to each pod (in place, restart, resize, recreate) and in which batches; write nothing')
+    .option('--feature-gates <gates>', 'with --preview: kruise-manager gates you know, e.g. InPlaceWorkloadVerticalScaling=true (unknown when not given)');
+}
+
+export const PREVIEW_HELP = `
+Preview (--preview, reads only: GET/LIST, never a write; with -f FILE --local offline, one row per replica):
+  Per pod, what Kruise does: update-in-place (images; containers restart in launch-priority order),
+  restart-in-place (env reads a changed label/annotation), resize-in-place (cpu/memory, only with the
+  InPlaceWorkloadVerticalScaling gate; resizePolicy RestartContainer restarts the container), recreate,
+  kept (partition / node selector), unchanged, refused (InPlaceOnly: Kruise's webhook refuses, exit 1).
+  Batches follow the workload's own rules (priority, scatter, partition, maxUnavailable, maxSurge).
+  kruise-manager's flags cannot be read: the gate is "unknown" unless --feature-gates says it, and
+  pods are shown recreated with "(resize-in-place if InPlaceWorkloadVerticalScaling is on)".
+  -o json: {"kind":"Preview","items":[{kind, apiVersion, namespace, name, command, policy, replicas,
+  partition, maxUnavailable, maxSurge, paused, featureGates, pods:[{name, uid, node, revision, action,
+  images, resize, restartOrder, reasons, ifGateOn, batch}], batches:[{index, pods, surge,
+  budgetHeadroom?}], warnings}]}. Exit 0, or 1 when Kruise would refuse the change.`;
+
 const BEHAVIOUR = `
 Behaviour:
   Every object is read once and checked before anything is written: an unknown container, a change an
@@ -63,13 +84,16 @@ Kinds: CloneSet (v1alpha1/v1beta1), Advanced StatefulSet, Advanced DaemonSet, Si
   StatefulSet, DaemonSet, ReplicaSet, Pod, Job, CronJob.
 Images are checked client-side (lower-case repository, valid tag/digest): a malformed one exits 2.
 ${BEHAVIOUR}
+${PREVIEW_HELP}
 
 Examples:
+  ${ctx.programName} set image cloneset/web app=nginx:1.27 --preview      # what each pod would go through
   ${ctx.programName} set image cloneset/web app=nginx:1.27
   ${ctx.programName} set image cloneset/web '*=registry.example.com/web:2.0' --dry-run=server
   ${ctx.programName} set image --local -f web.yaml app=nginx:1.27 -o yaml    # offline, no cluster`,
       )
       .action(lazyAction(ctx, () => import('./image')));
+    previewFlags(set.commands.find((c) => c.name() === 'image')!);
   }
 
   if (want('env')) {
@@ -89,6 +113,7 @@ Examples:
         `
 Env names follow the API server rule (letters, digits, '_', '-', '.'; not starting with a digit): others exit 2.
 ${BEHAVIOUR}
+${PREVIEW_HELP}
 
 Examples:
   ${ctx.programName} set env cloneset/web -c app LOG_LEVEL=debug OLD_FLAG-
@@ -96,6 +121,7 @@ Examples:
   ${ctx.programName} set env cloneset/web --list`,
       )
       .action(lazyAction(ctx, () => import('./env')));
+    previewFlags(set.commands.find((c) => c.name() === 'env')!);
   }
 
   if (want('resources')) {
@@ -114,11 +140,14 @@ Examples:
         `
 Quantities are checked client-side (e.g. 500m, 2, 512Mi, 1Gi; not negative), and so is request <= limit.
 ${BEHAVIOUR}
+${PREVIEW_HELP}
 
 Examples:
-  ${ctx.programName} set resources cloneset/web -c app --limits=cpu=1,memory=1Gi --requests=cpu=250m`,
+  ${ctx.programName} set resources cloneset/web -c app --limits=cpu=1,memory=1Gi --requests=cpu=250m
+  ${ctx.programName} set resources cloneset/web -c app --requests=cpu=500m --preview --feature-gates=InPlaceWorkloadVerticalScaling=true`,
       )
       .action(lazyAction(ctx, () => import('./resources')));
+    previewFlags(set.commands.find((c) => c.name() === 'resources')!);
   }
 
   if (want('serviceaccount')) {

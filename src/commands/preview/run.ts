@@ -1,0 +1,86 @@
+// `--preview` for `set image|env|resources` and `rollout undo|restart`: the command computes the
+// object it would write; this module reads what the preview needs (pods, revisions, nodes: GET and
+// LIST only, never a write), builds the view model (kruise/preview) and prints it.
+import type { CommandContext } from '../../cli/context';
+import { usageError } from '../../cli/exit';
+import type { KubeClient } from '../../kube/client';
+import type { KubeObject, Pod } from '../../kruise/types';
+import { adapterFor } from '../../kruise/workloads/index';
+import { previewWorkloadChange } from '../../kruise/preview/workload-preview';
+import type { GateState, WorkloadPreview } from '../../kruise/preview/types';
+import { VERTICAL_GATE } from '../../kruise/preview/pod-action';
+import { formatPreviewJson, formatPreviewTable } from '../../printers/preview';
+import { loadPods, loadRevisions } from '../rollout/revision-source';
+
+export interface PreviewSettings {
+  verticalScaling: GateState;
+  envFromMetadata: boolean;
+  json: boolean;
+}
+
+const ENV_GATE = 'InPlaceUpdateEnvFromMetadata';
+
+/**
+ * --feature-gates for a preview: what the user knows of kruise-manager's gates (we cannot read its
+ * flags). Only the gates the decision reads are taken; absent InPlaceWorkloadVerticalScaling is "unknown".
+ */
+export function parsePreviewSettings(opts: { featureGates?: string; output?: string }): PreviewSettings {
+  let verticalScaling: GateState = 'unknown';
+  let envFromMetadata = true; // on by default since v1.8
+  for (const raw of (opts.featureGates ?? '').split(',')) {
+    const item = raw.trim();
+    if (item === '') continue;
+    const m = /^([A-Za-z0-9]+)=(true|false)$/.exec(item);
+    if (!m) throw usageError(`invalid --feature-gates item "${item}": expected Name=true or Name=false`);
+    if (m[1] === VERTICAL_GATE) verticalScaling = m[2] === 'true' ? 'on' : 'off';
+    else if (m[1] === ENV_GATE) envFromMetadata = m[2] === 'true';
+    else throw usageError(`--feature-gates: ${m[1]} does not change what --preview shows (known: ${VERTICAL_GATE}, ${ENV_GATE})`);
+  }
+  if (opts.output !== undefined && opts.output !== 'json') throw usageError(`--preview prints a table or -o json, not -o ${opts.output}`);
+  return { verticalScaling, envFromMetadata, json: opts.output === 'json' };
+}
+
+/** Rejects objects without pods to preview (Pod, Job, SidecarSet ...) before any further request. */
+export function checkPreviewable(obj: KubeObject, command: string): void {
+  const adapter = adapterFor(obj);
+  if (!adapter || adapter.kindName === 'UnitedDeployment') {
+    throw usageError(`${command} --preview works on CloneSet, Advanced StatefulSet, Advanced DaemonSet, Deployment, StatefulSet and DaemonSet, not ${obj.kind ?? 'this kind'} "${obj.metadata.name ?? ''}"`);
+  }
+}
+
+/** Reads pods, revisions and (Advanced DaemonSet) nodes, then builds the preview. Reads only. */
+export async function previewLive(client: KubeClient, command: string, before: KubeObject, after: KubeObject, settings: PreviewSettings): Promise<WorkloadPreview> {
+  checkPreviewable(before, command);
+  const adapter = adapterFor(before)!;
+  const ns = before.metadata.namespace ?? client.namespace;
+  const withNs = { ...before, metadata: { ...before.metadata, namespace: ns } };
+  const [pods, revs, nodes] = await Promise.all([
+    loadPods(client, withNs, adapter),
+    loadRevisions(client, withNs, adapter),
+    adapter.kindName === 'AdvancedDaemonSet' ? client.list(await client.resolve('nodes'), undefined, {}).then((l) => l.items) : Promise.resolve([] as KubeObject[]),
+  ]);
+  const active = (pods as Pod[]).filter((p) => !p.metadata.deletionTimestamp && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
+  const owned = active.filter((p) => (p.metadata.ownerReferences ?? []).some((o) => o.controller && (o.uid === before.metadata.uid || revs.revisions.some((r) => r.object.metadata.uid === o.uid))));
+  return previewWorkloadChange({
+    command,
+    before: withNs,
+    after: { ...after, metadata: { ...after.metadata, namespace: ns } },
+    pods: owned.sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? '')),
+    revisions: revs.revisions.map((r) => ({ name: r.name, hash: r.hash, template: r.template })),
+    nodes,
+    gates: { verticalScaling: settings.verticalScaling, envFromMetadata: settings.envFromMetadata },
+    now: new Date(),
+  });
+}
+
+/** The preview of a manifest edited offline (-f FILE --local): placeholder pods at its current template. */
+export function previewOffline(command: string, before: KubeObject, after: KubeObject, settings: PreviewSettings): WorkloadPreview {
+  checkPreviewable(before, command);
+  return previewWorkloadChange({ command, before, after, gates: { verticalScaling: settings.verticalScaling, envFromMetadata: settings.envFromMetadata }, now: new Date() });
+}
+
+/** Prints the previews; exit 1 when Kruise would refuse a change (as the command itself would), else 0. */
+export function printPreviews(ctx: CommandContext, previews: readonly WorkloadPreview[], settings: PreviewSettings): number {
+  ctx.term.stdout.write(settings.json ? formatPreviewJson(previews) : formatPreviewTable(previews));
+  return previews.some((p) => p.pods.some((x) => x.action === 'refused')) ? 1 : 0;
+}
