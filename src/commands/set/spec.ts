@@ -4,6 +4,7 @@ import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
 import { collect } from '../collect';
 import { subcommandFilter } from '../subcommands';
+import { PREVIEW_HELP } from '../preview/help';
 
 function commonFlags(cmd: Command, labelSelector = true): Command {
   cmd.option('-f, --filename <file>', 'the objects to change, from a YAML/JSON file, folder or - (repeatable)', collect);
@@ -23,20 +24,6 @@ function previewFlags(cmd: Command): Command {
     .option('--preview', 'show what Kruise will do to each pod (in place, restart, resize, recreate) and in which batches; write nothing')
     .option('--feature-gates <gates>', 'with --preview: kruise-manager gates you know, e.g. InPlaceWorkloadVerticalScaling=true (unknown when not given)');
 }
-
-export const PREVIEW_HELP = `
-Preview (--preview, reads only: GET/LIST, never a write; with -f FILE --local offline, one row per replica):
-  Per pod, what Kruise does: update-in-place (images; containers restart in launch-priority order),
-  restart-in-place (env reads a changed label/annotation), resize-in-place (cpu/memory, only with the
-  InPlaceWorkloadVerticalScaling gate; resizePolicy RestartContainer restarts the container), recreate,
-  kept (partition / node selector), unchanged, refused (InPlaceOnly: Kruise's webhook refuses, exit 1).
-  Batches follow the workload's own rules (priority, scatter, partition, maxUnavailable, maxSurge).
-  kruise-manager's flags cannot be read: the gate is "unknown" unless --feature-gates says it, and
-  pods are shown recreated with "(resize-in-place if InPlaceWorkloadVerticalScaling is on)".
-  -o json: {"kind":"Preview","items":[{kind, apiVersion, namespace, name, command, policy, replicas,
-  partition, maxUnavailable, maxSurge, paused, featureGates, pods:[{name, uid, node, revision, action,
-  images, resize, restartOrder, reasons, ifGateOn, batch}], batches:[{index, pods, surge,
-  budgetHeadroom?}], warnings}]}. Exit 0, or 1 when Kruise would refuse the change.`;
 
 const BEHAVIOUR = `
 Behaviour:
