@@ -68,7 +68,7 @@ function inPlaceAction(plan: InPlaceUpdatePlan, to: Record<string, unknown>): De
 }
 
 function decideWithGate(input: DecideInput, vertical: boolean): Decision {
-  if (input.policy === 'ReCreate') return { action: 'recreate', reasons: ['update policy ReCreate'] };
+  if (input.policy === 'ReCreate') return { action: 'recreate', reasons: ['the update policy recreates pods'] };
   const d = inPlaceUpdateDecision(input.from, input.to, { envFromMetadata: input.envFromMetadata, verticalScaling: vertical });
   if (d.inPlace) return inPlaceAction(d.plan, input.to);
   return { action: input.policy === 'InPlaceOnly' ? 'refused' : 'recreate', reasons: d.reasons };

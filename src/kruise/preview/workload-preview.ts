@@ -84,6 +84,16 @@ function placeholderPods(adapter: WorkloadAdapter, obj: KubeObject): Pod[] {
   }));
 }
 
+/** The pod stays at its revision (partition, node selector, OnDelete): nothing inside it changes now. */
+function markKept(r: Row, reason: string): void {
+  r.action = 'kept';
+  r.reasons = [reason];
+  delete r.images;
+  delete r.resize;
+  delete r.restartOrder;
+  delete r.ifGateOn;
+}
+
 /** Replays the CloneSet controller's sync (planCloneSetSync) until it has nothing left to do. */
 function cloneSetBatches(after: KubeObject, adapter: WorkloadAdapter, rows: Row[], now: Date): BatchPreview[] {
   const spec = readCloneSetSpec(after);
@@ -195,10 +205,7 @@ export function previewWorkloadChange(input: PreviewInput): WorkloadPreview {
     warnings.push(`${policy}: Kruise's webhook refuses this change ("only allowed to update images"); nothing would be updated`);
     for (const r of rows) if (r.action !== 'unchanged') r.action = 'refused';
   } else if (onDelete) {
-    for (const r of rows) if (changing(r)) {
-      r.reasons = [`update strategy OnDelete: the pod changes only when you delete it (then: ${r.action})`];
-      r.action = 'kept';
-    }
+    for (const r of rows) if (changing(r)) markKept(r, `update strategy OnDelete: the pod changes only when you delete it (then: ${r.action})`);
   } else if (adapter.paused(after)) {
     warnings.push('the workload is paused: nothing moves until it is resumed (batches shown as they would run)');
   }
@@ -216,10 +223,7 @@ export function previewWorkloadChange(input: PreviewInput): WorkloadPreview {
       const byOrdinal = new Map(rows.map((r) => [ordinalOfPod(name, r.name), r]));
       for (const r of rows) {
         const o = ordinalOfPod(name, r.name);
-        if (o !== undefined && kept.has(o) && changing(r)) {
-          r.reasons = [`partition ${partition}: the lowest ${partition} ordinal(s) stay at the old revision`];
-          r.action = 'kept';
-        }
+        if (o !== undefined && kept.has(o) && changing(r)) markKept(r, `partition ${partition}: the lowest ${partition} active ordinal(s) stay at the old revision`);
       }
       const toUpdate = order.updated.map((o) => byOrdinal.get(o)).filter((r): r is Row => r !== undefined && changing(r)).map((r) => r.name);
       batches = chunk(toUpdate, limits.maxUnavailable, 0);
@@ -231,10 +235,7 @@ export function previewWorkloadChange(input: PreviewInput): WorkloadPreview {
       const allowed = offline && !spec?.nodeSelector ? nodeRows.map((n) => n.name) : nodesAllowedToUpdate(nodeRows, partition, spec?.nodeSelector);
       const rank = new Map(allowed.map((n, i) => [n, i]));
       for (const r of rows) {
-        if (!rank.has(r.node ?? r.name) && changing(r)) {
-          r.reasons = [spec?.nodeSelector && !offline ? 'its node is past the partition or outside rollingUpdate.selector' : `partition ${partition}: node kept at the old revision`];
-          r.action = 'kept';
-        }
+        if (!rank.has(r.node ?? r.name) && changing(r)) markKept(r, spec?.nodeSelector && !offline ? 'its node is past the partition or outside rollingUpdate.selector' : `partition ${partition}: node kept at the old revision`);
       }
       const toUpdate = rows.filter((r) => changing(r) && r.action !== 'kept').sort((a, b) => (rank.get(a.node ?? a.name) ?? 0) - (rank.get(b.node ?? b.name) ?? 0)).map((r) => r.name);
       batches = chunk(toUpdate, limits.maxUnavailable + (spec?.inPlace ? 0 : limits.maxSurge), spec?.inPlace ? 0 : limits.maxSurge);
@@ -249,10 +250,7 @@ export function previewWorkloadChange(input: PreviewInput): WorkloadPreview {
   for (const r of rows) {
     const b = batchOf.get(r.name);
     if (b !== undefined) r.batch = b;
-    else if (changing(r) && r.action !== 'kept' && !onDelete) {
-      r.reasons = [...(r.reasons ?? []), adapter.kindName === 'CloneSet' ? `partition ${partition}: kept at the old revision` : 'not reached by this rollout'];
-      r.action = 'kept';
-    }
+    else if (changing(r) && r.action !== 'kept' && !onDelete) markKept(r, adapter.kindName === 'CloneSet' ? `partition ${partition}: kept at the old revision` : 'not reached by this rollout');
   }
   if (input.budget) {
     for (const b of batches) {
