@@ -1,0 +1,113 @@
+// The --preview view model (src/kruise/preview) on fixtures of real situations: per-pod decisions,
+// container launch priority, the CloneSet planner replayed for batches (priority, maxSurge),
+// native kinds, offline placeholders and the budget headroom hook.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { decidePodAction, restartBatches } from '../../../src/kruise/preview/pod-action';
+import { previewWorkloadChange } from '../../../src/kruise/preview/workload-preview';
+import type { KubeObject, Pod } from '../../../src/kruise/types';
+
+const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'preview');
+const load = (name: string): any => parse(readFileSync(join(FIXTURES, name), 'utf8'));
+const NOW = new Date('2026-11-29T00:00:00Z');
+const GATES = { verticalScaling: 'unknown' as const, envFromMetadata: true };
+
+function withImages(obj: any, images: Record<string, string>): KubeObject {
+  const next = structuredClone(obj);
+  for (const c of next.spec.template.spec.containers) if (images[c.name]) c.image = images[c.name];
+  return next;
+}
+
+test('decidePodAction: ReCreate recreates, InPlaceOnly refuses what cannot be in place, an unchanged template is unchanged', () => {
+  const from = { spec: { containers: [{ name: 'a', image: 'x:1' }] } };
+  const env = { spec: { containers: [{ name: 'a', image: 'x:1', env: [{ name: 'E', value: '1' }] }] } };
+  const img = { spec: { containers: [{ name: 'a', image: 'x:2' }] } };
+  assert.equal(decidePodAction({ from, to: img, policy: 'ReCreate', envFromMetadata: true, verticalScaling: 'on' }).action, 'recreate');
+  assert.equal(decidePodAction({ from, to: env, policy: 'InPlaceOnly', envFromMetadata: true, verticalScaling: 'on' }).action, 'refused');
+  assert.equal(decidePodAction({ from, to: env, policy: 'InPlaceIfPossible', envFromMetadata: true, verticalScaling: 'on' }).action, 'recreate');
+  assert.equal(decidePodAction({ from, to: from, policy: 'InPlaceIfPossible', envFromMetadata: true, verticalScaling: 'on' }).action, 'unchanged');
+  assert.deepEqual(decidePodAction({ from, to: img, policy: 'InPlaceIfPossible', envFromMetadata: true, verticalScaling: 'off' }), { action: 'update-in-place', images: { a: 'x:2' }, restartOrder: [['a']] });
+});
+
+test('decidePodAction: a cpu change with the gate unknown is recreate, resize-in-place if the gate is on', () => {
+  const tpl = (cpu: string) => ({ spec: { containers: [{ name: 'a', image: 'x', resources: { requests: { cpu } } }] } });
+  const d = decidePodAction({ from: tpl('100m'), to: tpl('200m'), policy: 'InPlaceIfPossible', envFromMetadata: true, verticalScaling: 'unknown' });
+  assert.equal(d.action, 'recreate');
+  assert.deepEqual(d.ifGateOn, { gate: 'InPlaceWorkloadVerticalScaling', action: 'resize-in-place' });
+});
+
+test('restartBatches: container launch priority (Ordered annotation, KRUISE_CONTAINER_PRIORITY, barrier p_N)', () => {
+  const ordered = { metadata: { annotations: { 'apps.kruise.io/container-launch-priority': 'Ordered' } }, spec: { containers: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] } };
+  assert.deepEqual(restartBatches(ordered, new Set(['c', 'a'])), [['a'], ['c']]);
+  const env = {
+    spec: {
+      containers: [
+        { name: 'app', env: [{ name: 'KRUISE_CONTAINER_PRIORITY', value: '1' }] },
+        { name: 'log', env: [{ name: 'KRUISE_CONTAINER_BARRIER', valueFrom: { configMapKeyRef: { key: 'p_10' } } }] },
+        { name: 'x' },
+        { name: 'y' },
+      ],
+    },
+  };
+  assert.deepEqual(restartBatches(env, new Set(['app', 'log', 'x', 'y'])), [['log'], ['app'], ['x', 'y']]);
+});
+
+test('CloneSet with weight priority and maxSurge 1: canary first, launch-priority restarts, the last old pod replaced by the surge pod (kruise#2369)', () => {
+  const [cs, ...pods] = load('cloneset-priority.yaml').items as [KubeObject, ...Pod[]];
+  const after = withImages(cs, { proxy: 'envoy:v1.31', api: 'api:1.1' });
+  const v = previewWorkloadChange({ command: 'set image', before: cs, after, pods, revisions: [{ name: 'api-5d4f8b7c9', hash: '5d4f8b7c9', template: (cs.spec as any).template }], gates: GATES, now: NOW });
+  assert.deepEqual(v.batches, [
+    { index: 1, pods: ['api-bbbbb', 'api-aaaaa'], surge: 1 },
+    { index: 2, pods: ['api-ccccc'], surge: 0 },
+  ]);
+  const byName = Object.fromEntries(v.pods.map((p) => [p.name, p]));
+  assert.equal(byName['api-bbbbb']!.action, 'update-in-place');
+  assert.deepEqual(byName['api-bbbbb']!.restartOrder, [['proxy'], ['api']]);
+  assert.equal(byName['api-ccccc']!.action, 'recreate');
+  assert.match(byName['api-ccccc']!.reasons![0]!, /surge/);
+  assert.equal('budgetHeadroom' in v.batches[0]!, false, 'no budget module: no headroom');
+});
+
+test('budget headroom hook: each batch gets the headroom the budget module reports', () => {
+  const [cs, ...pods] = load('cloneset-priority.yaml').items as [KubeObject, ...Pod[]];
+  const after = withImages(cs, { api: 'api:1.1' });
+  const seen: string[][] = [];
+  const v = previewWorkloadChange({
+    command: 'set image', before: cs, after, pods, gates: GATES, now: NOW,
+    budget: { headroom: (ps) => (seen.push(ps.map((p) => p.name)), { headroom: 1, budget: 'podunavailablebudget/api' }) },
+  });
+  assert.equal(seen.length, v.batches.length);
+  for (const b of v.batches) assert.deepEqual([b.budgetHeadroom, b.budgetName], [1, 'podunavailablebudget/api']);
+});
+
+test('CloneSet partition 50% of 4 offline: two placeholders updated, two kept', () => {
+  const cs = load('cloneset-web.yaml');
+  cs.spec.updateStrategy.partition = '50%';
+  const v = previewWorkloadChange({ command: 'set image', before: cs, after: withImages(cs, { app: 'nginx:1.27' }), gates: GATES, now: NOW });
+  assert.equal(v.offline, true);
+  assert.equal(v.partition, 2);
+  assert.deepEqual(v.pods.map((p) => p.action).sort(), ['kept', 'kept', 'update-in-place', 'update-in-place']);
+});
+
+test('Deployment: every pod recreated, maxSurge + maxUnavailable at a time; OnDelete keeps them all', () => {
+  const d = load('deployment-shop.yaml');
+  const v = previewWorkloadChange({ command: 'set image', before: d, after: withImages(d, { shop: 'shop:3.2' }), gates: GATES, now: NOW });
+  assert.deepEqual(new Set(v.pods.map((p) => p.action)), new Set(['recreate']));
+  assert.deepEqual(v.batches.map((b) => [b.pods.length, b.surge]), [[2, 1], [2, 1]]);
+  assert.deepEqual(v.featureGates, {});
+  const ds = load('ads-agent.yaml');
+  ds.spec.updateStrategy = { type: 'OnDelete' };
+  const od = previewWorkloadChange({ command: 'set image', before: ds, after: withImages(ds, { fluentd: 'fluentd:v1.17' }), gates: GATES, now: NOW });
+  assert.deepEqual(new Set(od.pods.map((p) => p.action)), new Set(['kept']));
+  assert.deepEqual(od.batches, []);
+});
+
+test('no template change: noChange, every pod unchanged', () => {
+  const cs = load('cloneset-web.yaml');
+  const v = previewWorkloadChange({ command: 'rollout undo', before: cs, after: cs, gates: GATES, now: NOW });
+  assert.equal(v.noChange, true);
+  assert.deepEqual(v.batches, []);
+});
