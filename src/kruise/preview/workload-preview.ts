@@ -10,7 +10,7 @@ import { readCloneSetSpec } from '../rules/cloneset';
 import { planCloneSetSync, type PlannedPod } from '../rules/cloneset-plan';
 import { cloneSetPlannedPod } from '../rules/cloneset-planned-pod';
 import { cloneSetControllerPartition } from '../rules/cloneset';
-import { readAdvancedStatefulSetSpec } from '../rules/asts';
+import { firstNonImageChange, readAdvancedStatefulSetSpec } from '../rules/asts';
 import { advancedDaemonSetPartitionNodes, nodesAllowedToUpdate, readAdvancedDaemonSetSpec } from '../rules/ads';
 import { advancedStatefulSetUpdateOrder, ordinalOfPod } from '../partition';
 import { REVISION_HASH_LABEL, POD_TEMPLATE_HASH_LABEL } from '../rules/revisions';
@@ -198,6 +198,11 @@ export function previewWorkloadChange(input: PreviewInput): WorkloadPreview {
     return row;
   });
 
+  // The Advanced StatefulSet webhook's own InPlaceOnly rule (validateTemplateInPlaceOnly): only images in template.spec
+  if (adapter.kindName === 'AdvancedStatefulSet' && inPlace === 'InPlaceOnly') {
+    const change = firstNonImageChange((beforeTpl as { spec?: unknown }).spec, (afterTpl as { spec?: unknown }).spec);
+    if (change) for (const r of rows) if (r.action !== 'unchanged') Object.assign(r, { action: 'refused', reasons: [`template.spec: ${change}`] });
+  }
   let partition = 0;
   let batches: BatchPreview[] = [];
   const changing = (r: Row) => r.action !== 'unchanged' && r.action !== 'refused';

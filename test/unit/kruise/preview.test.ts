@@ -111,3 +111,14 @@ test('no template change: noChange, every pod unchanged', () => {
   assert.equal(v.noChange, true);
   assert.deepEqual(v.batches, []);
 });
+
+test('Advanced StatefulSet InPlaceOnly: its webhook allows only images in template.spec, so a resize is refused even with the gate on', () => {
+  const db = load('asts-db.yaml');
+  db.spec.updateStrategy.rollingUpdate.podUpdatePolicy = 'InPlaceOnly';
+  db.spec.template.spec.containers[0].resources = { requests: { cpu: '100m' } };
+  const after = structuredClone(db);
+  after.spec.template.spec.containers[0].resources.requests.cpu = '200m';
+  const v = previewWorkloadChange({ command: 'set resources', before: db, after, gates: { verticalScaling: 'on', envFromMetadata: true }, now: NOW });
+  assert.deepEqual(new Set(v.pods.map((p) => p.action)), new Set(['refused']));
+  assert.match(v.pods[0]!.reasons![0]!, /replace \/containers\/0\/resources\/requests\/cpu/);
+});
