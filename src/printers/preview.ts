@@ -33,7 +33,7 @@ export function formatPreviewTable(previews: readonly WorkloadPreview[]): string
     const gates = Object.entries(v.featureGates)
       .map(([g, s]) => `${g}=${s}`)
       .join(', ');
-    const head = `${title}: ${v.command} --preview (policy ${v.policy}, replicas ${v.replicas}, partition ${v.partition}, maxUnavailable ${v.maxUnavailable}, maxSurge ${v.maxSurge}${v.paused ? ', paused' : ''}${gates ? `; gates ${gates}` : ''})\n`;
+    const head = `${title}: ${v.command} --preview (policy ${v.policy}, replicas ${v.replicas}, partition ${v.partition}, maxUnavailable ${v.maxUnavailable}, maxSurge ${v.maxSurge}${v.paused ? ', paused' : ''}${gates ? `; gates ${gates}${v.featureGatesFrom ? ` from ${v.featureGatesFrom}` : ''}` : ''})\n`;
     if (v.noChange) return `${head}no change: the template stays the same, no pod is touched\n`;
     const table = formatTable(
       ['POD', 'NODE', 'ACTION', 'BATCH', 'DETAILS'],

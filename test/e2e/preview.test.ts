@@ -199,6 +199,20 @@ it('Advanced DaemonSet, Standard with node partition 1: node-3 then node-2 recre
   }
 });
 
+it('gates read from kruise-manager\'s Deployment when it can be read (kruise-system/kruise-controller-manager, AllAlpha=true)', async () => {
+  const ns = await kubectl(['create', 'namespace', 'kruise-system'], sb.kubeconfig);
+  assert.equal(ns.code, 0, ns.stderr);
+  const dep = await kubectl(['apply', '-f', join(FIXTURES, 'kruise-controller-manager.yaml')], sb.kubeconfig);
+  assert.equal(dep.code, 0, dep.stderr);
+  const item = await preview(['set', 'resources', 'cloneset/web', '-c', 'app', '--requests=cpu=300m']);
+  assert.equal(item.featureGates.InPlaceWorkloadVerticalScaling, 'on');
+  assert.equal(item.featureGatesFrom, 'deployment kruise-system/kruise-controller-manager');
+  for (const p of item.pods) assert.equal(p.action, 'resize-in-place');
+  // what the user says wins over what the Deployment says
+  const off = await preview(['set', 'resources', 'cloneset/web', '-c', 'app', '--requests=cpu=300m', '--feature-gates=InPlaceWorkloadVerticalScaling=false']);
+  for (const p of off.pods) assert.equal(p.action, 'recreate');
+});
+
 it('-f FILE --local: offline, one row per replica, no cluster needed', async () => {
   const r = await runCli(['set', 'image', '-f', join(FIXTURES, 'cloneset-web.yaml'), '--local', 'app=nginx:1.27', '--preview', '-o', 'json']);
   assert.equal(r.code, 0, r.stderr);

@@ -9,6 +9,7 @@ import { adapterFor } from '../../kruise/workloads/index';
 import { previewWorkloadChange } from '../../kruise/preview/workload-preview';
 import type { GateState, WorkloadPreview } from '../../kruise/preview/types';
 import { VERTICAL_GATE } from '../../kruise/preview/pod-action';
+import { KRUISE_MANAGER, managerGates, type ManagerGates } from '../../kruise/preview/manager-gates';
 import { formatPreviewJson, formatPreviewTable } from '../../printers/preview';
 import { loadPods, loadRevisions } from '../rollout/revision-source';
 
@@ -16,6 +17,38 @@ export interface PreviewSettings {
   verticalScaling: GateState;
   envFromMetadata: boolean;
   json: boolean;
+  /** --feature-gates named InPlaceUpdateEnvFromMetadata (then kruise-manager's Deployment does not override it). */
+  envFromMetadataGiven?: boolean;
+}
+
+/** One read of kruise-manager's Deployment per client; undefined when it cannot be read (not found, forbidden). */
+const managerReads = new WeakMap<KubeClient, Promise<ManagerGates | undefined>>();
+
+function readManagerGates(client: KubeClient): Promise<ManagerGates | undefined> {
+  let p = managerReads.get(client);
+  if (!p) {
+    p = (async () => {
+      try {
+        const rt = await client.resolve('deployments.apps');
+        return managerGates(await client.get(rt, KRUISE_MANAGER.name, KRUISE_MANAGER.namespace));
+      } catch {
+        return undefined; // not installed there, or not readable: the gate stays unknown
+      }
+    })();
+    managerReads.set(client, p);
+  }
+  return p;
+}
+
+/** The gates for a live preview: --feature-gates first, then kruise-manager's Deployment when readable. */
+async function liveGates(client: KubeClient, settings: PreviewSettings): Promise<{ gates: { verticalScaling: GateState; envFromMetadata: boolean }; source?: string }> {
+  if (settings.verticalScaling !== 'unknown') return { gates: { verticalScaling: settings.verticalScaling, envFromMetadata: settings.envFromMetadata } };
+  const read = await readManagerGates(client);
+  if (!read) return { gates: { verticalScaling: 'unknown', envFromMetadata: settings.envFromMetadata } };
+  return {
+    gates: { verticalScaling: read.verticalScaling ? 'on' : 'off', envFromMetadata: settings.envFromMetadataGiven ? settings.envFromMetadata : read.envFromMetadata },
+    source: `deployment ${KRUISE_MANAGER.namespace}/${KRUISE_MANAGER.name}`,
+  };
 }
 
 const ENV_GATE = 'InPlaceUpdateEnvFromMetadata';
@@ -27,17 +60,21 @@ const ENV_GATE = 'InPlaceUpdateEnvFromMetadata';
 export function parsePreviewSettings(opts: { featureGates?: string; output?: string }): PreviewSettings {
   let verticalScaling: GateState = 'unknown';
   let envFromMetadata = true; // on by default since v1.8
+  let envFromMetadataGiven = false;
   for (const raw of (opts.featureGates ?? '').split(',')) {
     const item = raw.trim();
     if (item === '') continue;
     const m = /^([A-Za-z0-9]+)=(true|false)$/.exec(item);
     if (!m) throw usageError(`invalid --feature-gates item "${item}": expected Name=true or Name=false`);
     if (m[1] === VERTICAL_GATE) verticalScaling = m[2] === 'true' ? 'on' : 'off';
-    else if (m[1] === ENV_GATE) envFromMetadata = m[2] === 'true';
+    else if (m[1] === ENV_GATE) {
+      envFromMetadata = m[2] === 'true';
+      envFromMetadataGiven = true;
+    }
     else throw usageError(`--feature-gates: ${m[1]} does not change what --preview shows (known: ${VERTICAL_GATE}, ${ENV_GATE})`);
   }
   if (opts.output !== undefined && opts.output !== 'json') throw usageError(`--preview prints a table or -o json, not -o ${opts.output}`);
-  return { verticalScaling, envFromMetadata, json: opts.output === 'json' };
+  return { verticalScaling, envFromMetadata, envFromMetadataGiven, json: opts.output === 'json' };
 }
 
 /** Rejects objects without pods to preview (Pod, Job, SidecarSet ...) before any further request. */
@@ -54,23 +91,26 @@ export async function previewLive(client: KubeClient, command: string, before: K
   const adapter = adapterFor(before)!;
   const ns = before.metadata.namespace ?? client.namespace;
   const withNs = { ...before, metadata: { ...before.metadata, namespace: ns } };
-  const [pods, revs, nodes] = await Promise.all([
+  const [pods, revs, nodes, gates] = await Promise.all([
     loadPods(client, withNs, adapter),
     loadRevisions(client, withNs, adapter),
     adapter.kindName === 'AdvancedDaemonSet' ? client.list(await client.resolve('nodes'), undefined, {}).then((l) => l.items) : Promise.resolve([] as KubeObject[]),
+    adapter.group === 'apps.kruise.io' ? liveGates(client, settings) : Promise.resolve({ gates: { verticalScaling: settings.verticalScaling, envFromMetadata: settings.envFromMetadata }, source: undefined }),
   ]);
   const active = (pods as Pod[]).filter((p) => !p.metadata.deletionTimestamp && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
   const owned = active.filter((p) => (p.metadata.ownerReferences ?? []).some((o) => o.controller && (o.uid === before.metadata.uid || revs.revisions.some((r) => r.object.metadata.uid === o.uid))));
-  return previewWorkloadChange({
+  const preview = previewWorkloadChange({
     command,
     before: withNs,
     after: { ...after, metadata: { ...after.metadata, namespace: ns } },
     pods: owned.sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? '')),
     revisions: revs.revisions.map((r) => ({ name: r.name, hash: r.hash, template: r.template })),
     nodes,
-    gates: { verticalScaling: settings.verticalScaling, envFromMetadata: settings.envFromMetadata },
+    gates: gates.gates,
     now: new Date(),
   });
+  if (gates.source) preview.featureGatesFrom = gates.source;
+  return preview;
 }
 
 /** The preview of a manifest edited offline (-f FILE --local): placeholder pods at its current template. */

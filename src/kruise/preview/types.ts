@@ -71,6 +71,8 @@ export interface WorkloadPreview {
   paused: boolean;
   /** The feature gates the decisions depended on. */
   featureGates: Record<string, GateState>;
+  /** Where the gates' states came from when not from --feature-gates, e.g. "deployment kruise-system/kruise-controller-manager". */
+  featureGatesFrom?: string;
   /** Per pod (offline: one row per replica the manifest would have). */
   pods: PodPreview[];
   batches: BatchPreview[];

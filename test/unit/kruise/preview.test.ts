@@ -122,3 +122,14 @@ test('Advanced StatefulSet InPlaceOnly: its webhook allows only images in templa
   assert.deepEqual(new Set(v.pods.map((p) => p.action)), new Set(['refused']));
   assert.match(v.pods[0]!.reasons![0]!, /replace \/containers\/0\/resources\/requests\/cpu/);
 });
+
+test('kruise-manager gates from its Deployment args: AllAlpha/AllBeta unless a gate is named, default off/on', async () => {
+  const { managerGates } = await import('../../../src/kruise/preview/manager-gates');
+  const dep = load('kruise-controller-manager.yaml');
+  assert.deepEqual(managerGates(dep), { verticalScaling: true, envFromMetadata: true });
+  const args: string[] = dep.spec.template.spec.containers[0].args;
+  args[args.length - 1] = '--feature-gates=AllAlpha=true,InPlaceWorkloadVerticalScaling=false,InPlaceUpdateEnvFromMetadata=false';
+  assert.deepEqual(managerGates(dep), { verticalScaling: false, envFromMetadata: false });
+  args.pop();
+  assert.deepEqual(managerGates(dep), { verticalScaling: false, envFromMetadata: true });
+});
