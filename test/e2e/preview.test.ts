@@ -168,6 +168,16 @@ it('InPlaceOnly CloneSet, env change: Kruise refuses it (webhook), the preview s
   assert.deepEqual([...now.values()].map((p) => p.uid).sort(), [...was.values()].map((p) => p.uid).sort());
 });
 
+it('rollout restart of an in-place CloneSet: every container restarted in place through ContainerRecreateRequests, one pod per batch', async () => {
+  const was = await pods('strict');
+  const item = await preview(['rollout', 'restart', 'cloneset/strict']);
+  assert.deepEqual(item.batches.map((b: any) => b.pods.length), [1, 1]);
+  for (const p of item.pods) assert.deepEqual([p.action, p.restartOrder], ['restart-in-place', [['app']]]);
+  await run(['rollout', 'restart', 'cloneset/strict']);
+  const now = await settle('strict', 2, (p) => p.restarts.app === (was.get(p.name)?.restarts.app ?? -9) + 1);
+  for (const [name, p] of now) assert.equal(p.uid, was.get(name)?.uid);
+});
+
 it('Advanced StatefulSet, reserveOrdinals [1] and partition 2: db-4 then db-3 in place, db-0 and db-2 kept', async () => {
   const was = await pods('db');
   const item = await preview(['set', 'image', 'asts/db', 'main=redis:7.4']);
