@@ -6,9 +6,11 @@ Preview (--preview, reads only: GET/LIST, never a write; with -f FILE --local of
   InPlaceWorkloadVerticalScaling gate; resizePolicy RestartContainer restarts the container), recreate,
   kept (partition / node selector), unchanged, refused (InPlaceOnly: Kruise's webhook refuses, exit 1).
   Batches follow the workload's own rules (priority, scatter, partition, maxUnavailable, maxSurge).
-  kruise-manager's flags cannot be read: the gate is "unknown" unless --feature-gates says it, and
-  pods are shown recreated with "(resize-in-place if InPlaceWorkloadVerticalScaling is on)".
+  The gates come from --feature-gates, else from kruise-manager's Deployment (kruise-system/
+  kruise-controller-manager) when it can be read; otherwise the gate is "unknown" and pods are shown
+  recreated with "(resize-in-place if InPlaceWorkloadVerticalScaling is on)".
   -o json: {"kind":"Preview","items":[{kind, apiVersion, namespace, name, command, policy, replicas,
-  partition, maxUnavailable, maxSurge, paused, featureGates, pods:[{name, uid, node, revision, action,
+  partition, maxUnavailable, maxSurge, paused, featureGates, featureGatesFrom?, pods:[{name, uid, node, revision, action,
   images, resize, restartOrder, reasons, ifGateOn, batch}], batches:[{index, pods, surge,
-  budgetHeadroom?}], warnings}]}. Exit 0, or 1 when Kruise would refuse the change.`;
+  budgetHeadroom?, budgetName?}], offline?, noChange?, warnings}]}. Exit 0, 1 when Kruise would
+  refuse the change, 2 bad input.`;
