@@ -77,6 +77,9 @@ function decideWithGate(input: DecideInput, vertical: boolean): Decision {
 /** What Kruise does to a pod at template `from` when the workload moves to `to`. */
 export function decidePodAction(input: DecideInput): Decision {
   if (input.from && jsonEqual(input.from, input.to)) return { action: 'unchanged' };
+  // InPlaceOnly: Kruise's webhook (ValidateCloneSetUpdate, the ASTS validateTemplateInPlaceOnly) takes image
+  // replaces only, whatever the gates, so a resize is refused there before any controller sees it
+  if (input.policy === 'InPlaceOnly') return decideWithGate(input, false);
   if (input.verticalScaling !== 'unknown') return decideWithGate(input, input.verticalScaling === 'on');
   const off = decideWithGate(input, false);
   const on = decideWithGate(input, true);

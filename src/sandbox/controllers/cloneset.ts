@@ -61,7 +61,7 @@ export function createCloneSetController(): ControllerWithAdmission {
     kind: 'CloneSet',
     sync: (cs, { store, pods, revisions, queue, key, settings }) => syncCloneSet(store, cs, pods, revisions, queue, key, settings),
     defaults: cloneSetDefaults,
-    validate: (cs, old, settings, store) => validateCloneSet(cs, old, podLookup(store), inPlaceOptions(settings)),
+    validate: (cs, old, _settings, store) => validateCloneSet(cs, old, podLookup(store)),
     // An update that changes annotations but not spec is still admitted (defaulted + validated).
     webhookOnUnchangedSpec: (old, obj) => !jsonEqual(old.metadata.annotations, obj.metadata.annotations),
   });

@@ -133,3 +133,15 @@ test('kruise-manager gates from its Deployment args: AllAlpha/AllBeta unless a g
   args.pop();
   assert.deepEqual(managerGates(dep), { verticalScaling: false, envFromMetadata: true });
 });
+
+test('CloneSet InPlaceOnly: a cpu change is refused even with the gate on (ValidateCloneSetUpdate, pkg/controller/cloneset/core/cloneset_core.go: image replaces only)', async () => {
+  const { validateCloneSet } = await import('../../../src/kruise/rules/cloneset-webhook');
+  const strict = load('cloneset-inplace-only.yaml');
+  strict.spec.template.spec.containers[0].resources = { requests: { cpu: '100m' } };
+  const after = structuredClone(strict);
+  after.spec.template.spec.containers[0].resources.requests.cpu = '200m';
+  const v = previewWorkloadChange({ command: 'set resources', before: strict, after, gates: { verticalScaling: 'on', envFromMetadata: true }, now: NOW });
+  assert.deepEqual(new Set(v.pods.map((p) => p.action)), new Set(['refused']));
+  assert.match(JSON.stringify(validateCloneSet(after, strict)), /only allowed to update images/);
+  assert.deepEqual(validateCloneSet(withImages(strict, { app: 'nginx:1.27' }), strict), []);
+});
