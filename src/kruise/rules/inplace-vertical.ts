@@ -150,3 +150,24 @@ export function applyResourceChange(container: Container, change: ContainerResou
     res[list] = { ...(res[list] ?? {}), ...values };
   }
 }
+
+/** What defaultCheckPodNeedsBeUnready reads of an update spec. */
+export interface UnreadyCheckSpec {
+  containerImages: Record<string, string>;
+  containerResources: Record<string, ContainerResourceChange>;
+  envFromMetadataContainers: readonly string[];
+}
+
+/**
+ * Kruise's defaultCheckPodNeedsBeUnready (inplace_update_defaults.go): a pod with the InPlaceUpdateReady
+ * gate is marked not ready before an in-place update, except a resize alone (gate on) in which no resized
+ * container restarts (its resizePolicy names a changed resource with RestartContainer).
+ */
+export function podNeedsBeUnready(pod: { spec: { containers: readonly Container[]; readinessGates?: unknown } }, spec: UnreadyCheckSpec, verticalScaling: boolean): boolean {
+  const gates = (pod.spec.readinessGates ?? []) as Array<{ conditionType?: string }>;
+  const hasGate = gates.some((g) => g.conditionType === 'InPlaceUpdateReady');
+  const verticalOnly = Object.keys(spec.containerResources).length > 0 && Object.keys(spec.containerImages).length === 0 && spec.envFromMetadataContainers.length === 0;
+  if (!verticalScaling || !verticalOnly) return hasGate;
+  const needRestart = pod.spec.containers.some((c) => spec.containerResources[c.name] !== undefined && resizeRestartsContainer(c, spec.containerResources[c.name]!));
+  return needRestart && hasGate;
+}

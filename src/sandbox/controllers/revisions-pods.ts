@@ -17,6 +17,7 @@ import {
   type InPlaceUpdatePlanOptions,
 } from '../../kruise/rules/cloneset-inplace';
 import type { SimulationSettings } from '../store-api';
+import { podNeedsBeUnready } from '../../kruise/rules/inplace-vertical';
 import { featureEnabled } from '../feature-gates';
 import { podRevisionMatches, templateOfRevision, type ControllerRevision } from '../../kruise/rules/revisions';
 import type { KubeObject, Pod, PodTemplate } from '../../kruise/types';
@@ -91,7 +92,7 @@ export function updatePodToRevision(
       let fresh = store.get(PODS, ns, name) as Pod | undefined;
       if (!fresh) return 'blocked';
       if (holdInPlace?.(fresh)) return 'blocked';
-      if (hasInPlaceReadinessGate(fresh)) {
+      if (podNeedsBeUnready(fresh, plan, inPlace.verticalScaling === true)) {
         store.updateStatus(PODS, withInPlaceReadyCondition(fresh, 'False', now, 'StartInPlaceUpdate'));
         fresh = store.get(PODS, ns, name) as Pod | undefined;
         if (!fresh) return 'blocked';
@@ -133,7 +134,13 @@ export function refreshInPlaceState(store: Store, pod: Pod, now: Date, stateAfte
     restartContainers(store, store.update(PODS, grace.pod) as Pod, grace.restart, now);
     return undefined;
   }
-  if (cond.status === 'True') return undefined;
+  if (cond.status === 'True') {
+    // a resize alone that restarts nothing never marks the pod not ready (podNeedsBeUnready): it only ends the update
+    if (pod.metadata.labels?.[LIFECYCLE_STATE_LABEL] === 'Updating' && readInPlaceUpdateState(pod) && inPlaceUpdateCompleted(pod)) {
+      store.update(PODS, { ...pod, metadata: { ...pod.metadata, labels: { ...pod.metadata.labels, [LIFECYCLE_STATE_LABEL]: stateAfterUpdate(pod) } } });
+    }
+    return undefined;
+  }
   // not ready without an update in flight (an interrupted update): release the gate
   if (!readInPlaceUpdateState(pod)) {
     store.updateStatus(PODS, withInPlaceReadyCondition(pod, 'True', now));

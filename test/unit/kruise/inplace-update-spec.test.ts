@@ -167,3 +167,30 @@ test('resizePolicy (getTestPodWithResource, inplace_update_defaults_test.go): c1
   );
   assert.deepEqual(plan?.resizeRestartContainers, ['c2']);
 });
+
+// --- inplace_update_defaults_test.go TestDefaultCheckPodNeedsBeUnready ---
+{
+  const { podNeedsBeUnready } = await import('../../../src/kruise/rules/inplace-vertical');
+  const gate = [{ conditionType: 'InPlaceUpdateReady' }];
+  const spec = (resources: Record<string, Record<string, Record<string, string>>> = {}) => ({ containerImages: {}, containerResources: resources, envFromMetadataContainers: [] });
+  const cpuRestart = { name: '11', resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'RestartContainer' }] };
+  const cpuRestartMemNot = { name: '11', resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'RestartContainer' }, { resourceName: 'memory', restartPolicy: 'NotRequired' }] };
+  const rows: Array<[string, { containers: Container[]; readinessGates?: unknown }, ReturnType<typeof spec>, boolean, boolean]> = [
+    ['contains ReadinessGates, vpa disabled', { containers: [], readinessGates: gate }, spec(), false, true],
+    ['contains no ReadinessGates1', { containers: [] }, spec(), false, false],
+    ['contains ReadinessGates, vpa enabled and VerticalUpdateOnly', { containers: [], readinessGates: gate }, spec({ c2: { requests: { memory: '2Gi', cpu: '2' } } }), true, false],
+    ['contains ReadinessGates, vpa enabled but not VerticalUpdateOnly', { containers: [], readinessGates: gate }, spec(), true, true],
+    ['contains no ReadinessGates2', { containers: [] }, spec(), true, false],
+    ['contains no ReadinessGates3', { containers: [] }, spec(), true, false],
+    ['contains ReadinessGates, other restart container', { containers: [cpuRestart, { name: 'c2' }], readinessGates: gate }, spec({ c2: { requests: { memory: '2Gi', cpu: '2' } } }), true, false],
+    ['contains ReadinessGates, resize cpu and cpu restart policy', { containers: [cpuRestart], readinessGates: gate }, spec({ '11': { requests: { cpu: '100m' } } }), true, true],
+    ['contains ReadinessGates, resize mem and cpu restart policy (#1: cpu RestartContainer only)', { containers: [cpuRestart], readinessGates: gate }, spec({ '11': { requests: { memory: '100Mi' } } }), true, false],
+    ['contains ReadinessGates, resize mem and cpu restart policy (#2: memory NotRequired too)', { containers: [cpuRestartMemNot], readinessGates: gate }, spec({ '11': { requests: { memory: '100Mi' } } }), true, false],
+    ['contains ReadinessGates, vpa disabled and resize mem and cpu restart policy', { containers: [cpuRestartMemNot], readinessGates: gate }, spec({ '11': { requests: { memory: '100Mi' } } }), false, true],
+  ];
+  for (const [name, podSpec, s, vpa, expected] of rows) {
+    test(`TestDefaultCheckPodNeedsBeUnready "${name}"`, () => {
+      assert.equal(podNeedsBeUnready({ spec: podSpec }, s, vpa), expected);
+    });
+  }
+}
