@@ -19,6 +19,7 @@ function details(p: PodPreview): string {
   for (const [c, image] of Object.entries(p.images ?? {})) out.push(`${c}=${image}`);
   for (const [c, change] of Object.entries(p.resize ?? {})) out.push(`${c} ${quantities(change)}`);
   if (p.restartOrder?.length) out.push(`restart ${p.restartOrder.map((b) => b.join('+')).join(' → ')}`);
+  if (p.staysReady) out.push('stays ready');
   if (p.reasons?.length && out.length === 0) out.push(p.reasons.join('; '));
   return out.join('; ');
 }

@@ -133,6 +133,7 @@ describe('CloneSet web (InPlaceIfPossible, 4 pods, maxUnavailable 2)', () => {
       assert.equal(p.action, 'resize-in-place');
       assert.deepEqual(p.resize, { app: { requests: { cpu: '200m' } } });
       assert.equal(p.restartOrder, undefined);
+      assert.equal(p.staysReady, true);
     }
     await run(['set', 'resources', 'cloneset/web', '-c', 'app', '--requests=cpu=200m']);
     const now = await settle('web', 4, (p) => p.resources.app.requests?.cpu === '200m');

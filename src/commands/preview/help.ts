@@ -11,6 +11,6 @@ Preview (--preview, reads only: GET/LIST, never a write; with -f FILE --local of
   recreated with "(resize-in-place if InPlaceWorkloadVerticalScaling is on)".
   -o json: {"kind":"Preview","items":[{kind, apiVersion, namespace, name, command, policy, replicas,
   partition, maxUnavailable, maxSurge, paused, featureGates, featureGatesFrom?, pods:[{name, uid, node, revision, action,
-  images, resize, restartOrder, reasons, ifGateOn, batch}], batches:[{index, pods, surge,
+  images, resize, restartOrder, staysReady, reasons, ifGateOn, batch}], batches:[{index, pods, surge,
   budgetHeadroom?, budgetName?}], offline?, noChange?, warnings}]}. Exit 0, 1 when Kruise would
   refuse the change, 2 bad input.`;

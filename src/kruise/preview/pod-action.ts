@@ -4,6 +4,7 @@
 import { jsonEqual } from '../../lib/json-equal';
 import { inPlaceUpdateDecision, type InPlaceUpdatePlan } from '../rules/cloneset-inplace';
 import type { Container } from '../types';
+import { podNeedsBeUnready } from '../rules/inplace-vertical';
 import type { GateState, PodAction, PodPreview } from './types';
 
 export const VERTICAL_GATE = 'InPlaceWorkloadVerticalScaling';
@@ -21,7 +22,7 @@ export interface DecideInput {
   verticalScaling: GateState;
 }
 
-type Decision = Pick<PodPreview, 'action' | 'images' | 'restartOrder' | 'resize' | 'reasons' | 'ifGateOn'>;
+type Decision = Pick<PodPreview, 'action' | 'images' | 'restartOrder' | 'resize' | 'reasons' | 'ifGateOn' | 'staysReady'>;
 
 /**
  * A container's launch priority (higher starts, and is updated, first): env KRUISE_CONTAINER_PRIORITY,
@@ -56,7 +57,7 @@ export function restartBatches(template: Record<string, unknown>, names: Readonl
   return out;
 }
 
-function inPlaceAction(plan: InPlaceUpdatePlan, to: Record<string, unknown>): Decision {
+function inPlaceAction(plan: InPlaceUpdatePlan, to: Record<string, unknown>, vertical: boolean): Decision {
   const images = plan.containerImages;
   const restarted = new Set([...Object.keys(images), ...plan.envFromMetadataContainers, ...plan.resizeRestartContainers]);
   const action: PodAction = Object.keys(images).length > 0 ? 'update-in-place' : Object.keys(plan.containerResources).length > 0 ? 'resize-in-place' : plan.envFromMetadataContainers.length > 0 ? 'restart-in-place' : 'update-in-place';
@@ -64,13 +65,16 @@ function inPlaceAction(plan: InPlaceUpdatePlan, to: Record<string, unknown>): De
   if (Object.keys(images).length > 0) out.images = images;
   if (Object.keys(plan.containerResources).length > 0) out.resize = plan.containerResources;
   if (restarted.size > 0) out.restartOrder = restartBatches(to, restarted);
+  // Kruise's workload pods carry the InPlaceUpdateReady gate (its pod webhook adds it)
+  const containers = (((to.spec ?? {}) as { containers?: Container[] }).containers ?? []) as Container[];
+  if (!podNeedsBeUnready({ spec: { containers, readinessGates: [{ conditionType: 'InPlaceUpdateReady' }] } }, plan, vertical)) out.staysReady = true;
   return out;
 }
 
 function decideWithGate(input: DecideInput, vertical: boolean): Decision {
   if (input.policy === 'ReCreate') return { action: 'recreate', reasons: ['the update policy recreates pods'] };
   const d = inPlaceUpdateDecision(input.from, input.to, { envFromMetadata: input.envFromMetadata, verticalScaling: vertical });
-  if (d.inPlace) return inPlaceAction(d.plan, input.to);
+  if (d.inPlace) return inPlaceAction(d.plan, input.to, vertical);
   return { action: input.policy === 'InPlaceOnly' ? 'refused' : 'recreate', reasons: d.reasons };
 }
 

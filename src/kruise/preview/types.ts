@@ -35,6 +35,8 @@ export interface PodPreview {
   restartOrder?: string[][];
   /** container → resized quantities */
   resize?: Record<string, ContainerResourceChange>;
+  /** In place without going not ready: a resize alone that restarts no container (defaultCheckPodNeedsBeUnready). */
+  staysReady?: boolean;
   /** why a recreate / refusal / keep */
   reasons?: string[];
   /** When the action hangs on a gate whose state is unknown: the action with the gate on. */

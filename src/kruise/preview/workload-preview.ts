@@ -92,6 +92,7 @@ function markKept(r: Row, reason: string): void {
   delete r.resize;
   delete r.restartOrder;
   delete r.ifGateOn;
+  delete r.staysReady;
 }
 
 /** Replays the CloneSet controller's sync (planCloneSetSync) until it has nothing left to do. */
@@ -144,6 +145,7 @@ function cloneSetBatches(after: KubeObject, adapter: WorkloadAdapter, rows: Row[
           delete r.resize;
           delete r.restartOrder;
           delete r.ifGateOn;
+          delete r.staysReady;
         }
       }
       if (existing.length > 0) pendingDeleted.push(...existing);
