@@ -40,8 +40,6 @@ export interface PreviewRevision {
 
 type Row = PodPreview & { labels: Record<string, string>; pod?: Pod };
 
-const IN_PLACE_ACTIONS = new Set(['update-in-place', 'restart-in-place', 'resize-in-place']);
-
 function podRevision(pod: Pod): string | undefined {
   return pod.metadata.labels?.[REVISION_HASH_LABEL] ?? pod.metadata.labels?.[POD_TEMPLATE_HASH_LABEL];
 }
@@ -291,9 +289,4 @@ export function previewWorkloadChange(input: PreviewInput): WorkloadPreview {
     ...(noChange ? { noChange: true } : {}),
     warnings,
   };
-}
-
-/** Whether a pod action keeps the pod (same uid). */
-export function keepsPod(action: string): boolean {
-  return IN_PLACE_ACTIONS.has(action) || action === 'kept' || action === 'unchanged' || action === 'refused';
 }

@@ -145,3 +145,16 @@ test('CloneSet InPlaceOnly: a cpu change is refused even with the gate on (Valid
   assert.match(JSON.stringify(validateCloneSet(after, strict)), /only allowed to update images/);
   assert.deepEqual(validateCloneSet(withImages(strict, { app: 'nginx:1.27' }), strict), []);
 });
+
+test('CloneSet v1beta1 (master shape: rollingUpdate.podUpdatePolicy): the same decisions and batches as v1alpha1', () => {
+  const alpha = load('cloneset-web.yaml');
+  const beta = structuredClone(alpha);
+  beta.apiVersion = 'apps.kruise.io/v1beta1';
+  beta.spec.updateStrategy = { type: 'RollingUpdate', rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible', maxUnavailable: 2 } };
+  const run = (obj: any) => previewWorkloadChange({ command: 'set image', before: obj, after: withImages(obj, { app: 'nginx:1.27' }), gates: GATES, now: NOW });
+  const a = run(alpha);
+  const b = run(beta);
+  assert.equal(b.policy, 'InPlaceIfPossible');
+  assert.deepEqual(b.pods.map((p) => p.action), a.pods.map((p) => p.action));
+  assert.deepEqual(b.batches, a.batches);
+});
