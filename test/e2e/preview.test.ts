@@ -1,12 +1,13 @@
 // `--preview` (issue #29 item 2) agrees, pod by pod, with what the sandbox then does: one sandbox with
 // kruise-manager's InPlaceWorkloadVerticalScaling gate on. Each case previews a change (-o json), checks
 // that the preview wrote nothing (audit log), makes the change, and reads the pods back through the API:
-// same uid for in place / resize / kept, restartCount for restarts, a new uid for a recreate.
+// same uid for in place / resize / kept, restartCount for restarts, a new uid for a recreate (waiting on
+// watches of the pods, never on our own `rollout status`).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { kubectl, REPO_ROOT, runCli } from '../helpers/cli';
-import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
+import { startSandbox, type Sandbox } from '../helpers/sandbox';
 
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'preview');
 const GATE_ON = '--feature-gates=InPlaceWorkloadVerticalScaling=true';
@@ -25,23 +26,23 @@ interface PodView {
   annotations: Record<string, string>;
 }
 
+function view(p: any): PodView {
+  return {
+    name: p.metadata.name,
+    uid: p.metadata.uid,
+    node: p.spec.nodeName,
+    images: Object.fromEntries(p.spec.containers.map((c: any) => [c.name, c.image])),
+    restarts: Object.fromEntries((p.status?.containerStatuses ?? []).map((c: any) => [c.name, c.restartCount])),
+    ready: (p.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True'),
+    resources: Object.fromEntries(p.spec.containers.map((c: any) => [c.name, c.resources ?? {}])),
+    annotations: p.metadata.annotations ?? {},
+  };
+}
+
+/** The live (not terminating) pods of `app`, read through the API. */
 async function pods(app: string): Promise<Map<string, PodView>> {
   const list = (await sb.api('GET', `/api/v1/namespaces/default/pods?labelSelector=app%3D${app}`)).body;
-  const out = new Map<string, PodView>();
-  for (const p of list.items as any[]) {
-    if (p.metadata.deletionTimestamp) continue;
-    out.set(p.metadata.name, {
-      name: p.metadata.name,
-      uid: p.metadata.uid,
-      node: p.spec.nodeName,
-      images: Object.fromEntries(p.spec.containers.map((c: any) => [c.name, c.image])),
-      restarts: Object.fromEntries((p.status.containerStatuses ?? []).map((c: any) => [c.name, c.restartCount])),
-      ready: (p.status.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True'),
-      resources: Object.fromEntries(p.spec.containers.map((c: any) => [c.name, c.resources ?? {}])),
-      annotations: p.metadata.annotations ?? {},
-    });
-  }
-  return out;
+  return new Map((list.items as any[]).filter((p) => !p.metadata.deletionTimestamp).map((p) => [p.metadata.name, view(p)]));
 }
 
 /** Runs a preview with -o json; asserts it sent no write. */
@@ -61,12 +62,44 @@ async function run(args: string[]): Promise<void> {
   assert.equal(r.code, 0, r.stderr);
 }
 
-/** Waits until `app` has `count` ready pods satisfying `done`. */
+/**
+ * Waits, on a watch of the pods of `app` (its first events list what exists), until `count` live pods are
+ * ready and satisfy `done`; fails after 20 s with what it saw last.
+ */
 async function settle(app: string, count: number, done: (p: PodView) => boolean): Promise<Map<string, PodView>> {
-  return waitUntil(`${app}: ${count} pods settled`, async () => {
-    const now = await pods(app);
-    return now.size === count && [...now.values()].every((p) => p.ready && done(p)) ? now : undefined;
-  }, 20_000);
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(), 20_000);
+  const live = new Map<string, any>();
+  const current = () => new Map([...live.values()].filter((p) => !p.metadata.deletionTimestamp).map((p) => [p.metadata.name, view(p)]));
+  const settled = (m: Map<string, PodView>) => m.size === count && [...m.values()].every((p) => p.ready && done(p));
+  try {
+    // identity: a gzip-encoded watch would arrive in blocks, not event by event
+    const res = await fetch(`${sb.url}/api/v1/namespaces/default/pods?labelSelector=app%3D${app}&watch=1`, { signal: ctl.signal, headers: { accept: 'application/json', 'accept-encoding': 'identity' } });
+    const reader = res.body!.getReader();
+    const dec = new TextDecoder();
+    let buf = '';
+    for (;;) {
+      const { value, done: ended } = await reader.read();
+      if (ended) throw new Error('watch ended');
+      buf += dec.decode(value, { stream: true });
+      for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+        const line = buf.slice(0, i).trim();
+        buf = buf.slice(i + 1);
+        if (!line) continue;
+        const ev = JSON.parse(line) as { type: string; object: any };
+        if (ev.type === 'DELETED') live.delete(ev.object.metadata.uid);
+        else live.set(ev.object.metadata.uid, ev.object);
+      }
+      const now = current();
+      if (settled(now)) return now;
+    }
+  } catch (err) {
+    if (ctl.signal.aborted) assert.fail(`${app}: ${count} pods not settled in 20s; last seen ${JSON.stringify([...current().values()])}`);
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    ctl.abort();
+  }
 }
 
 const actionsOf = (item: any): Record<string, string> => Object.fromEntries(item.pods.map((p: any) => [p.name, p.action]));
