@@ -176,6 +176,21 @@ describe('CloneSet web (InPlaceIfPossible, 4 pods, maxUnavailable 2)', () => {
     }
   });
 
+  it('memory limit with the gate on: resized in place, and app restarted (its resizePolicy: memory RestartContainer)', async () => {
+    const was = await pods('web');
+    const item = await preview(['set', 'resources', 'cloneset/web', '-c', 'app', '--limits=memory=512Mi', GATE_ON]);
+    for (const p of item.pods) {
+      assert.deepEqual([p.action, p.restartOrder, p.staysReady], ['resize-in-place', [['app']], undefined]);
+      assert.deepEqual(p.resize, { app: { limits: { memory: '512Mi' } } });
+    }
+    await run(['set', 'resources', 'cloneset/web', '-c', 'app', '--limits=memory=512Mi']);
+    const now = await settle('web', 4, (p) => p.resources.app.limits?.memory === '512Mi' && p.restarts.app === (was.get(p.name)?.restarts.app ?? -9) + 1);
+    for (const [name, p] of now) {
+      assert.equal(p.uid, was.get(name)?.uid);
+      assert.equal(p.restarts.sidecar, was.get(name)?.restarts.sidecar);
+    }
+  });
+
   it('a limits map added to sidecar (an add, not a resize): recreated, new uids', async () => {
     const was = await pods('web');
     const item = await preview(['set', 'resources', 'cloneset/web', '-c', 'sidecar', '--limits=cpu=100m', GATE_ON]);
