@@ -158,3 +158,15 @@ test('CloneSet v1beta1 (master shape: rollingUpdate.podUpdatePolicy): the same d
   assert.deepEqual(b.pods.map((p) => p.action), a.pods.map((p) => p.action));
   assert.deepEqual(b.batches, a.batches);
 });
+
+test('Advanced DaemonSet rollingUpdate.selector: only the matching node is updated (filterDaemonPodsNodeToUpdate)', () => {
+  const ads = load('ads-agent.yaml');
+  delete ads.spec.updateStrategy.rollingUpdate.partition;
+  ads.spec.updateStrategy.rollingUpdate.selector = { matchLabels: { pool: 'canary' } };
+  const items = load('ads-agent-nodes.yaml').items as KubeObject[];
+  const nodes = items.filter((o) => o.kind === 'Node');
+  const pods = items.filter((o) => o.kind === 'Pod') as Pod[];
+  const v = previewWorkloadChange({ command: 'set image', before: ads, after: withImages(ads, { fluentd: 'fluentd:v1.17' }), pods, nodes, gates: GATES, now: NOW });
+  assert.deepEqual(Object.fromEntries(v.pods.map((p) => [p.node, p.action])), { 'node-1': 'kept', 'node-2': 'recreate', 'node-3': 'kept' });
+  assert.deepEqual(v.batches.map((b) => b.pods.length), [1]);
+});
