@@ -82,15 +82,20 @@ function placeholderPods(adapter: WorkloadAdapter, obj: KubeObject): Pod[] {
   }));
 }
 
-/** The pod stays at its revision (partition, node selector, OnDelete): nothing inside it changes now. */
-function markKept(r: Row, reason: string): void {
-  r.action = 'kept';
+/** A new action for the pod that changes nothing inside it: the in-place details go. */
+function replaceAction(r: Row, action: 'kept' | 'recreate', reason: string): void {
+  r.action = action;
   r.reasons = [reason];
   delete r.images;
   delete r.resize;
   delete r.restartOrder;
   delete r.ifGateOn;
   delete r.staysReady;
+}
+
+/** The pod stays at its revision (partition, node selector, OnDelete): nothing inside it changes now. */
+function markKept(r: Row, reason: string): void {
+  replaceAction(r, 'kept', reason);
 }
 
 /** Replays the CloneSet controller's sync (planCloneSetSync) until it has nothing left to do. */
@@ -136,20 +141,14 @@ function cloneSetBatches(after: KubeObject, adapter: WorkloadAdapter, rows: Row[
       // an old pod scaled in after a surge pod took its place: replaced, whatever the policy
       for (const n of existing) {
         const r = byName.get(n)!;
-        if (r.action !== 'unchanged' && r.action !== 'kept') {
-          r.action = 'recreate';
-          r.reasons = ['replaced by a surge pod (maxSurge): Kruise scales the old pod in instead of updating it'];
-          delete r.images;
-          delete r.resize;
-          delete r.restartOrder;
-          delete r.ifGateOn;
-          delete r.staysReady;
-        }
+        if (r.action !== 'unchanged' && r.action !== 'kept') replaceAction(r, 'recreate', 'replaced by a surge pod (maxSurge): Kruise scales the old pod in instead of updating it');
       }
       if (existing.length > 0) pendingDeleted.push(...existing);
       pods = pods.filter((p) => !step.deletePods.includes(p.name));
-    } else if (step.kind === 'delete-specified' || step.kind === 'cancel-delete') {
+    } else if (step.kind === 'delete-specified') {
       pods = pods.filter((p) => !step.pods.includes(p.name));
+    } else if (step.kind === 'cancel-delete') {
+      pods = pods.map((p) => (step.pods.includes(p.name) ? { ...p, preparingDelete: false, lifecycleState: 'Normal' } : p));
     } else break;
   }
   if (pendingDeleted.length > 0 || pendingSurge > 0) batches.push({ index: batches.length + 1, pods: pendingDeleted, surge: pendingSurge });
