@@ -11,7 +11,7 @@ import { setPodReadyCondition } from './pod-readiness';
 import { POD_TEMPLATE_HASH_LABEL, podRevisionMatches, REVISION_HASH_LABEL, revisionHash } from './revisions';
 import { jsonEqual } from '../../lib/json-equal';
 import type { Container } from '../types';
-import { applyResourceChange, resizeRestartsContainer, verticalResourceChange, type ContainerResourceChange } from './inplace-vertical';
+import { applyResourceChange, containerResizeCompleted, resizeRestartsContainer, verticalResourceChange, type ContainerResourceChange } from './inplace-vertical';
 
 export const INPLACE_UPDATE_STATE_ANNOTATION = 'apps.kruise.io/inplace-update-state';
 export const INPLACE_UPDATE_GRACE_ANNOTATION = 'apps.kruise.io/inplace-update-grace';
@@ -82,6 +82,8 @@ export interface InPlaceUpdateState {
   revision: string;
   updateTimestamp: string;
   updateEnvFromMetadata?: boolean;
+  /** cpu/memory were resized: completion also waits for the kubelet to report them (IsUpdateCompleted). */
+  updateResources?: boolean;
   lastContainerStatuses?: Record<string, { imageID?: string }>;
   containerBatchesRecord?: Array<{ timestamp: string; containers: string[] }>;
 }
@@ -215,6 +217,7 @@ export function applyInPlaceUpdate(pod: Pod, plan: InPlaceUpdatePlan, revisionNa
     revision: revisionName,
     updateTimestamp: ts,
     ...(envNames.length > 0 ? { updateEnvFromMetadata: true } : {}),
+    ...(Object.keys(plan.containerResources ?? {}).length > 0 ? { updateResources: true } : {}),
     lastContainerStatuses,
     containerBatchesRecord: batch.length > 0 ? [{ timestamp: ts, containers: batch }] : [],
   };
@@ -248,6 +251,14 @@ export function inPlaceUpdateCompleted(pod: Pod): boolean {
   const state = readInPlaceUpdateState(pod);
   if (!state) return true;
   if (pod.metadata.annotations?.[INPLACE_UPDATE_GRACE_ANNOTATION]) return false;
+  if (state.updateResources) {
+    // NativeVerticalUpdate.IsUpdateCompleted: every container reports its spec resources
+    const statuses = pod.status?.containerStatuses ?? [];
+    if (statuses.length !== pod.spec.containers.length) return false;
+    for (const c of pod.spec.containers) {
+      if (!containerResizeCompleted(c, containerStatusOf(pod, c.name) as { resources?: Container['resources'] } | undefined)) return false;
+    }
+  }
   for (const [name, last] of Object.entries(state.lastContainerStatuses ?? {})) {
     const spec = pod.spec.containers.find((c) => c.name === name);
     const st = containerStatusOf(pod, name);

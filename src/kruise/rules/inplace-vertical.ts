@@ -171,3 +171,16 @@ export function podNeedsBeUnready(pod: { spec: { containers: readonly Container[
   const needRestart = pod.spec.containers.some((c) => spec.containerResources[c.name] !== undefined && resizeRestartsContainer(c, spec.containerResources[c.name]!));
   return needRestart && hasGate;
 }
+
+function sameList(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
+  const ka = Object.keys(a ?? {});
+  const kb = Object.keys(b ?? {});
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => b?.[k] !== undefined && parseQuantity(String(a![k])) === parseQuantity(String(b[k])));
+}
+
+/** NativeVerticalUpdate.isContainerUpdateCompleted: the kubelet reports the spec's resources for the container. */
+export function containerResizeCompleted(container: Pick<Container, 'resources'>, status: { resources?: ResourceMaps } | undefined): boolean {
+  if (!status?.resources) return false;
+  return sameList(container.resources?.limits, status.resources.limits) && sameList(container.resources?.requests, status.resources.requests);
+}

@@ -179,7 +179,8 @@ function resizeContainers(store: Store, pod: Pod, restart: string[], now: Date):
   const status = structuredClone(pod.status ?? {});
   for (const cs of status.containerStatuses ?? []) {
     const c = pod.spec.containers.find((x) => x.name === cs.name);
-    if (c?.resources) (cs as unknown as Record<string, unknown>).resources = structuredClone(c.resources);
+    // with in-place pod resize the kubelet reports every container's actual resources
+    if (c) (cs as unknown as Record<string, unknown>).resources = structuredClone(c.resources ?? {});
   }
   let current = store.updateStatus(PODS, { ...pod, status }) as Pod;
   for (const name of restart) current = store.updateStatus(PODS, { ...current, status: restartContainerStatus(current, name, now.getTime()) }) as Pod;

@@ -194,3 +194,49 @@ test('resizePolicy (getTestPodWithResource, inplace_update_defaults_test.go): c1
     });
   }
 }
+
+// --- inplace_update_test.go TestCheckInPlaceUpdateCompleted (DefaultCheckInPlaceUpdateCompleted) ---
+{
+  const { inPlaceUpdateCompleted } = await import('../../../src/kruise/rules/cloneset-inplace');
+  const state = '{"revision":"new-revision","lastContainerStatuses":{"c1":{"imageID":"img01"}}}';
+  const pod = (annotations: Record<string, string> | undefined, statuses: unknown[] | undefined, containers: Container[] = []) =>
+    ({ metadata: { name: 'p', labels: { 'controller-revision-hash': 'new-revision' }, ...(annotations ? { annotations } : {}) }, spec: { containers }, status: statuses ? { containerStatuses: statuses } : {} }) as never;
+  test('TestCheckInPlaceUpdateCompleted s1: no in-place state → completed', () => {
+    assert.equal(inPlaceUpdateCompleted(pod(undefined, undefined)), true);
+  });
+  test('TestCheckInPlaceUpdateCompleted s2: the imageID changed → completed (ours also wants the spec container running its image)', () => {
+    // Kruise reads only status here; the sandbox's kubelet reports the new image before its imageID, so our
+    // check (shared by every sandbox controller) also compares the spec's image: same verdict once both agree.
+    assert.equal(inPlaceUpdateCompleted(pod({ 'apps.kruise.io/inplace-update-state': state }, [{ name: 'c1', imageID: 'img02', image: 'image02' }], [{ name: 'c1', image: 'image02' }])), true);
+  });
+  test('TestCheckInPlaceUpdateCompleted f2: imageID unchanged and the status image is not the spec one → not completed', () => {
+    assert.equal(inPlaceUpdateCompleted(pod({ 'apps.kruise.io/inplace-update-state': state }, [{ name: 'c1', imageID: 'img01', image: 'image01' }], [{ name: 'c1', image: 'image02' }])), false);
+  });
+  test('TestCheckInPlaceUpdateCompleted f3: no container status → not completed', () => {
+    assert.equal(inPlaceUpdateCompleted(pod({ 'apps.kruise.io/inplace-update-state': state }, undefined, [{ name: 'c1', image: 'image02' }])), false);
+  });
+}
+
+// --- inplace_update_vertical_test.go TestIsContainerUpdateCompleted ---
+{
+  const { containerResizeCompleted } = await import('../../../src/kruise/rules/inplace-vertical');
+  const rows: Array<[string, Container['resources'], Container['resources'] | null, boolean]> = [
+    ['Test status ok', { limits: { cpu: '100m', memory: '128Mi' }, requests: { cpu: '50m', memory: '64Mi' } }, { limits: { cpu: '100m', memory: '128Mi' }, requests: { cpu: '50m', memory: '64Mi' } }, true],
+    ['Test status not ok - cpu limit', { limits: { cpu: '100m' }, requests: { cpu: '50m' } }, { limits: { cpu: '200m' }, requests: { cpu: '50m' } }, false],
+    ['Test status not ok - mem limit', { limits: { memory: '100Mi' }, requests: { memory: '50Mi' } }, { limits: { memory: '200Mi' }, requests: { memory: '50Mi' } }, false],
+    ['Test status not ok - only mem limit', { limits: { memory: '100Mi' } }, { limits: { memory: '200Mi' } }, false],
+    ['Test status not ok - only mem request', { requests: { memory: '100Mi' } }, { requests: { memory: '50Mi' } }, false],
+    ['container and containerStatus are empty', {}, {}, true],
+    ['container is empty', {}, { limits: { cpu: '200m' }, requests: { cpu: '50m' } }, false],
+    ['containerStatus is nil', { limits: { cpu: '200m' }, requests: { cpu: '50m' } }, null, false],
+    ['containerStatus is empty', { limits: { cpu: '200m' }, requests: { cpu: '50m' } }, {}, false],
+  ];
+  for (const [name, spec, status, expected] of rows) {
+    test(`TestIsContainerUpdateCompleted "${name}"`, () => {
+      assert.equal(containerResizeCompleted({ resources: spec }, status === null ? {} : { resources: status }), expected);
+    });
+  }
+  test('"1" and "1000m" are the same quantity for the completion check', () => {
+    assert.equal(containerResizeCompleted({ resources: { requests: { cpu: '1' } } }, { resources: { requests: { cpu: '1000m' } } }), true);
+  });
+}
