@@ -212,7 +212,8 @@ export function applyInPlaceUpdate(pod: Pod, plan: InPlaceUpdatePlan, revisionNa
     annotations[INPLACE_UPDATE_GRACE_ANNOTATION] = JSON.stringify(grace);
   } else delete annotations[INPLACE_UPDATE_GRACE_ANNOTATION];
   const ts = isoSeconds(now);
-  const batch = [...new Set([...names, ...envNames])].sort();
+  // resized containers are part of the batch too (Kruise's containerBatchesRecord)
+  const batch = [...new Set([...names, ...envNames, ...Object.keys(plan.containerResources ?? {})])].sort();
   const state: InPlaceUpdateState = {
     revision: revisionName,
     updateTimestamp: ts,

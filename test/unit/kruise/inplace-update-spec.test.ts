@@ -240,3 +240,32 @@ test('resizePolicy (getTestPodWithResource, inplace_update_defaults_test.go): c1
     assert.equal(containerResizeCompleted({ resources: { requests: { cpu: '1' } } }, { resources: { requests: { cpu: '1000m' } } }), true);
   });
 }
+
+// --- inplace_update_defaults_test.go TestDefaultPatchUpdateSpecToPod_Resource (the single-step rows; the
+// sandbox applies every container at once, the launch-priority steps are --preview's restartOrder) ---
+{
+  const { applyInPlaceUpdate, readInPlaceUpdateState } = await import('../../../src/kruise/rules/cloneset-inplace');
+  const { restartBatches } = await import('../../../src/kruise/preview/pod-action');
+  const pod = parse(readFileSync(join(FIXTURES, 'kruise-pod-with-resource.yaml'), 'utf8'));
+  const plan = (images: Record<string, string>, resources: Record<string, { requests: Record<string, string> }>) => ({ containerImages: images, labels: {}, annotations: {}, envFromMetadataContainers: [], containerResources: resources, resizeRestartContainers: [] });
+  const now = new Date('2026-11-29T00:00:00Z');
+  test('TestDefaultPatchUpdateSpecToPod_Resource "only change container 0 resource cpu"', () => {
+    const next = applyInPlaceUpdate(pod, plan({}, { c1: { requests: { memory: '2Gi', cpu: '2' } } }), 'new-revision', now);
+    assert.deepEqual(next.spec.containers[0]!.resources!.requests, { memory: '2Gi', cpu: '2' });
+    assert.deepEqual(next.spec.containers[1]!.resources, pod.spec.containers[1].resources);
+    const state = readInPlaceUpdateState(next)!;
+    assert.deepEqual(state.lastContainerStatuses, {});
+    assert.deepEqual(state.containerBatchesRecord?.map((b) => b.containers), [['c1']]);
+  });
+  test('TestDefaultPatchUpdateSpecToPod_Resource "change container 0 resource cpu and image"', () => {
+    const next = applyInPlaceUpdate(pod, plan({ c1: 'c1-img-new' }, { c1: { requests: { memory: '2Gi', cpu: '2' } } }), 'new-revision', now);
+    assert.equal(next.spec.containers[0]!.image, 'c1-img-new');
+    assert.deepEqual(next.spec.containers[0]!.resources!.requests, { memory: '2Gi', cpu: '2' });
+    const state = readInPlaceUpdateState(next)!;
+    assert.deepEqual(state.lastContainerStatuses, { c1: { imageID: 'containerd://c1-img' } });
+    assert.deepEqual(state.containerBatchesRecord?.map((b) => b.containers), [['c1']]);
+  });
+  test('TestDefaultPatchUpdateSpecToPod_Resource "change two containers resource cpu and image step1": c1 (p_20) goes before c2 (p_10)', () => {
+    assert.deepEqual(restartBatches(pod, new Set(['c1', 'c2'])), [['c1'], ['c2']]);
+  });
+}
