@@ -3,23 +3,15 @@
 // LIST only, never a write), builds the view model (kruise/preview) and prints it.
 import type { CommandContext } from '../../cli/context';
 import { usageError } from '../../cli/exit';
+import type { PreviewSettings } from './settings';
 import type { KubeClient } from '../../kube/client';
 import type { KubeObject, Pod } from '../../kruise/types';
 import { adapterFor } from '../../kruise/workloads/index';
 import { previewWorkloadChange } from '../../kruise/preview/workload-preview';
 import type { GateState, WorkloadPreview } from '../../kruise/preview/types';
-import { VERTICAL_GATE } from '../../kruise/preview/pod-action';
 import { KRUISE_MANAGER, managerGates, type ManagerGates } from '../../kruise/preview/manager-gates';
 import { formatPreviewJson, formatPreviewTable } from '../../printers/preview';
 import { loadPods, loadRevisions } from '../rollout/revision-source';
-
-export interface PreviewSettings {
-  verticalScaling: GateState;
-  envFromMetadata: boolean;
-  json: boolean;
-  /** --feature-gates named InPlaceUpdateEnvFromMetadata (then kruise-manager's Deployment does not override it). */
-  envFromMetadataGiven?: boolean;
-}
 
 /** One read of kruise-manager's Deployment per client; undefined when it cannot be read (not found, forbidden). */
 const managerReads = new WeakMap<KubeClient, Promise<ManagerGates | undefined>>();
@@ -49,32 +41,6 @@ async function liveGates(client: KubeClient, settings: PreviewSettings): Promise
     gates: { verticalScaling: read.verticalScaling ? 'on' : 'off', envFromMetadata: settings.envFromMetadataGiven ? settings.envFromMetadata : read.envFromMetadata },
     source: `deployment ${KRUISE_MANAGER.namespace}/${KRUISE_MANAGER.name}`,
   };
-}
-
-const ENV_GATE = 'InPlaceUpdateEnvFromMetadata';
-
-/**
- * --feature-gates for a preview: what the user knows of kruise-manager's gates (we cannot read its
- * flags). Only the gates the decision reads are taken; absent InPlaceWorkloadVerticalScaling is "unknown".
- */
-export function parsePreviewSettings(opts: { featureGates?: string; output?: string }): PreviewSettings {
-  let verticalScaling: GateState = 'unknown';
-  let envFromMetadata = true; // on by default since v1.8
-  let envFromMetadataGiven = false;
-  for (const raw of (opts.featureGates ?? '').split(',')) {
-    const item = raw.trim();
-    if (item === '') continue;
-    const m = /^([A-Za-z0-9]+)=(true|false)$/.exec(item);
-    if (!m) throw usageError(`invalid --feature-gates item "${item}": expected Name=true or Name=false`);
-    if (m[1] === VERTICAL_GATE) verticalScaling = m[2] === 'true' ? 'on' : 'off';
-    else if (m[1] === ENV_GATE) {
-      envFromMetadata = m[2] === 'true';
-      envFromMetadataGiven = true;
-    }
-    else throw usageError(`--feature-gates: ${m[1]} does not change what --preview shows (known: ${VERTICAL_GATE}, ${ENV_GATE})`);
-  }
-  if (opts.output !== undefined && opts.output !== 'json') throw usageError(`--preview prints a table or -o json, not -o ${opts.output}`);
-  return { verticalScaling, envFromMetadata, envFromMetadataGiven, json: opts.output === 'json' };
 }
 
 /** Rejects objects without pods to preview (Pod, Job, SidecarSet ...) before any further request. */

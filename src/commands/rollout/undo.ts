@@ -26,7 +26,7 @@ import { fastRollbackStep, rollsBackInBatches } from '../../kruise/rollout/fast-
 import { jumpPatch } from '../../kruise/rollout/patches';
 import { ROLLBACK_IN_BATCH_ANNOTATION } from '../../kruise/rollout/labels';
 import type { WorkloadPreview } from '../../kruise/preview/types';
-import { parsePreviewSettings, previewLive, printPreviews, type PreviewSettings } from '../preview/run';
+import { parsePreviewSettings, type PreviewSettings } from '../preview/settings';
 
 export interface UndoOptions {
   filename?: string[];
@@ -80,7 +80,7 @@ export async function run(ctx: CommandContext, args: string[], opts: UndoOptions
     if (preview) {
       const previews: WorkloadPreview[] = [];
       for (const t of targets) await undoOnce(ctx, client, t, { toRevision, dryRun, format, preview, previews });
-      return printPreviews(ctx, previews, preview);
+      return (await import('../preview/run')).printPreviews(ctx, previews, preview);
     }
     let code = 0;
     const printed: KubeObject[] = [];
@@ -134,7 +134,7 @@ async function undoOnce(
   });
   if (decision.kind === 'error') throw failure(decision.message);
   if (decision.kind === 'skip' && o.preview) {
-    o.previews?.push(await previewLive(client, 'rollout undo', obj, obj, o.preview));
+    o.previews?.push(await (await import('../preview/run')).previewLive(client, 'rollout undo', obj, obj, o.preview));
     return undefined;
   }
   if (decision.kind === 'skip') {
@@ -145,7 +145,7 @@ async function undoOnce(
   let result = withTemplate(obj, template);
   if (o.preview) {
     // an InPlaceOnly refusal is part of the preview (action "refused"), not an error here
-    o.previews?.push(await previewLive(client, `rollout undo (to revision ${decision.target.revision})`, obj, result, o.preview));
+    o.previews?.push(await (await import('../preview/run')).previewLive(client, `rollout undo (to revision ${decision.target.revision})`, obj, result, o.preview));
     return undefined;
   }
   // What Kruise's webhook would refuse (e.g. an InPlaceOnly CloneSet back to a revision with

@@ -4,7 +4,7 @@ import { usageError } from '../../cli/exit';
 import { parseDryRun, parseOutputFormat, type DryRunMode, type OutputFormat } from '../../printers/output';
 import { fieldManagerFlag } from '../restart/flags';
 import { parseSelection, type SetSelection } from './targets';
-import { parsePreviewSettings, type PreviewSettings } from '../preview/run';
+import { parsePreviewSettings, type PreviewSettings } from '../preview/settings';
 
 export interface CommonSetOptions {
   filename?: string[];
