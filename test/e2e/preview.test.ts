@@ -106,7 +106,7 @@ const actionsOf = (item: any): Record<string, string> => Object.fromEntries(item
 
 before(async () => {
   sb = await startSandbox({ readyDelay: '100ms', extraArgs: [GATE_ON] });
-  for (const f of ['cloneset-web', 'cloneset-inplace-only', 'asts-db', 'ads-agent']) {
+  for (const f of ['cloneset-web', 'cloneset-inplace-only', 'asts-db', 'ads-agent', 'deployment-shop']) {
     const r = await kubectl(['apply', '-f', join(FIXTURES, `${f}.yaml`)], sb.kubeconfig);
     assert.equal(r.code, 0, r.stderr);
   }
@@ -115,6 +115,7 @@ before(async () => {
     settle('strict', 2, () => true),
     settle('db', 4, () => true),
     settle('agent', 3, () => true),
+    settle('shop', 4, () => true),
   ]);
 });
 
@@ -225,6 +226,16 @@ it('rollout restart of an in-place CloneSet: every container restarted in place 
   await run(['rollout', 'restart', 'cloneset/strict']);
   const now = await settle('strict', 2, (p) => p.restarts.app === (was.get(p.name)?.restarts.app ?? -9) + 1);
   for (const [name, p] of now) assert.equal(p.uid, was.get(name)?.uid);
+});
+
+it('rollout restart of a Deployment: every pod recreated, maxSurge 1 + maxUnavailable 1 at a time', async () => {
+  const was = await pods('shop');
+  const item = await preview(['rollout', 'restart', 'deployment/shop']);
+  assert.deepEqual(new Set(Object.values(actionsOf(item))), new Set(['recreate']));
+  assert.deepEqual(item.batches.map((b: any) => [b.pods.length, b.surge]), [[2, 1], [2, 1]]);
+  await run(['rollout', 'restart', 'deployment/shop']);
+  const now = await settle('shop', 4, (p) => ![...was.values()].some((w) => w.uid === p.uid));
+  assert.equal(now.size, 4);
 });
 
 it('Advanced StatefulSet, reserveOrdinals [1] and partition 2: db-4 then db-3 in place, db-0 and db-2 kept', async () => {
