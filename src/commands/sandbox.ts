@@ -73,7 +73,7 @@ export async function run(ctx: CommandContext, args: string[], opts: SandboxComm
   if (opts.featureGates !== undefined) {
     const { parseFeatureGates } = await import('../sandbox/index');
     try {
-      featureGates = parseFeatureGates(opts.featureGates);
+      featureGates = parseFeatureGates(opts.featureGates, kruise);
     } catch (err) {
       throw usageError(`--feature-gates ${opts.featureGates}: ${(err as Error).message}`);
     }

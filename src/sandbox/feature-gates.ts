@@ -7,17 +7,25 @@
 //   into every pod, not only into pods of Kruise workloads.
 //   TemplateNoDefaults (Alpha, off): the workload webhooks (CloneSet, Advanced StatefulSet, BroadcastJob,
 //   AdvancedCronJob) leave the pod and volume claim templates as written, without template defaults.
+//   InPlaceWorkloadVerticalScaling (Alpha, off; in Kruise since v1.8.0): CloneSet, Advanced StatefulSet
+//   and Advanced DaemonSet resize cpu/memory in place (rules/inplace-vertical.ts) instead of recreating.
 
 export const FEATURE_GATE_DEFAULTS: Readonly<Record<string, boolean>> = {
   StatefulSetStartOrdinal: false,
   KruisePodReadinessGate: false,
   TemplateNoDefaults: false,
+  InPlaceWorkloadVerticalScaling: false,
+};
+
+/** Gates kruise-manager only knows from some release on (pkg/features/kruise_features.go per tag). */
+const GATE_RELEASES: Readonly<Record<string, readonly string[]>> = {
+  InPlaceWorkloadVerticalScaling: ['v1.8', 'v1.9', 'master'],
 };
 
 export type FeatureGates = Readonly<Record<string, boolean>>;
 
-/** Parses `A=true,B=false`; throws an Error whose message names the bad item. */
-export function parseFeatureGates(text: string): FeatureGates {
+/** Parses `A=true,B=false` for the imitated release (default: all); throws an Error whose message names the bad item. */
+export function parseFeatureGates(text: string, kruise?: string): FeatureGates {
   const gates: Record<string, boolean> = { ...FEATURE_GATE_DEFAULTS };
   for (const raw of text.split(',')) {
     const item = raw.trim();
@@ -26,6 +34,8 @@ export function parseFeatureGates(text: string): FeatureGates {
     if (!m) throw new Error(`"${item}": expected Name=true or Name=false`);
     const [, name, value] = m;
     if (!(name in FEATURE_GATE_DEFAULTS)) throw new Error(`unrecognized feature gate: ${name} (known: ${Object.keys(FEATURE_GATE_DEFAULTS).join(', ')})`);
+    const releases = GATE_RELEASES[name];
+    if (kruise !== undefined && releases && !releases.includes(kruise)) throw new Error(`unrecognized feature gate: ${name} (Kruise ${kruise} does not have it; it came with v1.8)`);
     if (value !== 'true' && value !== 'false') throw new Error(`invalid value of ${name}: ${value}, err: strconv.ParseBool: parsing "${value}": invalid syntax`);
     gates[name] = value === 'true';
   }

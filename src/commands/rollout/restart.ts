@@ -18,7 +18,8 @@ import { restartInPlace, type InPlaceOptions } from './restart-inplace';
 import { rolloutRestartSidecarSets } from './sidecarset-restart';
 import { sidecarSetTargets } from './sidecarset-status';
 
-export const RESTARTED_AT_ANNOTATION = 'kubectl.kubernetes.io/restartedAt';
+export { RESTARTED_AT_ANNOTATION, restartPatch } from './restart-patch';
+import { restartPatch } from './restart-patch';
 
 export interface RestartOptions {
   filename?: string[];
@@ -26,13 +27,8 @@ export interface RestartOptions {
   selector?: string;
   output?: string;
   maxUnavailable?: string;
-}
-
-/** Merge patch adding the restartedAt annotation to the pod template (what kubectl sends). */
-export function restartPatch(now: Date, templatePath: readonly string[] = ['spec', 'template']): Record<string, unknown> {
-  let patch: Record<string, unknown> = { metadata: { annotations: { [RESTARTED_AT_ANNOTATION]: now.toISOString().replace(/\.\d{3}Z$/, 'Z') } } };
-  for (const seg of [...templatePath].reverse()) patch = { [seg]: patch };
-  return patch;
+  preview?: boolean;
+  featureGates?: string;
 }
 
 export async function run(ctx: CommandContext, args: string[], opts: RestartOptions, _cmd: Command): Promise<number> {
@@ -46,6 +42,8 @@ export async function run(ctx: CommandContext, args: string[], opts: RestartOpti
     }
   }
   const refs = parseTargets('rollout restart', args, opts.selector, { filenames: opts.filename });
+  if (opts.preview) return (await import('./restart-preview')).previewRestart(ctx, refs, opts);
+  if (opts.featureGates !== undefined) throw usageError('--feature-gates only goes with --preview');
   const client = await ctx.kube();
   let code: number = ExitCode.OK;
   try {

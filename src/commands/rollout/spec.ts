@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
 import { subcommandFilter } from '../subcommands';
+import { PREVIEW_HELP } from '../preview/help';
 
 const KINDS = 'cloneset, asts, ads, deployment, statefulset, daemonset';
 
@@ -53,11 +54,13 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
       .option('-l, --selector <selector>', 'roll back every matching object of TYPE')
       .option('--to-revision <n>', 'the revision to roll back to (default: the previous one)')
       .option('--fast', 'Kruise Rollout release in progress: go back to the previous step without traffic and with the most pods (status nextStepIndex; the template is kept)')
+      .option('--preview', 'show what Kruise will do to each pod (in place, restart, resize, recreate) and in which batches; write nothing')
+      .option('--feature-gates <gates>', 'with --preview: kruise-manager gates you know, e.g. InPlaceWorkloadVerticalScaling=true (unknown when not given)')
       .option('--dry-run [mode]', 'none, client or server')
       .option('-o, --output <format>', 'json, yaml, name or jsonpath=TEMPLATE: print the resulting object')
       .addHelpText(
         'after',
-        `\nUnder a Kruise Rollout, restoring the stable template is Kruise Rollout's rollback: the Rollout cancels its release.\n\nExamples:\n  ${p} rollout undo cloneset/web\n  ${p} rollout undo cloneset/web --to-revision=2 --dry-run=server -o yaml\n  ${p} rollout undo rollout/web-rollout --fast`,
+        `\nUnder a Kruise Rollout, restoring the stable template is Kruise Rollout's rollback: the Rollout cancels its release.\n\n${PREVIEW_HELP}\n\nExamples:\n  ${p} rollout undo cloneset/web --preview      # per pod: in place, restart, resize or recreate; batches\n  ${p} rollout undo cloneset/web\n  ${p} rollout undo cloneset/web --to-revision=2 --dry-run=server -o yaml\n  ${p} rollout undo rollout/web-rollout --fast`,
       )
       .action(lazyAction(ctx, () => import('./undo')));
   }
@@ -117,7 +120,9 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
       .option('--timeout <duration>', 'in-place restarts: give up waiting after this long (exit 3); 0 = no limit', '0')
       .option('--max-unavailable <n>', 'in-place restarts: pods restarting at once, a number or a percentage (default: the workload\'s maxUnavailable)')
       .option('-o, --output <format>', 'json, yaml, name or jsonpath=TEMPLATE: print the object')
-      .addHelpText('after', `\nExample:\n  ${p} rollout restart cloneset/web`)
+      .option('--preview', 'show what the restart will do to each pod (recreate, or restart in place through ContainerRecreateRequests) and in which batches; write nothing')
+      .option('--feature-gates <gates>', 'with --preview: kruise-manager gates you know, e.g. InPlaceWorkloadVerticalScaling=true')
+      .addHelpText('after', `\n${PREVIEW_HELP}\n\nExamples:\n  ${p} rollout restart cloneset/web --preview\n  ${p} rollout restart cloneset/web`)
       .action(lazyAction(ctx, () => import('./restart')));
   }
 

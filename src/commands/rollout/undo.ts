@@ -25,6 +25,8 @@ import { sidecarSetTargets } from './sidecarset-status';
 import { fastRollbackStep, rollsBackInBatches } from '../../kruise/rollout/fast-rollback';
 import { jumpPatch } from '../../kruise/rollout/patches';
 import { ROLLBACK_IN_BATCH_ANNOTATION } from '../../kruise/rollout/labels';
+import type { WorkloadPreview } from '../../kruise/preview/types';
+import { parsePreviewSettings, type PreviewSettings } from '../preview/settings';
 
 export interface UndoOptions {
   filename?: string[];
@@ -33,6 +35,8 @@ export interface UndoOptions {
   dryRun?: string | boolean;
   output?: string;
   fast?: boolean;
+  preview?: boolean;
+  featureGates?: string;
 }
 
 export function parseRevisionNumber(value: string | undefined, flag: string): number | undefined {
@@ -48,6 +52,9 @@ export async function run(ctx: CommandContext, args: string[], opts: UndoOptions
   const format = parseOutputFormat(opts.output, ['default', 'json', 'yaml', 'name', 'jsonpath']);
   const refs = parseTargets('rollout undo', args, opts.selector, { filenames: opts.filename });
   if (opts.fast && toRevision !== undefined) throw usageError('--fast goes back to a previous step of a Kruise Rollout release; it takes no --to-revision');
+  if (opts.preview && (opts.fast || opts.dryRun !== undefined)) throw usageError('--preview writes nothing already; it cannot be combined with --fast or --dry-run');
+  if (!opts.preview && opts.featureGates !== undefined) throw usageError('--feature-gates only goes with --preview');
+  const preview = opts.preview ? parsePreviewSettings({ featureGates: opts.featureGates, output: opts.output }) : undefined;
   const client = await ctx.kube();
   try {
     const sidecarSets = await sidecarSetTargets(client, 'rollout undo', refs);
@@ -70,6 +77,11 @@ export async function run(ctx: CommandContext, args: string[], opts: UndoOptions
       return 0;
     }
     // Like kubectl, each object is rolled back on its own: one failure does not stop the others.
+    if (preview) {
+      const previews: WorkloadPreview[] = [];
+      for (const t of targets) await undoOnce(ctx, client, t, { toRevision, dryRun, format, preview, previews });
+      return (await import('../preview/run')).printPreviews(ctx, previews, preview);
+    }
     let code = 0;
     const printed: KubeObject[] = [];
     for (const t of targets) {
@@ -98,7 +110,7 @@ async function undoOnce(
   ctx: CommandContext,
   client: KubeClient,
   t: ResolvedTarget,
-  o: { toRevision?: number; dryRun: DryRunMode; format: OutputFormat },
+  o: { toRevision?: number; dryRun: DryRunMode; format: OutputFormat; preview?: PreviewSettings; previews?: WorkloadPreview[] },
 ): Promise<KubeObject | undefined> {
   const name = t.name!;
   const obj = await client.get(t.rt, name, t.namespace);
@@ -121,12 +133,21 @@ async function undoOnce(
     toRevision: o.toRevision,
   });
   if (decision.kind === 'error') throw failure(decision.message);
+  if (decision.kind === 'skip' && o.preview) {
+    o.previews?.push(await (await import('../preview/run')).previewLive(client, 'rollout undo', obj, obj, o.preview));
+    return undefined;
+  }
   if (decision.kind === 'skip') {
     ctx.term.stdout.write(`${mutationLine(t.rt.kind, t.rt.group, name, `skipped rollback (current template already matches revision ${decision.target.revision})`, o.dryRun)}\n`);
     return undefined;
   }
   const template = decision.target.template;
   let result = withTemplate(obj, template);
+  if (o.preview) {
+    // an InPlaceOnly refusal is part of the preview (action "refused"), not an error here
+    o.previews?.push(await (await import('../preview/run')).previewLive(client, `rollout undo (to revision ${decision.target.revision})`, obj, result, o.preview));
+    return undefined;
+  }
   // What Kruise's webhook would refuse (e.g. an InPlaceOnly CloneSet back to a revision with
   // other env): refuse here, before anything is sent.
   const rejected = webhookRejections(obj, result);

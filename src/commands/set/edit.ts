@@ -112,7 +112,11 @@ export function planObject(obj: KubeObject, req: EditRequest, warn: (line: strin
   if (rejected.length > 0) {
     throw usageError(`${objectLabel(obj)}: ${req.command} would be rejected by Kruise's webhook: ${describeRejections(rejected)}; nothing was changed`);
   }
-  if (verdict && plan.ops.length > 0) warn(`Warning: ${verdict.what} cannot be applied in place; ${objectLabel(obj)} (${verdict.policy}) will recreate its pods`);
+  if (verdict && plan.ops.length > 0) {
+    // cpu/memory may be resized in place when kruise-manager runs InPlaceWorkloadVerticalScaling (not visible from here)
+    const gate = verdict.what.includes('resource') ? ' (cpu/memory are resized in place instead if kruise-manager has InPlaceWorkloadVerticalScaling on; see --preview)' : '';
+    warn(`Warning: ${verdict.what} cannot be applied in place; ${objectLabel(obj)} (${verdict.policy}) will recreate its pods${gate}`);
+  }
   return { obj, ops: plan.ops, changes: plan.changes };
 }
 

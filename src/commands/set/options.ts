@@ -4,6 +4,7 @@ import { usageError } from '../../cli/exit';
 import { parseDryRun, parseOutputFormat, type DryRunMode, type OutputFormat } from '../../printers/output';
 import { fieldManagerFlag } from '../restart/flags';
 import { parseSelection, type SetSelection } from './targets';
+import { parsePreviewSettings, type PreviewSettings } from '../preview/settings';
 
 export interface CommonSetOptions {
   filename?: string[];
@@ -13,6 +14,9 @@ export interface CommonSetOptions {
   dryRun?: string | boolean;
   output?: string;
   fieldManager?: string;
+  /** --preview (set image|env|resources): show what Kruise would do to each pod, write nothing. */
+  preview?: boolean;
+  featureGates?: string;
 }
 
 export interface CommonSettings {
@@ -20,11 +24,18 @@ export interface CommonSettings {
   dryRun: DryRunMode;
   output: OutputFormat;
   fieldManager: string;
+  preview?: PreviewSettings;
 }
 
 export const DEFAULT_FIELD_MANAGER = 'kubectl-kruise';
 
 export function parseCommon(command: string, resources: string[], opts: CommonSetOptions): CommonSettings {
+  if (opts.preview) {
+    if (opts.dryRun !== undefined) throw usageError('--preview writes nothing already; it cannot be combined with --dry-run');
+    const preview = parsePreviewSettings(opts);
+    return { selection: parseSelection(command, resources, opts), dryRun: 'client', output: { kind: 'default' } as OutputFormat, fieldManager: DEFAULT_FIELD_MANAGER, preview };
+  }
+  if (opts.featureGates !== undefined) throw usageError('--feature-gates only goes with --preview');
   const output = parseOutputFormat(opts.output, ['json', 'yaml', 'name', 'jsonpath']);
   const dryRun = parseDryRun(opts.dryRun);
   const fieldManager = fieldManagerFlag(opts.fieldManager, DEFAULT_FIELD_MANAGER);

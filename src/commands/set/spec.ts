@@ -4,6 +4,7 @@ import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
 import { collect } from '../collect';
 import { subcommandFilter } from '../subcommands';
+import { PREVIEW_HELP } from '../preview/help';
 
 function commonFlags(cmd: Command, labelSelector = true): Command {
   cmd.option('-f, --filename <file>', 'the objects to change, from a YAML/JSON file, folder or - (repeatable)', collect);
@@ -15,6 +16,13 @@ function commonFlags(cmd: Command, labelSelector = true): Command {
     .option('--dry-run [strategy]', 'none, client (compute and print, send nothing) or server (dryRun=All); bare flag = client; use --dry-run=VALUE')
     .option('-o, --output <format>', 'print the resulting objects: json, yaml, name or jsonpath=TEMPLATE')
     .option('--field-manager <name>', 'field manager recorded for the change', 'kubectl-kruise');
+}
+
+/** --preview and the gates it reads (set image|env|resources). */
+function previewFlags(cmd: Command): Command {
+  return cmd
+    .option('--preview', 'show what Kruise will do to each pod (in place, restart, resize, recreate) and in which batches; write nothing')
+    .option('--feature-gates <gates>', 'with --preview: kruise-manager gates you know, e.g. InPlaceWorkloadVerticalScaling=true (unknown when not given)');
 }
 
 const BEHAVIOUR = `
@@ -63,13 +71,16 @@ Kinds: CloneSet (v1alpha1/v1beta1), Advanced StatefulSet, Advanced DaemonSet, Si
   StatefulSet, DaemonSet, ReplicaSet, Pod, Job, CronJob.
 Images are checked client-side (lower-case repository, valid tag/digest): a malformed one exits 2.
 ${BEHAVIOUR}
+${PREVIEW_HELP}
 
 Examples:
+  ${ctx.programName} set image cloneset/web app=nginx:1.27 --preview      # what each pod would go through
   ${ctx.programName} set image cloneset/web app=nginx:1.27
   ${ctx.programName} set image cloneset/web '*=registry.example.com/web:2.0' --dry-run=server
   ${ctx.programName} set image --local -f web.yaml app=nginx:1.27 -o yaml    # offline, no cluster`,
       )
       .action(lazyAction(ctx, () => import('./image')));
+    previewFlags(set.commands.find((c) => c.name() === 'image')!);
   }
 
   if (want('env')) {
@@ -89,6 +100,7 @@ Examples:
         `
 Env names follow the API server rule (letters, digits, '_', '-', '.'; not starting with a digit): others exit 2.
 ${BEHAVIOUR}
+${PREVIEW_HELP}
 
 Examples:
   ${ctx.programName} set env cloneset/web -c app LOG_LEVEL=debug OLD_FLAG-
@@ -96,6 +108,7 @@ Examples:
   ${ctx.programName} set env cloneset/web --list`,
       )
       .action(lazyAction(ctx, () => import('./env')));
+    previewFlags(set.commands.find((c) => c.name() === 'env')!);
   }
 
   if (want('resources')) {
@@ -114,11 +127,14 @@ Examples:
         `
 Quantities are checked client-side (e.g. 500m, 2, 512Mi, 1Gi; not negative), and so is request <= limit.
 ${BEHAVIOUR}
+${PREVIEW_HELP}
 
 Examples:
-  ${ctx.programName} set resources cloneset/web -c app --limits=cpu=1,memory=1Gi --requests=cpu=250m`,
+  ${ctx.programName} set resources cloneset/web -c app --limits=cpu=1,memory=1Gi --requests=cpu=250m
+  ${ctx.programName} set resources cloneset/web -c app --requests=cpu=500m --preview --feature-gates=InPlaceWorkloadVerticalScaling=true`,
       )
       .action(lazyAction(ctx, () => import('./resources')));
+    previewFlags(set.commands.find((c) => c.name() === 'resources')!);
   }
 
   if (want('serviceaccount')) {

@@ -10,6 +10,8 @@ import type { ContainerStatus, Pod } from '../types';
 import { setPodReadyCondition } from './pod-readiness';
 import { POD_TEMPLATE_HASH_LABEL, podRevisionMatches, REVISION_HASH_LABEL, revisionHash } from './revisions';
 import { jsonEqual } from '../../lib/json-equal';
+import type { Container } from '../types';
+import { applyResourceChange, containerResizeCompleted, resizeRestartsContainer, verticalResourceChange, type ContainerResourceChange } from './inplace-vertical';
 
 export const INPLACE_UPDATE_STATE_ANNOTATION = 'apps.kruise.io/inplace-update-state';
 export const INPLACE_UPDATE_GRACE_ANNOTATION = 'apps.kruise.io/inplace-update-grace';
@@ -26,12 +28,21 @@ export interface InPlaceUpdatePlan {
    * restarts them (InPlaceUpdateEnvFromMetadata, its ContainerRefMetadata). Empty when the gate is off.
    */
   envFromMetadataContainers: string[];
+  /** container name → resized cpu/memory quantities (InPlaceWorkloadVerticalScaling); empty without. */
+  containerResources: Record<string, ContainerResourceChange>;
+  /** Resized containers the kubelet restarts (their resizePolicy says RestartContainer). */
+  resizeRestartContainers: string[];
 }
 
 export interface InPlaceUpdatePlanOptions {
   /** Kruise's InPlaceUpdateEnvFromMetadata feature gate: on by default since v1.8 (alpha, off, in v1.3). */
   envFromMetadata?: boolean;
+  /** Kruise's InPlaceWorkloadVerticalScaling feature gate (Alpha, off, since v1.8). */
+  verticalScaling?: boolean;
 }
+
+/** Why a template change cannot be applied in place (the same walk as inPlaceUpdatePlan). */
+export type InPlaceDecision = { inPlace: true; plan: InPlaceUpdatePlan } | { inPlace: false; reasons: string[] };
 
 /**
  * Default of the InPlaceUpdateEnvFromMetadata feature gate per imitated Kruise release
@@ -71,6 +82,8 @@ export interface InPlaceUpdateState {
   revision: string;
   updateTimestamp: string;
   updateEnvFromMetadata?: boolean;
+  /** cpu/memory were resized: completion also waits for the kubelet to report them (IsUpdateCompleted). */
+  updateResources?: boolean;
   lastContainerStatuses?: Record<string, { imageID?: string }>;
   containerBatchesRecord?: Array<{ timestamp: string; containers: string[] }>;
 }
@@ -95,50 +108,52 @@ function mapDiff(from: Record<string, string>, to: Record<string, string>): Reco
 }
 
 /**
- * The in-place update from one template to another, or undefined when something besides
- * `containers[*].image` and metadata labels/annotations changed (Kruise then recreates the pod).
+ * Kruise's defaultCalculateInPlaceUpdateSpec as a decision: the in-place update from one template to
+ * another, or the reasons it needs a recreate (anything besides `containers[*].image`, metadata
+ * labels/annotations and, with the vertical scaling gate, resizable cpu/memory quantities).
  */
-export function inPlaceUpdatePlan(oldTemplate: Template | undefined, newTemplate: Template | undefined, opts: InPlaceUpdatePlanOptions = {}): InPlaceUpdatePlan | undefined {
+export function inPlaceUpdateDecision(oldTemplate: Template | undefined, newTemplate: Template | undefined, opts: InPlaceUpdatePlanOptions = {}): InPlaceDecision {
   const a = parts(oldTemplate);
   const b = parts(newTemplate);
-  const ac = (a.spec.containers ?? []) as Array<Record<string, unknown>>;
-  const bc = (b.spec.containers ?? []) as Array<Record<string, unknown>>;
-  if (ac.length !== bc.length) return undefined;
+  const ac = (a.spec.containers ?? []) as Container[];
+  const bc = (b.spec.containers ?? []) as Container[];
+  const reasons: string[] = [];
+  if (ac.length !== bc.length) reasons.push('spec.containers: containers added or removed');
   const containerImages: Record<string, string> = {};
-  for (let i = 0; i < ac.length; i++) {
-    const { image: ai, ...arest } = ac[i];
-    const { image: bi, ...brest } = bc[i];
-    if (!jsonEqual(arest, brest)) return undefined;
-    if (ai !== bi) containerImages[String(bc[i].name)] = String(bi ?? '');
+  let containerResources: Record<string, ContainerResourceChange> = {};
+  if (reasons.length === 0) {
+    for (let i = 0; i < ac.length; i++) {
+      const { image: ai, resources: ar, ...arest } = ac[i]!;
+      const { image: bi, resources: br, ...brest } = bc[i]!;
+      for (const k of new Set([...Object.keys(arest), ...Object.keys(brest)])) {
+        if (!jsonEqual(arest[k], brest[k])) reasons.push(`spec.containers[${i}].${k}`);
+      }
+      if (!opts.verticalScaling && !jsonEqual(ar, br)) reasons.push(`spec.containers[${i}].resources`);
+      if (ai !== bi) containerImages[String(bc[i]!.name)] = String(bi ?? '');
+    }
+    if (opts.verticalScaling) {
+      const vertical = verticalResourceChange(a.spec as { containers?: Container[] }, b.spec as { containers?: Container[] });
+      if (vertical.ok) containerResources = vertical.resources;
+      else reasons.push(`spec.containers[*].resources: ${vertical.reason}`);
+    }
   }
   const { containers: _a, ...aSpec } = a.spec;
   const { containers: _b, ...bSpec } = b.spec;
-  if (!jsonEqual(aSpec, bSpec)) return undefined;
+  for (const k of new Set([...Object.keys(aSpec), ...Object.keys(bSpec)])) {
+    if (!jsonEqual(aSpec[k], bSpec[k])) reasons.push(`spec.${k}`);
+  }
+  if (reasons.length > 0) return { inPlace: false, reasons };
   const labels = mapDiff(a.labels, b.labels);
   const annotations = mapDiff(a.annotations, b.annotations);
   const envContainers = opts.envFromMetadata === false ? [] : envFromMetadataContainers(bc, labels, annotations);
-  return { containerImages, labels, annotations, envFromMetadataContainers: envContainers };
+  const resizeRestartContainers = bc.filter((c) => containerResources[c.name] && resizeRestartsContainer(c, containerResources[c.name]!)).map((c) => c.name);
+  return { inPlace: true, plan: { containerImages, labels, annotations, envFromMetadataContainers: envContainers, containerResources, resizeRestartContainers } };
 }
 
-/** The template fields that changed in a way in-place update cannot apply (for InPlaceOnly rejections). */
-export function nonInPlaceChanges(oldTemplate: Template | undefined, newTemplate: Template | undefined): string[] {
-  const a = parts(oldTemplate);
-  const b = parts(newTemplate);
-  const out: string[] = [];
-  const ac = (a.spec.containers ?? []) as Array<Record<string, unknown>>;
-  const bc = (b.spec.containers ?? []) as Array<Record<string, unknown>>;
-  if (ac.length !== bc.length) out.push('spec.template.spec.containers');
-  else {
-    for (let i = 0; i < ac.length; i++) {
-      for (const k of new Set([...Object.keys(ac[i]), ...Object.keys(bc[i])])) {
-        if (k !== 'image' && !jsonEqual(ac[i][k], bc[i][k])) out.push(`spec.template.spec.containers[${i}].${k}`);
-      }
-    }
-  }
-  for (const k of new Set([...Object.keys(a.spec), ...Object.keys(b.spec)])) {
-    if (k !== 'containers' && !jsonEqual(a.spec[k], b.spec[k])) out.push(`spec.template.spec.${k}`);
-  }
-  return out;
+/** The in-place update from one template to another, or undefined when Kruise recreates the pod. */
+export function inPlaceUpdatePlan(oldTemplate: Template | undefined, newTemplate: Template | undefined, opts: InPlaceUpdatePlanOptions = {}): InPlaceUpdatePlan | undefined {
+  const d = inPlaceUpdateDecision(oldTemplate, newTemplate, opts);
+  return d.inPlace ? d.plan : undefined;
 }
 
 /** A metav1.Time as the API writes it: RFC 3339 with whole seconds. */
@@ -183,6 +198,8 @@ export function applyInPlaceUpdate(pod: Pod, plan: InPlaceUpdatePlan, revisionNa
   const names = Object.keys(plan.containerImages);
   const lastContainerStatuses: Record<string, { imageID?: string }> = {};
   for (const c of next.spec.containers) {
+    const resize = plan.containerResources?.[c.name];
+    if (resize) applyResourceChange(c, resize);
     if (c.name in plan.containerImages) {
       lastContainerStatuses[c.name] = { imageID: containerStatusOf(pod, c.name)?.imageID };
       if (graceSeconds <= 0) c.image = plan.containerImages[c.name];
@@ -195,11 +212,13 @@ export function applyInPlaceUpdate(pod: Pod, plan: InPlaceUpdatePlan, revisionNa
     annotations[INPLACE_UPDATE_GRACE_ANNOTATION] = JSON.stringify(grace);
   } else delete annotations[INPLACE_UPDATE_GRACE_ANNOTATION];
   const ts = isoSeconds(now);
-  const batch = [...new Set([...names, ...envNames])].sort();
+  // resized containers are part of the batch too (Kruise's containerBatchesRecord)
+  const batch = [...new Set([...names, ...envNames, ...Object.keys(plan.containerResources ?? {})])].sort();
   const state: InPlaceUpdateState = {
     revision: revisionName,
     updateTimestamp: ts,
     ...(envNames.length > 0 ? { updateEnvFromMetadata: true } : {}),
+    ...(Object.keys(plan.containerResources ?? {}).length > 0 ? { updateResources: true } : {}),
     lastContainerStatuses,
     containerBatchesRecord: batch.length > 0 ? [{ timestamp: ts, containers: batch }] : [],
   };
@@ -233,6 +252,14 @@ export function inPlaceUpdateCompleted(pod: Pod): boolean {
   const state = readInPlaceUpdateState(pod);
   if (!state) return true;
   if (pod.metadata.annotations?.[INPLACE_UPDATE_GRACE_ANNOTATION]) return false;
+  if (state.updateResources) {
+    // NativeVerticalUpdate.IsUpdateCompleted: every container reports its spec resources
+    const statuses = pod.status?.containerStatuses ?? [];
+    if (statuses.length !== pod.spec.containers.length) return false;
+    for (const c of pod.spec.containers) {
+      if (!containerResizeCompleted(c, containerStatusOf(pod, c.name) as { resources?: Container['resources'] } | undefined)) return false;
+    }
+  }
   for (const [name, last] of Object.entries(state.lastContainerStatuses ?? {})) {
     const spec = pod.spec.containers.find((c) => c.name === name);
     const st = containerStatusOf(pod, name);

@@ -12,7 +12,7 @@ import { parseIntOrPercent } from '../intstr';
 import { cloneSetRollingLimits, InvalidValueError } from '../partition';
 import type { KubeObject } from '../types';
 import { labelSelectorMatches } from '../selectors';
-import { inPlaceUpdatePlan, nonInPlaceChanges } from './cloneset-inplace';
+import { inPlaceUpdateDecision } from './cloneset-inplace';
 import { readCloneSetSpec } from './cloneset';
 import { cloneSetRollingPath, isCloneSetV1beta1 } from '../workloads/cloneset-shape';
 import { DEFAULT_REVISION_HISTORY_LIMIT } from './revisions';
@@ -199,8 +199,11 @@ export function validateCloneSet(obj: KubeObject, old?: KubeObject, pods?: PodLo
     if (forbiddenSpecChanges(old, obj, CLONESET_UPDATABLE).length > 0) {
       errors.push({ type: 'Forbidden', field: 'spec', detail: CLONESET_FORBIDDEN_DETAIL });
     }
-    if (spec.policy === 'InPlaceOnly' && !inPlaceUpdatePlan(before.template, spec.template)) {
-      const what = nonInPlaceChanges(before.template, spec.template);
+    // ValidateCloneSetUpdate (cloneset_core.go): only `replace /containers/N/image` in template.spec, whatever
+    // the gates: a cpu/memory resize is refused too, even with InPlaceWorkloadVerticalScaling on
+    const decision = spec.policy === 'InPlaceOnly' ? inPlaceUpdateDecision(before.template, spec.template, { verticalScaling: false }) : undefined;
+    if (decision && !decision.inPlace) {
+      const what = decision.reasons.map((r) => `spec.template.${r.replace(/:.*/, '')}`);
       errors.push({
         type: 'Forbidden',
         field: 'spec.template',

@@ -16,7 +16,6 @@ import {
   type AdsNodePlan,
 } from '../../kruise/rules/ads';
 import { isKruisePodAvailable, isKruisePodReady, msUntilAvailable } from '../../kruise/rules/cloneset';
-import { envFromMetadataByDefault } from '../../kruise/rules/cloneset-inplace';
 import { podRevisionMatches, REVISION_HASH_LABEL, revisionHash } from '../../kruise/rules/revisions';
 import { jsonEqual } from '../../lib/json-equal';
 import type { KubeObject, Pod } from '../../kruise/types';
@@ -26,7 +25,7 @@ import { Informer } from './informer';
 import { createKruiseWorkloadController } from './kruise-workload';
 import { NODES, PODS } from './pods';
 import { WorkQueue } from './queue';
-import { createPodForRevision, refreshInPlaceState, updatePodToRevision } from './revisions-pods';
+import { createPodForRevision, inPlaceOptions, refreshInPlaceState, updatePodToRevision } from './revisions-pods';
 import { pruneRevisions, syncRevisions } from './revisions';
 
 export const ADVANCED_DAEMONSETS: GroupResource = { group: 'apps.kruise.io', resource: 'daemonsets' };
@@ -142,7 +141,7 @@ function syncAdvancedDaemonSet(
   for (const n of step.update) {
     const pod = byName.get(n);
     // Kruise's ADS passes no grace period (daemonset_update.go getInPlaceUpdateOptions)
-    if (pod) updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, spec.inPlace ? 'InPlaceIfPossible' : 'ReCreate', now, 0, undefined, envFromMetadataByDefault(settings.kruise));
+    if (pod) updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, spec.inPlace ? 'InPlaceIfPossible' : 'ReCreate', now, 0, undefined, inPlaceOptions(settings));
   }
 
   const after = buildPlan().plans;

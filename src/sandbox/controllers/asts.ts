@@ -17,7 +17,6 @@ import {
   type AstsPlannedPod,
 } from '../../kruise/rules/asts';
 import { isKruisePodAvailable, isKruisePodReady, msUntilAvailable, SPECIFIED_DELETE_LABEL } from '../../kruise/rules/cloneset';
-import { envFromMetadataByDefault } from '../../kruise/rules/cloneset-inplace';
 import { featureEnabled } from '../feature-gates';
 import { formatLabelSelector } from '../../kruise/selectors';
 import { podRevisionMatches, REVISION_HASH_LABEL } from '../../kruise/rules/revisions';
@@ -28,7 +27,7 @@ import { Informer } from './informer';
 import { createKruiseWorkloadController } from './kruise-workload';
 import { PODS } from './pods';
 import { WorkQueue } from './queue';
-import { createPodForRevision, inPlaceGraceSeconds, refreshInPlaceState, updatePodToRevision } from './revisions-pods';
+import { createPodForRevision, inPlaceGraceSeconds, inPlaceOptions, refreshInPlaceState, updatePodToRevision } from './revisions-pods';
 import { pruneRevisions, syncRevisions } from './revisions';
 
 export const ADVANCED_STATEFULSETS: GroupResource = { group: 'apps.kruise.io', resource: 'statefulsets' };
@@ -145,7 +144,7 @@ function syncAdvancedStatefulSet(
   const byName = new Map(owned().map((p) => [p.metadata.name ?? '', p]));
   for (const n of step.update) {
     const pod = byName.get(n);
-    if (pod) updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, spec.podUpdatePolicy, now, inPlaceGraceSeconds(set), undefined, envFromMetadataByDefault(settings.kruise));
+    if (pod) updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, spec.podUpdatePolicy, now, inPlaceGraceSeconds(set), undefined, inPlaceOptions(settings));
   }
 
   const live = owned().filter((p) => !p.metadata.deletionTimestamp);

@@ -18,15 +18,14 @@ import {
   msUntilAvailable,
   OMIT_EXPECTED_UPDATED_ANNOTATION,
   readCloneSetSpec,
-  SPECIFIED_DELETE_LABEL,
   truncatedPodsToDelete,
   type CloneSetSpecView,
   type CloneSetStatus,
   type LifecycleHook,
 } from '../../kruise/rules/cloneset';
-import { planCloneSetSync, podUpdatePriority, type PlannedPod } from '../../kruise/rules/cloneset-plan';
+import { planCloneSetSync, type PlannedPod } from '../../kruise/rules/cloneset-plan';
+import { cloneSetPlannedPod } from '../../kruise/rules/cloneset-planned-pod';
 import { msUntilProgressDeadline, progressingCondition } from '../../kruise/rules/cloneset-progressing';
-import { envFromMetadataByDefault, INPLACE_UPDATE_GRACE_ANNOTATION } from '../../kruise/rules/cloneset-inplace';
 import { cloneSetDefaults, validateCloneSet, type PodLookup } from '../../kruise/rules/cloneset-webhook';
 import { formatLabelSelector } from '../../kruise/selectors';
 import { isControlledBy, podRevisionMatches, POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, revisionHash } from '../../kruise/rules/revisions';
@@ -40,7 +39,7 @@ import { createKruiseWorkloadController } from './kruise-workload';
 import { PODS, isPodActive } from './pods';
 import { WorkQueue } from './queue';
 import { pruneRevisions, syncRevisions } from './revisions';
-import { createPodForRevision, inPlaceGraceSeconds, refreshInPlaceState, updatePodToRevision } from './revisions-pods';
+import { createPodForRevision, inPlaceGraceSeconds, inPlaceOptions, refreshInPlaceState, updatePodToRevision } from './revisions-pods';
 
 export const CLONESETS: GroupResource = { group: 'apps.kruise.io', resource: 'clonesets' };
 
@@ -127,24 +126,9 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
   }
   const podsNow = ownPods();
   const remove = (p: Pod) => deleteThroughLifecycle(store, p, spec.lifecycle.preDelete);
-  const specified = new Set(spec.podsToDelete);
   const planned: PlannedPod[] = podsNow.map((p) => {
     requeue(msUntilAvailable(p, spec.minReadySeconds, now));
-    return {
-      name: p.metadata.name ?? '',
-      updated: podRevisionMatches(p, updateRevName),
-      ready: isKruisePodReady(p),
-      available: isKruisePodAvailable(p, spec.minReadySeconds, now),
-      scheduled: Boolean(p.spec.nodeName),
-      phase: p.status?.phase ?? 'Pending',
-      creationTimestamp: p.metadata.creationTimestamp ?? '',
-      specifiedDelete: specified.has(p.metadata.name ?? '') || p.metadata.labels?.[SPECIFIED_DELETE_LABEL] === 'true',
-      preparingDelete: p.metadata.labels?.[LIFECYCLE_STATE_LABEL] === 'PreparingDelete',
-      lifecycleState: p.metadata.labels?.[LIFECYCLE_STATE_LABEL],
-      updatePriority: podUpdatePriority(spec.priorityStrategy, p.metadata.labels ?? {}),
-      inGracePeriod: Boolean(p.metadata.annotations?.[INPLACE_UPDATE_GRACE_ANNOTATION]),
-      labels: p.metadata.labels ?? {},
-    };
+    return cloneSetPlannedPod(p, spec, podRevisionMatches(p, updateRevName), now);
   });
   const step = planCloneSetSync({
     replicas: spec.replicas,
@@ -180,7 +164,7 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
         const pod = byName.get(n);
         if (pod && !overBudget()) {
           const hold = (p: Pod) => holdForInPlaceHook(store, p, inPlaceHook);
-          updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, policy, now, inPlaceGraceSeconds(cs), remove, envFromMetadataByDefault(settings.kruise), hold);
+          updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, policy, now, inPlaceGraceSeconds(cs), remove, inPlaceOptions(settings), hold);
         }
       }
       break;

@@ -207,6 +207,8 @@ export function createKubelet(): ControllerWithAdmission {
       const image = c.image ?? '';
       const prev = oldStatuses.find((s) => s.name === c.name);
       const next = advanceContainer(pod, c.name, image, prev, now, wake);
+      // a container resized in place (revisions-pods resizeContainers) keeps reporting its actual resources
+      if (prev && 'resources' in prev && !('resources' in next)) (next as unknown as Record<string, unknown>).resources = structuredClone(c.resources ?? {});
       runtime.container(pod, c, prev, next);
       return next;
     });

@@ -13,7 +13,12 @@ import {
   inPlaceUpdatePlan,
   readInPlaceUpdateState,
   withInPlaceReadyCondition,
+  envFromMetadataByDefault,
+  type InPlaceUpdatePlanOptions,
 } from '../../kruise/rules/cloneset-inplace';
+import type { SimulationSettings } from '../store-api';
+import { podNeedsBeUnready } from '../../kruise/rules/inplace-vertical';
+import { featureEnabled } from '../feature-gates';
 import { podRevisionMatches, templateOfRevision, type ControllerRevision } from '../../kruise/rules/revisions';
 import type { KubeObject, Pod, PodTemplate } from '../../kruise/types';
 import type { Store } from '../store-api';
@@ -71,8 +76,8 @@ export function updatePodToRevision(
       // already gone
     }
   },
-  /** Kruise's InPlaceUpdateEnvFromMetadata gate (off on v1.3). */
-  envFromMetadata = true,
+  /** Kruise's in-place gates (inPlaceOptions): InPlaceUpdateEnvFromMetadata, InPlaceWorkloadVerticalScaling. */
+  inPlace: InPlaceUpdatePlanOptions = { envFromMetadata: true },
   /** Returns true to hold the pod before its in-place update (CloneSet's lifecycle.inPlaceUpdate hook). */
   holdInPlace?: (pod: Pod) => boolean,
 ): PodUpdateResult {
@@ -80,14 +85,14 @@ export function updatePodToRevision(
   const name = pod.metadata.name ?? '';
   if (policy !== 'ReCreate') {
     const from = revisions.find((r) => podRevisionMatches(pod, r.metadata.name ?? '')) ?? currentRevision;
-    const plan = inPlaceUpdatePlan(templateOfRevision(from), templateOfRevision(updateRevision), { envFromMetadata });
+    const plan = inPlaceUpdatePlan(templateOfRevision(from), templateOfRevision(updateRevision), inPlace);
     if (plan) {
       const target = updateRevision.metadata.name ?? '';
       // Kruise marks the pod not ready through its readiness gate before touching containers
       let fresh = store.get(PODS, ns, name) as Pod | undefined;
       if (!fresh) return 'blocked';
       if (holdInPlace?.(fresh)) return 'blocked';
-      if (hasInPlaceReadinessGate(fresh)) {
+      if (podNeedsBeUnready(fresh, plan, inPlace.verticalScaling === true)) {
         store.updateStatus(PODS, withInPlaceReadyCondition(fresh, 'False', now, 'StartInPlaceUpdate'));
         fresh = store.get(PODS, ns, name) as Pod | undefined;
         if (!fresh) return 'blocked';
@@ -96,7 +101,10 @@ export function updatePodToRevision(
       next.metadata.labels = { ...(next.metadata.labels ?? {}), [LIFECYCLE_STATE_LABEL]: 'Updating' };
       if (!(fresh.metadata.labels ?? {})[LIFECYCLE_STATE_LABEL]) delete next.metadata.labels[LIFECYCLE_STATE_LABEL];
       const written = store.update(PODS, next) as Pod;
-      if (graceSeconds <= 0) restartContainers(store, written, plan.envFromMetadataContainers, now);
+      if (graceSeconds <= 0) {
+        const resized = Object.keys(plan.containerResources).length > 0 ? resizeContainers(store, written, plan.resizeRestartContainers, now) : written;
+        restartContainers(store, resized, plan.envFromMetadataContainers, now);
+      }
       return 'in-place';
     }
     if (policy === 'InPlaceOnly') return 'blocked';
@@ -126,7 +134,13 @@ export function refreshInPlaceState(store: Store, pod: Pod, now: Date, stateAfte
     restartContainers(store, store.update(PODS, grace.pod) as Pod, grace.restart, now);
     return undefined;
   }
-  if (cond.status === 'True') return undefined;
+  if (cond.status === 'True') {
+    // a resize alone that restarts nothing never marks the pod not ready (podNeedsBeUnready): it only ends the update
+    if (pod.metadata.labels?.[LIFECYCLE_STATE_LABEL] === 'Updating' && readInPlaceUpdateState(pod) && inPlaceUpdateCompleted(pod)) {
+      store.update(PODS, { ...pod, metadata: { ...pod.metadata, labels: { ...pod.metadata.labels, [LIFECYCLE_STATE_LABEL]: stateAfterUpdate(pod) } } });
+    }
+    return undefined;
+  }
   // not ready without an update in flight (an interrupted update): release the gate
   if (!readInPlaceUpdateState(pod)) {
     store.updateStatus(PODS, withInPlaceReadyCondition(pod, 'True', now));
@@ -150,6 +164,27 @@ function restartContainers(store: Store, pod: Pod, names: string[], now: Date): 
   for (const name of names) {
     current = store.updateStatus(PODS, { ...current, status: restartContainerStatus(current, name, now.getTime()) }) as Pod;
   }
+}
+
+/** The in-place gates of the imitated kruise-manager, the same options the preview is given. */
+export function inPlaceOptions(settings: Pick<SimulationSettings, 'kruise' | 'featureGates'>): InPlaceUpdatePlanOptions {
+  return { envFromMetadata: envFromMetadataByDefault(settings.kruise), verticalScaling: featureEnabled(settings.featureGates, 'InPlaceWorkloadVerticalScaling') };
+}
+
+/**
+ * The kubelet's in-place resize: container statuses report the new resources at once, and the
+ * containers whose resizePolicy says RestartContainer are restarted (restartCount+1).
+ */
+function resizeContainers(store: Store, pod: Pod, restart: string[], now: Date): Pod {
+  const status = structuredClone(pod.status ?? {});
+  for (const cs of status.containerStatuses ?? []) {
+    const c = pod.spec.containers.find((x) => x.name === cs.name);
+    // with in-place pod resize the kubelet reports every container's actual resources
+    if (c) (cs as unknown as Record<string, unknown>).resources = structuredClone(c.resources ?? {});
+  }
+  let current = store.updateStatus(PODS, { ...pod, status }) as Pod;
+  for (const name of restart) current = store.updateStatus(PODS, { ...current, status: restartContainerStatus(current, name, now.getTime()) }) as Pod;
+  return current;
 }
 
 /** `inPlaceUpdateStrategy.gracePeriodSeconds` of a CloneSet (either shape) or Advanced StatefulSet. */

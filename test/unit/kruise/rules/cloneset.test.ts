@@ -100,7 +100,7 @@ test('in-place plan: images and metadata only; anything else needs a recreate', 
   const b = structuredClone(a);
   b.spec.containers[0].image = 'nginx:1.26';
   (b.metadata as { annotations?: Record<string, string> }).annotations = { x: 'y' };
-  assert.deepEqual(inPlaceUpdatePlan(a, b), { containerImages: { c: 'nginx:1.26' }, labels: {}, annotations: { x: 'y' }, envFromMetadataContainers: [] });
+  assert.deepEqual(inPlaceUpdatePlan(a, b), { containerImages: { c: 'nginx:1.26' }, labels: {}, annotations: { x: 'y' }, envFromMetadataContainers: [], containerResources: {}, resizeRestartContainers: [] });
   const c = structuredClone(a);
   (c.spec.containers[0] as Record<string, unknown>).env = [{ name: 'A', value: '1' }];
   assert.equal(inPlaceUpdatePlan(a, c), undefined);
