@@ -1,0 +1,137 @@
+// Availability budgets as one question for planners: how much headroom each PodUnavailableBudget and
+// PodDisruptionBudget has now (budgetHeadroom), and, for pods asked for in order, which the budgets let
+// through now and which would be refused (planAroundBudgets / refusedPods). The counts are recomputed
+// from pods (rules/pub.ts, rules/pdb.ts), carrying the status' disruptedPods/unavailablePods as the
+// controllers do, so they already include what the webhooks granted since the controllers last wrote.
+import type { BudgetHeadroom, BudgetOperation, BudgetPlan, BudgetRefusal } from './budget-types';
+import type { KubeObject, Pod } from './types';
+import { labelSelectorMatches } from './selectors';
+import { computePdbStatus, EVICTION_VIOLATES_BUDGET, isPodReadyCondition, pdbPods } from './rules/pdb';
+import { computePubStatus, isPodNoProtection, isPubPodAvailable, pubForbiddenMessage, pubProtectedOperations, readPubSpec, type KruiseRelease } from './rules/pub';
+
+export type { BudgetHeadroom, BudgetOperation, BudgetPlan, BudgetRefusal } from './budget-types';
+
+export interface BudgetInputs {
+  pods: readonly Pod[];
+  pubs?: readonly KubeObject[];
+  pdbs?: readonly KubeObject[];
+  /** Workloads (and ReplicaSets) of the namespace: their scale is the budgets' expected count. */
+  workloads?: readonly KubeObject[];
+}
+
+export interface BudgetOptions {
+  release?: KruiseRelease;
+  inPlacePodVerticalScaling?: boolean;
+  now?: Date;
+}
+
+const sortedKeys = (m: Record<string, string> | undefined): string[] => Object.keys(m ?? {}).sort();
+
+/** Every budget's headroom now, PUBs first, each sorted by namespace/name. */
+export function budgetHeadroom(inputs: BudgetInputs, opts: BudgetOptions = {}): BudgetHeadroom[] {
+  const now = opts.now ?? new Date();
+  const release = opts.release ?? 'master';
+  const workloads = inputs.workloads ?? [];
+  const out: BudgetHeadroom[] = [];
+  const byName = (a: KubeObject, b: KubeObject): number => `${a.metadata.namespace}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace}/${b.metadata.name}`);
+  for (const pub of [...(inputs.pubs ?? [])].sort(byName)) {
+    const view = readPubSpec(pub);
+    const r = computePubStatus(pub, inputs.pods, workloads, now);
+    const h: BudgetHeadroom = {
+      kind: 'PodUnavailableBudget',
+      namespace: view.namespace,
+      name: view.name,
+      selectedPods: r.pods.map((p) => p.metadata.name ?? '').sort(),
+      totalReplicas: r.status.totalReplicas,
+      desiredAvailable: r.status.desiredAvailable,
+      currentAvailable: r.status.currentAvailable,
+      unavailableAllowed: r.status.unavailableAllowed,
+      disruptedPods: sortedKeys(r.status.disruptedPods),
+      unavailablePods: sortedKeys(r.status.unavailablePods),
+      protects: (['DELETE', 'EVICT', 'UPDATE', 'RESIZE'] as const).filter((op) => pubProtectedOperations(view, { release, inPlacePodVerticalScaling: opts.inPlacePodVerticalScaling ?? false }).has(op)),
+      exemptPods: r.pods
+        .filter((p) => isPodNoProtection(p) || (release === 'master' && view.ignoredPodSelector !== undefined && labelSelectorMatches(view.ignoredPodSelector, p.metadata.labels)))
+        .map((p) => p.metadata.name ?? '')
+        .sort(),
+    };
+    if (r.error) h.error = r.error;
+    out.push(h);
+  }
+  for (const pdb of [...(inputs.pdbs ?? [])].sort(byName)) {
+    const s = computePdbStatus(pdb, inputs.pods, workloads, now);
+    const selected = pdbPods(pdb, inputs.pods);
+    const h: BudgetHeadroom = {
+      kind: 'PodDisruptionBudget',
+      namespace: pdb.metadata.namespace ?? '',
+      name: pdb.metadata.name ?? '',
+      selectedPods: selected.map((p) => p.metadata.name ?? '').sort(),
+      totalReplicas: s.expectedPods,
+      desiredAvailable: s.desiredHealthy,
+      currentAvailable: s.currentHealthy,
+      unavailableAllowed: s.disruptionsAllowed,
+      disruptedPods: sortedKeys(s.disruptedPods),
+      unavailablePods: [],
+      protects: ['EVICT'],
+      exemptPods: [],
+    };
+    if (s.error) h.error = s.error;
+    out.push(h);
+  }
+  return out;
+}
+
+/** Whether the budget counts this pod as available now (taking an unavailable pod costs nothing). */
+function costsBudget(b: BudgetHeadroom, pod: Pod): boolean {
+  const name = pod.metadata.name ?? '';
+  if (b.disruptedPods.includes(name) || b.unavailablePods.includes(name)) return false;
+  return b.kind === 'PodUnavailableBudget' ? isPubPodAvailable(pod) : isPodReadyCondition(pod) && pod.status?.phase === 'Running';
+}
+
+function guards(b: BudgetHeadroom, pod: Pod, operation: BudgetOperation): boolean {
+  const name = pod.metadata.name ?? '';
+  if (b.error || !b.protects.includes(operation) || !b.selectedPods.includes(name) || b.exemptPods.includes(name)) return false;
+  // Kruise's webhook lets everything through while desiredAvailable is 0
+  return !(b.kind === 'PodUnavailableBudget' && b.desiredAvailable === 0);
+}
+
+/** The message the API server would return when `b` refuses `pod`. */
+export function refusalMessage(b: BudgetHeadroom, operation: BudgetOperation): string {
+  if (b.kind === 'PodDisruptionBudget') return `${EVICTION_VIOLATES_BUDGET} The disruption budget ${b.name} needs ${b.desiredAvailable} healthy pods and has ${b.currentAvailable} currently`;
+  const hook = operation === 'EVICT' ? 'vpodeviction.kb.io' : 'vpod.kb.io';
+  return `admission webhook "${hook}" denied the request: ${pubForbiddenMessage(b.name, 'pub unavailable allowed is negative')}`;
+}
+
+/**
+ * Pods asked for in this order, one operation each: those the budgets admit now (each admission spends
+ * headroom of every budget guarding the pod) and those that must wait, with the refusing budget.
+ * A pod not available now costs nothing, as in Kruise's webhook and kube's eviction.
+ */
+export function planAroundBudgets(operation: BudgetOperation, podsInOrder: readonly Pod[], budgets: readonly BudgetHeadroom[]): BudgetPlan {
+  const left = new Map(budgets.map((b) => [b, b.unavailableAllowed]));
+  const plan: BudgetPlan = { allowed: [], waiting: [] };
+  for (const pod of podsInOrder) {
+    const name = pod.metadata.name ?? '';
+    const mine = budgets.filter((b) => guards(b, pod, operation) && (pod.metadata.namespace ?? '') === b.namespace && costsBudget(b, pod));
+    const exhausted = mine.find((b) => (left.get(b) ?? 0) <= 0);
+    if (exhausted) {
+      plan.waiting.push({
+        kind: exhausted.kind,
+        namespace: exhausted.namespace,
+        name: exhausted.name,
+        pod: name,
+        operation,
+        code: exhausted.kind === 'PodDisruptionBudget' ? 429 : 403,
+        message: refusalMessage(exhausted, operation),
+      });
+      continue;
+    }
+    for (const b of mine) left.set(b, (left.get(b) ?? 0) - 1);
+    plan.allowed.push(name);
+  }
+  return plan;
+}
+
+/** The pods of `podsInOrder` the budgets would refuse `operation` for, were they all asked for now. */
+export function refusedPods(operation: BudgetOperation, podsInOrder: readonly Pod[], budgets: readonly BudgetHeadroom[]): BudgetRefusal[] {
+  return planAroundBudgets(operation, podsInOrder, budgets).waiting;
+}
