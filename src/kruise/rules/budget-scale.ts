@@ -62,10 +62,11 @@ export function podsForRef(ref: WorkloadRef, namespace: string, pods: readonly P
   const w = workloads.find(
     (o) => o.kind === ref.kind && o.metadata.name === ref.name && (o.metadata.namespace ?? '') === namespace && groupOf(o.apiVersion) === groupOf(ref.apiVersion),
   );
-  if (!w || !w.metadata.uid) return { pods: [], expected: 0 };
+  // a missing, deleting or scaled-to-zero workload has no pods to protect (GetPodsForRef returns none)
+  if (!w || !w.metadata.uid || w.metadata.deletionTimestamp || replicasOf(w) === 0) return { pods: [], expected: 0 };
   // a Deployment owns its pods through ReplicaSets
   const owners = new Set([w.metadata.uid]);
   if (w.kind === 'Deployment') for (const rs of workloads) if (rs.kind === 'ReplicaSet' && controllerOf(rs)?.uid === w.metadata.uid && rs.metadata.uid) owners.add(rs.metadata.uid);
   const owned = pods.filter((p) => (p.metadata.namespace ?? '') === namespace && owners.has(controllerOf(p)?.uid ?? '') && isPodActive(p));
-  return { pods: owned, expected: w.metadata.deletionTimestamp ? 0 : replicasOf(w) };
+  return { pods: owned, expected: replicasOf(w) };
 }

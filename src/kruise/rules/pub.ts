@@ -118,9 +118,9 @@ export function hasUnavailableLabel(labels: Record<string, string> | undefined):
   return Object.keys(labels ?? {}).some((k) => k.startsWith(UNAVAILABLE_POD_LABEL_PREFIX));
 }
 
-/** PubControl.IsPodReady: Running with PodReady True, and no unavailable-pod label. */
+/** PubControl.IsPodReady: IsRunningAndReady (Running, PodReady True, not being deleted), and no unavailable-pod label. */
 export function isPubPodReady(pod: Pod): boolean {
-  if (pod.status?.phase !== 'Running') return false;
+  if (pod.status?.phase !== 'Running' || pod.metadata.deletionTimestamp) return false;
   if (pod.status.conditions?.find((c) => c.type === 'Ready')?.status !== 'True') return false;
   return !hasUnavailableLabel(pod.metadata.labels);
 }
@@ -312,4 +312,68 @@ export function checkAndDecrement(podName: string, pubName: string, status: PubS
   if (operation === 'UPDATE') next.unavailablePods = { ...(status.unavailablePods ?? {}), [podName]: stamp };
   else next.disruptedPods = { ...(status.disruptedPods ?? {}), [podName]: stamp };
   return { allowed: true, reason: 'budget spent', status: next };
+}
+
+function canonical(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) => (isObj(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x));
+}
+
+type Resources = { requests?: Record<string, string>; limits?: Record<string, string> };
+
+/** v1qos.ComputePodQOS, enough to tell a resize that changes the class. */
+export function podQosClass(spec: Pod['spec']): 'BestEffort' | 'Burstable' | 'Guaranteed' {
+  let any = false;
+  let guaranteed = true;
+  for (const c of [...spec.containers, ...(spec.initContainers ?? [])]) {
+    const r = (c.resources ?? {}) as Resources;
+    for (const name of ['cpu', 'memory']) {
+      const req = r.requests?.[name] ?? r.limits?.[name];
+      const lim = r.limits?.[name];
+      if (req !== undefined || lim !== undefined) any = true;
+      if (lim === undefined || req !== lim) guaranteed = false;
+    }
+  }
+  if (!any) return 'BestEffort';
+  return guaranteed ? 'Guaranteed' : 'Burstable';
+}
+
+/**
+ * PubControl.CanResizeInplace: only cpu/memory of containers change, under a resizePolicy that does
+ * not restart them, the QoS class stays, the pod is not static, and no unavailable-pod label appears.
+ */
+export function canResizeInPlace(oldPod: Pod, newPod: Pod): boolean {
+  if (!hasUnavailableLabel(oldPod.metadata.labels) && hasUnavailableLabel(newPod.metadata.labels)) return false;
+  const strip = (p: Pod): unknown => ({ ...p.spec, containers: p.spec.containers.map((c) => ({ ...c, resources: undefined })) });
+  if (canonical(strip(oldPod)) !== canonical(strip(newPod))) return false;
+  const isStatic = (p: Pod): boolean => p.metadata.annotations?.['kubernetes.io/config.source'] !== undefined && p.metadata.annotations['kubernetes.io/config.source'] !== 'api';
+  if (isStatic(oldPod) || isStatic(newPod)) return false;
+  if (podQosClass(oldPod.spec) !== podQosClass(newPod.spec)) return false;
+  if (oldPod.spec.containers.length !== newPod.spec.containers.length) return false;
+  for (const c of newPod.spec.containers) {
+    const old = oldPod.spec.containers.find((o) => o.name === c.name);
+    if (!old) return false;
+    const a = (old.resources ?? {}) as Resources;
+    const b = (c.resources ?? {}) as Resources;
+    const names = new Set([...Object.keys(a.requests ?? {}), ...Object.keys(b.requests ?? {}), ...Object.keys(a.limits ?? {}), ...Object.keys(b.limits ?? {})]);
+    const policies = (c.resizePolicy ?? []) as Array<{ resourceName?: string; restartPolicy?: string }>;
+    for (const name of names) {
+      if (a.requests?.[name] === b.requests?.[name] && a.limits?.[name] === b.limits?.[name]) continue;
+      if (name !== 'cpu' && name !== 'memory') return false;
+      const policy = policies.find((p) => p.resourceName === name)?.restartPolicy;
+      if (policy && policy !== 'NotRequired') return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * What an update of a pod is to the budget webhook: nothing (only metadata or status changed: not
+ * checked), RESIZE (since v1.9, a resize the pod can take in place) or UPDATE.
+ */
+export function pubOperationForPodUpdate(oldPod: Pod, newPod: Pod, release: KruiseRelease): 'UPDATE' | 'RESIZE' | undefined {
+  const specChanged = canonical(oldPod.spec) !== canonical(newPod.spec);
+  const labelAdded = !hasUnavailableLabel(oldPod.metadata.labels) && hasUnavailableLabel(newPod.metadata.labels);
+  if (!specChanged && !labelAdded) return undefined;
+  if ((release === 'v1.9' || release === 'master') && canResizeInPlace(oldPod, newPod)) return 'RESIZE';
+  return 'UPDATE';
 }
