@@ -26,6 +26,7 @@ import { Informer } from './informer';
 import { createKruiseWorkloadController } from './kruise-workload';
 import { NODES, PODS } from './pods';
 import { WorkQueue } from './queue';
+import { PUB_REFUSED_REQUEUE_MS, pubAdmitsUpdate } from './pub-control';
 import { createPodForRevision, refreshInPlaceState, updatePodToRevision } from './revisions-pods';
 import { pruneRevisions, syncRevisions } from './revisions';
 
@@ -142,6 +143,11 @@ function syncAdvancedDaemonSet(
   for (const n of step.update) {
     const pod = byName.get(n);
     // Kruise's ADS passes no grace period (daemonset_update.go getInPlaceUpdateOptions)
+    // the pod webhook would refuse the write while a PodUnavailableBudget has no headroom: try again in a second
+    if (pod && !pubAdmitsUpdate(store, pod, settings)) {
+      requeueMs = requeueMs === undefined ? PUB_REFUSED_REQUEUE_MS : Math.min(requeueMs, PUB_REFUSED_REQUEUE_MS);
+      continue;
+    }
     if (pod) updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, spec.inPlace ? 'InPlaceIfPossible' : 'ReCreate', now, 0, undefined, envFromMetadataByDefault(settings.kruise));
   }
 

@@ -28,6 +28,7 @@ import { Informer } from './informer';
 import { createKruiseWorkloadController } from './kruise-workload';
 import { PODS } from './pods';
 import { WorkQueue } from './queue';
+import { PUB_REFUSED_REQUEUE_MS, pubAdmitsUpdate } from './pub-control';
 import { createPodForRevision, inPlaceGraceSeconds, refreshInPlaceState, updatePodToRevision } from './revisions-pods';
 import { pruneRevisions, syncRevisions } from './revisions';
 
@@ -145,6 +146,11 @@ function syncAdvancedStatefulSet(
   const byName = new Map(owned().map((p) => [p.metadata.name ?? '', p]));
   for (const n of step.update) {
     const pod = byName.get(n);
+    // the pod webhook would refuse the write while a PodUnavailableBudget has no headroom: try again in a second
+    if (pod && !pubAdmitsUpdate(store, pod, settings)) {
+      requeueMs = requeueMs === undefined ? PUB_REFUSED_REQUEUE_MS : Math.min(requeueMs, PUB_REFUSED_REQUEUE_MS);
+      continue;
+    }
     if (pod) updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, spec.podUpdatePolicy, now, inPlaceGraceSeconds(set), undefined, envFromMetadataByDefault(settings.kruise));
   }
 
