@@ -7,7 +7,7 @@ import type { BudgetHeadroom, BudgetOperation, BudgetPlan, BudgetRefusal } from 
 import type { KubeObject, Pod } from './types';
 import { labelSelectorMatches } from './selectors';
 import { computePdbStatus, EVICTION_VIOLATES_BUDGET, isPodReadyCondition, pdbPods } from './rules/pdb';
-import { computePubStatus, isPodNoProtection, isPubPodAvailable, pubForbiddenMessage, pubProtectedOperations, readPubSpec, type KruiseRelease } from './rules/pub';
+import { computePubStatus, desiredAvailableForPub, isPodNoProtection, isPubPodAvailable, podRelatedPubName, pubForbiddenMessage, pubProtectedOperations, readPubSpec, type KruiseRelease } from './rules/pub';
 
 export type { BudgetHeadroom, BudgetOperation, BudgetPlan, BudgetRefusal } from './budget-types';
 
@@ -134,4 +134,86 @@ export function planAroundBudgets(operation: BudgetOperation, podsInOrder: reado
 /** The pods of `podsInOrder` the budgets would refuse `operation` for, were they all asked for now. */
 export function refusedPods(operation: BudgetOperation, podsInOrder: readonly Pod[], budgets: readonly BudgetHeadroom[]): BudgetRefusal[] {
   return planAroundBudgets(operation, podsInOrder, budgets).waiting;
+}
+
+function statusNumbers(obj: KubeObject): Record<string, unknown> {
+  return (typeof obj.status === 'object' && obj.status !== null ? obj.status : {}) as Record<string, unknown>;
+}
+
+const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
+const keys = (v: unknown): string[] => (typeof v === 'object' && v !== null ? Object.keys(v).sort() : []);
+
+/**
+ * Every budget's headroom as its *status* says, which is what the webhook and the eviction REST read
+ * (what the CLI should plan with: it includes what others were granted since the controller wrote).
+ * A PUB's pods are those whose related-pub annotation names it, else its selector's; a PDB's, its selector's.
+ */
+export function budgetHeadroomFromStatus(inputs: Omit<BudgetInputs, 'workloads'>, opts: BudgetOptions = {}): BudgetHeadroom[] {
+  const release = opts.release ?? 'master';
+  const out: BudgetHeadroom[] = [];
+  for (const pub of inputs.pubs ?? []) {
+    const view = readPubSpec(pub);
+    const s = statusNumbers(pub);
+    const ns = inputs.pods.filter((p) => (p.metadata.namespace ?? '') === view.namespace);
+    const annotated = ns.filter((p) => podRelatedPubName(p) === view.name);
+    const selected = annotated.length > 0 || view.targetRef ? annotated : ns.filter((p) => labelSelectorMatches(view.selector, p.metadata.labels));
+    out.push({
+      kind: 'PodUnavailableBudget',
+      namespace: view.namespace,
+      name: view.name,
+      selectedPods: selected.map((p) => p.metadata.name ?? '').sort(),
+      totalReplicas: num(s.totalReplicas),
+      desiredAvailable: num(s.desiredAvailable),
+      currentAvailable: num(s.currentAvailable),
+      unavailableAllowed: num(s.unavailableAllowed),
+      disruptedPods: keys(s.disruptedPods),
+      unavailablePods: keys(s.unavailablePods),
+      protects: (['DELETE', 'EVICT', 'UPDATE', 'RESIZE'] as const).filter((op) => pubProtectedOperations(view, { release, inPlacePodVerticalScaling: opts.inPlacePodVerticalScaling ?? false }).has(op)),
+      exemptPods: selected
+        .filter((p) => isPodNoProtection(p) || (release === 'master' && view.ignoredPodSelector !== undefined && labelSelectorMatches(view.ignoredPodSelector, p.metadata.labels)))
+        .map((p) => p.metadata.name ?? '')
+        .sort(),
+    });
+  }
+  for (const pdb of inputs.pdbs ?? []) {
+    const s = statusNumbers(pdb);
+    out.push({
+      kind: 'PodDisruptionBudget',
+      namespace: pdb.metadata.namespace ?? '',
+      name: pdb.metadata.name ?? '',
+      selectedPods: pdbPods(pdb, inputs.pods).map((p) => p.metadata.name ?? '').sort(),
+      totalReplicas: num(s.expectedPods),
+      desiredAvailable: num(s.desiredHealthy),
+      currentAvailable: num(s.currentHealthy),
+      unavailableAllowed: num(s.disruptionsAllowed),
+      disruptedPods: keys(s.disruptedPods),
+      unavailablePods: [],
+      protects: ['EVICT'],
+      exemptPods: [],
+    });
+  }
+  return out;
+}
+
+/**
+ * A PUB's headroom once its workload is scaled down by `removed` pods: its expected count drops with
+ * the replicas (unless protectTotalReplicas fixes it), so desiredAvailable may drop too. PDBs and
+ * fixed totals are unchanged.
+ */
+export function headroomAfterScaleDown(b: BudgetHeadroom, pub: KubeObject | undefined, removed: number): BudgetHeadroom {
+  if (b.kind !== 'PodUnavailableBudget' || !pub) return b;
+  const view = readPubSpec(pub);
+  if (view.protectTotalReplicas !== undefined) return b;
+  const desired = desiredAvailableForPub(view, Math.max(0, b.totalReplicas - removed));
+  if (desired.error) return b;
+  // what the webhook grants now (status) plus what the lower desiredAvailable frees
+  const freed = Math.max(0, b.desiredAvailable - desired.value);
+  return { ...b, desiredAvailable: desired.value, unavailableAllowed: b.unavailableAllowed + freed };
+}
+
+/** One line per waiting pod: "pod web-1 waits for PodUnavailableBudget web-pub (0 of 3 may be unavailable now: 2 available, 3 desired)". */
+export function waitingLine(w: BudgetRefusal, budgets: readonly BudgetHeadroom[]): string {
+  const b = budgets.find((x) => x.kind === w.kind && x.name === w.name && x.namespace === w.namespace);
+  const why = b ? ` (${b.kind === 'PodDisruptionBudget' ? 'disruptionsAllowed' : 'unavailableAllowed'} ${b.unavailableAllowed}: ${b.currentAvailable} available, ${b.desiredAvailable} desired)` : '';
+  return `pod ${w.pod} waits for ${w.kind} ${w.name}${why}`;
 }
