@@ -16,12 +16,15 @@ export interface BudgetObjects {
   pubRt?: ResourceType;
 }
 
-/** The namespace's budgets; a cluster without Kruise (or without PDB access) simply has none of that kind. */
-export async function readBudgets(client: KubeClient, namespace: string, signal?: AbortSignal): Promise<BudgetObjects> {
+/**
+ * The namespace's budgets; a cluster without Kruise (or without PDB access) simply has none of that kind.
+ * PDBs guard evictions only: they are listed when asked for (`withPdbs`), not for a delete.
+ */
+export async function readBudgets(client: KubeClient, namespace: string, signal?: AbortSignal, withPdbs = false): Promise<BudgetObjects> {
   const pubRt = await client.discovered('policy.kruise.io', 'podunavailablebudgets').catch(() => undefined);
   const [pubs, pdbs] = await Promise.all([
     pubRt ? client.list(pubRt, namespace, { signal }).then((l) => l.items, () => []) : Promise.resolve([]),
-    client.list(PDB_RT, namespace, { signal }).then((l) => l.items, () => []),
+    withPdbs ? client.list(PDB_RT, namespace, { signal }).then((l) => l.items, () => []) : Promise.resolve([]),
   ]);
   const out: BudgetObjects = { pubs, pdbs, release: pubRt?.version === 'v1beta1' ? 'master' : 'v1.9' };
   if (pubRt) out.pubRt = pubRt;

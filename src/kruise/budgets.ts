@@ -217,3 +217,33 @@ export function waitingLine(w: BudgetRefusal, budgets: readonly BudgetHeadroom[]
   const why = b ? ` (${b.kind === 'PodDisruptionBudget' ? 'disruptionsAllowed' : 'unavailableAllowed'} ${b.unavailableAllowed}: ${b.currentAvailable} available, ${b.desiredAvailable} desired)` : '';
   return `pod ${w.pod} waits for ${w.kind} ${w.name}${why}`;
 }
+
+export interface RemovableNow {
+  /** How many of the `want` pods may go now (`want` when no budget guards them). */
+  count: number;
+  /** The budget that holds back the rest, with its numbers, when one does. */
+  limitedBy?: { name: string; unavailableAllowed: number; currentAvailable: number; desiredAvailable: number };
+}
+
+/**
+ * How many pods of a workload (its pod template labels, kind and name) may be deleted now by its
+ * controller after a scale-down of `want`, as the PUBs of its namespace admit DELETE (status numbers,
+ * plus what the lower expected count frees). Each removed pod is counted as available (the worst case).
+ */
+export function removableNow(pubs: readonly KubeObject[], workload: { kind: string; name: string; labels: Record<string, string> }, want: number, opts: BudgetOptions = {}): RemovableNow {
+  let result: RemovableNow = { count: want };
+  for (const pub of pubs) {
+    const view = readPubSpec(pub);
+    const guards = view.targetRef ? view.targetRef.kind === workload.kind && view.targetRef.name === workload.name : labelSelectorMatches(view.selector, workload.labels);
+    if (!guards || !pubProtectedOperations(view, { release: opts.release ?? 'master', inPlacePodVerticalScaling: opts.inPlacePodVerticalScaling ?? false }).has('DELETE')) continue;
+    const s = statusNumbers(pub);
+    const desired = num(s.desiredAvailable);
+    if (desired === 0) continue;
+    const after = view.protectTotalReplicas !== undefined ? undefined : desiredAvailableForPub(view, Math.max(0, num(s.totalReplicas) - want));
+    const allowed = num(s.unavailableAllowed) + (after && !after.error ? Math.max(0, desired - after.value) : 0);
+    if (allowed < result.count) {
+      result = { count: Math.max(0, allowed), limitedBy: { name: view.name, unavailableAllowed: num(s.unavailableAllowed), currentAvailable: num(s.currentAvailable), desiredAvailable: desired } };
+    }
+  }
+  return result;
+}
