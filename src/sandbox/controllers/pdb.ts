@@ -9,7 +9,7 @@ import { jsonEqual } from '../../lib/json-equal';
 import type { Controller, GroupResource, Store } from '../store-api';
 import { Informer } from './informer';
 import { PODS, keyOf, kubeTime, splitKey } from './pods';
-import { BUDGET_WORKLOADS, workloadsIn } from './pub';
+import { BUDGET_INPUTS, workloadsIn } from './pub';
 import { WorkQueue } from './queue';
 
 export const PDBS: GroupResource = { group: 'policy', resource: 'poddisruptionbudgets' };
@@ -20,8 +20,7 @@ export function createPodDisruptionBudgetController(): Controller {
   let store: Store | undefined;
   let queue: WorkQueue | undefined;
   const pdbs = new Informer(PDBS);
-  const pods = new Informer<Pod>(PODS);
-  const workloads = BUDGET_WORKLOADS.map((gr) => new Informer(gr));
+  let unsubscribe: (() => void) | undefined;
   const enqueueNamespace = (namespace: string | undefined): void => {
     for (const p of pdbs.all()) if (p.metadata.namespace === namespace) queue?.add(keyOf(p));
   };
@@ -52,21 +51,16 @@ export function createPodDisruptionBudgetController(): Controller {
       store = s;
       queue = new WorkQueue('disruption', reconcile);
       pdbs.on((_t, obj) => queue?.add(keyOf(obj)));
-      pods.on((_t, obj) => enqueueNamespace(obj.metadata.namespace));
-      for (const w of workloads) w.on((_t, obj) => enqueueNamespace(obj.metadata.namespace));
       pdbs.start(s);
-      pods.start(s);
-      for (const w of workloads) {
-        try {
-          w.start(s);
-        } catch {
-          // not served by this profile
-        }
-      }
+      // one subscription for the pods and workloads the counts depend on (no caches of our own)
+      unsubscribe = s.subscribe((ev) => {
+        if (BUDGET_INPUTS.has(`${ev.gr.group}/${ev.gr.resource}`)) enqueueNamespace(ev.object.metadata.namespace);
+      });
     },
     stop() {
       queue?.stop();
-      for (const i of [pdbs, pods, ...workloads]) i.stop();
+      pdbs.stop();
+      unsubscribe?.();
     },
   };
 }

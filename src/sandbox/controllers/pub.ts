@@ -30,6 +30,9 @@ export const BUDGET_WORKLOADS: GroupResource[] = [
   { group: 'apps', resource: 'daemonsets' },
 ];
 
+/** "group/resource" of what budget counts depend on: pods and the workloads above. */
+export const BUDGET_INPUTS: ReadonlySet<string> = new Set(['/pods', ...BUDGET_WORKLOADS.map((gr) => `${gr.group}/${gr.resource}`)]);
+
 export function workloadsIn(store: Store, namespace: string | undefined): KubeObject[] {
   const out: KubeObject[] = [];
   for (const gr of BUDGET_WORKLOADS) {
@@ -48,6 +51,9 @@ function denied(webhook: string, message: string): ApiError {
 
 /** The PUB that protects a new pod: selector match, or a targetRef naming the pod's workload (a Deployment through its ReplicaSet). */
 function pubForNewPod(store: Store, pod: Pod): KubeObject | undefined {
+  // most namespaces have no budget: nothing else is read for their pods
+  const pubs = store.list(PUBS, { namespace: pod.metadata.namespace });
+  if (pubs.length === 0) return undefined;
   const ref = controllerOf(pod);
   const owners: Array<{ kind: string; name: string }> = ref ? [{ kind: ref.kind, name: ref.name }] : [];
   if (ref?.kind === 'ReplicaSet') {
@@ -55,7 +61,7 @@ function pubForNewPod(store: Store, pod: Pod): KubeObject | undefined {
     const up = rs ? controllerOf(rs) : undefined;
     if (up) owners.push({ kind: up.kind, name: up.name });
   }
-  for (const pub of store.list(PUBS, { namespace: pod.metadata.namespace })) {
+  for (const pub of pubs) {
     if (pub.metadata.deletionTimestamp) continue;
     const view = readPubSpec(pub);
     if (view.targetRef ? owners.some((o) => o.kind === view.targetRef?.kind && o.name === view.targetRef?.name) : labelSelectorMatches(view.selector, pod.metadata.labels)) return pub;
@@ -73,8 +79,7 @@ export function createPodUnavailableBudgetController(): ControllerWithAdmission 
   let settings: SimulationSettings | undefined;
   let queue: WorkQueue | undefined;
   const pubs = new Informer(PUBS);
-  const pods = new Informer<Pod>(PODS);
-  const workloads = BUDGET_WORKLOADS.map((gr) => new Informer(gr));
+  let unsubscribe: (() => void) | undefined;
 
   const enqueueNamespace = (namespace: string | undefined): void => {
     for (const p of pubs.all()) if (p.metadata.namespace === namespace) queue?.add(keyOf(p));
@@ -109,21 +114,16 @@ export function createPodUnavailableBudgetController(): ControllerWithAdmission 
       settings = simulation;
       queue = new WorkQueue('podunavailablebudget', reconcile);
       pubs.on((_t, obj) => queue?.add(keyOf(obj)));
-      pods.on((_t, obj) => enqueueNamespace(obj.metadata.namespace));
-      for (const w of workloads) w.on((_t, obj) => enqueueNamespace(obj.metadata.namespace));
       pubs.start(s);
-      pods.start(s);
-      for (const w of workloads) {
-        try {
-          w.start(s);
-        } catch {
-          // not served by this profile
-        }
-      }
+      // one subscription for the pods and workloads the counts depend on (no caches of our own)
+      unsubscribe = s.subscribe((ev) => {
+        if (BUDGET_INPUTS.has(`${ev.gr.group}/${ev.gr.resource}`)) enqueueNamespace(ev.object.metadata.namespace);
+      });
     },
     stop() {
       queue?.stop();
-      for (const i of [pubs, pods, ...workloads]) i.stop();
+      pubs.stop();
+      unsubscribe?.();
     },
     admission: [
       {
