@@ -6,6 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   pubOperationForPodUpdate,
+  pubProtectedOperations,
+  readPubSpec,
   pubStatusOf,
   validatePodForPub,
   type PubDecision,
@@ -179,4 +181,27 @@ test('pubOperationForPodUpdate: cpu resize is RESIZE on v1.9, UPDATE before; RES
   assert.equal(off.allowed, false);
   const on = validatePodForPub(oldPod, 'RESIZE', pubDemo(), { release: 'v1.9', now: NOW, inPlacePodVerticalScaling: true });
   assert.equal(on.allowed, true);
+});
+
+// pub_control_utils.go isNeedPubProtection per release (v1.3/v1.8: an absent annotation protects all, else
+// exactly the listed; v1.9: DELETE, UPDATE, EVICT by default, RESIZE with UPDATE while the gate is off;
+// master: spec.protectOperations first, then the annotation), and both versions of one budget read alike
+test('pubProtectedOperations across releases; v1alpha1 annotations and v1beta1 fields read the same', () => {
+  const sorted = (s: Set<string>): string[] => [...s].sort();
+  const plain = readPubSpec(pubDemo());
+  assert.deepEqual(sorted(pubProtectedOperations(plain, { release: 'v1.8' })), ['DELETE', 'EVICT', 'RESIZE', 'UPDATE']);
+  assert.deepEqual(sorted(pubProtectedOperations(plain, { release: 'v1.9' })), ['DELETE', 'EVICT', 'RESIZE', 'UPDATE']);
+  assert.deepEqual(sorted(pubProtectedOperations(plain, { release: 'v1.9', inPlacePodVerticalScaling: true })), ['DELETE', 'EVICT', 'UPDATE']);
+  const evict = readPubSpec(annotate('EVICT')(pubDemo()));
+  assert.deepEqual(sorted(pubProtectedOperations(evict, { release: 'v1.3' })), ['EVICT']);
+  assert.deepEqual(sorted(pubProtectedOperations(evict, { release: 'master' })), ['EVICT']);
+  const alpha = pubDemo();
+  alpha.apiVersion = 'policy.kruise.io/v1alpha1';
+  alpha.metadata.annotations = { 'kruise.io/pub-protect-operations': 'DELETE,EVICT', 'pub.kruise.io/protect-total-replicas': '15' };
+  const beta = pubDemo();
+  (beta.spec as Record<string, unknown>).protectOperations = ['DELETE', 'EVICT'];
+  (beta.spec as Record<string, unknown>).protectTotalReplicas = 15;
+  const a = readPubSpec(alpha);
+  const b = readPubSpec(beta);
+  assert.deepEqual([a.protectOperations, a.protectTotalReplicas], [b.protectOperations, b.protectTotalReplicas]);
 });
