@@ -143,7 +143,7 @@ function syncAdvancedDaemonSet(
   for (const n of step.update) {
     const pod = byName.get(n);
     // Kruise's ADS passes no grace period (daemonset_update.go getInPlaceUpdateOptions)
-    // the pod webhook would refuse the write while a PodUnavailableBudget has no headroom: try again in a second
+    // the pod webhook refuses the write while a PodUnavailableBudget has no headroom: try again in a second
     if (pod && !pubAdmitsUpdate(store, pod, settings)) {
       requeueMs = requeueMs === undefined ? PUB_REFUSED_REQUEUE_MS : Math.min(requeueMs, PUB_REFUSED_REQUEUE_MS);
       continue;

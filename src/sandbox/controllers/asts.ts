@@ -146,7 +146,7 @@ function syncAdvancedStatefulSet(
   const byName = new Map(owned().map((p) => [p.metadata.name ?? '', p]));
   for (const n of step.update) {
     const pod = byName.get(n);
-    // the pod webhook would refuse the write while a PodUnavailableBudget has no headroom: try again in a second
+    // the pod webhook refuses the write while a PodUnavailableBudget has no headroom: try again in a second
     if (pod && !pubAdmitsUpdate(store, pod, settings)) {
       requeueMs = requeueMs === undefined ? PUB_REFUSED_REQUEUE_MS : Math.min(requeueMs, PUB_REFUSED_REQUEUE_MS);
       continue;
