@@ -45,6 +45,8 @@ export interface BudgetRefusal extends BudgetRef {
   /** HTTP code of the refusal: 403 for Kruise's webhook, 429 for a PDB on eviction. */
   code: 403 | 429;
   message: string;
+  /** How much of the budget's headroom pods planned before this one take (0: the budget has none now). */
+  takenBefore: number;
 }
 
 /** Pods in the order asked: those the budgets let through now, and those that wait for headroom. */

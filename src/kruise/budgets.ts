@@ -122,6 +122,7 @@ export function planAroundBudgets(operation: BudgetOperation, podsInOrder: reado
         operation,
         code: exhausted.kind === 'PodDisruptionBudget' ? 429 : 403,
         message: refusalMessage(exhausted, operation),
+        takenBefore: Math.max(0, exhausted.unavailableAllowed - Math.max(0, left.get(exhausted) ?? 0)),
       });
       continue;
     }
@@ -211,11 +212,16 @@ export function headroomAfterScaleDown(b: BudgetHeadroom, pub: KubeObject | unde
   return { ...b, desiredAvailable: desired.value, unavailableAllowed: b.unavailableAllowed + freed };
 }
 
-/** One line per waiting pod: "pod web-1 waits for PodUnavailableBudget web-pub (0 of 3 may be unavailable now: 2 available, 3 desired)". */
+/**
+ * One line per waiting pod: "pod web-1 waits for PodUnavailableBudget web-pub (unavailableAllowed 0: 2
+ * available, 2 desired)", or "(unavailableAllowed 1, taken by the pod before it: 3 available, 2 desired)".
+ */
 export function waitingLine(w: BudgetRefusal, budgets: readonly BudgetHeadroom[]): string {
   const b = budgets.find((x) => x.kind === w.kind && x.name === w.name && x.namespace === w.namespace);
-  const why = b ? ` (${b.kind === 'PodDisruptionBudget' ? 'disruptionsAllowed' : 'unavailableAllowed'} ${b.unavailableAllowed}: ${b.currentAvailable} available, ${b.desiredAvailable} desired)` : '';
-  return `pod ${w.pod} waits for ${w.kind} ${w.name}${why}`;
+  if (!b) return `pod ${w.pod} waits for ${w.kind} ${w.name}`;
+  const field = b.kind === 'PodDisruptionBudget' ? 'disruptionsAllowed' : 'unavailableAllowed';
+  const taken = w.takenBefore > 0 ? `, taken by the ${w.takenBefore === 1 ? 'pod' : `${w.takenBefore} pods`} before it` : '';
+  return `pod ${w.pod} waits for ${w.kind} ${w.name} (${field} ${b.unavailableAllowed}${taken}: ${b.currentAvailable} available, ${b.desiredAvailable} desired)`;
 }
 
 export interface RemovableNow {

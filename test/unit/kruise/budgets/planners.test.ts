@@ -24,7 +24,7 @@ test('budgetHeadroomFromStatus: the PUB status numbers, its pods by related-pub 
   );
   const plan = planAroundBudgets('DELETE', ps, [h!]);
   assert.deepEqual([plan.allowed, plan.waiting.map((w) => w.pod)], [['web-0', 'web-2'], ['web-1']]);
-  assert.equal(waitingLine(plan.waiting[0]!, [h!]), 'pod web-1 waits for PodUnavailableBudget web-pub (unavailableAllowed 1: 3 available, 2 desired)');
+  assert.equal(waitingLine(plan.waiting[0]!, [h!]), 'pod web-1 waits for PodUnavailableBudget web-pub (unavailableAllowed 1, taken by the pod before it: 3 available, 2 desired)');
 });
 
 test('headroomAfterScaleDown: maxUnavailable 1 of 4, removing 2 frees 2 (desired 3 → 1); a fixed total frees nothing', () => {
