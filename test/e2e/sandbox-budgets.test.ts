@@ -157,3 +157,19 @@ test('an in-place image update goes one pod at a time: the next waits until the 
   assert.equal(w.code, 0, w.stderr);
   assert.ok(Date.now() - firstAt >= 8_000, `the second pod went after ${Date.now() - firstAt} ms, before the first's 10 s record expired`);
 });
+
+test('migrate drains the Deployment only as far as the PUB admits, then waits for it (exit 3 at --timeout), nothing refused', async () => {
+  assert.equal((await kubectl(['apply', '-f', join(FIXTURES, 'sandbox-api-migrate.yaml')], sb.kubeconfig)).code, 0);
+  await waitUntil('2 ready api pods', async () => {
+    const list = (await sb.api('GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Dapi')).body.items as any[];
+    return list.filter((p) => (p.status.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True')).length === 2;
+  });
+  const r = await runCli(['migrate', 'cloneset/api', '--from', 'deployment/api', '--max-surge', '2', '--timeout', '4s'], { kubeconfig: sb.kubeconfig });
+  assert.equal(r.code, 3, r.stderr);
+  // CloneSet at 2 available, 4 pods, the budget wants 3: one Deployment pod may go, not two
+  assert.match(r.stderr, /note: deployment\/api drained by 1 of 2 pods in this step: PodUnavailableBudget api-pub \(unavailableAllowed 1: 4 available, 3 desired\)/);
+  assert.match(r.stderr, /waiting for PodUnavailableBudget api-pub \(unavailableAllowed 0: 3 available, 3 desired\) to let a pod of deployment\/api go/);
+  assert.equal((await sb.api('GET', '/apis/apps/v1/namespaces/default/deployments/api')).body.spec.replicas, 1);
+  const s = (await sb.api('GET', '/apis/policy.kruise.io/v1alpha1/namespaces/default/podunavailablebudgets/api-pub')).body.status;
+  assert.deepEqual([s.currentAvailable, s.desiredAvailable, s.unavailableAllowed], [3, 3, 0]);
+});
