@@ -322,18 +322,18 @@ type Resources = { requests?: Record<string, string>; limits?: Record<string, st
 
 /** v1qos.ComputePodQOS, enough to tell a resize that changes the class. */
 export function podQosClass(spec: Pod['spec']): 'BestEffort' | 'Burstable' | 'Guaranteed' {
-  let any = false;
+  let anySet = false;
   let guaranteed = true;
   for (const c of [...spec.containers, ...(spec.initContainers ?? [])]) {
     const r = (c.resources ?? {}) as Resources;
     for (const name of ['cpu', 'memory']) {
       const req = r.requests?.[name] ?? r.limits?.[name];
       const lim = r.limits?.[name];
-      if (req !== undefined || lim !== undefined) any = true;
+      if (req !== undefined || lim !== undefined) anySet = true;
       if (lim === undefined || req !== lim) guaranteed = false;
     }
   }
-  if (!any) return 'BestEffort';
+  if (!anySet) return 'BestEffort';
   return guaranteed ? 'Guaranteed' : 'Burstable';
 }
 
