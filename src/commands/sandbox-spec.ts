@@ -21,7 +21,7 @@ export function registerSandbox(program: Command, ctx: CommandContext): void {
     .option('--audit-log <file>', 'append one JSON line per request to this file')
     .option('--faults <file>', 'YAML file of injected faults: latencyMs, errorRate, dropWatchAfterEvents, expireResourceVersionsAfter, conflictEveryNthUpdate, seed')
     .option('--ready-delay <duration>', 'how long a pod takes to become Ready after creation or an in-place change', '500ms')
-    .option('--feature-gates <gates>', 'kruise-manager feature gates, off by default as in Kruise: StatefulSetStartOrdinal=true (Advanced StatefulSet honours spec.ordinals.start), KruisePodReadinessGate=true (every pod gets the KruisePodReady gate, not only Kruise workloads\' pods), TemplateNoDefaults=true (workload templates are stored as written, without Kruise\'s template defaults)')
+    .option('--feature-gates <gates>', 'kruise-manager feature gates, with Kruise\'s defaults (off unless said): StatefulSetStartOrdinal=true (Advanced StatefulSet honours spec.ordinals.start), KruisePodReadinessGate=true (every pod gets the KruisePodReady gate, not only Kruise workloads\' pods), TemplateNoDefaults=true (workload templates are stored as written, without Kruise\'s template defaults), PodUnavailableBudgetUpdateGate=true (PodUnavailableBudgets also guard in-place updates; PodUnavailableBudgetDeleteGate, on, guards delete and eviction), InPlacePodVerticalScaling=true')
     .option('--tour', 'start a private sandbox, walk a CloneSet through a partitioned rollout and a rollback, print every step, then exit')
     .addHelpText(
       'after',
