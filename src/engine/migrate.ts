@@ -430,18 +430,23 @@ async function migrateLoop(
   const drainWithinBudget = (action: Extract<MigrationAction, { kind: 'scale-deployment' }>, dep: KubeObject): Extract<MigrationAction, { kind: 'scale-deployment' }> | undefined => {
     if (!pubSet || pubSet.objects.size === 0) return action;
     const labels = ((dep.spec as { template?: { metadata?: { labels?: Record<string, string> } } } | undefined)?.template?.metadata?.labels) ?? {};
-    const r = removableNow([...pubSet.objects.values()], { kind: 'Deployment', name: from, labels }, action.from - action.to, { release: pubRt?.version === 'v1beta1' ? 'master' : 'v1.9' });
+    // pods an earlier drain still has to delete will spend the budget first (the PUB status may not show it yet)
+    const pending = Math.max(0, ((dep.status as { replicas?: number } | undefined)?.replicas ?? 0) - replicasOf(dep));
+    const want = action.from - action.to;
+    const r = removableNow([...pubSet.objects.values()], { kind: 'Deployment', name: from, labels }, want + pending, { release: pubRt?.version === 'v1beta1' ? 'master' : 'v1.9' });
     if (!r.limitedBy) return action;
+    const count = Math.min(want, Math.max(0, r.count - pending));
     const b = r.limitedBy;
-    const why = `PodUnavailableBudget ${b.name} (unavailableAllowed ${b.unavailableAllowed}: ${b.currentAvailable} available, ${b.desiredAvailable} desired)`;
-    if (r.count === 0) {
+    const why = `PodUnavailableBudget ${b.name} (unavailableAllowed ${b.unavailableAllowed}${pending > 0 ? `, ${pending} pod${pending === 1 ? '' : 's'} of the last step still going` : ''}: ${b.currentAvailable} available, ${b.desiredAvailable} desired)`;
+    if (count === 0) {
       lastWait = `${why} to let a pod of deployment/${from} go`;
       io.reporter.progress(`step ${steps.length + (open ? 0 : 1)}: waiting for ${lastWait}`);
       return undefined;
     }
-    const line = `note: deployment/${from} drained by ${r.count} of ${action.from - action.to} pods in this step: ${why}`;
+    if (count === want) return action;
+    const line = `note: deployment/${from} drained by ${count} of ${want} pods in this step: ${why}`;
     if (!budgetNotes.has(line)) (budgetNotes.add(line), io.reporter.log(line));
-    return { ...action, to: action.from - r.count };
+    return { ...action, to: action.from - count };
   };
   const expect: { cs?: Expectation; dep?: Expectation } = {};
   const steps: MigrationStep[] = [];
