@@ -99,9 +99,11 @@ export async function restartByRecreating(
           await client.delete(POD_RT, first.metadata.name ?? '', ns, { signal: ctx.signal, preconditions: { uid: first.metadata.uid } });
           deleted++;
         } catch (err) {
-          if (!isNotFound(err) && !isConflict(err) && !isApiStatus(err, 403)) throw err;
-          if (isApiStatus(err, 403)) {
-            await waitForChange();
+          // refused by a budget our (watched) view had not caught up with: wait for the next change
+          const byBudget = isApiStatus(err, 403) && /podunavailablebudget/.test((err as Error).message);
+          if (!isNotFound(err) && !isConflict(err) && !byBudget) throw err;
+          if (byBudget) {
+            if (!(await waitForChange())) return undefined;
             continue;
           }
         }
