@@ -35,6 +35,7 @@ import {
   type MigrationView,
 } from '../kruise/plans/migrate';
 import type { DryRunMode } from '../printers/output';
+import { removableNow } from '../kruise/budgets';
 import type { ResourceRef } from './targets';
 import { watchSet, waitUntil, waitUntilDeadline, WaitAborted, WaitTimeout, type LiveSet } from './live';
 
@@ -420,7 +421,33 @@ async function migrateLoop(
   const uid = found.deployment.metadata.uid ?? '';
   const csSet = watchSet<KubeObject>(client, rts.cloneSetRt, ns, { fieldSelector: `metadata.name=${target}`, signal: io.signal });
   const depSet = watchSet<KubeObject>(client, rts.deploymentRt, ns, { fieldSelector: `metadata.name=${from}`, signal: io.signal });
-  const sets = [csSet, depSet] as Array<LiveSet<KubeObject>>;
+  // PodUnavailableBudgets guarding the Deployment's pods: its drain steps go only as far as they admit
+  const pubRt = await client.discovered('policy.kruise.io', 'podunavailablebudgets').catch(() => undefined);
+  const pubSet = pubRt ? watchSet<KubeObject>(client, pubRt, ns, { signal: io.signal }) : undefined;
+  const sets = [csSet, depSet, ...(pubSet ? [pubSet] : [])] as Array<LiveSet<KubeObject>>;
+  const budgetNotes = new Set<string>();
+  /** The drain narrowed to what the budgets admit now; undefined (and a wait line) when they admit none. */
+  const drainWithinBudget = (action: Extract<MigrationAction, { kind: 'scale-deployment' }>, dep: KubeObject): Extract<MigrationAction, { kind: 'scale-deployment' }> | undefined => {
+    if (!pubSet || pubSet.objects.size === 0) return action;
+    const labels = ((dep.spec as { template?: { metadata?: { labels?: Record<string, string> } } } | undefined)?.template?.metadata?.labels) ?? {};
+    // pods an earlier drain still has to delete will spend the budget first (the PUB status may not show it yet)
+    const pending = Math.max(0, ((dep.status as { replicas?: number } | undefined)?.replicas ?? 0) - replicasOf(dep));
+    const want = action.from - action.to;
+    const r = removableNow([...pubSet.objects.values()], { kind: 'Deployment', name: from, labels }, want + pending, { release: pubRt?.version === 'v1beta1' ? 'master' : 'v1.9' });
+    if (!r.limitedBy) return action;
+    const count = Math.min(want, Math.max(0, r.count - pending));
+    const b = r.limitedBy;
+    const why = `PodUnavailableBudget ${b.name} (unavailableAllowed ${b.unavailableAllowed}${pending > 0 ? `, ${pending} pod${pending === 1 ? '' : 's'} of the last step still going` : ''}: ${b.currentAvailable} available, ${b.desiredAvailable} desired)`;
+    if (count === 0) {
+      lastWait = `${why} to let a pod of deployment/${from} go`;
+      io.reporter.progress(`step ${steps.length + (open ? 0 : 1)}: waiting for ${lastWait}`);
+      return undefined;
+    }
+    if (count === want) return action;
+    const line = `note: deployment/${from} drained by ${count} of ${want} pods in this step: ${why}`;
+    if (!budgetNotes.has(line)) (budgetNotes.add(line), io.reporter.log(line));
+    return { ...action, to: action.from - count };
+  };
   const expect: { cs?: Expectation; dep?: Expectation } = {};
   const steps: MigrationStep[] = [];
   let open: { step: MigrationStep; started: number } | undefined;
@@ -479,6 +506,10 @@ async function migrateLoop(
               lastWait = waitText(action, target, from);
               io.reporter.progress(`step ${steps.length + (open ? 0 : 1)}: waiting for ${lastWait}`);
               return undefined;
+            }
+            if (action.kind === 'scale-deployment') {
+              const within = drainWithinBudget(action, dep);
+              return within ? { action: within, cs, dep } : undefined;
             }
             return { action, cs, dep };
           },
@@ -549,6 +580,7 @@ async function migrateLoop(
   } finally {
     csSet.stop();
     depSet.stop();
+    pubSet?.stop();
   }
 }
 

@@ -6,7 +6,8 @@ import type { KubeClient, KubeObject } from '../kube/client';
 import type { Pod } from '../kruise/types';
 import { batchSizeFor, planBatches, podIsReady } from '../kruise/plans/restart';
 import { usageError } from '../cli/exit';
-import { isConflict, isNotFound } from '../kube/errors';
+import { isApiStatus, isConflict, isNotFound } from '../kube/errors';
+import { planWithBudgets, readBudgets } from './budgets';
 import { DEFAULT_REQUEST_CONCURRENCY, mapLimit } from './concurrency';
 import { waitUntilDeadline, watchSet, type LiveSet } from './live';
 import { labelSelectorString } from '../kruise/selectors';
@@ -72,6 +73,59 @@ export async function restartByRecreating(
     return `client-side restart of ${what}: ${batchesDone} of ${batches.length} batch${batches.length === 1 ? '' : 'es'} done, ${deleted} pod${deleted === 1 ? '' : 's'} deleted; run the same command again to resume (only what is left is done)`;
   });
   const owned = (): Pod[] => [...podSet.objects.values()].filter((p) => owners.has(controllerUid(p)) && !p.metadata.deletionTimestamp);
+  // PodUnavailableBudgets refuse pod deletes beyond their headroom (Kruise's webhook): watched when any exist.
+  const budgets = await readBudgets(client, ns, ctx.signal);
+  const pubSet: LiveSet<KubeObject> | undefined = budgets.pubs.length > 0 && budgets.pubRt ? watchSet<KubeObject>(client, budgets.pubRt, ns, { signal: ctx.signal }) : undefined;
+  /**
+   * With budgets, the batch's deletes are sent here one by one as the budgets admit them (a pod that
+   * must wait is named once); returns the pods left for the caller to delete (all of them without
+   * budgets, none with), or undefined at the deadline.
+   */
+  const admitThroughBudgets = async (batch: Pod[], say: (line: string) => void): Promise<Pod[] | undefined> => {
+    if (!pubSet) return batch;
+    await pubSet.synced;
+    const said = new Set<string>();
+    let pending = batch;
+    while (pending.length > 0) {
+      const live = [...podSet.objects.values()];
+      const current = pending.map((p) => live.find((l) => l.metadata.uid === p.metadata.uid) ?? p);
+      const { plan, lines } = planWithBudgets('DELETE', current, live, { ...budgets, pubs: [...pubSet.objects.values()] });
+      for (const line of lines) if (!said.has(line.split(' (')[0]!)) (said.add(line.split(' (')[0]!), say(`${line}; not deleted until it has room`));
+      const now = pending.filter((p) => plan.allowed.includes(p.metadata.name ?? ''));
+      if (now.length > 0) {
+        // spend the budget as the webhook will: one delete at a time, re-read before the next
+        const first = now[0]!;
+        try {
+          await client.delete(POD_RT, first.metadata.name ?? '', ns, { signal: ctx.signal, preconditions: { uid: first.metadata.uid } });
+          deleted++;
+        } catch (err) {
+          // refused by a budget our (watched) view had not caught up with: wait for the next change
+          const byBudget = isApiStatus(err, 403) && /podunavailablebudget/.test((err as Error).message);
+          if (!isNotFound(err) && !isConflict(err) && !byBudget) throw err;
+          if (byBudget) {
+            if (!(await waitForChange())) return undefined;
+            continue;
+          }
+        }
+        pending = pending.filter((p) => p !== first);
+        continue;
+      }
+      if (!(await waitForChange())) return undefined;
+    }
+    return [];
+  };
+  /** Resolves at the next change of a budget or a pod (false at the deadline). */
+  const waitForChange = async (): Promise<boolean> => {
+    const sets = [podSet as LiveSet<KubeObject>, ...(pubSet ? [pubSet] : [])];
+    let changed = false;
+    const offs = sets.map((set) => set.onChange(() => (changed = true)));
+    try {
+      const r = await waitUntilDeadline(sets, () => changed || undefined, { deadline, signal: ctx.signal, what: 'an availability budget to admit the next pod' });
+      return r === true;
+    } finally {
+      for (const off of offs) off();
+    }
+  };
   try {
     await podSet.synced;
     // The workload is back once it has as many Ready pods as before the restart began (the
@@ -93,8 +147,14 @@ export async function restartByRecreating(
       const batch = batches[b]!;
       const started = Date.now();
       const uids = new Set(batch.map((p) => p.metadata.uid));
+      // Only the pods the budgets admit are deleted; the others wait (named once) until the budget frees.
+      const admitted = await admitThroughBudgets(batch, (line) => reporter.log(`batch ${b + 1}/${batches.length}: ${line}`));
+      if (admitted === undefined) {
+        for (const p of batch) rows.push({ pod: p.metadata.name ?? '', containers: wholePod, phase: 'WaitingForBudget' });
+        return { via: 'client', rows, objects: [], batches: batches.length, outcome: 'timeout', message: `timed out waiting for an availability budget to admit the pods of batch ${b + 1}/${batches.length}` };
+      }
       await mapLimit(
-        batch,
+        admitted,
         options.concurrency ?? DEFAULT_REQUEST_CONCURRENCY,
         async (p) => {
           try {
@@ -143,6 +203,7 @@ export async function restartByRecreating(
     if (lease) await lease.save(record);
   } finally {
     podSet.stop();
+    pubSet?.stop();
   }
   return { via: 'client', rows, objects: [], batches: batches.length, outcome: 'succeeded' };
 }

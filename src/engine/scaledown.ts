@@ -26,6 +26,9 @@ import type { DryRunMode } from '../printers/output';
 import { crdSchemaAt } from './crd-fields';
 import { waitUntilDeadline, watchSet, WaitTimeout } from './live';
 import { POD_RT } from './targets';
+import { headroomOf, readBudgets } from './budgets';
+import { headroomAfterScaleDown, planAroundBudgets, waitingLine } from '../kruise/budgets';
+import type { Pod } from '../kruise/types';
 
 /** Attempts of the write when the workload changed under us (each one re-reads and decides again). */
 export const SCALEDOWN_ATTEMPTS = 4;
@@ -42,8 +45,32 @@ export interface ScaledownOptions {
 }
 
 export type ScaledownOutcome =
-  | { kind: 'unchanged'; object: KubeObject; decision: Extract<ScaledownDecision, { kind: 'unchanged' }> }
-  | { kind: 'written'; object: KubeObject; decision: Extract<ScaledownDecision, { kind: 'write' }> };
+  | { kind: 'unchanged'; object: KubeObject; decision: Extract<ScaledownDecision, { kind: 'unchanged' }>; waiting?: string[] }
+  | { kind: 'written'; object: KubeObject; decision: Extract<ScaledownDecision, { kind: 'write' }>; waiting?: string[] };
+
+/**
+ * The pods of a write the namespace's availability budgets refuse to lose now (the workload's
+ * controller would have its deletes refused by Kruise's PUB webhook and stall half way): the request
+ * narrowed to the others, and one line per pod left out. Budgets are read only when the write removes pods.
+ */
+async function narrowToBudgets(client: KubeClient, opts: ScaledownOptions, workload: KubeObject, decision: Extract<ScaledownDecision, { kind: 'write' }>): Promise<{ request: ScaledownRequest; waiting: string[] } | undefined> {
+  if (decision.removing.length === 0) return undefined;
+  const budgets = await readBudgets(client, opts.namespace, opts.signal);
+  if (budgets.pubs.length === 0) return undefined; // a PDB guards evictions, not the controller's deletes
+  const selector = labelSelectorString((workload.spec as { selector?: Parameters<typeof labelSelectorString>[0] } | undefined)?.selector);
+  const pods = (await client.list<Pod>(POD_RT, opts.namespace, { labelSelector: selector, limit: 500, signal: opts.signal })).items;
+  const byName = new Map(pods.map((p) => [p.metadata.name ?? '', p]));
+  const removing = decision.removing.map((t) => byName.get(t.name)).filter((p): p is Pod => p !== undefined);
+  // the budget's expected count drops with the replicas: what the lower desiredAvailable frees counts
+  const headroom = headroomOf(budgets, pods).map((h) => headroomAfterScaleDown(h, budgets.pubs.find((p) => p.metadata.name === h.name), decision.removing.length));
+  const plan = planAroundBudgets('DELETE', removing, headroom);
+  if (plan.waiting.length === 0) return undefined;
+  const waiting = plan.waiting.map((w) => waitingLine(w, headroom));
+  const allowed = new Set(plan.allowed);
+  const kept = decision.removing.filter((t) => allowed.has(t.name) || !byName.has(t.name));
+  const request: ScaledownRequest = 'ordinals' in opts.request ? { ordinals: kept.map((t) => t.ordinal).filter((o): o is number => o !== undefined) } : { pods: kept.map((t) => t.name) };
+  return { request, waiting };
+}
 
 interface State {
   workload: KubeObject;
@@ -129,13 +156,26 @@ export async function runScaledown(client: KubeClient, opts: ScaledownOptions): 
         throw attempt === 1 ? usageError(`${decision.message}${suffix}`, decision.hint) : failure(`${decision.message} (after a concurrent change)${suffix}`, decision.hint);
       }
       if (decision.kind === 'unchanged') return { kind: 'unchanged', object: state.workload, decision };
-      if (opts.dryRun === 'client') return { kind: 'written', object: applyJsonPatch(state.workload, decision.ops), decision };
+      // never ask for pods an availability budget would not let go: narrow the request and say so
+      let waiting: string[] | undefined;
+      const narrowed = await narrowToBudgets(client, opts, state.workload, decision);
+      if (narrowed) {
+        waiting = narrowed.waiting;
+        const emptied = 'ordinals' in narrowed.request ? narrowed.request.ordinals.length === 0 : narrowed.request.pods.length === 0;
+        if (emptied) {
+          throw failure(`no pod of ${opts.rt.kind.toLowerCase()}/${opts.name} can be removed now: ${waiting.join('; ')}; nothing was written`, 'hint: run it again once the budget has room (kubectl get pub shows ALLOWED)');
+        }
+        const again = decideScaledown({ kind: opts.kind, workload: state.workload, request: narrowed.request, pods: state.pods, rangesAccepted: ranges ?? false });
+        if (again.kind !== 'write') throw failure(`the scale-down of ${opts.rt.kind.toLowerCase()}/${opts.name} narrowed to its budget could not be planned; nothing was written`);
+        decision = again;
+      }
+      if (opts.dryRun === 'client') return { kind: 'written', object: applyJsonPatch(state.workload, decision.ops), decision, ...(waiting ? { waiting } : {}) };
       const result = await client.patch(opts.rt, opts.name, 'json', decision.ops, opts.namespace, {
         dryRun: opts.dryRun === 'server',
         fieldManager: opts.fieldManager,
         signal: opts.signal,
       });
-      return { kind: 'written', object: withTypeMeta(result, opts.rt), decision };
+      return { kind: 'written', object: withTypeMeta(result, opts.rt), decision, ...(waiting ? { waiting } : {}) };
     },
     {
       attempts: SCALEDOWN_ATTEMPTS,

@@ -1,5 +1,5 @@
 // kruise-manager's --feature-gates for the sandbox: `Name=true|false,...`, only the gates the
-// simulation honours (each off by default, as in pkg/features/kruise_features.go); an unknown gate
+// simulation honours (with their defaults in pkg/features/kruise_features.go); an unknown gate
 // is an error, as it is for kruise-manager.
 //   StatefulSetStartOrdinal (Alpha, off): Advanced StatefulSet honours spec.ordinals.start; with it
 //   off Kruise's getStartOrdinal ignores the field (pods start at 0) and the webhook still accepts it.
@@ -9,12 +9,19 @@
 //   AdvancedCronJob) leave the pod and volume claim templates as written, without template defaults.
 //   InPlaceWorkloadVerticalScaling (Alpha, off; in Kruise since v1.8.0): CloneSet, Advanced StatefulSet
 //   and Advanced DaemonSet resize cpu/memory in place (rules/inplace-vertical.ts) instead of recreating.
+//   PodUnavailableBudgetDeleteGate (Beta, on): the pod webhook guards delete and eviction by PUB.
+//   PodUnavailableBudgetUpdateGate (Alpha, off): the pod webhook and Kruise's workload controllers
+//   guard in-place updates (and resizes on v1.9+) by PUB.
+//   InPlacePodVerticalScaling (Alpha, off): off, a PUB protecting UPDATE also protects RESIZE.
 
 export const FEATURE_GATE_DEFAULTS: Readonly<Record<string, boolean>> = {
   StatefulSetStartOrdinal: false,
   KruisePodReadinessGate: false,
   TemplateNoDefaults: false,
   InPlaceWorkloadVerticalScaling: false,
+  PodUnavailableBudgetDeleteGate: true,
+  PodUnavailableBudgetUpdateGate: false,
+  InPlacePodVerticalScaling: false,
 };
 
 /** Gates kruise-manager only knows from some release on (pkg/features/kruise_features.go per tag). */

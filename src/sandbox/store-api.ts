@@ -80,7 +80,12 @@ export interface AdmissionRequest {
   object?: KubeObject;
   /** "status" for a write of the status subresource (which webhooks registered for the main resource do not see). */
   subresource?: 'status';
+  /** A dry-run request: a webhook with side effects (Kruise's PUB spends budget) must not act. */
+  dryRun?: boolean;
 }
+
+/** policy/evictions: the pods/eviction subresource's CREATE as webhooks registered for it see it (old = the pod). */
+export const EVICTIONS: GroupResource = { group: 'policy', resource: 'evictions' };
 
 /** One line a container printed, stamped when the kubelet saw it (epoch ms + the nanoseconds within that ms). */
 export interface LogLine {

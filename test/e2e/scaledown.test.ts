@@ -61,9 +61,10 @@ describe('scaledown cloneset (issue #18 acceptance)', () => {
       'exactly one write, a PATCH of the CloneSet',
     );
     assert.equal(writes(audit)[0]!.contentType, 'application/json-patch+json');
-    // Reads: the CloneSet and one list of its pods (plus discovery on a cold cache).
+    // Reads: the CloneSet, one list of its pods and one of the namespace's PodUnavailableBudgets (none
+    // here: the write removes pods, which a budget could refuse) (plus discovery on a cold cache).
     const reads = audit.filter((e) => e.verb === 'get' || e.verb === 'list').filter((e) => !e.path.startsWith('/api') || e.path.includes('/namespaces/'));
-    assert.deepEqual(reads.map((e) => `${e.verb} ${e.path}`), [`get ${CS_PATH}`, 'list /api/v1/namespaces/default/pods']);
+    assert.deepEqual(reads.map((e) => `${e.verb} ${e.path}`), [`get ${CS_PATH}`, 'list /api/v1/namespaces/default/pods', 'list /apis/policy.kruise.io/v1alpha1/namespaces/default/podunavailablebudgets']);
 
     const left = await waitUntil('6 web pods without the named ones', async () => {
       const names = (await podsOf(sb, 'app=web')).map((p) => p.metadata.name as string);

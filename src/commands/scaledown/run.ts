@@ -97,6 +97,8 @@ export async function run(ctx: CommandContext, args: string[], flags: ScaledownF
         out.write(`${mutationLine(rt.kind, group, ref.name, what, dryRun)}\n`);
       }
     }
+    // pods an availability budget would not let go now were left out of the write: say which and why
+    for (const line of outcome.waiting ?? []) ctx.term.stderr.write(`note: ${line}; left out of this scale-down (run it again once the budget has room)\n`);
     if (!wait) return 0;
     ctx.setInterruptSummary(() => `the scale-down of ${rt.kind.toLowerCase()}/${ref.name} is written; its pods may still be going (rerun with --wait to wait for them)`);
     const done = await waitForScaledown(client, opts, obj, targets, timeoutMs > 0 ? Date.now() + timeoutMs : undefined);

@@ -26,6 +26,7 @@ import { createKruiseWorkloadController } from './kruise-workload';
 import { NODES, PODS } from './pods';
 import { WorkQueue } from './queue';
 import { createPodForRevision, inPlaceOptions, refreshInPlaceState, updatePodToRevision } from './revisions-pods';
+import { PUB_REFUSED_REQUEUE_MS, pubAdmitsUpdate } from './pub-control';
 import { pruneRevisions, syncRevisions } from './revisions';
 
 export const ADVANCED_DAEMONSETS: GroupResource = { group: 'apps.kruise.io', resource: 'daemonsets' };
@@ -141,6 +142,11 @@ function syncAdvancedDaemonSet(
   for (const n of step.update) {
     const pod = byName.get(n);
     // Kruise's ADS passes no grace period (daemonset_update.go getInPlaceUpdateOptions)
+    // the pod webhook refuses the write while a PodUnavailableBudget has no headroom: try again in a second
+    if (pod && !pubAdmitsUpdate(store, pod, settings)) {
+      requeueMs = requeueMs === undefined ? PUB_REFUSED_REQUEUE_MS : Math.min(requeueMs, PUB_REFUSED_REQUEUE_MS);
+      continue;
+    }
     if (pod) updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, spec.inPlace ? 'InPlaceIfPossible' : 'ReCreate', now, 0, undefined, inPlaceOptions(settings));
   }
 

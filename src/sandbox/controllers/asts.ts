@@ -28,6 +28,7 @@ import { createKruiseWorkloadController } from './kruise-workload';
 import { PODS } from './pods';
 import { WorkQueue } from './queue';
 import { createPodForRevision, inPlaceGraceSeconds, inPlaceOptions, refreshInPlaceState, updatePodToRevision } from './revisions-pods';
+import { PUB_REFUSED_REQUEUE_MS, pubAdmitsUpdate } from './pub-control';
 import { pruneRevisions, syncRevisions } from './revisions';
 
 export const ADVANCED_STATEFULSETS: GroupResource = { group: 'apps.kruise.io', resource: 'statefulsets' };
@@ -144,6 +145,11 @@ function syncAdvancedStatefulSet(
   const byName = new Map(owned().map((p) => [p.metadata.name ?? '', p]));
   for (const n of step.update) {
     const pod = byName.get(n);
+    // the pod webhook refuses the write while a PodUnavailableBudget has no headroom: try again in a second
+    if (pod && !pubAdmitsUpdate(store, pod, settings)) {
+      requeueMs = requeueMs === undefined ? PUB_REFUSED_REQUEUE_MS : Math.min(requeueMs, PUB_REFUSED_REQUEUE_MS);
+      continue;
+    }
     if (pod) updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, spec.podUpdatePolicy, now, inPlaceGraceSeconds(set), undefined, inPlaceOptions(settings));
   }
 

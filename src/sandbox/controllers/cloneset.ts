@@ -40,6 +40,7 @@ import { PODS, isPodActive } from './pods';
 import { WorkQueue } from './queue';
 import { pruneRevisions, syncRevisions } from './revisions';
 import { createPodForRevision, inPlaceGraceSeconds, inPlaceOptions, refreshInPlaceState, updatePodToRevision } from './revisions-pods';
+import { PUB_REFUSED_REQUEUE_MS, pubAllowsWorkloadUpdate } from './pub-control';
 
 export const CLONESETS: GroupResource = { group: 'apps.kruise.io', resource: 'clonesets' };
 
@@ -163,6 +164,11 @@ function syncCloneSet(store: Store, cs: KubeObject, podInformer: Informer<Pod>, 
       for (const n of step.pods) {
         const pod = byName.get(n);
         if (pod && !overBudget()) {
+          // Kruise asks the PodUnavailableBudget first (spending it) and looks again in a second when refused
+          if (!pubAllowsWorkloadUpdate(store, pod, settings)) {
+            requeue(PUB_REFUSED_REQUEUE_MS);
+            continue;
+          }
           const hold = (p: Pod) => holdForInPlaceHook(store, p, inPlaceHook);
           updatePodToRevision(store, pod, revs.revisions, revs.currentRevision, revs.updateRevision, policy, now, inPlaceGraceSeconds(cs), remove, inPlaceOptions(settings), hold);
         }

@@ -16,7 +16,9 @@ import { createImagePullJobController } from './imagepulljob';
 import { createJobController } from './job';
 import { createKubelet } from './kubelet';
 import { createNodesController } from './nodes';
+import { createPodDisruptionBudgetController } from './pdb';
 import { createPersistentPodStateController } from './pps';
+import { createPodUnavailableBudgetController } from './pub';
 import { createPodReadinessController } from './pod-readiness';
 import { createReplicaSetController } from './replicaset';
 import { createRolloutController } from './rollout';
@@ -42,6 +44,8 @@ export function createControllers(settings: SimulationSettings): ControllerWithA
     createJobController(),
     createCrrController(),
     createImagePullJobController(),
+    // kube's disruption controller (PodDisruptionBudget status; the eviction REST reads it)
+    createPodDisruptionBudgetController(),
     // --- Kruise workload controllers (cloneset*.ts, asts*.ts, ads*.ts, pps*.ts) ---
     // The Kruise workload developer adds their factories here once their modules build, e.g.
     //   createCloneSetController(), createAdvancedStatefulSetController(), ...
@@ -55,6 +59,8 @@ export function createControllers(settings: SimulationSettings): ControllerWithA
     // BroadcastJob and AdvancedCronJob (issue #18)
     createBroadcastJobController(),
     createAdvancedCronJobController(),
+    // PodUnavailableBudget controller and pod webhooks (pub.ts; check-and-spend in pub-control.ts)
+    createPodUnavailableBudgetController(),
     // Kruise Rollout (rollout.ts): last, so its workload webhook sees the Kruise webhooks' defaults
     createRolloutController(),
     // Kruise Rollout master's pod deleter for native DaemonSets it releases (rollout-native-daemonset.ts)

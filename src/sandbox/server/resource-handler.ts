@@ -2,6 +2,7 @@
 // plus the status, scale, log and eviction subresources, with version conversion, schema checks for
 // custom resources, dry runs, Tables and pagination.
 import { parse } from 'yaml';
+import { evictionDecision, pdbsForPod } from '../../kruise/rules/pdb';
 import type { KubeObject, Pod } from '../../kruise/types';
 import type { PodLogSource } from '../store-api';
 import { applyBuiltinDefaults } from './builtin-defaults';
@@ -39,6 +40,9 @@ type Obj = Record<string, unknown>;
 function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+
+/** Where PodDisruptionBudgets are stored (the eviction REST reads them). */
+const PDBS = { group: 'policy', resource: 'poddisruptionbudgets' };
 
 function dryRunOf(r: ApiRequest): boolean {
   const values = r.url.searchParams.getAll('dryRun');
@@ -416,11 +420,38 @@ export class ResourceHandler {
     servePodLog(r, this.existing(type, p) as Pod, this.ctx.podLogs);
   }
 
-  /** policy/v1 Eviction: the pod is deleted (no PodDisruptionBudgets are simulated). */
+  /**
+   * policy/v1 Eviction as kube-apiserver serves it: the webhooks registered for pods/eviction (Kruise's
+   * PUB) first, then the PodDisruptionBudget that selects the pod (429 when it allows no disruption;
+   * otherwise one disruption is spent in its status), then the pod is deleted.
+   */
   private async evict(r: ApiRequest, p: ResourcePath, type: ResourceType): Promise<void> {
-    await r.body();
-    this.existing(type, p);
-    this.ctx.store.deleteRef(this.gr(type), p.namespace, p.name!, { dryRun: dryRunOf(r) });
+    const text = await r.body();
+    let body: Obj = {};
+    if (text.trim()) {
+      try {
+        const parsed = JSON.parse(text) as unknown;
+        if (isObj(parsed)) body = parsed;
+      } catch {
+        throw ApiError.badRequest('invalid Eviction in the request body');
+      }
+    }
+    const pod = this.existing(type, p) as Pod;
+    const deleteOptions = isObj(body.deleteOptions) ? body.deleteOptions : {};
+    const dryRun = dryRunOf(r) || (Array.isArray(deleteOptions.dryRun) && deleteOptions.dryRun.includes('All'));
+    const eviction: KubeObject = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: p.name, namespace: p.namespace } };
+    this.ctx.store.admitEviction(eviction, pod, dryRun);
+    const pdbs = this.ctx.store.list(PDBS, { namespace: p.namespace });
+    const decision = evictionDecision(pod, pdbs, { now: new Date(), dryRun });
+    if (!decision.allowed) {
+      const reason = decision.code === 429 ? 'TooManyRequests' : decision.code === 403 ? 'Forbidden' : 'InternalError';
+      throw new ApiError(decision.code, reason, decision.message, decision.cause ? { causes: [{ reason: decision.cause.reason, message: decision.cause.message }] } : undefined);
+    }
+    if (decision.status) {
+      const pdb = pdbsForPod(pod, pdbs)[0]!;
+      this.ctx.store.updateStatus(PDBS, { ...pdb, status: decision.status });
+    }
+    this.ctx.store.deleteRef(this.gr(type), p.namespace, p.name!, { dryRun });
     r.sendJson(201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
   }
 

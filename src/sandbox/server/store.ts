@@ -8,7 +8,7 @@ import { dns1123LabelProblem, dns1123SubdomainProblem, labelValueProblem } from 
 import type { KubeObject } from '../../kruise/types';
 import { dns1035LabelMessages } from '../../kruise/rules/service';
 import { jsonEqual } from '../../lib/json-equal';
-import type { AdmissionHook, AdmissionRequest, GroupResource, Store, StoreEvent, StoreListOptions } from '../store-api';
+import { EVICTIONS, type AdmissionHook, type AdmissionRequest, type GroupResource, type Store, type StoreEvent, type StoreListOptions } from '../store-api';
 import { ApiError } from './errors';
 import type { ResourceRegistry } from './registry';
 import { fieldMatcher, labelMatcher } from './selectors';
@@ -329,7 +329,7 @@ export class MemoryStore implements Store {
     else delete nm.deletionTimestamp;
     if (old.metadata.deletionGracePeriodSeconds !== undefined) nm.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
     delete nm.resourceVersion;
-    next = this.admit('UPDATE', gr, next, old, { version: opts.requestVersion, object: opts.requestObject, subresource: opts.subresource });
+    next = this.admit('UPDATE', gr, next, old, { version: opts.requestVersion, object: opts.requestObject, subresource: opts.subresource, dryRun: opts.dryRun });
     // A /status write never bumps generation, so only the other writes pay for comparing specs.
     if (opts.subresource !== 'status') {
       const statusCountsAsSpec = !hasStatusSubresource && !type.builtin;
@@ -367,7 +367,7 @@ export class MemoryStore implements Store {
     if (pre?.resourceVersion && pre.resourceVersion !== old.metadata.resourceVersion) {
       throw ApiError.conflict(type.group, type.resource, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion}`);
     }
-    this.admit('DELETE', gr, old, old);
+    this.admit('DELETE', gr, old, old, { dryRun: opts.dryRun });
     if (opts.dryRun) return { deleted: old, removed: true };
     const finalizers = [...(old.metadata.finalizers ?? [])];
     if (opts.propagationPolicy === 'Foreground' && !finalizers.includes('foregroundDeletion')) finalizers.push('foregroundDeletion');
@@ -455,6 +455,14 @@ export class MemoryStore implements Store {
     const drop = this.log.length - this.windowSize + (this.windowSize >= 1000 ? Math.floor(this.windowSize / 10) : 0);
     this.compactedRv = this.log[drop - 1]!.rv;
     this.log = this.log.slice(drop);
+  }
+
+  /**
+   * The validating webhooks registered for pods/eviction (CREATE of policy/v1 Eviction), run before the
+   * eviction REST looks at PodDisruptionBudgets. `pod` is the pod to evict (the webhook reads it).
+   */
+  admitEviction(eviction: KubeObject, pod: KubeObject, dryRun: boolean): void {
+    for (const h of this.hooks.get(grKey(EVICTIONS)) ?? []) if (h.operations.includes('CREATE')) h.admit('CREATE', structuredClone(eviction), structuredClone(pod), this, { dryRun });
   }
 
   private admit(op: 'CREATE' | 'UPDATE' | 'DELETE', gr: GroupResource, obj: KubeObject, old: KubeObject | undefined, request: AdmissionRequest = {}): KubeObject {
