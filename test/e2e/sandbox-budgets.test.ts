@@ -164,7 +164,7 @@ test('migrate drains the Deployment only as far as the PUB admits, then waits fo
     const list = (await sb.api('GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Dapi')).body.items as any[];
     return list.filter((p) => (p.status.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True')).length === 2;
   });
-  const r = await runCli(['migrate', 'cloneset/api', '--from', 'deployment/api', '--max-surge', '2', '--timeout', '4s'], { kubeconfig: sb.kubeconfig });
+  const r = await runCli(['migrate', 'cloneset/api', '--from', 'deployment/api', '--max-surge', '2', '--timeout', '8s'], { kubeconfig: sb.kubeconfig });
   assert.equal(r.code, 3, r.stderr);
   // CloneSet at 2 available, 4 pods, the budget wants 3: one Deployment pod may go, not two
   assert.match(r.stderr, /note: deployment\/api drained by 1 of 2 pods in this step: PodUnavailableBudget api-pub \(unavailableAllowed 1: 4 available, 3 desired\)/);
