@@ -139,6 +139,14 @@ test('scaledown asks only for the pods the budget lets go and names the one that
 test('an in-place image update goes one pod at a time: the next waits until the first leaves unavailablePods (10 s)', async () => {
   await waitPub('totalReplicas', 2);
   await waitPub('unavailableAllowed', 1);
+  // --preview says the budget's headroom for each batch, from the PUB's status, and writes nothing.
+  sb.clearAudit();
+  const preview = await runCli(['set', 'image', 'cloneset/web', 'web=nginx:1.26', '--preview', '-o', 'json'], { kubeconfig: sb.kubeconfig });
+  assert.equal(preview.code, 0, preview.stderr);
+  const batches = JSON.parse(preview.stdout).items[0].batches as Array<{ budgetHeadroom?: number; budgetName?: string }>;
+  assert.ok(batches.length > 0);
+  for (const b of batches) assert.deepEqual([b.budgetHeadroom, b.budgetName], [1, 'PodUnavailableBudget/web-pub']);
+  assert.deepEqual(sb.audit().filter((e) => !['get', 'list', 'watch'].includes(e.verb)), [], 'the preview writes nothing');
   const r = await kubectl(['patch', 'cloneset/web', '--type=merge', '-p', '{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"nginx:1.26"}]}}}}'], sb.kubeconfig);
   assert.equal(r.code, 0, r.stderr);
   const first = await waitUntil('one pod updated in place', async () => {

@@ -8,7 +8,9 @@ import type { KubeClient } from '../../kube/client';
 import type { KubeObject, Pod } from '../../kruise/types';
 import { adapterFor } from '../../kruise/workloads/index';
 import { previewWorkloadChange } from '../../kruise/preview/workload-preview';
-import type { GateState, WorkloadPreview } from '../../kruise/preview/types';
+import type { BudgetHeadroomHook, GateState, WorkloadPreview } from '../../kruise/preview/types';
+import type { BudgetHeadroom } from '../../kruise/budget-types';
+import { headroomOf, readBudgets } from '../../engine/budgets';
 import { KRUISE_MANAGER, managerGates, type ManagerGates } from '../../kruise/preview/manager-gates';
 import { formatPreviewJson, formatPreviewTable } from '../../printers/preview';
 import { loadPods, loadRevisions } from '../rollout/revision-source';
@@ -57,11 +59,12 @@ export async function previewLive(client: KubeClient, command: string, before: K
   const adapter = adapterFor(before)!;
   const ns = before.metadata.namespace ?? client.namespace;
   const withNs = { ...before, metadata: { ...before.metadata, namespace: ns } };
-  const [pods, revs, nodes, gates] = await Promise.all([
+  const [pods, revs, nodes, gates, budgets] = await Promise.all([
     loadPods(client, withNs, adapter),
     loadRevisions(client, withNs, adapter),
     adapter.kindName === 'AdvancedDaemonSet' ? client.list(await client.resolve('nodes'), undefined, {}).then((l) => l.items) : Promise.resolve([] as KubeObject[]),
     adapter.group === 'apps.kruise.io' ? liveGates(client, settings) : Promise.resolve({ gates: { verticalScaling: settings.verticalScaling, envFromMetadata: settings.envFromMetadata }, source: undefined }),
+    readBudgets(client, ns, undefined, true),
   ]);
   const active = (pods as Pod[]).filter((p) => !p.metadata.deletionTimestamp && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
   const owned = active.filter((p) => (p.metadata.ownerReferences ?? []).some((o) => o.controller && (o.uid === before.metadata.uid || revs.revisions.some((r) => r.object.metadata.uid === o.uid))));
@@ -73,10 +76,28 @@ export async function previewLive(client: KubeClient, command: string, before: K
     revisions: revs.revisions.map((r) => ({ name: r.name, hash: r.hash, template: r.template })),
     nodes,
     gates: gates.gates,
+    budget: budgetHook(headroomOf(budgets, active)),
     now: new Date(),
   });
   if (gates.source) preview.featureGatesFrom = gates.source;
   return preview;
+}
+
+/**
+ * A batch's headroom: the tightest budget (PodUnavailableBudget or PodDisruptionBudget, as its status says)
+ * that selects any of the batch's pods; none when no budget covers them.
+ */
+function budgetHook(headroom: readonly BudgetHeadroom[]): BudgetHeadroomHook | undefined {
+  if (headroom.length === 0) return undefined;
+  return {
+    headroom(pods) {
+      const names = new Set(pods.map((p) => p.name));
+      const covering = headroom.filter((b) => !b.error && b.selectedPods.some((n) => names.has(n)));
+      if (covering.length === 0) return undefined;
+      const tightest = covering.reduce((a, b) => (b.unavailableAllowed < a.unavailableAllowed ? b : a));
+      return { headroom: tightest.unavailableAllowed, budget: `${tightest.kind}/${tightest.name}` };
+    },
+  };
 }
 
 /** The preview of a manifest edited offline (-f FILE --local): placeholder pods at its current template. */
