@@ -929,9 +929,12 @@ function fetchStream(body: ReadableStream<Uint8Array> | null, ctl: AbortControll
 /** Responses whose body --request-timeout cut off, with the timeout error to report. */
 const timedOutResponses = new WeakMap<http.IncomingMessage, NodeJS.ErrnoException>();
 
-/** Reads a body into `reader` (chunk by chunk, as it arrives), at most `maxBytes` of it. */
+/**
+ * Reads a body into `reader` (chunk by chunk, as it arrives), at most `maxBytes` of it. A gzip answer
+ * (kube-apiserver compresses those over 128 KiB when asked) is inflated on the way: the reader gets
+ * plain chunks, and maxBytes bounds what the body inflates to.
+ */
 function readBody<T>(res: http.IncomingMessage, url: string, maxBytes: number, reader: BodyReader<T>, signal?: AbortSignal): Promise<T> {
-  if (/^\s*gzip\s*$/i.test(headerValue(res.headers['content-encoding']) ?? '')) return readGzipBody(res, url, maxBytes, reader, signal);
   return new Promise((resolve, reject) => {
     const declared = Number(headerValue(res.headers['content-length']));
     if (Number.isFinite(declared) && declared > maxBytes) {
@@ -939,8 +942,11 @@ function readBody<T>(res: http.IncomingMessage, url: string, maxBytes: number, r
       res.destroy();
       return;
     }
+    const gzipped = /^\s*gzip\s*$/i.test(headerValue(res.headers['content-encoding']) ?? '');
+    const inflater = gzipped ? (process.getBuiltinModule('node:zlib') as typeof import('node:zlib')).createGunzip() : undefined;
     let total = 0;
     const onAbort = (): void => {
+      inflater?.destroy();
       res.destroy();
       reject(new AbortError());
     };
@@ -948,10 +954,12 @@ function readBody<T>(res: http.IncomingMessage, url: string, maxBytes: number, r
     const stop = (e: unknown): void => {
       signal?.removeEventListener('abort', onAbort);
       reject(e);
+      inflater?.destroy();
       res.destroy();
     };
     signal?.addEventListener('abort', onAbort, { once: true });
-    res.on('data', (c: Buffer) => {
+    const body = inflater ?? res;
+    body.on('data', (c: Buffer) => {
       total += c.length;
       if (total > maxBytes) return stop(new ResponseTooLargeError(url, maxBytes));
       try {
@@ -960,7 +968,7 @@ function readBody<T>(res: http.IncomingMessage, url: string, maxBytes: number, r
         stop(e);
       }
     });
-    res.on('end', () => {
+    body.on('end', () => {
       signal?.removeEventListener('abort', onAbort);
       try {
         resolve(reader.end());
@@ -968,58 +976,16 @@ function readBody<T>(res: http.IncomingMessage, url: string, maxBytes: number, r
         reject(e);
       }
     });
+    if (inflater) {
+      res.on('data', (c: Buffer) => inflater.write(c));
+      res.on('end', () => inflater.end());
+      inflater.on('error', (e) => stop(new CorruptBodyError(url, e.message)));
+    }
     res.on('error', (e) => {
       signal?.removeEventListener('abort', onAbort);
       reject(e);
     });
     res.on('aborted', () => reject(connectionReset()));
-  });
-}
-
-/**
- * A gzip answer (kube-apiserver compresses those over 128 KiB when asked), decompressed as it arrives:
- * the reader gets plain chunks, and maxBytes bounds what the body inflates to.
- */
-function readGzipBody<T>(res: http.IncomingMessage, url: string, maxBytes: number, reader: BodyReader<T>, signal?: AbortSignal): Promise<T> {
-  const zlib = process.getBuiltinModule('node:zlib') as typeof import('node:zlib');
-  const gunzip = zlib.createGunzip();
-  return new Promise((resolve, reject) => {
-    let total = 0;
-    let done = false;
-    const finish = (e: unknown, value?: T): void => {
-      if (done) return;
-      done = true;
-      signal?.removeEventListener('abort', onAbort);
-      if (e === undefined) resolve(value as T);
-      else {
-        reject(e);
-        gunzip.destroy();
-        res.destroy();
-      }
-    };
-    const onAbort = (): void => finish(new AbortError());
-    signal?.addEventListener('abort', onAbort, { once: true });
-    gunzip.on('data', (c: Buffer) => {
-      total += c.length;
-      if (total > maxBytes) return finish(new ResponseTooLargeError(url, maxBytes));
-      try {
-        reader.write(c);
-      } catch (e) {
-        finish(e);
-      }
-    });
-    gunzip.on('end', () => {
-      try {
-        finish(undefined, reader.end());
-      } catch (e) {
-        finish(e);
-      }
-    });
-    gunzip.on('error', (e) => finish(new CorruptBodyError(url, e.message)));
-    res.on('data', (c: Buffer) => gunzip.write(c));
-    res.on('end', () => gunzip.end());
-    res.on('error', (e) => finish(e));
-    res.on('aborted', () => finish(connectionReset()));
   });
 }
 
