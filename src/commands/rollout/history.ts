@@ -65,7 +65,7 @@ export async function run(ctx: CommandContext, args: string[], opts: HistoryOpti
         if (!adapter) throw failure(`no rollout support for ${obj.apiVersion} ${obj.kind} "${obj.metadata.name ?? ''}"`);
         const { revisions } = await loadRevisions(client, obj, adapter);
         const shown = revision === undefined ? revisions : revisions.filter((r) => r.revision === revision);
-        if (revision !== undefined && shown.length === 0) throw failure(`unable to find the specified revision ${revision} in history of ${KIND_LABELS[adapter.kindName]} "${obj.metadata.name ?? ''}"`);
+        if (revision !== undefined && shown.length === 0) throw revisionNotFound(revision, `${KIND_LABELS[adapter.kindName]} "${obj.metadata.name ?? ''}"`);
         for (const r of shown) ctx.term.stdout.write(`${resourceName(r.object.kind ?? '', apiGroupOf(r.object.apiVersion), r.name)}\n`);
       }
       return 0;
@@ -88,6 +88,11 @@ export async function run(ctx: CommandContext, args: string[], opts: HistoryOpti
   }
 }
 
+/** kubectl's words for a revision a history does not have. */
+function revisionNotFound(n: number, label: string): Error {
+  return failure(`unable to find the specified revision ${n} in history of ${label}`);
+}
+
 /** Prints one object's history (table, one revision or a diff); with -o json|yaml returns the view to print instead. */
 async function historyOf(
   ctx: CommandContext,
@@ -105,7 +110,7 @@ async function historyOf(
   const { source, revisions } = await loadRevisions(client, obj, adapter);
   const find = (n: number): Revision => {
     const r = revisions.find((x) => x.revision === n);
-    if (!r) throw failure(`unable to find the specified revision ${n} in history of ${label}`);
+    if (!r) throw revisionNotFound(n, label);
     return r;
   };
 
