@@ -74,6 +74,12 @@ export async function runRestart(ctx: CommandContext, client: KubeClient, target
     log: (line) => reporter.log(line),
     what,
   });
+  // Interrupted before the executor says more (it replaces this summary), the lease is still let go:
+  // a rerun must not find it held by a process that is gone (a SidecarSet's next namespace, just taken).
+  ctx.setInterruptSummary(async () => {
+    await Promise.race([lease.release(), new Promise((res) => setTimeout(res, 1000))]);
+    return `restart of ${what} interrupted before its first batch; run the same command again to resume`;
+  });
   // The run stops when the user interrupts it or when the lease is lost to another run. Many
   // requests share this signal (one listener each): no MaxListenersExceededWarning past 10.
   const signal = AbortSignal.any([ctx.signal, lease.lost]);
