@@ -6,6 +6,7 @@
 import type { BudgetHeadroom, BudgetOperation, BudgetPlan, BudgetRefusal } from './budget-types';
 import type { KubeObject, Pod } from './types';
 import { labelSelectorMatches } from './selectors';
+import { compareText } from '../lib/compare';
 import { computePdbStatus, EVICTION_VIOLATES_BUDGET, isPodReadyCondition, pdbPods } from './rules/pdb';
 import { computePubStatus, desiredAvailableForPub, isPodNoProtection, isPubPodAvailable, podRelatedPubName, pubForbiddenMessage, pubProtectedOperations, readPubSpec, type KruiseRelease } from './rules/pub';
 
@@ -33,7 +34,7 @@ export function budgetHeadroom(inputs: BudgetInputs, opts: BudgetOptions = {}): 
   const release = opts.release ?? 'master';
   const workloads = inputs.workloads ?? [];
   const out: BudgetHeadroom[] = [];
-  const byName = (a: KubeObject, b: KubeObject): number => `${a.metadata.namespace}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace}/${b.metadata.name}`);
+  const byName = (a: KubeObject, b: KubeObject): number => compareText(`${a.metadata.namespace}/${a.metadata.name}`, `${b.metadata.namespace}/${b.metadata.name}`);
   for (const pub of [...(inputs.pubs ?? [])].sort(byName)) {
     const view = readPubSpec(pub);
     const r = computePubStatus(pub, inputs.pods, workloads, now);

@@ -7,6 +7,7 @@ import type { PreviewSettings } from './settings';
 import type { KubeClient } from '../../kube/client';
 import type { KubeObject, Pod } from '../../kruise/types';
 import { adapterFor } from '../../kruise/workloads/index';
+import { compareText } from '../../lib/compare';
 import { previewWorkloadChange } from '../../kruise/preview/workload-preview';
 import type { BudgetHeadroomHook, GateState, WorkloadPreview } from '../../kruise/preview/types';
 import type { BudgetHeadroom } from '../../kruise/budget-types';
@@ -72,7 +73,7 @@ export async function previewLive(client: KubeClient, command: string, before: K
     command,
     before: withNs,
     after: { ...after, metadata: { ...after.metadata, namespace: ns } },
-    pods: owned.sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? '')),
+    pods: owned.sort((a, b) => compareText(a.metadata.name ?? '', b.metadata.name ?? '')),
     revisions: revs.revisions.map((r) => ({ name: r.name, hash: r.hash, template: r.template })),
     nodes,
     gates: gates.gates,
