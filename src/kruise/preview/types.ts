@@ -87,7 +87,7 @@ export interface WorkloadPreview {
 
 /**
  * Hook for availability budgets (PodUnavailableBudget / PodDisruptionBudget): how many of these pods
- * may be unavailable at once now. Left out (no budget module): no `budgetHeadroom` in the batches.
+ * may be unavailable at once now. Absent (offline previews, no budget covers the pods): no `budgetHeadroom` in the batches.
  */
 export interface BudgetHeadroomHook {
   headroom(pods: readonly { name: string; labels: Record<string, string> }[]): { headroom: number; budget: string } | undefined;
