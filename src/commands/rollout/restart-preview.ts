@@ -12,7 +12,7 @@ import { parsePreviewSettings } from '../preview/settings';
 import { loadPods } from './revision-source';
 import { noResourcesFound, readTargetObjects, resolveTargets, type TargetRefs } from './targets';
 import { restartPatch } from './restart-patch';
-import type { RestartOptions } from './restart';
+import type { RestartOptions } from './restart-options';
 
 /** The object with the merge patch applied to its template annotations (what the restart writes). */
 function withRestartAnnotation(obj: KubeObject, pointer: string, now: Date): KubeObject {

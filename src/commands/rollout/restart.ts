@@ -21,15 +21,8 @@ import { sidecarSetTargets } from './sidecarset-status';
 export { RESTARTED_AT_ANNOTATION, restartPatch } from './restart-patch';
 import { restartPatch } from './restart-patch';
 
-export interface RestartOptions {
-  filename?: string[];
-  timeout?: string;
-  selector?: string;
-  output?: string;
-  maxUnavailable?: string;
-  preview?: boolean;
-  featureGates?: string;
-}
+import type { RestartOptions } from './restart-options';
+export type { RestartOptions } from './restart-options';
 
 export async function run(ctx: CommandContext, args: string[], opts: RestartOptions, _cmd: Command): Promise<number> {
   const timeoutMs = opts.timeout === undefined ? 0 : parseDuration(opts.timeout, '--timeout');
