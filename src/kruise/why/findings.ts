@@ -69,7 +69,7 @@ export function whyFindings(input: WhyInput): Finding[] {
     // cloneset_update.go: pods beyond replicas-partition keep the old revision.
     const held = scaledValueFromIntOrPercent(partition, replicas, true);
     if (held > 0 && updated < replicas) {
-      out.push({ code: 'PartitionHolds', cause: `partition ${String(partition)} keeps ${held} of ${replicas} pods on the old revision`, objects: [ref], next: `kubectl kruise rollout resume ${ref}  # or: kubectl patch ${ref} --type=merge -p '{"spec":{"updateStrategy":{"partition":0}}}'` });
+      out.push({ code: 'PartitionHolds', cause: `partition ${String(partition)} keeps ${held} of ${replicas} pods on the old revision`, objects: [ref], next: `kubectl patch ${ref} --type=merge -p '{"spec":{"updateStrategy":{"partition":0}}}'` });
     }
   }
   if (kind === 'SidecarSet') {

@@ -1,0 +1,147 @@
+// `why` end to end on ONE sandbox: stuck situations built with real kubectl, each answered by `why`
+// with a code, the objects and a next step; the test runs that next step and reads the workload back
+// through the API. `why --fix` restores Kruise Rollout leftovers and is refused during a live release.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { kubectl, runCli } from '../helpers/cli';
+import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
+
+const KRUISE_CRDS = '/work/shared/kruise-crds/v1.9.0';
+const ROLLOUT_CRDS = '/work/shared/kruise-rollout-crds/v0.6.2';
+
+let sb: Sandbox;
+const get = async (path: string): Promise<any> => (await sb.api('GET', path)).body;
+
+async function apply(yaml: string): Promise<void> {
+  const r = await kubectl(['apply', '-f', '-'], sb.kubeconfig, { input: yaml });
+  assert.equal(r.code, 0, r.stderr);
+}
+
+async function why(...args: string[]): Promise<{ code: number; stdout: string; stderr: string; answers: any[] }> {
+  const r = await runCli(['why', ...args, '-o', 'json'], { kubeconfig: sb.kubeconfig });
+  return { ...r, answers: r.code === 0 ? JSON.parse(r.stdout) : [] };
+}
+
+/** Runs the `next` command `why` printed (a kubectl command line; the trailing comment dropped). */
+function runNext(next: string): void {
+  execFileSync('/bin/sh', ['-c', next.replace(/\s+#.*$/, '')], { env: { ...process.env, KUBECONFIG: sb.kubeconfig }, stdio: 'pipe' });
+}
+
+const cloneset = (name: string, extra: string): string => `apiVersion: apps.kruise.io/v1alpha1
+kind: CloneSet
+metadata: { name: ${name}, namespace: default }
+spec:
+  replicas: 2
+  selector: { matchLabels: { app: ${name} } }
+  template:
+    metadata: { labels: { app: ${name} } }
+    spec: { containers: [{ name: app, image: nginx:1.25 }] }
+${extra}`;
+
+before(async () => {
+  sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS] });
+});
+after(async () => {
+  await sb?.stop();
+});
+
+describe('why', () => {
+  it('a healthy workload: nothing blocks it, exit 0, and no write sent', async () => {
+    await apply(cloneset('healthy', ''));
+    await waitUntil('healthy ready', async () => (await get('/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/healthy')).status?.readyReplicas === 2);
+    sb.clearAudit();
+    const r = await runCli(['why', 'cloneset/healthy'], { kubeconfig: sb.kubeconfig });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /cloneset\/healthy: nothing blocks it/);
+    assert.deepEqual(sb.audit().filter((e) => !['get', 'list', 'watch'].includes(e.verb)).map((e) => `${e.verb} ${e.path}`), []);
+  });
+
+  it('Paused: a paused CloneSet; the printed patch resumes it', async () => {
+    await apply(cloneset('paused', '  updateStrategy: { paused: true }'));
+    const r = await why('cloneset/paused');
+    const f = r.answers[0].findings.find((x: any) => x.code === 'Paused');
+    assert.ok(f, r.stdout);
+    assert.deepEqual(f.objects, ['cloneset/paused']);
+    runNext(f.next);
+    assert.equal((await get('/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/paused')).spec.updateStrategy.paused, false);
+  });
+
+  it('PartitionHolds: an update held by partition; the printed patch releases it and the pods update', async () => {
+    await apply(cloneset('held', '  updateStrategy: { partition: 2 }'));
+    await waitUntil('held ready', async () => (await get('/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/held')).status?.readyReplicas === 2);
+    const set = await runCli(['set', 'image', 'cloneset/held', 'app=nginx:1.26'], { kubeconfig: sb.kubeconfig });
+    assert.equal(set.code, 0, set.stderr);
+    const f = await waitUntil('PartitionHolds', async () => (await why('cloneset/held')).answers[0]?.findings.find((x: any) => x.code === 'PartitionHolds'));
+    runNext(f.next);
+    await waitUntil('held updated', async () => {
+      const cs = await get('/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/held');
+      return cs.status?.updatedReplicas === 2 && cs.status?.observedGeneration === cs.metadata.generation;
+    });
+  });
+
+  it('RolloutLeftover: a Deployment left Recreate + paused; --fix restores it (dry run, then a conditional patch)', async () => {
+    await apply(`apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: left
+  namespace: default
+  annotations:
+    rollouts.kruise.io/original-deployment-strategy: '{"rollingUpdate":{"maxUnavailable":"25%","maxSurge":"25%"}}'
+    rollouts.kruise.io/in-progressing: '{"rolloutName":"left"}'
+spec:
+  replicas: 1
+  paused: true
+  strategy: { type: Recreate }
+  selector: { matchLabels: { app: left } }
+  template:
+    metadata: { labels: { app: left } }
+    spec: { containers: [{ name: app, image: nginx:1.25 }] }
+`);
+    const r = await why('deployment/left');
+    const f = r.answers[0].findings.find((x: any) => x.code === 'RolloutLeftover');
+    assert.ok(f, r.stdout);
+    assert.equal(f.next, 'kubectl kruise why deployment/left --fix');
+    sb.clearAudit();
+    const fix = await runCli(['why', 'deployment/left', '--fix'], { kubeconfig: sb.kubeconfig });
+    assert.equal(fix.code, 0, fix.stderr);
+    const patches = sb.audit().filter((e) => e.verb === 'patch');
+    assert.equal(patches.length, 2);
+    assert.match(patches[0]!.query, /dryRun=All/);
+    const d = await get('/apis/apps/v1/namespaces/default/deployments/left');
+    assert.equal(d.spec.strategy.type, 'RollingUpdate');
+    assert.notEqual(d.spec.paused, true);
+    assert.equal(d.metadata.annotations['rollouts.kruise.io/in-progressing'], undefined);
+    assert.deepEqual((await why('deployment/left')).answers[0].findings, []);
+  });
+
+  it('RolloutLeftover: a DaemonSet left OnDelete with its original strategy annotation; --fix restores it', async () => {
+    await apply(`apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: agent
+  namespace: default
+  annotations:
+    rollouts.kruise.io/daemonset-original-update-strategy: '{"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":1}}'
+spec:
+  updateStrategy: { type: OnDelete }
+  selector: { matchLabels: { app: agent } }
+  template:
+    metadata: { labels: { app: agent } }
+    spec: { containers: [{ name: app, image: nginx:1.25 }] }
+`);
+    const r = await why('daemonset/agent');
+    assert.ok(r.answers[0].findings.some((x: any) => x.code === 'RolloutLeftover'), r.stdout);
+    const fix = await runCli(['why', 'daemonset/agent', '--fix'], { kubeconfig: sb.kubeconfig });
+    assert.equal(fix.code, 0, fix.stderr);
+    const ds = await get('/apis/apps/v1/namespaces/default/daemonsets/agent');
+    assert.equal(ds.spec.updateStrategy.type, 'RollingUpdate');
+    assert.equal(ds.metadata.annotations?.['rollouts.kruise.io/daemonset-original-update-strategy'], undefined);
+  });
+
+  it('cannot read: an unknown object exits 1 with a one-line error', async () => {
+    const r = await runCli(['why', 'cloneset/nope'], { kubeconfig: sb.kubeconfig });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^error: .*not found/m);
+  });
+});
