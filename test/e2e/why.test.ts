@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { kubectl, runCli } from '../helpers/cli';
+import { CLI_BIN, kubectl, runCli } from '../helpers/cli';
 import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
 
 const KRUISE_CRDS = '/work/shared/kruise-crds/v1.9.0';
@@ -25,7 +25,7 @@ async function why(...args: string[]): Promise<{ code: number; stdout: string; s
 
 /** Runs the `next` command `why` printed (a kubectl command line; the trailing comment dropped). */
 function runNext(next: string): void {
-  execFileSync('/bin/sh', ['-c', next.replace(/\s+#.*$/, '')], { env: { ...process.env, KUBECONFIG: sb.kubeconfig }, stdio: 'pipe' });
+  execFileSync('/bin/sh', ['-c', next.replace(/\s+#.*$/, '').replace(/^kubectl kruise /, `${CLI_BIN} `)], { env: { ...process.env, KUBECONFIG: sb.kubeconfig }, stdio: 'pipe' });
 }
 
 const cloneset = (name: string, extra: string): string => `apiVersion: apps.kruise.io/v1alpha1
@@ -137,6 +137,49 @@ spec:
     const ds = await get('/apis/apps/v1/namespaces/default/daemonsets/agent');
     assert.equal(ds.spec.updateStrategy.type, 'RollingUpdate');
     assert.equal(ds.metadata.annotations?.['rollouts.kruise.io/daemonset-original-update-strategy'], undefined);
+  });
+
+  it('ImagePull: a CloneSet updated to an image that cannot be pulled; the printed undo brings it back', async () => {
+    await apply(cloneset('pull', '  updateStrategy: { maxUnavailable: 1 }'));
+    await waitUntil('pull ready', async () => (await get('/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/pull')).status?.readyReplicas === 2);
+    const set = await runCli(['set', 'image', 'cloneset/pull', 'app=nginx:fail-pull'], { kubeconfig: sb.kubeconfig });
+    assert.equal(set.code, 0, set.stderr);
+    const f = await waitUntil('ImagePull', async () => (await why('cloneset/pull')).answers[0]?.findings.find((x: any) => x.code === 'ImagePull'));
+    assert.ok(f.objects.some((o: string) => o.startsWith('pod/pull-')), JSON.stringify(f));
+    runNext(f.next);
+    await waitUntil('pull back on nginx:1.25', async () => {
+      const pods = (await get('/api/v1/namespaces/default/pods?labelSelector=app%3Dpull')).items as any[];
+      return pods.length === 2 && pods.every((p) => p.spec.containers[0].image === 'nginx:1.25' && (p.status.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True'));
+    });
+  });
+
+  it('--fix is refused while a Kruise Rollout release is in progress', async () => {
+    await apply(`apiVersion: apps/v1
+kind: Deployment
+metadata: { name: live, namespace: default }
+spec:
+  replicas: 2
+  selector: { matchLabels: { app: live } }
+  template:
+    metadata: { labels: { app: live } }
+    spec: { containers: [{ name: app, image: nginx:1.25 }] }
+---
+apiVersion: rollouts.kruise.io/v1beta1
+kind: Rollout
+metadata: { name: live, namespace: default }
+spec:
+  workloadRef: { apiVersion: apps/v1, kind: Deployment, name: live }
+  strategy:
+    canary:
+      steps: [{ replicas: 1 }, { replicas: 2 }]
+`);
+    await waitUntil('live ready', async () => (await get('/apis/apps/v1/namespaces/default/deployments/live')).status?.readyReplicas === 2);
+    const set = await kubectl(['set', 'image', 'deployment/live', 'app=nginx:1.26'], sb.kubeconfig);
+    assert.equal(set.code, 0, set.stderr);
+    await waitUntil('release progressing', async () => (await get('/apis/rollouts.kruise.io/v1beta1/namespaces/default/rollouts/live')).status?.phase === 'Progressing');
+    const fix = await runCli(['why', 'deployment/live', '--fix'], { kubeconfig: sb.kubeconfig });
+    assert.equal(fix.code, 1, fix.stdout);
+    assert.match(fix.stderr, /^error: deployment\/live: a Kruise Rollout release is in progress/m);
   });
 
   it('cannot read: an unknown object exits 1 with a one-line error', async () => {

@@ -115,7 +115,7 @@ export function whyFindings(input: WhyInput): Finding[] {
     const t = podTrouble(p as unknown as Pod);
     const reason = t?.summary ?? '';
     if (/ImagePull|ErrImage/.test(reason)) {
-      out.push({ code: 'ImagePull', cause: `${podRef(p)}: ${reason}`, objects: [podRef(p), ref], next: `kubectl kruise set image ${ref} CONTAINER=IMAGE  # fix the image reference` });
+      out.push({ code: 'ImagePull', cause: `${podRef(p)}: ${reason}`, objects: [podRef(p), ref], next: `kubectl kruise rollout undo ${ref}  # back to the last revision that pulled; or set a valid image` });
     }
     const sched = conds.find((x) => x.type === 'PodScheduled' && x.status === 'False' && x.reason === 'Unschedulable');
     if (sched) {
