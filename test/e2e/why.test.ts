@@ -180,6 +180,11 @@ spec:
     const fix = await runCli(['why', 'deployment/live', '--fix'], { kubeconfig: sb.kubeconfig });
     assert.equal(fix.code, 1, fix.stdout);
     assert.match(fix.stderr, /^error: deployment\/live: a Kruise Rollout release is in progress/m);
+    // The same release answered by `why`: waiting for approval; the printed approve moves it on.
+    const f = await waitUntil('AwaitingApproval', async () => (await why('rollout/live')).answers[0]?.findings.find((x: any) => x.code === 'AwaitingApproval' && /waits at step/.test(x.cause)));
+    assert.deepEqual(f.objects, ['rollout/live', 'deployment/live']);
+    runNext(f.next);
+    await waitUntil('step 2', async () => (await get('/apis/rollouts.kruise.io/v1beta1/namespaces/default/rollouts/live')).status?.canaryStatus?.currentStepIndex === 2);
   });
 
   it('cannot read: an unknown object exits 1 with a one-line error', async () => {

@@ -56,7 +56,12 @@ export function whyFindings(input: WhyInput): Finding[] {
   }
   const strategy = rec(spec.updateStrategy);
   const releasing = releaseInProgress(input.rollout);
-  if ((spec.paused === true || strategy.paused === true) && releasing) {
+  const canary = rec(rec(input.rollout?.status).canaryStatus ?? rec(input.rollout?.status).blueGreenStatus);
+  const rname = String(rec(input.rollout?.metadata).name);
+  // rollouts pkg/controller/rollout: a step without duration waits in StepPaused for `approve` (status.canaryStatus.currentStepState).
+  if (releasing && canary.currentStepState === 'StepPaused') {
+    out.push({ code: 'AwaitingApproval', cause: `rollout/${rname} waits at step ${String(canary.currentStepIndex)} for approval`, objects: [`rollout/${rname}`, ref], next: `kubectl kruise rollout approve rollout/${rname}` });
+  } else if ((spec.paused === true || strategy.paused === true) && releasing) {
     out.push({ code: 'AwaitingApproval', cause: 'a Kruise Rollout holds the workload paused between batches', objects: [ref, `rollout/${String(rec(input.rollout?.metadata).name)}`], next: `kubectl kruise rollout approve rollout/${String(rec(input.rollout?.metadata).name)}` });
   } else if (spec.paused === true || strategy.paused === true) {
     const path = spec.paused === true ? '{"spec":{"paused":false}}' : '{"spec":{"updateStrategy":{"paused":false}}}';
