@@ -1,7 +1,7 @@
 // `why TYPE/NAME...`: GETs and lists only (unless --fix), then the pure rules of src/kruise/why.
 import type { CommandContext } from '../cli/context';
 import { failure, usageError } from '../cli/exit';
-import type { KubeClient } from '../kube/client';
+import type { KubeClient, ResourceType } from '../kube/client';
 import { leftoverPatch, releaseInProgress, whyFindings } from '../kruise/why/findings';
 import { renderWhyText, type WhyAnswer } from '../printers/why';
 
@@ -25,10 +25,14 @@ function selectorString(w: Obj): string | undefined {
   return parts.length ? parts.join(',') : undefined;
 }
 
-async function listOptional(client: KubeClient, group: string, resource: string, ns: string, labelSelector?: string): Promise<Obj[]> {
-  const rt = await client.discovered(group, resource).catch(() => undefined);
+const PDB: ResourceType = { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', namespaced: true };
+
+async function listOptional(client: KubeClient, group: string, resource: string, ns: string, known?: ResourceType): Promise<Obj[]> {
+  // Not served (no Kruise, no Kruise Rollout): nothing to read there.
+  const rt = known ?? (await client.discovered(group, resource).catch(() => undefined));
   if (!rt) return [];
-  return (await client.list(rt, ns, labelSelector ? { labelSelector } : undefined)).items as unknown as Obj[];
+  // List items carry no kind; the findings name the object by it.
+  return (await client.list(rt, ns)).items.map((i) => ({ kind: rt.kind, ...(i as unknown as Obj) }));
 }
 
 export async function run(ctx: CommandContext, args: string[], opts: WhyOptions): Promise<number> {
@@ -67,7 +71,7 @@ export async function run(ctx: CommandContext, args: string[], opts: WhyOptions)
       const sel = selectorString(workload);
       const pods = wkind === 'SidecarSet' || !sel ? [] : ((await client.list(await client.resolve('pods'), ns, { labelSelector: sel })).items as unknown as Obj[]);
       const budgets = [
-        ...(await listOptional(client, 'policy', 'poddisruptionbudgets', ns)),
+        ...(await listOptional(client, 'policy', 'poddisruptionbudgets', ns, PDB)),
         ...(await listOptional(client, 'policy.kruise.io', 'podunavailablebudgets', ns)),
       ].filter((b) => budgetSelects(b, workload));
       const ref = `${wkind.toLowerCase()}/${wname}`;

@@ -187,6 +187,29 @@ spec:
     await waitUntil('step 2', async () => (await get('/apis/rollouts.kruise.io/v1beta1/namespaces/default/rollouts/live')).status?.canaryStatus?.currentStepIndex === 2);
   });
 
+  it('BudgetExhausted: a PodDisruptionBudget allowing no disruption while the update is unfinished names the budget', async () => {
+    await apply(cloneset('budget', '  updateStrategy: { partition: 2 }') + `
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: { name: budget, namespace: default }
+spec: { minAvailable: 2, selector: { matchLabels: { app: budget } } }
+`);
+    // No budget controller on this branch: the status is set through the status subresource as the
+    // PDB controller would (switched to the sandbox's PUB/PDB controller at merge).
+    const st = await sb.api('PATCH', '/apis/policy/v1/namespaces/default/poddisruptionbudgets/budget/status', { status: { disruptionsAllowed: 0, currentHealthy: 2, desiredHealthy: 2, expectedPods: 2 } }, { contentType: 'application/merge-patch+json' });
+    assert.equal(st.status, 200, st.text);
+    const set = await runCli(['set', 'image', 'cloneset/budget', 'app=nginx:1.26'], { kubeconfig: sb.kubeconfig });
+    assert.equal(set.code, 0, set.stderr);
+    let last = '';
+    const f = await waitUntil('BudgetExhausted', async () => {
+      const r = await why('cloneset/budget');
+      last = sb.audit().slice(-8).map((e) => e.path + ' ' + e.code).join('\n') + r.stderr + JSON.stringify((await get('/apis/policy/v1/namespaces/default/poddisruptionbudgets/budget')).status);
+      return r.answers[0]?.findings.find((x: any) => x.code === 'BudgetExhausted');
+    }, 3000).catch((e) => assert.fail(`${e.message}: ${last}`));
+    assert.deepEqual(f.objects, ['poddisruptionbudget/budget', 'cloneset/budget']);
+  });
+
   it('cannot read: an unknown object exits 1 with a one-line error', async () => {
     const r = await runCli(['why', 'cloneset/nope'], { kubeconfig: sb.kubeconfig });
     assert.equal(r.code, 1);
