@@ -4,6 +4,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CLI_BIN, kubectl, runCli } from '../helpers/cli';
 import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
 
@@ -214,5 +217,14 @@ spec: { minAvailable: 2, selector: { matchLabels: { app: budget } } }
     const r = await runCli(['why', 'cloneset/nope'], { kubeconfig: sb.kubeconfig });
     assert.equal(r.code, 1);
     assert.match(r.stderr, /^error: .*not found/m);
+  });
+
+  it('cannot read: an unreachable server exits 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'why-dead-'));
+    const kc = join(dir, 'kubeconfig');
+    writeFileSync(kc, 'apiVersion: v1\nkind: Config\nclusters: [{name: dead, cluster: {server: "http://127.0.0.1:1"}}]\nusers: [{name: u, user: {}}]\ncontexts: [{name: dead, context: {cluster: dead, user: u}}]\ncurrent-context: dead\n');
+    const r = await runCli(['why', 'deployment/x', '--request-timeout=2s'], { kubeconfig: kc });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /^error: /m);
   });
 });
