@@ -213,6 +213,17 @@ spec: { minAvailable: 2, selector: { matchLabels: { app: budget } } }
     assert.deepEqual(f.objects, ['poddisruptionbudget/budget', 'cloneset/budget']);
   });
 
+  it('Unschedulable: a nodeSelector no node carries; the printed patch lets the pods schedule', async () => {
+    await apply(cloneset('nowhere', '').replace('spec: { containers:', 'spec: { nodeSelector: { disk: nvme-none }, containers:'));
+    const f = await waitUntil('Unschedulable', async () => (await why('cloneset/nowhere')).answers[0]?.findings.find((x: any) => x.code === 'Unschedulable'));
+    assert.ok(f.objects.includes('cloneset/nowhere'), JSON.stringify(f));
+    runNext(f.next);
+    await waitUntil('nowhere scheduled and ready', async () => {
+      const pods = (await get('/api/v1/namespaces/default/pods?labelSelector=app%3Dnowhere')).items as any[];
+      return pods.length === 2 && pods.every((p) => p.spec.nodeName && (p.status.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True'));
+    });
+  });
+
   it('cannot read: an unknown object exits 1 with a one-line error', async () => {
     const r = await runCli(['why', 'cloneset/nope'], { kubeconfig: sb.kubeconfig });
     assert.equal(r.code, 1);

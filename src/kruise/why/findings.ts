@@ -124,7 +124,12 @@ export function whyFindings(input: WhyInput): Finding[] {
     }
     const sched = conds.find((x) => x.type === 'PodScheduled' && x.status === 'False' && x.reason === 'Unschedulable');
     if (sched) {
-      out.push({ code: 'Unschedulable', cause: `${podRef(p)}: ${String(sched.message ?? 'Unschedulable')}`, objects: [podRef(p)], next: `kubectl describe ${podRef(p)}` });
+      // A nodeSelector no node carries is the usual cause; dropping it from the template lets the controller recreate the pods.
+      const nodeSelector = rec(rec(rec(spec.template).spec).nodeSelector);
+      const next = Object.keys(nodeSelector).length
+        ? `kubectl patch ${ref} --type=json -p '[{"op":"remove","path":"/spec/template/spec/nodeSelector"}]'  # or label a node: ${Object.entries(nodeSelector).map(([k, v]) => `${k}=${String(v)}`).join(',')}`
+        : `kubectl describe ${podRef(p)}`;
+      out.push({ code: 'Unschedulable', cause: `${podRef(p)}: ${String(sched.message ?? 'Unschedulable')}`, objects: [podRef(p), ref], next });
     }
   }
   const fix = leftoverPatch(w, input.rollout);
