@@ -17,6 +17,7 @@ import { registerScaledown } from './scaledown/spec';
 import { registerExec } from './exec/spec';
 import { registerMigrate } from './migrate/spec';
 import { registerExpose } from './expose/spec';
+import { registerWhy } from './why-spec';
 
 /**
  * Adds a group's commands. `shallow`: only the group's top-level command (name, description), for
@@ -46,6 +47,7 @@ export const COMMAND_GROUPS: readonly Group[] = ([
   (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'create') && { names: ['create'], register: registerCreate },
   (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'migrate') && { names: ['migrate'], register: registerMigrate },
   (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'expose') && { names: ['expose'], register: registerExpose },
+  (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'why') && { names: ['why'], register: registerWhy },
   (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'get') && { names: ['get'], register: registerGet },
   (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'describe') && { names: ['describe'], register: registerDescribe },
   (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'exec') && { names: ['exec'], register: registerExec },

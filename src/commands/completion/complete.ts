@@ -39,6 +39,8 @@ Object.assign(TYPES_BY_COMMAND, {
 });
 // Issue #18: expose (the kinds it takes; DaemonSets and native StatefulSets are refused, as kubectl).
 TYPES_BY_COMMAND.expose = ['cloneset', 'asts', 'uniteddeployment', 'deployment', 'replicaset', 'replicationcontroller', 'pod', 'service'];
+// Issue #29: why takes every gated kind and rollout/NAME.
+TYPES_BY_COMMAND.why = [...WORKLOAD_TYPES, 'sidecarset', 'uniteddeployment', 'broadcastjob', 'job', 'rollout'];
 // SidecarSet (issue #17): the verbs that take sidecarset/NAME (set image already lists it).
 for (const verb of ['rollout status', 'rollout undo', 'rollout history', 'rollout pause', 'rollout resume', 'rollout restart', 'restart', 'explain partition']) TYPES_BY_COMMAND[verb]!.push('sidecarset');
 const FLAG_VALUES: Record<string, string[]> = {

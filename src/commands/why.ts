@@ -1,0 +1,114 @@
+// `why TYPE/NAME...`: GETs and lists only (unless --fix), then the pure rules of src/kruise/why.
+import type { CommandContext } from '../cli/context';
+import { failure, usageError } from '../cli/exit';
+import type { KubeClient, ResourceType } from '../kube/client';
+import { leftoverPatch, releaseInProgress, whyFindings } from '../kruise/why/findings';
+import { renderWhyText, type WhyAnswer } from '../printers/why';
+
+export interface WhyOptions {
+  output?: string;
+  fix?: boolean;
+}
+
+type Obj = Record<string, unknown>;
+const rec = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
+
+function workloadRefOf(rollout: Obj): { kind: string; name: string } | undefined {
+  const spec = rec(rollout.spec);
+  const ref = rec(spec.workloadRef ?? rec(spec.objectRef).workloadRef);
+  return typeof ref.kind === 'string' && typeof ref.name === 'string' ? { kind: ref.kind, name: ref.name } : undefined;
+}
+
+function selectorString(w: Obj): string | undefined {
+  const ml = rec(rec(rec(w.spec).selector).matchLabels);
+  const parts = Object.entries(ml).map(([k, v]) => `${k}=${String(v)}`);
+  return parts.length ? parts.join(',') : undefined;
+}
+
+const PDB: ResourceType = { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', namespaced: true };
+
+async function listOptional(client: KubeClient, group: string, resource: string, ns: string, known?: ResourceType): Promise<Obj[]> {
+  // Not served (no Kruise, no Kruise Rollout): nothing to read there.
+  const rt = known ?? (await client.discovered(group, resource).catch(() => undefined));
+  if (!rt) return [];
+  // List items carry no kind; the findings name the object by it.
+  return (await client.list(rt, ns)).items.map((i) => ({ kind: rt.kind, ...(i as unknown as Obj) }));
+}
+
+export async function run(ctx: CommandContext, args: string[], opts: WhyOptions): Promise<number> {
+  if (opts.output !== undefined && opts.output !== 'json' && opts.output !== 'yaml') throw usageError(`--output must be 'yaml' or 'json' (got "${opts.output}")`);
+  if (args.length === 0) throw usageError('why needs TYPE/NAME');
+  for (const a of args) if (!a.includes('/')) throw usageError(`"${a}" is not TYPE/NAME`);
+  const { connect } = await import('../kube/connect');
+  const client = await connect(ctx);
+  const answers: WhyAnswer[] = [];
+  try {
+    const ns = client.namespace;
+    for (const arg of args) {
+      const [type, name] = arg.split('/', 2) as [string, string];
+      let rollout: Obj | undefined;
+      let kind: string;
+      let wname = name;
+      if (/^rollouts?(\.rollouts\.kruise\.io)?$/.test(type)) {
+        const rrt = await client.resolve('rollouts.rollouts.kruise.io');
+        rollout = (await client.get(rrt, name, ns)) as unknown as Obj;
+        const ref = workloadRefOf(rollout);
+        if (!ref) throw failure(`rollout/${name} has no workloadRef`);
+        kind = ref.kind;
+        wname = ref.name;
+      } else {
+        kind = type;
+      }
+      const rt = await client.resolve(kind.toLowerCase());
+      const workload = (await client.get(rt, wname, ns)) as unknown as Obj;
+      const wkind = String(workload.kind);
+      if (!rollout) {
+        rollout = (await listOptional(client, 'rollouts.kruise.io', 'rollouts', ns)).find((r) => {
+          const ref = workloadRefOf(r);
+          return ref?.name === wname && ref.kind === wkind;
+        });
+      }
+      const sel = selectorString(workload);
+      const pods = wkind === 'SidecarSet' || !sel ? [] : ((await client.list(await client.resolve('pods'), ns, { labelSelector: sel })).items as unknown as Obj[]);
+      const budgets = [
+        ...(await listOptional(client, 'policy', 'poddisruptionbudgets', ns, PDB)),
+        ...(await listOptional(client, 'policy.kruise.io', 'podunavailablebudgets', ns)),
+      ].filter((b) => budgetSelects(b, workload));
+      const ref = `${wkind.toLowerCase()}/${wname}`;
+      if (opts.fix) {
+        if (releaseInProgress(rollout)) throw failure(`${ref}: a Kruise Rollout release is in progress (rollout/${String(rec(rollout?.metadata).name)}); --fix refused`);
+        const patch = leftoverPatch(workload, rollout);
+        if (!patch) {
+          ctx.term.stdout.write(`${ref}: no Kruise Rollout leftovers\n`);
+          continue;
+        }
+        ctx.term.stdout.write(`${ref}: ${patch.reasons.join('; ')}\npatch (JSON): ${JSON.stringify(patch.ops)}\n`);
+        await client.patch(rt, wname, 'json', patch.ops, ns, { dryRun: true });
+        // The `test` ops make the write conditional on what was read: a concurrent change fails it with 422/409.
+        await client.patch(rt, wname, 'json', patch.ops, ns);
+        ctx.term.stdout.write(`${ref} restored\n`);
+        continue;
+      }
+      answers.push({ object: ref, namespace: ns, findings: whyFindings({ workload, pods, budgets, rollout }) });
+    }
+  } finally {
+    client.close();
+  }
+  if (opts.fix) return 0;
+  const out = ctx.term.stdout;
+  if (opts.output === 'json') out.write(`${JSON.stringify(answers, null, 2)}\n`);
+  else if (opts.output === 'yaml') out.write((await import('../lib/yaml')).yamlLib().stringify(answers));
+  else out.write(renderWhyText(answers));
+  return 0;
+}
+
+/** A budget's matchLabels are all on the workload's pod template (or the budget targets it by name). */
+function budgetSelects(budget: Obj, workload: Obj): boolean {
+  const spec = rec(budget.spec);
+  const target = rec(spec.targetRef);
+  if (target.name !== undefined) return target.name === rec(workload.metadata).name && target.kind === workload.kind;
+  const ml = rec(rec(spec.selector).matchLabels);
+  const tl = rec(rec(rec(rec(workload.spec).template).metadata).labels);
+  const keys = Object.keys(ml);
+  return keys.length > 0 && keys.every((k) => tl[k] === ml[k]);
+}

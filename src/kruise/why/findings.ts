@@ -1,0 +1,196 @@
+// `why`: pure rules from plain API objects to findings (stable codes), most blocking first.
+// Each rule cites the upstream behaviour it explains; none does I/O.
+import { podTrouble } from '../evidence';
+import { scaledValueFromIntOrPercent } from '../intstr';
+import type { Pod } from '../types';
+
+export type FindingCode =
+  | 'ControllerNotObserving' | 'Paused' | 'AwaitingApproval' | 'PartitionHolds'
+  | 'MaxUnavailableRoundsToZero' | 'ScaleThrottled' | 'BudgetExhausted' | 'LifecycleHookHolds'
+  | 'ReadinessGateFalse' | 'ImagePull' | 'Unschedulable' | 'RolloutLeftover';
+
+export interface Finding {
+  code: FindingCode;
+  cause: string;
+  objects: string[];
+  next: string;
+}
+
+type Obj = Record<string, unknown>;
+const rec = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
+const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
+
+export interface WhyInput {
+  workload: Obj;
+  pods: readonly Obj[];
+  /** PDBs / PUBs selecting the workload's pods, as read. */
+  budgets?: readonly Obj[];
+  /** The Kruise Rollout bound to the workload, if any. */
+  rollout?: Obj;
+}
+
+const ROLLOUT_ANNOTATIONS = [
+  'rollouts.kruise.io/in-progressing',
+  'batchrelease.rollouts.kruise.io/control-info',
+] as const;
+
+/** A release is live when a Rollout is bound and not in a final phase. */
+export function releaseInProgress(rollout: Obj | undefined): boolean {
+  if (!rollout) return false;
+  const phase = rec(rollout.status).phase;
+  return phase === 'Progressing' || rec(rec(rollout.status).canaryStatus).currentStepState !== undefined && phase !== 'Healthy';
+}
+
+export function whyFindings(input: WhyInput): Finding[] {
+  const w = input.workload;
+  const kind = String(w.kind ?? '');
+  const name = String(rec(w.metadata).name ?? '');
+  const ref = `${kind.toLowerCase()}/${name}`;
+  const spec = rec(w.spec);
+  const status = rec(w.status);
+  const out: Finding[] = [];
+  const gen = num(rec(w.metadata).generation);
+  const observed = num(status.observedGeneration);
+  if (gen !== undefined && observed !== undefined && observed < gen) {
+    out.push({ code: 'ControllerNotObserving', cause: `status.observedGeneration ${observed} < metadata.generation ${gen}: the controller has not seen the last change`, objects: [ref], next: `kubectl -n kruise-system get pods  # is the ${kind} controller running?` });
+  }
+  const strategy = rec(spec.updateStrategy);
+  const releasing = releaseInProgress(input.rollout);
+  const canary = rec(rec(input.rollout?.status).canaryStatus ?? rec(input.rollout?.status).blueGreenStatus);
+  const rname = String(rec(input.rollout?.metadata).name);
+  // rollouts pkg/controller/rollout: a step without duration waits in StepPaused for `approve` (status.canaryStatus.currentStepState).
+  if (releasing && canary.currentStepState === 'StepPaused') {
+    out.push({ code: 'AwaitingApproval', cause: `rollout/${rname} waits at step ${String(canary.currentStepIndex)} for approval`, objects: [`rollout/${rname}`, ref], next: `kubectl kruise rollout approve rollout/${rname}` });
+  } else if ((spec.paused === true || strategy.paused === true) && releasing) {
+    out.push({ code: 'AwaitingApproval', cause: 'a Kruise Rollout holds the workload paused between batches', objects: [ref, `rollout/${String(rec(input.rollout?.metadata).name)}`], next: `kubectl kruise rollout approve rollout/${String(rec(input.rollout?.metadata).name)}` });
+  } else if (spec.paused === true || strategy.paused === true) {
+    const path = spec.paused === true ? '{"spec":{"paused":false}}' : '{"spec":{"updateStrategy":{"paused":false}}}';
+    out.push({ code: 'Paused', cause: 'the workload is paused', objects: [ref], next: `kubectl patch ${ref} --type=merge -p '${path}'` });
+  }
+  const replicas = num(spec.replicas) ?? 0;
+  const updated = num(status.updatedReplicas) ?? 0;
+  const partition = strategy.partition ?? rec(strategy.rollingUpdate).partition;
+  if (partition !== undefined && !releasing) {
+    // cloneset_update.go: pods beyond replicas-partition keep the old revision.
+    const held = scaledValueFromIntOrPercent(partition, replicas, true);
+    if (held > 0 && updated < replicas) {
+      out.push({ code: 'PartitionHolds', cause: `partition ${String(partition)} keeps ${held} of ${replicas} pods on the old revision`, objects: [ref], next: `kubectl patch ${ref} --type=merge -p '{"spec":{"updateStrategy":{"partition":0}}}'` });
+    }
+  }
+  if (kind === 'SidecarSet') {
+    const matched = num(status.matchedPods) ?? 0;
+    const mu = strategy.maxUnavailable;
+    // sidecarset_strategy.go:154 scales maxUnavailable against matched pods; a value that scales to 0 never moves.
+    if (mu !== undefined && matched > 0 && scaledValueFromIntOrPercent(mu, matched, false) === 0 && (num(status.updatedPods) ?? 0) < matched) {
+      out.push({ code: 'MaxUnavailableRoundsToZero', cause: `maxUnavailable ${String(mu)} of ${matched} matched pods rounds down to 0 on Kruise versions that round down (kruise#1812)`, objects: [ref], next: `kubectl patch ${ref} --type=merge -p '{"spec":{"updateStrategy":{"maxUnavailable":1}}}'` });
+    }
+  }
+  const scaleMu = rec(spec.scaleStrategy).maxUnavailable;
+  if (kind === 'CloneSet' && scaleMu !== undefined) {
+    // cloneset_scale.go: creation stops while not-ready pods >= scaleStrategy.maxUnavailable (kruise#2385).
+    const limit = scaledValueFromIntOrPercent(scaleMu, replicas, true);
+    const notReady = input.pods.filter((p) => !podReady(p)).length;
+    if (input.pods.length < replicas && notReady >= limit) {
+      out.push({ code: 'ScaleThrottled', cause: `${notReady} pods not ready >= scaleStrategy.maxUnavailable ${String(scaleMu)}: no new pods until some become ready`, objects: [ref, ...input.pods.filter((p) => !podReady(p)).map(podRef)], next: `kubectl patch ${ref} --type=merge -p '{"spec":{"scaleStrategy":{"maxUnavailable":null}}}'  # or fix the not-ready pods` });
+    }
+  }
+  for (const b of input.budgets ?? []) {
+    const bs = rec(b.status);
+    const allowed = num(bs.unavailableAllowed) ?? num(bs.disruptionsAllowed);
+    if (allowed === 0 && updated < replicas) {
+      const bref = `${String(b.kind).toLowerCase()}/${String(rec(b.metadata).name)}`;
+      out.push({ code: 'BudgetExhausted', cause: `${bref} allows 0 more unavailable pods`, objects: [bref, ref], next: `kubectl get ${bref} -o yaml  # make unavailable pods ready, or relax the budget` });
+    }
+  }
+  for (const p of input.pods) {
+    const labels = rec(rec(p.metadata).labels);
+    const state = labels['lifecycle.apps.kruise.io/state'];
+    // pkg/util/lifecycle: PreparingUpdate/PreparingDelete wait for the hook's label/finalizer to go (kruise#369).
+    if (state === 'PreparingUpdate' || state === 'PreparingDelete') {
+      out.push({ code: 'LifecycleHookHolds', cause: `pod in lifecycle state ${String(state)}, waiting for its hook`, objects: [podRef(p), ref], next: `kubectl get ${podRef(p)} -o jsonpath='{.metadata.labels}'  # remove the hook label your hook owner set` });
+    }
+    const gates = (rec(p.spec).readinessGates as Obj[] | undefined) ?? [];
+    const conds = (rec(p.status).conditions as Obj[] | undefined) ?? [];
+    for (const g of gates) {
+      const c = conds.find((x) => x.type === g.conditionType);
+      if (c && c.status === 'False') {
+        out.push({ code: 'ReadinessGateFalse', cause: `readiness gate ${String(g.conditionType)} is False`, objects: [podRef(p)], next: `kubectl get ${podRef(p)} -o jsonpath='{.status.conditions}'` });
+      }
+    }
+    const t = podTrouble(p as unknown as Pod);
+    const reason = t?.summary ?? '';
+    if (/ImagePull|ErrImage/.test(reason)) {
+      out.push({ code: 'ImagePull', cause: `${podRef(p)}: ${reason}`, objects: [podRef(p), ref], next: `kubectl kruise rollout undo ${ref}  # back to the last revision that pulled; or set a valid image` });
+    }
+    const sched = conds.find((x) => x.type === 'PodScheduled' && x.status === 'False' && x.reason === 'Unschedulable');
+    if (sched) {
+      // A nodeSelector no node carries is the usual cause; dropping it from the template lets the controller recreate the pods.
+      const nodeSelector = rec(rec(rec(spec.template).spec).nodeSelector);
+      const next = Object.keys(nodeSelector).length
+        ? `kubectl patch ${ref} --type=json -p '[{"op":"remove","path":"/spec/template/spec/nodeSelector"}]'  # or label a node: ${Object.entries(nodeSelector).map(([k, v]) => `${k}=${String(v)}`).join(',')}`
+        : `kubectl describe ${podRef(p)}`;
+      out.push({ code: 'Unschedulable', cause: `${podRef(p)}: ${String(sched.message ?? 'Unschedulable')}`, objects: [podRef(p), ref], next });
+    }
+  }
+  const fix = leftoverPatch(w, input.rollout);
+  if (fix) out.push({ code: 'RolloutLeftover', cause: fix.reasons.join('; '), objects: [ref], next: `kubectl kruise why ${ref} --fix` });
+  return out;
+}
+
+export interface LeftoverPatch {
+  reasons: string[];
+  /** JSON patch with `test` ops on what was read, then the restoring ops. */
+  ops: Obj[];
+}
+
+const esc = (k: string): string => k.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** What a finished or abandoned Kruise Rollout left behind (batchrelease control/util.go restores these at finalisation). */
+export function leftoverPatch(w: Obj, rollout: Obj | undefined): LeftoverPatch | undefined {
+  if (releaseInProgress(rollout)) return undefined;
+  const ann = rec(rec(w.metadata).annotations);
+  const spec = rec(w.spec);
+  const reasons: string[] = [];
+  const ops: Obj[] = [];
+  for (const a of ROLLOUT_ANNOTATIONS) {
+    if (ann[a] !== undefined) {
+      reasons.push(`stale annotation ${a}`);
+      ops.push({ op: 'test', path: `/metadata/annotations/${esc(a)}`, value: ann[a] }, { op: 'remove', path: `/metadata/annotations/${esc(a)}` });
+    }
+  }
+  if (w.kind === 'Deployment') {
+    const strat = rec(spec.strategy);
+    if (strat.type === 'Recreate' || spec.paused === true) {
+      const orig = ann['rollouts.kruise.io/original-deployment-strategy'] ?? ann['rollouts.kruise.io/deployment-strategy'];
+      if (strat.type === 'Recreate' && orig !== undefined) {
+        reasons.push('strategy Recreate left by a Kruise Rollout');
+        ops.push({ op: 'test', path: '/spec/strategy/type', value: 'Recreate' }, { op: 'replace', path: '/spec/strategy', value: { type: 'RollingUpdate' } });
+      }
+      if (spec.paused === true && (orig !== undefined || reasons.length > 0)) {
+        reasons.push('paused: true left by a Kruise Rollout');
+        ops.push({ op: 'test', path: '/spec/paused', value: true }, { op: 'replace', path: '/spec/paused', value: false });
+      }
+    }
+  }
+  if (w.kind === 'DaemonSet') {
+    const raw = ann['rollouts.kruise.io/daemonset-original-update-strategy'];
+    const us = rec(spec.updateStrategy);
+    if (typeof raw === 'string' && us.type === 'OnDelete') {
+      let original: Obj = { type: 'RollingUpdate' };
+      try { original = rec(JSON.parse(raw)); } catch { /* keep the default */ }
+      reasons.push('updateStrategy OnDelete left by a Kruise Rollout');
+      ops.push({ op: 'test', path: '/spec/updateStrategy/type', value: 'OnDelete' }, { op: 'replace', path: '/spec/updateStrategy', value: original });
+      ops.push({ op: 'remove', path: `/metadata/annotations/${esc('rollouts.kruise.io/daemonset-original-update-strategy')}` });
+    }
+  }
+  return reasons.length ? { reasons, ops } : undefined;
+}
+
+function podReady(p: Obj): boolean {
+  const conds = (rec(p.status).conditions as Obj[] | undefined) ?? [];
+  return conds.some((c) => c.type === 'Ready' && c.status === 'True');
+}
+
+function podRef(p: Obj): string {
+  return `pod/${String(rec(p.metadata).name)}`;
+}

@@ -1,0 +1,241 @@
+// `why` end to end on ONE sandbox: stuck situations built with real kubectl, each answered by `why`
+// with a code, the objects and a next step; the test runs that next step and reads the workload back
+// through the API. `why --fix` restores Kruise Rollout leftovers and is refused during a live release.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CLI_BIN, kubectl, runCli } from '../helpers/cli';
+import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
+
+const KRUISE_CRDS = '/work/shared/kruise-crds/v1.9.0';
+const ROLLOUT_CRDS = '/work/shared/kruise-rollout-crds/v0.6.2';
+
+let sb: Sandbox;
+const get = async (path: string): Promise<any> => (await sb.api('GET', path)).body;
+
+async function apply(yaml: string): Promise<void> {
+  const r = await kubectl(['apply', '-f', '-'], sb.kubeconfig, { input: yaml });
+  assert.equal(r.code, 0, r.stderr);
+}
+
+async function why(...args: string[]): Promise<{ code: number; stdout: string; stderr: string; answers: any[] }> {
+  const r = await runCli(['why', ...args, '-o', 'json'], { kubeconfig: sb.kubeconfig });
+  return { ...r, answers: r.code === 0 ? JSON.parse(r.stdout) : [] };
+}
+
+/** Runs the `next` command `why` printed (a kubectl command line; the trailing comment dropped). */
+function runNext(next: string): void {
+  execFileSync('/bin/sh', ['-c', next.replace(/\s+#.*$/, '').replace(/^kubectl kruise /, `${CLI_BIN} `)], { env: { ...process.env, KUBECONFIG: sb.kubeconfig }, stdio: 'pipe' });
+}
+
+const cloneset = (name: string, extra: string): string => `apiVersion: apps.kruise.io/v1alpha1
+kind: CloneSet
+metadata: { name: ${name}, namespace: default }
+spec:
+  replicas: 2
+  selector: { matchLabels: { app: ${name} } }
+  template:
+    metadata: { labels: { app: ${name} } }
+    spec: { containers: [{ name: app, image: nginx:1.25 }] }
+${extra}`;
+
+before(async () => {
+  sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS] });
+});
+after(async () => {
+  await sb?.stop();
+});
+
+describe('why', () => {
+  it('a healthy workload: nothing blocks it, exit 0, and no write sent', async () => {
+    await apply(cloneset('healthy', ''));
+    await waitUntil('healthy ready', async () => (await get('/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/healthy')).status?.readyReplicas === 2);
+    sb.clearAudit();
+    const r = await runCli(['why', 'cloneset/healthy'], { kubeconfig: sb.kubeconfig });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /cloneset\/healthy: nothing blocks it/);
+    assert.deepEqual(sb.audit().filter((e) => !['get', 'list', 'watch'].includes(e.verb)).map((e) => `${e.verb} ${e.path}`), []);
+  });
+
+  it('Paused: a paused CloneSet; the printed patch resumes it', async () => {
+    await apply(cloneset('paused', '  updateStrategy: { paused: true }'));
+    const r = await why('cloneset/paused');
+    const f = r.answers[0].findings.find((x: any) => x.code === 'Paused');
+    assert.ok(f, r.stdout);
+    assert.deepEqual(f.objects, ['cloneset/paused']);
+    runNext(f.next);
+    assert.equal((await get('/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/paused')).spec.updateStrategy.paused, false);
+  });
+
+  it('PartitionHolds: an update held by partition; the printed patch releases it and the pods update', async () => {
+    await apply(cloneset('held', '  updateStrategy: { partition: 2 }'));
+    await waitUntil('held ready', async () => (await get('/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/held')).status?.readyReplicas === 2);
+    const set = await runCli(['set', 'image', 'cloneset/held', 'app=nginx:1.26'], { kubeconfig: sb.kubeconfig });
+    assert.equal(set.code, 0, set.stderr);
+    const f = await waitUntil('PartitionHolds', async () => (await why('cloneset/held')).answers[0]?.findings.find((x: any) => x.code === 'PartitionHolds'));
+    runNext(f.next);
+    await waitUntil('held updated', async () => {
+      const cs = await get('/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/held');
+      return cs.status?.updatedReplicas === 2 && cs.status?.observedGeneration === cs.metadata.generation;
+    });
+  });
+
+  it('RolloutLeftover: a Deployment left Recreate + paused; --fix restores it (dry run, then a conditional patch)', async () => {
+    await apply(`apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: left
+  namespace: default
+  annotations:
+    rollouts.kruise.io/original-deployment-strategy: '{"rollingUpdate":{"maxUnavailable":"25%","maxSurge":"25%"}}'
+    rollouts.kruise.io/in-progressing: '{"rolloutName":"left"}'
+spec:
+  replicas: 1
+  paused: true
+  strategy: { type: Recreate }
+  selector: { matchLabels: { app: left } }
+  template:
+    metadata: { labels: { app: left } }
+    spec: { containers: [{ name: app, image: nginx:1.25 }] }
+`);
+    const r = await why('deployment/left');
+    const f = r.answers[0].findings.find((x: any) => x.code === 'RolloutLeftover');
+    assert.ok(f, r.stdout);
+    assert.equal(f.next, 'kubectl kruise why deployment/left --fix');
+    sb.clearAudit();
+    const fix = await runCli(['why', 'deployment/left', '--fix'], { kubeconfig: sb.kubeconfig });
+    assert.equal(fix.code, 0, fix.stderr);
+    const patches = sb.audit().filter((e) => e.verb === 'patch');
+    assert.equal(patches.length, 2);
+    assert.match(patches[0]!.query, /dryRun=All/);
+    const d = await get('/apis/apps/v1/namespaces/default/deployments/left');
+    assert.equal(d.spec.strategy.type, 'RollingUpdate');
+    assert.notEqual(d.spec.paused, true);
+    assert.equal(d.metadata.annotations['rollouts.kruise.io/in-progressing'], undefined);
+    assert.deepEqual((await why('deployment/left')).answers[0].findings, []);
+  });
+
+  it('RolloutLeftover: a DaemonSet left OnDelete with its original strategy annotation; --fix restores it', async () => {
+    await apply(`apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: agent
+  namespace: default
+  annotations:
+    rollouts.kruise.io/daemonset-original-update-strategy: '{"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":1}}'
+spec:
+  updateStrategy: { type: OnDelete }
+  selector: { matchLabels: { app: agent } }
+  template:
+    metadata: { labels: { app: agent } }
+    spec: { containers: [{ name: app, image: nginx:1.25 }] }
+`);
+    const r = await why('daemonset/agent');
+    assert.ok(r.answers[0].findings.some((x: any) => x.code === 'RolloutLeftover'), r.stdout);
+    const fix = await runCli(['why', 'daemonset/agent', '--fix'], { kubeconfig: sb.kubeconfig });
+    assert.equal(fix.code, 0, fix.stderr);
+    const ds = await get('/apis/apps/v1/namespaces/default/daemonsets/agent');
+    assert.equal(ds.spec.updateStrategy.type, 'RollingUpdate');
+    assert.equal(ds.metadata.annotations?.['rollouts.kruise.io/daemonset-original-update-strategy'], undefined);
+  });
+
+  it('ImagePull: a CloneSet updated to an image that cannot be pulled; the printed undo brings it back', async () => {
+    await apply(cloneset('pull', '  updateStrategy: { maxUnavailable: 1 }'));
+    await waitUntil('pull ready', async () => (await get('/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/pull')).status?.readyReplicas === 2);
+    const set = await runCli(['set', 'image', 'cloneset/pull', 'app=nginx:fail-pull'], { kubeconfig: sb.kubeconfig });
+    assert.equal(set.code, 0, set.stderr);
+    const f = await waitUntil('ImagePull', async () => (await why('cloneset/pull')).answers[0]?.findings.find((x: any) => x.code === 'ImagePull'));
+    assert.ok(f.objects.some((o: string) => o.startsWith('pod/pull-')), JSON.stringify(f));
+    runNext(f.next);
+    await waitUntil('pull back on nginx:1.25', async () => {
+      const pods = (await get('/api/v1/namespaces/default/pods?labelSelector=app%3Dpull')).items as any[];
+      return pods.length === 2 && pods.every((p) => p.spec.containers[0].image === 'nginx:1.25' && (p.status.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True'));
+    });
+  });
+
+  it('--fix is refused while a Kruise Rollout release is in progress', async () => {
+    await apply(`apiVersion: apps/v1
+kind: Deployment
+metadata: { name: live, namespace: default }
+spec:
+  replicas: 2
+  selector: { matchLabels: { app: live } }
+  template:
+    metadata: { labels: { app: live } }
+    spec: { containers: [{ name: app, image: nginx:1.25 }] }
+---
+apiVersion: rollouts.kruise.io/v1beta1
+kind: Rollout
+metadata: { name: live, namespace: default }
+spec:
+  workloadRef: { apiVersion: apps/v1, kind: Deployment, name: live }
+  strategy:
+    canary:
+      steps: [{ replicas: 1 }, { replicas: 2 }]
+`);
+    await waitUntil('live ready', async () => (await get('/apis/apps/v1/namespaces/default/deployments/live')).status?.readyReplicas === 2);
+    const set = await kubectl(['set', 'image', 'deployment/live', 'app=nginx:1.26'], sb.kubeconfig);
+    assert.equal(set.code, 0, set.stderr);
+    await waitUntil('release progressing', async () => (await get('/apis/rollouts.kruise.io/v1beta1/namespaces/default/rollouts/live')).status?.phase === 'Progressing');
+    const fix = await runCli(['why', 'deployment/live', '--fix'], { kubeconfig: sb.kubeconfig });
+    assert.equal(fix.code, 1, fix.stdout);
+    assert.match(fix.stderr, /^error: deployment\/live: a Kruise Rollout release is in progress/m);
+    // The same release answered by `why`: waiting for approval; the printed approve moves it on.
+    const f = await waitUntil('AwaitingApproval', async () => (await why('rollout/live')).answers[0]?.findings.find((x: any) => x.code === 'AwaitingApproval' && /waits at step/.test(x.cause)));
+    assert.deepEqual(f.objects, ['rollout/live', 'deployment/live']);
+    runNext(f.next);
+    await waitUntil('step 2', async () => (await get('/apis/rollouts.kruise.io/v1beta1/namespaces/default/rollouts/live')).status?.canaryStatus?.currentStepIndex === 2);
+  });
+
+  it('BudgetExhausted: a PodDisruptionBudget allowing no disruption while the update is unfinished names the budget', async () => {
+    await apply(cloneset('budget', '  updateStrategy: { partition: 2 }') + `
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: { name: budget, namespace: default }
+spec: { minAvailable: 2, selector: { matchLabels: { app: budget } } }
+`);
+    // No budget controller on this branch: the status is set through the status subresource as the
+    // PDB controller would (switched to the sandbox's PUB/PDB controller at merge).
+    const st = await sb.api('PATCH', '/apis/policy/v1/namespaces/default/poddisruptionbudgets/budget/status', { status: { disruptionsAllowed: 0, currentHealthy: 2, desiredHealthy: 2, expectedPods: 2 } }, { contentType: 'application/merge-patch+json' });
+    assert.equal(st.status, 200, st.text);
+    const set = await runCli(['set', 'image', 'cloneset/budget', 'app=nginx:1.26'], { kubeconfig: sb.kubeconfig });
+    assert.equal(set.code, 0, set.stderr);
+    let last = '';
+    const f = await waitUntil('BudgetExhausted', async () => {
+      const r = await why('cloneset/budget');
+      last = sb.audit().slice(-8).map((e) => e.path + ' ' + e.code).join('\n') + r.stderr + JSON.stringify((await get('/apis/policy/v1/namespaces/default/poddisruptionbudgets/budget')).status);
+      return r.answers[0]?.findings.find((x: any) => x.code === 'BudgetExhausted');
+    }, 3000).catch((e) => assert.fail(`${e.message}: ${last}`));
+    assert.deepEqual(f.objects, ['poddisruptionbudget/budget', 'cloneset/budget']);
+  });
+
+  it('Unschedulable: a nodeSelector no node carries; the printed patch lets the pods schedule', async () => {
+    await apply(cloneset('nowhere', '').replace('spec: { containers:', 'spec: { nodeSelector: { disk: nvme-none }, containers:'));
+    const f = await waitUntil('Unschedulable', async () => (await why('cloneset/nowhere')).answers[0]?.findings.find((x: any) => x.code === 'Unschedulable'));
+    assert.ok(f.objects.includes('cloneset/nowhere'), JSON.stringify(f));
+    runNext(f.next);
+    await waitUntil('nowhere scheduled and ready', async () => {
+      const pods = (await get('/api/v1/namespaces/default/pods?labelSelector=app%3Dnowhere')).items as any[];
+      return pods.length === 2 && pods.every((p) => p.spec.nodeName && (p.status.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True'));
+    });
+  });
+
+  it('cannot read: an unknown object exits 1 with a one-line error', async () => {
+    const r = await runCli(['why', 'cloneset/nope'], { kubeconfig: sb.kubeconfig });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^error: .*not found/m);
+  });
+
+  it('cannot read: an unreachable server exits 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'why-dead-'));
+    const kc = join(dir, 'kubeconfig');
+    writeFileSync(kc, 'apiVersion: v1\nkind: Config\nclusters: [{name: dead, cluster: {server: "http://127.0.0.1:1"}}]\nusers: [{name: u, user: {}}]\ncontexts: [{name: dead, context: {cluster: dead, user: u}}]\ncurrent-context: dead\n');
+    const r = await runCli(['why', 'deployment/x', '--request-timeout=2s'], { kubeconfig: kc });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /^error: /m);
+  });
+});

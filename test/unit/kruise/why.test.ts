@@ -1,0 +1,48 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { leftoverPatch, whyFindings, type WhyInput } from '../../../src/kruise/why/findings';
+
+const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'why');
+const load = (f: string): Record<string, unknown> => parse(readFileSync(join(FIXTURES, f), 'utf8')) as Record<string, unknown>;
+const codes = (input: WhyInput): string[] => whyFindings(input).map((f) => f.code);
+
+// rollouts pkg/controller/batchrelease/control/util.go: the original strategy is restored from the annotation at finalisation.
+test('why: a Deployment left Recreate + paused after its Rollout went away is a RolloutLeftover with a conditional patch', () => {
+  const w = load('deployment-recreate-leftover.yaml');
+  const fix = leftoverPatch(w, undefined);
+  assert.ok(fix);
+  assert.deepEqual(fix.ops.filter((o) => o.op === 'test').map((o) => o.path), ['/metadata/annotations/rollouts.kruise.io~1in-progressing', '/spec/strategy/type', '/spec/paused']);
+  assert.ok(codes({ workload: w, pods: [] }).includes('RolloutLeftover'));
+  // During a live release nothing is a leftover.
+  assert.equal(leftoverPatch(w, { status: { phase: 'Progressing' } }), undefined);
+});
+
+// kruise pkg/controller/cloneset/sync/cloneset_scale.go: no creation while not-ready pods reach scaleStrategy.maxUnavailable (kruise#2385).
+test('why: CloneSet scale throttled by scaleStrategy.maxUnavailable', () => {
+  const f = load('cloneset-scale-throttled.yaml') as unknown as WhyInput;
+  const found = whyFindings(f).find((x) => x.code === 'ScaleThrottled');
+  assert.ok(found);
+  assert.deepEqual(found.objects, ['cloneset/api', 'pod/api-a', 'pod/api-b']);
+});
+
+// kruise pkg/util/lifecycle (PreparingUpdate), pkg/util/pod readiness gate KruisePodReady, policy PUB status.unavailableAllowed.
+test('why: lifecycle hook, readiness gate, image pull and exhausted budget name their pods', () => {
+  const f = load('pods-held.yaml') as unknown as WhyInput;
+  assert.deepEqual(codes(f).sort(), ['BudgetExhausted', 'ImagePull', 'LifecycleHookHolds', 'ReadinessGateFalse']);
+});
+
+// kruise pkg/controller/sidecarset/sidecarset_strategy.go:154 scales maxUnavailable against matched pods.
+test('why: SidecarSet maxUnavailable 5% of 6 rounds to 0 on Kruise versions that round down (kruise#1812)', () => {
+  const w = { kind: 'SidecarSet', metadata: { name: 'log' }, spec: { updateStrategy: { maxUnavailable: '5%' } }, status: { matchedPods: 6, updatedPods: 0 } };
+  assert.deepEqual(codes({ workload: w, pods: [] }), ['MaxUnavailableRoundsToZero']);
+});
+
+test('why: paused, partition, controller not observing; healthy is nothing', () => {
+  const w = { kind: 'CloneSet', metadata: { name: 'a', generation: 5 }, spec: { replicas: 4, updateStrategy: { paused: true, partition: 2 } }, status: { observedGeneration: 4, updatedReplicas: 2 } };
+  assert.deepEqual(codes({ workload: w, pods: [] }), ['ControllerNotObserving', 'Paused', 'PartitionHolds']);
+  const ok = { kind: 'CloneSet', metadata: { name: 'a', generation: 5 }, spec: { replicas: 4 }, status: { observedGeneration: 5, updatedReplicas: 4 } };
+  assert.deepEqual(codes({ workload: ok, pods: [] }), []);
+});
