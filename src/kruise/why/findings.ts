@@ -69,20 +69,31 @@ export function whyFindings(input: WhyInput): Finding[] {
   }
   const replicas = num(spec.replicas) ?? 0;
   const updated = num(status.updatedReplicas) ?? 0;
-  const partition = strategy.partition ?? rec(strategy.rollingUpdate).partition;
+  // CloneSet keeps updateStrategy.partition; Advanced StatefulSet / DaemonSet and native StatefulSet keep
+  // updateStrategy.rollingUpdate.partition: the patch must name the field the workload has.
+  const topLevel = strategy.partition !== undefined;
+  const partition = topLevel ? strategy.partition : rec(strategy.rollingUpdate).partition;
   if (partition !== undefined && !releasing) {
     // cloneset_update.go: pods beyond replicas-partition keep the old revision.
     const held = scaledValueFromIntOrPercent(partition, replicas, true);
     if (held > 0 && updated < replicas) {
-      out.push({ code: 'PartitionHolds', cause: `partition ${String(partition)} keeps ${held} of ${replicas} pods on the old revision`, objects: [ref], next: `kubectl patch ${ref} --type=merge -p '{"spec":{"updateStrategy":{"partition":0}}}'` });
+      const patch = topLevel ? '{"spec":{"updateStrategy":{"partition":0}}}' : '{"spec":{"updateStrategy":{"rollingUpdate":{"partition":0}}}}';
+      out.push({ code: 'PartitionHolds', cause: `partition ${String(partition)} keeps ${held} of ${replicas} pods on the old revision`, objects: [ref], next: `kubectl patch ${ref} --type=merge -p '${patch}'` });
     }
   }
   if (kind === 'SidecarSet') {
     const matched = num(status.matchedPods) ?? 0;
     const mu = strategy.maxUnavailable;
-    // sidecarset_strategy.go:154 scales maxUnavailable against matched pods; a value that scales to 0 never moves.
+    // sidecarset_strategy.go scales maxUnavailable against the matched pods, rounding down up to v1.7.x
+    // (GetValueFromIntOrPercent(..., false); kruise#1812) and up from v1.8.0 (line 154, true): a percentage
+    // that rounds down to 0 stalls the upgrade on the older releases only, so the finding says which.
     if (mu !== undefined && matched > 0 && scaledValueFromIntOrPercent(mu, matched, false) === 0 && (num(status.updatedPods) ?? 0) < matched) {
-      out.push({ code: 'MaxUnavailableRoundsToZero', cause: `maxUnavailable ${String(mu)} of ${matched} matched pods rounds down to 0 on Kruise versions that round down (kruise#1812)`, objects: [ref], next: `kubectl patch ${ref} --type=merge -p '{"spec":{"updateStrategy":{"maxUnavailable":1}}}'` });
+      out.push({
+        code: 'MaxUnavailableRoundsToZero',
+        cause: `maxUnavailable ${String(mu)} of ${matched} matched pods is 0 on Kruise before v1.8.0, which rounds it down (kruise#1812): there the upgrade never moves (v1.8.0 and later round it up to ${scaledValueFromIntOrPercent(mu, matched, true)})`,
+        objects: [ref],
+        next: `kubectl patch ${ref} --type=merge -p '{"spec":{"updateStrategy":{"maxUnavailable":1}}}'`,
+      });
     }
   }
   const scaleMu = rec(spec.scaleStrategy).maxUnavailable;
