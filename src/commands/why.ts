@@ -4,6 +4,8 @@ import { failure, usageError } from '../cli/exit';
 import type { KubeClient, ResourceType } from '../kube/client';
 import { leftoverPatch, releaseInProgress, whyFindings } from '../kruise/why/findings';
 import { renderWhyText, type WhyAnswer } from '../printers/why';
+import { parseOutputFormat, yamlText } from '../printers/output';
+import { parseTargets } from '../kube/targets';
 
 export interface WhyOptions {
   output?: string;
@@ -36,16 +38,16 @@ async function listOptional(client: KubeClient, group: string, resource: string,
 }
 
 export async function run(ctx: CommandContext, args: string[], opts: WhyOptions): Promise<number> {
-  if (opts.output !== undefined && opts.output !== 'json' && opts.output !== 'yaml') throw usageError(`--output must be 'yaml' or 'json' (got "${opts.output}")`);
+  const format = parseOutputFormat(opts.output, ['default', 'json', 'yaml']);
   if (args.length === 0) throw usageError('why needs TYPE/NAME');
-  for (const a of args) if (!a.includes('/')) throw usageError(`"${a}" is not TYPE/NAME`);
+  // kubectl's argument forms, each type and name validated before any request (exit 2).
+  const specs = parseTargets({ args }) as Array<{ type: string; name: string }>; // no -l: every spec is named
   const { connect } = await import('../kube/connect');
   const client = await connect(ctx);
   const answers: WhyAnswer[] = [];
   try {
     const ns = client.namespace;
-    for (const arg of args) {
-      const [type, name] = arg.split('/', 2) as [string, string];
+    for (const { type, name } of specs) {
       let rollout: Obj | undefined;
       let kind: string;
       let wname = name;
@@ -96,8 +98,8 @@ export async function run(ctx: CommandContext, args: string[], opts: WhyOptions)
   }
   if (opts.fix) return 0;
   const out = ctx.term.stdout;
-  if (opts.output === 'json') out.write(`${JSON.stringify(answers, null, 2)}\n`);
-  else if (opts.output === 'yaml') out.write((await import('../lib/yaml')).yamlLib().stringify(answers));
+  if (format.kind === 'json') out.write(`${JSON.stringify(answers, null, 2)}\n`);
+  else if (format.kind === 'yaml') out.write(yamlText(answers, format));
   else out.write(renderWhyText(answers));
   return 0;
 }

@@ -230,6 +230,23 @@ spec: { minAvailable: 2, selector: { matchLabels: { app: budget } } }
     assert.match(r.stderr, /^error: .*not found/m);
   });
 
+  it('bad input: exit 2 with one line, before any request (a name with two slashes was cut at the second one; a lone word is an unknown type; -o kyaml is taken)', async () => {
+    sb.clearAudit();
+    for (const [args, line] of [
+      [['cloneset/a/b'], 'error: invalid resource reference "cloneset/a/b": expected TYPE/NAME with exactly one "/"\n'],
+      [['web'], 'error: the server doesn\'t have a resource type "web"\n'],
+    ] as const) {
+      const r = await runCli(['why', ...args], { kubeconfig: sb.kubeconfig });
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.equal(r.stderr, line);
+    }
+    const wide = await runCli(['why', 'cloneset/x', '-o', 'wide'], { kubeconfig: sb.kubeconfig });
+    assert.equal(wide.code, 2);
+    assert.deepEqual(sb.audit().filter((e) => !e.path.startsWith('/api?') && e.path !== '/api' && !e.path.startsWith('/apis')), [], 'nothing but discovery');
+    const k = await runCli(['why', 'cloneset/nope', '-o', 'kyaml'], { kubeconfig: sb.kubeconfig });
+    assert.equal(k.code, 1, 'parsed, then not found');
+  });
+
   it('cannot read: an unreachable server exits 1', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'why-dead-'));
     const kc = join(dir, 'kubeconfig');
