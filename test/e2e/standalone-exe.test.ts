@@ -113,9 +113,9 @@ describe('the standalone executable, alone in a folder, with no Node.js on PATH'
     // never overrides a variable that is set, so only its absence shows whether .env was read).
     writeFileSync(join(cwd, '.env'), `KUBECONFIG=${kc}\n`);
     const v = run('kubectl-kruise', ['version']);
-    assert.equal(v.code, 0, v.stderr);
+    assert.equal(v.code, 1, v.stderr); // as kubectl version: the client part, then the error
     assert.doesNotMatch(v.stdout, /Server Version/);
-    assert.match(v.stderr, /^Warning: could not get the server version: no kubeconfig found/m);
+    assert.match(v.stderr, /^error: could not get the server version: no kubeconfig found/m);
     const withCluster = run('kubectl-kruise', ['version'], kc);
     assert.match(withCluster.stdout, /Server Version: v\d/, 'the same command with KUBECONFIG exported reaches the sandbox');
     assert.equal(existsSync(marker), false, "bunfig.toml's preload ran");
