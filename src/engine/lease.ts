@@ -2,12 +2,22 @@
 // with resourceVersion-guarded writes, released at the end and on Ctrl-C, and left to expire when
 // the holder dies. An annotation of the Lease may carry the record of the run (what it did), so
 // that a rerun resumes exactly. `restart` (restart-lease.ts) and `migrate` use it.
+import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname, userInfo } from 'node:os';
 import type { KubeClient, KubeObject, ResourceType } from '../kube/client';
 import { isAlreadyExists, isConflict, isNotFound, KubeApiError } from '../kube/errors';
 import { CliError, failure } from '../cli/exit';
 import { hashSuffixedName, shortHash } from '../kruise/builders/hash';
-import { leaseHolder, microTime, LEASE_SECONDS, type LeaseSpecShape } from '../kruise/plans/lease';
+import {
+  comparableHolderPid,
+  formatHolderProcess,
+  leaseHolder,
+  microTime,
+  LEASE_HOLDER_PROCESS_ANNOTATION,
+  LEASE_SECONDS,
+  type HolderProcess,
+  type LeaseSpecShape,
+} from '../kruise/plans/lease';
 import { WaitAborted, WaitTimeout } from './live';
 
 export const LEASE_RT: ResourceType = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', namespaced: true };
@@ -27,6 +37,48 @@ export function holderIdentity(): string {
     /* no passwd entry (containers) */
   }
   return `${user}@${hostname()} pid ${process.pid} #${shortHash(`${process.pid}|${Date.now()}|${Math.random()}`, 4)}`;
+}
+
+/** This process's boot and pid namespace (Linux /proc); undefined elsewhere, where only expiry frees a lease. */
+let local: HolderProcess | null | undefined;
+function localProcess(): HolderProcess | undefined {
+  if (local === undefined) {
+    try {
+      const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+      const pidNamespace = readlinkSync('/proc/self/ns/pid');
+      local = boot && pidNamespace ? { boot, pidNamespace, pid: process.pid } : null;
+    } catch {
+      local = null;
+    }
+  }
+  return local ?? undefined;
+}
+
+/** Whether a pid of this pid namespace is a live process (EPERM: alive, someone else's). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+/** The lease's holder has exited: it ran here, in our pid namespace, and its pid is gone. */
+function holderExited(l: LeaseObject): boolean {
+  const here = localProcess();
+  if (!here) return false;
+  const pid = comparableHolderPid(l.metadata.annotations?.[LEASE_HOLDER_PROCESS_ANNOTATION], l.spec?.holderIdentity ?? '', here);
+  return pid !== undefined && pid !== process.pid && !processAlive(pid);
+}
+
+/** The annotations of a lease we take: our process instead of the previous holder's. */
+function withHolderProcess(annotations: Record<string, string> | undefined): Record<string, string> | undefined {
+  const here = localProcess();
+  const out = { ...(annotations ?? {}) };
+  delete out[LEASE_HOLDER_PROCESS_ANNOTATION];
+  if (here) out[LEASE_HOLDER_PROCESS_ANNOTATION] = formatHolderProcess(here);
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** What a lease is for, in the words of its messages. */
@@ -138,17 +190,30 @@ export async function acquireLease(client: KubeClient, ns: string, purpose: Leas
     const spec: LeaseSpecShape = { holderIdentity: me, leaseDurationSeconds: LEASE_SECONDS, acquireTime: microTime(now), renewTime: microTime(now) };
     try {
       if (!current) {
-        const body: LeaseObject = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: purpose.name, namespace: ns }, spec: { ...spec, leaseTransitions: 0 } };
+        const annotations = withHolderProcess(undefined);
+        const body: LeaseObject = {
+          apiVersion: 'coordination.k8s.io/v1',
+          kind: 'Lease',
+          metadata: { name: purpose.name, namespace: ns, ...(annotations ? { annotations } : {}) },
+          spec: { ...spec, leaseTransitions: 0 },
+        };
         const created = await steady(() => client.create<LeaseObject>(LEASE_RT, body, ns, { signal: opts.signal }), opts.signal);
         return heldLease(client, ns, purpose, created, me, undefined, said);
       }
       const rv = current.metadata.resourceVersion ?? '';
       if (seen?.rv !== rv) seen = { rv, since: now };
-      const held = leaseHolder(current.spec, now, seen.since);
+      let held = leaseHolder(current.spec, now, seen.since);
       // Ours already: a write of ours whose answer was lost landed after all.
       if (current.spec?.holderIdentity === me) return heldLease(client, ns, purpose, current, me, recordOf(current), said);
+      if (held && holderExited(current)) {
+        opts.log(`note: the run holding the lease (${held.holder}) has exited; taking the lease over`);
+        held = undefined;
+      }
       if (!held) {
-        const taken: LeaseObject = { ...current, spec: { ...spec, leaseTransitions: (current.spec?.leaseTransitions ?? 0) + 1 } };
+        const annotations = withHolderProcess(current.metadata.annotations);
+        const metadata = { ...current.metadata, annotations };
+        if (!annotations) delete metadata.annotations;
+        const taken: LeaseObject = { ...current, metadata, spec: { ...spec, leaseTransitions: (current.spec?.leaseTransitions ?? 0) + 1 } };
         const updated = await steady(() => client.update<LeaseObject>(LEASE_RT, taken, ns, { signal: opts.signal }), opts.signal);
         return heldLease(client, ns, purpose, updated, me, recordOf(current), said);
       }
@@ -182,7 +247,10 @@ function heldLease(client: KubeClient, ns: string, purpose: LeasePurpose, initia
         const annotations = { ...(lease.metadata.annotations ?? {}) };
         if (record !== undefined && purpose.recordAnnotation) annotations[purpose.recordAnnotation] = record;
         const spec: LeaseSpecShape = { ...lease.spec, renewTime: microTime(now) };
-        if (holder === undefined) delete spec.holderIdentity;
+        if (holder === undefined) {
+          delete spec.holderIdentity;
+          delete annotations[LEASE_HOLDER_PROCESS_ANNOTATION];
+        }
         const body: LeaseObject = { ...lease, metadata: { ...lease.metadata, annotations }, spec };
         try {
           lease = await steady(() => client.update<LeaseObject>(LEASE_RT, body, ns));

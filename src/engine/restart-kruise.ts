@@ -124,10 +124,13 @@ export async function restartWithCrrs(
   // may have them) but answered, so that the summary can count them.
   const startSignal = AbortSignal.any([ctx.signal, stop.signal]);
   ctx.setInterruptSummary(async () => {
+    // The process exits 5 s after the interrupt whatever happens (cli.ts): the lease's release,
+    // which lets a rerun start at once, gets what the reads before it leave.
+    const releaseBy = Date.now() + 4500;
     stop.abort();
     // What the server accepted, requests in flight included: let them answer (briefly), then
     // read back the run's CRRs, since an accepted create may not have been answered yet.
-    await settleWithin([...inFlight], 2500);
+    await settleWithin([...inFlight], 2000);
     const unanswered = inFlight.size;
     const listed = await withinMs(client.list(crrRt, ns, { labelSelector: `${RESTART_RUN_LABEL}=${runId}` }), 1000);
     if (listed) {
@@ -139,7 +142,7 @@ export async function restartWithCrrs(
         if (uid && !record.created.includes(uid)) record.created.push(uid);
       }
     }
-    if (lease) await withinMs(lease.release(record), 1000);
+    if (lease) await withinMs(lease.release(record), Math.max(1000, releaseBy - Date.now()));
     const done = batchesDone === batches.length ? 'all' : `${batchesDone} of`;
     // Requests still unanswered may have been accepted too: said, not guessed (a rerun finds them by their run label).
     const unsure = unanswered > 0 ? ` (and ${plural(unanswered, 'create')} still unanswered)` : '';

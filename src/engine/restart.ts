@@ -77,7 +77,7 @@ export async function runRestart(ctx: CommandContext, client: KubeClient, target
   // Interrupted before the executor says more (it replaces this summary), the lease is still let go:
   // a rerun must not find it held by a process that is gone (a SidecarSet's next namespace, just taken).
   ctx.setInterruptSummary(async () => {
-    await Promise.race([lease.release(), new Promise((res) => setTimeout(res, 1000))]);
+    await Promise.race([lease.release(), new Promise((res) => setTimeout(res, 4000))]);
     return `restart of ${what} interrupted before its first batch; run the same command again to resume`;
   });
   // The run stops when the user interrupts it or when the lease is lost to another run. Many

@@ -1,7 +1,7 @@
 // `restart` interrupted, rerun and raced (issue #14 items 1, 2, 4): a rerun does only what the
 // interrupted run left (never a pod twice, --via=kruise and --via=client), exactly one run drives
 // a workload at a time (a Lease; the second exits 1 naming the holder, or waits with
-// --wait-for-lock; a killed holder's lease expires), and the interrupt summary counts what the
+// --wait-for-lock; a killed holder's lease is taken at once by a rerun on its machine, or expires), and the interrupt summary counts what the
 // server accepted. Restart counts and unready pods are read back through the API.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -272,7 +272,7 @@ describe('one restart of a workload at a time (#14 item 2)', () => {
     assert.equal(rest.code, 0, show(rest));
   });
 
-  test('a holder killed with SIGKILL: its lease expires, --wait-for-lock takes it over and resumes its run', async () => {
+  test('a holder killed with SIGKILL: a rerun on the same machine sees its process gone, takes the lease at once and resumes its run (was: refused until the lease expired)', async () => {
     const before = await readyPods(sb, 8);
     const run = streamCli(['restart', 'cloneset/web', '-c', 'nginx', '--max-unavailable=2'], { kubeconfig: sb.kubeconfig });
     // Killed in its second batch: the first is done, the second's CRRs are on the server.
@@ -281,13 +281,19 @@ describe('one restart of a workload at a time (#14 item 2)', () => {
     });
     const pid = run.child.pid!;
     await run.stop('SIGKILL');
-    const refused = await runCli(['restart', 'cloneset/web', '-c', 'nginx', '--max-unavailable=2'], { kubeconfig: sb.kubeconfig, timeoutMs: 30_000 });
-    assert.equal(refused.code, 1, show(refused));
-    assert.match(refused.stderr, new RegExp(`being restarted by another run \\(\\S+ pid ${pid} `));
-    const waited = await runCli(['restart', 'cloneset/web', '-c', 'nginx', '--max-unavailable=2', '--wait-for-lock'], { kubeconfig: sb.kubeconfig, timeoutMs: 90_000 });
-    assert.equal(waited.code, 0, show(waited));
-    assert.match(waited.stderr, /waiting for the lease/);
-    assert.match(waited.stderr, /resuming restart \w+ of cloneset\/web/);
+    const lease = (await sb.api('GET', '/apis/coordination.k8s.io/v1/namespaces/default/leases/kubectl-kruise-restart-cloneset-web')).body;
+    assert.match(lease.spec.holderIdentity, new RegExp(` pid ${pid} `), 'the killed run could not release its lease');
+    assert.match(lease.metadata.annotations['kubectl-kruise/holder-process'], new RegExp(`^\\S+ pid:\\[\\d+\\] ${pid}$`));
+    const started = Date.now();
+    const again = await runCli(['restart', 'cloneset/web', '-c', 'nginx', '--max-unavailable=2'], { kubeconfig: sb.kubeconfig, timeoutMs: 90_000 });
+    assert.equal(again.code, 0, show(again));
+    assert.match(again.stderr, new RegExp(`^note: the run holding the lease \\(\\S+ pid ${pid} #\\w+\\) has exited; taking the lease over$`, 'm'));
+    assert.doesNotMatch(again.stderr, /waiting for the lease/);
+    assert.match(again.stderr, /resuming restart \w+ of cloneset\/web/);
+    assert.ok(Date.now() - started < 14_000, 'taken at once, not after the 15 s expiry');
+    const after = (await sb.api('GET', '/apis/coordination.k8s.io/v1/namespaces/default/leases/kubectl-kruise-restart-cloneset-web')).body;
+    assert.equal(after.spec.holderIdentity, undefined, 'released at the end');
+    assert.equal(after.metadata.annotations?.['kubectl-kruise/holder-process'], undefined);
     assert.deepEqual(await restartsSince(sb, before), before.map(() => 1), 'the killed run and its resumption restarted each pod once');
   });
 });

@@ -34,3 +34,35 @@ export function leaseHolder(spec: LeaseSpecShape | undefined, nowMs: number, sam
 export function microTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
+
+/**
+ * Annotation of the Lease: where its holder runs, "<boot id> <pid namespace> <pid>". A rerun on the
+ * same machine, in the same pid namespace, can then tell that the holder has exited (Ctrl-C that
+ * could not release it in time, kill -9, a closed terminal) and take the lease at once instead of
+ * waiting for it to expire. Anywhere else the pid means nothing and only expiry frees the lease.
+ */
+export const LEASE_HOLDER_PROCESS_ANNOTATION = 'kubectl-kruise/holder-process';
+
+/** This process as the annotation names it (engine/lease.ts reads /proc). */
+export interface HolderProcess {
+  boot: string;
+  pidNamespace: string;
+  pid: number;
+}
+
+export function formatHolderProcess(p: HolderProcess): string {
+  return `${p.boot} ${p.pidNamespace} ${p.pid}`;
+}
+
+/**
+ * The holder's pid when it is comparable with ours: the annotation names our boot and pid
+ * namespace, and the holder identity is the same process (a run of an older version that took
+ * the lease over keeps the annotation of the run before it). Undefined otherwise.
+ */
+export function comparableHolderPid(annotation: string | undefined, holderIdentity: string, local: Omit<HolderProcess, 'pid'>): number | undefined {
+  const m = /^(\S+) (\S+) (\d+)$/.exec(annotation ?? '');
+  if (!m || m[1] !== local.boot || m[2] !== local.pidNamespace) return undefined;
+  const pid = Number(m[3]);
+  if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
+  return holderIdentity.includes(` pid ${pid} `) ? pid : undefined;
+}
