@@ -1,8 +1,10 @@
 // `why TYPE/NAME...`: GETs and lists only (unless --fix), then the pure rules of src/kruise/why.
 import type { CommandContext } from '../cli/context';
 import { failure, usageError } from '../cli/exit';
-import type { KubeClient, ResourceType } from '../kube/client';
-import { leftoverPatch, releaseInProgress, whyFindings } from '../kruise/why/findings';
+import type { KubeClient, KubeObject, ResourceType } from '../kube/client';
+import { budgetCoversWorkload, leftoverPatch, releaseInProgress, whyFindings } from '../kruise/why/findings';
+import { rolloutWorkloadRef } from '../kruise/rollout/read';
+import { labelSelectorString, type LabelSelector } from '../kruise/selectors';
 import { renderWhyText, type WhyAnswer } from '../printers/why';
 import { parseOutputFormat, yamlText } from '../printers/output';
 import { parseTargets } from '../kube/targets';
@@ -14,18 +16,6 @@ export interface WhyOptions {
 
 type Obj = Record<string, unknown>;
 const rec = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
-
-function workloadRefOf(rollout: Obj): { kind: string; name: string } | undefined {
-  const spec = rec(rollout.spec);
-  const ref = rec(spec.workloadRef ?? rec(spec.objectRef).workloadRef);
-  return typeof ref.kind === 'string' && typeof ref.name === 'string' ? { kind: ref.kind, name: ref.name } : undefined;
-}
-
-function selectorString(w: Obj): string | undefined {
-  const ml = rec(rec(rec(w.spec).selector).matchLabels);
-  const parts = Object.entries(ml).map(([k, v]) => `${k}=${String(v)}`);
-  return parts.length ? parts.join(',') : undefined;
-}
 
 const PDB: ResourceType = { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', namespaced: true };
 
@@ -54,7 +44,7 @@ export async function run(ctx: CommandContext, args: string[], opts: WhyOptions)
       if (/^rollouts?(\.rollouts\.kruise\.io)?$/.test(type)) {
         const rrt = await client.resolve('rollouts.rollouts.kruise.io');
         rollout = (await client.get(rrt, name, ns)) as unknown as Obj;
-        const ref = workloadRefOf(rollout);
+        const ref = rolloutWorkloadRef(rollout as unknown as KubeObject);
         if (!ref) throw failure(`rollout/${name} has no workloadRef`);
         kind = ref.kind;
         wname = ref.name;
@@ -66,16 +56,18 @@ export async function run(ctx: CommandContext, args: string[], opts: WhyOptions)
       const wkind = String(workload.kind);
       if (!rollout) {
         rollout = (await listOptional(client, 'rollouts.kruise.io', 'rollouts', ns)).find((r) => {
-          const ref = workloadRefOf(r);
+          const ref = rolloutWorkloadRef(r as unknown as KubeObject);
           return ref?.name === wname && ref.kind === wkind;
         });
       }
-      const sel = selectorString(workload);
+      // The whole selector (matchExpressions too): a sibling sharing only the matchLabels is not this workload.
+      const selector = rec(rec(workload.spec).selector) as LabelSelector;
+      const sel = labelSelectorString(selector);
       const pods = wkind === 'SidecarSet' || !sel ? [] : ((await client.list(await client.resolve('pods'), ns, { labelSelector: sel })).items as unknown as Obj[]);
       const budgets = [
         ...(await listOptional(client, 'policy', 'poddisruptionbudgets', ns, PDB)),
         ...(await listOptional(client, 'policy.kruise.io', 'podunavailablebudgets', ns)),
-      ].filter((b) => budgetSelects(b, workload));
+      ].filter((b) => budgetCoversWorkload(b, workload));
       const ref = `${wkind.toLowerCase()}/${wname}`;
       if (opts.fix) {
         if (releaseInProgress(rollout)) throw failure(`${ref}: a Kruise Rollout release is in progress (rollout/${String(rec(rollout?.metadata).name)}); --fix refused`);
@@ -102,15 +94,4 @@ export async function run(ctx: CommandContext, args: string[], opts: WhyOptions)
   else if (format.kind === 'yaml') out.write(yamlText(answers, format));
   else out.write(renderWhyText(answers));
   return 0;
-}
-
-/** A budget's matchLabels are all on the workload's pod template (or the budget targets it by name). */
-function budgetSelects(budget: Obj, workload: Obj): boolean {
-  const spec = rec(budget.spec);
-  const target = rec(spec.targetRef);
-  if (target.name !== undefined) return target.name === rec(workload.metadata).name && target.kind === workload.kind;
-  const ml = rec(rec(spec.selector).matchLabels);
-  const tl = rec(rec(rec(rec(workload.spec).template).metadata).labels);
-  const keys = Object.keys(ml);
-  return keys.length > 0 && keys.every((k) => tl[k] === ml[k]);
 }

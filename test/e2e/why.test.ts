@@ -224,6 +224,31 @@ spec: { minAvailable: 2, selector: { matchLabels: { app: budget } } }
     });
   });
 
+  it('the whole selector, matchExpressions too: the pods of a sibling that shares only the matchLabels are not blamed (was: its ImagePull named)', async () => {
+    const two = (tier: string, image: string): string => `apiVersion: apps.kruise.io/v1alpha1
+kind: CloneSet
+metadata: { name: ${tier}, namespace: default }
+spec:
+  replicas: 1
+  selector: { matchLabels: { app: shop }, matchExpressions: [{ key: tier, operator: In, values: [${tier}] }] }
+  template:
+    metadata: { labels: { app: shop, tier: ${tier} } }
+    spec: { containers: [{ name: app, image: ${image} }] }
+`;
+    await apply(`${two('front', 'nginx:1.25')}---\n${two('back', 'nginx:fail-pull')}`);
+    await waitUntil('front ready, back failing its pull', async () => {
+      const pods = (await get('/api/v1/namespaces/default/pods?labelSelector=app%3Dshop')).items as any[];
+      const ready = (p: any): boolean => (p.status.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
+      const back = pods.find((p) => p.metadata.labels.tier === 'back');
+      return pods.some((p) => p.metadata.labels.tier === 'front' && ready(p)) && back && (back.status.containerStatuses ?? []).some((c: any) => /ImagePull|ErrImage/.test(c.state?.waiting?.reason ?? ''));
+    });
+    const back = await why('cloneset/back');
+    assert.ok(back.answers[0].findings.some((f: any) => f.code === 'ImagePull'), back.stdout);
+    const r = await runCli(['why', 'cloneset/front'], { kubeconfig: sb.kubeconfig });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'cloneset/front: nothing blocks it\n');
+  });
+
   it('cannot read: an unknown object exits 1 with a one-line error', async () => {
     const r = await runCli(['why', 'cloneset/nope'], { kubeconfig: sb.kubeconfig });
     assert.equal(r.code, 1);

@@ -3,6 +3,7 @@
 import { podTrouble } from '../evidence';
 import { scaledValueFromIntOrPercent } from '../intstr';
 import type { Pod } from '../types';
+import { labelSelectorMatches, type LabelSelector } from '../selectors';
 
 export type FindingCode =
   | 'ControllerNotObserving' | 'Paused' | 'AwaitingApproval' | 'PartitionHolds'
@@ -204,4 +205,24 @@ function podReady(p: Obj): boolean {
 
 function podRef(p: Obj): string {
   return `pod/${String(rec(p.metadata).name)}`;
+}
+
+/**
+ * Whether a budget guards the workload's pods, judged on its pod template's labels. A
+ * PodUnavailableBudget's targetRef wins over its selector, and a nil or empty PUB selector matches
+ * nothing (Kruise pkg/controller/podunavailablebudget/pub_pod_event_handler.go GetPubForPod); a
+ * policy/v1 PodDisruptionBudget's empty selector matches every pod, a missing one none.
+ */
+export function budgetCoversWorkload(budget: Obj, workload: Obj): boolean {
+  const spec = rec(budget.spec);
+  const labels = rec(rec(rec(rec(workload.spec).template).metadata).labels) as Record<string, string>;
+  if (budget.kind === 'PodUnavailableBudget') {
+    const target = rec(spec.targetRef);
+    if (Object.keys(target).length > 0) return target.name === rec(workload.metadata).name && target.kind === workload.kind;
+    const sel = rec(spec.selector) as LabelSelector;
+    const empty = Object.keys(sel.matchLabels ?? {}).length === 0 && (sel.matchExpressions ?? []).length === 0;
+    return !empty && labelSelectorMatches(sel, labels);
+  }
+  if (spec.selector === undefined || spec.selector === null) return false;
+  return labelSelectorMatches(rec(spec.selector) as LabelSelector, labels);
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { leftoverPatch, whyFindings, type WhyInput } from '../../../src/kruise/why/findings';
+import { budgetCoversWorkload, leftoverPatch, whyFindings, type WhyInput } from '../../../src/kruise/why/findings';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'why');
 const load = (f: string): Record<string, unknown> => parse(readFileSync(join(FIXTURES, f), 'utf8')) as Record<string, unknown>;
@@ -55,3 +55,24 @@ test('why: paused, partition, controller not observing; healthy is nothing', () 
   const ok = { kind: 'CloneSet', metadata: { name: 'a', generation: 5 }, spec: { replicas: 4 }, status: { observedGeneration: 5, updatedReplicas: 4 } };
   assert.deepEqual(codes({ workload: ok, pods: [] }), []);
 });
+
+// Which budgets guard a workload's pods (judged on its template labels). kruise
+// pkg/controller/podunavailablebudget/pub_pod_event_handler.go GetPubForPod: targetRef first, and
+// "a PUB with a nil or empty selector ... should match nothing"; policy/v1: an empty PDB selector
+// matches every pod. Before: matchExpressions were ignored (a budget selecting by them was missed).
+const front = { kind: 'CloneSet', metadata: { name: 'front' }, spec: { template: { metadata: { labels: { app: 'shop', tier: 'front' } } } } };
+for (const [name, budget, covers] of [
+  ['PUB matchLabels', { kind: 'PodUnavailableBudget', spec: { selector: { matchLabels: { app: 'shop' } } } }, true],
+  ['PUB matchExpressions only (was missed)', { kind: 'PodUnavailableBudget', spec: { selector: { matchExpressions: [{ key: 'tier', operator: 'In', values: ['front'] }] } } }, true],
+  ['PUB matchExpressions of another tier', { kind: 'PodUnavailableBudget', spec: { selector: { matchLabels: { app: 'shop' }, matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['front'] }] } } }, false],
+  ['PUB empty selector matches nothing', { kind: 'PodUnavailableBudget', spec: { selector: {} } }, false],
+  ['PUB targetRef to this CloneSet, selector of another', { kind: 'PodUnavailableBudget', spec: { targetRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'front' }, selector: { matchLabels: { app: 'other' } } } }, true],
+  ['PUB targetRef to another workload', { kind: 'PodUnavailableBudget', spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'front' } } }, false],
+  ['PDB empty selector matches every pod', { kind: 'PodDisruptionBudget', spec: { selector: {} } }, true],
+  ['PDB without a selector matches none', { kind: 'PodDisruptionBudget', spec: { minAvailable: 1 } }, false],
+  ['PDB matchExpressions Exists (was missed)', { kind: 'PodDisruptionBudget', spec: { selector: { matchExpressions: [{ key: 'tier', operator: 'Exists' }] } } }, true],
+] as const) {
+  test(`why: budget covers the workload: ${name} → ${covers}`, () => {
+    assert.equal(budgetCoversWorkload(budget as unknown as Record<string, unknown>, front), covers);
+  });
+}
