@@ -62,12 +62,12 @@ export const define = { __PLUGIN_VERSION__: JSON.stringify(pkg.version), 'import
 // The module layout both forms share: the CLI, the sandbox and each large library in its own file,
 // so that a command reads (npm form) or maps and keeps (executable) only the code it uses.
 /** Large libraries, bundled on their own and required by path (./vendor/NAME.cjs) from the CLI. */
-export const VENDOR = { '@kubernetes/client-node': 'client-node', yaml: 'yaml', diff: 'diff', ora: 'ora', ws: 'ws' };
+export const VENDOR = { '@kubernetes/client-node': 'client-node', yaml: 'yaml', 'js-yaml': 'js-yaml', diff: 'diff', ora: 'ora', ws: 'ws' };
 
 export const vendorExternal = {
   name: 'vendor-external',
   setup(b) {
-    b.onResolve({ filter: /^(@kubernetes\/client-node|yaml|diff|ora|ws)$/ }, (args) => ({ path: `./vendor/${VENDOR[args.path]}.cjs`, external: true }));
+    b.onResolve({ filter: /^(@kubernetes\/client-node|yaml|js-yaml|diff|ora|ws)$/ }, (args) => ({ path: `./vendor/${VENDOR[args.path]}.cjs`, external: true }));
   },
 };
 

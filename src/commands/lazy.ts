@@ -19,9 +19,14 @@ export interface CommandModule<O = Record<string, unknown>> {
 /** Exit code chosen by the last action that ran; read by the entry point. */
 export const actionResult: { code: number } = { code: 0 };
 
-/** YAML output or manifest input: load the YAML library alongside the command. */
+/** YAML output: load the YAML writer alongside the command. */
 function needsYaml(opts: Record<string, unknown>): boolean {
-  return opts.output === 'yaml' || (opts.filename !== undefined && opts.filename !== false);
+  return opts.output === 'yaml';
+}
+
+/** Manifest input: load the manifest reader alongside the command. */
+function readsManifests(opts: Record<string, unknown>): boolean {
+  return opts.filename !== undefined && opts.filename !== false;
 }
 
 /** "rollout status": the names from the root's child down to this command. */
@@ -36,7 +41,11 @@ export function lazyAction<O>(ctx: CommandContext, load: () => Promise<CommandMo
     const command = actionArgs[actionArgs.length - 1] as Command;
     const opts = command.opts() as Record<string, unknown>;
     noteCommand(commandPath(command));
-    const [mod] = await Promise.all([load(), needsYaml(opts) ? import('../lib/yaml').then((m) => m.preloadYaml()) : undefined]);
+    const [mod] = await Promise.all([
+      load(),
+      needsYaml(opts) ? import('../lib/yaml').then((m) => m.preloadYaml()) : undefined,
+      readsManifests(opts) ? import('../lib/yaml').then((m) => m.preloadManifestReader()) : undefined,
+    ]);
     const code = await mod.run(ctx, command.args.slice(), opts as O, command);
     actionResult.code = typeof code === 'number' ? code : 0;
   };

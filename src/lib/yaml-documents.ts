@@ -1,15 +1,17 @@
-// The documents of a `-f` file, one at a time. yaml's parseAllDocuments keeps every document's
-// syntax tree alive until the last one is composed (a 10 MB manifest cost ~290 MB and 6 s); here
-// the parser and composer run as a stream, so only the plain values survive. Limits: the file size
-// (MAX_MANIFEST_BYTES) and aliases (a "billion laughs" alias bomb), each reported naming the file.
+// The documents of a `-f` file. Read by js-yaml, which builds plain values straight from the text
+// (no syntax tree: yaml's parseAllDocuments kept every document's tree alive, a 10 MB manifest cost
+// ~290 MB and 6 s). Limits: the file size (MAX_MANIFEST_BYTES) and aliases (a "billion laughs"
+// alias bomb), each reported naming the file.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import type * as YAML from 'yaml';
-import { yamlErrorLine, yamlLib } from './yaml';
+import { manifestReader } from './yaml';
 
 /** Far above any real manifest (an object is at most ~1.5 MiB in etcd); bounds what a mistaken path costs. */
 export const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
-/** Aliases resolved per document (yaml's default); beyond it the document is an alias bomb. */
-export const MAX_ALIAS_COUNT = 100;
+/**
+ * Mappings and sequences that aliases may add to a document when it is written out in full;
+ * beyond it the document is an alias bomb. Real manifests reuse an anchor a few dozen times.
+ */
+export const MAX_ALIAS_EXPANSION = 10_000;
 
 /** Invalid input in a file: the caller turns it into its usage error (exit 2). */
 export class ManifestInputError extends Error {
@@ -59,19 +61,43 @@ export function readManifestText(path: string, source: string, limit = MAX_MANIF
 }
 
 /**
- * yaml builds a quoted scalar by concatenation, which V8 keeps as a tree of string pieces (a
+ * A quoted scalar is built by concatenation, which V8 keeps as a tree of string pieces (a
  * 3,000-character annotation held ~90 KB). Reading a character makes V8 flatten each string in
- * place: a 10 MB manifest of such documents went from ~290 MB of heap to ~30 MB.
+ * place: a 10 MB manifest of such documents went from ~290 MB of heap to ~30 MB. An alias is the
+ * same object as its anchor: each is visited once.
  */
-function flattenStrings(value: unknown): unknown {
+function flattenStrings(value: unknown, seen = new Set<object>()): unknown {
   if (typeof value === 'string') {
     value.charCodeAt(0);
-  } else if (Array.isArray(value)) {
-    for (const item of value) flattenStrings(item);
-  } else if (value !== null && typeof value === 'object') {
-    for (const item of Object.values(value)) flattenStrings(item);
+  } else if (value !== null && typeof value === 'object' && !seen.has(value)) {
+    seen.add(value);
+    for (const item of Array.isArray(value) ? value : Object.values(value)) flattenStrings(item, seen);
   }
   return value;
+}
+
+/**
+ * How many mappings and sequences an alias-resolved value adds when written out in full (a
+ * request body, -o yaml): the reader shares an anchor's object among its aliases, so an alias
+ * bomb ("billion laughs") costs nothing until something walks it. Counted once per distinct
+ * object; Infinity for a cycle.
+ */
+export function aliasExpansion(value: unknown): number {
+  const expanded = new Map<object, number>();
+  const open = new Set<object>();
+  const size = (v: unknown): number => {
+    if (v === null || typeof v !== 'object') return 0;
+    const known = expanded.get(v);
+    if (known !== undefined) return known;
+    if (open.has(v)) return Infinity;
+    open.add(v);
+    let n = 1;
+    for (const item of Array.isArray(v) ? v : Object.values(v)) n += size(item);
+    open.delete(v);
+    expanded.set(v, n);
+    return n;
+  };
+  return size(value) - expanded.size;
 }
 
 export interface ParsedDocument {
@@ -82,30 +108,29 @@ export interface ParsedDocument {
 }
 
 /**
- * Each document of a multi-document YAML (or JSON) text as a plain value. Syntax errors and alias
- * bombs throw ManifestInputError naming `source` (and the line when known).
+ * Each document of a multi-document YAML (or JSON) text as a plain value, read as YAML 1.2's core
+ * schema (timestamps stay strings, as the API server receives them). Syntax errors and alias bombs
+ * throw ManifestInputError naming `source` (and the line when known).
  */
 export function* yamlDocuments(text: string, source: string): Generator<ParsedDocument> {
-  const Y = yamlLib();
-  const lines = new Y.LineCounter();
-  const parser = new Y.Parser(lines.addNewLine);
-  const composer = new Y.Composer();
-  let index = 0;
-  const convert = (doc: YAML.Document.Parsed): ParsedDocument => {
-    index++;
-    const err = doc.errors[0];
-    if (err) {
-      const line = lines.linePos(err.pos[0]).line;
-      throw new ManifestInputError(`error parsing ${source} line ${line}: ${yamlErrorLine(err).message}`);
+  const J = manifestReader();
+  let docs: unknown[];
+  try {
+    docs = J.loadAll(text, undefined, { schema: J.CORE_SCHEMA });
+  } catch (e) {
+    if (!(e instanceof J.YAMLException)) throw e;
+    const line = e.mark ? ` line ${e.mark.line + 1}` : '';
+    throw new ManifestInputError(`error parsing ${source}${line}: ${e.reason}`);
+  }
+  for (let i = 0; i < docs.length; i++) {
+    const value = docs[i];
+    const expansion = aliasExpansion(value);
+    if (expansion > MAX_ALIAS_EXPANSION) {
+      throw new ManifestInputError(`error parsing ${source} (document ${i + 1}): too many aliases (they expand to more than ${MAX_ALIAS_EXPANSION} mappings and sequences: an alias bomb?)`);
     }
-    try {
-      return { value: flattenStrings(doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT })), index };
-    } catch (e) {
-      // yaml: "Excessive alias count indicates a resource exhaustion attack".
-      const what = /alias/i.test((e as Error).message) ? `too many aliases (more than ${MAX_ALIAS_COUNT} expansions: an alias bomb?)` : (e as Error).message;
-      throw new ManifestInputError(`error parsing ${source} (document ${index}): ${what}`);
-    }
-  };
-  for (const doc of composer.compose(parser.parse(text))) yield convert(doc);
-  for (const doc of composer.end()) yield convert(doc);
+    docs[i] = undefined;
+    // An alias is its anchor's very object: written out in full (bounded above), so that a change
+    // to one place (set image --local) does not change the other, as with any YAML reader that copies.
+    yield { value: flattenStrings(expansion > 0 ? JSON.parse(JSON.stringify(value)) : value), index: i + 1 };
+  }
 }

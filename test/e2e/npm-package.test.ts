@@ -97,6 +97,7 @@ describe('the npm package, installed from its tarball into an empty prefix', { s
       'dist/sandbox.cjs',
       'dist/vendor/client-node.cjs',
       'dist/vendor/diff.cjs',
+      'dist/vendor/js-yaml.cjs',
       'dist/vendor/ora.cjs',
       'dist/vendor/ws.cjs',
       'dist/vendor/yaml.cjs',
