@@ -15,11 +15,12 @@ export async function loadRevisions(client: KubeClient, obj: KubeObject, adapter
 
 /** The workload's pods (server-side selector, paginated); none for an empty selector, which would match the whole namespace. */
 /** The workload's pods; `trim` keeps only what the caller reads of each, as the list is read (a 5,000-pod list stays small). */
-export async function loadPods(client: KubeClient, obj: KubeObject, adapter: Pick<WorkloadAdapter, 'selector'>, signal?: AbortSignal, trim?: (pod: Pod) => Pod): Promise<Pod[]> {
+/** The workload's pods; `trim` maps each as it is decoded (undefined drops it). */
+export async function loadPods(client: KubeClient, obj: KubeObject, adapter: Pick<WorkloadAdapter, 'selector'>, signal?: AbortSignal, trim?: (pod: Pod) => Pod | undefined): Promise<Pod[]> {
   const selector = labelSelectorString(adapter.selector(obj));
   if (!selector) return [];
   const rt = await client.resolve('pods');
-  const mapItem = trim ? (item: KubeObject) => trim(item as Pod) as KubeObject : undefined;
+  const mapItem = trim ? (item: KubeObject) => trim(item as Pod) as KubeObject | undefined : undefined;
   const list = await client.list<Pod & KubeObject>(rt, obj.metadata.namespace ?? client.namespace, { labelSelector: selector, limit: 500, signal, mapItem });
   return list.items;
 }

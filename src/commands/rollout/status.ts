@@ -585,7 +585,10 @@ async function checkOnce(client: KubeClient, plan: GatePlan, o: GateSettings): P
       if (!kind) throw new Error(`no rollout rules for ${obj.apiVersion ?? '?'} ${obj.kind ?? '?'}`);
       let p = kind.evaluate(obj, [], Date.now(), { failureGraceMs: o.failureGraceMs });
       if (!isFinal(p) || p.needsPods) {
-        p = kind.evaluate(obj, await loadPods(client, obj, kind, undefined, (pod) => kind.trimPod(pod)), Date.now(), { failureGraceMs: o.failureGraceMs, podsListed: true });
+        // Only the pods at the update revision, trimmed: what the watching gate keeps (a verdict reads no other).
+        const updated = kind.podTest(obj);
+        const pods = await loadPods(client, obj, kind, undefined, (pod) => (updated(pod) ? kind.trimPod(pod) : undefined));
+        p = kind.evaluate(obj, pods, Date.now(), { failureGraceMs: o.failureGraceMs, podsListed: true });
       }
       // Followed without its Rollout (none found, or Rollouts not readable): not done while a release holds it.
       p = heldVerdict(obj, p);
