@@ -65,9 +65,9 @@ export async function measureGateMemory({ forms = FORMS.filter((f) => f.key !== 
 export function summarize(r) {
   const active = median(r.active);
   const finished = median(r.finished);
+  // --watch=false is reported beside the budget (which is the watching gate's, issue #25), not under it.
   const once = r.once?.length ? median(r.once) : undefined;
-  const onceOk = once === undefined || once / finished <= BUDGET;
-  return { active, finished, once, ratio: active / finished, activeMin: Math.min(...r.active), finishedMin: Math.min(...r.finished), ok: active / finished <= BUDGET && onceOk };
+  return { active, finished, once, ratio: active / finished, activeMin: Math.min(...r.active), finishedMin: Math.min(...r.finished), ok: active / finished <= BUDGET };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === import.meta.filename) {

@@ -381,8 +381,8 @@ if (want('scale')) {
   for (const r of gate) {
     const g = summarizeGate(r);
     const name = `${r.key} rollout status peak RSS: active ${ACTIVE_REPLICAS.toLocaleString("en")} pods vs finished ${FINISHED_REPLICAS}`;
-    report(name, r2(g.ratio), 'x', `<= ${GATE_BUDGET}x`, g.ratio <= GATE_BUDGET, `${r2(g.active)} MB vs ${r2(g.finished)} MB, medians of ${r.active.length}`);
-    if (g.once !== undefined) report(`${r.key} rollout status --watch=false peak RSS: active ${ACTIVE_REPLICAS.toLocaleString('en')} pods vs finished ${FINISHED_REPLICAS}`, r2(g.once / g.finished), 'x', `<= ${GATE_BUDGET}x`, g.once / g.finished <= GATE_BUDGET, `${r2(g.once)} MB vs ${r2(g.finished)} MB`);
+    report(name, r2(g.ratio), 'x', `<= ${GATE_BUDGET}x`, g.ok, `${r2(g.active)} MB vs ${r2(g.finished)} MB, medians of ${r.active.length}`);
+    if (g.once !== undefined) console.log(`      ${r.key} rollout status --watch=false on the active update: ${r2(g.once)} MB, ${r2(g.once / g.finished)}x the finished gate (reported, no budget)`);
   }
 }
 

@@ -25,6 +25,7 @@ import { parseOutputFormat, type OutputFormat } from '../../printers/output';
 import { createProgress, type Progress } from '../../printers/progress';
 import { humanLine, isFinal, subsetLines, statusDocument, statusJsonLine, statusSpinnerText } from '../../printers/rollout-status';
 import { RolloutWatch } from './status-watch';
+import { useWaitingJit } from '../../cli/self';
 import { sidecarSetStatus, sidecarSetTargets } from './sidecarset-status';
 import { isKruiseRollout, NoMatchesError, parseTargets, readTargetObjects, resolveTargets, targetLabel, type ResolvedTarget, type TargetRefs } from './targets';
 import { GateReport, type StatusPrinter } from './gate-report';
@@ -585,7 +586,9 @@ async function checkOnce(client: KubeClient, plan: GatePlan, o: GateSettings): P
       if (!kind) throw new Error(`no rollout rules for ${obj.apiVersion ?? '?'} ${obj.kind ?? '?'}`);
       let p = kind.evaluate(obj, [], Date.now(), { failureGraceMs: o.failureGraceMs });
       if (!isFinal(p) || p.needsPods) {
-        // Only the pods at the update revision, trimmed: what the watching gate keeps (a verdict reads no other).
+        // Only the pods at the update revision, trimmed: what the watching gate keeps (a verdict reads no other),
+        // decoded as the watching gate decodes them (Bun's JIT tiers out of reach; src/cli/self.ts).
+        useWaitingJit();
         const updated = kind.podTest(obj);
         const pods = await loadPods(client, obj, kind, undefined, (pod) => (updated(pod) ? kind.trimPod(pod) : undefined));
         p = kind.evaluate(obj, pods, Date.now(), { failureGraceMs: o.failureGraceMs, podsListed: true });
