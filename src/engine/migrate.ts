@@ -555,8 +555,16 @@ async function migrateLoop(
             steps.push(step);
             open = { step, started: Date.now() };
           } else open.step.deployment.to = action.to;
-          io.onWhere(`after step ${steps.length}`);
-          finishStep(cs, { ...written });
+          // A step ends with the Deployment as low as the CloneSet's size allows. Lowered less (the
+          // surge's pods available one after the other, or a budget admitting fewer), the step goes on:
+          // the steps announced are the steps printed.
+          if (action.to <= Math.max(0, found.total - replicasOf(cs, 0))) {
+            io.onWhere(`after step ${steps.length}`);
+            finishStep(cs, { ...written });
+          } else {
+            io.onWhere(`at step ${steps.length} (deployment/${from} lowered to ${action.to}, the rest waiting for cloneset/${target}'s pods or a budget)`);
+            io.reporter.progress(`step ${steps.length}: deployment/${from} ${action.from} -> ${action.to} (${availableOf(cs)} of ${replicasOf(cs, 0)} available)`);
+          }
         }
         stale = 0;
       } catch (err) {

@@ -51,30 +51,15 @@ describe('migrate: the acceptance case', () => {
     assert.equal(r.code, 0, show(r));
     assert.equal(r.stdout, 'cloneset.apps.kruise.io/web created\ncloneset.apps.kruise.io/web migrated\n');
     const stepLines = r.stderr.split('\n').filter((l) => l.startsWith('step ')).map((l) => l.replace(/ \(\d+(\.\d+)?s\)$/, ''));
-    // The plan's three steps when each surge's two pods become available together. When they do not (a
-    // loaded machine), the Deployment is lowered by the one available first, in a step of its own
-    // (kruise/plans/migrate.ts: drain to total - available); the surges and the end stay the same.
-    const steps = stepLines.map((l) => {
-      const m = /^step (\d+)\/(\d+): cloneset\/web (\d+)(?: -> (\d+))? \((\d+) available\), deployment\/web (\d+) -> (\d+)$/.exec(l);
-      assert.ok(m, `a step line: ${l}\n${show(r)}`);
-      return { n: Number(m[1]), of: Number(m[2]), from: Number(m[3]), to: Number(m[4] ?? m[3]), available: Number(m[5]), depFrom: Number(m[6]), depTo: Number(m[7]) };
-    });
-    if (steps.length === 3) {
-      assert.deepEqual(stepLines, [
-        'step 1/3: cloneset/web 0 -> 2 (2 available), deployment/web 6 -> 4',
-        'step 2/3: cloneset/web 2 -> 4 (4 available), deployment/web 4 -> 2',
-        'step 3/3: cloneset/web 4 -> 6 (6 available), deployment/web 2 -> 0',
-      ]);
-    }
-    assert.ok(steps.length >= 3 && steps.length <= 6, stepLines.join('\n'));
-    assert.deepEqual(steps.map((x) => [x.n, x.of]), steps.map((_, i) => [i + 1, steps.length]), 'numbered 1..N of N');
-    assert.deepEqual(steps.filter((x) => x.to !== x.from).map((x) => [x.from, x.to]), [[0, 2], [2, 4], [4, 6]], 'surges of max-surge 2');
-    steps.forEach((x, i) => {
-      assert.equal(x.depTo, 6 - x.available, `step ${x.n}: the Deployment drained to total - available`);
-      assert.equal(x.depFrom, i === 0 ? 6 : steps[i - 1]!.depTo, `step ${x.n}: continues from the last`);
-      assert.ok(x.depTo < x.depFrom, `step ${x.n}: the Deployment goes down`);
-    });
-    assert.deepEqual(steps.at(-1), { n: steps.length, of: steps.length, from: 4, to: 6, available: 6, depFrom: steps.at(-1)!.depFrom, depTo: 0 });
+    // The three steps announced, whether each surge's two pods become available together or one after
+    // the other (a loaded machine: the Deployment is then lowered by the first within its step, which
+    // goes on until the second; the steps printed were once 4 to 6 of "3").
+    assert.match(r.stderr, /^migrating: deployment\/web \(6\) to cloneset\/web \(0\), 6 pods in the end, max surge 2 \(2 pods\): 3 steps$/m);
+    assert.deepEqual(stepLines, [
+      'step 1/3: cloneset/web 0 -> 2 (2 available), deployment/web 6 -> 4',
+      'step 2/3: cloneset/web 2 -> 4 (4 available), deployment/web 4 -> 2',
+      'step 3/3: cloneset/web 4 -> 6 (6 available), deployment/web 2 -> 0',
+    ], show(r));
     assert.match(r.stderr, /deployment\/web is at 0 replicas and kept/);
 
     assert.ok(seen.samples >= 5, `kubectl sampled ${seen.samples} times`);
@@ -101,10 +86,11 @@ describe('migrate: the acceptance case', () => {
     assert.equal(dep.spec.replicas, 0, 'the Deployment is kept at 0');
     assert.equal(dep.metadata.annotations?.['kubectl-kruise/migration-target'], 'web');
 
-    // 22 for the three steps; a step of its own for a pod available later adds its Deployment scale.
-    assert.ok(own.length <= 22 + steps.length - 3, `${own.length} requests: ${JSON.stringify(byVerb)}\n${own.map((e) => `${e.verb} ${e.path}`).join('\n')}`);
+    // 22 for the three steps; a pod available after its surge's first adds a scale of the Deployment.
+    const depScales = patchesOf(own, DEP, 'web').filter(ok).length - 1;
+    assert.ok(depScales >= 3 && depScales <= 6, `the mark and one or two scales of the Deployment per step: ${depScales} scales`);
+    assert.ok(own.length <= 22 + depScales - 3, `${own.length} requests: ${JSON.stringify(byVerb)}\n${own.map((e) => `${e.verb} ${e.path}`).join('\n')}`);
     assert.equal(patchesOf(own, CS, 'web').filter(ok).length, 4, '3 scales of the CloneSet and the record marked done');
-    assert.equal(patchesOf(own, DEP, 'web').filter(ok).length, 1 + steps.length, 'the mark and a scale of the Deployment per step');
     assert.deepEqual(writes(own).filter((e) => !ok(e)), [], 'no write refused');
     process.stdout.write(`# migrate 6 replicas, max surge 2: ${(elapsedMs / 1000).toFixed(1)}s, ${own.length} requests ${JSON.stringify(byVerb)}\n`);
 
@@ -124,7 +110,7 @@ describe('migrate: interrupted and run again', () => {
     const generationBefore = (await getDeployment(sb, 'shop')).metadata.generation ?? 0;
     sb.clearAudit();
     const run = streamCli(['migrate', 'cloneset/shop', '--from', 'deployment/shop', '--max-surge', '2'], { kubeconfig: sb.kubeconfig });
-    // "step 1/3", or 1/4 and more when a surge's pods become available one after the other (see above).
+    // "step 1/3" once step 1 is done (the steps announced are the steps printed).
     await waitUntil('step 1 done', () => /^step 1\/\d+:/m.test(run.stderr()) || undefined, 40_000, 20);
     const stopped = await run.stop('SIGINT');
     assert.equal(stopped.code, 130, show(stopped));
