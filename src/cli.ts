@@ -1,6 +1,7 @@
 // Entry point of the bundled CLI: parse kubectl's global flags, build the
 // command tree, run one command, and turn every outcome into an exit code.
-import { Command, CommanderError } from 'commander';
+import { type Command, CommanderError } from 'commander';
+import { KruiseCommand } from './cli/help';
 import { CliError, ExitCode } from './cli/exit';
 import { extractGlobalFlags, GLOBAL_FLAG_HELP, defaultGlobals, type GlobalFlags } from './cli/globals';
 import { outputFor, processTerminal } from './cli/terminal';
@@ -52,13 +53,12 @@ function globalsHelp(): string {
  * top-level command, completion the whole tree.
  */
 export function buildProgram(ctx: CommandContext, only?: string, sub?: string): Command {
-  const program = new Command(ctx.programName);
+  const program = new KruiseCommand(ctx.programName);
   program
     .description('OpenKruise workloads from the command line: rollouts, in-place restarts, image pre-download, PersistentPodState')
-    .usage('<command> [flags]')
     .helpCommand(false)
     .showSuggestionAfterError(true)
-    .addHelpText('after', `\n${kruiseRolloutHelp()}\n\n${globalsHelp()}\n\n${exitCodesHelp()}\n\nUse "${ctx.programName} <command> --help" for more information about a given command.`);
+    .notes(`${kruiseRolloutHelp()}\n\n${globalsHelp()}\n\n${exitCodesHelp()}`);
   const owner = only && only !== '__complete' ? COMMAND_GROUPS.find((g) => g.names.includes(only)) : undefined;
   if (owner) owner.register(program, ctx, false, sub);
   else for (const group of COMMAND_GROUPS) group.register(program, ctx, only !== '__complete');
@@ -74,9 +74,10 @@ export function buildProgram(ctx: CommandContext, only?: string, sub?: string): 
       writeErr: (s) => ctx.term.stderr.write(s),
       outputError: (s, write) => write(s.startsWith('error: ') ? s : `error: ${s}`),
       // Answered from our terminal, so commander never instantiates process.stdout/stderr
-      // (a socket stream for a pipe) just to ask for a width or colours. Help is never coloured.
-      getOutHelpWidth: () => ctx.term.columns ?? 80,
-      getErrHelpWidth: () => ctx.term.columns ?? 80,
+      // (a socket stream for a pipe) just to ask for a width or colours. Help is never coloured,
+      // and wrapped only on a terminal, as kubectl's (0: not a terminal).
+      getOutHelpWidth: () => ctx.term.columns ?? 0,
+      getErrHelpWidth: () => ctx.term.columns ?? 0,
       getOutHasColors: () => false,
       getErrHasColors: () => false,
     });

@@ -74,10 +74,13 @@ export const GLOBAL_FLAG_HELP: ReadonlyArray<[string, string]> = [
   ['-n, --namespace=NS', "namespace (default: the context's namespace, else default)"],
   ['-s, --server=URL', 'address of the Kubernetes API server'],
   ['--token=TOKEN', 'bearer token for authentication'],
-  ['--as=USER, --as-group=GROUP', 'impersonate a user / group'],
-  ['--as-uid=UID, --as-user-extra=KEY=VALUE', 'the impersonated user\'s UID / user extras (repeat for several values)'],
+  ['--as=USER', 'impersonate a user'],
+  ['--as-group=GROUP', 'impersonate a group (repeat for several)'],
+  ['--as-uid=UID', 'the impersonated user\'s UID'],
+  ['--as-user-extra=KEY=VALUE', 'the impersonated user\'s extras (repeat for several values)'],
   ['--certificate-authority=PATH', 'CA bundle to verify the server with'],
-  ['--client-certificate=PATH, --client-key=PATH', 'TLS client credentials'],
+  ['--client-certificate=PATH', 'TLS client certificate'],
+  ['--client-key=PATH', 'TLS client key'],
   ['--insecure-skip-tls-verify', 'do not verify the server certificate (insecure)'],
   ['--tls-server-name=NAME', 'server name to verify the certificate against'],
   ['--disable-compression', 'do not ask the server to compress responses (else gzip, as kubectl)'],
@@ -86,6 +89,16 @@ export const GLOBAL_FLAG_HELP: ReadonlyArray<[string, string]> = [
   ['-v, --v=LEVEL', 'log level 0-9; 6+ logs requests (secrets redacted)'],
   ['--no-color', 'never colour the output'],
 ];
+
+/** The global flags as `kubectl options` lists them: names, the default pflag would print, description. */
+export function globalFlagDocs(): Array<{ names: string; value: string; description: string }> {
+  return GLOBAL_FLAG_HELP.map(([flag, description]) => {
+    const names = flag.replace(/=.*$/, '');
+    const kind = BY_LONG.get(names.replace(/^.*--/, ''))?.kind;
+    const value = kind === 'bool' ? 'false' : kind === 'list' ? '[]' : kind === 'verbosity' ? '0' : kind === 'duration' ? "'0'" : "''";
+    return { names, value, description };
+  });
+}
 
 /**
  * Parses a duration flag as kubectl does (Go's time.ParseDuration behind pflag's DurationVar):

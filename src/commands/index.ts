@@ -1,6 +1,6 @@
 // The command tree. Each group registers its own subcommands from a small spec
 // module; the implementations load lazily (see lazy.ts).
-import type { Command } from 'commander';
+import type { KruiseCommand } from '../cli/help';
 import type { CommandContext } from '../cli/context';
 import { registerCompletion } from './completion/spec';
 import { registerSet } from './set/spec';
@@ -10,6 +10,7 @@ import { registerCreate } from './create/spec';
 import { registerGet } from './get/spec';
 import { registerDescribe } from './describe/spec';
 import { registerVersion } from './version-spec';
+import { registerOptions } from './options-spec';
 import { registerExplain } from './explain/spec';
 import { registerSandbox } from './sandbox-spec';
 import { registerRollout } from './rollout/spec';
@@ -25,13 +26,19 @@ import { registerWhy } from './why-spec';
  * `sub`: the word after the group's name; groups with many subcommands register just that one
  * when it names one of theirs (see subcommands.ts).
  */
-type Register = (program: Command, ctx: CommandContext, shallow?: boolean, sub?: string) => void;
+type Register = (program: KruiseCommand, ctx: CommandContext, shallow?: boolean, sub?: string) => void;
 
 // The build defines this for a group's own bundle (dist/cli-GROUP.cjs, which bin/kubectl-kruise runs when
 // the command line starts with the group's name): there every other group's entry folds to false, and
 // esbuild leaves their modules out. Undefined in the whole CLI (dist/cli.cjs, the executable, the tests).
 // Spelled out in every entry: esbuild folds the comparison of two literals, not a constant holding one.
 declare const __KUBECTL_KRUISE_GROUP__: string;
+
+/** `options` (hidden, the global flags) is small enough to ride with `version` rather than have a bundle of its own. */
+const registerVersionAndOptions: Register = (program, ctx) => {
+  registerVersion(program, ctx);
+  registerOptions(program, ctx);
+};
 
 type Group = { names: readonly string[]; register: Register };
 
@@ -54,5 +61,5 @@ export const COMMAND_GROUPS: readonly Group[] = ([
   (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'explain') && { names: ['explain'], register: registerExplain },
   (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'sandbox') && { names: ['sandbox'], register: registerSandbox },
   (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'completion') && { names: ['completion', '__complete'], register: registerCompletion },
-  (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'version') && { names: ['version'], register: registerVersion },
+  (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'version') && { names: ['version', 'options'], register: registerVersionAndOptions },
 ] as Array<Group | false>).filter((g): g is Group => g !== false);

@@ -1,11 +1,11 @@
 // `sandbox`: a local in-memory Kubernetes API server with simulated Kruise controllers
 // (implementation in sandbox.ts, loaded only when the command runs).
-import type { Command } from 'commander';
+import type { KruiseCommand } from '../cli/help';
 import type { CommandContext } from '../cli/context';
 import { collect } from './collect';
 import { lazyAction } from './lazy';
 
-export function registerSandbox(program: Command, ctx: CommandContext): void {
+export function registerSandbox(program: KruiseCommand, ctx: CommandContext): void {
   program
     .command('sandbox')
     .description('run a local in-memory Kubernetes API server with simulated OpenKruise controllers (real kubectl works against it)')
@@ -23,19 +23,18 @@ export function registerSandbox(program: Command, ctx: CommandContext): void {
     .option('--ready-delay <duration>', 'how long a pod takes to become Ready after creation or an in-place change', '500ms')
     .option('--feature-gates <gates>', 'kruise-manager feature gates, with Kruise\'s defaults (off unless said): StatefulSetStartOrdinal=true (Advanced StatefulSet honours spec.ordinals.start), KruisePodReadinessGate=true (every pod gets the KruisePodReady gate, not only Kruise workloads\' pods), TemplateNoDefaults=true (workload templates are stored as written, without Kruise\'s template defaults), PodUnavailableBudgetUpdateGate=true (PodUnavailableBudgets also guard in-place updates; PodUnavailableBudgetDeleteGate, on, guards delete and eviction), InPlacePodVerticalScaling=true, InPlaceWorkloadVerticalScaling=true (v1.8+: a cpu/memory change is resized in place instead of recreating the pod)')
     .option('--tour', 'start a private sandbox and walk through it, printing every command and its output, then exit: a CloneSet under partition 90% (set image, status, explain partition, partition 0, undo, history), the same CloneSet released by a Kruise Rollout canary (status --until=paused, describe rollout, approve), a Deployment migrated to a CloneSet, and a BroadcastJob waited for')
-    .addHelpText(
-      'after',
-      [
-        '',
-        'The kubeconfig is written atomically once the server accepts requests (scripts can wait for the file)',
-        'and removed again when the sandbox stops. Stop with Ctrl-C or SIGTERM (exit 0).',
-        '',
-        'Examples:',
-        `  ${ctx.programName} sandbox --kubeconfig-out /tmp/sandbox.kubeconfig`,
-        '  export KUBECONFIG=/tmp/sandbox.kubeconfig; kubectl get nodes',
-        `  ${ctx.programName} sandbox --kruise master --crds ../shared/kruise-crds/master --tls`,
-        `  ${ctx.programName} sandbox --crds ../shared/kruise-crds/v1.9.0 --crds ../shared/kruise-rollout-crds/v0.6.2`,
-      ].join('\n'),
-    )
+    .notes(`
+      The kubeconfig is written atomically once the server accepts requests (scripts can wait for the file)
+      and removed again when the sandbox stops. Stop with Ctrl-C or SIGTERM (exit 0).`)
+    .examples(`
+      # Start a sandbox, and point kubectl at it from another shell
+      ${ctx.programName} sandbox --kubeconfig-out /tmp/sandbox.kubeconfig
+      export KUBECONFIG=/tmp/sandbox.kubeconfig; kubectl get nodes
+
+      # Imitate Kruise master with its CRDs (schema validation), over HTTPS
+      ${ctx.programName} sandbox --kruise master --crds ../shared/kruise-crds/master --tls
+
+      # Kruise and Kruise Rollout from their CRD folders
+      ${ctx.programName} sandbox --crds ../shared/kruise-crds/v1.9.0 --crds ../shared/kruise-rollout-crds/v0.6.2`)
     .action(lazyAction(ctx, () => import('./sandbox')));
 }

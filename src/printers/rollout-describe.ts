@@ -67,86 +67,208 @@ function groupTitle(g: DescribePodGroup): string {
   return parts.join('  ');
 }
 
-function indent(text: string, by = '  '): string {
-  return text
-    .split('\n')
-    .map((l) => (l ? `${by}${l}` : l))
-    .join('\n');
-}
-
 /** Step index of the release as "2/3" ("-/3" before the first step). */
 export function stepOfSteps(view: RolloutDescribeView): string {
   return `${view.currentStepIndex ?? '-'}/${view.steps.length}`;
 }
 
-export function renderRolloutDescribe(view: RolloutDescribeView, opts: RolloutDescribeOptions): string {
+/** The text of `describe rollout` by section, each a list of lines (no newlines inside). */
+interface DescribeSections {
+  header: string[];
+  revisions: string[];
+  steps: string[];
+  pods: { title: string; groups: Array<{ title: string; header: string; rows: string[]; ready: string }>; total: number };
+  conditions: string[];
+}
+
+function tableLines(text: string, by: string): string[] {
+  return text
+    .slice(0, -1)
+    .split('\n')
+    .map((l) => `${by}${l}`);
+}
+
+/**
+ * A labelled field's lines: `Label:` padded to 16 columns, then the value; with `columns`, a value
+ * longer than the line folds at spaces onto lines indented as the value (a word longer than the
+ * room is cut where the line ends).
+ */
+function fieldLines(label: string, value: string, columns: number | undefined, colour: (s: string) => string = (s) => s): string[] {
+  const pad = 16;
+  const head = `${label}:`.padEnd(pad);
+  const room = columns ? columns - pad : 0;
+  if (room < 20 || value.length <= room) return [`${head}${colour(value)}`];
+  const pieces: string[] = [];
+  let line = '';
+  for (let word of value.split(' ')) {
+    while (word.length > room) {
+      if (line) pieces.push(line);
+      pieces.push(word.slice(0, room));
+      word = word.slice(room);
+      line = '';
+    }
+    if (line && line.length + 1 + word.length > room) {
+      pieces.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) pieces.push(line);
+  return pieces.map((piece, i) => `${i === 0 ? head : ' '.repeat(pad)}${colour(piece)}`);
+}
+
+/** `columns`: fold the long fields to that width, and leave the step's wait (the Waiting field says it) out of the Steps table. */
+function describeSections(view: RolloutDescribeView, opts: RolloutDescribeOptions, columns?: number): DescribeSections {
   const p = opts.palette ?? plain;
-  const field = (label: string, value: string): string => `${`${label}:`.padEnd(16)}${value}`;
-  const lines: string[] = [];
-  lines.push(field('Name', view.name));
-  lines.push(field('Namespace', view.namespace));
-  lines.push(field('API Version', view.apiVersion));
+  const header: string[] = [];
+  const field = (label: string, value: string, fold = false, colour?: (s: string) => string): void => {
+    header.push(...(fold ? fieldLines(label, value, columns, colour) : [`${`${label}:`.padEnd(16)}${colour ? colour(value) : value}`]));
+  };
+  field('Name', view.name);
+  field('Namespace', view.namespace);
+  field('API Version', view.apiVersion);
   const wl = view.workload;
   const wlText = wl.kind ? `${wl.kind}/${wl.name}${wl.found ? (wl.replicas !== undefined ? ` (${wl.replicas} replicas)` : '') : ' — not found'}` : '<none>';
-  lines.push(field('Workload', wlText));
-  lines.push(field('Strategy', view.strategy === 'blueGreen' ? 'blue-green' : 'canary'));
-  lines.push(field('Status', stateColour(view, p)(`${view.verdict.state}`) + (view.paused ? ' (spec.strategy.paused)' : '') + (view.disabled ? ' (disabled)' : '')));
-  lines.push(field('Phase', view.phase ?? '<none>'));
-  lines.push(field('Message', view.verdict.message));
-  if (view.message && view.message !== view.verdict.message) lines.push(field('Controller', view.message));
+  field('Workload', wlText);
+  field('Strategy', view.strategy === 'blueGreen' ? 'blue-green' : 'canary');
+  field('Status', stateColour(view, p)(`${view.verdict.state}`) + (view.paused ? ' (spec.strategy.paused)' : '') + (view.disabled ? ' (disabled)' : ''));
+  field('Phase', view.phase ?? '<none>');
+  field('Message', view.verdict.message, true);
+  if (view.message && view.message !== view.verdict.message) field('Controller', view.message, true);
   const current = view.steps.find((s) => s.progress === 'current');
-  lines.push(field('Step', `${stepOfSteps(view)}${view.currentStepState ? ` ${view.currentStepState}` : ''}`));
+  field('Step', `${stepOfSteps(view)}${view.currentStepState ? ` ${view.currentStepState}` : ''}`);
   const wait = current ? stepWaitText(view, current, opts.programName) : '';
-  if (wait) lines.push(field('Waiting', p.warn(wait)));
-  lines.push(field('Traffic', view.trafficWeight ?? '<none>'));
-  if (view.rolloutID) lines.push(field('Rollout ID', `${view.rolloutID}${view.observedRolloutID !== view.rolloutID ? ` (observed ${view.observedRolloutID ?? '<none>'})` : ''}`));
+  if (wait) field('Waiting', wait, true, p.warn);
+  field('Traffic', view.trafficWeight ?? '<none>');
+  if (view.rolloutID) field('Rollout ID', `${view.rolloutID}${view.observedRolloutID !== view.rolloutID ? ` (observed ${view.observedRolloutID ?? '<none>'})` : ''}`);
   if (view.batch) {
     const b = view.batch;
-    lines.push(field('Batch', `${b.currentBatch}/${b.batches} ${b.batchState ?? ''}`.trimEnd() + ` (updated ${b.updatedReplicas ?? 0}, ready ${b.updatedReadyReplicas ?? 0})`));
+    field('Batch', `${b.currentBatch}/${b.batches} ${b.batchState ?? ''}`.trimEnd() + ` (updated ${b.updatedReplicas ?? 0}, ready ${b.updatedReadyReplicas ?? 0})`);
   }
-  let text = `${lines.join('\n')}\n`;
 
-  text += 'Revisions:\n';
-  text += indent(
-    formatTable(
-      ['ROLE', 'REVISION', 'PODS', 'READY', 'IMAGES'],
-      [
-        ['stable', view.stable.revision, view.stable.pods, view.stable.readyPods, view.stable.images.join(',')],
-        ['canary', view.canary.revision, view.canary.pods, view.canary.readyPods, view.canary.images.join(',')],
-      ],
+  const revisions = [
+    'Revisions:',
+    ...tableLines(
+      formatTable(
+        ['ROLE', 'REVISION', 'PODS', 'READY', 'IMAGES'],
+        [
+          ['stable', view.stable.revision, view.stable.pods, view.stable.readyPods, view.stable.images.join(',')],
+          ['canary', view.canary.revision, view.canary.pods, view.canary.readyPods, view.canary.images.join(',')],
+        ],
+      ),
+      '  ',
     ),
-  );
+  ];
 
-  text += 'Steps:\n';
-  text += indent(
-    formatTable(
-      ['', 'STEP', 'REPLICAS', 'TRAFFIC', 'PAUSE', 'STATE'],
-      view.steps.map((s) => {
-        const state = s.progress === 'current' ? [s.state ?? '', stepWaitText(view, s, opts.programName)].filter(Boolean).join(', ') : s.progress;
-        return [STEP_MARK[s.progress], s.index, replicasText(s), s.traffic ?? '-', pauseText(s), state];
-      }),
+  const steps = [
+    'Steps:',
+    ...tableLines(
+      formatTable(
+        ['', 'STEP', 'REPLICAS', 'TRAFFIC', 'PAUSE', 'STATE'],
+        view.steps.map((s) => {
+          const waitText = columns ? '' : stepWaitText(view, s, opts.programName);
+          const state = s.progress === 'current' ? [s.state ?? '', waitText].filter(Boolean).join(', ') : s.progress;
+          return [STEP_MARK[s.progress], s.index, replicasText(s), s.traffic ?? '-', pauseText(s), state];
+        }),
+      ),
+      '  ',
     ),
-  );
+  ];
 
-  text += `Pods:${view.podGroups.length === 0 ? ' <none>' : ''}\n`;
+  const pods: DescribeSections['pods'] = { title: `Pods:${view.podGroups.length === 0 ? ' <none>' : ''}`, groups: [], total: 0 };
   for (const g of view.podGroups) {
     const ready = g.pods.filter((x) => x.ready).length;
-    text += `  ${groupTitle(g)}  (${ready}/${g.pods.length} ready)\n`;
-    text += indent(
+    const [head, ...rows] = tableLines(
       formatTable(
         ['NAME', 'READY', 'STATUS', 'AGE'],
         g.pods.map((x) => [x.name, x.ready ? p.ok('yes') : p.bad('no'), x.reason ? p.bad(x.reason) : x.phase, x.ageSeconds === undefined ? '<unknown>' : formatSeconds(x.ageSeconds)]),
       ),
       '    ',
     );
+    pods.groups.push({ title: `  ${groupTitle(g)}  (${ready}/${g.pods.length} ready)`, header: head!, rows, ready: `${g.role} ${ready}/${g.pods.length}` });
+    pods.total += g.pods.length;
   }
 
   const recent = view.conditions.slice(0, 5);
-  text += `Conditions:${recent.length === 0 ? ' <none>' : ''}\n`;
+  const conditions = [`Conditions:${recent.length === 0 ? ' <none>' : ''}`];
   if (recent.length > 0) {
-    text += indent(formatTable(['TYPE', 'STATUS', 'REASON', 'UPDATED', 'MESSAGE'], recent.map((c) => [c.type, c.status, c.reason, c.lastUpdateTime ?? c.lastTransitionTime, c.message])));
+    conditions.push(...tableLines(formatTable(['TYPE', 'STATUS', 'REASON', 'UPDATED', 'MESSAGE'], recent.map((c) => [c.type, c.status, c.reason, c.lastUpdateTime ?? c.lastTransitionTime, c.message])), '  '));
   }
-  return text;
+  return { header, revisions, steps, pods, conditions };
+}
+
+function podLines(pods: DescribeSections['pods']): string[] {
+  return [pods.title, ...pods.groups.flatMap((g) => [g.title, g.header, ...g.rows])];
+}
+
+function text(lines: readonly string[]): string {
+  return lines.map((l) => `${l}\n`).join('');
+}
+
+export function renderRolloutDescribe(view: RolloutDescribeView, opts: RolloutDescribeOptions): string {
+  const s = describeSections(view, opts);
+  return text([...s.header, ...s.revisions, ...s.steps, ...podLines(s.pods), ...s.conditions]);
+}
+
+const LEFT_OUT = 'a taller terminal shows them';
+
+/**
+ * One frame of `describe rollout -w` for a terminal of `rows` × `columns`, in at most rows - 1 rows
+ * (one kept for the cursor: a taller frame could not be redrawn in place). The header (long fields
+ * folded to the width) and the Steps table always show; then, as room allows, the Revisions table,
+ * the pods (cut to what fits, with a `... N more pods` line) and the Conditions. A terminal too
+ * small even for the header and steps gets the frame cut from the bottom (fitToTerminal).
+ */
+export function renderRolloutFrame(view: RolloutDescribeView, opts: RolloutDescribeOptions, size: { columns?: number; rows?: number }): string {
+  const { columns, rows } = size;
+  const s = describeSections(view, opts, columns);
+  const all = [...s.header, ...s.revisions, ...s.steps, ...podLines(s.pods), ...s.conditions];
+  const height = (lines: readonly string[]): number => terminalRows(text(lines), columns);
+  if (!rows || height(all) < rows) return text(all);
+  let room = rows - 1 - height([...s.header, ...s.steps]);
+  if (room < 0) return fitToTerminal(text(all), columns, rows);
+  const take = (lines: readonly string[]): boolean => {
+    const need = height(lines);
+    if (need > room) return false;
+    room -= need;
+    return true;
+  };
+  const revisions = take(s.revisions) ? s.revisions : [];
+  const pods = fitPods(s.pods, room, height);
+  room -= height(pods);
+  const conditions = take(s.conditions) ? s.conditions : room > 0 && s.conditions.length > 1 ? [`Conditions: ${s.conditions.length - 2} left out (${LEFT_OUT})`] : [];
+  return text([...s.header, ...revisions, ...s.steps, ...pods, ...conditions]);
+}
+
+/** The pods in `room` rows: whole, or each group's title and header with its first pods and one `... N more pods` line. */
+function fitPods(pods: DescribeSections['pods'], room: number, height: (lines: readonly string[]) => number): string[] {
+  const whole = podLines(pods);
+  if (height(whole) <= room) return whole;
+  if (room < 1) return [];
+  const more = (n: number): string => `  ... ${n} more pod${n === 1 ? '' : 's'} (${LEFT_OUT})`;
+  // Rows for the pods, after the section's title and the closing line.
+  let left = room - height([pods.title]) - height([more(pods.total)]);
+  if (left < 3) {
+    // No room for a table: how many are ready, by role, in one line.
+    const counts = `Pods: ${pods.groups.map((g) => g.ready).join(', ')} ready (${LEFT_OUT})`;
+    return height([counts]) <= room ? [counts] : [];
+  }
+  const out = [pods.title];
+  let shown = 0;
+  for (const g of pods.groups) {
+    const head = height([g.title, g.header]);
+    if (left - head < height(g.rows.slice(0, 1))) break;
+    out.push(g.title, g.header);
+    left -= head;
+    for (const row of g.rows) {
+      const need = height([row]);
+      if (need > left) break;
+      out.push(row);
+      left -= need;
+      shown++;
+    }
+  }
+  out.push(more(pods.total - shown));
+  return out;
 }
 
 /**

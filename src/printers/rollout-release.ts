@@ -2,6 +2,8 @@
 // (the gate's message, with the traffic weight of the step) or one JSON Lines object with the
 // contract's fields (state, step, steps, stepState, revisions, canary pods, trafficWeight).
 import type { FailingPod, ReleaseStage, RolloutRelease } from '../kruise/rollout/gate';
+import { apiGroupOf } from '../kruise/api-version';
+import { resourceName } from './output';
 
 /** The gate's states plus the watcher's own TimedOut. */
 export type ReleaseReportState = RolloutRelease['state'] | 'TimedOut';
@@ -18,6 +20,13 @@ export interface ReleaseReport extends Omit<RolloutRelease, 'state'> {
   workloadState?: string;
   /** A failing pod of the workload whose grace runs down. */
   failing?: FailingPod;
+  /** The objects named on the command line that this release gates (its workload, the Rollout, or both), as -o name prints them. */
+  gated?: readonly string[];
+}
+
+/** -o name: the objects the release gates, else the Rollout itself (`rollout.rollouts.kruise.io/web`). */
+export function releaseNames(r: Pick<ReleaseReport, 'gated' | 'apiVersion' | 'name'>): readonly string[] {
+  return r.gated?.length ? r.gated : [resourceName('Rollout', apiGroupOf(r.apiVersion), r.name)];
 }
 
 /** `pod web-2rh8p ImagePullBackOff, failing the rollout in 56s` (the same words as a workload's gate). */

@@ -2,7 +2,8 @@
 // src/kruise/progress.ts, plus a failing pod's countdown), or one JSON Lines object / YAML
 // document / jsonpath result with the contract's fields.
 import type { RolloutProgress } from '../kruise/progress';
-import { yamlStreamDocument, type OutputFormat } from './output';
+import { resourceName, yamlStreamDocument, type OutputFormat } from './output';
+import { apiGroupOf } from '../kruise/api-version';
 import { compileJsonPath } from './jsonpath';
 
 /** Whole seconds left before a failing pod fails the rollout (never below 0). */
@@ -81,6 +82,11 @@ export function statusDocument(p: RolloutProgress, now: number, format: OutputFo
   const view = statusView(p, now);
   if (format.kind === 'jsonpath') return compileJsonPath(format.template).execute(view);
   return yamlStreamDocument(view, format.kind === 'yaml' ? format : {}, index);
+}
+
+/** -o name: the object as kubectl's name printer writes it (`cloneset.apps.kruise.io/web`). */
+export function statusName(p: Pick<RolloutProgress, 'kind' | 'apiVersion' | 'name'>): string {
+  return resourceName(p.kind, apiGroupOf(p.apiVersion), p.name);
 }
 
 /** Identity of a state for de-duplication: a new line only when this changes (not on every countdown second). */

@@ -19,8 +19,9 @@ function run(cmd: string, args: string[]) {
 test('--help lists the subcommands, global flags and exit codes, and exits 0', () => {
   const r = run(join(bin, 'kubectl-kruise'), ['--help']);
   assert.equal(r.code, 0);
-  assert.match(r.stdout, /^Usage: kubectl kruise <command> \[flags\]/);
-  assert.match(r.stdout, /completion/);
+  assert.match(r.stdout, /^OpenKruise workloads from the command line/);
+  assert.match(r.stdout, /\nUsage:\n {2}kubectl kruise \[flags\] \[options\]\n/);
+  assert.match(r.stdout, /^Available Commands:\n(?: {2}\S.*\n)*? {2}completion {3,}Print a shell completion script/m);
   assert.match(r.stdout, /--kubeconfig/);
   assert.match(r.stdout, /^ {2}3 {4}timed out/m);
   assert.match(r.stdout, /^ {2}130 {2}interrupted \(Ctrl-C\)/m);
@@ -72,7 +73,7 @@ test('a group lists all its subcommands, runs one with only its own flags, and s
   for (const sub of ['status', 'undo', 'history', 'pause', 'resume', 'restart']) assert.match(group.stdout, new RegExp(`^  ${sub} `, 'm'));
   const pause = run(k, ['rollout', 'pause', '--help']);
   assert.equal(pause.code, 0);
-  assert.match(pause.stdout, /^Usage: kubectl kruise rollout pause TYPE\/NAME\.\.\. \[flags\]/);
+  assert.match(pause.stdout, /\nUsage:\n {2}kubectl kruise rollout pause TYPE\/NAME\.\.\. \[flags\] \[options\]\n/);
   const typo = run(k, ['rollout', 'pase', 'cloneset/web']);
   assert.equal(typo.code, 2);
   assert.match(typo.stderr, /^error: unknown command 'pase'\n\(Did you mean pause\?\)/);
@@ -85,10 +86,32 @@ test('a group lists all its subcommands, runs one with only its own flags, and s
   assert.match(flag.stderr, /^error: unknown option '--frob'/);
 });
 
-/** The names of a help page's "Commands:" section (aliases and `help` left out). */
+/** The names of a help page's "Available Commands:" section. */
 function commandNames(help: string): string[] {
-  const section = /^Commands:\n([\s\S]*?)(?:\n\n|(?![\s\S]))/m.exec(help)?.[1] ?? '';
-  return [...section.matchAll(/^ {2}([a-z][\w-]*)/gm)].map((m) => m[1]!).filter((n) => n !== 'help');
+  const section = /^Available Commands:\n([\s\S]*?)(?:\n\n|(?![\s\S]))/m.exec(help)?.[1] ?? '';
+  return [...section.matchAll(/^ {2}([a-z][\w-]*)/gm)].map((m) => m[1]!);
+}
+
+/** kubectl's section headers (templates.go: Examples, Available Commands, Options, Usage), in the order a help page has them. */
+function kubectlSections(help: string): string[] {
+  return [...help.matchAll(/^(Examples|Available Commands|Options|Usage):$/gm)].map((m) => m[1]!);
+}
+
+const KUBECTL_ORDER = ['Examples', 'Available Commands', 'Options', 'Usage'];
+const OPTIONS_TIP = 'Use "kubectl kruise options" for a list of global command-line options (applies to all commands).\n';
+
+/** Asserts kubectl's layout: description first, kubectl's sections in its order, Examples as `# comment` then commands. */
+function assertKubectlShape(help: string, what: string): void {
+  assert.match(help, /^[A-Z`]/, `${what}: starts with its description`);
+  const sections = kubectlSections(help);
+  assert.deepEqual(sections, KUBECTL_ORDER.filter((s) => sections.includes(s)), `${what}: section order`);
+  assert.ok(sections.includes('Usage'), `${what}: a Usage section`);
+  const examples = /^Examples:\n([\s\S]*?)\n\n(?:Available Commands|Options|Usage):$/m.exec(help)?.[1];
+  if (examples !== undefined) {
+    assert.match(examples, /^ {2}# \S/, `${what}: examples open with a comment`);
+    assert.deepEqual(examples.split('\n').filter((l) => l !== '' && !l.startsWith('  ')), [], `${what}: examples indented`);
+  }
+  assert.deepEqual(help.split('\n').filter((l) => /\s$/.test(l)), [], `${what}: trailing blanks`);
 }
 
 test('every group and every subcommand answers --help with its own usage, laid out like the rest', () => {
@@ -101,24 +124,62 @@ test('every group and every subcommand answers --help with its own usage, laid o
   for (const group of groups) {
     const g = run(k, [group, '--help']);
     assert.equal(g.code, 0, `${group} --help: ${g.stderr}`);
-    assert.match(g.stdout, new RegExp(`^Usage: kubectl kruise ${group} `), group);
-    for (const sub of commandNames(g.stdout)) {
+    assert.match(g.stdout, new RegExp(`\nUsage:\n {2}kubectl kruise ${group} `), group);
+    assertKubectlShape(g.stdout, group);
+    const subs = commandNames(g.stdout);
+    // A group closes with where to go next; a command that runs, with where the global flags are.
+    if (subs.length) assert.ok(g.stdout.endsWith(`\nUse "kubectl kruise ${group} <command> --help" for more information about a given command.\n`), group);
+    else assert.ok(g.stdout.endsWith(`\n\n${OPTIONS_TIP}`), group);
+    for (const sub of subs) {
       subcommands++;
       const s = run(k, [group, sub, '--help']);
       assert.equal(s.code, 0, `${group} ${sub} --help: ${s.stderr}`);
-      assert.match(s.stdout, new RegExp(`^Usage: kubectl kruise ${group} ${sub}\\b`), `${group} ${sub}`);
-      // Help text added after the options starts at the margin ("Examples:"), with no trailing blanks.
-      assert.match(s.stdout, /^Examples?:\n {2}kubectl kruise /m, `${group} ${sub}: examples at the margin`);
-      assert.deepEqual(s.stdout.split('\n').filter((l) => /\s$/.test(l)), [], `${group} ${sub}: trailing blanks`);
+      assert.match(s.stdout, new RegExp(`\nUsage:\n {2}kubectl kruise ${group} ${sub} .*\\[options\\]\n\n`), `${group} ${sub}`);
+      assertKubectlShape(s.stdout, `${group} ${sub}`);
+      assert.match(s.stdout, /^Examples:\n {2}# /m, `${group} ${sub}: examples`);
+      assert.ok(s.stdout.endsWith(`\n\n${OPTIONS_TIP}`), `${group} ${sub}: closing line`);
     }
   }
   assert.ok(subcommands >= 10, `subcommands checked: ${subcommands}`);
 });
 
+test('help reads as kubectl\'s: `rollout status --help` has kubectl\'s sections in kubectl\'s order, and `options` lists the global flags', () => {
+  const ours = run(join(bin, 'kubectl-kruise'), ['rollout', 'status', '--help']);
+  const theirs = run('/usr/bin/kubectl', ['rollout', 'status', '--help']);
+  assert.equal(ours.code, 0, ours.stderr);
+  assert.equal(theirs.code, 0, theirs.stderr);
+  // The headers kubectl prints, in its order; ours, of those, in ours.
+  const headers = (help: string) => [...help.matchAll(/^([A-Z][A-Za-z ]*):$/gm)].map((m) => m[1]!);
+  const kubectlHeaders = headers(theirs.stdout);
+  assert.deepEqual(kubectlHeaders, ['Examples', 'Options', 'Usage']);
+  assert.deepEqual(headers(ours.stdout).filter((h) => kubectlHeaders.includes(h)), kubectlHeaders);
+  // Both open with the description and close with the pointer to the global options.
+  for (const help of [ours.stdout, theirs.stdout]) {
+    assert.match(help, /^[A-Z][^\n]*\n\n/);
+    assert.match(help, /\nUsage:\n {2}kubectl (?:kruise )?rollout status .*\[flags\] \[options\]\n\nUse "kubectl (?:kruise )?options" for a list of global command-line options \(applies to all commands\)\.\n$/);
+  }
+  // A flag as pflag prints it: the default after `=`, the description on the next line after a tab.
+  assert.match(ours.stdout, /^ {4}-w, --watch=true:\n\twatch until done/m);
+  assert.match(theirs.stdout, /^ {4}-w, --watch=true:\n\t\S/m);
+  assert.match(ours.stdout, /^ {4}--timeout=0:\n\t/m);
+  assert.match(ours.stdout, /^ {4}-f, --filename=\[\]:\n\t/m);
+  assert.doesNotMatch(ours.stdout, /--help/);
+  // Our own sections (states, exit codes, JSON fields) sit where kubectl has its long description: before Examples.
+  assert.ok(ours.stdout.indexOf('Exit codes: 0 done') < ours.stdout.indexOf('\nExamples:\n'));
+
+  const options = run(join(bin, 'kubectl-kruise'), ['options']);
+  assert.equal(options.code, 0, options.stderr);
+  assert.match(options.stdout, /^The following options can be passed to any command:\n\n/);
+  assert.match(options.stdout, /^ {4}-n, --namespace='':\n\t\S/m);
+  assert.match(options.stdout, /^ {4}--as-group=\[\]:\n\t\S/m);
+  assert.match(options.stdout, /^ {4}--insecure-skip-tls-verify=false:\n\t\S/m);
+  assert.doesNotMatch(run(join(bin, 'kubectl-kruise'), ['--help']).stdout, /^ {2}options\b/m, 'hidden from the list, as kubectl\'s');
+});
+
 test('through kubectl: `kubectl kruise --help` works and `kubectl plugin list` has no warnings', () => {
   const help = run('/usr/bin/kubectl', ['kruise', '--help']);
   assert.equal(help.code, 0);
-  assert.match(help.stdout, /Usage: kubectl kruise/);
+  assert.match(help.stdout, /\nUsage:\n {2}kubectl kruise /);
   const list = run('/usr/bin/kubectl', ['plugin', 'list']);
   assert.equal(list.code, 0);
   assert.match(list.stdout, /bin\/kubectl-kruise$/m);

@@ -86,19 +86,35 @@ describe('describe rollout -w in a terminal (tmux)', { skip }, () => {
     assert.match(screen(win), /^interrupted$/m);
   });
 
-  it('a terminal shorter than the view: the frame is cut to fit, so redraws stay in place', async () => {
+  it('at 80×24: the header and every step stay on the screen, the pods are shortened, redraws stay in place; Ctrl-C leaves the whole last view', async () => {
     const small = `${session}-small`;
-    tmux('-u', 'new-session', '-d', '-s', small, '-x', '120', '-y', '20', `bash ${script('describe-w-small', `'${CLI_BIN}' describe rollout rollout-web -w`)}`);
-    await waitUntil('the cut frame on the screen', () => /^… \d+ more lines \(a taller terminal shows them; -o json has everything\)$/m.test(screen(small)), 20_000);
+    tmux('-u', 'new-session', '-d', '-s', small, '-x', '80', '-y', '24', `bash ${script('describe-w-small', `'${CLI_BIN}' describe rollout rollout-web -w`)}`);
+    const podRows = (text: string): number => text.match(/^ {4}web-\S+\s+(?:yes|no)\s/gm)?.length ?? 0;
+    await waitUntil('the fitted frame on the screen', () => /^Steps:$/m.test(screen(small)), 20_000);
+    const fitted = screen(small);
+    // The header and the whole Steps table; the pods cut to what fits, never the steps.
+    assert.match(fitted, /^Name:\s+rollout-web$/m);
+    assert.match(fitted, /^Status:\s+Complete$/m);
+    const steps = fitted.slice(fitted.indexOf('Steps:\n')).split('\n').slice(2).filter((l) => /^ {2}\S\s+\d+\s/.test(l));
+    assert.ok(steps.length >= 2 && steps.every((l) => l.startsWith('  ✔')), fitted);
+    assert.ok(podRows(fitted) < 8, fitted);
+    assert.match(fitted, /^(?:Pods: canary \d+\/\d+, stable \d+\/\d+ ready|  \.\.\. \d+ more pods?) \(a taller terminal shows them\)$/m);
+    assert.doesNotMatch(fitted, /more lines/);
+    assert.ok(fitted.split('\n').every((l) => [...l].length <= 80), fitted);
     // Three changes of the Rollout's message, each redrawn; then the scrollback still holds no earlier frame.
     for (let i = 1; i <= 3; i++) {
       await writeRolloutStatus(sb, 'v1beta1', rev, { step: 3, state: 'Completed', canaryReplicas: 8, phase: 'Healthy', succeeded: 'True', message: `Rollout progressing has been completed (${i})` });
       await waitUntil(`redraw ${i}`, () => screen(small).includes(`completed (${i})`), 10_000);
     }
-    const all = tmux('capture-pane', '-p', '-S', '-', '-t', small);
-    assert.equal(all.match(/^Name:/gm)?.length, 1, all);
+    assert.equal(tmux('capture-pane', '-p', '-S', '-', '-t', small).match(/^Name:/gm)?.length, 1);
     tmux('send-keys', '-t', small, 'C-c');
     await waitUntil('the command ends on Ctrl-C', () => /EXIT=130/.test(screen(small)), 10_000);
+    // The last view whole: every pod and the conditions, once.
+    const all = tmux('capture-pane', '-p', '-S', '-', '-t', small);
+    assert.equal(all.match(/^Name:/gm)?.length, 1, all);
+    assert.equal(podRows(all), 8, all);
+    assert.match(all, /^Conditions:\n\s+TYPE\s+STATUS/m);
+    assert.match(all, /^interrupted$/m);
   });
 
   it('colours on the terminal only: with stdout redirected to a file (stderr still a terminal) the text is plain', async () => {

@@ -44,7 +44,7 @@ test('every command group prints the same help shape: no "help [command]", no co
   for (const group of ['rollout', 'set', 'create', 'get', 'describe', 'explain']) {
     const r = await runCli([group, '--help'], { kubeconfig: sb.kubeconfig });
     assert.equal(r.code, 0, `${group}: ${r.stderr}`);
-    assert.match(r.stdout, new RegExp(`^Usage: kubectl[ -]kruise ${group} \\S`), group);
+    assert.match(r.stdout, new RegExp(`\nUsage:\n {2}kubectl[ -]kruise ${group} \\S`), group);
     assert.doesNotMatch(r.stdout, /help \[command\]/, group);
     assert.doesNotMatch(r.stdout, /\[options\] \[command\]/, group);
   }

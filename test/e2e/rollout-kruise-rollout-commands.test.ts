@@ -154,6 +154,19 @@ describe('Kruise Rollout commands against a sandbox with the real CRDs (status w
     assert.match(paused.stdout, /^rollout "web-rollout" is waiting for approval at step 1\/4 \(1 of 1 canary pods ready\): approve it to continue\n$/);
   });
 
+  it('status -o name: the object named (the Rollout, or the workload it releases) once the --until point is reached; nothing before', async () => {
+    await setStatus('web-rollout', { step: 1, state: 'StepPaused', workloadGeneration: wlGen });
+    const rollout = await runCli(['rollout', 'status', 'rollout/web-rollout', '--watch=false', '--until=paused', '-o', 'name'], { kubeconfig: sb.kubeconfig });
+    assert.equal(rollout.code, 0, summary(rollout));
+    assert.equal(rollout.stdout, 'rollout.rollouts.kruise.io/web-rollout\n');
+    const workload = await runCli(['rollout', 'status', 'cloneset/web', '--watch=false', '--until=paused', '-o', 'name'], { kubeconfig: sb.kubeconfig });
+    assert.equal(workload.code, 0, summary(workload));
+    assert.equal(workload.stdout, 'cloneset.apps.kruise.io/web\n');
+    const notYet = await runCli(['rollout', 'status', 'cloneset/web', '--watch=false', '-o', 'name'], { kubeconfig: sb.kubeconfig });
+    assert.equal(notYet.code, 4, summary(notYet));
+    assert.equal(notYet.stdout, '');
+  });
+
   it('status cloneset/web follows the Rollout releasing it and says so on stderr (one list of Rollouts); a CloneSet without Rollout is unchanged', async () => {
     await setStatus('web-rollout', { step: 3, state: 'StepUpgrade', ready: 1, replicas: 3, workloadGeneration: wlGen });
     sb.clearAudit();

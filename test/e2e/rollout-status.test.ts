@@ -62,6 +62,17 @@ test('partition 0: waits for all 8 and reports Complete (human output through ku
   assert.equal(pods.filter((p) => p.metadata.labels['controller-revision-hash'] === cs.status.updateRevision && isPodReady(p)).length, 8);
 });
 
+test("-o name: each gated object's name once, when it passes, as kubectl's name printer writes it; no summary table", async () => {
+  await applyFixture(sb, 'statefulset-cache.yaml');
+  await setImage('nginx:1.29');
+  const r = await runCli(['rollout', 'status', 'cloneset/web', 'statefulset/cache', '-o', 'name', '--timeout=30s'], { kubeconfig: sb.kubeconfig, timeoutMs: 40_000 });
+  assert.equal(r.code, 0, summary(r));
+  const lines = r.stdout.split('\n');
+  assert.equal(lines.pop(), '', 'each name ends its line');
+  assert.deepEqual(lines.sort(), ['cloneset.apps.kruise.io/web', 'statefulset.apps/cache']);
+  await waitSettled(sb, PATHS.cloneset());
+});
+
 test('a fail-pull image fails the rollout after --failure-grace, naming the pod and the reason', async () => {
   await setImage('nginx:fail-pull');
   const r = await runCli(['rollout', 'status', 'cloneset/web', '--failure-grace=2s', '--timeout=40s'], { kubeconfig: sb.kubeconfig, timeoutMs: 50_000 });
@@ -86,6 +97,10 @@ test('paused with --watch=false exits 4 (Paused); --watch=false on a finished ro
   const r = await runCli(['rollout', 'status', 'cloneset/web', '--watch=false', '-o', 'json'], { kubeconfig: sb.kubeconfig });
   assert.equal(r.code, 4, summary(r));
   assert.equal(jsonLines(r.stdout).pop().state, 'Paused');
+  // Not passed: -o name prints nothing.
+  const names = await runCli(['rollout', 'status', 'cloneset/web', '--watch=false', '-o', 'name'], { kubeconfig: sb.kubeconfig });
+  assert.equal(names.code, 4, summary(names));
+  assert.equal(names.stdout, '');
   const resume = await runCli(['rollout', 'resume', 'cloneset/web'], { kubeconfig: sb.kubeconfig });
   assert.equal(resume.code, 0, summary(resume));
   await waitSettled(sb, PATHS.cloneset(), 30_000);

@@ -78,7 +78,7 @@ describe('the standalone executable, alone in a folder, with no Node.js on PATH'
       assert.equal(v.stdout, `Plugin Version: v${version}\n`);
       const help = run(cmd[0]!, [...cmd.slice(1), '--help']);
       assert.equal(help.code, 0, help.stderr);
-      assert.match(help.stdout, /^Usage: kubectl kruise <command> \[flags\]/);
+      assert.match(help.stdout, /\nUsage:\n {2}kubectl kruise \[flags\] \[options\]\n/);
       assert.equal(help.stderr, '');
     }
     const list = run('kubectl', ['plugin', 'list']);

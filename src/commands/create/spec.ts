@@ -1,14 +1,13 @@
 // `create pps|job|broadcastjob`: names, flags and help only; the implementations load lazily.
-import type { Command } from 'commander';
+import type { KruiseCommand } from '../../cli/help';
 import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
 
-export function registerCreate(program: Command, ctx: CommandContext, shallow = false): void {
+export function registerCreate(program: KruiseCommand, ctx: CommandContext, shallow = false): void {
   const p = ctx.programName;
   const create = program
     .command('create')
     .description('create Kruise objects (pps: PersistentPodState; job, broadcastjob: a run of an AdvancedCronJob)')
-    .usage('pps|job|broadcastjob NAME [flags]')
     .helpCommand(false);
   if (shallow) return;
   create
@@ -26,13 +25,18 @@ export function registerCreate(program: Command, ctx: CommandContext, shallow = 
     .option('--preview', 'print the pod states that would be recorded now (nothing is created)')
     .option('--dry-run [mode]', 'none, client or server')
     .option('-o, --output <format>', 'yaml, json, name or jsonpath=TEMPLATE')
-    .addHelpText(
-      'after',
-      `\nExamples:\n  ${p} create pps db --for sts/db --required-topology topology.kubernetes.io/zone --preferred-topology kubernetes.io/hostname:80\n  ${p} create pps --for asts/db --auto --preferred-topology kubernetes.io/hostname\n  ${p} create pps db --for sts/db --required-topology topology.kubernetes.io/zone --preview`,
-    )
+    .examples(`
+      # Keep the pods of StatefulSet db in their zone, preferably on their node
+      ${p} create pps db --for sts/db --required-topology topology.kubernetes.io/zone --preferred-topology kubernetes.io/hostname:80
+
+      # Let Kruise create and name the PersistentPodState of an Advanced StatefulSet
+      ${p} create pps --for asts/db --auto --preferred-topology kubernetes.io/hostname
+
+      # Print the pod states that would be recorded, creating nothing
+      ${p} create pps db --for sts/db --required-topology topology.kubernetes.io/zone --preview`)
     .action(lazyAction(ctx, () => import('./pps')));
 
-  const runFlags = (c: Command, kind: string) =>
+  const runFlags = (c: KruiseCommand, kind: string) =>
     c
       .option('--from <TYPE/NAME>', `the cron job whose template to run now: advancedcronjob/NAME (acj)${kind === 'job' ? ' or cronjob/NAME (cj)' : ''}`)
       .option('--image <image>', `a ${kind} of one container running this image (restartPolicy Never), instead of --from`)
@@ -47,10 +51,19 @@ export function registerCreate(program: Command, ctx: CommandContext, shallow = 
       .argument('[command...]'),
     'job',
   )
-    .addHelpText(
-      'after',
-      `\nThe Job gets the template's labels and annotations, cronjob.kubernetes.io/instantiate: manual, and a controller\nreference to the cron job (so the cron job's controller counts it and garbage collection removes it with it).\nAn AdvancedCronJob holding a broadcastJobTemplate: exit 2, nothing created (use create broadcastjob).\n\nExamples:\n  ${p} create job backup-now --from advancedcronjob/nightly-backup\n  ${p} create job report-now --from cronjob/report --dry-run=client -o yaml\n  ${p} create job hello --image=busybox:1.36 -- echo hello`,
-    )
+    .notes(`
+      The Job gets the template's labels and annotations, cronjob.kubernetes.io/instantiate: manual, and a controller
+      reference to the cron job (so the cron job's controller counts it and garbage collection removes it with it).
+      An AdvancedCronJob holding a broadcastJobTemplate: exit 2, nothing created (use create broadcastjob).`)
+    .examples(`
+      # Run an AdvancedCronJob's job now
+      ${p} create job backup-now --from advancedcronjob/nightly-backup
+
+      # Print the Job a CronJob would run, creating nothing
+      ${p} create job report-now --from cronjob/report --dry-run=client -o yaml
+
+      # A Job of one container running a command
+      ${p} create job hello --image=busybox:1.36 -- echo hello`)
     .action(lazyAction(ctx, () => import('./jobs').then((m) => ({ run: m.runJob }))));
   runFlags(
     create
@@ -62,9 +75,17 @@ export function registerCreate(program: Command, ctx: CommandContext, shallow = 
       .argument('[command...]'),
     'broadcastjob',
   )
-    .addHelpText(
-      'after',
-      `\nThe BroadcastJob is written at the version the cluster serves; Kruise's webhook rules are checked first\n(restartPolicy Never or OnFailure, no dots in the name). Wait for it: ${p} rollout status broadcastjob/NAME\n\nExamples:\n  ${p} create broadcastjob warm-now --from advancedcronjob/warm-cache\n  ${p} create broadcastjob warm-now --from acj/warm-cache -o name\n  ${p} create broadcastjob hello --image=busybox:1.36 -- echo hello`,
-    )
+    .notes(`
+      The BroadcastJob is written at the version the cluster serves; Kruise's webhook rules are checked first
+      (restartPolicy Never or OnFailure, no dots in the name). Wait for it: ${p} rollout status broadcastjob/NAME`)
+    .examples(`
+      # Run an AdvancedCronJob's BroadcastJob now
+      ${p} create broadcastjob warm-now --from advancedcronjob/warm-cache
+
+      # The same, printing only its name
+      ${p} create broadcastjob warm-now --from acj/warm-cache -o name
+
+      # A BroadcastJob of one container running a command on every node
+      ${p} create broadcastjob hello --image=busybox:1.36 -- echo hello`)
     .action(lazyAction(ctx, () => import('./jobs').then((m) => ({ run: m.runBroadcastJob }))));
 }

@@ -11,7 +11,7 @@ import { describeRollout, type RolloutDescribeView } from '../../kruise/rollout/
 import { RolloutReadError } from '../../kruise/rollout/read';
 import { parseOutputFormat, yamlStreamDocument, yamlText, type OutputFormat } from '../../printers/output';
 import { paletteFor, type Palette } from '../../printers/colors';
-import { fitToTerminal, redrawInPlace, renderRolloutDescribe, rolloutChangeLine, terminalRows, viewChangeKey } from '../../printers/rollout-describe';
+import { redrawInPlace, renderRolloutDescribe, renderRolloutFrame, rolloutChangeLine, terminalRows, viewChangeKey } from '../../printers/rollout-describe';
 import type { DescribeRolloutFlags } from './rollout-type';
 import { batchReleaseResourceType, parseRolloutArgs, readRolloutObjects, rolloutResourceType, rolloutWorkloadTarget } from './rollout-source';
 
@@ -113,17 +113,27 @@ async function watchRollout(ctx: CommandContext, client: KubeClient, rt: Resourc
   let shownRows = 0;
   let sawRelease = false;
   let lastKey = '';
+  let lastView: RolloutDescribeView | undefined;
+  /** Redraws the view: fitted to the screen while watching; the last frame (the watch ends) whole, as nothing redraws it. */
+  const paint = (view: RolloutDescribeView, last: boolean): void => {
+    // The size now (the terminal may have been resized since the start).
+    const size = out as { columns?: number; rows?: number };
+    const columns = size.columns ?? ctx.term.columns;
+    const text = renderRolloutFrame(view, { programName: ctx.programName, palette }, { columns, rows: last ? undefined : size.rows });
+    out.write(redrawInPlace(text, shownRows));
+    shownRows = terminalRows(text, columns);
+  };
   const draw = (): void => {
     if (!rollout || workload === undefined || (workload && !podsSynced)) return;
     const view = viewOf(rollout, workload, [...pods.values()], br);
-    if (tty) {
-      // The size now (the terminal may have been resized since the start).
-      const size = out as { columns?: number; rows?: number };
-      const columns = size.columns ?? ctx.term.columns;
-      const text = fitToTerminal(renderRolloutDescribe(view, { programName: ctx.programName, palette }), columns, size.rows);
-      out.write(redrawInPlace(text, shownRows));
-      shownRows = terminalRows(text, columns);
-    } else {
+    lastView = view;
+    // Ends when a release seen in progress completes or fails; a Rollout already at rest when the watch
+    // starts is watched for the next release (like `kubectl get -w`), not reported as done at once.
+    const state = view.verdict.state;
+    const atRest = state === 'Complete' || state === 'Failed';
+    const ending = atRest && sawRelease;
+    if (tty) paint(view, ending);
+    else {
       const key = format.kind === 'default' ? rolloutChangeLine(view, ctx.programName) : viewChangeKey(view);
       if (key !== lastKey) {
         lastKey = key;
@@ -132,12 +142,8 @@ async function watchRollout(ctx: CommandContext, client: KubeClient, rt: Resourc
         else out.write(yamlStreamDocument(view, format.kind === 'yaml' ? format : {}, 1));
       }
     }
-    // Ends when a release seen in progress completes or fails; a Rollout already at rest when the watch
-    // starts is watched for the next release (like `kubectl get -w`), not reported as done at once.
-    const state = view.verdict.state;
-    const atRest = state === 'Complete' || state === 'Failed';
     if (!atRest) sawRelease = true;
-    else if (sawRelease) end(state === 'Complete' ? ExitCode.OK : ExitCode.FAILED);
+    else if (ending) end(state === 'Complete' ? ExitCode.OK : ExitCode.FAILED);
   };
   // Events come in bursts (a status write moves pods and the workload): draw once per burst.
   let pending: NodeJS.Immediate | undefined;
@@ -261,7 +267,11 @@ async function watchRollout(ctx: CommandContext, client: KubeClient, rt: Resourc
   // On a terminal ages and pause countdowns move every second: redraw (no request is made).
   const ticker = tty ? setInterval(schedule, 1000) : undefined;
   if (tty) out.on('resize', schedule);
-  const onAbort = (): void => end(ExitCode.INTERRUPTED);
+  // Ctrl-C: the last view drawn whole before the process exits (synchronously: cli.ts exits right after the abort).
+  const onAbort = (): void => {
+    if (tty && lastView && !ended) paint(lastView, true);
+    end(ExitCode.INTERRUPTED);
+  };
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   try {
     const code = await finished;

@@ -1,10 +1,10 @@
 // `describe pps [NAME]`, `describe rollout NAME [-w] [-o json|yaml]`: names, flags and help only;
 // the implementation loads lazily.
-import type { Command } from 'commander';
+import type { KruiseCommand } from '../../cli/help';
 import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
 
-export function registerDescribe(program: Command, ctx: CommandContext): void {
+export function registerDescribe(program: KruiseCommand, ctx: CommandContext): void {
   const p = ctx.programName;
   program
     .command('describe')
@@ -17,6 +17,20 @@ export function registerDescribe(program: Command, ctx: CommandContext): void {
     .argument('[name]')
     .option('-w, --watch', 'rollout: follow the release (redrawn in place on a terminal, one line per change otherwise) until it completes (exit 0) or is cancelled or fails (exit 1); a Rollout at rest is watched for its next release')
     .option('-o, --output <format>', 'rollout: json or yaml (the view model; with -w one document per change)')
-    .addHelpText('after', `\nExamples:\n  ${p} describe pps db\n  ${p} describe pps -n shop\n  ${p} describe rollout web\n  ${p} describe rollout web -w\n  ${p} describe rollout web -o json`)
+    .examples(`
+      # Describe PersistentPodState db
+      ${p} describe pps db
+
+      # Describe every PersistentPodState of namespace shop
+      ${p} describe pps -n shop
+
+      # Describe Kruise Rollout web: steps, revisions, traffic, pods by batch
+      ${p} describe rollout web
+
+      # Follow its release until it completes
+      ${p} describe rollout web -w
+
+      # The same view as JSON
+      ${p} describe rollout web -o json`)
     .action(lazyAction(ctx, () => import('./run')));
 }

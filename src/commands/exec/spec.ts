@@ -1,9 +1,9 @@
 // `exec`: names, flags and help only; the implementation loads lazily.
-import type { Command } from 'commander';
+import type { KruiseCommand } from '../../cli/help';
 import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
 
-export function registerExec(program: Command, ctx: CommandContext): void {
+export function registerExec(program: KruiseCommand, ctx: CommandContext): void {
   const p = ctx.programName;
   program
     .command('exec')
@@ -15,9 +15,23 @@ export function registerExec(program: Command, ctx: CommandContext): void {
     .option('-i, --stdin', 'pass stdin to the container')
     .option('-t, --tty', 'stdin is a TTY (with -i, when stdin is a terminal: raw mode, terminal size sent)')
     .option('-q, --quiet', 'only print output from the remote session')
-    .addHelpText(
-      'after',
-      `\nTYPE/NAME (cloneset/web, deployment/api, ...) picks the workload's most active pod, as kubectl does.\nExit codes: the remote command's exit code, as kubectl reports it ("command terminated with exit code N");\n1 the pod or the server refused (not found, not running, a broken hot-upgrade annotation), 2 invalid input\n(also: -c that is not a container of the pod, or with -S not a SidecarSet sidecar of it; nothing was run).\n\nExamples:\n  # Run 'date' in the working container of the hot-upgraded sidecar mesh (mesh-1 or mesh-2, whichever serves)\n  ${p} exec -S web-x7k2p -c mesh -- date\n\n  # An interactive shell in that sidecar (raw terminal mode)\n  ${p} exec -S web-x7k2p -c mesh -it -- sh\n\n  # The sidecar of the most active pod of a CloneSet\n  ${p} exec -S cloneset/web -c mesh -- printenv SIDECARSET_VERSION\n\n  # Like kubectl exec: the first container, or the one -c names\n  ${p} exec web-x7k2p -- sh -c 'echo $HOSTNAME'\n  ${p} exec web-x7k2p -c nginx -i -- cat < file.txt`,
-    )
+    .notes(`
+      TYPE/NAME (cloneset/web, deployment/api, ...) picks the workload's most active pod, as kubectl does.
+      Exit codes: the remote command's exit code, as kubectl reports it ("command terminated with exit code N");
+      1 the pod or the server refused (not found, not running, a broken hot-upgrade annotation), 2 invalid input
+      (also: -c that is not a container of the pod, or with -S not a SidecarSet sidecar of it; nothing was run).`)
+    .examples(`
+      # Run 'date' in the working container of the hot-upgraded sidecar mesh (mesh-1 or mesh-2, whichever serves)
+      ${p} exec -S web-x7k2p -c mesh -- date
+
+      # An interactive shell in that sidecar (raw terminal mode)
+      ${p} exec -S web-x7k2p -c mesh -it -- sh
+
+      # The sidecar of the most active pod of a CloneSet
+      ${p} exec -S cloneset/web -c mesh -- printenv SIDECARSET_VERSION
+
+      # Like kubectl exec: the first container, or the one -c names
+      ${p} exec web-x7k2p -- sh -c 'echo $HOSTNAME'
+      ${p} exec web-x7k2p -c nginx -i -- cat < file.txt`)
     .action(lazyAction(ctx, () => import('./run')));
 }

@@ -1,15 +1,14 @@
 // `explain partition`: names, flags and help only. The implementation loads lazily, and its
 // offline path never loads the Kubernetes client (only the live TYPE/NAME branch does).
-import type { Command } from 'commander';
+import type { KruiseCommand } from '../../cli/help';
 import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
 
-export function registerExplain(program: Command, ctx: CommandContext, shallow = false): void {
+export function registerExplain(program: KruiseCommand, ctx: CommandContext, shallow = false): void {
   const p = ctx.programName;
   const explain = program
     .command('explain')
     .description("explain Kruise's arithmetic (partition, maxUnavailable, maxSurge, batch plans), offline or for a live object")
-    .usage('partition [TYPE/NAME | -f FILE] [flags]')
     .helpCommand(false);
   if (shallow) return;
 
@@ -27,19 +26,21 @@ export function registerExplain(program: Command, ctx: CommandContext, shallow =
     .option('--subset <name>', "a UnitedDeployment's subset (default: each subset in turn)")
     .option('--plan <list>', 'comma-separated partitions of a batch plan, e.g. 90%,50%,0')
     .option('-o, --output <format>', 'json, yaml or kyaml: the report as a document')
-    .addHelpText(
-      'after',
-      [
-        '',
-        'Examples:',
-        `  ${p} explain partition --replicas 8 --partition 90%`,
-        `  ${p} explain partition --replicas 100 --plan=80%,50%,20%,0 -o json`,
-        `  ${p} explain partition -f cloneset.yaml`,
-        `  ${p} explain partition cloneset/web`,
-        `  ${p} explain partition uniteddeployment/web --subset zone-a`,
-        '',
-        'Exit codes: 0 ok, 1 cluster error (live form), 2 invalid value (e.g. a partition "99" without %).',
-      ].join('\n'),
-    )
+    .notes('Exit codes: 0 ok, 1 cluster error (live form), 2 invalid value (e.g. a partition "99" without %).')
+    .examples(`
+      # Which of 8 pods a partition of 90% keeps at the old revision
+      ${p} explain partition --replicas 8 --partition 90%
+
+      # A batch plan of 100 pods, as JSON
+      ${p} explain partition --replicas 100 --plan=80%,50%,20%,0 -o json
+
+      # The values of a manifest, typed as the API server sees them
+      ${p} explain partition -f cloneset.yaml
+
+      # A live CloneSet
+      ${p} explain partition cloneset/web
+
+      # One subset of a UnitedDeployment
+      ${p} explain partition uniteddeployment/web --subset zone-a`)
     .action(lazyAction(ctx, () => import('./partition')));
 }

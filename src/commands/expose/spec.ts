@@ -1,10 +1,10 @@
 // `expose`: names, flags and help only; the implementation loads lazily.
-import type { Command } from 'commander';
+import type { KruiseCommand } from '../../cli/help';
 import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
 import { collect } from '../collect';
 
-export function registerExpose(program: Command, ctx: CommandContext): void {
+export function registerExpose(program: KruiseCommand, ctx: CommandContext): void {
   const p = ctx.programName;
   program
     .command('expose')
@@ -29,9 +29,7 @@ export function registerExpose(program: Command, ctx: CommandContext): void {
     .option('--dry-run [strategy]', 'none, client (build and print, send nothing) or server (dryRun=All); bare flag = client; use --dry-run=VALUE')
     .option('-o, --output <format>', 'print the Service: json, yaml, name or jsonpath=TEMPLATE')
     .option('--field-manager <name>', 'field manager recorded for the Service', 'kubectl-expose')
-    .addHelpText(
-      'after',
-      `
+    .notes(`
 What the Service gets (kubectl's rules):
   selector  --selector, else the object's: a pod's labels, a service's selector, a replication controller's
             spec.selector, the spec.selector.matchLabels of a deployment, replica set, CloneSet (v1alpha1 or
@@ -47,9 +45,8 @@ the Service goes to the object's namespace; --dry-run=client sends nothing but t
 Output: "service/NAME exposed", with " (dry run)" / " (server dry run)"; -o prints the Service.
 
 Exit codes: 0 created, 1 the object was not found, the Service already exists or another API error,
-  2 invalid input or an object that cannot be exposed (nothing created).
-
-Examples:
+  2 invalid input or an object that cannot be exposed (nothing created).`)
+    .examples(`
   # A Service on port 80 for the pods of CloneSet web, which listen on 8080
   ${p} expose cloneset/web --port=80 --target-port=8080
 
@@ -60,7 +57,6 @@ Examples:
   ${p} expose ud/streamer --port=4100 --protocol=UDP --type=NodePort --name=video-stream
 
   # Native kinds work as with kubectl; see the Service first
-  ${p} expose deployment nginx --port=80 --target-port=8000 --dry-run=client -o yaml`,
-    )
+  ${p} expose deployment nginx --port=80 --target-port=8000 --dry-run=client -o yaml`)
     .action(lazyAction(ctx, () => import('./run')));
 }

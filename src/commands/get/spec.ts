@@ -1,9 +1,9 @@
 // `get pps [NAME]`, `get rollouts [NAME]`, `get all`: names, flags and help only; the implementation loads lazily.
-import type { Command } from 'commander';
+import type { KruiseCommand } from '../../cli/help';
 import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
 
-export function registerGet(program: Command, ctx: CommandContext): void {
+export function registerGet(program: KruiseCommand, ctx: CommandContext): void {
   const p = ctx.programName;
   program
     .command('get')
@@ -14,6 +14,29 @@ export function registerGet(program: Command, ctx: CommandContext): void {
     .option('-A, --all-namespaces', 'list the objects of every namespace')
     .option('-l, --selector <selector>', 'only the objects with these labels (e.g. app=db)')
     .option('-o, --output <format>', 'wide, yaml, json, name or jsonpath=TEMPLATE (get all: wide or name)')
-    .addHelpText('after', `\nExamples:\n  ${p} get pps\n  ${p} get pps -A\n  ${p} get pps db\n  ${p} get pps db -o yaml\n  ${p} get pps db -o jsonpath='{.status.podStates}'\n  ${p} get rollouts -A\n  ${p} get rollout web -o yaml\n  ${p} get all\n  ${p} get all -A -o wide\n  ${p} get all -n prod -o name`)
+    .examples(`
+      # List the PersistentPodStates of the namespace, or of every namespace
+      ${p} get pps
+      ${p} get pps -A
+
+      # The recorded pod states of PersistentPodState db, as a table or as YAML
+      ${p} get pps db
+      ${p} get pps db -o yaml
+
+      # Just its pod states
+      ${p} get pps db -o jsonpath='{.status.podStates}'
+
+      # List the Kruise Rollouts of every namespace
+      ${p} get rollouts -A
+
+      # One Rollout as YAML
+      ${p} get rollout web -o yaml
+
+      # One table per Kruise kind the cluster serves and holds objects of
+      ${p} get all
+      ${p} get all -A -o wide
+
+      # The names of every Kruise object of namespace prod
+      ${p} get all -n prod -o name`)
     .action(lazyAction(ctx, () => import('./run')));
 }

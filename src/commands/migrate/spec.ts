@@ -1,9 +1,9 @@
 // `migrate`: names, flags and help only; the implementation loads lazily.
-import type { Command } from 'commander';
+import type { KruiseCommand } from '../../cli/help';
 import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
 
-export function registerMigrate(program: Command, ctx: CommandContext): void {
+export function registerMigrate(program: KruiseCommand, ctx: CommandContext): void {
   const p = ctx.programName;
   program
     .command('migrate')
@@ -20,9 +20,7 @@ export function registerMigrate(program: Command, ctx: CommandContext): void {
     .option('--wait-for-lock [bool]', 'when another migrate of the Deployment runs, wait for it to end instead of exiting 1')
     .option('--dry-run [mode]', 'none, client (print the CloneSet and the steps) or server (also validated by the server)')
     .option('-o, --output <format>', 'yaml, json or name: print the CloneSet instead of the summary')
-    .addHelpText(
-      'after',
-      `
+    .notes(`
 Each step raises the CloneSet by at most --max-surge pods (never past --replicas, and the pods of both never
 more than --replicas + --max-surge), waits until its new pods are available, then lowers the Deployment by as
 many: the available pods of both never drop below --replicas. The CloneSet is made from the Deployment's
@@ -35,14 +33,21 @@ or a killed process leave both workloads consistent (at worst the CloneSet has i
 command run again continues from where the cluster is, never surging twice.
 
 Exit codes: 0 migrated (or nothing left to do), 1 the Deployment was not found, an API error, another run holds
-the lease, 2 invalid input or a migration that cannot be done (nothing written), 3 timed out, 130 interrupted.
+the lease, 2 invalid input or a migration that cannot be done (nothing written), 3 timed out, 130 interrupted.`)
+    .examples(`
+      # Move the pods of Deployment web into CloneSet web, two extra pods at a time
+      ${p} migrate cloneset/web --from deployment/web --max-surge 2
 
-Examples:
-  ${p} migrate cloneset/web --from deployment/web --max-surge 2
-  ${p} migrate cloneset/web --from deployment/web --max-surge 25% --replicas 10 --timeout 10m
-  ${p} migrate cloneset/web --from deployment/web --dry-run
-  ${p} migrate cloneset/web --from deployment/web --create     # then, later: the same without --create
-  ${p} migrate cloneset/web --from deployment/web --delete-source`,
-    )
+      # End with 10 pods, a quarter of them extra at a time, giving up after 10 minutes
+      ${p} migrate cloneset/web --from deployment/web --max-surge 25% --replicas 10 --timeout 10m
+
+      # Print the CloneSet and the steps, writing nothing
+      ${p} migrate cloneset/web --from deployment/web --dry-run
+
+      # Only create the CloneSet now; the same command without --create moves the pods later
+      ${p} migrate cloneset/web --from deployment/web --create
+
+      # Delete the Deployment once its pods are gone
+      ${p} migrate cloneset/web --from deployment/web --delete-source`)
     .action(lazyAction(ctx, () => import('./run')));
 }

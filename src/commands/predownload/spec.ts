@@ -1,10 +1,11 @@
 // `predownload`: names, flags and help only; the implementation loads lazily.
-import type { Command } from 'commander';
+import { Option } from 'commander';
+import type { KruiseCommand } from '../../cli/help';
 import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
 import { collect } from '../collect';
 
-export function registerPredownload(program: Command, ctx: CommandContext): void {
+export function registerPredownload(program: KruiseCommand, ctx: CommandContext): void {
   const p = ctx.programName;
   program
     .command('predownload')
@@ -19,13 +20,22 @@ export function registerPredownload(program: Command, ctx: CommandContext): void
     .option('--backoff-limit <n>', 'pull retries per node before it counts as failed')
     .option('--pull-secret <name>', 'image pull secret in the namespace (repeatable)', collect)
     .option('--ttl <duration>', 'delete the job this long after it finished')
-    .option('--wait [bool]', 'wait for the pulls and report (--wait=false: create the job and return)')
+    .addOption(new Option('--wait [bool]', 'wait for the pulls and report (--wait=false: create the job and return)').default(undefined, 'true'))
     .option('--via <engine>', 'auto (Kruise when served), kruise (ImagePullJob) or client (pods pinned to nodes)', 'auto')
     .option('--dry-run [mode]', 'none, client (print the job) or server')
     .option('-o, --output <format>', 'yaml, json, name or jsonpath=TEMPLATE: print the jobs')
-    .addHelpText(
-      'after',
-      `\nExit codes: 0 pulled everywhere, 1 a node failed to pull (listed), 2 invalid input, 3 timed out.\n\nExamples:\n  ${p} predownload cloneset/web\n  ${p} predownload cloneset/web --image nginx:1.28 --dry-run=client -o yaml\n  ${p} predownload --image nginx:1.27 --nodes node-1,node-2 --parallelism=2\n  ${p} predownload --image nginx:1.27 --image redis:7 --node-selector topology.kubernetes.io/zone=zone-a --dry-run=client -o yaml`,
-    )
+    .notes('Exit codes: 0 pulled everywhere, 1 a node failed to pull (listed), 2 invalid input, 3 timed out.')
+    .examples(`
+      # Pull a CloneSet's new images on the nodes of its old pods
+      ${p} predownload cloneset/web
+
+      # Print the job that would pull nginx:1.28 on the nodes of the CloneSet's pods
+      ${p} predownload cloneset/web --image nginx:1.28 --dry-run=client -o yaml
+
+      # Pull an image on two nodes, both at once
+      ${p} predownload --image nginx:1.27 --nodes node-1,node-2 --parallelism=2
+
+      # Print the job that would pull two images on the nodes of zone-a
+      ${p} predownload --image nginx:1.27 --image redis:7 --node-selector topology.kubernetes.io/zone=zone-a --dry-run=client -o yaml`)
     .action(lazyAction(ctx, () => import('./run')));
 }

@@ -39,6 +39,8 @@ export interface ReportSettings {
   evidenceDir?: string;
   /** -o json: the summary is one more JSON Lines record, nothing else on stdout. */
   json: boolean;
+  /** -o name: only the names of the objects that passed on stdout (no summary, no evidence text). */
+  names?: boolean;
   /** Print the table even for one object (a manifest, a Helm release, CI files asked for). */
   alwaysSummary: boolean;
   /** What the gate is about, for the summary's title. */
@@ -95,7 +97,7 @@ export class GateReport {
 
   /** A printer that records each change and shows it as the settings say (`base` prints the plain lines). */
   wrap(base: StatusPrinter): StatusPrinter {
-    const mode = this.settings.json ? 'plain' : this.settings.liveBlock ? 'block' : this.settings.ci !== 'none' ? 'groups' : 'plain';
+    const mode = this.settings.json || this.settings.names ? 'plain' : this.settings.liveBlock ? 'block' : this.settings.ci !== 'none' ? 'groups' : 'plain';
     const entry = (key: string): Entry => {
       let e = this.entries.get(key);
       if (!e) this.entries.set(key, (e = { key, lines: [], groupPrinted: false }));
@@ -184,7 +186,7 @@ export class GateReport {
   async finish(client: KubeClient, codes: readonly number[], waitEnded: boolean): Promise<number> {
     const now = (): number => Date.now();
     // Groups of objects stopped before their verdict (the outcome was decided elsewhere).
-    if (this.settings.ci !== 'none' && !this.settings.json && !this.settings.liveBlock) for (const e of this.entries.values()) this.printGroup(e);
+    if (this.settings.ci !== 'none' && !this.settings.json && !this.settings.names && !this.settings.liveBlock) for (const e of this.entries.values()) this.printGroup(e);
     const rows = this.rows(waitEnded);
     const code = worstExitCode([...codes, ...rows.map((r) => r.code)]);
     const wantsSummary = this.settings.alwaysSummary || rows.length > 1;
@@ -201,7 +203,7 @@ export class GateReport {
     if (this.settings.json) {
       if (this.settings.alwaysSummary) out.write(`${summaryJson(summary)}\n`);
     }
-    else if (wantsSummary || evidence.size > 0) {
+    else if (!this.settings.names && (wantsSummary || evidence.size > 0)) {
       if (wantsSummary) out.write(`\n${summaryTable(rows)}${summaryLine(summary)}\n`);
       const section = evidenceSection(summary, now());
       if (section) {

@@ -22,6 +22,8 @@ export interface ReleaseTarget {
   name: string;
   namespace: string;
   forWorkload: boolean;
+  /** The objects named on the command line it gates, as -o name prints them (cloneset.apps.kruise.io/web). */
+  gated: string[];
 }
 
 export function releaseExitCode(r: ReleaseReport): number {

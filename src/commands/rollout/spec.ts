@@ -1,6 +1,7 @@
 // `rollout status|undo|history|pause|resume|restart|approve|jump`: names, flags and help only; the
 // implementations load lazily when a subcommand runs.
-import { Command } from 'commander';
+import { Option } from 'commander';
+import type { KruiseCommand } from '../../cli/help';
 import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
 import { subcommandFilter } from '../subcommands';
@@ -8,13 +9,24 @@ import { PREVIEW_HELP } from '../preview/help';
 
 const KINDS = 'cloneset, asts, ads, deployment, statefulset, daemonset';
 
-export function registerRollout(program: Command, ctx: CommandContext, shallow = false, sub?: string): void {
+export function registerRollout(program: KruiseCommand, ctx: CommandContext, shallow = false, sub?: string): void {
   const p = ctx.programName;
   const rollout = program
     .command('rollout')
     .description('manage the rollout of Kruise and native workloads and Kruise Rollout releases (status, undo, history, pause, resume, restart, approve, jump)')
-    .usage('<subcommand> TYPE/NAME [flags]')
-    .helpCommand(false);
+    .helpCommand(false)
+    .examples(`
+      # Wait until a CloneSet's rollout is done
+      ${p} rollout status cloneset/web
+
+      # Let a Kruise Rollout's step waiting for approval continue
+      ${p} rollout approve rollout/web-rollout
+
+      # Roll a CloneSet back to its previous revision
+      ${p} rollout undo cloneset/web
+
+      # Restart the pods of the CloneSets labelled app=web
+      ${p} rollout restart cloneset -l app=web`);
   if (shallow) return;
   const want = subcommandFilter(sub, ['status', 'undo', 'history', 'pause', 'resume', 'restart', 'approve', 'jump']);
 
@@ -28,19 +40,42 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
       .option('-R, --recursive', 'with -f DIRECTORY: its subdirectories too')
       .option('--helm-release <name>', 'a release: the objects of the Helm release\'s latest deployed or pending revision (read from its release Secret, in -n), as with -f')
       .option('-l, --selector <selector>', 'await every matching object of TYPE')
-      .option('-w, --watch [bool]', 'watch until done (--watch=false: check once, exit 4 when not finished)')
+      .addOption(new Option('-w, --watch [bool]', 'watch until done (--watch=false: check once, exit 4 when not finished)').default(undefined, 'true'))
       .option('--timeout <duration>', 'give up after this long (exit 3); 0 = wait forever', '0')
       .option('--failure-grace <duration>', 'how long an updated pod may stay in ErrImagePull, CrashLoopBackOff... before the rollout fails (0 = at once)', '60s')
-      .option('-o, --output <format>', 'json: one JSON object per change of state (JSON Lines)')
+      .option('-o, --output <format>', 'json: one JSON object per change of state (JSON Lines); name: resource.group/name of each object once it passes (cloneset.apps.kruise.io/web)')
       .option('--revision <n>', 'fail (exit 1) unless this revision is the one being rolled out')
       .option('--until <point>', 'Kruise Rollout: paused, step=N or complete (default): exit 0 once the release gets there; repeated, all must hold (--until=paused --until=step=2: paused at step 2 or later)', (v: string, prev: string[] | undefined) => [...(prev ?? []), v])
       .option('--ci <flavour>', 'auto (GITHUB_ACTIONS, GITLAB_CI), github, gitlab or none: fold each workload\'s progress, annotate failures, write the job summary', 'auto')
       .option('--junit <file>', 'write a JUnit XML report: one testcase per workload, failures with their evidence')
       .option('--evidence-dir <dir>', 'write the evidence of what failed or timed out (events, logs, objects as YAML), one folder per workload')
-      .addHelpText(
-        'after',
-        `\nStates: Progressing, Paused, PartitionComplete, Complete, Failed, TimedOut.\nKruise Rollout (rollout/NAME, or a workload a Rollout releases: it is followed, and said on stderr):\n  states Progressing, StepPaused (waiting for approval), Paused, Complete, Failed (cancelled or pods failing), Blocked, TimedOut;\n  JSON Lines add step, steps, stepState, canaryRevision, stableRevision, canaryReadyReplicas, canaryReplicas, trafficWeight.\nBroadcastJob (broadcastjob/NAME, bcj): Complete once Kruise marks it completed, Failed when it failed (the failed pod named);\n  JSON Lines carry desired, active, succeeded, failed and phase instead of the rollout counts.\nExit codes: 0 done (or the --until point), 1 failed, cancelled or deleted, 2 invalid input, 3 timed out, 4 not finished (--watch=false; a step waiting for approval included).\n\nExamples:\n  ${p} rollout status cloneset/web\n  ${p} rollout status cloneset/web --timeout=5m -o json\n  ${p} rollout status asts -l app=db --watch=false\n  ${p} rollout status rollout/web-rollout --until=paused --timeout=10m\n  ${p} rollout status sidecarset/log   # matched pods outside the partition upgraded and ready\n  ${p} rollout status broadcastjob/warm-cache --timeout=10m   # one pod per node, all finished`,
-      )
+      .notes(`
+        States: Progressing, Paused, PartitionComplete, Complete, Failed, TimedOut.
+        Kruise Rollout (rollout/NAME, or a workload a Rollout releases: it is followed, and said on stderr):
+          states Progressing, StepPaused (waiting for approval), Paused, Complete, Failed (cancelled or pods failing), Blocked, TimedOut;
+          JSON Lines add step, steps, stepState, canaryRevision, stableRevision, canaryReadyReplicas, canaryReplicas, trafficWeight.
+        BroadcastJob (broadcastjob/NAME, bcj): Complete once Kruise marks it completed, Failed when it failed (the failed pod named);
+          JSON Lines carry desired, active, succeeded, failed and phase instead of the rollout counts.
+        -o name: resource.group/name of each object (cloneset.apps.kruise.io/web), once, when it passes the gate.
+        Exit codes: 0 done (or the --until point), 1 failed, cancelled or deleted, 2 invalid input, 3 timed out, 4 not finished (--watch=false; a step waiting for approval included).`)
+      .examples(`
+        # Wait until a CloneSet's rollout is done
+        ${p} rollout status cloneset/web
+
+        # The same, as JSON Lines (one object per change of state), giving up after 5 minutes
+        ${p} rollout status cloneset/web --timeout=5m -o json
+
+        # Check the Advanced StatefulSets labelled app=db once, without waiting (exit 4 when not done)
+        ${p} rollout status asts -l app=db --watch=false
+
+        # Wait until a Kruise Rollout pauses at a step (for approval or a pause duration)
+        ${p} rollout status rollout/web-rollout --until=paused --timeout=10m
+
+        # Wait until a SidecarSet's matched pods outside the partition are upgraded and ready
+        ${p} rollout status sidecarset/log
+
+        # Wait until a BroadcastJob has finished on every node
+        ${p} rollout status broadcastjob/warm-cache --timeout=10m`)
       .action(lazyAction(ctx, () => import('./status')));
   }
 
@@ -58,10 +93,19 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
       .option('--feature-gates <gates>', 'with --preview: kruise-manager gates you know, e.g. InPlaceWorkloadVerticalScaling=true (unknown when not given)')
       .option('--dry-run [mode]', 'none, client or server')
       .option('-o, --output <format>', 'json, yaml, name or jsonpath=TEMPLATE: print the resulting object')
-      .addHelpText(
-        'after',
-        `\nUnder a Kruise Rollout, restoring the stable template is Kruise Rollout's rollback: the Rollout cancels its release.\n\n${PREVIEW_HELP}\n\nExamples:\n  ${p} rollout undo cloneset/web --preview      # per pod: in place, restart, resize or recreate; batches\n  ${p} rollout undo cloneset/web\n  ${p} rollout undo cloneset/web --to-revision=2 --dry-run=server -o yaml\n  ${p} rollout undo rollout/web-rollout --fast`,
-      )
+      .notes(`Under a Kruise Rollout, restoring the stable template is Kruise Rollout's rollback: the Rollout cancels its release.\n${PREVIEW_HELP}`)
+      .examples(`
+        # Show what rolling back would do to each pod (in place, restart, resize or recreate) and in which batches
+        ${p} rollout undo cloneset/web --preview
+
+        # Roll back to the previous revision
+        ${p} rollout undo cloneset/web
+
+        # Check a rollback to revision 2 with the server, and print the result
+        ${p} rollout undo cloneset/web --to-revision=2 --dry-run=server -o yaml
+
+        # Go back one step of a Kruise Rollout release, without traffic and with the most pods
+        ${p} rollout undo rollout/web-rollout --fast`)
       .action(lazyAction(ctx, () => import('./undo')));
   }
 
@@ -76,10 +120,24 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
       .option('--revision <n>', 'print the pod template of this revision')
       .option('--diff <a,b>', 'unified diff of the pod templates of two revisions')
       .option('-o, --output <format>', 'json, yaml, kyaml, name or jsonpath=TEMPLATE (on the history view, or the template with --revision); name: the revision objects')
-      .addHelpText(
-        'after',
-        `\nThe history view (-o json|yaml|jsonpath): {kind, apiVersion, namespace, name, revisions: [{revision, name, changeCause, images: [...], pods}], release?}\n  (name: the revision's ControllerRevision or ReplicaSet; pods: how many pods run it now).\n\nExamples:\n  ${p} rollout history cloneset/web\n  ${p} rollout history cloneset/web --diff=1,2\n  ${p} rollout history cloneset/web -o jsonpath='{.revisions[*].revision}'\n  ${p} rollout history cloneset/web -o name   # controllerrevision.apps/web-6c9f8d7b5\n  ${p} rollout history sidecarset/log`,
-      )
+      .notes(`
+        The history view (-o json|yaml|jsonpath): {kind, apiVersion, namespace, name, revisions: [{revision, name, changeCause, images: [...], pods}], release?}
+          (name: the revision's ControllerRevision or ReplicaSet; pods: how many pods run it now).`)
+      .examples(`
+        # List the revisions of a CloneSet, with the images and pods of each
+        ${p} rollout history cloneset/web
+
+        # Diff the pod templates of revisions 1 and 2
+        ${p} rollout history cloneset/web --diff=1,2
+
+        # Just the revision numbers
+        ${p} rollout history cloneset/web -o jsonpath='{.revisions[*].revision}'
+
+        # The revision objects by name (controllerrevision.apps/web-6c9f8d7b5)
+        ${p} rollout history cloneset/web -o name
+
+        # The revisions of a SidecarSet
+        ${p} rollout history sidecarset/log`)
       .action(lazyAction(ctx, () => import('./history')));
   }
 
@@ -92,7 +150,18 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
       .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
       .option('-l, --selector <selector>', 'pause every matching object of TYPE')
       .option('-o, --output <format>', 'json, yaml, name or jsonpath=TEMPLATE: print the patched object')
-      .addHelpText('after', `\nExamples:\n  ${p} rollout pause cloneset/web\n  ${p} rollout pause cloneset -l app=web\n  ${p} rollout pause rollout/web-rollout\n  ${p} rollout pause sidecarset/log`)
+      .examples(`
+        # Pause a CloneSet's rollout
+        ${p} rollout pause cloneset/web
+
+        # Pause every CloneSet labelled app=web
+        ${p} rollout pause cloneset -l app=web
+
+        # Pause a Kruise Rollout release
+        ${p} rollout pause rollout/web-rollout
+
+        # Pause a SidecarSet's upgrade
+        ${p} rollout pause sidecarset/log`)
       .action(lazyAction(ctx, () => import('./pause').then((m) => ({ run: m.runPause }))));
   }
 
@@ -105,7 +174,18 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
       .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
       .option('-l, --selector <selector>', 'resume every matching object of TYPE')
       .option('-o, --output <format>', 'json, yaml, name or jsonpath=TEMPLATE: print the patched object')
-      .addHelpText('after', `\nExamples:\n  ${p} rollout resume cloneset/web\n  ${p} rollout resume cloneset -l app=web\n  ${p} rollout resume rollout/web-rollout\n  ${p} rollout resume sidecarset/log`)
+      .examples(`
+        # Resume a paused CloneSet
+        ${p} rollout resume cloneset/web
+
+        # Resume every CloneSet labelled app=web
+        ${p} rollout resume cloneset -l app=web
+
+        # Resume a paused Kruise Rollout release
+        ${p} rollout resume rollout/web-rollout
+
+        # Resume a SidecarSet's upgrade
+        ${p} rollout resume sidecarset/log`)
       .action(lazyAction(ctx, () => import('./pause').then((m) => ({ run: m.runResume }))));
   }
 
@@ -122,7 +202,13 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
       .option('-o, --output <format>', 'json, yaml, name or jsonpath=TEMPLATE: print the object')
       .option('--preview', 'show what the restart will do to each pod (recreate, or restart in place through ContainerRecreateRequests) and in which batches; write nothing')
       .option('--feature-gates <gates>', 'with --preview: kruise-manager gates you know, e.g. InPlaceWorkloadVerticalScaling=true')
-      .addHelpText('after', `\n${PREVIEW_HELP}\n\nExamples:\n  ${p} rollout restart cloneset/web --preview\n  ${p} rollout restart cloneset/web`)
+      .notes(PREVIEW_HELP)
+      .examples(`
+        # Show how each pod would restart (recreated, or in place) and in which batches
+        ${p} rollout restart cloneset/web --preview
+
+        # Restart the pods of a CloneSet
+        ${p} rollout restart cloneset/web`)
       .action(lazyAction(ctx, () => import('./restart')));
   }
 
@@ -133,10 +219,15 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
       .usage('rollout/NAME | TYPE/NAME [flags]')
       .argument('[resources...]')
       .option('--dry-run [mode]', 'none, client or server')
-      .addHelpText(
-        'after',
-        `\nTYPE/NAME is a workload a Rollout releases. Nothing waiting for approval: exit 1, nothing written.\nNeeds the patch verb on rollouts/status.\n\nExamples:\n  ${p} rollout approve rollout/web-rollout\n  ${p} rollout approve cloneset/web`,
-      )
+      .notes(`
+        TYPE/NAME is a workload a Rollout releases. Nothing waiting for approval: exit 1, nothing written.
+        Needs the patch verb on rollouts/status.`)
+      .examples(`
+        # Let a Kruise Rollout's step waiting for approval continue
+        ${p} rollout approve rollout/web-rollout
+
+        # The same, named by the workload the Rollout releases
+        ${p} rollout approve cloneset/web`)
       .action(lazyAction(ctx, () => import('./approve')));
   }
 
@@ -148,7 +239,10 @@ export function registerRollout(program: Command, ctx: CommandContext, shallow =
       .argument('[resources...]')
       .option('--to-step <n>', 'the step to go to (1..steps)')
       .option('--dry-run [mode]', 'none, client or server')
-      .addHelpText('after', `\nA step out of range: exit 2, nothing written.\n\nExamples:\n  ${p} rollout jump rollout/web-rollout --to-step 3`)
+      .notes('A step out of range: exit 2, nothing written.')
+      .examples(`
+        # Move a Kruise Rollout release to its third step
+        ${p} rollout jump rollout/web-rollout --to-step 3`)
       .action(lazyAction(ctx, () => import('./jump')));
   }
 }

@@ -11,7 +11,7 @@ import { parseRolloutUntil, RolloutUntilError, type RolloutUntil } from '../../k
 import { RolloutIndex, rolloutText } from './kruise-rollout';
 import { checkRelease, releaseExitCode, type ReleaseTarget } from './release-status';
 import { ReleaseWatch } from './release-watch';
-import { releaseJsonLine, releaseLine } from '../../printers/rollout-release';
+import { releaseJsonLine, releaseLine, releaseNames } from '../../printers/rollout-release';
 import { isNoAnswer, resourceLabel } from '../../kube/errors';
 import { advancedKindHint } from '../../kube/resolve';
 import { KIND_LABELS, type RolloutProgress, type RolloutState } from '../../kruise/progress';
@@ -21,9 +21,9 @@ import { heldVerdict } from '../../kruise/rollout/holder';
 import { currentRevisionNumber } from '../../kruise/revisions';
 import { loadPods, loadRevisions } from './revision-source';
 import { parseRevisionNumber } from './undo';
-import { parseOutputFormat, type OutputFormat } from '../../printers/output';
+import { parseOutputFormat, resourceName, type OutputFormat } from '../../printers/output';
 import { createProgress, type Progress } from '../../printers/progress';
-import { humanLine, isFinal, subsetLines, statusDocument, statusJsonLine, statusSpinnerText } from '../../printers/rollout-status';
+import { humanLine, isFinal, subsetLines, statusDocument, statusJsonLine, statusName, statusSpinnerText } from '../../printers/rollout-status';
 import { RolloutWatch } from './status-watch';
 import { useWaitingJit } from '../../cli/self';
 import { sidecarSetStatus, sidecarSetTargets } from './sidecarset-status';
@@ -74,7 +74,7 @@ export async function run(ctx: CommandContext, args: string[], opts: StatusOptio
   const watch = parseBool(opts.watch, '--watch', true);
   const timeoutMs = opts.timeout === undefined ? 0 : parseDuration(opts.timeout, '--timeout');
   const failureGraceMs = opts.failureGrace === undefined ? 60_000 : parseDuration(opts.failureGrace, '--failure-grace');
-  const format = parseOutputFormat(opts.output, ['default', 'json', 'yaml', 'jsonpath']);
+  const format = parseOutputFormat(opts.output, ['default', 'json', 'yaml', 'jsonpath', 'name']);
   const pinnedRevision = parseRevisionNumber(opts.revision, '--revision');
   if (opts.ci !== undefined && !['auto', 'github', 'gitlab', 'none'].includes(opts.ci)) throw usageError(`invalid value "${opts.ci}" for --ci: use auto, github, gitlab or none`);
   if (opts.helmRelease !== undefined && (args.length > 0 || opts.filename?.length || opts.selector !== undefined)) throw usageError('--helm-release takes no TYPE/NAME, -f or -l: the release names its objects');
@@ -103,6 +103,7 @@ export async function run(ctx: CommandContext, args: string[], opts: StatusOptio
     junit: opts.junit,
     evidenceDir: opts.evidenceDir,
     json: format.kind === 'json',
+    names: format.kind === 'name',
     alwaysSummary: releaseInput || opts.junit !== undefined || opts.evidenceDir !== undefined,
     skipped,
   };
@@ -248,19 +249,19 @@ async function planGates(
 ): Promise<GatePlan> {
   const checkFlags = (): void => {
     if (o.pinnedRevision !== undefined) throw usageError('--revision does not apply to a Kruise Rollout: its release is followed instead');
-    if (o.format.kind !== 'default' && o.format.kind !== 'json') throw usageError(`-o ${o.format.kind} is not supported for a Kruise Rollout: use -o json`);
+    if (o.format.kind !== 'default' && o.format.kind !== 'json' && o.format.kind !== 'name') throw usageError(`-o ${o.format.kind} is not supported for a Kruise Rollout: use -o json or -o name`);
   };
   for (const t of targets) if (isKruiseRollout(t.rt) && t.name === undefined) throw usageError('rollout status of Kruise Rollouts takes rollout/NAME, not a selector');
   const releases = new Map<string, ReleaseTarget>();
   const add = (r: ReleaseTarget): void => {
     const key = `${r.namespace}/${r.name}`;
     const seen = releases.get(key);
-    releases.set(key, seen ? { ...seen, forWorkload: seen.forWorkload || r.forWorkload } : r);
+    releases.set(key, seen ? { ...seen, forWorkload: seen.forWorkload || r.forWorkload, gated: [...seen.gated, ...r.gated.filter((g) => !seen.gated.includes(g))] } : r);
   };
   for (const t of targets) {
     if (!isKruiseRollout(t.rt)) continue;
     checkFlags();
-    add({ rt: t.rt, name: t.name!, namespace: t.namespace, forWorkload: false });
+    add({ rt: t.rt, name: t.name!, namespace: t.namespace, forWorkload: false, gated: [resourceName(t.rt.kind, t.rt.group, t.name!)] });
   }
   // Workloads (not job kinds): --revision alone asks about the workload's own revisions.
   const workloads = targets.filter((t) => !isKruiseRollout(t.rt) && !jobProgressKind(t.rt.group, t.rt.kind));
@@ -276,7 +277,7 @@ async function planGates(
     }
     checkFlags();
     ctx.term.stderr.write(`${found.via} is released by ${rolloutText(found.rollout)}: following it\n`);
-    add({ rt: found.rolloutRt, name: found.rollout.metadata.name ?? '', namespace: t.namespace, forWorkload: true });
+    add({ rt: found.rolloutRt, name: found.rollout.metadata.name ?? '', namespace: t.namespace, forWorkload: true, gated: [resourceName(t.rt.kind, t.rt.group, t.name!)] });
   }
   const selected = index && plain.some((t) => t.name === undefined) ? index : undefined;
   return { plain, releases: [...releases.values()], index: selected };
@@ -284,7 +285,8 @@ async function planGates(
 
 /**
  * Human lines on stdout (spinner on a TTY for intermediate states), or one JSON Lines object,
- * YAML document or jsonpath result per change of state; failures also as `error:` on stderr.
+ * YAML document or jsonpath result per change of state, or (-o name) each object's name once it
+ * passes the gate; failures also as `error:` on stderr.
  */
 async function makePrinter(ctx: CommandContext, format: OutputFormat): Promise<StatusPrinter> {
   const machine = format.kind !== 'default';
@@ -298,12 +300,20 @@ async function makePrinter(ctx: CommandContext, format: OutputFormat): Promise<S
     ctx.term.stderr.write(`${palette ? palette.bad(`error: ${message}`) : `error: ${message}`}\n`);
   };
   let documents = 0;
+  const passed = new Set<string>();
+  const printNames = (names: readonly string[]): void => {
+    for (const name of names.filter((n) => !passed.has(n))) {
+      passed.add(name);
+      ctx.term.stdout.write(`${name}\n`);
+    }
+  };
   return {
     change(p) {
       const now = Date.now();
       const final = isFinal(p);
       if (format.kind === 'json') ctx.term.stdout.write(`${statusJsonLine(p, now)}\n`);
       else if (format.kind === 'yaml' || format.kind === 'jsonpath') ctx.term.stdout.write(statusDocument(p, now, format, documents++));
+      else if (format.kind === 'name' && (p.state === 'Complete' || p.state === 'PartitionComplete')) printNames([statusName(p)]);
       if (p.state === 'Failed' || p.state === 'TimedOut') return error(p.message);
       if (machine) return;
       const line = humanLine(p, now);
@@ -321,6 +331,7 @@ async function makePrinter(ctx: CommandContext, format: OutputFormat): Promise<S
     release(r) {
       const now = Date.now();
       if (format.kind === 'json') ctx.term.stdout.write(`${releaseJsonLine(r, now)}\n`);
+      else if (format.kind === 'name' && r.reached) printNames(releaseNames(r));
       if (r.state === 'Failed' || r.state === 'TimedOut') return error(r.message);
       if (machine) return;
       spinner?.stop();
@@ -364,7 +375,7 @@ function workloadGate(w: RolloutWatch): Gate {
 }
 
 function releaseGate(client: KubeClient, podType: ResourceType, r: ReleaseTarget, o: GateSettings): Gate {
-  const w = new ReleaseWatch(client, r.rt, podType, r.namespace, r.name, { until: o.until, failureGraceMs: o.failureGraceMs, onChange: (x) => o.printer.release(x), forWorkload: r.forWorkload });
+  const w = new ReleaseWatch(client, r.rt, podType, r.namespace, r.name, { until: o.until, failureGraceMs: o.failureGraceMs, onChange: (x) => o.printer.release({ ...x, gated: r.gated }), forWorkload: r.forWorkload });
   w.start();
   return {
     finished: w.finished.then(releaseExitCode),
@@ -459,7 +470,8 @@ async function watchAll(ctx: CommandContext, client: KubeClient, plan: GatePlan,
                 const found = plan.index?.find(t.rt, name, t.namespace);
                 if (found) {
                   ctx.term.stderr.write(`${found.via} is released by ${rolloutText(found.rollout)}: following it\n`);
-                  released.push(follow(releaseGate(client, podType, { rt: found.rolloutRt, name: found.rollout.metadata.name ?? '', namespace: t.namespace, forWorkload: true }, o)));
+                  const gated = [resourceName(t.rt.kind, t.rt.group, name)];
+                  released.push(follow(releaseGate(client, podType, { rt: found.rolloutRt, name: found.rollout.metadata.name ?? '', namespace: t.namespace, forWorkload: true, gated }, o)));
                   continue;
                 }
                 const w = new RolloutWatch(client, podType, t.namespace, name, targetLabel(t.rt, name), settings);
@@ -577,7 +589,7 @@ async function checkOnce(client: KubeClient, plan: GatePlan, o: GateSettings): P
   for (const { rt, obj } of read) {
     const name = obj.metadata.name ?? '';
     const found = plan.index?.find(rt, name, obj.metadata.namespace ?? client.namespace);
-    if (found) releases.push({ rt: found.rolloutRt, name: found.rollout.metadata.name ?? '', namespace: obj.metadata.namespace ?? client.namespace, forWorkload: true });
+    if (found) releases.push({ rt: found.rolloutRt, name: found.rollout.metadata.name ?? '', namespace: obj.metadata.namespace ?? client.namespace, forWorkload: true, gated: [resourceName(rt.kind, rt.group, name)] });
     else objects.push(obj);
   }
   const workloadCodes = Promise.all(
@@ -601,7 +613,7 @@ async function checkOnce(client: KubeClient, plan: GatePlan, o: GateSettings): P
   );
   const releaseCodes = Promise.all(
     releases.map(async (r) => {
-      const report = await checkRelease(client, r, o);
+      const report = { ...(await checkRelease(client, r, o)), gated: r.gated };
       o.printer.release(report);
       return releaseExitCode(report);
     }),

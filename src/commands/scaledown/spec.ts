@@ -1,9 +1,9 @@
 // `scaledown`: names, flags and help only; the implementation loads lazily.
-import type { Command } from 'commander';
+import type { KruiseCommand } from '../../cli/help';
 import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
 
-export function registerScaledown(program: Command, ctx: CommandContext): void {
+export function registerScaledown(program: KruiseCommand, ctx: CommandContext): void {
   const p = ctx.programName;
   program
     .command('scaledown')
@@ -17,9 +17,7 @@ export function registerScaledown(program: Command, ctx: CommandContext): void {
     .option('--wait [bool]', 'after the write, wait (watching) until the pods are gone and the workload is at its new replicas')
     .option('--timeout <duration>', 'with --wait: give up after this long (exit 3); 0 = no limit', '0')
     .option('--field-manager <name>', 'field manager recorded for the change', 'kubectl-kruise')
-    .addHelpText(
-      'after',
-      `
+    .notes(`
 How:
   CloneSet (v1alpha1 or v1beta1): the pods are added to spec.scaleStrategy.podsToDelete and spec.replicas
   is lowered by their number (Kruise's selective scale-in: exactly those pods go, no other is created).
@@ -40,13 +38,18 @@ Output: "cloneset.apps.kruise.io/web scaled down from 8 to 6 replicas (removing 
   " (dry run)" / " (server dry run)"; -o prints the workload as written.
 
 Exit codes: 0 done (or unchanged), 1 API error or the workload is not found, 2 invalid input or a pod that
-  cannot be removed (nothing written), 3 --timeout elapsed while waiting.
+  cannot be removed (nothing written), 3 --timeout elapsed while waiting.`)
+    .examples(`
+      # Remove two named pods of a CloneSet (replicas lowered by 2)
+      ${p} scaledown cloneset/web --pods web-4xk2p,web-9f7tq
 
-Examples:
-  ${p} scaledown cloneset/web --pods web-4xk2p,web-9f7tq
-  ${p} scaledown cloneset/web --pods web-4xk2p --dry-run=server -o yaml
-  ${p} scaledown asts/db --ordinals 2,5-7 --wait --timeout=5m
-  ${p} scaledown asts/db --pods db-3`,
-    )
+      # Check the change with the server, and print the CloneSet as it would be written
+      ${p} scaledown cloneset/web --pods web-4xk2p --dry-run=server -o yaml
+
+      # Remove ordinals 2, 5, 6 and 7 of an Advanced StatefulSet and wait until they are gone
+      ${p} scaledown asts/db --ordinals 2,5-7 --wait --timeout=5m
+
+      # Remove one pod of an Advanced StatefulSet by name
+      ${p} scaledown asts/db --pods db-3`)
     .action(lazyAction(ctx, () => import('./run')));
 }

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeRollout } from '../../../src/kruise/rollout/describe-view';
 import type { Pod } from '../../../src/kruise/types';
-import { fitToTerminal, formatSeconds, redrawInPlace, renderRolloutDescribe, rolloutChangeLine, terminalRows, viewChangeKey } from '../../../src/printers/rollout-describe';
+import { fitToTerminal, formatSeconds, redrawInPlace, renderRolloutDescribe, renderRolloutFrame, rolloutChangeLine, terminalRows, viewChangeKey } from '../../../src/printers/rollout-describe';
 import { loadFixture, loadKind } from '../kruise/rollout/helpers';
 
 const cloneSet = loadKind('cloneset-demo.yaml', 'CloneSet');
@@ -114,6 +114,44 @@ test('a frame taller than the terminal is cut to fit (else each redraw would lea
   // Wrapped lines count by the rows they take.
   const wide = fitToTerminal(`${'x'.repeat(100)}\n`.repeat(10), 50, 10);
   assert.ok(terminalRows(wide, 50) <= 9);
+});
+
+/** The demo CloneSet's pods four times over (20 pods: 4 canary, 16 stable): a pod table taller than the terminal. */
+const manyPods = [0, 1, 2, 3].flatMap((i) => pods.map((p) => ({ ...p, metadata: { ...p.metadata, name: `${p.metadata.name}-${i}` } }) as Pod));
+const frameOf = (file: string, size: { columns?: number; rows?: number }): string =>
+  renderRolloutFrame(describeRollout(loadKind(file, 'Rollout'), cloneSet, manyPods, br, NOW), { programName: PROGRAM }, size);
+
+test('-w at 80×24: the header (long fields folded to the width) and the whole Steps table show; the pods shrink to one line first', () => {
+  const frame = frameOf('v1beta1-canary-manual-step.yaml', { columns: 80, rows: 24 });
+  assert.ok(terminalRows(frame, 80) <= 23, frame);
+  assert.ok(frame.split('\n').every((l) => [...l].length <= 80), frame);
+  // Every field of the header, the long ones folded under their value.
+  for (const label of ['Name', 'Namespace', 'API Version', 'Workload', 'Strategy', 'Status', 'Phase', 'Message', 'Controller', 'Step', 'Waiting', 'Traffic', 'Batch']) assert.match(frame, new RegExp(`^${label}:`, 'm'), label);
+  assert.match(frame, /^Message:\s+rollout "demo" is waiting for approval at step 1\/3 \(1 of 1\n {16}canary pods ready\): approve it to continue$/m);
+  assert.match(frame, /^Waiting:\s+waiting for approval: kubectl kruise rollout approve\n {16}rollout\/demo -n shop$/m);
+  // The steps, all of them (the wait is said by Waiting above, not again in the table).
+  assert.deepEqual(stepRows(frame), ['▶ | 1 | 1 | - | manual | StepPaused', '· | 2 | 40% (2) | - | 60s | pending', '· | 3 | 100% (5) | - | - | pending']);
+  assert.match(frame, /^Pods: canary 4\/4, stable 12\/16 ready \(a taller terminal shows them\)$/m);
+  assert.doesNotMatch(frame, /more lines/);
+  // What the frame used to be: cut from the bottom, the Steps table gone.
+  assert.doesNotMatch(fitToTerminal(renderRolloutDescribe(describeRollout(loadKind('v1beta1-canary-manual-step.yaml', 'Rollout'), cloneSet, manyPods, br, NOW), { programName: PROGRAM }), 80, 24), /^ {2}▶/m);
+});
+
+test('-w with a little more room: the pod table cut to what fits, closed by a "... N more pods" line; the Revisions table before it', () => {
+  const frame = frameOf('v1beta1-canary-timed-pause.yaml', { columns: 80, rows: 30 });
+  assert.ok(terminalRows(frame, 80) <= 29, frame);
+  assert.match(frame, /^Revisions:\n.*\n\s+stable\s+demo-6c4f9b7d8\s+16\s+12\s/m);
+  assert.equal(stepRows(frame).length, 3);
+  assert.match(frame, /^Pods:\n {2}canary {2}demo-7b5d6c9f4 {2}batch 1 {2}\(4\/4 ready\)\n\s+NAME\s+READY\s+STATUS\s+AGE\n\s+demo-4xq7k-0\s+yes\s+Running\s+2m50s\n {2}\.\.\. 19 more pods \(a taller terminal shows them\)\n$/m);
+});
+
+test('the last frame (the watch ends: completed, cancelled, Ctrl-C) is the whole view, not cut', () => {
+  const whole = frameOf('v1beta1-cancelled.yaml', { columns: 80 });
+  assert.equal(whole.match(/^ {4}demo-\S+-\d\s/gm)?.length, 20);
+  assert.match(whole, /^Conditions:\n\s+TYPE/m);
+  assert.equal(frameOf('v1beta1-cancelled.yaml', { columns: 80, rows: 200 }), whole);
+  // Without a width (not a terminal) nothing is folded: the plain describe.
+  assert.equal(frameOf('v1beta1-canary-manual-step.yaml', {}), renderRolloutDescribe(describeRollout(loadKind('v1beta1-canary-manual-step.yaml', 'Rollout'), cloneSet, manyPods, br, NOW), { programName: PROGRAM }));
 });
 
 test('a canary pod stuck in ImagePullBackOff shows the reason instead of its phase', () => {
