@@ -162,12 +162,21 @@ export function evaluateRolloutRelease(rollout: KubeObject, workload: KubeObject
   }
   if (view.disabled || s.phase === 'Disabled' || s.phase === 'Disabling') return out('Blocked', `${label} is disabled (spec.disabled): it does not drive the release`);
   if (s.phase === 'Terminating') return out('Blocked', `${label} is being deleted`);
+  // "X of Y canary pods ready": Y is what the step waits for (its replicas resolved against the
+  // workload's), not status.canaryReplicas, which is 0 until the step's first pods exist.
+  const canaryWanted = current?.canaryReplicas ?? s.canaryReplicas ?? 0;
+  const canaryText = `${s.canaryReadyReplicas ?? 0} of ${canaryWanted} canary pods ready`;
+  const stepLine = `${stepText} ${s.currentStepState ?? ''}, ${canaryText}`;
+  // A release under way whose status lags a write (the controller's own patch of the workload bumps
+  // its generation several times a step): nothing is decided on the stale status, and the line stays
+  // the step's rather than alternating with "has not observed" for a moment each time.
+  const inStep = s.hasSubStatus && stepIndex !== undefined && s.phase === 'Progressing';
   if (view.generation !== undefined && s.observedGeneration !== view.generation) {
-    return waiting(`the controller has not observed generation ${view.generation} yet`);
+    return waiting(inStep ? stepLine : `the controller has not observed generation ${view.generation} yet`);
   }
   const wlGeneration = workload?.metadata.generation;
   if (wlGeneration !== undefined && workload && s.hasSubStatus && s.observedWorkloadGeneration !== wlGeneration && followsWorkloadGeneration(workload)) {
-    return waiting(`the controller has not observed workload generation ${wlGeneration} yet`);
+    return waiting(inStep ? stepLine : `the controller has not observed workload generation ${wlGeneration} yet`);
   }
   if (s.succeeded?.status === 'False') {
     return out('Failed', `${label} was cancelled${s.progressing?.message ? `: ${s.progressing.message}` : ''} (Succeeded=False)`);
@@ -183,7 +192,7 @@ export function evaluateRolloutRelease(rollout: KubeObject, workload: KubeObject
   }
   if (s.currentStepState === STEP_STATE.Paused && stepIndex !== undefined && current && !isFinalFullStep(view.steps, stepIndex, view.strategy)) {
     if (current.pauseSeconds === undefined) {
-      return out('StepPaused', `${label} is waiting for approval at ${stepText} (${s.canaryReadyReplicas ?? 0} of ${s.canaryReplicas ?? 0} canary pods ready): approve it to continue`);
+      return out('StepPaused', `${label} is waiting for approval at ${stepText} (${canaryText}): approve it to continue`);
     }
     const since = s.lastUpdateTime ? Date.parse(s.lastUpdateTime) : NaN;
     if (Number.isFinite(since)) {
@@ -195,7 +204,7 @@ export function evaluateRolloutRelease(rollout: KubeObject, workload: KubeObject
   }
   if (s.currentStepState === STEP_STATE.Completed) return waiting('finalising');
   if (!s.hasSubStatus) return waiting(`phase ${s.phase ?? 'unknown'}`);
-  return waiting(`${stepText} ${s.currentStepState ?? ''}, ${s.canaryReadyReplicas ?? 0} of ${s.canaryReplicas ?? 0} canary pods ready`.trim());
+  return waiting(stepLine);
 }
 
 /** "to finish", "to pause at a step", "to reach step 2", "to pause at a step and reach step 2". */

@@ -167,6 +167,24 @@ test('the progress line names the --until point it waits for, not "to finish" (a
   assert.match(line(['paused', 'step=2']), /^Waiting for rollout "demo" to pause at a step and reach step 2: /);
 });
 
+test('a step\'s progress line counts its own pods and does not alternate with "has not observed" while the controller catches up (issue #32)', () => {
+  // step 2 (40% of 5 = 2 pods) just begun: status.canaryReplicas still says the last step's 1 (or 0 at StepInit)
+  const obj = rollout('v1beta1-canary-manual-step.yaml');
+  Object.assign(obj.status as Record<string, unknown>, { currentStepIndex: 2, currentStepState: 'StepInit' });
+  Object.assign((obj.status as { canaryStatus: Record<string, unknown> }).canaryStatus, { currentStepIndex: 2, currentStepState: 'StepInit', canaryReplicas: 0, canaryReadyReplicas: 0 });
+  const stepLine = 'Waiting for rollout "demo" to finish: step 2/3 StepInit, 0 of 2 canary pods ready...';
+  assert.equal(evaluateRolloutRelease(obj, cloneSet, NOW).message, stepLine, 'was "0 of 0 canary pods ready"');
+  // The BatchRelease's own patch bumps the CloneSet's generation: for a moment the status lags it.
+  const bumped = { ...cloneSet, metadata: { ...cloneSet.metadata, generation: 4 } };
+  const lagging = evaluateRolloutRelease(obj, bumped, NOW);
+  assert.equal(lagging.message, stepLine, 'was "the controller has not observed workload generation 4 yet"');
+  assert.equal(lagging.state, 'Progressing');
+  assert.equal(lagging.reached, false, 'nothing decided on a stale status');
+  // Not in a step (a new release not yet picked up): that is what the line says.
+  Object.assign(obj.status as Record<string, unknown>, { phase: 'Healthy' });
+  assert.match(evaluateRolloutRelease(obj, bumped, NOW).message, /the controller has not observed workload generation 4 yet/);
+});
+
 test('a final "100%" step in StepPaused moves on by itself (doCanaryPaused): not waiting for approval', () => {
   const obj = rollout('v1beta1-canary-manual-step.yaml');
   const st = obj.status as { canaryStatus: Record<string, unknown> };
