@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { kubectl, REPO_ROOT, runCli, streamCli } from '../helpers/cli';
+import { spawnSync } from 'node:child_process';
+import { CLI_BIN, kubectl, REPO_ROOT, runCli, streamCli, testEnv } from '../helpers/cli';
 import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
 import { jsonLines, kubectlKruise, summary, writes } from './rollout-helpers';
 
@@ -139,6 +140,20 @@ describe('Kruise Rollout commands against a sandbox with the real CRDs (status w
     await sb.api('PATCH', `${NS}/web-rollout`, { spec: { strategy: { paused: false } } }, MERGE);
   });
 
+  it('status on a terminal: the same spinner as a workload gate while the release waits (was one line per change), a plain line at the end', { skip: spawnSync('script', ['--version']).status !== 0 && 'no script(1)' }, async () => {
+    await setStatus('web-rollout', { step: 1, state: 'StepPaused', workloadGeneration: wlGen });
+    const r = spawnSync('script', ['-qec', `stty cols 120 rows 20; exec '${CLI_BIN}' rollout status rollout/web-rollout --timeout=1s`, '/dev/null'], {
+      env: testEnv(sb.kubeconfig, { CI: undefined, NO_COLOR: undefined, TERM: 'xterm' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    // The pty carries stdout and stderr together.
+    assert.equal(r.status, 3, r.stdout);
+    assert.match(r.stdout, /[\u2800-\u28ff]\S* rollout "web-rollout" is waiting for approval at step 1\/4/, 'a spinner frame (braille) leads the waiting line');
+    assert.match(r.stdout, /error: timed out waiting for /);
+  });
+
   it('status --watch=false: a step waiting for approval is not finished (exit 4) unless --until=paused (exit 0); JSON Lines carry the contract fields', async () => {
     await setStatus('web-rollout', { step: 1, state: 'StepPaused', workloadGeneration: wlGen });
     const r = await runCli(['rollout', 'status', 'rollout/web-rollout', '--watch=false', '-o', 'json'], { kubeconfig: sb.kubeconfig });
@@ -198,9 +213,10 @@ describe('Kruise Rollout commands against a sandbox with the real CRDs (status w
       'rollout "web-rollout" is waiting for approval at step 1/4 (1 of 1 canary pods ready): approve it to continue',
     ]);
     assert.equal(lines.at(-1), 'rollout "web-rollout" successfully rolled out');
-    // Between them only the hand-back (the workload finalised before the status says Healthy) and the workload's own
-    // rollout once the release is over (issue #25: the pods decide), each line once.
-    for (const line of lines.slice(2, -1)) assert.match(line, /^Waiting for (cloneset "web" rollout to finish|rollout "web-rollout" to finish: the controller has not observed workload generation \d+ yet)/);
+    // Between them only the hand-back (the workload finalised before the status says Healthy: the step's line stays,
+    // nothing decided on the lagging status) and the workload's own rollout once the release is over (issue #25:
+    // the pods decide), each line once.
+    for (const line of lines.slice(2, -1)) assert.match(line, /^Waiting for (cloneset "web" rollout to finish|rollout "web-rollout" to finish: (the controller has not observed workload generation \d+ yet|step 1\/4 StepPaused, 1 of 1 canary pods ready\.\.\.$))/);
     assert.equal(new Set(lines).size, lines.length, 'no repeated line');
     const gets = sb.audit().filter((e) => e.verb === 'get' || e.verb === 'list');
     assert.ok(gets.length <= 6, `few reads, no polling: ${gets.map((e) => `${e.verb} ${e.path}`).join(', ')}`);

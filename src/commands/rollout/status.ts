@@ -11,7 +11,7 @@ import { parseRolloutUntil, RolloutUntilError, type RolloutUntil } from '../../k
 import { RolloutIndex, rolloutText } from './kruise-rollout';
 import { checkRelease, releaseExitCode, type ReleaseTarget } from './release-status';
 import { ReleaseWatch } from './release-watch';
-import { releaseJsonLine, releaseLine, releaseNames } from '../../printers/rollout-release';
+import { releaseIsFinal, releaseJsonLine, releaseLine, releaseNames } from '../../printers/rollout-release';
 import { isNoAnswer, resourceLabel } from '../../kube/errors';
 import { advancedKindHint } from '../../kube/resolve';
 import { KIND_LABELS, type RolloutProgress, type RolloutState } from '../../kruise/progress';
@@ -334,8 +334,10 @@ async function makePrinter(ctx: CommandContext, format: OutputFormat): Promise<S
       else if (format.kind === 'name' && r.reached) printNames(releaseNames(r));
       if (r.state === 'Failed' || r.state === 'TimedOut') return error(r.message);
       if (machine) return;
-      spinner?.stop();
       const line = releaseLine(r, now);
+      // On a terminal, the same spinner as a workload's gate while the release goes on; a line once it ends.
+      if (spinner && !releaseIsFinal(r)) return spinner.update(line);
+      spinner?.stop();
       ctx.term.stdout.write(`${stdoutColour && r.reached ? stdoutColour.ok(line) : line}\n`);
     },
     close() {
