@@ -17,8 +17,6 @@ export interface WhyOptions {
 type Obj = Record<string, unknown>;
 const rec = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
 
-const PDB: ResourceType = { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', namespaced: true };
-
 async function listOptional(client: KubeClient, group: string, resource: string, ns: string, known?: ResourceType): Promise<Obj[]> {
   // Not served (no Kruise, no Kruise Rollout): nothing to read there.
   const rt = known ?? (await client.discovered(group, resource).catch(() => undefined));
@@ -64,10 +62,8 @@ export async function run(ctx: CommandContext, args: string[], opts: WhyOptions)
       const selector = rec(rec(workload.spec).selector) as LabelSelector;
       const sel = labelSelectorString(selector);
       const pods = wkind === 'SidecarSet' || !sel ? [] : ((await client.list(await client.resolve('pods'), ns, { labelSelector: sel })).items as unknown as Obj[]);
-      const budgets = [
-        ...(await listOptional(client, 'policy', 'poddisruptionbudgets', ns, PDB)),
-        ...(await listOptional(client, 'policy.kruise.io', 'podunavailablebudgets', ns)),
-      ].filter((b) => budgetCoversWorkload(b, workload));
+      // PodUnavailableBudgets only: a PodDisruptionBudget guards evictions, never a workload's update (findings.ts).
+      const budgets = (await listOptional(client, 'policy.kruise.io', 'podunavailablebudgets', ns)).filter((b) => budgetCoversWorkload(b, workload));
       const ref = `${wkind.toLowerCase()}/${wname}`;
       if (opts.fix) {
         if (releaseInProgress(rollout)) throw failure(`${ref}: a Kruise Rollout release is in progress (rollout/${String(rec(rollout?.metadata).name)}); --fix refused`);

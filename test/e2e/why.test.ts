@@ -43,7 +43,7 @@ spec:
 ${extra}`;
 
 before(async () => {
-  sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS] });
+  sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS, '--feature-gates', 'PodUnavailableBudgetUpdateGate=true'] });
 });
 after(async () => {
   await sb?.stop();
@@ -190,27 +190,29 @@ spec:
     await waitUntil('step 2', async () => (await get('/apis/rollouts.kruise.io/v1beta1/namespaces/default/rollouts/live')).status?.canaryStatus?.currentStepIndex === 2);
   });
 
-  it('BudgetExhausted: a PodDisruptionBudget allowing no disruption while the update is unfinished names the budget', async () => {
-    await apply(cloneset('budget', '  updateStrategy: { partition: 2 }') + `
+  it('BudgetExhausted: a PodUnavailableBudget that admits no unavailable pod holds the update (the sandbox PUB controller counts it); the printed patch relaxes it and the update completes', async () => {
+    await apply(cloneset('budget', '') + `
 ---
-apiVersion: policy/v1
-kind: PodDisruptionBudget
+apiVersion: policy.kruise.io/v1alpha1
+kind: PodUnavailableBudget
 metadata: { name: budget, namespace: default }
-spec: { minAvailable: 2, selector: { matchLabels: { app: budget } } }
+spec: { maxUnavailable: 0, selector: { matchLabels: { app: budget } } }
 `);
-    // No budget controller on this branch: the status is set through the status subresource as the
-    // PDB controller would (switched to the sandbox's PUB/PDB controller at merge).
-    const st = await sb.api('PATCH', '/apis/policy/v1/namespaces/default/poddisruptionbudgets/budget/status', { status: { disruptionsAllowed: 0, currentHealthy: 2, desiredHealthy: 2, expectedPods: 2 } }, { contentType: 'application/merge-patch+json' });
-    assert.equal(st.status, 200, st.text);
+    await waitUntil('PUB counts 2 available, allows 0', async () => {
+      const st = (await get('/apis/policy.kruise.io/v1alpha1/namespaces/default/podunavailablebudgets/budget')).status;
+      return st?.currentAvailable === 2 && st.unavailableAllowed === 0;
+    });
     const set = await runCli(['set', 'image', 'cloneset/budget', 'app=nginx:1.26'], { kubeconfig: sb.kubeconfig });
     assert.equal(set.code, 0, set.stderr);
-    let last = '';
-    const f = await waitUntil('BudgetExhausted', async () => {
-      const r = await why('cloneset/budget');
-      last = sb.audit().slice(-8).map((e) => e.path + ' ' + e.code).join('\n') + r.stderr + JSON.stringify((await get('/apis/policy/v1/namespaces/default/poddisruptionbudgets/budget')).status);
-      return r.answers[0]?.findings.find((x: any) => x.code === 'BudgetExhausted');
-    }, 3000).catch((e) => assert.fail(`${e.message}: ${last}`));
-    assert.deepEqual(f.objects, ['poddisruptionbudget/budget', 'cloneset/budget']);
+    const f = await waitUntil('BudgetExhausted', async () => (await why('cloneset/budget')).answers[0]?.findings.find((x: any) => x.code === 'BudgetExhausted'));
+    assert.deepEqual(f.objects, ['podunavailablebudget/budget', 'cloneset/budget']);
+    // Held, not slow: the CloneSet asked the budget and updated nothing.
+    assert.equal((await get('/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/budget')).status.updatedReplicas, 0);
+    runNext(f.next);
+    await waitUntil('budget updated', async () => {
+      const cs = await get('/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/budget');
+      return cs.status?.updatedReplicas === 2 && cs.status.updatedReadyReplicas === 2;
+    });
   });
 
   it('Unschedulable: a nodeSelector no node carries; the printed patch lets the pods schedule', async () => {

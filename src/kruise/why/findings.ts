@@ -107,11 +107,22 @@ export function whyFindings(input: WhyInput): Finding[] {
     }
   }
   for (const b of input.budgets ?? []) {
-    const bs = rec(b.status);
-    const allowed = num(bs.unavailableAllowed) ?? num(bs.disruptionsAllowed);
-    if (allowed === 0 && updated < replicas) {
-      const bref = `${String(b.kind).toLowerCase()}/${String(rec(b.metadata).name)}`;
-      out.push({ code: 'BudgetExhausted', cause: `${bref} allows 0 more unavailable pods`, objects: [bref, ref], next: `kubectl get ${bref} -o yaml  # make unavailable pods ready, or relax the budget` });
+    // Only a PodUnavailableBudget holds an update: Kruise's CloneSet asks it before each pod it updates
+    // (pkg/controller/cloneset/sync/cloneset_update.go, PodUnavailableBudgetValidatePod under the
+    // PodUnavailableBudgetUpdateGate) and its pod webhook guards the in-place writes of the others. A
+    // PodDisruptionBudget guards evictions only, which no workload controller makes: naming one blamed a
+    // budget for a stall it cannot cause.
+    if (b.kind !== 'PodUnavailableBudget') continue;
+    const allowed = num(rec(b.status).unavailableAllowed);
+    if (allowed !== 0 || updated >= replicas) continue;
+    const bref = `${String(b.kind).toLowerCase()}/${String(rec(b.metadata).name)}`;
+    const unready = input.pods.filter((p) => !podReady(p) && !rec(p.metadata).deletionTimestamp);
+    if (unready.length > 0) {
+      // The headroom is spent on pods that are unavailable now: it comes back as they become ready.
+      out.push({ code: 'BudgetExhausted', cause: `${bref} allows 0 more unavailable pods: ${unready.length} pod(s) already unavailable spend it`, objects: [bref, ref, ...unready.map(podRef)], next: `kubectl describe ${podRef(unready[0]!)}  # the budget frees up as these pods become ready` });
+    } else {
+      // Every pod is available and still nothing may go: the budget admits no disruption at all.
+      out.push({ code: 'BudgetExhausted', cause: `${bref} allows 0 unavailable pods while all of them are available: no pod can ever be updated`, objects: [bref, ref], next: `kubectl patch ${bref} --type=merge -p '{"spec":{"maxUnavailable":1,"minAvailable":null}}'` });
     }
   }
   for (const p of input.pods) {

@@ -76,3 +76,21 @@ for (const [name, budget, covers] of [
     assert.equal(budgetCoversWorkload(budget as unknown as Record<string, unknown>, front), covers);
   });
 }
+
+// kruise pkg/controller/cloneset/sync/cloneset_update.go (step 6): the CloneSet asks only a PodUnavailableBudget
+// (PodUnavailableBudgetValidatePod) before updating a pod; a PodDisruptionBudget guards evictions, which no
+// workload controller makes. Before: a PDB allowing 0 disruptions was blamed for an update it does not hold.
+test('why: BudgetExhausted names a PodUnavailableBudget, never a PodDisruptionBudget; with every pod ready its next relaxes the budget', () => {
+  const w = { kind: 'CloneSet', metadata: { name: 'web', generation: 2 }, spec: { replicas: 2 }, status: { observedGeneration: 2, updatedReplicas: 0 } };
+  const ready = { metadata: { name: 'web-a' }, status: { conditions: [{ type: 'Ready', status: 'True' }] } };
+  const pdb = { kind: 'PodDisruptionBudget', metadata: { name: 'web' }, status: { disruptionsAllowed: 0 } };
+  assert.deepEqual(codes({ workload: w, pods: [ready], budgets: [pdb] }), []);
+  const pub = { kind: 'PodUnavailableBudget', metadata: { name: 'web' }, status: { unavailableAllowed: 0, desiredAvailable: 2, currentAvailable: 2 } };
+  const [f] = whyFindings({ workload: w, pods: [ready], budgets: [pub] });
+  assert.equal(f!.code, 'BudgetExhausted');
+  assert.deepEqual(f!.objects, ['podunavailablebudget/web', 'cloneset/web']);
+  assert.equal(f!.next, `kubectl patch podunavailablebudget/web --type=merge -p '{"spec":{"maxUnavailable":1,"minAvailable":null}}'`);
+  const spent = whyFindings({ workload: w, pods: [ready, { metadata: { name: 'web-b' }, status: { conditions: [{ type: 'Ready', status: 'False' }] } }], budgets: [pub] })[0]!;
+  assert.deepEqual(spent.objects, ['podunavailablebudget/web', 'cloneset/web', 'pod/web-b']);
+  assert.match(spent.next, /^kubectl describe pod\/web-b /);
+});
