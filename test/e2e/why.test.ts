@@ -22,13 +22,17 @@ async function apply(yaml: string): Promise<void> {
 }
 
 async function why(...args: string[]): Promise<{ code: number; stdout: string; stderr: string; answers: any[] }> {
-  const r = await runCli(['why', ...args, '-o', 'json'], { kubeconfig: sb.kubeconfig });
+  return whyOn(sb, ...args);
+}
+
+async function whyOn(on: Sandbox, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string; answers: any[] }> {
+  const r = await runCli(['why', ...args, '-o', 'json'], { kubeconfig: on.kubeconfig });
   return { ...r, answers: r.code === 0 ? JSON.parse(r.stdout) : [] };
 }
 
 /** Runs the `next` command `why` printed (a kubectl command line; the trailing comment dropped). */
-function runNext(next: string): void {
-  execFileSync('/bin/sh', ['-c', next.replace(/\s+#.*$/, '').replace(/^kubectl kruise /, `${CLI_BIN} `)], { env: { ...process.env, KUBECONFIG: sb.kubeconfig }, stdio: 'pipe' });
+function runNext(next: string, on: Sandbox = sb): string {
+  return execFileSync('/bin/sh', ['-c', next.replace(/\s+#.*$/, '').replace(/^kubectl kruise /, `${CLI_BIN} `)], { env: { ...process.env, KUBECONFIG: on.kubeconfig }, stdio: 'pipe', encoding: 'utf8' });
 }
 
 const cloneset = (name: string, extra: string): string => `apiVersion: apps.kruise.io/v1alpha1
@@ -213,6 +217,40 @@ spec: { maxUnavailable: 0, selector: { matchLabels: { app: budget } } }
       const cs = await get('/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/budget');
       return cs.status?.updatedReplicas === 2 && cs.status.updatedReadyReplicas === 2;
     });
+  });
+
+  it('MaxUnavailableRoundsToZero: on Kruise v1.3 (a sandbox of its own) a SidecarSet maxUnavailable of 5% of 3 pods is 0 and the upgrade never moves (kruise#1812); the printed patch moves it', async () => {
+    const old = await startSandbox({ kruise: 'v1.3', readyDelay: '50ms' });
+    try {
+      const r = await kubectl(['apply', '-f', '-'], old.kubeconfig, {
+        input: `apiVersion: apps.kruise.io/v1alpha1
+kind: SidecarSet
+metadata: { name: log }
+spec:
+  selector: { matchLabels: { app: side } }
+  updateStrategy: { maxUnavailable: 5% }
+  containers: [{ name: log, image: busybox:1.35 }]
+---
+${cloneset('side', '').replace('replicas: 2', 'replicas: 3')}`,
+      });
+      assert.equal(r.code, 0, r.stderr);
+      const sidecarSet = async (): Promise<any> => (await old.api('GET', '/apis/apps.kruise.io/v1alpha1/sidecarsets/log')).body;
+      await waitUntil('3 pods matched, ready', async () => (await sidecarSet()).status?.readyPods === 3);
+      const p = await kubectl(['patch', 'sidecarset/log', '--type=json', '-p', '[{"op":"replace","path":"/spec/containers/0/image","value":"busybox:1.36"}]'], old.kubeconfig);
+      assert.equal(p.code, 0, p.stderr);
+      const f = await waitUntil('MaxUnavailableRoundsToZero', async () => (await whyOn(old, 'sidecarset/log')).answers[0]?.findings.find((x: any) => x.code === 'MaxUnavailableRoundsToZero'));
+      assert.deepEqual(f.objects, ['sidecarset/log']);
+      // Stuck, not slow: the controller has seen the change (observedGeneration) and upgraded no pod.
+      const seen = await sidecarSet();
+      assert.deepEqual([seen.status.observedGeneration, seen.status.updatedPods], [seen.metadata.generation, 0]);
+      runNext(f.next, old);
+      await waitUntil('3 pods upgraded', async () => {
+        const pods = (await old.api('GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Dside')).body.items as any[];
+        return (await sidecarSet()).status.updatedPods === 3 && pods.every((x) => x.spec.containers.find((c: any) => c.name === 'log')?.image === 'busybox:1.36');
+      });
+    } finally {
+      await old.stop();
+    }
   });
 
   it('Unschedulable: a nodeSelector no node carries; the printed patch lets the pods schedule', async () => {

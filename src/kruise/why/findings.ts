@@ -85,13 +85,14 @@ export function whyFindings(input: WhyInput): Finding[] {
   if (kind === 'SidecarSet') {
     const matched = num(status.matchedPods) ?? 0;
     const mu = strategy.maxUnavailable;
-    // sidecarset_strategy.go scales maxUnavailable against the matched pods, rounding down up to v1.7.x
-    // (GetValueFromIntOrPercent(..., false); kruise#1812) and up from v1.8.0 (line 154, true): a percentage
-    // that rounds down to 0 stalls the upgrade on the older releases only, so the finding says which.
+    // sidecarset_strategy.go calculateUpgradeCount scales maxUnavailable against the matched pods, rounding down
+    // up to v1.7.4 (GetValueFromIntOrPercent(..., false); kruise#1812) and up from v1.7.5 and v1.8.0 (kruise#1834):
+    // a percentage that rounds down to 0 stalls the upgrade on the older releases only, so the finding says which
+    // (rules/sidecarset-upgrade.ts sidecarSetRounding is the controller's side of it).
     if (mu !== undefined && matched > 0 && scaledValueFromIntOrPercent(mu, matched, false) === 0 && (num(status.updatedPods) ?? 0) < matched) {
       out.push({
         code: 'MaxUnavailableRoundsToZero',
-        cause: `maxUnavailable ${String(mu)} of ${matched} matched pods is 0 on Kruise before v1.8.0, which rounds it down (kruise#1812): there the upgrade never moves (v1.8.0 and later round it up to ${scaledValueFromIntOrPercent(mu, matched, true)})`,
+        cause: `maxUnavailable ${String(mu)} of ${matched} matched pods is 0 on Kruise v1.7.4 and earlier, which round it down (kruise#1812): there the upgrade never moves (v1.7.5, v1.8.0 and later round it up to ${scaledValueFromIntOrPercent(mu, matched, true)})`,
         objects: [ref],
         next: `kubectl patch ${ref} --type=merge -p '{"spec":{"updateStrategy":{"maxUnavailable":1}}}'`,
       });

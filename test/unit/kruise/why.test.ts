@@ -35,11 +35,12 @@ test('why: lifecycle hook, readiness gate, image pull and exhausted budget name 
 });
 
 // kruise pkg/controller/sidecarset/sidecarset_strategy.go:154 scales maxUnavailable against matched pods.
-test('why: SidecarSet maxUnavailable 5% of 6 rounds to 0 on Kruise before v1.8.0 (GetValueFromIntOrPercent(..., false) at v1.3.0-v1.7.0; true from v1.8.0, sidecarset_strategy.go:154): the finding names the releases', () => {
+// Before: "before v1.8.0", but v1.7.5 has kruise#1834's fix too (git tag --contains 4661b6e02: v1.7.5, v1.8.0).
+test('why: SidecarSet maxUnavailable 5% of 6 rounds to 0 on Kruise v1.7.4 and earlier (GetValueFromIntOrPercent(..., false) at v1.3.0-v1.7.4; true from v1.7.5 and v1.8.0, sidecarset_strategy.go:154): the finding names the releases', () => {
   const w = { kind: 'SidecarSet', metadata: { name: 'log' }, spec: { updateStrategy: { maxUnavailable: '5%' } }, status: { matchedPods: 6, updatedPods: 0 } };
   assert.deepEqual(codes({ workload: w, pods: [] }), ['MaxUnavailableRoundsToZero']);
   const [f] = whyFindings({ workload: w, pods: [] });
-  assert.match(f!.cause, /is 0 on Kruise before v1\.8\.0, which rounds it down \(kruise#1812\).*v1\.8\.0 and later round it up to 1\)$/);
+  assert.match(f!.cause, /is 0 on Kruise v1\.7\.4 and earlier, which round it down \(kruise#1812\).*v1\.7\.5, v1\.8\.0 and later round it up to 1\)$/);
 });
 
 test('why: the partition patch names the field the kind has (rollingUpdate.partition for an Advanced StatefulSet)', () => {
