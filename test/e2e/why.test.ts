@@ -253,6 +253,18 @@ ${cloneset('side', '').replace('replicas: 2', 'replicas: 3')}`,
     }
   });
 
+  it('ScaleThrottled: a CloneSet whose scaleStrategy.maxUnavailable stops creation behind a pod that never gets ready (kruise#2385); the printed patch lets it create the rest', async () => {
+    await apply(cloneset('throttle', '  scaleStrategy: { maxUnavailable: 1 }').replace('replicas: 2', 'replicas: 3').replace('nginx:1.25', 'nginx:fail-pull'));
+    const pods = async (): Promise<any[]> => (await get('/api/v1/namespaces/default/pods?labelSelector=app%3Dthrottle')).items;
+    const f = await waitUntil('ScaleThrottled', async () => (await why('cloneset/throttle')).answers[0]?.findings.find((x: any) => x.code === 'ScaleThrottled'));
+    // Held at one pod by the sandbox's CloneSet controller (cloneset-diffs.ts scaleUpLimit), the one why names.
+    const held = await pods();
+    assert.equal(held.length, 1);
+    assert.deepEqual(f.objects, ['cloneset/throttle', `pod/${held[0].metadata.name}`]);
+    runNext(f.next);
+    await waitUntil('3 pods created', async () => (await pods()).length === 3 && (await get('/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/throttle')).status?.replicas === 3);
+  });
+
   it('Unschedulable: a nodeSelector no node carries; the printed patch lets the pods schedule', async () => {
     await apply(cloneset('nowhere', '').replace('spec: { containers:', 'spec: { nodeSelector: { disk: nvme-none }, containers:'));
     const f = await waitUntil('Unschedulable', async () => (await why('cloneset/nowhere')).answers[0]?.findings.find((x: any) => x.code === 'Unschedulable'));

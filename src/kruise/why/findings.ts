@@ -99,12 +99,15 @@ export function whyFindings(input: WhyInput): Finding[] {
     }
   }
   const scaleMu = rec(spec.scaleStrategy).maxUnavailable;
-  if (kind === 'CloneSet' && scaleMu !== undefined) {
-    // cloneset_scale.go: creation stops while not-ready pods >= scaleStrategy.maxUnavailable (kruise#2385).
+  if (kind === 'CloneSet' && scaleMu !== undefined && scaleMu !== null) {
+    // cloneset_sync_utils.go calculateDiffsWithExpectation (kruise#2385): scaleUpLimit = min(missing,
+    // max(scaleStrategy.maxUnavailable - totalUnavailable, 0)), totalUnavailable counting the active pods that are
+    // PreparingDelete or not ready: at 0 no pod is created until one of them becomes ready.
     const limit = scaledValueFromIntOrPercent(scaleMu, replicas, true);
-    const notReady = input.pods.filter((p) => !podReady(p)).length;
-    if (input.pods.length < replicas && notReady >= limit) {
-      out.push({ code: 'ScaleThrottled', cause: `${notReady} pods not ready >= scaleStrategy.maxUnavailable ${String(scaleMu)}: no new pods until some become ready`, objects: [ref, ...input.pods.filter((p) => !podReady(p)).map(podRef)], next: `kubectl patch ${ref} --type=merge -p '{"spec":{"scaleStrategy":{"maxUnavailable":null}}}'  # or fix the not-ready pods` });
+    const active = input.pods.filter((p) => !rec(p.metadata).deletionTimestamp);
+    const unavailable = active.filter((p) => rec(rec(p.metadata).labels)['lifecycle.apps.kruise.io/state'] === 'PreparingDelete' || !podReady(p));
+    if (active.length < replicas && unavailable.length >= limit) {
+      out.push({ code: 'ScaleThrottled', cause: `${unavailable.length} pods unavailable >= scaleStrategy.maxUnavailable ${String(scaleMu)}: no new pods (${active.length} of ${replicas}) until some become ready`, objects: [ref, ...unavailable.map(podRef)], next: `kubectl patch ${ref} --type=merge -p '{"spec":{"scaleStrategy":{"maxUnavailable":null}}}'  # or make the unavailable pods ready` });
     }
   }
   for (const b of input.budgets ?? []) {

@@ -95,3 +95,16 @@ test('why: BudgetExhausted names a PodUnavailableBudget, never a PodDisruptionBu
   assert.deepEqual(spent.objects, ['podunavailablebudget/web', 'cloneset/web', 'pod/web-b']);
   assert.match(spent.next, /^kubectl describe pod\/web-b /);
 });
+
+// kruise pkg/controller/cloneset/sync/cloneset_sync_utils.go calculateDiffsWithExpectation: totalUnavailable counts
+// PreparingDelete pods, ready or not, and only active pods count. Before: a ready pod held by its preDelete hook was
+// not counted (no finding while creation was stopped) and a terminating pod was.
+test('why: ScaleThrottled counts PreparingDelete pods as unavailable and leaves terminating pods out', () => {
+  const w = { kind: 'CloneSet', metadata: { name: 'api', generation: 1 }, spec: { replicas: 3, scaleStrategy: { maxUnavailable: 1 } }, status: { observedGeneration: 1, updatedReplicas: 1 } };
+  const ready = (name: string, extra: Record<string, unknown> = {}) => ({ metadata: { name, ...extra }, status: { conditions: [{ type: 'Ready', status: 'True' }] } });
+  const held = ready('api-a', { labels: { 'lifecycle.apps.kruise.io/state': 'PreparingDelete' } });
+  const f = whyFindings({ workload: w, pods: [held, ready('api-b')] }).find((x) => x.code === 'ScaleThrottled');
+  assert.deepEqual(f?.objects, ['cloneset/api', 'pod/api-a']);
+  const gone = { metadata: { name: 'api-c', deletionTimestamp: '2026-01-01T00:00:00Z' }, status: { conditions: [{ type: 'Ready', status: 'False' }] } };
+  assert.equal(whyFindings({ workload: w, pods: [ready('api-a'), ready('api-b'), gone] }).find((x) => x.code === 'ScaleThrottled'), undefined);
+});
