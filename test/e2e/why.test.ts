@@ -265,6 +265,25 @@ ${cloneset('side', '').replace('replicas: 2', 'replicas: 3')}`,
     await waitUntil('3 pods created', async () => (await pods()).length === 3 && (await get('/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/throttle')).status?.replicas === 3);
   });
 
+  it('LifecycleHookHolds: a scale-in held by a preDelete labelsHandler hook (kruise#369); the printed label removal lets the pod go', async () => {
+    await apply(cloneset('hook', `  lifecycle:
+    preDelete: { labelsHandler: { example.io/deregistered: "false" } }`).replace('labels: { app: hook }', 'labels: { app: hook, example.io/deregistered: "false" }'));
+    await waitUntil('hook ready', async () => (await get('/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/hook')).status?.readyReplicas === 2);
+    const scale = await kubectl(['scale', 'cloneset/hook', '--replicas=1'], sb.kubeconfig);
+    assert.equal(scale.code, 0, scale.stderr);
+    const pods = async (): Promise<any[]> => (await get('/api/v1/namespaces/default/pods?labelSelector=app%3Dhook')).items;
+    const f = await waitUntil('LifecycleHookHolds', async () => (await why('cloneset/hook')).answers[0]?.findings.find((x: any) => x.code === 'LifecycleHookHolds'));
+    const held = (await pods()).find((p) => p.metadata.labels['lifecycle.apps.kruise.io/state'] === 'PreparingDelete');
+    assert.ok(held, 'a pod waits in PreparingDelete');
+    assert.deepEqual(f.objects, [`pod/${held.metadata.name}`, 'cloneset/hook']);
+    assert.equal(f.next.replace(/\s+#.*$/, ''), `kubectl label pod/${held.metadata.name} example.io/deregistered-`);
+    runNext(f.next);
+    await waitUntil('held pod gone, 1 left', async () => {
+      const left = await pods();
+      return left.length === 1 && left[0].metadata.name !== held.metadata.name;
+    });
+  });
+
   it('Unschedulable: a nodeSelector no node carries; the printed patch lets the pods schedule', async () => {
     await apply(cloneset('nowhere', '').replace('spec: { containers:', 'spec: { nodeSelector: { disk: nvme-none }, containers:'));
     const f = await waitUntil('Unschedulable', async () => (await why('cloneset/nowhere')).answers[0]?.findings.find((x: any) => x.code === 'Unschedulable'));

@@ -4,6 +4,7 @@ import { podTrouble } from '../evidence';
 import { scaledValueFromIntOrPercent } from '../intstr';
 import type { Pod } from '../types';
 import { labelSelectorMatches, type LabelSelector } from '../selectors';
+import { isPodAllHooked, isPodHooked, type LifecycleHook } from '../rules/cloneset';
 
 export type FindingCode =
   | 'ControllerNotObserving' | 'Paused' | 'AwaitingApproval' | 'PartitionHolds'
@@ -130,12 +131,8 @@ export function whyFindings(input: WhyInput): Finding[] {
     }
   }
   for (const p of input.pods) {
-    const labels = rec(rec(p.metadata).labels);
-    const state = labels['lifecycle.apps.kruise.io/state'];
-    // pkg/util/lifecycle: PreparingUpdate/PreparingDelete wait for the hook's label/finalizer to go (kruise#369).
-    if (state === 'PreparingUpdate' || state === 'PreparingDelete') {
-      out.push({ code: 'LifecycleHookHolds', cause: `pod in lifecycle state ${String(state)}, waiting for its hook`, objects: [podRef(p), ref], next: `kubectl get ${podRef(p)} -o jsonpath='{.metadata.labels}'  # remove the hook label your hook owner set` });
-    }
+    const hold = lifecycleHold(p, rec(spec.lifecycle));
+    if (hold) out.push({ code: 'LifecycleHookHolds', cause: hold.cause, objects: [podRef(p), ref], next: hold.next });
     const gates = (rec(p.spec).readinessGates as Obj[] | undefined) ?? [];
     const conds = (rec(p.status).conditions as Obj[] | undefined) ?? [];
     for (const g of gates) {
@@ -211,6 +208,51 @@ export function leftoverPatch(w: Obj, rollout: Obj | undefined): LeftoverPatch |
     }
   }
   return reasons.length ? { reasons, ops } : undefined;
+}
+
+/**
+ * A pod a lifecycle hook holds (CloneSet / Advanced StatefulSet spec.lifecycle; Kruise pkg/util/lifecycle,
+ * kruise#369): PreparingDelete and PreparingUpdate wait while the preDelete / inPlaceUpdate hook is on the pod
+ * (IsPodHooked: any of its finalizers, or a label at the hook's value), PreparingNormal until the preNormal hook
+ * is all on (IsPodAllHooked). The next step is what the hook's owner does when its work is done: take the hook's
+ * labels and finalizers off (put them on, for preNormal), with `test` ops so a finalizer list that moved is not
+ * cut at the wrong index.
+ */
+function lifecycleHold(p: Obj, lifecycle: Obj): { cause: string; next: string } | undefined {
+  const state = rec(rec(p.metadata).labels)['lifecycle.apps.kruise.io/state'];
+  const pod = p as unknown as Pod;
+  const hookOf = (k: string): LifecycleHook | undefined => (lifecycle[k] && typeof lifecycle[k] === 'object' ? (lifecycle[k] as LifecycleHook) : undefined);
+  const which = state === 'PreparingDelete' ? 'preDelete' : state === 'PreparingUpdate' ? 'inPlaceUpdate' : state === 'PreparingNormal' ? 'preNormal' : undefined;
+  if (!which) return undefined;
+  const hook = hookOf(which);
+  const pref = podRef(p);
+  const labels = rec(rec(p.metadata).labels);
+  const finalizers = (rec(p.metadata).finalizers as string[] | undefined) ?? [];
+  if (which === 'preNormal') {
+    if (!hook || isPodAllHooked(hook, pod)) return undefined;
+    const missingLabels = Object.entries(hook.labelsHandler ?? {}).filter(([k, v]) => labels[k] !== v);
+    const missingFinalizers = (hook.finalizersHandler ?? []).filter((f) => !finalizers.includes(f));
+    const steps: string[] = [];
+    if (missingLabels.length) steps.push(`kubectl label ${pref} --overwrite ${missingLabels.map(([k, v]) => `${k}=${v}`).join(' ')}`);
+    if (missingFinalizers.length) {
+      const ops = finalizers.length === 0 ? [{ op: 'add', path: '/metadata/finalizers', value: missingFinalizers }] : missingFinalizers.map((f) => ({ op: 'add', path: '/metadata/finalizers/-', value: f }));
+      steps.push(`kubectl patch ${pref} --type=json -p '${JSON.stringify(ops)}'`);
+    }
+    return { cause: `${pref} in lifecycle state PreparingNormal: its preNormal hook is not all on (missing ${[...missingLabels.map(([k, v]) => `label ${k}=${v}`), ...missingFinalizers.map((f) => `finalizer ${f}`)].join(', ')})`, next: `${steps.join(' && ')}  # what the hook's owner does once the pod may serve` };
+  }
+  // Without the hook (or with it off) the controller moves the pod on at its next sync: nothing holds it.
+  if (!hook || !isPodHooked(hook, pod)) return undefined;
+  const onLabels = Object.entries(hook.labelsHandler ?? {}).filter(([k, v]) => labels[k] === v).map(([k]) => k);
+  const onFinalizers = finalizers.map((f, i) => [f, i] as const).filter(([f]) => (hook.finalizersHandler ?? []).includes(f));
+  const steps: string[] = [];
+  if (onLabels.length) steps.push(`kubectl label ${pref} ${onLabels.map((k) => `${k}-`).join(' ')}`);
+  if (onFinalizers.length) {
+    // From the last index down, each removal after a `test` of what is there.
+    const ops = onFinalizers.slice().reverse().flatMap(([f, i]) => [{ op: 'test', path: `/metadata/finalizers/${i}`, value: f }, { op: 'remove', path: `/metadata/finalizers/${i}` }]);
+    steps.push(`kubectl patch ${pref} --type=json -p '${JSON.stringify(ops)}'`);
+  }
+  const on = [...onLabels.map((k) => `label ${k}=${String(labels[k])}`), ...onFinalizers.map(([f]) => `finalizer ${f}`)].join(', ');
+  return { cause: `${pref} in lifecycle state ${String(state)}: its ${which} hook (${on}) is still on, so Kruise waits for the hook's owner`, next: `${steps.join(' && ')}  # what the hook's owner does when its work is done` };
 }
 
 function podReady(p: Obj): boolean {

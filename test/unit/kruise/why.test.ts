@@ -108,3 +108,20 @@ test('why: ScaleThrottled counts PreparingDelete pods as unavailable and leaves 
   const gone = { metadata: { name: 'api-c', deletionTimestamp: '2026-01-01T00:00:00Z' }, status: { conditions: [{ type: 'Ready', status: 'False' }] } };
   assert.equal(whyFindings({ workload: w, pods: [ready('api-a'), ready('api-b'), gone] }).find((x) => x.code === 'ScaleThrottled'), undefined);
 });
+
+// kruise pkg/util/lifecycle/lifecycle_utils.go IsPodHooked / IsPodAllHooked (kruise#369). Before: the next step
+// only printed the pod's labels; it now takes the hook's own labels and finalizers off (on, for preNormal).
+test('why: LifecycleHookHolds names the hook that is on and the exact patch that releases it', () => {
+  const f = whyFindings(load('pods-held.yaml') as unknown as WhyInput).find((x) => x.code === 'LifecycleHookHolds')!;
+  assert.deepEqual(f.objects, ['pod/shop-a', 'cloneset/shop']);
+  assert.match(f.cause, /inPlaceUpdate hook \(label example\.io\/traffic-on=true, finalizer example\.io\/drain\) is still on/);
+  assert.equal(
+    f.next.replace(/\s+#.*$/, ''),
+    `kubectl label pod/shop-a example.io/traffic-on- && kubectl patch pod/shop-a --type=json -p '[{"op":"test","path":"/metadata/finalizers/1","value":"example.io/drain"},{"op":"remove","path":"/metadata/finalizers/1"}]'`,
+  );
+  const w = { kind: 'CloneSet', metadata: { name: 'web' }, spec: { replicas: 1, lifecycle: { preNormal: { labelsHandler: { 'example.io/lb': 'on' } }, preDelete: { finalizersHandler: ['example.io/drain'] } } }, status: {} };
+  const normal = whyFindings({ workload: w, pods: [{ metadata: { name: 'web-a', labels: { 'lifecycle.apps.kruise.io/state': 'PreparingNormal' } } }] })[0]!;
+  assert.equal(normal.next.replace(/\s+#.*$/, ''), 'kubectl label pod/web-a --overwrite example.io/lb=on');
+  // A PreparingDelete pod whose hook is already off is not held (the controller deletes it at its next sync).
+  assert.deepEqual(codes({ workload: w, pods: [{ metadata: { name: 'web-b', labels: { 'lifecycle.apps.kruise.io/state': 'PreparingDelete' } } }] }), []);
+});
