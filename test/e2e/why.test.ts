@@ -284,6 +284,16 @@ ${cloneset('side', '').replace('replicas: 2', 'replicas: 3')}`,
     });
   });
 
+  it('ReadinessGateFalse: a custom readiness gate nobody sets keeps the pod out of Ready (the sandbox kubelet folds spec.readinessGates); the printed status patch makes it Ready', async () => {
+    await apply(cloneset('gated', '').replace('replicas: 2', 'replicas: 1').replace('spec: { containers:', 'spec: { readinessGates: [{ conditionType: example.io/lb-registered }], containers:'));
+    const f = await waitUntil('ReadinessGateFalse', async () => (await why('cloneset/gated')).answers[0]?.findings.find((x: any) => x.code === 'ReadinessGateFalse'));
+    const [pod] = (await get('/api/v1/namespaces/default/pods?labelSelector=app%3Dgated')).items;
+    assert.deepEqual(f.objects, [`pod/${pod.metadata.name}`, 'cloneset/gated']);
+    assert.match(pod.status.conditions.find((c: any) => c.type === 'Ready').message, /readiness gate "example.io\/lb-registered" does not exist/);
+    runNext(f.next);
+    await waitUntil('gated ready', async () => (await get('/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/gated')).status?.readyReplicas === 1);
+  });
+
   it('Unschedulable: a nodeSelector no node carries; the printed patch lets the pods schedule', async () => {
     await apply(cloneset('nowhere', '').replace('spec: { containers:', 'spec: { nodeSelector: { disk: nvme-none }, containers:'));
     const f = await waitUntil('Unschedulable', async () => (await why('cloneset/nowhere')).answers[0]?.findings.find((x: any) => x.code === 'Unschedulable'));

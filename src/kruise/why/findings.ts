@@ -135,11 +135,10 @@ export function whyFindings(input: WhyInput): Finding[] {
     if (hold) out.push({ code: 'LifecycleHookHolds', cause: hold.cause, objects: [podRef(p), ref], next: hold.next });
     const gates = (rec(p.spec).readinessGates as Obj[] | undefined) ?? [];
     const conds = (rec(p.status).conditions as Obj[] | undefined) ?? [];
+    const containersReady = conds.some((x) => x.type === 'ContainersReady' && x.status === 'True');
     for (const g of gates) {
-      const c = conds.find((x) => x.type === g.conditionType);
-      if (c && c.status === 'False') {
-        out.push({ code: 'ReadinessGateFalse', cause: `readiness gate ${String(g.conditionType)} is False`, objects: [podRef(p)], next: `kubectl get ${podRef(p)} -o jsonpath='{.status.conditions}'` });
-      }
+      const gate = readinessGateHold(p, String(g.conditionType ?? ''), conds, containersReady);
+      if (gate) out.push({ code: 'ReadinessGateFalse', cause: gate.cause, objects: [podRef(p), ref], next: gate.next });
     }
     const t = podTrouble(p as unknown as Pod);
     const reason = t?.summary ?? '';
@@ -253,6 +252,30 @@ function lifecycleHold(p: Obj, lifecycle: Obj): { cause: string; next: string } 
   }
   const on = [...onLabels.map((k) => `label ${k}=${String(labels[k])}`), ...onFinalizers.map(([f]) => `finalizer ${f}`)].join(', ');
   return { cause: `${pref} in lifecycle state ${String(state)}: its ${which} hook (${on}) is still on, so Kruise waits for the hook's owner`, next: `${steps.join(' && ')}  # what the hook's owner does when its work is done` };
+}
+
+/** Kruise's own readiness gates: Kruise sets them (pkg/util/pod readiness, inplaceupdate), nobody else should. */
+const KRUISE_GATES: Record<string, string> = {
+  KruisePodReady: 'Kruise turns it False while it takes the pod out of service (a lifecycle hook with markPodNotReady, a ContainerRecreateRequest, a PodUnavailableBudget) and True again when that is done',
+  InPlaceUpdateReady: 'Kruise turns it False for an in-place update and True when the new containers run',
+};
+
+/**
+ * A readiness gate that keeps a pod out of Ready (the kubelet's rule: the pod is Ready only when every gate's
+ * condition is True, and "corresponding condition of pod readiness gate ... does not exist" when it is absent;
+ * an absent one counts once the containers are ready, before that the containers are the cause). A custom gate
+ * belongs to another controller (a load balancer's, say): the next step sets its condition as that owner does, on
+ * the status subresource; a Kruise gate is Kruise's to set, so the next step reads its message.
+ */
+function readinessGateHold(p: Obj, type: string, conds: readonly Obj[], containersReady: boolean): { cause: string; next: string } | undefined {
+  const c = conds.find((x) => x.type === type);
+  if (c?.status === 'True' || (!c && !containersReady)) return undefined;
+  const pref = podRef(p);
+  const state = c ? `is ${String(c.status)}${c.reason ? ` (${String(c.reason)}${c.message ? `: ${String(c.message)}` : ''})` : ''}` : 'has no condition on the pod yet';
+  const kruise = KRUISE_GATES[type];
+  if (kruise) return { cause: `${pref}: readiness gate ${type} ${state}; ${kruise}`, next: `kubectl get ${pref} -o jsonpath='{.status.conditions[?(@.type=="${type}")]}'` };
+  const patch = JSON.stringify({ status: { conditions: [{ type, status: 'True' }] } });
+  return { cause: `${pref}: readiness gate ${type} ${state}: the pod is not Ready until whoever owns the gate sets it True`, next: `kubectl patch ${pref} --subresource=status --type=strategic -p '${patch}'  # what the gate's owner does once the pod may take traffic` };
 }
 
 function podReady(p: Obj): boolean {

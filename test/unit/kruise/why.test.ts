@@ -125,3 +125,18 @@ test('why: LifecycleHookHolds names the hook that is on and the exact patch that
   // A PreparingDelete pod whose hook is already off is not held (the controller deletes it at its next sync).
   assert.deepEqual(codes({ workload: w, pods: [{ metadata: { name: 'web-b', labels: { 'lifecycle.apps.kruise.io/state': 'PreparingDelete' } } }] }), []);
 });
+
+// kubelet pkg/kubelet/status/generate.go GeneratePodReadyCondition: a gate whose condition is absent keeps the pod
+// out of Ready ("corresponding condition of pod readiness gate ... does not exist"). Before: only a False condition
+// was reported, with a dump of every condition as the next step.
+test('why: ReadinessGateFalse: an absent custom gate once the containers are ready, set on the status subresource; a Kruise gate is read, not set', () => {
+  const w = { kind: 'CloneSet', metadata: { name: 'lb' }, spec: { replicas: 1 }, status: {} };
+  const pod = (conditions: unknown[]) => ({ metadata: { name: 'lb-a' }, spec: { readinessGates: [{ conditionType: 'example.io/lb-registered' }] }, status: { phase: 'Running', conditions } });
+  assert.deepEqual(codes({ workload: w, pods: [pod([{ type: 'ContainersReady', status: 'False' }])] }), []);
+  const [f] = whyFindings({ workload: w, pods: [pod([{ type: 'ContainersReady', status: 'True' }, { type: 'Ready', status: 'False' }])] });
+  assert.equal(f!.code, 'ReadinessGateFalse');
+  assert.deepEqual(f!.objects, ['pod/lb-a', 'cloneset/lb']);
+  assert.equal(f!.next.replace(/\s+#.*$/, ''), `kubectl patch pod/lb-a --subresource=status --type=strategic -p '{"status":{"conditions":[{"type":"example.io/lb-registered","status":"True"}]}}'`);
+  const k = whyFindings(load('pods-held.yaml') as unknown as WhyInput).find((x) => x.code === 'ReadinessGateFalse')!;
+  assert.equal(k.next, `kubectl get pod/shop-b -o jsonpath='{.status.conditions[?(@.type=="KruisePodReady")]}'`);
+});
