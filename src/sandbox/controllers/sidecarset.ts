@@ -156,7 +156,7 @@ export function createSidecarSetController(): ControllerWithAdmission {
     start(s: Store, settings: SimulationSettings) {
       store = s;
       release = settings.kruise;
-      queue = new WorkQueue('sidecarset', reconcile);
+      queue = new WorkQueue('sidecarset', reconcile).gatedBy(settings.kruiseManager);
       sets.on((type, obj) => {
         if (type !== 'DELETED') queue?.add(obj.metadata.name ?? '');
       });
