@@ -2,12 +2,14 @@
 import type { CommandContext } from '../cli/context';
 import { failure, usageError } from '../cli/exit';
 import type { KubeClient, KubeObject, ResourceType } from '../kube/client';
-import { budgetCoversWorkload, leftoverPatch, releaseInProgress, whyFindings } from '../kruise/why/findings';
+import { budgetCoversWorkload, controllerBehind, isKruiseWorkload, leftoverPatch, releaseInProgress, whyFindings } from '../kruise/why/findings';
+import { KRUISE_MANAGER } from '../kruise/kruise-manager';
 import { rolloutWorkloadRef } from '../kruise/rollout/read';
 import { labelSelectorString, type LabelSelector } from '../kruise/selectors';
 import { renderWhyText, type WhyAnswer } from '../printers/why';
 import { parseOutputFormat, yamlText } from '../printers/output';
 import { parseTargets } from '../kube/targets';
+import { KubeApiError } from '../kube/errors';
 
 export interface WhyOptions {
   output?: string;
@@ -23,6 +25,18 @@ async function listOptional(client: KubeClient, group: string, resource: string,
   if (!rt) return [];
   // List items carry no kind; the findings name the object by it.
   return (await client.list(rt, ns)).items.map((i) => ({ kind: rt.kind, ...(i as unknown as Obj) }));
+}
+
+const DEPLOYMENTS: ResourceType = { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true };
+
+/** kruise-manager's Deployment, or null when it is absent or may not be read (the finding then says so). */
+async function readManager(client: KubeClient): Promise<Obj | null> {
+  try {
+    return (await client.get(DEPLOYMENTS, KRUISE_MANAGER.name, KRUISE_MANAGER.namespace)) as unknown as Obj;
+  } catch (err) {
+    if (err instanceof KubeApiError && (err.status === 404 || err.status === 403)) return null;
+    throw err;
+  }
 }
 
 export async function run(ctx: CommandContext, args: string[], opts: WhyOptions): Promise<number> {
@@ -79,7 +93,9 @@ export async function run(ctx: CommandContext, args: string[], opts: WhyOptions)
         ctx.term.stdout.write(`${ref} restored\n`);
         continue;
       }
-      answers.push({ object: ref, namespace: ns, findings: whyFindings({ workload, pods, budgets, rollout }) });
+      // Only when a Kruise workload's controller is behind: is kruise-manager there to run it? (null: not readable)
+      const manager = controllerBehind(workload) && isKruiseWorkload(workload) ? await readManager(client) : undefined;
+      answers.push({ object: ref, namespace: ns, findings: whyFindings({ workload, pods, budgets, rollout, manager }) });
     }
   } finally {
     client.close();

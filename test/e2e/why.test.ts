@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI_BIN, kubectl, runCli } from '../helpers/cli';
+import { CLI_BIN, kubectl, REPO_ROOT, runCli } from '../helpers/cli';
 import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
 
 const KRUISE_CRDS = '/work/shared/kruise-crds/v1.9.0';
@@ -302,6 +302,29 @@ ${cloneset('side', '').replace('replicas: 2', 'replicas: 3')}`,
     await waitUntil('nowhere scheduled and ready', async () => {
       const pods = (await get('/api/v1/namespaces/default/pods?labelSelector=app%3Dnowhere')).items as any[];
       return pods.length === 2 && pods.every((p) => p.spec.nodeName && (p.status.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True'));
+    });
+  });
+
+  it('ControllerNotObserving: kruise-manager scaled to 0 (the sandbox stops its Kruise controllers) leaves a CloneSet edit unobserved; the printed scale brings the manager back and the edit is observed', async () => {
+    await apply(cloneset('stall', '').replace('replicas: 2', 'replicas: 1'));
+    const cs = async (): Promise<any> => get('/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/stall');
+    await waitUntil('stall ready', async () => (await cs()).status?.readyReplicas === 1);
+    const ns = await kubectl(['create', 'namespace', 'kruise-system'], sb.kubeconfig);
+    assert.equal(ns.code, 0, ns.stderr);
+    const dep = await kubectl(['apply', '-f', join(REPO_ROOT, 'test', 'fixtures', 'preview', 'kruise-controller-manager.yaml')], sb.kubeconfig);
+    assert.equal(dep.code, 0, dep.stderr);
+    const set = await runCli(['set', 'image', 'cloneset/stall', 'app=nginx:1.26'], { kubeconfig: sb.kubeconfig });
+    assert.equal(set.code, 0, set.stderr);
+    const r = await why('cloneset/stall');
+    const f = r.answers[0].findings.find((x: any) => x.code === 'ControllerNotObserving');
+    assert.ok(f, r.stdout);
+    assert.deepEqual(f.objects, ['cloneset/stall', 'deployment/kruise-controller-manager -n kruise-system']);
+    assert.match(f.cause, /^status\.observedGeneration 1 < metadata\.generation 2: the CloneSet controller has not seen the last change: kruise-manager \(kruise-system\/kruise-controller-manager\) is scaled to 0, so no Kruise controller runs$/);
+    assert.equal(f.next, 'kubectl -n kruise-system scale deployment/kruise-controller-manager --replicas=1');
+    runNext(f.next);
+    await waitUntil('stall observed and updated', async () => {
+      const now = await cs();
+      return now.status?.observedGeneration === now.metadata.generation && now.status.updatedReadyReplicas === 1;
     });
   });
 

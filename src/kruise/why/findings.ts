@@ -2,9 +2,10 @@
 // Each rule cites the upstream behaviour it explains; none does I/O.
 import { podTrouble } from '../evidence';
 import { scaledValueFromIntOrPercent } from '../intstr';
-import type { Pod } from '../types';
+import type { KubeObject, Pod } from '../types';
 import { labelSelectorMatches, type LabelSelector } from '../selectors';
 import { isPodAllHooked, isPodHooked, type LifecycleHook } from '../rules/cloneset';
+import { KRUISE_MANAGER, KRUISE_MANAGER_DEFAULT_REPLICAS, kruiseManagerState } from '../kruise-manager';
 
 export type FindingCode =
   | 'ControllerNotObserving' | 'Paused' | 'AwaitingApproval' | 'PartitionHolds'
@@ -29,6 +30,23 @@ export interface WhyInput {
   budgets?: readonly Obj[];
   /** The Kruise Rollout bound to the workload, if any. */
   rollout?: Obj;
+  /**
+   * kruise-manager's Deployment (kruise-system/kruise-controller-manager) as read when a Kruise workload's
+   * controller is behind (controllerBehind); null when it could not be read (absent, forbidden).
+   */
+  manager?: Obj | null;
+}
+
+/** status.observedGeneration behind metadata.generation: the controller has not seen the last change. */
+export function controllerBehind(w: Obj): boolean {
+  const gen = num(rec(w.metadata).generation);
+  const observed = num(rec(w.status).observedGeneration);
+  return gen !== undefined && observed !== undefined && observed < gen;
+}
+
+/** A Kruise workload's controller runs in kruise-manager; apps/v1's in kube-controller-manager. */
+export function isKruiseWorkload(w: Obj): boolean {
+  return String(w.apiVersion ?? '').startsWith('apps.kruise.io/');
 }
 
 const ROLLOUT_ANNOTATIONS = [
@@ -51,11 +69,7 @@ export function whyFindings(input: WhyInput): Finding[] {
   const spec = rec(w.spec);
   const status = rec(w.status);
   const out: Finding[] = [];
-  const gen = num(rec(w.metadata).generation);
-  const observed = num(status.observedGeneration);
-  if (gen !== undefined && observed !== undefined && observed < gen) {
-    out.push({ code: 'ControllerNotObserving', cause: `status.observedGeneration ${observed} < metadata.generation ${gen}: the controller has not seen the last change`, objects: [ref], next: `kubectl -n kruise-system get pods  # is the ${kind} controller running?` });
-  }
+  if (controllerBehind(w)) out.push(notObserving(w, ref, input.manager));
   const strategy = rec(spec.updateStrategy);
   const releasing = releaseInProgress(input.rollout);
   const canary = rec(rec(input.rollout?.status).canaryStatus ?? rec(input.rollout?.status).blueGreenStatus);
@@ -207,6 +221,28 @@ export function leftoverPatch(w: Obj, rollout: Obj | undefined): LeftoverPatch |
     }
   }
   return reasons.length ? { reasons, ops } : undefined;
+}
+
+/**
+ * Whose controller is not observing, and the step that looks at (or restarts) it: for a Kruise kind,
+ * kruise-manager's Deployment when it was read (scaled to 0: scale it back to config/manager/manager.yaml's 1);
+ * for apps/v1, kube-controller-manager.
+ */
+function notObserving(w: Obj, ref: string, manager: Obj | null | undefined): Finding {
+  const kind = String(w.kind ?? '');
+  const lag = `status.observedGeneration ${String(rec(w.status).observedGeneration)} < metadata.generation ${String(rec(w.metadata).generation)}: the ${kind} controller has not seen the last change`;
+  const dep = `deployment/${KRUISE_MANAGER.name}`;
+  if (!isKruiseWorkload(w)) {
+    const native = String(w.apiVersion ?? '').startsWith('apps/') ? 'kube-controller-manager' : 'its controller';
+    return { code: 'ControllerNotObserving', cause: `${lag} (it runs in ${native})`, objects: [ref], next: native === 'kube-controller-manager' ? 'kubectl -n kube-system get pods -l component=kube-controller-manager  # is kube-controller-manager running?' : `kubectl get ${ref} -o yaml  # which controller owns ${kind}?` };
+  }
+  const objects = [ref];
+  if (!manager) return { code: 'ControllerNotObserving', cause: `${lag} (it runs in kruise-manager)`, objects, next: `kubectl -n ${KRUISE_MANAGER.namespace} get ${dep}  # is kruise-manager running?` };
+  objects.push(`${dep} -n ${KRUISE_MANAGER.namespace}`);
+  const { replicas, available } = kruiseManagerState(manager as unknown as KubeObject);
+  if (replicas === 0) return { code: 'ControllerNotObserving', cause: `${lag}: kruise-manager (${KRUISE_MANAGER.namespace}/${KRUISE_MANAGER.name}) is scaled to 0, so no Kruise controller runs`, objects, next: `kubectl -n ${KRUISE_MANAGER.namespace} scale ${dep} --replicas=${KRUISE_MANAGER_DEFAULT_REPLICAS}` };
+  if (available === 0) return { code: 'ControllerNotObserving', cause: `${lag}: kruise-manager (${KRUISE_MANAGER.namespace}/${KRUISE_MANAGER.name}) has 0 of ${replicas} replicas available, so no Kruise controller runs`, objects, next: `kubectl -n ${KRUISE_MANAGER.namespace} describe ${dep}  # why are its pods not available?` };
+  return { code: 'ControllerNotObserving', cause: `${lag}, though kruise-manager has ${available} of ${replicas} replicas available`, objects, next: `kubectl -n ${KRUISE_MANAGER.namespace} logs ${dep} --tail=200  # what does kruise-manager say about ${ref}?` };
 }
 
 /**

@@ -140,3 +140,17 @@ test('why: ReadinessGateFalse: an absent custom gate once the containers are rea
   const k = whyFindings(load('pods-held.yaml') as unknown as WhyInput).find((x) => x.code === 'ReadinessGateFalse')!;
   assert.equal(k.next, `kubectl get pod/shop-b -o jsonpath='{.status.conditions[?(@.type=="KruisePodReady")]}'`);
 });
+
+// Before: every lag answered "kubectl -n kruise-system get pods", also for a Deployment (kube-controller-manager's).
+test('why: ControllerNotObserving says which manager runs the controller and, for kruise-manager read back, what to do about it', () => {
+  const cs = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'web', generation: 3 }, spec: { replicas: 1 }, status: { observedGeneration: 2, updatedReplicas: 1 } };
+  const manager = load('../preview/kruise-controller-manager.yaml');
+  const next = (m: Record<string, unknown> | null | undefined): string => whyFindings({ workload: cs, pods: [], manager: m })[0]!.next;
+  assert.equal(next(manager), 'kubectl -n kruise-system scale deployment/kruise-controller-manager --replicas=1');
+  assert.equal(next({ ...manager, spec: { replicas: 2 }, status: { replicas: 2 } }), 'kubectl -n kruise-system describe deployment/kruise-controller-manager  # why are its pods not available?');
+  assert.match(next({ ...manager, spec: { replicas: 2 }, status: { availableReplicas: 2 } }), /^kubectl -n kruise-system logs deployment\/kruise-controller-manager --tail=200 /);
+  assert.match(next(null), /^kubectl -n kruise-system get deployment\/kruise-controller-manager /);
+  const dep = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', generation: 3 }, spec: { replicas: 1 }, status: { observedGeneration: 2, updatedReplicas: 1 } };
+  const [f] = whyFindings({ workload: dep, pods: [] });
+  assert.equal(f!.next, 'kubectl -n kube-system get pods -l component=kube-controller-manager  # is kube-controller-manager running?');
+});
