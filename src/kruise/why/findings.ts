@@ -6,6 +6,9 @@ import type { KubeObject, Pod } from '../types';
 import { labelSelectorMatches, type LabelSelector } from '../selectors';
 import { isPodAllHooked, isPodHooked, type LifecycleHook } from '../rules/cloneset';
 import { KRUISE_MANAGER, KRUISE_MANAGER_DEFAULT_REPLICAS, kruiseManagerState } from '../kruise-manager';
+import { leftoverPatch, releaseInProgress } from './leftovers';
+
+export { leftoverPatch, releaseInProgress, type LeftoverPatch } from './leftovers';
 
 export type FindingCode =
   | 'ControllerNotObserving' | 'Paused' | 'AwaitingApproval' | 'PartitionHolds'
@@ -47,18 +50,6 @@ export function controllerBehind(w: Obj): boolean {
 /** A Kruise workload's controller runs in kruise-manager; apps/v1's in kube-controller-manager. */
 export function isKruiseWorkload(w: Obj): boolean {
   return String(w.apiVersion ?? '').startsWith('apps.kruise.io/');
-}
-
-const ROLLOUT_ANNOTATIONS = [
-  'rollouts.kruise.io/in-progressing',
-  'batchrelease.rollouts.kruise.io/control-info',
-] as const;
-
-/** A release is live when a Rollout is bound and not in a final phase. */
-export function releaseInProgress(rollout: Obj | undefined): boolean {
-  if (!rollout) return false;
-  const phase = rec(rollout.status).phase;
-  return phase === 'Progressing' || rec(rec(rollout.status).canaryStatus).currentStepState !== undefined && phase !== 'Healthy';
 }
 
 export function whyFindings(input: WhyInput): Finding[] {
@@ -169,58 +160,9 @@ export function whyFindings(input: WhyInput): Finding[] {
       out.push({ code: 'Unschedulable', cause: `${podRef(p)}: ${String(sched.message ?? 'Unschedulable')}`, objects: [podRef(p), ref], next });
     }
   }
-  const fix = leftoverPatch(w, input.rollout);
+  const fix = leftoverPatch(w as unknown as KubeObject, input.rollout);
   if (fix) out.push({ code: 'RolloutLeftover', cause: fix.reasons.join('; '), objects: [ref], next: `kubectl kruise why ${ref} --fix` });
   return out;
-}
-
-export interface LeftoverPatch {
-  reasons: string[];
-  /** JSON patch with `test` ops on what was read, then the restoring ops. */
-  ops: Obj[];
-}
-
-const esc = (k: string): string => k.replace(/~/g, '~0').replace(/\//g, '~1');
-
-/** What a finished or abandoned Kruise Rollout left behind (batchrelease control/util.go restores these at finalisation). */
-export function leftoverPatch(w: Obj, rollout: Obj | undefined): LeftoverPatch | undefined {
-  if (releaseInProgress(rollout)) return undefined;
-  const ann = rec(rec(w.metadata).annotations);
-  const spec = rec(w.spec);
-  const reasons: string[] = [];
-  const ops: Obj[] = [];
-  for (const a of ROLLOUT_ANNOTATIONS) {
-    if (ann[a] !== undefined) {
-      reasons.push(`stale annotation ${a}`);
-      ops.push({ op: 'test', path: `/metadata/annotations/${esc(a)}`, value: ann[a] }, { op: 'remove', path: `/metadata/annotations/${esc(a)}` });
-    }
-  }
-  if (w.kind === 'Deployment') {
-    const strat = rec(spec.strategy);
-    if (strat.type === 'Recreate' || spec.paused === true) {
-      const orig = ann['rollouts.kruise.io/original-deployment-strategy'] ?? ann['rollouts.kruise.io/deployment-strategy'];
-      if (strat.type === 'Recreate' && orig !== undefined) {
-        reasons.push('strategy Recreate left by a Kruise Rollout');
-        ops.push({ op: 'test', path: '/spec/strategy/type', value: 'Recreate' }, { op: 'replace', path: '/spec/strategy', value: { type: 'RollingUpdate' } });
-      }
-      if (spec.paused === true && (orig !== undefined || reasons.length > 0)) {
-        reasons.push('paused: true left by a Kruise Rollout');
-        ops.push({ op: 'test', path: '/spec/paused', value: true }, { op: 'replace', path: '/spec/paused', value: false });
-      }
-    }
-  }
-  if (w.kind === 'DaemonSet') {
-    const raw = ann['rollouts.kruise.io/daemonset-original-update-strategy'];
-    const us = rec(spec.updateStrategy);
-    if (typeof raw === 'string' && us.type === 'OnDelete') {
-      let original: Obj = { type: 'RollingUpdate' };
-      try { original = rec(JSON.parse(raw)); } catch { /* keep the default */ }
-      reasons.push('updateStrategy OnDelete left by a Kruise Rollout');
-      ops.push({ op: 'test', path: '/spec/updateStrategy/type', value: 'OnDelete' }, { op: 'replace', path: '/spec/updateStrategy', value: original });
-      ops.push({ op: 'remove', path: `/metadata/annotations/${esc('rollouts.kruise.io/daemonset-original-update-strategy')}` });
-    }
-  }
-  return reasons.length ? { reasons, ops } : undefined;
 }
 
 /**

@@ -4,20 +4,69 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { budgetCoversWorkload, leftoverPatch, whyFindings, type WhyInput } from '../../../src/kruise/why/findings';
+import type { KubeObject } from '../../../src/kruise/types';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'why');
 const load = (f: string): Record<string, unknown> => parse(readFileSync(join(FIXTURES, f), 'utf8')) as Record<string, unknown>;
 const codes = (input: WhyInput): string[] => whyFindings(input).map((f) => f.code);
 
-// rollouts pkg/controller/batchrelease/control/util.go: the original strategy is restored from the annotation at finalisation.
-test('why: a Deployment left Recreate + paused after its Rollout went away is a RolloutLeftover with a conditional patch', () => {
-  const w = load('deployment-recreate-leftover.yaml');
-  const fix = leftoverPatch(w, undefined);
+// rollouts v0.6.2 pkg/controller/batchrelease/control/partitionstyle/deployment/control.go Finalize: resumed,
+// RollingUpdate with the rollingUpdate saved in rollouts.kruise.io/deployment-strategy, the Advanced
+// Deployment's annotations and labels gone. Before: the strategy came back as a bare {type: RollingUpdate}
+// (the saved maxSurge/maxUnavailable lost) and the label, strategy annotation and control info stayed.
+test('why: a partition-style Deployment left Recreate + paused is a RolloutLeftover; the conditional patch restores what Finalize would', () => {
+  const w = load('deployment-recreate-leftover.yaml') as unknown as KubeObject;
+  const fix = leftoverPatch(w, undefined)!;
   assert.ok(fix);
-  assert.deepEqual(fix.ops.filter((o) => o.op === 'test').map((o) => o.path), ['/metadata/annotations/rollouts.kruise.io~1in-progressing', '/spec/strategy/type', '/spec/paused']);
-  assert.ok(codes({ workload: w, pods: [] }).includes('RolloutLeftover'));
+  assert.deepEqual(fix.ops.filter((o) => o.op !== 'test'), [
+    { op: 'remove', path: '/metadata/annotations/batchrelease.rollouts.kruise.io~1control-info' },
+    { op: 'remove', path: '/metadata/annotations/rollouts.kruise.io~1deployment-strategy' },
+    { op: 'remove', path: '/metadata/annotations/rollouts.kruise.io~1in-progressing' },
+    { op: 'remove', path: '/metadata/labels/rollouts.kruise.io~1stable-revision' },
+    { op: 'remove', path: '/metadata/labels/rollouts.kruise.io~1controlled-by-advanced-deployment-controller' },
+    { op: 'replace', path: '/spec/paused', value: false },
+    { op: 'replace', path: '/spec/strategy/type', value: 'RollingUpdate' },
+    { op: 'add', path: '/spec/strategy/rollingUpdate', value: { maxUnavailable: '25%', maxSurge: '25%' } },
+  ]);
+  // Every value it replaces or removes is tested first, as read.
+  assert.deepEqual(fix.ops.filter((o) => o.op === 'test').map((o) => o.path).sort(), fix.ops.filter((o) => o.op === 'replace' || o.op === 'remove').map((o) => o.path).sort());
+  assert.ok(codes({ workload: w as unknown as Record<string, unknown>, pods: [] }).includes('RolloutLeftover'));
   // During a live release nothing is a leftover.
   assert.equal(leftoverPatch(w, { status: { phase: 'Progressing' } }), undefined);
+});
+
+// bluegreenstyle/deployment/control.go Finalize + control/util.go GetOriginalSetting: minReadySeconds,
+// progressDeadlineSeconds, maxSurge and maxUnavailable back from rollouts.kruise.io/original-deployment-strategy.
+// Before: the inflated seconds were not seen at all.
+test('why: a blue-green Deployment left with MaxReadySeconds / MaxProgressSeconds gets its saved settings back', () => {
+  const w = load('deployment-bluegreen-leftover.yaml') as unknown as KubeObject;
+  const fix = leftoverPatch(w, undefined)!;
+  assert.match(fix.reasons.join('; '), /minReadySeconds 2147483646 \(MaxReadySeconds\) left by a blue-green release, saved 0; progressDeadlineSeconds 2147483647 \(MaxProgressSeconds\) left by a blue-green release, saved 600/);
+  const changes = Object.fromEntries(fix.ops.filter((o) => o.op !== 'test').map((o) => [o.path, o.op === 'remove' ? 'removed' : o.value]));
+  assert.deepEqual(changes, {
+    '/metadata/annotations/rollouts.kruise.io~1original-deployment-strategy': 'removed',
+    '/metadata/annotations/batchrelease.rollouts.kruise.io~1control-info': 'removed',
+    '/metadata/labels/rollouts.kruise.io~1stable-revision': 'removed',
+    '/spec/minReadySeconds': 0,
+    '/spec/progressDeadlineSeconds': 600,
+    '/spec/strategy/rollingUpdate/maxSurge': '25%',
+    '/spec/strategy/rollingUpdate/maxUnavailable': '25%',
+  });
+});
+
+// rollouts master partitionstyle/nativedaemonset/control.go Finalize: the type saved (a plain value) comes back,
+// the release's annotations go. Before: the annotation was read as JSON, so only its default applied.
+test('why: a native DaemonSet left OnDelete gets the saved update strategy type back; stale marks alone are removed', () => {
+  const ds = load('daemonset-ondelete-leftover.yaml') as unknown as KubeObject;
+  const fix = leftoverPatch(ds, undefined)!;
+  assert.deepEqual(fix.ops.filter((o) => o.op === 'replace'), [{ op: 'replace', path: '/spec/updateStrategy/type', value: 'RollingUpdate' }]);
+  assert.equal(fix.ops.filter((o) => o.op === 'remove').length, 4);
+  const onDelete = { ...ds, metadata: { ...ds.metadata, annotations: { 'rollouts.kruise.io/daemonset-original-update-strategy': 'OnDelete' } } };
+  assert.deepEqual(leftoverPatch(onDelete, undefined)!.ops.filter((o) => o.op !== 'test'), [{ op: 'remove', path: '/metadata/annotations/rollouts.kruise.io~1daemonset-original-update-strategy' }], 'OnDelete was the user\'s own');
+  const cs = load('cloneset-stale-release-marks.yaml') as unknown as KubeObject;
+  const marks = leftoverPatch(cs, undefined)!;
+  assert.deepEqual(marks.reasons, ['stale annotation rollouts.kruise.io/in-progressing', 'stale annotation batchrelease.rollouts.kruise.io/control-info']);
+  assert.deepEqual(marks.ops.map((o) => o.op), ['test', 'test', 'remove', 'remove']);
 });
 
 // kruise pkg/controller/cloneset/sync/cloneset_scale.go: no creation while not-ready pods reach scaleStrategy.maxUnavailable (kruise#2385).
