@@ -12,6 +12,7 @@ import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
 
 const KRUISE_CRDS = '/work/shared/kruise-crds/v1.9.0';
 const ROLLOUT_CRDS = '/work/shared/kruise-rollout-crds/v0.6.2';
+const WHY_FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'why');
 
 let sb: Sandbox;
 const get = async (path: string): Promise<any> => (await sb.api('GET', path)).body;
@@ -87,63 +88,50 @@ describe('why', () => {
     });
   });
 
-  it('RolloutLeftover: a Deployment left Recreate + paused; --fix restores it (dry run, then a conditional patch)', async () => {
-    await apply(`apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: left
-  namespace: default
-  annotations:
-    rollouts.kruise.io/original-deployment-strategy: '{"rollingUpdate":{"maxUnavailable":"25%","maxSurge":"25%"}}'
-    rollouts.kruise.io/in-progressing: '{"rolloutName":"left"}'
-spec:
-  replicas: 1
-  paused: true
-  strategy: { type: Recreate }
-  selector: { matchLabels: { app: left } }
-  template:
-    metadata: { labels: { app: left } }
-    spec: { containers: [{ name: app, image: nginx:1.25 }] }
-`);
-    const r = await why('deployment/left');
+  /** Applies a leftover fixture, asks `why`, runs its `next` (`why --fix`) and returns the object read back. */
+  async function fixLeftover(fixture: string, path: string, ref: string): Promise<any> {
+    const r0 = await kubectl(['apply', '-f', join(WHY_FIXTURES, fixture)], sb.kubeconfig);
+    assert.equal(r0.code, 0, r0.stderr);
+    const r = await why(ref);
     const f = r.answers[0].findings.find((x: any) => x.code === 'RolloutLeftover');
     assert.ok(f, r.stdout);
-    assert.equal(f.next, 'kubectl kruise why deployment/left --fix');
+    assert.equal(f.next, `kubectl kruise why ${ref} --fix`);
+    const out = runNext(f.next);
+    assert.match(out, new RegExp(`^${ref.replace('/', '\\/')} restored$`, 'm'));
+    assert.ok(!(await why(ref)).answers[0].findings.some((x: any) => x.code === 'RolloutLeftover'), 'nothing left');
+    return get(path);
+  }
+
+  it('RolloutLeftover: a partition-style Deployment left Recreate + paused; why --fix (dry run, then one conditional patch) resumes it RollingUpdate with its saved rollingUpdate', async () => {
     sb.clearAudit();
-    const fix = await runCli(['why', 'deployment/left', '--fix'], { kubeconfig: sb.kubeconfig });
-    assert.equal(fix.code, 0, fix.stderr);
+    const d = await fixLeftover('deployment-recreate-leftover.yaml', '/apis/apps/v1/namespaces/default/deployments/web', 'deployment/web');
     const patches = sb.audit().filter((e) => e.verb === 'patch');
-    assert.equal(patches.length, 2);
-    assert.match(patches[0]!.query, /dryRun=All/);
-    const d = await get('/apis/apps/v1/namespaces/default/deployments/left');
+    assert.deepEqual(patches.map((e) => /dryRun=All/.test(e.query)), [true, false]);
     assert.equal(d.spec.strategy.type, 'RollingUpdate');
+    assert.deepEqual(d.spec.strategy.rollingUpdate, { maxUnavailable: '25%', maxSurge: '25%' });
     assert.notEqual(d.spec.paused, true);
-    assert.equal(d.metadata.annotations['rollouts.kruise.io/in-progressing'], undefined);
-    assert.deepEqual((await why('deployment/left')).answers[0].findings, []);
+    assert.deepEqual(Object.keys(d.metadata.annotations ?? {}).filter((k) => k.includes('rollouts.kruise.io')), []);
+    assert.deepEqual(Object.keys(d.metadata.labels ?? {}).filter((k) => k.includes('rollouts.kruise.io')), []);
+    await waitUntil('web rolls again', async () => (await get('/apis/apps/v1/namespaces/default/deployments/web')).status?.availableReplicas === 2);
   });
 
-  it('RolloutLeftover: a DaemonSet left OnDelete with its original strategy annotation; --fix restores it', async () => {
-    await apply(`apiVersion: apps/v1
-kind: DaemonSet
-metadata:
-  name: agent
-  namespace: default
-  annotations:
-    rollouts.kruise.io/daemonset-original-update-strategy: '{"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":1}}'
-spec:
-  updateStrategy: { type: OnDelete }
-  selector: { matchLabels: { app: agent } }
-  template:
-    metadata: { labels: { app: agent } }
-    spec: { containers: [{ name: app, image: nginx:1.25 }] }
-`);
-    const r = await why('daemonset/agent');
-    assert.ok(r.answers[0].findings.some((x: any) => x.code === 'RolloutLeftover'), r.stdout);
-    const fix = await runCli(['why', 'daemonset/agent', '--fix'], { kubeconfig: sb.kubeconfig });
-    assert.equal(fix.code, 0, fix.stderr);
-    const ds = await get('/apis/apps/v1/namespaces/default/daemonsets/agent');
+  it('RolloutLeftover: a blue-green Deployment left with minReadySeconds MaxReadySeconds and progressDeadlineSeconds MaxProgressSeconds; why --fix puts the saved settings back', async () => {
+    const d = await fixLeftover('deployment-bluegreen-leftover.yaml', '/apis/apps/v1/namespaces/default/deployments/cart', 'deployment/cart');
+    assert.deepEqual([d.spec.minReadySeconds ?? 0, d.spec.progressDeadlineSeconds, d.spec.strategy.rollingUpdate], [0, 600, { maxSurge: '25%', maxUnavailable: '25%' }]);
+    assert.equal(d.metadata.annotations?.['rollouts.kruise.io/original-deployment-strategy'], undefined);
+    // Its pods count as available again (they never did under MaxReadySeconds).
+    await waitUntil('cart available', async () => (await get('/apis/apps/v1/namespaces/default/deployments/cart')).status?.availableReplicas === 2);
+  });
+
+  it('RolloutLeftover: a native DaemonSet left OnDelete; why --fix restores the saved type and removes the release annotations', async () => {
+    const ds = await fixLeftover('daemonset-ondelete-leftover.yaml', '/apis/apps/v1/namespaces/default/daemonsets/agent', 'daemonset/agent');
     assert.equal(ds.spec.updateStrategy.type, 'RollingUpdate');
-    assert.equal(ds.metadata.annotations?.['rollouts.kruise.io/daemonset-original-update-strategy'], undefined);
+    assert.deepEqual(Object.keys(ds.metadata.annotations ?? {}).filter((k) => k.includes('rollouts.kruise.io')), []);
+  });
+
+  it('RolloutLeftover: stale in-progressing and control-info marks on a CloneSet; why --fix removes them', async () => {
+    const cs = await fixLeftover('cloneset-stale-release-marks.yaml', '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/api', 'cloneset/api');
+    assert.deepEqual(Object.keys(cs.metadata.annotations ?? {}).filter((k) => k.includes('rollouts.kruise.io')), []);
   });
 
   it('ImagePull: a CloneSet updated to an image that cannot be pulled; the printed undo brings it back', async () => {
