@@ -51,3 +51,47 @@ export function changedFields(observed: readonly ObservedField[], fresh: KubeObj
     return jsonEqual(now, f.value) ? [] : [{ path: f.path, value: now }];
   });
 }
+
+/**
+ * A merge patch (RFC 7386) as the JSON patch ops that make the same change on `obj` as read, and the paths
+ * of the values those ops replace or remove (the fields the change rests on: conditionalWrite's `rests`).
+ * A null removes a field that is there and is dropped otherwise; a value equal to the one read, or false/0
+ * where the field is absent (kube's omitted defaults), is no change; an object merges into an object and
+ * is added whole (its nulls dropped) where there is none.
+ */
+export function mergePatchOps(obj: unknown, merge: Record<string, unknown>): { changes: JsonPatchOp[]; rests: string[][] } {
+  const changes: JsonPatchOp[] = [];
+  const rests: string[][] = [];
+  const walk = (cur: unknown, patch: Record<string, unknown>, path: string[]): void => {
+    for (const [key, value] of Object.entries(patch)) {
+      const p = [...path, key];
+      const now = isPlainObject(cur) ? cur[key] : undefined;
+      if (value === null) {
+        if (now !== undefined) {
+          changes.push({ op: 'remove', path: pointerOf(p) });
+          rests.push(p);
+        }
+      } else if (isPlainObject(value) && isPlainObject(now)) {
+        walk(now, value, p);
+      } else if (now === undefined) {
+        const added = isPlainObject(value) ? withoutNulls(value) : value;
+        if (added !== false && added !== 0 && !(isPlainObject(added) && Object.keys(added).length === 0)) changes.push({ op: 'add', path: pointerOf(p), value: added });
+      } else if (!jsonEqual(now, value)) {
+        changes.push({ op: 'replace', path: pointerOf(p), value: isPlainObject(value) ? withoutNulls(value) : value });
+        rests.push(p);
+      }
+    }
+  };
+  walk(obj, merge, []);
+  return { changes, rests };
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function withoutNulls(v: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = isPlainObject(x) ? withoutNulls(x) : x;
+  return out;
+}

@@ -53,6 +53,15 @@ export interface SimulationSettings {
   featureGates?: Readonly<Record<string, boolean>>;
   /** Which Kruise Rollout release is imitated (--kruise-rollout, or read from a --crds folder's Rollout CRD). */
   kruiseRollout?: 'v0.4' | 'v0.6' | 'master';
+  /** Shut while kruise-manager is down (controllers/kruise-manager.ts): the Kruise controllers' queues wait on it. */
+  kruiseManager?: QueueGate;
+}
+
+/** Whether the process a controller runs in is running: a gated work queue's keys wait while it is not. */
+export interface QueueGate {
+  open(): boolean;
+  /** Calls `wake` once the gate opens again. */
+  whenOpen(wake: () => void): void;
 }
 
 export interface Controller {

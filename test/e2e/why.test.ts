@@ -7,11 +7,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI_BIN, kubectl, runCli } from '../helpers/cli';
+import { CLI_BIN, kubectl, REPO_ROOT, runCli } from '../helpers/cli';
 import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
 
 const KRUISE_CRDS = '/work/shared/kruise-crds/v1.9.0';
 const ROLLOUT_CRDS = '/work/shared/kruise-rollout-crds/v0.6.2';
+const WHY_FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'why');
 
 let sb: Sandbox;
 const get = async (path: string): Promise<any> => (await sb.api('GET', path)).body;
@@ -22,13 +23,17 @@ async function apply(yaml: string): Promise<void> {
 }
 
 async function why(...args: string[]): Promise<{ code: number; stdout: string; stderr: string; answers: any[] }> {
-  const r = await runCli(['why', ...args, '-o', 'json'], { kubeconfig: sb.kubeconfig });
+  return whyOn(sb, ...args);
+}
+
+async function whyOn(on: Sandbox, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string; answers: any[] }> {
+  const r = await runCli(['why', ...args, '-o', 'json'], { kubeconfig: on.kubeconfig });
   return { ...r, answers: r.code === 0 ? JSON.parse(r.stdout) : [] };
 }
 
 /** Runs the `next` command `why` printed (a kubectl command line; the trailing comment dropped). */
-function runNext(next: string): void {
-  execFileSync('/bin/sh', ['-c', next.replace(/\s+#.*$/, '').replace(/^kubectl kruise /, `${CLI_BIN} `)], { env: { ...process.env, KUBECONFIG: sb.kubeconfig }, stdio: 'pipe' });
+function runNext(next: string, on: Sandbox = sb): string {
+  return execFileSync('/bin/sh', ['-c', next.replace(/\s+#.*$/, '').replace(/^kubectl kruise /, `${CLI_BIN} `)], { env: { ...process.env, KUBECONFIG: on.kubeconfig }, stdio: 'pipe', encoding: 'utf8' });
 }
 
 const cloneset = (name: string, extra: string): string => `apiVersion: apps.kruise.io/v1alpha1
@@ -43,7 +48,7 @@ spec:
 ${extra}`;
 
 before(async () => {
-  sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS] });
+  sb = await startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS, '--feature-gates', 'PodUnavailableBudgetUpdateGate=true'] });
 });
 after(async () => {
   await sb?.stop();
@@ -83,63 +88,50 @@ describe('why', () => {
     });
   });
 
-  it('RolloutLeftover: a Deployment left Recreate + paused; --fix restores it (dry run, then a conditional patch)', async () => {
-    await apply(`apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: left
-  namespace: default
-  annotations:
-    rollouts.kruise.io/original-deployment-strategy: '{"rollingUpdate":{"maxUnavailable":"25%","maxSurge":"25%"}}'
-    rollouts.kruise.io/in-progressing: '{"rolloutName":"left"}'
-spec:
-  replicas: 1
-  paused: true
-  strategy: { type: Recreate }
-  selector: { matchLabels: { app: left } }
-  template:
-    metadata: { labels: { app: left } }
-    spec: { containers: [{ name: app, image: nginx:1.25 }] }
-`);
-    const r = await why('deployment/left');
+  /** Applies a leftover fixture, asks `why`, runs its `next` (`why --fix`) and returns the object read back. */
+  async function fixLeftover(fixture: string, path: string, ref: string): Promise<any> {
+    const r0 = await kubectl(['apply', '-f', join(WHY_FIXTURES, fixture)], sb.kubeconfig);
+    assert.equal(r0.code, 0, r0.stderr);
+    const r = await why(ref);
     const f = r.answers[0].findings.find((x: any) => x.code === 'RolloutLeftover');
     assert.ok(f, r.stdout);
-    assert.equal(f.next, 'kubectl kruise why deployment/left --fix');
+    assert.equal(f.next, `kubectl kruise why ${ref} --fix`);
+    const out = runNext(f.next);
+    assert.match(out, new RegExp(`^${ref.replace('/', '\\/')} restored$`, 'm'));
+    assert.ok(!(await why(ref)).answers[0].findings.some((x: any) => x.code === 'RolloutLeftover'), 'nothing left');
+    return get(path);
+  }
+
+  it('RolloutLeftover: a partition-style Deployment left Recreate + paused; why --fix (dry run, then one conditional patch) resumes it RollingUpdate with its saved rollingUpdate', async () => {
     sb.clearAudit();
-    const fix = await runCli(['why', 'deployment/left', '--fix'], { kubeconfig: sb.kubeconfig });
-    assert.equal(fix.code, 0, fix.stderr);
+    const d = await fixLeftover('deployment-recreate-leftover.yaml', '/apis/apps/v1/namespaces/default/deployments/web', 'deployment/web');
     const patches = sb.audit().filter((e) => e.verb === 'patch');
-    assert.equal(patches.length, 2);
-    assert.match(patches[0]!.query, /dryRun=All/);
-    const d = await get('/apis/apps/v1/namespaces/default/deployments/left');
+    assert.deepEqual(patches.map((e) => /dryRun=All/.test(e.query)), [true, false]);
     assert.equal(d.spec.strategy.type, 'RollingUpdate');
+    assert.deepEqual(d.spec.strategy.rollingUpdate, { maxUnavailable: '25%', maxSurge: '25%' });
     assert.notEqual(d.spec.paused, true);
-    assert.equal(d.metadata.annotations['rollouts.kruise.io/in-progressing'], undefined);
-    assert.deepEqual((await why('deployment/left')).answers[0].findings, []);
+    assert.deepEqual(Object.keys(d.metadata.annotations ?? {}).filter((k) => k.includes('rollouts.kruise.io')), []);
+    assert.deepEqual(Object.keys(d.metadata.labels ?? {}).filter((k) => k.includes('rollouts.kruise.io')), []);
+    await waitUntil('web rolls again', async () => (await get('/apis/apps/v1/namespaces/default/deployments/web')).status?.availableReplicas === 2);
   });
 
-  it('RolloutLeftover: a DaemonSet left OnDelete with its original strategy annotation; --fix restores it', async () => {
-    await apply(`apiVersion: apps/v1
-kind: DaemonSet
-metadata:
-  name: agent
-  namespace: default
-  annotations:
-    rollouts.kruise.io/daemonset-original-update-strategy: '{"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":1}}'
-spec:
-  updateStrategy: { type: OnDelete }
-  selector: { matchLabels: { app: agent } }
-  template:
-    metadata: { labels: { app: agent } }
-    spec: { containers: [{ name: app, image: nginx:1.25 }] }
-`);
-    const r = await why('daemonset/agent');
-    assert.ok(r.answers[0].findings.some((x: any) => x.code === 'RolloutLeftover'), r.stdout);
-    const fix = await runCli(['why', 'daemonset/agent', '--fix'], { kubeconfig: sb.kubeconfig });
-    assert.equal(fix.code, 0, fix.stderr);
-    const ds = await get('/apis/apps/v1/namespaces/default/daemonsets/agent');
+  it('RolloutLeftover: a blue-green Deployment left with minReadySeconds MaxReadySeconds and progressDeadlineSeconds MaxProgressSeconds; why --fix puts the saved settings back', async () => {
+    const d = await fixLeftover('deployment-bluegreen-leftover.yaml', '/apis/apps/v1/namespaces/default/deployments/cart', 'deployment/cart');
+    assert.deepEqual([d.spec.minReadySeconds ?? 0, d.spec.progressDeadlineSeconds, d.spec.strategy.rollingUpdate], [0, 600, { maxSurge: '25%', maxUnavailable: '25%' }]);
+    assert.equal(d.metadata.annotations?.['rollouts.kruise.io/original-deployment-strategy'], undefined);
+    // Its pods count as available again (they never did under MaxReadySeconds).
+    await waitUntil('cart available', async () => (await get('/apis/apps/v1/namespaces/default/deployments/cart')).status?.availableReplicas === 2);
+  });
+
+  it('RolloutLeftover: a native DaemonSet left OnDelete; why --fix restores the saved type and removes the release annotations', async () => {
+    const ds = await fixLeftover('daemonset-ondelete-leftover.yaml', '/apis/apps/v1/namespaces/default/daemonsets/agent', 'daemonset/agent');
     assert.equal(ds.spec.updateStrategy.type, 'RollingUpdate');
-    assert.equal(ds.metadata.annotations?.['rollouts.kruise.io/daemonset-original-update-strategy'], undefined);
+    assert.deepEqual(Object.keys(ds.metadata.annotations ?? {}).filter((k) => k.includes('rollouts.kruise.io')), []);
+  });
+
+  it('RolloutLeftover: stale in-progressing and control-info marks on a CloneSet; why --fix removes them', async () => {
+    const cs = await fixLeftover('cloneset-stale-release-marks.yaml', '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/api', 'cloneset/api');
+    assert.deepEqual(Object.keys(cs.metadata.annotations ?? {}).filter((k) => k.includes('rollouts.kruise.io')), []);
   });
 
   it('ImagePull: a CloneSet updated to an image that cannot be pulled; the printed undo brings it back', async () => {
@@ -190,27 +182,104 @@ spec:
     await waitUntil('step 2', async () => (await get('/apis/rollouts.kruise.io/v1beta1/namespaces/default/rollouts/live')).status?.canaryStatus?.currentStepIndex === 2);
   });
 
-  it('BudgetExhausted: a PodDisruptionBudget allowing no disruption while the update is unfinished names the budget', async () => {
-    await apply(cloneset('budget', '  updateStrategy: { partition: 2 }') + `
+  it('BudgetExhausted: a PodUnavailableBudget that admits no unavailable pod holds the update (the sandbox PUB controller counts it); the printed patch relaxes it and the update completes', async () => {
+    await apply(cloneset('budget', '') + `
 ---
-apiVersion: policy/v1
-kind: PodDisruptionBudget
+apiVersion: policy.kruise.io/v1alpha1
+kind: PodUnavailableBudget
 metadata: { name: budget, namespace: default }
-spec: { minAvailable: 2, selector: { matchLabels: { app: budget } } }
+spec: { maxUnavailable: 0, selector: { matchLabels: { app: budget } } }
 `);
-    // No budget controller on this branch: the status is set through the status subresource as the
-    // PDB controller would (switched to the sandbox's PUB/PDB controller at merge).
-    const st = await sb.api('PATCH', '/apis/policy/v1/namespaces/default/poddisruptionbudgets/budget/status', { status: { disruptionsAllowed: 0, currentHealthy: 2, desiredHealthy: 2, expectedPods: 2 } }, { contentType: 'application/merge-patch+json' });
-    assert.equal(st.status, 200, st.text);
+    await waitUntil('PUB counts 2 available, allows 0', async () => {
+      const st = (await get('/apis/policy.kruise.io/v1alpha1/namespaces/default/podunavailablebudgets/budget')).status;
+      return st?.currentAvailable === 2 && st.unavailableAllowed === 0;
+    });
     const set = await runCli(['set', 'image', 'cloneset/budget', 'app=nginx:1.26'], { kubeconfig: sb.kubeconfig });
     assert.equal(set.code, 0, set.stderr);
-    let last = '';
-    const f = await waitUntil('BudgetExhausted', async () => {
-      const r = await why('cloneset/budget');
-      last = sb.audit().slice(-8).map((e) => e.path + ' ' + e.code).join('\n') + r.stderr + JSON.stringify((await get('/apis/policy/v1/namespaces/default/poddisruptionbudgets/budget')).status);
-      return r.answers[0]?.findings.find((x: any) => x.code === 'BudgetExhausted');
-    }, 3000).catch((e) => assert.fail(`${e.message}: ${last}`));
-    assert.deepEqual(f.objects, ['poddisruptionbudget/budget', 'cloneset/budget']);
+    const f = await waitUntil('BudgetExhausted', async () => (await why('cloneset/budget')).answers[0]?.findings.find((x: any) => x.code === 'BudgetExhausted'));
+    assert.deepEqual(f.objects, ['podunavailablebudget/budget', 'cloneset/budget']);
+    // Held, not slow: the CloneSet asked the budget and updated nothing.
+    assert.equal((await get('/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/budget')).status.updatedReplicas, 0);
+    runNext(f.next);
+    await waitUntil('budget updated', async () => {
+      const cs = await get('/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/budget');
+      return cs.status?.updatedReplicas === 2 && cs.status.updatedReadyReplicas === 2;
+    });
+  });
+
+  it('MaxUnavailableRoundsToZero: on Kruise v1.3 (a sandbox of its own) a SidecarSet maxUnavailable of 5% of 3 pods is 0 and the upgrade never moves (kruise#1812); the printed patch moves it', async () => {
+    const old = await startSandbox({ kruise: 'v1.3', readyDelay: '50ms' });
+    try {
+      const r = await kubectl(['apply', '-f', '-'], old.kubeconfig, {
+        input: `apiVersion: apps.kruise.io/v1alpha1
+kind: SidecarSet
+metadata: { name: log }
+spec:
+  selector: { matchLabels: { app: side } }
+  updateStrategy: { maxUnavailable: 5% }
+  containers: [{ name: log, image: busybox:1.35 }]
+---
+${cloneset('side', '').replace('replicas: 2', 'replicas: 3')}`,
+      });
+      assert.equal(r.code, 0, r.stderr);
+      const sidecarSet = async (): Promise<any> => (await old.api('GET', '/apis/apps.kruise.io/v1alpha1/sidecarsets/log')).body;
+      await waitUntil('3 pods matched, ready', async () => (await sidecarSet()).status?.readyPods === 3);
+      const p = await kubectl(['patch', 'sidecarset/log', '--type=json', '-p', '[{"op":"replace","path":"/spec/containers/0/image","value":"busybox:1.36"}]'], old.kubeconfig);
+      assert.equal(p.code, 0, p.stderr);
+      const f = await waitUntil('MaxUnavailableRoundsToZero', async () => (await whyOn(old, 'sidecarset/log')).answers[0]?.findings.find((x: any) => x.code === 'MaxUnavailableRoundsToZero'));
+      assert.deepEqual(f.objects, ['sidecarset/log']);
+      // Stuck, not slow: the controller has seen the change (observedGeneration) and upgraded no pod.
+      const seen = await sidecarSet();
+      assert.deepEqual([seen.status.observedGeneration, seen.status.updatedPods], [seen.metadata.generation, 0]);
+      runNext(f.next, old);
+      await waitUntil('3 pods upgraded', async () => {
+        const pods = (await old.api('GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Dside')).body.items as any[];
+        return (await sidecarSet()).status.updatedPods === 3 && pods.every((x) => x.spec.containers.find((c: any) => c.name === 'log')?.image === 'busybox:1.36');
+      });
+    } finally {
+      await old.stop();
+    }
+  });
+
+  it('ScaleThrottled: a CloneSet whose scaleStrategy.maxUnavailable stops creation behind a pod that never gets ready (kruise#2385); the printed patch lets it create the rest', async () => {
+    await apply(cloneset('throttle', '  scaleStrategy: { maxUnavailable: 1 }').replace('replicas: 2', 'replicas: 3').replace('nginx:1.25', 'nginx:fail-pull'));
+    const pods = async (): Promise<any[]> => (await get('/api/v1/namespaces/default/pods?labelSelector=app%3Dthrottle')).items;
+    const f = await waitUntil('ScaleThrottled', async () => (await why('cloneset/throttle')).answers[0]?.findings.find((x: any) => x.code === 'ScaleThrottled'));
+    // Held at one pod by the sandbox's CloneSet controller (cloneset-diffs.ts scaleUpLimit), the one why names.
+    const held = await pods();
+    assert.equal(held.length, 1);
+    assert.deepEqual(f.objects, ['cloneset/throttle', `pod/${held[0].metadata.name}`]);
+    runNext(f.next);
+    await waitUntil('3 pods created', async () => (await pods()).length === 3 && (await get('/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/throttle')).status?.replicas === 3);
+  });
+
+  it('LifecycleHookHolds: a scale-in held by a preDelete labelsHandler hook (kruise#369); the printed label removal lets the pod go', async () => {
+    await apply(cloneset('hook', `  lifecycle:
+    preDelete: { labelsHandler: { example.io/deregistered: "false" } }`).replace('labels: { app: hook }', 'labels: { app: hook, example.io/deregistered: "false" }'));
+    await waitUntil('hook ready', async () => (await get('/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/hook')).status?.readyReplicas === 2);
+    const scale = await kubectl(['scale', 'cloneset/hook', '--replicas=1'], sb.kubeconfig);
+    assert.equal(scale.code, 0, scale.stderr);
+    const pods = async (): Promise<any[]> => (await get('/api/v1/namespaces/default/pods?labelSelector=app%3Dhook')).items;
+    const f = await waitUntil('LifecycleHookHolds', async () => (await why('cloneset/hook')).answers[0]?.findings.find((x: any) => x.code === 'LifecycleHookHolds'));
+    const held = (await pods()).find((p) => p.metadata.labels['lifecycle.apps.kruise.io/state'] === 'PreparingDelete');
+    assert.ok(held, 'a pod waits in PreparingDelete');
+    assert.deepEqual(f.objects, [`pod/${held.metadata.name}`, 'cloneset/hook']);
+    assert.equal(f.next.replace(/\s+#.*$/, ''), `kubectl label pod/${held.metadata.name} example.io/deregistered-`);
+    runNext(f.next);
+    await waitUntil('held pod gone, 1 left', async () => {
+      const left = await pods();
+      return left.length === 1 && left[0].metadata.name !== held.metadata.name;
+    });
+  });
+
+  it('ReadinessGateFalse: a custom readiness gate nobody sets keeps the pod out of Ready (the sandbox kubelet folds spec.readinessGates); the printed status patch makes it Ready', async () => {
+    await apply(cloneset('gated', '').replace('replicas: 2', 'replicas: 1').replace('spec: { containers:', 'spec: { readinessGates: [{ conditionType: example.io/lb-registered }], containers:'));
+    const f = await waitUntil('ReadinessGateFalse', async () => (await why('cloneset/gated')).answers[0]?.findings.find((x: any) => x.code === 'ReadinessGateFalse'));
+    const [pod] = (await get('/api/v1/namespaces/default/pods?labelSelector=app%3Dgated')).items;
+    assert.deepEqual(f.objects, [`pod/${pod.metadata.name}`, 'cloneset/gated']);
+    assert.match(pod.status.conditions.find((c: any) => c.type === 'Ready').message, /readiness gate "example.io\/lb-registered" does not exist/);
+    runNext(f.next);
+    await waitUntil('gated ready', async () => (await get('/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/gated')).status?.readyReplicas === 1);
   });
 
   it('Unschedulable: a nodeSelector no node carries; the printed patch lets the pods schedule', async () => {
@@ -221,6 +290,29 @@ spec: { minAvailable: 2, selector: { matchLabels: { app: budget } } }
     await waitUntil('nowhere scheduled and ready', async () => {
       const pods = (await get('/api/v1/namespaces/default/pods?labelSelector=app%3Dnowhere')).items as any[];
       return pods.length === 2 && pods.every((p) => p.spec.nodeName && (p.status.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True'));
+    });
+  });
+
+  it('ControllerNotObserving: kruise-manager scaled to 0 (the sandbox stops its Kruise controllers) leaves a CloneSet edit unobserved; the printed scale brings the manager back and the edit is observed', async () => {
+    await apply(cloneset('stall', '').replace('replicas: 2', 'replicas: 1'));
+    const cs = async (): Promise<any> => get('/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/stall');
+    await waitUntil('stall ready', async () => (await cs()).status?.readyReplicas === 1);
+    const ns = await kubectl(['create', 'namespace', 'kruise-system'], sb.kubeconfig);
+    assert.equal(ns.code, 0, ns.stderr);
+    const dep = await kubectl(['apply', '-f', join(REPO_ROOT, 'test', 'fixtures', 'preview', 'kruise-controller-manager.yaml')], sb.kubeconfig);
+    assert.equal(dep.code, 0, dep.stderr);
+    const set = await runCli(['set', 'image', 'cloneset/stall', 'app=nginx:1.26'], { kubeconfig: sb.kubeconfig });
+    assert.equal(set.code, 0, set.stderr);
+    const r = await why('cloneset/stall');
+    const f = r.answers[0].findings.find((x: any) => x.code === 'ControllerNotObserving');
+    assert.ok(f, r.stdout);
+    assert.deepEqual(f.objects, ['cloneset/stall', 'deployment/kruise-controller-manager -n kruise-system']);
+    assert.match(f.cause, /^status\.observedGeneration 1 < metadata\.generation 2: the CloneSet controller has not seen the last change: kruise-manager \(kruise-system\/kruise-controller-manager\) is scaled to 0, so no Kruise controller runs$/);
+    assert.equal(f.next, 'kubectl -n kruise-system scale deployment/kruise-controller-manager --replicas=1');
+    runNext(f.next);
+    await waitUntil('stall observed and updated', async () => {
+      const now = await cs();
+      return now.status?.observedGeneration === now.metadata.generation && now.status.updatedReadyReplicas === 1;
     });
   });
 

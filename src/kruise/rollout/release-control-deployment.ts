@@ -271,24 +271,31 @@ export function upgradeDeploymentBatch(d: KubeObject, desiredPartition: IntOrStr
 }
 
 /**
- * Finalize: without a batchPartition, back to the native controller (resumed, RollingUpdate with the
- * saved rollingUpdate, the Advanced Deployment's annotations and labels removed); the control info
- * goes in any case. Undefined when it is not under control any more.
+ * Finalize: without a batchPartition, back to the native controller (partitionStyleRestore); the control
+ * info goes in any case. Undefined when it is not under control any more.
  */
 export function finalizeDeployment(d: KubeObject, batchPartition: number | undefined): DeploymentPatch | undefined {
   if (!d.metadata.annotations?.[BATCH_RELEASE_CONTROL_ANNOTATION] || at(d, 'spec', 'paused') !== true) return undefined;
-  const patch: DeploymentPatch = { metadata: { annotations: { [BATCH_RELEASE_CONTROL_ANNOTATION]: null } as Record<string, unknown> } };
-  if (batchPartition === undefined) {
-    const strategy = deploymentStrategyOf(d);
-    const meta = patch.metadata as { annotations: Record<string, unknown>; labels?: Record<string, unknown> };
-    meta.annotations[DEPLOYMENT_STRATEGY_ANNOTATION] = null;
-    meta.annotations[DEPLOYMENT_EXTRA_STATUS_ANNOTATION] = null;
-    meta.labels = { [DEPLOYMENT_STABLE_REVISION_LABEL]: null, [ADVANCED_DEPLOYMENT_CONTROL_LABEL]: null };
-    const spec: Record<string, unknown> = { paused: false };
-    if (strAt(d, 'spec', 'strategy', 'type') === 'Recreate') spec.strategy = { type: 'RollingUpdate', rollingUpdate: strategy.rollingUpdate ?? null };
-    patch.spec = spec;
-  }
-  return patch;
+  if (batchPartition === undefined) return partitionStyleRestore(d);
+  return { metadata: { annotations: { [BATCH_RELEASE_CONTROL_ANNOTATION]: null } } };
+}
+
+/**
+ * Finalize's hand-back (partitionstyle/deployment/control.go, no batchPartition): resumed, RollingUpdate with
+ * the rollingUpdate saved in the strategy annotation when it is Recreate, the Advanced Deployment's
+ * annotations and labels and the control info removed. Also what `why --fix` writes for such a leftover.
+ */
+export function partitionStyleRestore(d: KubeObject): DeploymentPatch {
+  const strategy = deploymentStrategyOf(d);
+  const spec: Record<string, unknown> = { paused: false };
+  if (strAt(d, 'spec', 'strategy', 'type') === 'Recreate') spec.strategy = { type: 'RollingUpdate', rollingUpdate: strategy.rollingUpdate ?? null };
+  return {
+    metadata: {
+      annotations: { [BATCH_RELEASE_CONTROL_ANNOTATION]: null, [DEPLOYMENT_STRATEGY_ANNOTATION]: null, [DEPLOYMENT_EXTRA_STATUS_ANNOTATION]: null },
+      labels: { [DEPLOYMENT_STABLE_REVISION_LABEL]: null, [ADVANCED_DEPLOYMENT_CONTROL_LABEL]: null },
+    },
+    spec,
+  };
 }
 
 /** CalculateBatchContext: the batch's canary replicas are the partition; planned = NewRSReplicasLimit. */

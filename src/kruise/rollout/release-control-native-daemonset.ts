@@ -169,15 +169,23 @@ export const nativeDaemonSetReleaseControl: ReleaseControl = {
     return { metadata: { annotations: { [DAEMONSET_ADVANCED_CONTROL_ANNOTATION]: daemonSetAdvancedControlValue(desired, ctx.updateRevision) } } };
   },
   finalize(workload, br) {
-    const annotations = Object.fromEntries(
-      [BATCH_RELEASE_CONTROL_ANNOTATION, DAEMONSET_REVISION_ANNOTATION, DAEMONSET_ADVANCED_CONTROL_ANNOTATION, DAEMONSET_ORIGINAL_UPDATE_STRATEGY_ANNOTATION].map((k) => [k, null]),
-    );
-    const patch: MergePatch = { metadata: { annotations } };
-    // no batchPartition left: the DaemonSet gets its own update strategy back (RollingUpdate when unknown)
-    if (releasePlanOf(br).batchPartition === undefined) {
-      const original = workload.metadata.annotations?.[DAEMONSET_ORIGINAL_UPDATE_STRATEGY_ANNOTATION];
-      patch.spec = { updateStrategy: { type: original ?? 'RollingUpdate' } };
-    }
-    return patch;
+    return nativeDaemonSetRestore(workload, releasePlanOf(br).batchPartition === undefined);
   },
 };
+
+/**
+ * Finalize (partitionstyle/nativedaemonset/control.go): the release's annotations go; with no batchPartition
+ * left (`withStrategy`) the DaemonSet gets its own update strategy type back from the original-strategy
+ * annotation (RollingUpdate when unknown). Also what `why --fix` writes for such a leftover.
+ */
+export function nativeDaemonSetRestore(workload: KubeObject, withStrategy: boolean): MergePatch {
+  const annotations = Object.fromEntries(
+    [BATCH_RELEASE_CONTROL_ANNOTATION, DAEMONSET_REVISION_ANNOTATION, DAEMONSET_ADVANCED_CONTROL_ANNOTATION, DAEMONSET_ORIGINAL_UPDATE_STRATEGY_ANNOTATION].map((k) => [k, null]),
+  );
+  const patch: MergePatch = { metadata: { annotations } };
+  if (withStrategy) {
+    const original = workload.metadata.annotations?.[DAEMONSET_ORIGINAL_UPDATE_STRATEGY_ANNOTATION];
+    patch.spec = { updateStrategy: { type: original || 'RollingUpdate' } };
+  }
+  return patch;
+}

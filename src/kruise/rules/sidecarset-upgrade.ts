@@ -184,6 +184,13 @@ export function maxUnavailablePods(value: number | string | undefined, total: nu
   return r.ok ? r.value.value : 1;
 }
 
+/** GetValueFromIntOrPercent(value, total, false) as the releases before kruise#1834 read it; `absent` when unset. */
+function roundedDown(value: number | string | undefined, total: number, absent: number): number {
+  if (value === undefined || value === null) return absent;
+  const r = scaleIntOrPercent(value, total, false);
+  return r.ok ? r.value.value : 0;
+}
+
 export interface UpgradePlan {
   /** Pods to upgrade now, in order. */
   upgrade: Pod[];
@@ -194,8 +201,24 @@ export interface UpgradePlan {
   maxUnavailable: number;
 }
 
+/**
+ * How kruise-manager scales the partition and maxUnavailable against the matched pods
+ * (sidecarset_strategy.go calculateUpgradeCount): up to v1.7.4 both with GetValueFromIntOrPercent(..., false),
+ * rounding down, so a percentage of a few pods is 0 and the upgrade never moves (kruise#1812); from v1.7.5 and
+ * v1.8.0 on (kruise#1834) maxUnavailable rounds up and the partition is util.CalculatePartitionReplicas.
+ */
+export interface UpgradeRounding {
+  /** The releases before kruise#1834 (of the sandbox's, v1.3). */
+  roundDown?: boolean;
+}
+
+/** A release's rounding (UpgradeRounding). */
+export function sidecarSetRounding(release: 'v1.3' | 'v1.8' | 'v1.9' | 'master'): UpgradeRounding {
+  return { roundDown: release === 'v1.3' };
+}
+
 /** GetNextUpgradePods + calculateUpgradeCount. `pods` are the matched pods (getMatchingPods). */
-export function nextUpgradePods(ss: SidecarSetView, pods: Pod[]): UpgradePlan {
+export function nextUpgradePods(ss: SidecarSetView, pods: Pod[], rounding: UpgradeRounding = {}): UpgradePlan {
   const strategy = ss.updateStrategy;
   const selected = (p: Pod) => !strategy.selector || labelSelectorMatches(strategy.selector, p.metadata.labels);
   let waiting: number[] = [];
@@ -208,8 +231,8 @@ export function nextUpgradePods(ss: SidecarSetView, pods: Pod[]): UpgradePlan {
   });
   waiting = sortUpdateIndexes(ss, pods, waiting);
   const total = pods.length;
-  const partition = partitionPods(strategy.partition, total);
-  const maxUnavailable = maxUnavailablePods(strategy.maxUnavailable, total);
+  const partition = rounding.roundDown ? roundedDown(strategy.partition, total, 0) : partitionPods(strategy.partition, total);
+  const maxUnavailable = rounding.roundDown ? roundedDown(strategy.maxUnavailable, total, 1) : maxUnavailablePods(strategy.maxUnavailable, total);
   const base = { notUpgradable, partitioned: Math.min(partition, waiting.length), maxUnavailable };
   if (waiting.length - partition <= 0) return { upgrade: [], ...base };
   const candidates = waiting.slice(0, waiting.length - partition);

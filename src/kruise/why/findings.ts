@@ -2,8 +2,13 @@
 // Each rule cites the upstream behaviour it explains; none does I/O.
 import { podTrouble } from '../evidence';
 import { scaledValueFromIntOrPercent } from '../intstr';
-import type { Pod } from '../types';
+import type { KubeObject, Pod } from '../types';
 import { labelSelectorMatches, type LabelSelector } from '../selectors';
+import { isPodAllHooked, isPodHooked, type LifecycleHook } from '../rules/cloneset';
+import { KRUISE_MANAGER, KRUISE_MANAGER_DEFAULT_REPLICAS, kruiseManagerState } from '../kruise-manager';
+import { leftoverPatch, releaseInProgress } from './leftovers';
+
+export { leftoverPatch, releaseInProgress, type LeftoverPatch } from './leftovers';
 
 export type FindingCode =
   | 'ControllerNotObserving' | 'Paused' | 'AwaitingApproval' | 'PartitionHolds'
@@ -28,18 +33,23 @@ export interface WhyInput {
   budgets?: readonly Obj[];
   /** The Kruise Rollout bound to the workload, if any. */
   rollout?: Obj;
+  /**
+   * kruise-manager's Deployment (kruise-system/kruise-controller-manager) as read when a Kruise workload's
+   * controller is behind (controllerBehind); null when it could not be read (absent, forbidden).
+   */
+  manager?: Obj | null;
 }
 
-const ROLLOUT_ANNOTATIONS = [
-  'rollouts.kruise.io/in-progressing',
-  'batchrelease.rollouts.kruise.io/control-info',
-] as const;
+/** status.observedGeneration behind metadata.generation: the controller has not seen the last change. */
+export function controllerBehind(w: Obj): boolean {
+  const gen = num(rec(w.metadata).generation);
+  const observed = num(rec(w.status).observedGeneration);
+  return gen !== undefined && observed !== undefined && observed < gen;
+}
 
-/** A release is live when a Rollout is bound and not in a final phase. */
-export function releaseInProgress(rollout: Obj | undefined): boolean {
-  if (!rollout) return false;
-  const phase = rec(rollout.status).phase;
-  return phase === 'Progressing' || rec(rec(rollout.status).canaryStatus).currentStepState !== undefined && phase !== 'Healthy';
+/** A Kruise workload's controller runs in kruise-manager; apps/v1's in kube-controller-manager. */
+export function isKruiseWorkload(w: Obj): boolean {
+  return String(w.apiVersion ?? '').startsWith('apps.kruise.io/');
 }
 
 export function whyFindings(input: WhyInput): Finding[] {
@@ -50,11 +60,7 @@ export function whyFindings(input: WhyInput): Finding[] {
   const spec = rec(w.spec);
   const status = rec(w.status);
   const out: Finding[] = [];
-  const gen = num(rec(w.metadata).generation);
-  const observed = num(status.observedGeneration);
-  if (gen !== undefined && observed !== undefined && observed < gen) {
-    out.push({ code: 'ControllerNotObserving', cause: `status.observedGeneration ${observed} < metadata.generation ${gen}: the controller has not seen the last change`, objects: [ref], next: `kubectl -n kruise-system get pods  # is the ${kind} controller running?` });
-  }
+  if (controllerBehind(w)) out.push(notObserving(w, ref, input.manager));
   const strategy = rec(spec.updateStrategy);
   const releasing = releaseInProgress(input.rollout);
   const canary = rec(rec(input.rollout?.status).canaryStatus ?? rec(input.rollout?.status).blueGreenStatus);
@@ -85,49 +91,59 @@ export function whyFindings(input: WhyInput): Finding[] {
   if (kind === 'SidecarSet') {
     const matched = num(status.matchedPods) ?? 0;
     const mu = strategy.maxUnavailable;
-    // sidecarset_strategy.go scales maxUnavailable against the matched pods, rounding down up to v1.7.x
-    // (GetValueFromIntOrPercent(..., false); kruise#1812) and up from v1.8.0 (line 154, true): a percentage
-    // that rounds down to 0 stalls the upgrade on the older releases only, so the finding says which.
+    // sidecarset_strategy.go calculateUpgradeCount scales maxUnavailable against the matched pods, rounding down
+    // up to v1.7.4 (GetValueFromIntOrPercent(..., false); kruise#1812) and up from v1.7.5 and v1.8.0 (kruise#1834):
+    // a percentage that rounds down to 0 stalls the upgrade on the older releases only, so the finding says which
+    // (rules/sidecarset-upgrade.ts sidecarSetRounding is the controller's side of it).
     if (mu !== undefined && matched > 0 && scaledValueFromIntOrPercent(mu, matched, false) === 0 && (num(status.updatedPods) ?? 0) < matched) {
       out.push({
         code: 'MaxUnavailableRoundsToZero',
-        cause: `maxUnavailable ${String(mu)} of ${matched} matched pods is 0 on Kruise before v1.8.0, which rounds it down (kruise#1812): there the upgrade never moves (v1.8.0 and later round it up to ${scaledValueFromIntOrPercent(mu, matched, true)})`,
+        cause: `maxUnavailable ${String(mu)} of ${matched} matched pods is 0 on Kruise v1.7.4 and earlier, which round it down (kruise#1812): there the upgrade never moves (v1.7.5, v1.8.0 and later round it up to ${scaledValueFromIntOrPercent(mu, matched, true)})`,
         objects: [ref],
         next: `kubectl patch ${ref} --type=merge -p '{"spec":{"updateStrategy":{"maxUnavailable":1}}}'`,
       });
     }
   }
   const scaleMu = rec(spec.scaleStrategy).maxUnavailable;
-  if (kind === 'CloneSet' && scaleMu !== undefined) {
-    // cloneset_scale.go: creation stops while not-ready pods >= scaleStrategy.maxUnavailable (kruise#2385).
+  if (kind === 'CloneSet' && scaleMu !== undefined && scaleMu !== null) {
+    // cloneset_sync_utils.go calculateDiffsWithExpectation (kruise#2385): scaleUpLimit = min(missing,
+    // max(scaleStrategy.maxUnavailable - totalUnavailable, 0)), totalUnavailable counting the active pods that are
+    // PreparingDelete or not ready: at 0 no pod is created until one of them becomes ready.
     const limit = scaledValueFromIntOrPercent(scaleMu, replicas, true);
-    const notReady = input.pods.filter((p) => !podReady(p)).length;
-    if (input.pods.length < replicas && notReady >= limit) {
-      out.push({ code: 'ScaleThrottled', cause: `${notReady} pods not ready >= scaleStrategy.maxUnavailable ${String(scaleMu)}: no new pods until some become ready`, objects: [ref, ...input.pods.filter((p) => !podReady(p)).map(podRef)], next: `kubectl patch ${ref} --type=merge -p '{"spec":{"scaleStrategy":{"maxUnavailable":null}}}'  # or fix the not-ready pods` });
+    const active = input.pods.filter((p) => !rec(p.metadata).deletionTimestamp);
+    const unavailable = active.filter((p) => rec(rec(p.metadata).labels)['lifecycle.apps.kruise.io/state'] === 'PreparingDelete' || !podReady(p));
+    if (active.length < replicas && unavailable.length >= limit) {
+      out.push({ code: 'ScaleThrottled', cause: `${unavailable.length} pods unavailable >= scaleStrategy.maxUnavailable ${String(scaleMu)}: no new pods (${active.length} of ${replicas}) until some become ready`, objects: [ref, ...unavailable.map(podRef)], next: `kubectl patch ${ref} --type=merge -p '{"spec":{"scaleStrategy":{"maxUnavailable":null}}}'  # or make the unavailable pods ready` });
     }
   }
   for (const b of input.budgets ?? []) {
-    const bs = rec(b.status);
-    const allowed = num(bs.unavailableAllowed) ?? num(bs.disruptionsAllowed);
-    if (allowed === 0 && updated < replicas) {
-      const bref = `${String(b.kind).toLowerCase()}/${String(rec(b.metadata).name)}`;
-      out.push({ code: 'BudgetExhausted', cause: `${bref} allows 0 more unavailable pods`, objects: [bref, ref], next: `kubectl get ${bref} -o yaml  # make unavailable pods ready, or relax the budget` });
+    // Only a PodUnavailableBudget holds an update: Kruise's CloneSet asks it before each pod it updates
+    // (pkg/controller/cloneset/sync/cloneset_update.go, PodUnavailableBudgetValidatePod under the
+    // PodUnavailableBudgetUpdateGate) and its pod webhook guards the in-place writes of the others. A
+    // PodDisruptionBudget guards evictions only, which no workload controller makes: naming one blamed a
+    // budget for a stall it cannot cause.
+    if (b.kind !== 'PodUnavailableBudget') continue;
+    const allowed = num(rec(b.status).unavailableAllowed);
+    if (allowed !== 0 || updated >= replicas) continue;
+    const bref = `${String(b.kind).toLowerCase()}/${String(rec(b.metadata).name)}`;
+    const unready = input.pods.filter((p) => !podReady(p) && !rec(p.metadata).deletionTimestamp);
+    if (unready.length > 0) {
+      // The headroom is spent on pods that are unavailable now: it comes back as they become ready.
+      out.push({ code: 'BudgetExhausted', cause: `${bref} allows 0 more unavailable pods: ${unready.length} pod(s) already unavailable spend it`, objects: [bref, ref, ...unready.map(podRef)], next: `kubectl describe ${podRef(unready[0]!)}  # the budget frees up as these pods become ready` });
+    } else {
+      // Every pod is available and still nothing may go: the budget admits no disruption at all.
+      out.push({ code: 'BudgetExhausted', cause: `${bref} allows 0 unavailable pods while all of them are available: no pod can ever be updated`, objects: [bref, ref], next: `kubectl patch ${bref} --type=merge -p '{"spec":{"maxUnavailable":1,"minAvailable":null}}'` });
     }
   }
   for (const p of input.pods) {
-    const labels = rec(rec(p.metadata).labels);
-    const state = labels['lifecycle.apps.kruise.io/state'];
-    // pkg/util/lifecycle: PreparingUpdate/PreparingDelete wait for the hook's label/finalizer to go (kruise#369).
-    if (state === 'PreparingUpdate' || state === 'PreparingDelete') {
-      out.push({ code: 'LifecycleHookHolds', cause: `pod in lifecycle state ${String(state)}, waiting for its hook`, objects: [podRef(p), ref], next: `kubectl get ${podRef(p)} -o jsonpath='{.metadata.labels}'  # remove the hook label your hook owner set` });
-    }
+    const hold = lifecycleHold(p, rec(spec.lifecycle));
+    if (hold) out.push({ code: 'LifecycleHookHolds', cause: hold.cause, objects: [podRef(p), ref], next: hold.next });
     const gates = (rec(p.spec).readinessGates as Obj[] | undefined) ?? [];
     const conds = (rec(p.status).conditions as Obj[] | undefined) ?? [];
+    const containersReady = conds.some((x) => x.type === 'ContainersReady' && x.status === 'True');
     for (const g of gates) {
-      const c = conds.find((x) => x.type === g.conditionType);
-      if (c && c.status === 'False') {
-        out.push({ code: 'ReadinessGateFalse', cause: `readiness gate ${String(g.conditionType)} is False`, objects: [podRef(p)], next: `kubectl get ${podRef(p)} -o jsonpath='{.status.conditions}'` });
-      }
+      const gate = readinessGateHold(p, String(g.conditionType ?? ''), conds, containersReady);
+      if (gate) out.push({ code: 'ReadinessGateFalse', cause: gate.cause, objects: [podRef(p), ref], next: gate.next });
     }
     const t = podTrouble(p as unknown as Pod);
     const reason = t?.summary ?? '';
@@ -144,58 +160,100 @@ export function whyFindings(input: WhyInput): Finding[] {
       out.push({ code: 'Unschedulable', cause: `${podRef(p)}: ${String(sched.message ?? 'Unschedulable')}`, objects: [podRef(p), ref], next });
     }
   }
-  const fix = leftoverPatch(w, input.rollout);
+  const fix = leftoverPatch(w as unknown as KubeObject, input.rollout);
   if (fix) out.push({ code: 'RolloutLeftover', cause: fix.reasons.join('; '), objects: [ref], next: `kubectl kruise why ${ref} --fix` });
   return out;
 }
 
-export interface LeftoverPatch {
-  reasons: string[];
-  /** JSON patch with `test` ops on what was read, then the restoring ops. */
-  ops: Obj[];
+/**
+ * Whose controller is not observing, and the step that looks at (or restarts) it: for a Kruise kind,
+ * kruise-manager's Deployment when it was read (scaled to 0: scale it back to config/manager/manager.yaml's 1);
+ * for apps/v1, kube-controller-manager.
+ */
+function notObserving(w: Obj, ref: string, manager: Obj | null | undefined): Finding {
+  const kind = String(w.kind ?? '');
+  const lag = `status.observedGeneration ${String(rec(w.status).observedGeneration)} < metadata.generation ${String(rec(w.metadata).generation)}: the ${kind} controller has not seen the last change`;
+  const dep = `deployment/${KRUISE_MANAGER.name}`;
+  if (!isKruiseWorkload(w)) {
+    const native = String(w.apiVersion ?? '').startsWith('apps/') ? 'kube-controller-manager' : 'its controller';
+    return { code: 'ControllerNotObserving', cause: `${lag} (it runs in ${native})`, objects: [ref], next: native === 'kube-controller-manager' ? 'kubectl -n kube-system get pods -l component=kube-controller-manager  # is kube-controller-manager running?' : `kubectl get ${ref} -o yaml  # which controller owns ${kind}?` };
+  }
+  const objects = [ref];
+  if (!manager) return { code: 'ControllerNotObserving', cause: `${lag} (it runs in kruise-manager)`, objects, next: `kubectl -n ${KRUISE_MANAGER.namespace} get ${dep}  # is kruise-manager running?` };
+  objects.push(`${dep} -n ${KRUISE_MANAGER.namespace}`);
+  const { replicas, available } = kruiseManagerState(manager as unknown as KubeObject);
+  if (replicas === 0) return { code: 'ControllerNotObserving', cause: `${lag}: kruise-manager (${KRUISE_MANAGER.namespace}/${KRUISE_MANAGER.name}) is scaled to 0, so no Kruise controller runs`, objects, next: `kubectl -n ${KRUISE_MANAGER.namespace} scale ${dep} --replicas=${KRUISE_MANAGER_DEFAULT_REPLICAS}` };
+  if (available === 0) return { code: 'ControllerNotObserving', cause: `${lag}: kruise-manager (${KRUISE_MANAGER.namespace}/${KRUISE_MANAGER.name}) has 0 of ${replicas} replicas available, so no Kruise controller runs`, objects, next: `kubectl -n ${KRUISE_MANAGER.namespace} describe ${dep}  # why are its pods not available?` };
+  return { code: 'ControllerNotObserving', cause: `${lag}, though kruise-manager has ${available} of ${replicas} replicas available`, objects, next: `kubectl -n ${KRUISE_MANAGER.namespace} logs ${dep} --tail=200  # what does kruise-manager say about ${ref}?` };
 }
 
-const esc = (k: string): string => k.replace(/~/g, '~0').replace(/\//g, '~1');
+/**
+ * A pod a lifecycle hook holds (CloneSet / Advanced StatefulSet spec.lifecycle; Kruise pkg/util/lifecycle,
+ * kruise#369): PreparingDelete and PreparingUpdate wait while the preDelete / inPlaceUpdate hook is on the pod
+ * (IsPodHooked: any of its finalizers, or a label at the hook's value), PreparingNormal until the preNormal hook
+ * is all on (IsPodAllHooked). The next step is what the hook's owner does when its work is done: take the hook's
+ * labels and finalizers off (put them on, for preNormal), with `test` ops so a finalizer list that moved is not
+ * cut at the wrong index.
+ */
+function lifecycleHold(p: Obj, lifecycle: Obj): { cause: string; next: string } | undefined {
+  const state = rec(rec(p.metadata).labels)['lifecycle.apps.kruise.io/state'];
+  const pod = p as unknown as Pod;
+  const hookOf = (k: string): LifecycleHook | undefined => (lifecycle[k] && typeof lifecycle[k] === 'object' ? (lifecycle[k] as LifecycleHook) : undefined);
+  const which = state === 'PreparingDelete' ? 'preDelete' : state === 'PreparingUpdate' ? 'inPlaceUpdate' : state === 'PreparingNormal' ? 'preNormal' : undefined;
+  if (!which) return undefined;
+  const hook = hookOf(which);
+  const pref = podRef(p);
+  const labels = rec(rec(p.metadata).labels);
+  const finalizers = (rec(p.metadata).finalizers as string[] | undefined) ?? [];
+  if (which === 'preNormal') {
+    if (!hook || isPodAllHooked(hook, pod)) return undefined;
+    const missingLabels = Object.entries(hook.labelsHandler ?? {}).filter(([k, v]) => labels[k] !== v);
+    const missingFinalizers = (hook.finalizersHandler ?? []).filter((f) => !finalizers.includes(f));
+    const steps: string[] = [];
+    if (missingLabels.length) steps.push(`kubectl label ${pref} --overwrite ${missingLabels.map(([k, v]) => `${k}=${v}`).join(' ')}`);
+    if (missingFinalizers.length) {
+      const ops = finalizers.length === 0 ? [{ op: 'add', path: '/metadata/finalizers', value: missingFinalizers }] : missingFinalizers.map((f) => ({ op: 'add', path: '/metadata/finalizers/-', value: f }));
+      steps.push(`kubectl patch ${pref} --type=json -p '${JSON.stringify(ops)}'`);
+    }
+    return { cause: `${pref} in lifecycle state PreparingNormal: its preNormal hook is not all on (missing ${[...missingLabels.map(([k, v]) => `label ${k}=${v}`), ...missingFinalizers.map((f) => `finalizer ${f}`)].join(', ')})`, next: `${steps.join(' && ')}  # what the hook's owner does once the pod may serve` };
+  }
+  // Without the hook (or with it off) the controller moves the pod on at its next sync: nothing holds it.
+  if (!hook || !isPodHooked(hook, pod)) return undefined;
+  const onLabels = Object.entries(hook.labelsHandler ?? {}).filter(([k, v]) => labels[k] === v).map(([k]) => k);
+  const onFinalizers = finalizers.map((f, i) => [f, i] as const).filter(([f]) => (hook.finalizersHandler ?? []).includes(f));
+  const steps: string[] = [];
+  if (onLabels.length) steps.push(`kubectl label ${pref} ${onLabels.map((k) => `${k}-`).join(' ')}`);
+  if (onFinalizers.length) {
+    // From the last index down, each removal after a `test` of what is there.
+    const ops = onFinalizers.slice().reverse().flatMap(([f, i]) => [{ op: 'test', path: `/metadata/finalizers/${i}`, value: f }, { op: 'remove', path: `/metadata/finalizers/${i}` }]);
+    steps.push(`kubectl patch ${pref} --type=json -p '${JSON.stringify(ops)}'`);
+  }
+  const on = [...onLabels.map((k) => `label ${k}=${String(labels[k])}`), ...onFinalizers.map(([f]) => `finalizer ${f}`)].join(', ');
+  return { cause: `${pref} in lifecycle state ${String(state)}: its ${which} hook (${on}) is still on, so Kruise waits for the hook's owner`, next: `${steps.join(' && ')}  # what the hook's owner does when its work is done` };
+}
 
-/** What a finished or abandoned Kruise Rollout left behind (batchrelease control/util.go restores these at finalisation). */
-export function leftoverPatch(w: Obj, rollout: Obj | undefined): LeftoverPatch | undefined {
-  if (releaseInProgress(rollout)) return undefined;
-  const ann = rec(rec(w.metadata).annotations);
-  const spec = rec(w.spec);
-  const reasons: string[] = [];
-  const ops: Obj[] = [];
-  for (const a of ROLLOUT_ANNOTATIONS) {
-    if (ann[a] !== undefined) {
-      reasons.push(`stale annotation ${a}`);
-      ops.push({ op: 'test', path: `/metadata/annotations/${esc(a)}`, value: ann[a] }, { op: 'remove', path: `/metadata/annotations/${esc(a)}` });
-    }
-  }
-  if (w.kind === 'Deployment') {
-    const strat = rec(spec.strategy);
-    if (strat.type === 'Recreate' || spec.paused === true) {
-      const orig = ann['rollouts.kruise.io/original-deployment-strategy'] ?? ann['rollouts.kruise.io/deployment-strategy'];
-      if (strat.type === 'Recreate' && orig !== undefined) {
-        reasons.push('strategy Recreate left by a Kruise Rollout');
-        ops.push({ op: 'test', path: '/spec/strategy/type', value: 'Recreate' }, { op: 'replace', path: '/spec/strategy', value: { type: 'RollingUpdate' } });
-      }
-      if (spec.paused === true && (orig !== undefined || reasons.length > 0)) {
-        reasons.push('paused: true left by a Kruise Rollout');
-        ops.push({ op: 'test', path: '/spec/paused', value: true }, { op: 'replace', path: '/spec/paused', value: false });
-      }
-    }
-  }
-  if (w.kind === 'DaemonSet') {
-    const raw = ann['rollouts.kruise.io/daemonset-original-update-strategy'];
-    const us = rec(spec.updateStrategy);
-    if (typeof raw === 'string' && us.type === 'OnDelete') {
-      let original: Obj = { type: 'RollingUpdate' };
-      try { original = rec(JSON.parse(raw)); } catch { /* keep the default */ }
-      reasons.push('updateStrategy OnDelete left by a Kruise Rollout');
-      ops.push({ op: 'test', path: '/spec/updateStrategy/type', value: 'OnDelete' }, { op: 'replace', path: '/spec/updateStrategy', value: original });
-      ops.push({ op: 'remove', path: `/metadata/annotations/${esc('rollouts.kruise.io/daemonset-original-update-strategy')}` });
-    }
-  }
-  return reasons.length ? { reasons, ops } : undefined;
+/** Kruise's own readiness gates: Kruise sets them (pkg/util/pod readiness, inplaceupdate), nobody else should. */
+const KRUISE_GATES: Record<string, string> = {
+  KruisePodReady: 'Kruise turns it False while it takes the pod out of service (a lifecycle hook with markPodNotReady, a ContainerRecreateRequest, a PodUnavailableBudget) and True again when that is done',
+  InPlaceUpdateReady: 'Kruise turns it False for an in-place update and True when the new containers run',
+};
+
+/**
+ * A readiness gate that keeps a pod out of Ready (the kubelet's rule: the pod is Ready only when every gate's
+ * condition is True, and "corresponding condition of pod readiness gate ... does not exist" when it is absent;
+ * an absent one counts once the containers are ready, before that the containers are the cause). A custom gate
+ * belongs to another controller (a load balancer's, say): the next step sets its condition as that owner does, on
+ * the status subresource; a Kruise gate is Kruise's to set, so the next step reads its message.
+ */
+function readinessGateHold(p: Obj, type: string, conds: readonly Obj[], containersReady: boolean): { cause: string; next: string } | undefined {
+  const c = conds.find((x) => x.type === type);
+  if (c?.status === 'True' || (!c && !containersReady)) return undefined;
+  const pref = podRef(p);
+  const state = c ? `is ${String(c.status)}${c.reason ? ` (${String(c.reason)}${c.message ? `: ${String(c.message)}` : ''})` : ''}` : 'has no condition on the pod yet';
+  const kruise = KRUISE_GATES[type];
+  if (kruise) return { cause: `${pref}: readiness gate ${type} ${state}; ${kruise}`, next: `kubectl get ${pref} -o jsonpath='{.status.conditions[?(@.type=="${type}")]}'` };
+  const patch = JSON.stringify({ status: { conditions: [{ type, status: 'True' }] } });
+  return { cause: `${pref}: readiness gate ${type} ${state}: the pod is not Ready until whoever owns the gate sets it True`, next: `kubectl patch ${pref} --subresource=status --type=strategic -p '${patch}'  # what the gate's owner does once the pod may take traffic` };
 }
 
 function podReady(p: Obj): boolean {

@@ -101,7 +101,7 @@ export function createAdvancedCronJobController(): ControllerWithAdmission {
     start(s: Store, st: SimulationSettings) {
       store = s;
       settings = st;
-      queue = new WorkQueue('advancedcronjob', reconcile);
+      queue = new WorkQueue('advancedcronjob', reconcile).gatedBy(st.kruiseManager);
       cronJobs.on((type, acj) => {
         if (type === 'DELETED') failures.delete(keyOf(acj));
         else queue.add(keyOf(acj));

@@ -86,7 +86,7 @@ export function createBroadcastJobController(): ControllerWithAdmission {
     start(s: Store, st: SimulationSettings) {
       store = s;
       settings = st;
-      queue = new WorkQueue('broadcastjob', reconcile);
+      queue = new WorkQueue('broadcastjob', reconcile).gatedBy(st.kruiseManager);
       jobs.on((type, job) => {
         if (type !== 'DELETED') queue.add(keyOf(job));
       });

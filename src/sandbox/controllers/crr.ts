@@ -353,9 +353,10 @@ export function createCrrController(): ControllerWithAdmission {
   return {
     name: 'containerrecreaterequest',
     admission: [crrAdmission],
-    start(s: Store, _settings: SimulationSettings) {
+    start(s: Store, settings: SimulationSettings) {
       store = s;
-      queue = new WorkQueue('containerrecreaterequest', reconcile);
+      // kruise-manager's part only: the daemon's (kruise-daemon on each node) goes on without it
+      queue = new WorkQueue('containerrecreaterequest', reconcile).gatedBy(settings.kruiseManager);
       daemon = new WorkQueue('containerrecreaterequest-daemon', sync);
       crrs.on((type, crr) => {
         indexByPod(type, crr);

@@ -236,8 +236,8 @@ export function createImagePullJobController(): ControllerWithAdmission {
     start(s: Store, simulation: SimulationSettings) {
       store = s;
       settings = simulation;
-      jobQueue = new WorkQueue('imagepulljob', reconcileJob);
-      listQueue = new WorkQueue('imagelistpulljob', reconcileList);
+      jobQueue = new WorkQueue('imagepulljob', reconcileJob).gatedBy(simulation.kruiseManager);
+      listQueue = new WorkQueue('imagelistpulljob', reconcileList).gatedBy(simulation.kruiseManager);
       jobs.on((type, job) => {
         if (type === 'DELETED') progress.delete(job.metadata.uid ?? '');
         else jobQueue.add(keyOf(job));

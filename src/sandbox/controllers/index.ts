@@ -14,6 +14,7 @@ import { createDeploymentController } from './deployment';
 import { createGarbageCollector } from './gc';
 import { createImagePullJobController } from './imagepulljob';
 import { createJobController } from './job';
+import { createKruiseManager } from './kruise-manager';
 import { createKubelet } from './kubelet';
 import { createNodesController } from './nodes';
 import { createPodDisruptionBudgetController } from './pdb';
@@ -30,7 +31,9 @@ import { createStatefulSetController } from './statefulset';
 import { createUnitedDeploymentController } from './uniteddeployment';
 
 export function createControllers(settings: SimulationSettings): ControllerWithAdmission[] {
-  void settings; // every controller receives the settings again in start()
+  // Every controller receives the settings again in start(); the Kruise ones find kruise-manager's gate there.
+  const manager = createKruiseManager();
+  settings.kruiseManager = manager.gate;
   return [
     createNodesController(),
     createScheduler(),
@@ -46,6 +49,8 @@ export function createControllers(settings: SimulationSettings): ControllerWithA
     createImagePullJobController(),
     // kube's disruption controller (PodDisruptionBudget status; the eviction REST reads it)
     createPodDisruptionBudgetController(),
+    // kruise-manager: the Kruise controllers below (not Kruise Rollout's, nor kruise-daemon's) run while it does
+    manager,
     // --- Kruise workload controllers (cloneset*.ts, asts*.ts, ads*.ts, pps*.ts) ---
     // The Kruise workload developer adds their factories here once their modules build, e.g.
     //   createCloneSetController(), createAdvancedStatefulSetController(), ...

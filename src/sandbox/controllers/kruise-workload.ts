@@ -63,7 +63,7 @@ export function createKruiseWorkloadController(spec: KruiseWorkloadControllerSpe
         const { namespace, name } = splitKey(key);
         const obj = store?.get(spec.gr, namespace, name);
         if (store && obj && !obj.metadata.deletionTimestamp) spec.sync(obj, { store, settings, pods, revisions, queue: queue!, key });
-      });
+      }).gatedBy(st.kruiseManager);
       sets.on((_t, obj) => queue?.add(keyOf(obj)));
       pods.on((_t, obj) => enqueueOwner(obj));
       for (const inf of extra) {

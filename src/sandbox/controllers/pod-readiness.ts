@@ -32,7 +32,7 @@ export function createPodReadinessController(): ControllerWithAdmission {
     start(s: Store, simulation: SimulationSettings) {
       store = s;
       settings = simulation;
-      queue = new WorkQueue('pod-readiness', reconcile);
+      queue = new WorkQueue('pod-readiness', reconcile).gatedBy(simulation.kruiseManager);
       // the controller's predicate: only pods with the gate and without the condition
       pods.on((type, pod) => {
         if (type !== 'DELETED' && initialKruisePodReadyCondition(pod, '') !== undefined) queue?.add(keyOf(pod));

@@ -18,7 +18,7 @@ import {
 } from '../../kruise/rules/pps';
 import { jsonEqual } from '../../lib/json-equal';
 import type { KubeObject, Pod } from '../../kruise/types';
-import type { ControllerWithAdmission, GroupResource, Store } from '../store-api';
+import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
 import { Informer } from './informer';
 import { NODES, PODS, keyOf, splitKey } from './pods';
 import { WorkQueue } from './queue';
@@ -83,9 +83,9 @@ export function createPersistentPodStateController(): ControllerWithAdmission {
 
   return {
     name: 'persistentpodstate-controller',
-    start(s: Store) {
+    start(s: Store, st: SimulationSettings) {
       store = s;
-      queue = new WorkQueue('persistentpodstate', reconcile);
+      queue = new WorkQueue('persistentpodstate', reconcile).gatedBy(st.kruiseManager);
       ppsInformer.on((_t, obj) => queue?.add(`pps:${keyOf(obj)}`));
       pods.on((_t, obj) => enqueuePpsOfPod(obj));
       native.on((_t, obj) => enqueueSts(obj));

@@ -112,7 +112,7 @@ export function createPodUnavailableBudgetController(): ControllerWithAdmission 
     start(s: Store, simulation: SimulationSettings) {
       store = s;
       settings = simulation;
-      queue = new WorkQueue('podunavailablebudget', reconcile);
+      queue = new WorkQueue('podunavailablebudget', reconcile).gatedBy(simulation.kruiseManager);
       pubs.on((_t, obj) => queue?.add(keyOf(obj)));
       pubs.start(s);
       // one subscription for the pods and workloads the counts depend on (no caches of our own)

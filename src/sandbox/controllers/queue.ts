@@ -9,6 +9,9 @@
 // times what its last sync cost: the events of that cool-down are coalesced into one sync, so
 // slicing the pods' queues does not turn into one full workload sync per slice.
 
+import type { QueueGate } from '../store-api';
+
+export type { QueueGate };
 export type Reconcile = (key: string) => void;
 
 /** How long one drain runs reconciles before it lets I/O in. */
@@ -31,6 +34,8 @@ export class WorkQueue {
   private stopped = false;
   /** Keys whose last sync was costly: when they may run again. */
   private coolDown = new Map<string, number>();
+  private gate: QueueGate | undefined;
+  private waitingForGate = false;
 
   constructor(
     private readonly name: string,
@@ -86,6 +91,12 @@ export class WorkQueue {
     this.timers.set(key, { at, timer });
   }
 
+  /** No reconcile while `gate` is shut: keys (and timers) gather and are worked off once it opens. */
+  gatedBy(gate: QueueGate | undefined): this {
+    this.gate = gate;
+    return this;
+  }
+
   /** Keys waiting to be reconciled (this batch's rest and the next batch). */
   get length(): number {
     return this.batch.size + this.pending.size;
@@ -109,6 +120,16 @@ export class WorkQueue {
   private drain(): void {
     this.scheduled = false;
     if (this.stopped) return;
+    if (this.gate && !this.gate.open()) {
+      if (!this.waitingForGate) {
+        this.waitingForGate = true;
+        this.gate.whenOpen(() => {
+          this.waitingForGate = false;
+          this.schedule();
+        });
+      }
+      return;
+    }
     // A new batch only once the last one is done: a key re-added by its own reconcile waits a
     // tick, as before slicing (a controller re-queueing itself cannot spin inside one slice).
     if (this.batch.size === 0) {

@@ -22,7 +22,7 @@ import {
   withSidecarSetHashes,
   type SidecarSetView,
 } from '../../kruise/rules/sidecarset';
-import { nextUpgradePods, resetIdleHotUpgradeContainers, sidecarSetStatus, upgradableCondition, upgradePodSidecars } from '../../kruise/rules/sidecarset-upgrade';
+import { nextUpgradePods, resetIdleHotUpgradeContainers, sidecarSetRounding, sidecarSetStatus, upgradableCondition, upgradePodSidecars } from '../../kruise/rules/sidecarset-upgrade';
 import type { KubeObject, Pod } from '../../kruise/types';
 import type { ControllerWithAdmission, GroupResource, SimulationSettings, Store } from '../store-api';
 import { sidecarSetDefaults, validateSidecarSet } from '../../kruise/rules/sidecarset-webhook';
@@ -142,7 +142,7 @@ export function createSidecarSetController(): ControllerWithAdmission {
       }
     }
     if (flipped || status.updatedPods >= status.matchedPods) return;
-    const plan = nextUpgradePods(ss, matched);
+    const plan = nextUpgradePods(ss, matched, sidecarSetRounding(release));
     const now = new Date();
     for (const pod of plan.notUpgradable) markUpgradable(store, pod, ss.name, false, now);
     for (const pod of plan.upgrade) {
@@ -156,7 +156,7 @@ export function createSidecarSetController(): ControllerWithAdmission {
     start(s: Store, settings: SimulationSettings) {
       store = s;
       release = settings.kruise;
-      queue = new WorkQueue('sidecarset', reconcile);
+      queue = new WorkQueue('sidecarset', reconcile).gatedBy(settings.kruiseManager);
       sets.on((type, obj) => {
         if (type !== 'DELETED') queue?.add(obj.metadata.name ?? '');
       });

@@ -70,7 +70,7 @@ export function createUnitedDeploymentController(): ControllerWithAdmission {
         const { namespace, name } = splitKey(key);
         const ud = store?.get(UNITED_DEPLOYMENTS, namespace, name);
         if (store && settings && ud && !ud.metadata.deletionTimestamp) syncUnitedDeployment(store, settings, ud, { pods, revisions, workloads });
-      });
+      }).gatedBy(st.kruiseManager);
       uds.on((_t, obj) => queue?.add(keyOf(obj)));
       pods.on((_t, obj) => enqueueForPod(obj));
       revisions.on((t, obj) => {

@@ -22,6 +22,7 @@ import {
   nextUpgradePods,
   partitionPods,
   scatterTerms,
+  sidecarSetRounding,
   resetIdleHotUpgradeContainers,
   sidecarSetStatus,
   upgradableCondition,
@@ -117,6 +118,24 @@ for (const row of GET_NEXT_UPGRADE_PODS) {
   test(`sidecarset_strategy_test.go TestGetNextUpgradePods: ${row.name}`, () => {
     const plan = nextUpgradePods(row.ss(), shuffle(row.pods()));
     assert.equal(plan.upgrade.length, row.upgrade);
+    assert.equal(plan.notUpgradable.length, row.notUpgradable);
+  });
+}
+
+// Kruise v1.3.0 (up to v1.7.4) scaled partition and maxUnavailable rounding down (sidecarset_strategy.go
+// calculateUpgradeCount, GetValueFromIntOrPercent(..., false)): v1.3.0's TestGetNextUpgradePods table is the
+// first ten rows above, unchanged; the three rows kruise#1834 added (the last three) expect, before that fix,
+// 5% of 5 pods = 0 (kruise#1812: nothing upgrades), 99% of 5 = 4 kept (1 upgrades), 1% of 5 = 0 kept (all 5).
+const BEFORE_1834: Record<string, number> = {
+  'only maxUnavailable(5%), and pods(count=5, upgraded=0, upgradedAndReady=0)': 0,
+  'maxUnavailable(5) partition(99%), and pods(count=5, upgraded=0, upgradedAndReady=0)': 1,
+  'maxUnavailable(5) partition(1%), and pods(count=5, upgraded=0, upgradedAndReady=0)': 5,
+};
+for (const row of GET_NEXT_UPGRADE_PODS) {
+  const want = BEFORE_1834[row.name] ?? row.upgrade;
+  test(`sidecarset_strategy_test.go TestGetNextUpgradePods at v1.3.0 (rounding down, sidecarSetRounding('v1.3')): ${row.name} → ${want}`, () => {
+    const plan = nextUpgradePods(row.ss(), shuffle(row.pods()), sidecarSetRounding('v1.3'));
+    assert.equal(plan.upgrade.length, want);
     assert.equal(plan.notUpgradable.length, row.notUpgradable);
   });
 }

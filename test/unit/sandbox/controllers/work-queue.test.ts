@@ -128,3 +128,24 @@ test('addAfter beyond setTimeout\'s 2^31-1 ms (blue-green\'s minReadySeconds 214
   // Node turns an overflowing delay into 1 ms: the far key would have run dozens of times by now.
   assert.equal(far, 0);
 });
+
+test('a queue gated by kruise-manager: keys added while it is down wait (timers too) and are reconciled once, after it is back', async () => {
+  let open = false;
+  let wake: (() => void) | undefined;
+  const seen: string[] = [];
+  const q = new WorkQueue('gated', (k) => seen.push(k)).gatedBy({ open: () => open, whenOpen: (w) => (wake = w) });
+  try {
+    q.add('default/a');
+    q.add('default/a');
+    q.addAfter('default/b', 1);
+    await new Promise((r) => setTimeout(r, 30));
+    assert.deepEqual(seen, []);
+    assert.equal(q.length, 2);
+    open = true;
+    wake?.();
+    await until('both reconciled', () => seen.length === 2);
+    assert.deepEqual(seen.sort(), ['default/a', 'default/b']);
+  } finally {
+    q.stop();
+  }
+});
