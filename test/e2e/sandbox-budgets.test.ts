@@ -187,7 +187,7 @@ test('migrate drains the Deployment only as far as the PUB admits, then waits fo
   assert.deepEqual([s.currentAvailable, s.desiredAvailable, s.unavailableAllowed], [3, 3, 0]);
 });
 
-test('a step the budget cuts short goes on once the budget admits the rest: the one step announced is the one step printed (was "1 step", then step 1/2 and step 2/2)', async () => {
+test('a step the budget cuts short goes on once the budget admits the rest: the one step announced is the one step printed (was "1 step", then step 1/2 and step 2/2)', async (t) => {
   const yaml = `apiVersion: apps/v1
 kind: Deployment
 metadata: { name: api2, namespace: default }
@@ -208,11 +208,17 @@ spec:
   assert.equal((await kubectl(['apply', '-f', '-'], sb.kubeconfig, { input: yaml })).code, 0);
   const readyApi2 = async (): Promise<number> => ((await sb.api('GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Dapi2')).body.items as any[]).filter((p) => (p.status.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True')).length;
   await waitUntil('2 ready api2 pods', async () => (await readyApi2()) === 2 || undefined);
-  const run = streamCli(['migrate', 'cloneset/api2', '--from', 'deployment/api2', '--max-surge', '2', '--timeout', '60s'], { kubeconfig: sb.kubeconfig });
+  const pubs: Record<string, unknown> = {};
+  const pubStatusOf = (name: string): unknown => pubs[name];
+  const poll = setInterval(() => void sb.api('GET', '/apis/policy.kruise.io/v1alpha1/namespaces/default/podunavailablebudgets/api2-pub').then((r) => (pubs['api2-pub'] = r.body.status)), 500);
+  t.after(() => clearInterval(poll));
+  const run = streamCli(['migrate', 'cloneset/api2', '--from', 'deployment/api2', '--max-surge', '2', '--timeout', '90s'], { kubeconfig: sb.kubeconfig });
   // The budget (3 of the 4 pods) lets one Deployment pod go, and the step waits for it to admit the other.
-  await waitUntil('deployment/api2 lowered to 1', async () => (await sb.api('GET', '/apis/apps/v1/namespaces/default/deployments/api2')).body.spec.replicas === 1 || undefined, 40_000);
+  await waitUntil('deployment/api2 lowered to 1', async () => (await sb.api('GET', '/apis/apps/v1/namespaces/default/deployments/api2')).body.spec.replicas === 1 || undefined, 55_000).catch((err: Error) => {
+    throw new Error(`${err.message}\nmigrate so far:\n${run.stderr()}\nPUB: ${JSON.stringify(pubStatusOf('api2-pub'))}`);
+  });
   assert.equal((await kubectl(['patch', 'pub/api2-pub', '--type=merge', '-p', '{"spec":{"minAvailable":2}}'], sb.kubeconfig)).code, 0);
-  await waitUntil('the migration to end', () => (run.child.exitCode !== null ? true : undefined), 60_000);
+  await waitUntil('the migration to end', () => (run.child.exitCode !== null ? true : undefined), 90_000);
   const r = await run.stop();
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /^migrating: deployment\/api2 \(2\) to cloneset\/api2 \(0\), 2 pods in the end, max surge 2 \(2 pods\): 1 step$/m);

@@ -341,6 +341,39 @@ spec:
     assert.equal(r.stdout, 'cloneset/front: nothing blocks it\n');
   });
 
+  it('PartitionHolds on a UnitedDeployment: a subset held by manualUpdate.partitions; the printed patch releases it and every pod updates', async () => {
+    await apply(`apiVersion: apps.kruise.io/v1alpha1
+kind: UnitedDeployment
+metadata: { name: zones, namespace: default }
+spec:
+  replicas: 4
+  selector: { matchLabels: { app: zones } }
+  template:
+    cloneSetTemplate:
+      metadata: { labels: { app: zones } }
+      spec:
+        selector: { matchLabels: { app: zones } }
+        template:
+          metadata: { labels: { app: zones } }
+          spec: { containers: [{ name: app, image: nginx:1.25 }] }
+  topology: { subsets: [{ name: a, replicas: 2 }, { name: b }] }
+  updateStrategy: { type: Manual, manualUpdate: { partitions: { a: 2 } } }
+`);
+    const pods = async (): Promise<any[]> => (await get('/api/v1/namespaces/default/pods?labelSelector=app%3Dzones')).items as any[];
+    const ready = (p: any): boolean => (p.status.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
+    await waitUntil('4 zones pods ready', async () => ((await pods()).filter(ready).length === 4 ? true : undefined));
+    const set = await runCli(['set', 'image', 'ud/zones', 'app=nginx:1.26'], { kubeconfig: sb.kubeconfig });
+    assert.equal(set.code, 0, set.stderr);
+    const f = await waitUntil('PartitionHolds', async () => (await why('ud/zones')).answers[0]?.findings.find((x: any) => x.code === 'PartitionHolds'));
+    assert.equal(f.cause, "manualUpdate.partitions keeps 2 of subset a's 2 pods on the old revision");
+    runNext(f.next);
+    await waitUntil('every zones pod on nginx:1.26 and ready', async () => {
+      const now = await pods();
+      return now.length === 4 && now.every((p) => p.spec.containers[0].image === 'nginx:1.26' && ready(p)) ? true : undefined;
+    });
+    assert.equal((await why('ud/zones')).answers[0].findings.length, 0);
+  });
+
   it('cannot read: an unknown object exits 1 with a one-line error', async () => {
     const r = await runCli(['why', 'cloneset/nope'], { kubeconfig: sb.kubeconfig });
     assert.equal(r.code, 1);

@@ -1,5 +1,6 @@
 // `why`: pure rules from plain API objects to findings (stable codes), most blocking first.
 // Each rule cites the upstream behaviour it explains; none does I/O.
+import { compareText } from '../../lib/compare';
 import { podTrouble } from '../evidence';
 import { scaledValueFromIntOrPercent } from '../intstr';
 import type { KubeObject, Pod } from '../types';
@@ -86,6 +87,25 @@ export function whyFindings(input: WhyInput): Finding[] {
     if (held > 0 && updated < replicas) {
       const patch = topLevel ? '{"spec":{"updateStrategy":{"partition":0}}}' : '{"spec":{"updateStrategy":{"rollingUpdate":{"partition":0}}}}';
       out.push({ code: 'PartitionHolds', cause: `partition ${String(partition)} keeps ${held} of ${replicas} pods on the old revision`, objects: [ref], next: `kubectl patch ${ref} --type=merge -p '${patch}'` });
+    }
+  }
+  if (kind === 'UnitedDeployment' && !releasing) {
+    // A Manual update strategy's manualUpdate.partitions[subset] becomes that subset workload's partition:
+    // so many of its pods stay on the old revision (kruise pkg/controller/uniteddeployment/uniteddeployment_controller.go:491).
+    const partitions = strategy.type === 'Manual' ? rec(rec(strategy.manualUpdate).partitions) : {};
+    const subsetReplicas = rec(status.subsetReplicas);
+    const held = Object.entries(partitions)
+      .map(([subset, value]) => ({ subset, pods: num(subsetReplicas[subset]) ?? 0, held: Math.min(num(value) ?? 0, num(subsetReplicas[subset]) ?? 0) }))
+      .filter((h) => h.held > 0)
+      .sort((a, b) => compareText(a.subset, b.subset));
+    if (held.length > 0 && updated < replicas) {
+      const patch = JSON.stringify({ spec: { updateStrategy: { manualUpdate: { partitions: Object.fromEntries(held.map((h) => [h.subset, 0])) } } } });
+      out.push({
+        code: 'PartitionHolds',
+        cause: `manualUpdate.partitions keeps ${held.map((h) => `${h.held} of subset ${h.subset}'s ${h.pods} pods`).join(', ')} on the old revision`,
+        objects: [ref],
+        next: `kubectl patch ${ref} --type=merge -p '${patch}'`,
+      });
     }
   }
   if (kind === 'SidecarSet') {

@@ -203,3 +203,16 @@ test('why: ControllerNotObserving says which manager runs the controller and, fo
   const [f] = whyFindings({ workload: dep, pods: [] });
   assert.equal(f!.next, 'kubectl -n kube-system get pods -l component=kube-controller-manager  # is kube-controller-manager running?');
 });
+
+// kruise pkg/controller/uniteddeployment/uniteddeployment_controller.go:491: under a Manual strategy,
+// manualUpdate.partitions[subset] is that subset workload's partition. Before: "nothing blocks it".
+test('why: a UnitedDeployment subset held by manualUpdate.partitions is PartitionHolds, with the patch that releases it', () => {
+  const ud = load('uniteddeployment-manual-partition.yaml');
+  const found = whyFindings({ workload: ud, pods: [] }).find((f) => f.code === 'PartitionHolds');
+  assert.ok(found);
+  assert.equal(found.cause, "manualUpdate.partitions keeps 2 of subset a's 2 pods on the old revision");
+  assert.equal(found.next, `kubectl patch uniteddeployment/ud --type=merge -p '{"spec":{"updateStrategy":{"manualUpdate":{"partitions":{"a":0}}}}}'`);
+  // Not Manual: the partitions are not applied, nothing is held.
+  const auto = { ...ud, spec: { ...(ud.spec as Record<string, unknown>), updateStrategy: { type: 'Auto', manualUpdate: { partitions: { a: 2 } } } } };
+  assert.equal(whyFindings({ workload: auto, pods: [] }).some((f) => f.code === 'PartitionHolds'), false);
+});
