@@ -202,4 +202,41 @@ describe('rollout verify: Prometheus, http and Job checks steer a Kruise Rollout
     assert.deepEqual(jobs.map((j: any) => `${j.metadata.labels['verify.kubectl-kruise.io/step']} ${j.metadata.ownerReferences[0].kind}/${j.metadata.ownerReferences[0].name}`).sort(), ['1 Rollout/rollout-web', '2 Rollout/rollout-web']);
     await allOn('nginx:1.26');
   });
+  /** The successful writes on the Rollout since the audit was cleared: verdict records (main resource) and approvals (status). */
+  function rolloutWrites(): { verdicts: number; approvals: number } {
+    const ok = sb.audit().filter((e) => e.verb === 'patch' && e.code === 200);
+    return { verdicts: ok.filter((e) => e.path === RO).length, approvals: ok.filter((e) => e.path === `${RO}/status`).length };
+  }
+
+  it('two verify runs at once on one release: one verdict and one approval per step (audit log), both exit 0', { timeout: 60_000 }, async () => {
+    await release('nginx:1.29', 0.01);
+    sb.clearAudit();
+    const args = ['rollout', 'verify', 'rollout/rollout-web', ...prom(), '--timeout=50s', '-o', 'json'];
+    const [a, b] = await Promise.all([start(args, sb.kubeconfig).result, start(args, sb.kubeconfig).result]);
+    assert.equal(a.code, 0, summary(a));
+    assert.equal(b.code, 0, summary(b));
+    assert.deepEqual(rolloutWrites(), { verdicts: 2, approvals: 2 });
+    const events = [...jsonLines(a.stdout), ...jsonLines(b.stdout)];
+    // Each step's verdict was recorded by one run; the other adopted it (or found the step already approved).
+    for (const step of [1, 2]) assert.equal(events.filter((e) => e.event === 'verdict' && e.step === step && e.recordedBy === 'this run').length, 1, `step ${step}`);
+    assert.equal(events.filter((e) => e.event === 'approved').length, 2);
+    await allOn('nginx:1.29');
+  });
+
+  it('kill -9 in the middle of step 1\'s checks, then a rerun: nothing was recorded by the killed run; the rerun checks and acts on each step once', { timeout: 60_000 }, async () => {
+    await release('nginx:1.30', 0.01);
+    sb.clearAudit();
+    const args = ['rollout', 'verify', 'rollout/rollout-web', ...prom(), '--timeout=50s', '-o', 'json'];
+    const killed = start(args, sb.kubeconfig);
+    await waitUntil('the first measurement of step 1', async () => jsonLines(killed.stdout()).some((e) => e.event === 'measurement' && e.step === 1) || undefined, 40_000);
+    killed.child.kill('SIGKILL');
+    await killed.result;
+    const ro = (await sb.api('GET', RO)).body;
+    assert.equal(ro.status.canaryStatus.currentStepState, 'StepPaused');
+    assert.deepEqual(rolloutWrites(), { verdicts: 0, approvals: 0 });
+    const rerun = await runCli(args, { kubeconfig: sb.kubeconfig, timeoutMs: 55_000 });
+    assert.equal(rerun.code, 0, summary(rerun));
+    assert.deepEqual(rolloutWrites(), { verdicts: 2, approvals: 2 });
+    await allOn('nginx:1.30');
+  });
 });
