@@ -167,7 +167,7 @@ describe('rollout verify: Prometheus, http and Job checks steer a Kruise Rollout
     assert.equal(again.code, 1, summary(again));
   });
 
-  it('job and http checks: step 1 passes (a Job that exits 0, an http condition on the body), step 2 fails (a Job that exits 3, an http 503): rolled back, the Job\'s logs in the evidence', { timeout: 60_000 }, async () => {
+  it('job and http checks: step 1 passes (a Job that exits 0, an http condition on the body, an API server path with the kubeconfig's credentials), step 2 fails (a Job that exits 3, an http 503): rolled back, the Job\'s logs in the evidence', { timeout: 60_000 }, async () => {
     await release('nginx:1.28', 0.01);
     const checks = join(dir, 'checks.yaml');
     writeFileSync(checks, [
@@ -178,6 +178,9 @@ describe('rollout verify: Prometheus, http and Job checks steer a Kruise Rollout
       `  job: {file: ${join(VERIFY_FIXTURES, 'job-smoke-pass.yaml')}}`,
       '- name: health',
       `  http: {url: "${exporterUrl}/health?hash={{canaryHash}}", jsonPath: "{.errorRate}", condition: "result < 0.05"}`,
+      '- name: api',
+      '  step: 1',
+      '  http: {url: /version, jsonPath: "{.major}", condition: "result == 1"}',
       '- name: smoke-2',
       '  step: 2',
       '  timeout: 30s',
@@ -192,7 +195,7 @@ describe('rollout verify: Prometheus, http and Job checks steer a Kruise Rollout
     assert.equal(r.code, 1, summary(r));
     const events = jsonLines(r.stdout);
     const checksDone = events.filter((e) => e.event === 'check').map((e) => `${e.step} ${e.check} ${e.phase}`);
-    assert.deepEqual(checksDone.sort(), ['1 health pass', '1 smoke pass', '2 health fail', '2 smoke-2 fail']);
+    assert.deepEqual(checksDone.sort(), ['1 api pass', '1 health pass', '1 smoke pass', '2 health fail', '2 smoke-2 fail']);
     const smoke2 = events.find((e) => e.event === 'check' && e.check === 'smoke-2');
     assert.match(smoke2.reason, /^job\/rollout-web-smoke-2-s2-[a-z0-9]+ failed: BackoffLimitExceeded/);
     assert.ok(smoke2.evidence.some((l: string) => /^pod\/.*exit code 3/.test(l)), JSON.stringify(smoke2.evidence));
