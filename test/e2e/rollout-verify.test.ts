@@ -167,7 +167,7 @@ describe('rollout verify: Prometheus, http and Job checks steer a Kruise Rollout
     assert.equal(again.code, 1, summary(again));
   });
 
-  it('job and http checks: step 1 passes (a Job that exits 0, an http condition on the body, an API server path with the kubeconfig's credentials), step 2 fails (a Job that exits 3, an http 503): rolled back, the Job\'s logs in the evidence', { timeout: 60_000 }, async () => {
+  it('job and http checks: step 1 passes (a Job that exits 0, an http condition on the body, an API server path with the kubeconfig credentials), step 2 fails (a Job that exits 3, an http 503): rolled back, the Job\'s logs in the evidence', { timeout: 60_000 }, async () => {
     await release('nginx:1.28', 0.01);
     const checks = join(dir, 'checks.yaml');
     writeFileSync(checks, [
