@@ -191,7 +191,7 @@ export async function run(ctx: CommandContext, args: string[], opts: VerifyOptio
             await watch.waitChange(signal);
             break;
           }
-          const outcome = await checkStep(action, ctx, { input, plan, byName, watch, printer, client, namespace, run, signal, rolloutName: name });
+          const outcome = await checkStep(action, { input, plan, byName, watch, printer, client, namespace, run, signal, rolloutName: name });
           if (outcome === 'moved') break;
           if (outcome.kind === 'inconclusive') {
             inconclusive.add(key);
@@ -255,7 +255,6 @@ type StepOutcome = 'moved' | { kind: 'verdict'; record: VerdictRecord } | { kind
  */
 async function checkStep(
   action: Extract<VerifyAction, { kind: 'check' }>,
-  ctx: CommandContext,
   o: { input: Input; plan: VerifyPlan; byName: Map<string, VerifyCheck>; watch: RolloutWatch; printer: VerifyPrinter; client: import('../../kube/client').KubeClient; namespace: string; run: string; signal: AbortSignal; rolloutName: string },
 ): Promise<StepOutcome> {
   const rollout = o.watch.rollout!;
@@ -303,7 +302,6 @@ async function checkStep(
   const verdict = stepVerdict(results.map((r) => r.phase));
   const summary = summarize(results, verdict);
   if (verdict === 'inconclusive') return { kind: 'inconclusive', summary };
-  void ctx;
   return { kind: 'verdict', record: { rollout: o.rolloutName, revision: action.revision, step: action.step, verdict, run: o.run, at: new Date().toISOString(), summary } };
 }
 

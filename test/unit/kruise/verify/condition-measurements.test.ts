@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { conditionHolds, parseCondition } from '../../../../src/kruise/verify/condition';
+import { judgePrometheus } from '../../../../src/kruise/verify/judge';
 import { DEFAULT_POLICY, foldMeasurements, stepVerdict, type MeasurementOutcome, type MeasurePolicy } from '../../../../src/kruise/verify/measurements';
 
 describe('condition: result OP NUMBER', () => {
@@ -74,5 +75,24 @@ describe('the measurement fold (Argo AnalysisTemplate semantics)', () => {
     assert.equal(stepVerdict(['pass', 'error']), 'fail');
     assert.equal(stepVerdict(['inconclusive', 'fail']), 'fail');
     assert.equal(stepVerdict(['pass', 'inconclusive']), 'inconclusive');
+  });
+});
+
+describe('a Prometheus answer as a measurement (api/v1/query)', () => {
+  const c = parseCondition('result < 0.05');
+  const vector = (...values: string[]) => JSON.stringify({ status: 'success', data: { resultType: 'vector', result: values.map((v, i) => ({ metric: { pod: `p${i}` }, value: [1, v] })) } });
+  test('every series must satisfy the condition; the failing ones are named', () => {
+    assert.deepEqual(judgePrometheus(200, vector('0.01'), c, 'inconclusive'), { outcome: 'pass', values: [0.01], message: '0.01: result < 0.05' });
+    const j = judgePrometheus(200, vector('0.01', '0.3'), c, 'inconclusive');
+    assert.equal(j.outcome, 'fail');
+    assert.equal(j.message, '0.3 {pod="p1"}: not result < 0.05');
+  });
+  test('empty vector and NaN: what onEmpty says; a scalar is one value; errors and range vectors are errors', () => {
+    assert.equal(judgePrometheus(200, vector(), c, 'fail').outcome, 'fail');
+    assert.equal(judgePrometheus(200, vector('NaN'), c, 'inconclusive').outcome, 'inconclusive');
+    assert.equal(judgePrometheus(200, JSON.stringify({ status: 'success', data: { resultType: 'scalar', result: [1, '0.5'] } }), c, 'pass').outcome, 'fail');
+    assert.deepEqual(judgePrometheus(400, JSON.stringify({ status: 'error', errorType: 'bad_data', error: 'parse error' }), c, 'pass'), { outcome: 'error', message: 'HTTP 400: bad_data: parse error' });
+    assert.equal(judgePrometheus(200, JSON.stringify({ status: 'success', data: { resultType: 'matrix', result: [] } }), c, 'pass').outcome, 'error');
+    assert.equal(judgePrometheus(502, '<html>bad gateway</html>', c, 'pass').outcome, 'error');
   });
 });
