@@ -147,6 +147,12 @@ export interface KubeClient {
    */
   prefetchObserve?(rt: ResourceType, namespace: string | undefined, name: string): void;
 
+  /**
+   * A request to any API server path with the kubeconfig's credentials, answered as it comes (any status, the
+   * body as text): `rollout verify`'s http checks through a service proxy. Optional.
+   */
+  send?(req: { method: 'GET' | 'POST'; path: string; body?: string; contentType?: string; signal?: AbortSignal; timeoutMs?: number }): Promise<{ status: number; body: string }>;
+
   /** GET of a raw path (e.g. "/version"); JSON-decoded. */
   raw<T = unknown>(path: string, opts?: RequestOptions): Promise<T>;
 

@@ -413,6 +413,26 @@ export class RestClient implements KubeClient {
     return this.request<T>({ method: 'GET', path, signal: opts?.signal, timeoutMs: opts?.timeoutMs, maxAttempts: opts?.maxAttempts, context: { verb: 'get', path, userName: this.userName, server: this.server, resource: path } });
   }
 
+  async send(req: { method: 'GET' | 'POST'; path: string; body?: string; contentType?: string; signal?: AbortSignal; timeoutMs?: number }): Promise<{ status: number; body: string }> {
+    if (!req.path.startsWith('/') || req.path.includes('..')) throw usageError(`invalid API path "${req.path}"`);
+    const q = req.path.indexOf('?');
+    const path = q < 0 ? req.path : req.path.slice(0, q);
+    const query: Record<string, QueryValue> = q < 0 ? {} : Object.fromEntries(new URLSearchParams(req.path.slice(q + 1)));
+    const res = await this.transport.send({
+      method: req.method,
+      path,
+      query,
+      body: req.body,
+      contentType: req.body !== undefined ? (req.contentType ?? 'application/json') : undefined,
+      accept: '*/*',
+      signal: req.signal,
+      timeoutMs: req.timeoutMs,
+      maxAttempts: 1,
+      context: { verb: req.method === 'GET' ? 'get' : 'create', path, userName: this.userName, server: this.server, resource: path },
+    });
+    return { status: res.status, body: res.body };
+  }
+
   async podLog(namespace: string, pod: string, opts: PodLogOptions): Promise<string> {
     checkNamespace(namespace);
     checkName(pod, POD_TYPE);

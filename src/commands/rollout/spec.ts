@@ -13,7 +13,7 @@ export function registerRollout(program: KruiseCommand, ctx: CommandContext, sha
   const p = ctx.programName;
   const rollout = program
     .command('rollout')
-    .description('manage the rollout of Kruise and native workloads and Kruise Rollout releases (status, undo, history, pause, resume, restart, approve, jump)')
+    .description('manage the rollout of Kruise and native workloads and Kruise Rollout releases (status, undo, history, pause, resume, restart, approve, jump, verify)')
     .helpCommand(false)
     .examples(`
       # Wait until a CloneSet's rollout is done
@@ -28,7 +28,7 @@ export function registerRollout(program: KruiseCommand, ctx: CommandContext, sha
       # Restart the pods of the CloneSets labelled app=web
       ${p} rollout restart cloneset -l app=web`);
   if (shallow) return;
-  const want = subcommandFilter(sub, ['status', 'undo', 'history', 'pause', 'resume', 'restart', 'approve', 'jump']);
+  const want = subcommandFilter(sub, ['status', 'undo', 'history', 'pause', 'resume', 'restart', 'approve', 'jump', 'verify']);
 
   if (want('status')) {
     rollout
@@ -244,5 +244,44 @@ export function registerRollout(program: KruiseCommand, ctx: CommandContext, sha
         # Move a Kruise Rollout release to its third step
         ${p} rollout jump rollout/web-rollout --to-step 3`)
       .action(lazyAction(ctx, () => import('./jump')));
+  }
+
+  if (want('verify')) {
+    rollout
+      .command('verify')
+      .description('Kruise Rollout: at each step waiting for approval, run checks (Prometheus, HTTP, a Job); approve when they pass, roll back when they fail')
+      .usage('rollout/NAME | TYPE/NAME (--prometheus URL --query Q --condition C | --http URL | --job FILE | --checks FILE) [flags]')
+      .argument('[resources...]')
+      .option('--checks <file>', 'several checks in a YAML file (schema: README "rollout verify")')
+      .option('--prometheus <url>', 'a check: an instant PromQL query to this Prometheus server (api/v1/query)')
+      .option('--query <promql>', 'with --prometheus: the query; {{canaryHash}} is the canary pods\' pod-template-hash')
+      .option('--condition <expr>', '"result OP NUMBER" (OP: < > <= >= == !=): each value of the query (or of --jsonpath) must satisfy it')
+      .option('--on-empty <result>', 'with --prometheus: an empty result (or NaN) counts as pass, fail, inconclusive (default) or error')
+      .option('--http <url>', 'a check: GET (or --method POST) this URL, http(s):// or an API server path (/api/v1/namespaces/NS/services/NAME:PORT/proxy/...); passes on a 2xx')
+      .option('--method <method>', 'with --http: GET (default) or POST')
+      .option('--body <text>', 'with --http --method POST: the request body')
+      .option('--jsonpath <expr>', 'with --http: the value of the JSON body compared by --condition, e.g. {.errorRate}')
+      .option('--job <file>', 'a check: a batch/v1 Job manifest, created per step (owned by the Rollout); passes when it succeeds')
+      .option('--step <n>', 'the step the check runs at (default: every step waiting for approval)')
+      .option('--count <n>', 'measurements to take (default 1)')
+      .option('--interval <duration>', 'between measurements (default 10s)')
+      .option('--initial-delay <duration>', 'before the first measurement (default 0)')
+      .option('--check-timeout <duration>', 'one measurement (a Job: the whole Job) may take this long (default 30s; a Job 10m)')
+      .option('--failure-limit <n>', 'failed measurements tolerated (default 0)')
+      .option('--success-limit <n>', 'pass as soon as this many measurements pass in a row (default 0: off)')
+      .option('--token-file <file>', 'a bearer token for --prometheus or --http, read at each request')
+      .option('--token-env <var>', 'a bearer token for --prometheus or --http from this environment variable')
+      .option('--basic-auth-file <file>', 'user:password for --prometheus or --http')
+      .option('--ca-file <file>', 'the CA bundle the server\'s certificate must chain to (TLS is always verified)')
+      .option('--on-failure <action>', 'when a step fails its checks: undo (restore the stable template: the Rollout cancels its release), undo-fast (back to an earlier step, as rollout undo --fast), pause or none', 'undo')
+      .option('--approve-unchecked', 'approve steps waiting for approval that have no checks (default: leave them to people)')
+      .option('--until <point>', 'step=N: exit 0 once the release reaches step N (unchecked); complete (default): once it completes')
+      .option('--timeout <duration>', 'give up after this long (exit 3; nothing half done); 0 = wait forever', '0')
+      .option('-o, --output <format>', 'json: one JSON object per event (JSON Lines): step, measurement, check, verdict, approved, rollback, done')
+      .addHelpText(
+        'after',
+        `\nEach step's verdict is recorded on the Rollout (annotation verify.kubectl-kruise.io/step-N, with the canary revision)\nbefore it is acted on: a second verify, a concurrent one or a rerun after an interruption acts on that verdict, never approves\na step twice, and never approves one another run decided to roll back. A step with inconclusive checks is left to people.\nNeeds get/list/watch on rollouts and the workload, patch on rollouts and rollouts/status (see README for the Role).\nExit codes: 0 complete (or --until reached), 1 a step failed its checks (after --on-failure) or was inconclusive, 2 invalid input, 3 timed out.\n\nExamples:\n  ${p} rollout verify rollout/web --prometheus http://prometheus:9090 --query 'sum(rate(errors{pod_template_hash="{{canaryHash}}"}[1m]))' --condition 'result < 0.05' --count 5 --interval 30s\n  ${p} rollout verify cloneset/web --checks checks.yaml --timeout 30m -o json\n  ${p} rollout verify rollout/web --job smoke-test.yaml --step 1 --on-failure=pause`,
+      )
+      .action(lazyAction(ctx, () => import('./verify')));
   }
 }

@@ -1,0 +1,245 @@
+// `rollout verify` (issue #30) on the sandbox's simulated Kruise Rollout controller and the real v0.6.2 CRDs: a
+// CloneSet of 10 released in steps [20% manual, 50% manual, 100%], checked by a real Prometheus (Debian's,
+// started here on 127.0.0.1, scraping every second a small exporter of this test whose error ratio per pod the
+// test sets by image, labelled with the pod's pod-template-hash), by an http check against this test's server
+// and by Jobs the sandbox runs (an image tagged exit-N exits N). Healthy canary: both steps approved, exit 0, all
+// pods updated; failing canary: fails at step 1 after its measurements, rolled back, every pod back on the stable
+// image, exit 1 naming the query and values. Two verify runs at once: one verdict and one approval per step
+// (audit log); kill -9 in the middle of a step's checks, rerun: the step is checked and acted on once.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { cliCommand, kubectl, REPO_ROOT, runCli, testEnv, type RunResult } from '../helpers/cli';
+import { waitUntil, type Sandbox } from '../helpers/sandbox';
+import { applyRolloutFixtures, haveCrds, startWithRolloutCrds } from './rollout-kruise-helpers';
+import { jsonLines, summary } from './rollout-helpers';
+
+const PROMETHEUS = '/usr/bin/prometheus';
+const VERIFY_FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'verify');
+const RO = '/apis/rollouts.kruise.io/v1beta1/namespaces/default/rollouts/rollout-web';
+const CS = '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/web';
+const PODS = '/api/v1/namespaces/default/pods?labelSelector=app%3Dweb';
+const QUERY = 'max(app_error_ratio{pod_template_hash="{{canaryHash}}"})';
+
+/** The error ratio the exporter reports for the pods of each image. */
+const ratio: Record<string, number> = { 'nginx:1.25': 0.01 };
+
+interface Pod {
+  metadata: { name: string; labels?: Record<string, string>; deletionTimestamp?: string };
+  spec: { containers: Array<{ image: string }> };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function start(args: string[], kubeconfig: string): { child: ChildProcess; result: Promise<RunResult>; stdout: () => string } {
+  const [file, argv] = cliCommand(args);
+  const child = spawn(file, argv, { env: testEnv(kubeconfig), cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const result = new Promise<RunResult>((resolve) => child.on('close', (code, signal) => {
+    clearTimeout(timer);
+    resolve({ code: code ?? 128, stdout, stderr, signal });
+  }));
+  return { child, result, stdout: () => stdout };
+}
+
+describe('rollout verify: Prometheus, http and Job checks steer a Kruise Rollout release (v0.6.2 CRDs)', { skip: !haveCrds('v0.6.2') && 'no ../shared CRDs' }, () => {
+  let sb: Sandbox;
+  let exporter: Server;
+  let prometheus: ChildProcess;
+  let promUrl: string;
+  let exporterUrl: string;
+  let dir: string;
+
+  async function pods(): Promise<Pod[]> {
+    return ((await sb.api('GET', PODS)).body.items as Pod[]).filter((p) => !p.metadata.deletionTimestamp);
+  }
+
+  before(async () => {
+    assert.ok(existsSync(PROMETHEUS), `${PROMETHEUS} is missing: scripts/test-deps.sh installs Debian's prometheus`);
+    dir = mkdtempSync(join(tmpdir(), 'kk-verify-'));
+    sb = await startWithRolloutCrds('v0.6.2');
+    exporter = createServer((req, res) => {
+      void (async () => {
+        const url = new URL(req.url ?? '/', 'http://x');
+        const live = await pods();
+        if (url.pathname === '/metrics') {
+          const lines = ['# TYPE app_error_ratio gauge'];
+          for (const p of live) lines.push(`app_error_ratio{pod="${p.metadata.name}",pod_template_hash="${p.metadata.labels?.['pod-template-hash'] ?? ''}"} ${ratio[p.spec.containers[0]!.image] ?? 0}`);
+          res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(`${lines.join('\n')}\n`);
+        } else if (url.pathname === '/health') {
+          const canary = live.find((p) => p.metadata.labels?.['pod-template-hash'] === url.searchParams.get('hash'));
+          const errorRate = canary ? (ratio[canary.spec.containers[0]!.image] ?? 0) : 1;
+          res.writeHead(errorRate < 0.5 ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify({ errorRate }));
+        } else res.writeHead(404).end();
+      })().catch((err) => res.writeHead(500).end(String(err)));
+    });
+    await new Promise<void>((r) => exporter.listen(0, '127.0.0.1', () => r()));
+    exporterUrl = `http://127.0.0.1:${(exporter.address() as AddressInfo).port}`;
+    const promPort = await freePort();
+    promUrl = `http://127.0.0.1:${promPort}`;
+    writeFileSync(join(dir, 'prometheus.yml'), `global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nscrape_configs:\n- job_name: web\n  static_configs:\n  - targets: ['${exporterUrl.slice('http://'.length)}']\n`);
+    prometheus = spawn(PROMETHEUS, [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${promPort}`], { stdio: 'ignore' });
+    await applyRolloutFixtures(sb, ['sandbox-cloneset-web-10.yaml']);
+    const applied = await kubectl(['apply', '-f', join(VERIFY_FIXTURES, 'sandbox-rollout-web-verify.yaml')], sb.kubeconfig);
+    assert.equal(applied.code, 0, applied.stderr);
+    await waitUntil('the Rollout to be Healthy before the releases', async () => (await sb.api('GET', RO)).body.status?.phase === 'Healthy' || undefined, 20_000);
+    await waitUntil('Prometheus to be ready and scraping', async () => {
+      const res = await fetch(`${promUrl}/api/v1/query?query=${encodeURIComponent('count(app_error_ratio)')}`).catch(() => undefined);
+      const body = res?.ok ? ((await res.json()) as { data: { result: unknown[] } }) : undefined;
+      return (body?.data.result.length ?? 0) > 0 || undefined;
+    }, 30_000);
+  });
+  after(async () => {
+    prometheus?.kill('SIGKILL');
+    exporter?.close();
+    await sb?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A new release: the template's image changes, the canary's pods report `errorRatio`. */
+  async function release(image: string, errorRatio: number): Promise<void> {
+    ratio[image] = errorRatio;
+    const r = await sb.api('PATCH', CS, [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }], { contentType: 'application/json-patch+json' });
+    assert.equal(r.status, 200, r.text);
+  }
+
+  async function podImages(): Promise<Record<string, number>> {
+    const out: Record<string, number> = {};
+    for (const p of await pods()) out[p.spec.containers[0]!.image] = (out[p.spec.containers[0]!.image] ?? 0) + 1;
+    return out;
+  }
+
+  async function allOn(image: string): Promise<void> {
+    await waitUntil(`every pod on ${image}`, async () => {
+      const live = await pods();
+      return (live.length === 10 && live.every((p) => p.spec.containers[0]!.image === image)) || undefined;
+    }, 30_000);
+  }
+
+  const promArgs = ['--prometheus', () => promUrl, '--query', QUERY, '--condition', 'result < 0.05', '--count', '3', '--interval', '1s', '--initial-delay', '2s'];
+  const prom = () => promArgs.map((a) => (typeof a === 'function' ? a() : a));
+
+  it('healthy canary: both manual steps checked (3 measurements each) and approved, exit 0, every pod updated', { timeout: 60_000 }, async () => {
+    await release('nginx:1.26', 0.01);
+    const r = await runCli(['rollout', 'verify', 'rollout/rollout-web', ...prom(), '--timeout=50s', '-o', 'json'], { kubeconfig: sb.kubeconfig, timeoutMs: 55_000 });
+    assert.equal(r.code, 0, summary(r));
+    const events = jsonLines(r.stdout);
+    assert.deepEqual(events.filter((e) => e.event === 'approved').map((e) => e.step), [1, 2]);
+    const measured = events.filter((e) => e.event === 'measurement');
+    assert.deepEqual(measured.map((e) => `${e.step}#${e.index} ${e.outcome}`), ['1#1 pass', '1#2 pass', '1#3 pass', '2#1 pass', '2#2 pass', '2#3 pass']);
+    assert.deepEqual(measured[0].values, [0.01]);
+    assert.match(measured[0].subject, /^prometheus max\(app_error_ratio\{pod_template_hash="[a-z0-9]+"\}\)$/);
+    assert.equal(events.at(-1).event, 'done');
+    assert.equal(events.at(-1).result, 'complete');
+    const ro = (await sb.api('GET', RO)).body;
+    assert.deepEqual(JSON.parse(ro.metadata.annotations['verify.kubectl-kruise.io/step-1']).verdict, 'pass');
+    await allOn('nginx:1.26');
+  });
+
+  it('failing canary: step 1 fails after its measurements, the release is rolled back (every pod back on the stable image), exit 1 naming the query and values', { timeout: 60_000 }, async () => {
+    await release('nginx:1.27', 0.3);
+    const r = await runCli(['rollout', 'verify', 'rollout/rollout-web', ...prom(), '--failure-limit', '1', '--timeout=50s'], { kubeconfig: sb.kubeconfig, timeoutMs: 55_000 });
+    assert.equal(r.code, 1, summary(r));
+    assert.match(r.stderr, /^error: rollout\/rollout-web: step 1 failed its checks: prometheus-1 \(prometheus max\(app_error_ratio\{pod_template_hash="[a-z0-9]+"\}\)\) fail: 2 of 2 measurements failed \(failureLimit 1\): 0\.3: not result < 0\.05; 0\.3: not result < 0\.05; cloneset\/web rolled back to its stable revision/);
+    assert.match(r.stdout, /prometheus-1 #1\/3 fail: 0\.3: not result < 0\.05\n/);
+    assert.doesNotMatch(r.stdout, /approved/);
+    await allOn('nginx:1.26');
+    assert.deepEqual(await podImages(), { 'nginx:1.26': 10 });
+    // A rerun acts on the recorded verdict: nothing rolled back twice, the same exit.
+    const again = await runCli(['rollout', 'verify', 'rollout/rollout-web', ...prom(), '--timeout=20s'], { kubeconfig: sb.kubeconfig, timeoutMs: 30_000 });
+    assert.equal(again.code, 1, summary(again));
+  });
+
+  it('job and http checks: step 1 passes (a Job that exits 0, an http condition on the body, an API server path with the kubeconfig credentials), step 2 fails (a Job that exits 3, an http 503): rolled back, the Job\'s logs in the evidence', { timeout: 60_000 }, async () => {
+    await release('nginx:1.28', 0.01);
+    const checks = join(dir, 'checks.yaml');
+    writeFileSync(checks, [
+      'checks:',
+      '- name: smoke',
+      '  step: 1',
+      '  timeout: 30s',
+      `  job: {file: ${join(VERIFY_FIXTURES, 'job-smoke-pass.yaml')}}`,
+      '- name: health',
+      `  http: {url: "${exporterUrl}/health?hash={{canaryHash}}", jsonPath: "{.errorRate}", condition: "result < 0.05"}`,
+      '- name: api',
+      '  step: 1',
+      '  http: {url: /version, jsonPath: "{.major}", condition: "result == 1"}',
+      '- name: smoke-2',
+      '  step: 2',
+      '  timeout: 30s',
+      `  job: {file: ${join(VERIFY_FIXTURES, 'job-smoke-fail.yaml')}}`,
+      '',
+    ].join('\n'));
+    // Step 2's canary pods answer 503 once its checks start: the test's http endpoint reads the image's ratio.
+    const verify = start(['rollout', 'verify', 'cloneset/web', '--checks', checks, '--timeout=50s', '-o', 'json'], sb.kubeconfig);
+    await waitUntil('step 1 approved', async () => jsonLines(verify.stdout()).some((e) => e.event === 'approved' && e.step === 1) || undefined, 40_000);
+    ratio['nginx:1.28'] = 0.9;
+    const r = await verify.result;
+    assert.equal(r.code, 1, summary(r));
+    const events = jsonLines(r.stdout);
+    const checksDone = events.filter((e) => e.event === 'check').map((e) => `${e.step} ${e.check} ${e.phase}`);
+    assert.deepEqual(checksDone.sort(), ['1 api pass', '1 health pass', '1 smoke pass', '2 health fail', '2 smoke-2 fail']);
+    const smoke2 = events.find((e) => e.event === 'check' && e.check === 'smoke-2');
+    assert.match(smoke2.reason, /^job\/rollout-web-smoke-2-s2-[a-z0-9]+ failed: BackoffLimitExceeded/);
+    assert.ok(smoke2.evidence.some((l: string) => /^pod\/.*exit code 3/.test(l)), JSON.stringify(smoke2.evidence));
+    assert.match(r.stderr, /health \(http GET http:\/\/127\.0\.0\.1:\d+\/health\?hash=[a-z0-9]+\) fail: 1 of 1 measurements failed \(failureLimit 0\): HTTP 503/);
+    // One Job per step, owned by the Rollout.
+    const jobs = (await sb.api('GET', '/apis/batch/v1/namespaces/default/jobs?labelSelector=verify.kubectl-kruise.io%2Frollout%3Drollout-web')).body.items;
+    assert.deepEqual(jobs.map((j: any) => `${j.metadata.labels['verify.kubectl-kruise.io/step']} ${j.metadata.ownerReferences[0].kind}/${j.metadata.ownerReferences[0].name}`).sort(), ['1 Rollout/rollout-web', '2 Rollout/rollout-web']);
+    await allOn('nginx:1.26');
+  });
+  /** The successful writes on the Rollout since the audit was cleared: verdict records (main resource) and approvals (status). */
+  function rolloutWrites(): { verdicts: number; approvals: number } {
+    const ok = sb.audit().filter((e) => e.verb === 'patch' && e.code === 200);
+    return { verdicts: ok.filter((e) => e.path === RO).length, approvals: ok.filter((e) => e.path === `${RO}/status`).length };
+  }
+
+  it('two verify runs at once on one release: one verdict and one approval per step (audit log), both exit 0', { timeout: 60_000 }, async () => {
+    await release('nginx:1.29', 0.01);
+    sb.clearAudit();
+    const args = ['rollout', 'verify', 'rollout/rollout-web', ...prom(), '--timeout=50s', '-o', 'json'];
+    const [a, b] = await Promise.all([start(args, sb.kubeconfig).result, start(args, sb.kubeconfig).result]);
+    assert.equal(a.code, 0, summary(a));
+    assert.equal(b.code, 0, summary(b));
+    assert.deepEqual(rolloutWrites(), { verdicts: 2, approvals: 2 });
+    const events = [...jsonLines(a.stdout), ...jsonLines(b.stdout)];
+    // Each step's verdict was recorded by one run; the other adopted it (or found the step already approved).
+    for (const step of [1, 2]) assert.equal(events.filter((e) => e.event === 'verdict' && e.step === step && e.recordedBy === 'this run').length, 1, `step ${step}`);
+    assert.equal(events.filter((e) => e.event === 'approved').length, 2);
+    await allOn('nginx:1.29');
+  });
+
+  it('kill -9 in the middle of step 1\'s checks, then a rerun: nothing was recorded by the killed run; the rerun checks and acts on each step once', { timeout: 60_000 }, async () => {
+    await release('nginx:1.30', 0.01);
+    sb.clearAudit();
+    const args = ['rollout', 'verify', 'rollout/rollout-web', ...prom(), '--timeout=50s', '-o', 'json'];
+    const killed = start(args, sb.kubeconfig);
+    await waitUntil('the first measurement of step 1', async () => jsonLines(killed.stdout()).some((e) => e.event === 'measurement' && e.step === 1) || undefined, 40_000);
+    killed.child.kill('SIGKILL');
+    await killed.result;
+    const ro = (await sb.api('GET', RO)).body;
+    assert.equal(ro.status.canaryStatus.currentStepState, 'StepPaused');
+    assert.deepEqual(rolloutWrites(), { verdicts: 0, approvals: 0 });
+    const rerun = await runCli(args, { kubeconfig: sb.kubeconfig, timeoutMs: 55_000 });
+    assert.equal(rerun.code, 0, summary(rerun));
+    assert.deepEqual(rolloutWrites(), { verdicts: 2, approvals: 2 });
+    await allOn('nginx:1.30');
+  });
+});
