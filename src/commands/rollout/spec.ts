@@ -278,10 +278,21 @@ export function registerRollout(program: KruiseCommand, ctx: CommandContext, sha
       .option('--until <point>', 'step=N: exit 0 once the release reaches step N (unchecked); complete (default): once it completes')
       .option('--timeout <duration>', 'give up after this long (exit 3; nothing half done); 0 = wait forever', '0')
       .option('-o, --output <format>', 'json: one JSON object per event (JSON Lines): step, measurement, check, verdict, approved, rollback, done')
-      .addHelpText(
-        'after',
-        `\nEach step's verdict is recorded on the Rollout (annotation verify.kubectl-kruise.io/step-N, with the canary revision)\nbefore it is acted on: a second verify, a concurrent one or a rerun after an interruption acts on that verdict, never approves\na step twice, and never approves one another run decided to roll back. A step with inconclusive checks is left to people.\nNeeds get/list/watch on rollouts and the workload, patch on rollouts and rollouts/status (see README for the Role).\nExit codes: 0 complete (or --until reached), 1 a step failed its checks (after --on-failure) or was inconclusive, 2 invalid input, 3 timed out.\n\nExamples:\n  ${p} rollout verify rollout/web --prometheus http://prometheus:9090 --query 'sum(rate(errors{pod_template_hash="{{canaryHash}}"}[1m]))' --condition 'result < 0.05' --count 5 --interval 30s\n  ${p} rollout verify cloneset/web --checks checks.yaml --timeout 30m -o json\n  ${p} rollout verify rollout/web --job smoke-test.yaml --step 1 --on-failure=pause`,
-      )
+      .notes(`
+        Each step's verdict is recorded on the Rollout (annotation verify.kubectl-kruise.io/step-N, with the canary revision)
+        before it is acted on: a second verify, a concurrent one or a rerun after an interruption acts on that verdict, never approves
+        a step twice, and never approves one another run decided to roll back. A step with inconclusive checks is left to people.
+        Needs get/list/watch on rollouts and the workload, patch on rollouts and rollouts/status (see README for the Role).
+        Exit codes: 0 complete (or --until reached), 1 a step failed its checks (after --on-failure) or was inconclusive, 2 invalid input, 3 timed out.`)
+      .examples(`
+        # Approve each manual step while the canary's error rate stays under 5% (5 measurements, 30 s apart), else roll back
+        ${p} rollout verify rollout/web --prometheus http://prometheus:9090 --query 'sum(rate(errors{pod_template_hash="{{canaryHash}}"}[1m]))' --condition 'result < 0.05' --count 5 --interval 30s
+
+        # The checks of a file, for the Rollout releasing a CloneSet, as JSON Lines
+        ${p} rollout verify cloneset/web --checks checks.yaml --timeout 30m -o json
+
+        # A smoke-test Job at step 1; pause the release instead of rolling back when it fails
+        ${p} rollout verify rollout/web --job smoke-test.yaml --step 1 --on-failure=pause`)
       .action(lazyAction(ctx, () => import('./verify')));
   }
 }
