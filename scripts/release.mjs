@@ -13,16 +13,22 @@
 //                      LICENSE, kubectl_complete-kruise (bin/) and completions/*, reproducibly (release-tar.mjs)
 //   SHA256SUMS         `sha256sum -c SHA256SUMS` format
 //   kruise.yaml        the krew manifest, rendered from release/krew/kruise.yaml.template
+//   krew-index/        the custom krew index repository serving it (krew.mjs): plugins/kruise.yaml and
+//                      a README; --index-url=URL names where it is published (default
+//                      https://github.com/<owner>/krew-index.git, from package.json's repository)
 // The executables are compiled here with build-exe.mjs's functions (dist/exe is left alone).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { TARGETS, compile } from './build-exe.mjs';
 import { bundleModules } from './bundle-config.mjs';
 import { root } from './bundle-config.mjs';
 import { tarGz } from './release-tar.mjs';
+import { defaultIndexUrl, krewIndexFiles, readTemplate, renderManifest, TEMPLATE } from './krew.mjs';
+
+export { renderManifest, TEMPLATE };
 
 /** Our target names -> krew's (Go's) os/arch. */
 export const KREW_PLATFORMS = {
@@ -33,8 +39,6 @@ export const KREW_PLATFORMS = {
   'windows-x64': { os: 'windows', arch: 'amd64' },
 };
 
-export const TEMPLATE = join(root, 'release', 'krew', 'kruise.yaml.template');
-
 class UsageError extends Error {}
 
 export const archiveName = (version, target) => {
@@ -43,7 +47,7 @@ export const archiveName = (version, target) => {
 };
 
 function parseArgs(argv) {
-  const opts = { targets: Object.keys(TARGETS), baseUrl: process.env.KUBECTL_KRUISE_RELEASE_BASE_URL || undefined, out: join(root, 'dist', 'release'), completions: join(root, 'completions') };
+  const opts = { targets: Object.keys(TARGETS), baseUrl: process.env.KUBECTL_KRUISE_RELEASE_BASE_URL || undefined, indexUrl: undefined, out: join(root, 'dist', 'release'), completions: join(root, 'completions') };
   for (const arg of argv) {
     const [flag, ...rest] = arg.split('=');
     const value = rest.join('=');
@@ -51,9 +55,10 @@ function parseArgs(argv) {
     if (flag === '--target' && value) opts.targets = value.split(',').filter(Boolean);
     else if (flag === '--all' && !value) opts.targets = Object.keys(TARGETS);
     else if (flag === '--base-url' && value) opts.baseUrl = value;
+    else if (flag === '--index-url' && value) opts.indexUrl = value;
     else if (flag === '--out' && value) opts.out = path();
     else if (flag === '--completions' && value) opts.completions = path();
-    else throw new UsageError(`unknown argument "${arg}" (known: --target=a,b --all --base-url=URL --out=DIR --completions=DIR)`);
+    else throw new UsageError(`unknown argument "${arg}" (known: --target=a,b --all --base-url=URL --index-url=URL --out=DIR --completions=DIR)`);
   }
   for (const t of opts.targets) {
     if (!TARGETS[t] || !KREW_PLATFORMS[t]) throw new UsageError(`unknown target "${t}" (known: ${Object.keys(TARGETS).join(', ')})`);
@@ -68,6 +73,8 @@ function parseArgs(argv) {
     if (!url || !/^https?:$/.test(url.protocol)) throw new UsageError(`--base-url "${opts.baseUrl}" is not an http(s) URL`);
     opts.baseUrl = opts.baseUrl.replace(/\/+$/, '');
   }
+  // What users give `kubectl krew index add`: a git URL they can clone (https://, ssh:// or git@host:path).
+  if (opts.indexUrl !== undefined && !/^(https?:\/\/|ssh:\/\/|git@)[^\s]+$/.test(opts.indexUrl)) throw new UsageError(`--index-url "${opts.indexUrl}" is not a git URL (https://, ssh:// or git@host:path)`);
   return opts;
 }
 
@@ -77,7 +84,7 @@ function packageInfo() {
   const repo = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url;
   const gh = /github\.com[/:]([^/]+)\/([^/#]+?)(?:\.git)?\/?$/.exec(repo ?? '');
   if (!pkg.homepage) throw new Error('package.json has no homepage (the krew manifest needs one)');
-  return { version: pkg.version, homepage: pkg.homepage, releases: gh ? `https://github.com/${gh[1]}/${gh[2]}/releases/download` : undefined };
+  return { version: pkg.version, homepage: pkg.homepage, releases: gh ? `https://github.com/${gh[1]}/${gh[2]}/releases/download` : undefined, indexUrl: defaultIndexUrl(repo) };
 }
 
 /** Files of the completions folder: every regular file in it, or an error saying what to run. */
@@ -105,32 +112,6 @@ function sourceDateEpoch() {
 }
 
 const sha256 = (data) => createHash('sha256').update(data).digest('hex');
-const yamlString = (s) => JSON.stringify(s); // a JSON string is a YAML double-quoted scalar
-
-/** The krew manifest: the template with its placeholders filled. */
-export function renderManifest(template, { version, homepage, platforms }) {
-  const body = template.replace(/^(#[^\n]*\n)+/, '');
-  const entries = platforms.map((p) =>
-    [
-      `  - selector:`,
-      `      matchLabels:`,
-      `        os: ${p.os}`,
-      `        arch: ${p.arch}`,
-      `    uri: ${yamlString(p.uri)}`,
-      `    sha256: ${yamlString(p.sha256)}`,
-      `    bin: ${yamlString(p.bin)}`,
-    ].join('\n'),
-  );
-  // Plain scalars: the version is used inside the caveats' text too ("v0.1.0" stays a string in YAML).
-  if (!/^[0-9A-Za-z.+-]+$/.test(version)) throw new Error(`package.json version "${version}" cannot be written into the manifest`);
-  if (!/^https?:\/\/[^\s#"']+$/.test(homepage)) throw new Error(`package.json homepage "${homepage}" is not a plain http(s) URL`);
-  const values = { version: `v${version}`, homepage, platforms: entries.join('\n') };
-  return body.replace(/\{\{(\w+)\}\}/g, (m, key) => {
-    if (!(key in values)) throw new Error(`${TEMPLATE}: unknown placeholder ${m}`);
-    return values[key];
-  });
-}
-
 const hostTarget = () => `${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`;
 
 /** The executable this machine can run must start and know its version before it is shipped. */
@@ -144,12 +125,14 @@ function smokeTest(exe, version) {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  const { version, homepage, releases } = packageInfo();
+  const { version, homepage, releases, indexUrl: packageIndexUrl } = packageInfo();
   const baseUrl = opts.baseUrl ?? (releases && `${releases}/v${version}`);
   if (!baseUrl) throw new UsageError('package.json has no GitHub repository to derive the download URL from: pass --base-url=URL');
+  const indexUrl = opts.indexUrl ?? packageIndexUrl;
+  if (!indexUrl) throw new UsageError('package.json has no GitHub repository to derive the krew index URL from: pass --index-url=URL');
   // Checked before the minutes of compiling, so a missing input fails at once.
   const completions = completionFiles(opts.completions);
-  const template = readFileSync(TEMPLATE, 'utf8');
+  const template = readTemplate();
   const shared = [
     { path: 'LICENSE', type: 'file', data: readFileSync(join(root, 'LICENSE')) },
     { path: 'kubectl_complete-kruise', type: 'file', data: readFileSync(join(root, 'bin', 'kubectl_complete-kruise')), executable: true },
@@ -183,11 +166,16 @@ async function main() {
     }
     const sums = [...platforms].sort((a, b) => (a.archive < b.archive ? -1 : 1)).map((p) => `${p.sha256}  ${p.archive}\n`);
     writeFileSync(join(staging, 'SHA256SUMS'), sums.join(''));
-    writeFileSync(join(staging, 'kruise.yaml'), renderManifest(template, { version, homepage, platforms }));
+    const manifest = renderManifest(template, { version, homepage, platforms });
+    writeFileSync(join(staging, 'kruise.yaml'), manifest);
+    for (const f of krewIndexFiles({ manifest, version, indexUrl })) {
+      mkdirSync(dirname(join(staging, 'krew-index', f.path)), { recursive: true });
+      writeFileSync(join(staging, 'krew-index', f.path), f.data);
+    }
     rmSync(opts.out, { recursive: true, force: true });
     renameSync(staging, opts.out);
     const shown = relative(process.cwd(), opts.out);
-    console.log(`${shown.startsWith('..') ? opts.out : shown || '.'}/: ${platforms.length} archive(s), SHA256SUMS, kruise.yaml (uri ${baseUrl}/...)`);
+    console.log(`${shown.startsWith('..') ? opts.out : shown || '.'}/: ${platforms.length} archive(s), SHA256SUMS, kruise.yaml (uri ${baseUrl}/...), krew-index/ (for ${indexUrl})`);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
     rmSync(staging, { recursive: true, force: true });

@@ -24,6 +24,7 @@ export interface SandboxCommandOptions {
   auditLog?: string;
   faults?: string;
   readyDelay: string;
+  crashBackoff: string;
   featureGates?: string;
   tour?: boolean;
 }
@@ -44,6 +45,13 @@ export async function run(ctx: CommandContext, args: string[], opts: SandboxComm
   const kruise = parseKruiseRelease(opts.kruise);
   if (!kruise) throw usageError(`invalid value "${opts.kruise}" for --kruise: use v1.3, v1.8, v1.9 or master`);
   const readyDelayMs = parseDuration(opts.readyDelay, '--ready-delay');
+  const { parseCrashBackoff } = await import('../sandbox/index');
+  let crashBackoff: import('../sandbox/store-api').CrashBackoffSetting;
+  try {
+    crashBackoff = parseCrashBackoff(opts.crashBackoff, (v) => parseDuration(v, '--crash-backoff'));
+  } catch (err) {
+    throw usageError((err as Error).message);
+  }
   if (!opts.tls && (opts.tlsSan?.length || opts.requireClientCert)) throw usageError(`${opts.tlsSan?.length ? '--tls-san' : '--require-client-cert'} needs --tls`);
   for (const name of opts.tlsSan ?? []) {
     const { isIP } = await import('node:net');
@@ -80,7 +88,7 @@ export async function run(ctx: CommandContext, args: string[], opts: SandboxComm
   }
   if (opts.tour) {
     const [{ startSandbox }, { runTour }] = await Promise.all([import('../sandbox/index'), import('./sandbox-tour')]);
-    const sandbox = await startSandbox({ port, nodes, kruise, crdsDirs: opts.crds, kruiseRollout, tls: false, auditLog: opts.auditLog, faults, readyDelayMs: Math.min(readyDelayMs, 300), featureGates });
+    const sandbox = await startSandbox({ port, nodes, kruise, crdsDirs: opts.crds, kruiseRollout, tls: false, auditLog: opts.auditLog, faults, readyDelayMs: Math.min(readyDelayMs, 300), crashBackoff, featureGates });
     try {
       return await runTour(ctx, sandbox);
     } finally {
@@ -96,7 +104,7 @@ export async function run(ctx: CommandContext, args: string[], opts: SandboxComm
   const { startSandbox, writeFileAtomic } = await import('../sandbox/index');
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
-    sandbox = await startSandbox({ port, nodes, kruise, crdsDirs: opts.crds, kruiseRollout, tls: Boolean(opts.tls), tlsSans: opts.tlsSan, requireClientCert: opts.requireClientCert, auditLog: opts.auditLog, faults, readyDelayMs, featureGates });
+    sandbox = await startSandbox({ port, nodes, kruise, crdsDirs: opts.crds, kruiseRollout, tls: Boolean(opts.tls), tlsSans: opts.tlsSan, requireClientCert: opts.requireClientCert, auditLog: opts.auditLog, faults, readyDelayMs, crashBackoff, featureGates });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE') throw usageError(`--port ${port}: address already in use`);

@@ -6,7 +6,7 @@ import type { KubeClient, KubeObject } from '../kube/client';
 import type { Pod } from '../kruise/types';
 import { buildCrr, crrName, RESTART_RUN_LABEL, type CrrRunInfo } from '../kruise/builders/crr';
 import { shortHash } from '../kruise/builders/hash';
-import { batchSizeFor, comparePodNames, crrBoundElsewhere, crrMessage, crrOutcome, crrPhase, planBatches, podIsReady, podReplacedSince, restartCounts } from '../kruise/plans/restart';
+import { batchSizeFor, comparePodNames, crrBoundElsewhere, crrMessage, crrOutcome, crrPhase, crrRecordedRestarts, planBatches, podIsReady, podReplacedSince, restartCounts } from '../kruise/plans/restart';
 import { coveredByRun, resumableRun, type RestartRunRecord } from '../kruise/plans/restart-run';
 import { isApiStatus, isNotFound } from '../kube/errors';
 import { failingContainer } from '../kruise/progress';
@@ -92,7 +92,9 @@ export async function restartWithCrrs(
       rows.set(name, { pod: name, containers, phase: 'Skipped', message: 'pod created after the restart began' });
     } else if (existing && crrOutcome(existing) !== 'Running') {
       covered++;
-      rows.set(name, { pod: name, containers, phase: crrPhaseShown(existing), crr: existing.metadata.name, message: 'done in an earlier attempt' });
+      // Before: as the webhook recorded it; after: from the pod watch below (this pod read may predate the kill).
+      const before = crrRecordedRestarts(existing);
+      rows.set(name, { pod: name, containers, phase: crrPhaseShown(existing), crr: existing.metadata.name, message: 'done in an earlier attempt', ...(before ? { restartsBeforeByContainer: before } : {}) });
     } else if (cover === 'crr-created' && !existing) {
       covered++;
       rows.set(name, { pod: name, containers, phase: 'Completed', crr: nameOf(p), message: 'done in an earlier attempt (its ContainerRecreateRequest was deleted since)' });
@@ -162,6 +164,12 @@ export async function restartWithCrrs(
       : watchSet<Pod>(client, POD_RT, ns, { fieldSelector: `metadata.name=${target.name}`, signal: ctx.signal });
   try {
     await Promise.all([crrs.synced, podSet.synced]);
+    // The pods restarted by an earlier attempt, as they are now (read after their CRRs were listed finished).
+    for (const p of pods) {
+      const row = rows.get(p.metadata.name ?? '');
+      const live = podSet.objects.get(p.metadata.name ?? '');
+      if (row?.restartsBeforeByContainer && live && !podReplacedSince(p, live)) row.restartsAfterByContainer = restartCounts(live, row.containers);
+    }
     for (let b = 0; b < batches.length; b++) {
       const todo = batches[b]!;
       const started = Date.now();
@@ -377,6 +385,10 @@ function fillRows(pending: Array<{ pod: Pod; crr: string }>, rows: Map<string, R
       const stuck = current && !gone ? failingContainer(current) : undefined;
       if (stuck && row.containers.includes(stuck.container)) row.message += `; container ${stuck.container} is in ${stuck.reason}`;
     }
+    // The count when the CRR was admitted, not when the pod was first read: a CRR adopted from an
+    // interrupted run may have restarted the container before this run read the pod (was "1 -> 1").
+    const recorded = obj ? crrRecordedRestarts(obj) : undefined;
+    if (recorded) row.restartsBeforeByContainer = recorded;
     if (current && !gone) row.restartsAfterByContainer = restartCounts(current, row.containers);
     row.durationMs = (doneAt.get(crr) ?? Date.now()) - started;
   }

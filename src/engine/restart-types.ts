@@ -14,7 +14,8 @@ export interface RestartOptions {
   maxUnavailable: string;
   strategy: CrrStrategy;
   activeDeadlineSeconds?: number;
-  ttlSecondsAfterFinished?: number;
+  /** Undefined: the CLI's default (DEFAULT_CRR_TTL_SECONDS); null: no TTL, the CRRs are kept. */
+  ttlSecondsAfterFinished?: number | null;
   /** false: return once the first batch (all CRRs when one batch) is created. */
   wait: boolean;
   /** 0 = no limit. */

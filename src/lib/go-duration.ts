@@ -43,3 +43,24 @@ export function parseGoDuration(orig: string): number {
   }
   return (neg ? -totalNs : totalNs) / 1e6;
 }
+
+/**
+ * Go's time.Duration String() for whole milliseconds: "0s", "100ms", "10s", "1m20s", "5m0s",
+ * "1h0m0s", "1.5s" (what the kubelet prints in "back-off 1m20s restarting failed container").
+ */
+export function formatGoDuration(ms: number): string {
+  if (ms === 0) return '0s';
+  const sign = ms < 0 ? '-' : '';
+  let rest = Math.abs(Math.round(ms));
+  if (rest < 1000) return `${sign}${rest}ms`;
+  const h = Math.floor(rest / 3_600_000);
+  rest -= h * 3_600_000;
+  const m = Math.floor(rest / 60_000);
+  rest -= m * 60_000;
+  const whole = Math.floor(rest / 1000);
+  const frac = rest % 1000;
+  const s = frac === 0 ? `${whole}` : `${whole}.${String(frac).padStart(3, '0').replace(/0+$/, '')}`;
+  if (h > 0) return `${sign}${h}h${m}m${s}s`;
+  if (m > 0) return `${sign}${m}m${s}s`;
+  return `${sign}${s}s`;
+}

@@ -5,7 +5,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { KubeObject } from '../kruise/types';
-import type { ControllerWithAdmission, SimulationSettings } from './store-api';
+import type { ControllerWithAdmission, CrashBackoffSetting, SimulationSettings } from './store-api';
 import { builtinKruiseCrds, type KruiseRelease } from './crds/builtin-crds';
 import { builtinRolloutCrds, type RolloutRelease } from './crds/builtin-rollout-crds';
 import { attachCrdLifecycle, installCrds, readCrdFolder } from './server/crd-lifecycle';
@@ -25,6 +25,7 @@ export { validateFaultSpec, type FaultSpec } from './server/faults';
 export { writeFileAtomic } from './server/kubeconfig';
 export { readCrdFolder } from './server/crd-lifecycle';
 export { parseFeatureGates } from './feature-gates';
+export { parseCrashBackoff } from './controllers/kubelet-backoff';
 
 export interface SandboxOptions {
   /** 0 = a free port. */
@@ -48,6 +49,8 @@ export interface SandboxOptions {
   auditLog?: string;
   faults?: FaultSpec;
   readyDelayMs: number;
+  /** --crash-backoff (absent: the kubelet's, 10 s doubling to 5 min). */
+  crashBackoff?: CrashBackoffSetting;
   /** kruise-manager's feature gates (parseFeatureGates); absent: every gate at its default. */
   featureGates?: Readonly<Record<string, boolean>>;
   /** Skip the simulated controllers (unit tests of the server itself). */
@@ -114,7 +117,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   attachCrdLifecycle(store, registry);
   installCrds(store, await crdsToInstall(opts));
 
-  const settings: SimulationSettings = { readyDelayMs: opts.readyDelayMs, kruise: opts.kruise, kruiseRollout: opts.kruiseRollout ?? 'v0.6', nodes: opts.nodes, featureGates: opts.featureGates };
+  const settings: SimulationSettings = { readyDelayMs: opts.readyDelayMs, kruise: opts.kruise, kruiseRollout: opts.kruiseRollout ?? 'v0.6', nodes: opts.nodes, featureGates: opts.featureGates, crashBackoff: opts.crashBackoff };
   const controllers = opts.noControllers ? [] : await loadControllers(settings);
   for (const c of controllers) if (c.admission) store.addAdmissionHooks(c.admission);
   store.hasKubelet = controllers.some((c) => c.name === 'kubelet');

@@ -42,10 +42,19 @@ export interface Store {
   storageVersion(gr: GroupResource): string | undefined;
 }
 
+/** --crash-backoff: the kubelet's, the compressed one of tests, or an initial wait (ms). */
+export type CrashBackoffSetting = 'kubelet' | 'fast' | { initialMs: number };
+
 /** Knobs of the simulation shared by all controllers. */
 export interface SimulationSettings {
   /** Pod becomes Ready this long after creation or after an in-place change (ms). */
   readyDelayMs: number;
+  /**
+   * How long a crashing container waits before its next restart (--crash-backoff): `kubelet` (absent)
+   * 10 s doubling to 5 min; `fast` the ready delay (at least 100 ms) doubling to 8 times that, for tests;
+   * or an initial wait of the caller's, doubling to 30 times it. src/sandbox/controllers/kubelet-backoff.ts.
+   */
+  crashBackoff?: CrashBackoffSetting;
   /** Which Kruise release is imitated. */
   kruise: 'v1.3' | 'v1.8' | 'v1.9' | 'master';
   nodes: number;

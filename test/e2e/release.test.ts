@@ -107,7 +107,7 @@ describe('npm run release (this platform)', { skip }, () => {
   it('writes the archive, SHA256SUMS that `sha256sum -c` accepts, and kruise.yaml', (t) => {
     assert.equal(first.code, 0, first.stderr);
     if (completions !== repoCompletions) t.diagnostic('completions/ is not generated in this checkout: stand-in scripts used');
-    assert.deepEqual(readdirSync(out1).sort(), ['SHA256SUMS', 'kruise.yaml', ARCHIVE!].sort());
+    assert.deepEqual(readdirSync(out1).sort(), ['SHA256SUMS', 'krew-index', 'kruise.yaml', ARCHIVE!].sort());
     const check = spawnSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: out1, encoding: 'utf8' });
     assert.equal(check.status, 0, check.stdout + check.stderr);
     assert.equal(check.stdout, `${ARCHIVE}: OK\n`);
@@ -189,6 +189,17 @@ describe('npm run release (this platform)', { skip }, () => {
     ]);
   });
 
+  it('krew-index/ is the custom index serving it (#32): plugins/kruise.yaml is kruise.yaml, the README adds the index by its URL and installs kubectl-kruise/kruise', () => {
+    const index = join(out1, 'krew-index');
+    assert.deepEqual(readdirSync(index).sort(), ['README.md', 'plugins']);
+    assert.deepEqual(readdirSync(join(index, 'plugins')), ['kruise.yaml']);
+    assert.ok(readFileSync(join(index, 'plugins', 'kruise.yaml')).equals(readFileSync(join(out1, 'kruise.yaml'))));
+    const owner = /github\.com\/([^/]+)\//.exec(pkg.repository.url)![1];
+    const readme = readFileSync(join(index, 'README.md'), 'utf8');
+    assert.ok(readme.includes(`kubectl krew index add kubectl-kruise https://github.com/${owner}/krew-index.git\n`), readme);
+    assert.ok(readme.includes('kubectl krew install kubectl-kruise/kruise\n'), readme);
+  });
+
   it('a second run from another folder, time zone and umask gives the same archive (same SHA256SUMS); the download URL comes from KUBECTL_KRUISE_RELEASE_BASE_URL', () => {
     assert.equal(second.code, 0, second.stderr);
     assert.equal(readFileSync(join(out2, 'SHA256SUMS'), 'utf8'), readFileSync(join(out1, 'SHA256SUMS'), 'utf8'));
@@ -250,7 +261,7 @@ describe('npm run release (this platform)', { skip }, () => {
     assert.doesNotMatch(listAgain.stdout + listAgain.stderr, /warning|overshadow/i);
   });
 
-  it('bad input fails at once with one line: a missing completions folder (exit 1), an unknown target or a non-http base URL (exit 2)', () => {
+  it('bad input fails at once with one line: a missing completions folder (exit 1), an unknown target, a non-http base URL or a krew index URL that is not a git URL (exit 2)', () => {
     const out = join(work, 'never');
     const missing = release([`--target=${TARGET}`, `--out=${out}`, `--completions=${join(work, 'no-such-folder')}`]);
     assert.equal(missing.code, 1);
@@ -262,6 +273,9 @@ describe('npm run release (this platform)', { skip }, () => {
     const url = release([`--target=${TARGET}`, '--base-url=ftp://example.test/x', `--out=${out}`]);
     assert.equal(url.code, 2);
     assert.equal(url.stderr, 'error: release: --base-url "ftp://example.test/x" is not an http(s) URL\n');
+    const index = release([`--target=${TARGET}`, '--index-url=../krew-index', `--out=${out}`]);
+    assert.equal(index.code, 2);
+    assert.equal(index.stderr, 'error: release: --index-url "../krew-index" is not a git URL (https://, ssh:// or git@host:path)\n');
     assert.equal(existsSync(out), false, 'nothing written');
   });
 });

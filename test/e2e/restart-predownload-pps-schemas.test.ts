@@ -46,8 +46,11 @@ for (const rel of RELEASES) {
 
       const dry = await runCli(['restart', 'cloneset/web', '--dry-run=client', '-o', 'json'], env);
       assert.equal(dry.code, 0, dry.stderr);
-      assert.ok((JSON.parse(dry.stdout) as { items: Array<{ apiVersion: string }> }).items.every((i) => i.apiVersion === `apps.kruise.io/${crrVersion}`), 'the served version');
-      const restartArgs = ['restart', 'cloneset/web', '-c', 'nginx', '--max-unavailable=100%', '--ordered', '--failure-policy=Ignore', '--unready-grace-period=1s', '--min-started=1s', '--active-deadline=60s', '--ttl=300s'];
+      const built = (JSON.parse(dry.stdout) as { items: Array<{ apiVersion: string; spec: { ttlSecondsAfterFinished?: number } }> }).items;
+      assert.ok(built.every((i) => i.apiVersion === `apps.kruise.io/${crrVersion}`), 'the served version');
+      // #32: the default TTL (5 minutes) is sent, and accepted by every release below (no --ttl there).
+      assert.ok(built.every((i) => i.spec.ttlSecondsAfterFinished === 300), 'the default ttlSecondsAfterFinished');
+      const restartArgs = ['restart', 'cloneset/web', '-c', 'nginx', '--max-unavailable=100%', '--ordered', '--failure-policy=Ignore', '--unready-grace-period=1s', '--min-started=1s', '--active-deadline=60s'];
       const r = await runCli([...restartArgs, ...(rel.force ? ['--force'] : [])], env);
       assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
       assert.doesNotMatch(r.stderr, /Warning/, 'no field of the CRRs is pruned by this release');

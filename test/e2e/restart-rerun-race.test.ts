@@ -165,6 +165,31 @@ describe('a rerun after an interrupted restart does only what is left (#14 item 
     }
   });
 
+  test('#32: Ctrl-C after batch 2 killed its containers: the rerun reports every pod 0 -> 1 (batch 1 done before the interruption, batch 2 finished while it was down, from the CRR\'s statusContext), never 1 -> 1; CRRs carry the default TTL', async () => {
+    // --min-started keeps a CRR Recreating for 3 s after its kill: batch 2 is caught killed, not Completed.
+    const { sb, before } = await webOf(6, 500);
+    const args = ['restart', 'cloneset/web', '-c', 'nginx', '--max-unavailable=2', '--min-started=3s'];
+    try {
+      const run = streamCli(args, { kubeconfig: sb.kubeconfig });
+      await waitUntil('batch 2 killed', async () => ((await pods(sb)).filter((p) => nginxRestarts(p) === 1).length >= 4) || undefined, 40_000, 20);
+      const stopped = await run.stop('SIGINT');
+      assert.equal(stopped.code, 130, show(stopped));
+      const made = (await sb.api('GET', CRR_PATH)).body.items as Array<{ spec: { ttlSecondsAfterFinished?: number } }>;
+      assert.equal(made.length, 4);
+      // Kruise keeps a CRR forever without ttlSecondsAfterFinished (crr_controller.go): restart sets 5 minutes.
+      assert.ok(made.every((c) => c.spec.ttlSecondsAfterFinished === 300), JSON.stringify(made.map((c) => c.spec.ttlSecondsAfterFinished)));
+      const again = await runCli(args, { kubeconfig: sb.kubeconfig, timeoutMs: 60_000 });
+      assert.equal(again.code, 0, show(again));
+      assert.match(again.stderr, /resuming restart \w+ of cloneset\/web, which did not finish: \d of 6 pods already restarted/);
+      const rows = again.stdout.trim().split('\n').slice(1);
+      assert.equal(rows.length, 6, again.stdout);
+      for (const row of rows) assert.match(row, /^web-\S+\s+nginx\s+Completed\s+0 -> 1\s/, `every pod restarted once, said so\n${again.stdout}`);
+      assert.deepEqual(await restartsSince(sb, before), before.map(() => 1));
+    } finally {
+      await sb.stop();
+    }
+  });
+
   test('--via=client rerun at once after Ctrl-C, the deleted pods still terminating: it resumes (waits for them) instead of refusing them', async () => {
     // A finalizer keeps the pods of batch 2 (batches go in name order) terminating once deleted, as a
     // slow kubelet would: the rerun then always meets them (a fast-starting rerun used to, by chance,

@@ -15,6 +15,8 @@ describe('kubectl-kruise sandbox', () => {
     [['--port', '70000'], /invalid value "70000" for --port/],
     [['--nodes', 'three'], /invalid value "three" for --nodes/],
     [['--ready-delay', 'soon'], /invalid argument "soon" for "--ready-delay" flag: time: invalid duration "soon"/],
+    [['--crash-backoff', 'slow'], /invalid value "slow" for --crash-backoff: use kubelet, fast or a duration such as 1s/],
+    [['--crash-backoff', '0s'], /invalid value "0s" for --crash-backoff: a duration must be at least 1ms/],
     [['--crds', '/nonexistent/folder'], /--crds \/nonexistent\/folder: not a folder/],
     [['--crds', join(REPO_ROOT, 'test', 'fixtures', 'sandbox', 'not-crds')], /--crds \S+not-crds: no CustomResourceDefinition found/],
     [['--faults', '/nonexistent.yaml'], /--faults \/nonexistent\.yaml: no such file/],

@@ -22,6 +22,12 @@ export interface SandboxOptions {
   nodes?: number;
   /** --ready-delay: a duration ("100ms") or milliseconds. */
   readyDelay?: string | number;
+  /**
+   * --crash-backoff. The suite's sandboxes pass `fast` (a crash loop turns over in a few ready delays)
+   * unless a test asks for `kubelet` (10 s doubling to 5 min) or a duration; null passes no flag (the
+   * command's default, `kubelet`).
+   */
+  crashBackoff?: string | null;
   /** --faults: an object (written to a YAML file) or a path to one. */
   faults?: FaultSpec | string;
   extraArgs?: string[];
@@ -91,6 +97,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   if (opts.readyDelay !== undefined) {
     args.push('--ready-delay', typeof opts.readyDelay === 'number' ? `${opts.readyDelay}ms` : opts.readyDelay);
   }
+  if (opts.crashBackoff !== null) args.push('--crash-backoff', opts.crashBackoff ?? 'fast');
   if (opts.faults !== undefined) {
     let path = opts.faults as string;
     if (typeof opts.faults !== 'string') {

@@ -56,7 +56,7 @@ export function restartOptionsFromFlags(flags: RestartFlags): RestartOptions {
       minStartedSeconds: secondsFlag(flags.minStarted, '--min-started'),
     },
     activeDeadlineSeconds: secondsFlag(flags.activeDeadline, '--active-deadline', 3),
-    ttlSecondsAfterFinished: secondsFlag(flags.ttl, '--ttl'),
+    ttlSecondsAfterFinished: flags.ttl === '-1' ? null : secondsFlag(flags.ttl, '--ttl'),
     wait: boolFlag(flags.wait, '--wait', true),
     timeoutMs: durationFlag(flags.timeout ?? '0', '--timeout') ?? 0,
     via: viaFlag(flags.via),

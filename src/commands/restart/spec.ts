@@ -19,7 +19,7 @@ export function registerRestart(program: KruiseCommand, ctx: CommandContext): vo
     .option('--unready-grace-period <duration>', 'mark the pod unready this long before recreating (strategy.unreadyGracePeriodSeconds)')
     .option('--min-started <duration>', 'how long a new container must run to count as started (strategy.minStartedSeconds)')
     .option('--active-deadline <duration>', 'give up recreating after this long, at least 3s (activeDeadlineSeconds)')
-    .option('--ttl <duration>', 'delete each ContainerRecreateRequest this long after it finished (ttlSecondsAfterFinished)')
+    .addOption(new Option('--ttl <duration>', 'delete each ContainerRecreateRequest this long after it finished (ttlSecondsAfterFinished); 0s at once, -1 keeps them').default(undefined, '5m'))
     .option('--force [bool]', 'recreate even when the container is not running (strategy.forceRecreate, Kruise >= 1.8)')
     .addOption(new Option('--wait [bool]', 'wait for every batch (--wait=false: create the first batch and return)').default(undefined, 'true'))
     .option('--timeout <duration>', 'give up waiting after this long (exit 3); 0 = no limit', '0')
@@ -31,7 +31,9 @@ export function registerRestart(program: KruiseCommand, ctx: CommandContext): vo
       Exit codes: 0 every container restarted, 1 a restart failed or another run holds the lease, 2 invalid input (nothing created), 3 timed out.
       One restart of a workload runs at a time (a Lease, kubectl-kruise-restart-TYPE-NAME): --wait-for-lock waits for it.
       An interrupted restart (Ctrl-C, --timeout, a killed process) resumes where it stopped when run again:
-      the pods it already restarted are not restarted twice.`)
+      the pods it already restarted are not restarted twice.
+      Finished ContainerRecreateRequests are deleted by Kruise 5 minutes later (--ttl), so repeated restarts
+      do not pile them up; OpenKruise itself would keep them until deleted.`)
     .examples(`
       # Restart the containers of a CloneSet's pods in place, two pods at a time
       ${p} restart cloneset/web --max-unavailable=2

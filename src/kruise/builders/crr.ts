@@ -16,6 +16,17 @@ export const RESTART_CONTAINERS_ANNOTATION = 'kubectl-kruise/restart-containers'
 /** The workload as the user named it ("CloneSet/web"), untruncated. */
 export const RESTART_WORKLOAD_ANNOTATION = 'kubectl-kruise/workload';
 
+/**
+ * ttlSecondsAfterFinished of the CRRs the CLI creates unless told otherwise. Kruise has no default:
+ * without the field a finished CRR stays until someone deletes it (crr_controller.go deletes only
+ * when it is set; containerrecreaterequest_types.go "the TTL duration after this
+ * ContainerRecreateRequest has completed"), so every restart of a 100-pod workload would leave 100
+ * more. Five minutes: the run has already waited for each CRR and printed its outcome, the CRRs stay
+ * long enough to be inspected (`kubectl get crr`) or found by a prompt rerun, and a rerun of an
+ * interrupted run does not need them (its Lease record counts a CRR deleted since as done).
+ */
+export const DEFAULT_CRR_TTL_SECONDS = 300;
+
 export interface CrrStrategy {
   failurePolicy?: 'Fail' | 'Ignore';
   orderedRecreate?: boolean;
@@ -44,7 +55,8 @@ export interface CrrBuildInput {
   run: CrrRunInfo;
   strategy?: CrrStrategy;
   activeDeadlineSeconds?: number;
-  ttlSecondsAfterFinished?: number;
+  /** Undefined: DEFAULT_CRR_TTL_SECONDS; null: none (kept until deleted). */
+  ttlSecondsAfterFinished?: number | null;
 }
 
 
@@ -93,7 +105,8 @@ export function buildCrr(input: CrrBuildInput): KubeObject {
   };
   if (Object.keys(strategy).length > 0) spec.strategy = strategy;
   if (input.activeDeadlineSeconds !== undefined) spec.activeDeadlineSeconds = input.activeDeadlineSeconds;
-  if (input.ttlSecondsAfterFinished !== undefined) spec.ttlSecondsAfterFinished = input.ttlSecondsAfterFinished;
+  const ttl = input.ttlSecondsAfterFinished === undefined ? DEFAULT_CRR_TTL_SECONDS : input.ttlSecondsAfterFinished;
+  if (ttl !== null) spec.ttlSecondsAfterFinished = ttl;
   return {
     apiVersion: input.apiVersion,
     kind: 'ContainerRecreateRequest',

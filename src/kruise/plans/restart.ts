@@ -138,6 +138,18 @@ export function restartCounts(pod: Pod, containers: readonly string[]): Record<s
 }
 
 /**
+ * restartCount of each container when the CRR was admitted, as Kruise's webhook recorded it in
+ * spec.containers[].statusContext (crr_mutating_handler.go): the "before" of a restart that an
+ * earlier, interrupted run started, or that a stale pod read would miscount. Undefined when a
+ * container has none (a CRR not admitted by Kruise).
+ */
+export function crrRecordedRestarts(crr: KubeObject): Record<string, number> | undefined {
+  const containers = ((crr.spec ?? {}) as { containers?: Array<{ name: string; statusContext?: { restartCount?: number } }> }).containers ?? [];
+  if (containers.length === 0 || containers.some((c) => c.statusContext === undefined)) return undefined;
+  return Object.fromEntries(containers.map((c) => [c.name, c.statusContext?.restartCount ?? 0]));
+}
+
+/**
  * Whether the pod a batch was planned on is gone by the time its batch comes: deleted, terminating, or replaced by
  * another pod of the same name (a StatefulSet's keeps it). `live` is the pod of that name now.
  */

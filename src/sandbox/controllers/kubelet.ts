@@ -8,7 +8,8 @@
 // Pods that run to completion (restartPolicy Never or OnFailure: Jobs, BroadcastJobs) exit one more
 // delay after they became ready, with code 0, or N for an image tagged `exit-N`; `crashloop` exits 1
 // before it is ready. Never: the pod ends Succeeded (all exited 0) or Failed. OnFailure: a non-zero
-// exit restarts the container after a back-off (CrashLoopBackOff), as for `crashloop` under Always.
+// exit restarts the container, as for `crashloop` under Always: at once the first time, then after a
+// back-off (CrashLoopBackOff) that doubles, as the kubelet's (kubelet-backoff.ts; --crash-backoff).
 // restartPolicy Always pods never end.
 //
 // The state machine is driven by the pod's own status plus a private clock per container
@@ -25,6 +26,7 @@ import { ContainerLogs } from './container-logs';
 import { EventRecorder } from './event-recorder';
 import { Informer } from './informer';
 import { createRuntimeRecorder, type RuntimeRecorder } from './kubelet-runtime';
+import { crashBackoffPolicy, crashLoopMessage, nextBackoff, waitsAfterExit, type BackoffEntry } from './kubelet-backoff';
 import { NODES, PODS, kubeTime, keyOf, setCondition, splitKey, type PodCondition } from './pods';
 import { WorkQueue } from './queue';
 
@@ -112,6 +114,9 @@ export function createKubelet(): ControllerWithAdmission {
   // When each container's current state began (key: pod uid + container + state identity).
   const clocks = new Map<string, { state: string; since: number }>();
   const terminatingSince = new Map<string, number>();
+  // The restart back-off of each container (pod uid → container name and image → entry), as the
+  // kubelet's flowcontrol.Backoff keyed by getStableKey (pod, container, spec hash).
+  const backoffs = new Map<string, Map<string, BackoffEntry>>();
   const podIPs = new Map<string, number>(); // next host number per node
   const logs = new ContainerLogs();
   let runtime: RuntimeRecorder;
@@ -218,7 +223,9 @@ export function createKubelet(): ControllerWithAdmission {
     status.phase = everStarted ? 'Running' : 'Pending';
 
     const conditions = (status.conditions ??= []) as PodCondition[];
-    if (runsToCompletion(pod) && statuses.length > 0 && statuses.every((s) => s.state?.terminated)) {
+    // Exited for good: under Never any exit, under OnFailure exit 0 (a failed one is started again).
+    const finished = (s: ContainerStatus): boolean => !!s.state?.terminated && (pod.spec.restartPolicy === 'Never' || s.state.terminated.exitCode === 0);
+    if (runsToCompletion(pod) && statuses.length > 0 && statuses.every(finished)) {
       // Every container has exited for good: the pod is over, its sandbox torn down.
       status.phase = statuses.every((s) => s.state?.terminated?.exitCode === 0) ? 'Succeeded' : 'Failed';
       setCondition(conditions, { type: 'PodReadyToStartContainers', status: 'False' }, nowStr);
@@ -280,14 +287,50 @@ export function createKubelet(): ControllerWithAdmission {
     const delay = imageDelayMs(image, settings);
     const nowStr = kubeTime(now);
     const imageChanged = prev !== undefined && prev.image !== image;
-    /** The running process exits with `code`: CrashLoopBackOff, and the kubelet retries after a back-off. */
+    const policy = crashBackoffPolicy(settings.crashBackoff, delay);
+    const backoffKey = `${name}\0${image}`;
+    const backoffOf = (): BackoffEntry | undefined => backoffs.get(pod.metadata.uid ?? '')?.get(backoffKey);
+    /**
+     * The running process exits with `code` (restartPolicy Always or OnFailure). Not in back-off (the
+     * first exit, or after 10 minutes of running fine): Terminated, started again at the next sync.
+     * In back-off: CrashLoopBackOff until the back-off has passed since the exit.
+     */
     const crash = (cs: ContainerStatus, code: number): ContainerStatus => {
-      cs.lastState = { terminated: { exitCode: code, reason: 'Error', startedAt: cs.state?.running?.startedAt, finishedAt: nowStr, containerID: cs.containerID } };
-      cs.restartCount += 1;
+      const exited = { exitCode: code, reason: 'Error', startedAt: cs.state?.running?.startedAt, finishedAt: nowStr, containerID: cs.containerID };
       cs.ready = false;
       cs.started = false;
-      cs.state = { waiting: { reason: 'CrashLoopBackOff', message: `back-off ${10 * 2 ** Math.min(cs.restartCount - 1, 5)}s restarting failed container=${name} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})` } };
-      wake(clock(pod, name, `backoff:${cs.restartCount}`, now) + backoffMs(delay, cs.restartCount));
+      const entry = backoffOf();
+      if (!waitsAfterExit(entry, now, policy)) {
+        cs.state = { terminated: exited };
+        wake(now + 1);
+        return cs;
+      }
+      cs.lastState = { terminated: exited };
+      cs.state = { waiting: { reason: 'CrashLoopBackOff', message: crashLoopMessage(entry!.backoffMs, name, pod.metadata) } };
+      wake(clock(pod, name, `backoff:${cs.restartCount}`, now) + entry!.backoffMs);
+      return cs;
+    };
+    /** Next() and a new instance (restartCount + 1) after an exit at `exitMs`: the kubelet's SyncPod starting it again. */
+    const startAgain = (cs: ContainerStatus, exitMs: number): ContainerStatus => {
+      const uid = pod.metadata.uid ?? '';
+      if (!backoffs.has(uid)) backoffs.set(uid, new Map());
+      backoffs.get(uid)!.set(backoffKey, nextBackoff(backoffOf(), exitMs, now, policy));
+      if (cs.state?.terminated) cs.lastState = { terminated: cs.state.terminated };
+      cs.restartCount += 1;
+      cs.containerID = newContainerID();
+      cs.imageID = imageIDFor(image);
+      cs.started = true;
+      cs.ready = false;
+      cs.state = { running: { startedAt: nowStr } };
+      wake(clock(pod, name, cs.containerID, now) + delay);
+      return cs;
+    };
+    /** CrashLoopBackOff: started again once the back-off has passed since the exit. */
+    const backOff = (cs: ContainerStatus): ContainerStatus => {
+      const since = clock(pod, name, `backoff:${cs.restartCount}`, now);
+      const until = since + (backoffOf()?.backoffMs ?? 0);
+      if (now >= until) return startAgain(cs, since);
+      wake(until);
       return cs;
     };
     let cs: ContainerStatus;
@@ -328,21 +371,13 @@ export function createKubelet(): ControllerWithAdmission {
       return cs;
     }
     if (behaviour === 'crashloop') {
-      if (cs.state?.terminated) return cs; // exited under restartPolicy Never: stays so
+      if (cs.state?.terminated) return pod.spec.restartPolicy === 'Never' ? cs : startAgain(cs, now); // Never: exited for good
       if (cs.state?.running) {
         const since = clock(pod, name, cs.containerID ?? '', now);
         if (now >= since + delay && pod.spec.restartPolicy === 'Never') return exitContainer(cs, 1, nowStr);
         if (now >= since + delay) crash(cs, 1);
         else wake(since + delay);
-      } else if (waiting === 'CrashLoopBackOff') {
-        const since = clock(pod, name, `backoff:${cs.restartCount}`, now);
-        if (now >= since + backoffMs(delay, cs.restartCount)) {
-          cs.containerID = newContainerID();
-          cs.started = true;
-          cs.state = { running: { startedAt: nowStr } };
-          wake(clock(pod, name, cs.containerID, now) + delay);
-        } else wake(since + backoffMs(delay, cs.restartCount));
-      }
+      } else if (waiting === 'CrashLoopBackOff') return backOff(cs);
       return cs;
     }
     // normal / slow: ready `delay` after this container instance started.
@@ -363,14 +398,11 @@ export function createKubelet(): ControllerWithAdmission {
       if (code === 0 || pod.spec.restartPolicy === 'Never') return exitContainer(cs, code, nowStr);
       return crash(cs, code); // OnFailure: restarted after a back-off
     }
-    if (cs.state?.terminated && runsToCompletion(pod)) return cs; // finished for good
-    if (waiting === 'CrashLoopBackOff' && runsToCompletion(pod)) {
-      const since = clock(pod, name, `backoff:${cs.restartCount}`, now);
-      if (now < since + backoffMs(delay, cs.restartCount)) {
-        wake(since + backoffMs(delay, cs.restartCount));
-        return cs;
-      }
+    if (cs.state?.terminated && runsToCompletion(pod)) {
+      const code = (cs.state.terminated as { exitCode?: number }).exitCode ?? 0;
+      return pod.spec.restartPolicy === 'Never' || code === 0 ? cs : startAgain(cs, now); // exit 0 (or Never): finished for good
     }
+    if (waiting === 'CrashLoopBackOff' && runsToCompletion(pod)) return backOff(cs);
     if (!cs.state?.running) {
       // Restarted by someone who left it waiting/terminated: start it again.
       cs.containerID = newContainerID();
@@ -397,6 +429,7 @@ export function createKubelet(): ControllerWithAdmission {
       pods.on((type, pod) => {
         if (type === 'DELETED') {
           for (const c of pod.spec.containers) clocks.delete(`${pod.metadata.uid}/${c.name}`);
+          backoffs.delete(pod.metadata.uid ?? '');
           terminatingSince.delete(keyOf(pod));
           runtime.gone(pod);
           return;
@@ -425,7 +458,3 @@ function exitContainer(cs: ContainerStatus, code: number, nowStr: string): Conta
   return cs;
 }
 
-/** CrashLoopBackOff wait, doubling with restarts but kept short in the sandbox. */
-function backoffMs(delay: number, restarts: number): number {
-  return Math.min(Math.max(delay, 100) * 2 ** Math.min(restarts - 1, 3), 8 * Math.max(delay, 100));
-}

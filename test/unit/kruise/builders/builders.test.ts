@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import type { Pod } from '../../../../src/kruise/types';
-import { buildCrr, crrName, labelValueFor, RESTART_RUN_LABEL, workloadCrrSelector } from '../../../../src/kruise/builders/crr';
+import { buildCrr, crrName, DEFAULT_CRR_TTL_SECONDS, labelValueFor, RESTART_RUN_LABEL, workloadCrrSelector } from '../../../../src/kruise/builders/crr';
+import { restartOptionsFromFlags } from '../../../../src/commands/restart/run';
+import { crrRecordedRestarts } from '../../../../src/kruise/plans/restart';
 import { buildImageListPullJob, buildImagePullJob, imageReferenceProblem, pullJobName } from '../../../../src/kruise/builders/imagepulljob';
 import { buildPps, parsePreferredTopology, parseTopologyKeys } from '../../../../src/kruise/builders/pps';
 import { preferredByKey, readPpsSpec } from '../../../../src/kruise/rules/pps';
@@ -48,6 +50,28 @@ test('CRR carries the run labels and only the fields a client may set', () => {
   assert.equal(workloadCrrSelector('CloneSet', 'web'), 'kubectl-kruise/workload-kind=cloneset,kubectl-kruise/workload-name=web');
 });
 
+test('#32: a CRR is deleted 5 minutes after it finished unless told otherwise (Kruise has no default: crr_controller.go keeps it forever); --ttl=-1 keeps it', () => {
+  const ttl = (t?: number | null) => (buildCrr({ apiVersion: 'apps.kruise.io/v1alpha1', pod: pods[0]!, containers: ['nginx'], run, ttlSecondsAfterFinished: t }).spec as { ttlSecondsAfterFinished?: number }).ttlSecondsAfterFinished;
+  assert.equal(DEFAULT_CRR_TTL_SECONDS, 300);
+  assert.equal(ttl(undefined), 300);
+  assert.equal(ttl(0), 0);
+  assert.equal(ttl(null), undefined);
+  assert.equal(restartOptionsFromFlags({}).ttlSecondsAfterFinished, undefined);
+  assert.equal(restartOptionsFromFlags({ ttl: '-1' }).ttlSecondsAfterFinished, null);
+  assert.equal(restartOptionsFromFlags({ ttl: '1h' }).ttlSecondsAfterFinished, 3600);
+  assert.throws(() => restartOptionsFromFlags({ ttl: '-2s' }), /--ttl/);
+});
+
+test("a CRR's recorded restart counts are the webhook's statusContext (the before of a restart), none before admission", () => {
+  const crr = buildCrr({ apiVersion: 'apps.kruise.io/v1alpha1', pod: pods[0]!, containers: ['nginx', 'log-agent'], run });
+  assert.equal(crrRecordedRestarts(crr), undefined);
+  (crr.spec as { containers: Array<Record<string, unknown>> }).containers = [
+    { name: 'nginx', statusContext: { containerID: 'containerd://a', restartCount: 9 } },
+    { name: 'log-agent', statusContext: { containerID: 'containerd://b' } },
+  ];
+  assert.deepEqual(crrRecordedRestarts(crr), { nginx: 9, 'log-agent': 0 });
+});
+
 for (const release of RELEASES) {
   for (const version of servedVersions(release, 'containerrecreaterequests')) {
     test(`CRR validates against ${release} ${version} schema`, () => {
@@ -63,6 +87,9 @@ for (const release of RELEASES) {
         ttlSecondsAfterFinished: 0,
       });
       assert.deepEqual(validate(schema, crr), []);
+      const byDefault = buildCrr({ apiVersion: `apps.kruise.io/${version}`, pod: pods[1]!, containers: ['nginx'], run });
+      assert.equal((byDefault.spec as { ttlSecondsAfterFinished?: number }).ttlSecondsAfterFinished, DEFAULT_CRR_TTL_SECONDS);
+      assert.deepEqual(validate(schema, byDefault), []);
     });
   }
   for (const version of servedVersions(release, 'imagepulljobs')) {

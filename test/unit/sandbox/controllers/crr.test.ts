@@ -17,7 +17,7 @@ import type { CrrStatus } from '../../../../src/kruise/rules/crr';
 const fixture = <T = KubeObject>(name: string) => parse(readFileSync(new URL(`../../../fixtures/sandbox-controllers/${name}`, import.meta.url), 'utf8')) as T;
 
 async function start(readyDelayMs = 20, podPatch?: (p: Pod) => void, kruise: SimulationSettings['kruise'] = 'v1.9') {
-  const s: SimulationSettings = { readyDelayMs, kruise, nodes: 2 };
+  const s: SimulationSettings = { readyDelayMs, kruise, nodes: 2, crashBackoff: 'fast' };
   const cs: Controller[] = [createNodesController(), createScheduler(), createKubelet(), createCrrController()];
   const { store, stop } = startOnStore(cs, s);
   const pod = fixture<Pod>('pod-web-0.yaml');

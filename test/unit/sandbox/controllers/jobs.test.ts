@@ -23,7 +23,7 @@ import type { SimulationSettings } from '../../../../src/sandbox/store-api';
 const fixture = (name: string) => parse(readFileSync(new URL(`../../../fixtures/jobs/${name}`, import.meta.url), 'utf8')) as KubeObject;
 
 function start(opts: { nodes?: number; readyDelayMs?: number; kruise?: SimulationSettings['kruise'] } = {}) {
-  const settings: SimulationSettings = { readyDelayMs: opts.readyDelayMs ?? 30, kruise: opts.kruise ?? 'v1.9', nodes: opts.nodes ?? 3 };
+  const settings: SimulationSettings = { readyDelayMs: opts.readyDelayMs ?? 30, kruise: opts.kruise ?? 'v1.9', nodes: opts.nodes ?? 3, crashBackoff: 'fast' };
   return startOnStore([createNodesController(), createScheduler(), createKubelet(), createGarbageCollector(), createJobController(), createBroadcastJobController(), createAdvancedCronJobController()], settings);
 }
 

@@ -20,7 +20,7 @@ type Ev = KubeObject & { reason: string; message: string; count?: number; involv
 
 function start() {
   const kubelet = createKubelet();
-  const rt = startOnStore([createNodesController(), createScheduler(), kubelet, createCrrController()], { readyDelayMs: 20, kruise: 'v1.9', nodes: 2 });
+  const rt = startOnStore([createNodesController(), createScheduler(), kubelet, createCrrController()], { readyDelayMs: 20, kruise: 'v1.9', nodes: 2, crashBackoff: 'fast' });
   const logs = kubelet.podLogs as PodLogSource;
   const pod = (name: string) => rt.store.get(PODS, 'default', name) as Pod | undefined;
   const status = (name: string, c: string) => pod(name)?.status?.containerStatuses?.find((s) => s.name === c);
@@ -33,10 +33,11 @@ test('a crash loop: each run logs its error and exit code, the previous run stay
   const rt = start();
   try {
     rt.store.create(PODS, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'crash', namespace: 'default' }, spec: { containers: [{ name: 'app', image: 'busybox:crashloop' }] } });
-    await waitFor('two crashes', () => (rt.status('crash', 'app')?.restartCount ?? 0) >= 2 && rt.status('crash', 'app')?.state?.running);
+    // Three runs ended: the first restarted at once, the next two after a back-off each (kubelet-backoff.ts).
+    await waitFor('three crashes', () => (rt.status('crash', 'app')?.restartCount ?? 0) >= 3 && rt.status('crash', 'app')?.state?.running);
     const last = rt.status('crash', 'app')!.lastState!.terminated as { containerID: string };
     assert.deepEqual(rt.read('crash', 'app', last.containerID).slice(-2), ['[sandbox] error: busybox:crashloop crashed (image tag :crashloop)', '[sandbox] exit code 1']);
-    assert.match(rt.read('crash', 'app', rt.status('crash', 'app')!.containerID)[0]!, /^\[sandbox\] starting busybox:crashloop \(container app, restart [23]\)$/);
+    assert.match(rt.read('crash', 'app', rt.status('crash', 'app')!.containerID)[0]!, /^\[sandbox\] starting busybox:crashloop \(container app, restart [34]\)$/);
     const backOff = rt.events('crash').filter((e) => e.reason === 'BackOff');
     assert.equal(backOff.length, 1);
     assert.ok((backOff[0]!.count ?? 0) >= 2);

@@ -11,7 +11,7 @@ import type { Controller, SimulationSettings } from '../../../../src/sandbox/sto
 import type { Pod } from '../../../../src/kruise/types';
 
 function startRuntime(settings: Partial<SimulationSettings> = {}) {
-  const s: SimulationSettings = { readyDelayMs: 30, kruise: 'v1.9', nodes: 3, ...settings };
+  const s: SimulationSettings = { readyDelayMs: 30, kruise: 'v1.9', nodes: 3, crashBackoff: 'fast', ...settings };
   const controllers: Controller[] = [createNodesController(), createScheduler(), createKubelet()];
   return startOnStore(controllers, s);
 }
