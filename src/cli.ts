@@ -64,6 +64,15 @@ export function buildProgram(ctx: CommandContext, only?: string, sub?: string): 
   else for (const group of COMMAND_GROUPS) group.register(program, ctx, only !== '__complete');
   const configure = (cmd: Command): void => {
     cmd.exitOverride();
+    // A group named without its subcommand (`kubectl kruise rollout`): its help and exit 1, as kubectl's
+    // DefaultSubCommandRun (pkg/cmd/util/helpers.go: help, then ErrExit); `rollout` prints to stdout
+    // (pkg/cmd/rollout/rollout.go: streams.Out), the other groups to stderr (pkg/cmd/set/set.go: streams.ErrOut).
+    if (cmd.parent && cmd.commands.length > 0) {
+      cmd.help = (): never => {
+        cmd.outputHelp({ error: cmd.name() !== 'rollout' });
+        throw new CommanderError(1, GROUP_HELP, '(outputHelp)');
+      };
+    }
     // commander suggests a flag from the whole word: `--timout=5s` found nothing; the name alone finds --timeout.
     // (unknownOption is commander's own, not in its typings.)
     const withUnknown = cmd as unknown as { unknownOption(flag: string): never };
@@ -86,6 +95,9 @@ export function buildProgram(ctx: CommandContext, only?: string, sub?: string): 
   configure(program);
   return program;
 }
+
+/** The CommanderError of a group's help printed for want of a subcommand (exit 1). */
+const GROUP_HELP = 'kruise.groupHelp';
 
 /** How long an async interrupt summary may take before the process exits anyway. */
 const INTERRUPT_SUMMARY_MS = 5000;
@@ -190,6 +202,7 @@ export async function main(argv: string[]): Promise<number> {
     return actionResult.code;
   } catch (err) {
     if (err instanceof CommanderError) {
+      if (err.code === GROUP_HELP) return ExitCode.FAILED;
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
         noteCommand('help');
         return ExitCode.OK;

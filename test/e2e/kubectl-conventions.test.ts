@@ -49,3 +49,21 @@ test('every command group prints the same help shape: no "help [command]", no co
     assert.doesNotMatch(r.stdout, /\[options\] \[command\]/, group);
   }
 });
+
+// kubectl's DefaultSubCommandRun (pkg/cmd/util/helpers.go): a group without its subcommand prints its
+// help and exits 1 (ErrExit); `kubectl rollout` to stdout (pkg/cmd/rollout/rollout.go: streams.Out),
+// `kubectl set` to stderr (pkg/cmd/set/set.go: streams.ErrOut). Before: stderr and exit 0 for all.
+test('a group named without its subcommand prints its help and exits 1, on the stream kubectl uses for it', async () => {
+  const rollout = await runCli(['rollout'], { kubeconfig: sb.kubeconfig });
+  assert.equal(rollout.code, 1, rollout.stderr);
+  assert.match(rollout.stdout, /\nAvailable Commands:\n/);
+  assert.equal(rollout.stderr, '');
+  const set = await runCli(['set'], { kubeconfig: sb.kubeconfig });
+  assert.equal(set.code, 1, set.stdout);
+  assert.equal(set.stdout, '');
+  assert.match(set.stderr, /\nAvailable Commands:\n/);
+  // Asked for, help is an answer: stdout, exit 0.
+  const asked = await runCli(['rollout', '--help'], { kubeconfig: sb.kubeconfig });
+  assert.equal(asked.code, 0);
+  assert.match(asked.stdout, /\nAvailable Commands:\n/);
+});
