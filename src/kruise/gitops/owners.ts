@@ -18,7 +18,6 @@ const KNOWN: Record<string, Reverter> = {
   'argocd-application-controller': { tool: 'Argo CD', effect: 'Argo CD will set it back at the next sync (at once with self-heal)' },
   'kustomize-controller': { tool: 'Flux', effect: 'Flux will set it back at the next reconcile' },
   'helm-controller': { tool: 'Flux', effect: 'Flux will set it back at the next reconcile' },
-  'kubectl-client-side-apply': { tool: 'kubectl apply', effect: 'the next kubectl apply of its manifest will set it back' },
 };
 
 /** What a manager does to a field it owns when someone else changes it, or undefined when it leaves it be. */
@@ -26,7 +25,8 @@ export function reverterOf(entry: ManagedFieldsEntry): Reverter | undefined {
   const manager = entry.manager ?? '';
   const known = KNOWN[manager];
   if (known) return known;
-  // Server-side apply: the manager re-applies its configuration, and with it the field.
+  // Server-side apply: the manager re-applies its configuration, and with it the field. A client-side
+  // `kubectl apply` (kubectl-client-side-apply, an Update) is someone's one-off command, not a reconciler.
   if (entry.operation === 'Apply') return { tool: 'server-side apply', effect: `${manager} will set it back at its next apply` };
   return undefined;
 }

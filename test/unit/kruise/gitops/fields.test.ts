@@ -58,11 +58,11 @@ test('gitopsFindings: the image Flux applied warns naming kustomize-controller; 
   assert.deepEqual(gitopsFindings(before, after, 'kustomize-controller'), [], 'its own fields are no finding');
 });
 
-test('reverterOf: Argo CD, Flux, kubectl apply and any server-side apply manager; an Update manager is not', () => {
+test('reverterOf: Argo CD, Flux and any server-side apply manager; an Update manager (kubectl-set, client-side kubectl apply) is not', () => {
   assert.equal(reverterOf({ manager: 'argocd-controller', operation: 'Apply' })?.tool, 'Argo CD');
   assert.equal(reverterOf({ manager: 'argocd-application-controller', operation: 'Update' })?.tool, 'Argo CD');
   assert.equal(reverterOf({ manager: 'helm-controller', operation: 'Update' })?.tool, 'Flux');
-  assert.equal(reverterOf({ manager: 'kubectl-client-side-apply', operation: 'Update' })?.tool, 'kubectl apply');
+  assert.equal(reverterOf({ manager: 'kubectl-client-side-apply', operation: 'Update' }), undefined, 'a one-off kubectl apply reconciles nothing');
   assert.equal(reverterOf({ manager: 'my-operator', operation: 'Apply' })?.effect, 'my-operator will set it back at its next apply');
   assert.equal(reverterOf({ manager: 'kubectl-set', operation: 'Update' }), undefined);
 });
