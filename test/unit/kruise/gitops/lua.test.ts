@@ -13,6 +13,7 @@ import { ROLLOUT_HEALTH_LUA } from '../../../../src/kruise/gitops/lua/rollout';
 import { CLONESET_HEALTH_LUA } from '../../../../src/kruise/gitops/lua/cloneset';
 import type { KubeObject } from '../../../../src/kruise/types';
 import { runHealthScript } from '../../../helpers/lua';
+import { CLONESET_STATES, ROLLOUT_STATES } from '../../../../src/kruise/gitops/states';
 
 const FIXTURES = resolve(import.meta.dirname, '../../../fixtures');
 const NOW = Date.parse('2026-11-29T00:00:00Z');
@@ -96,5 +97,15 @@ test('Argo CD\'s defects (updated-but-unavailable CloneSet, v1beta1 paths, blue-
     const gate = isRollout ? rolloutHealth(obj, NOW) : cloneSetHealth(obj, NOW);
     const [lua] = runHealthScript(isRollout ? ROLLOUT_HEALTH_LUA : CLONESET_HEALTH_LUA, [obj]);
     assert.deepEqual([file, gate, lua!.status], [file, health, health]);
+  }
+});
+
+test('the table of states export writes as testdata: the gate gives each its status, lua5.1 its status and message', () => {
+  for (const [states, lua, gate] of [[CLONESET_STATES, CLONESET_HEALTH_LUA, cloneSetHealth], [ROLLOUT_STATES, ROLLOUT_HEALTH_LUA, rolloutHealth]] as const) {
+    const got = runHealthScript(lua, states.map((s) => s.object));
+    assert.deepEqual(
+      states.map((s, i) => [s.name, gate(s.object, NOW), got[i]!.status, got[i]!.message]),
+      states.map((s) => [s.name, s.status, s.status, s.message]),
+    );
   }
 });
