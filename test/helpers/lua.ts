@@ -37,3 +37,45 @@ export function runHealthScript(script: string, objects: readonly unknown[]): Ar
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+// A JSON encoder for the harness (Lua 5.1 has none): a table with keys 1..n is an array, any other an object.
+const LUA_JSON = `local function encode(v)
+  local t = type(v)
+  if t == "nil" then return "null" end
+  if t == "boolean" then return tostring(v) end
+  if t == "number" then
+    if v == math.floor(v) and math.abs(v) < 1e15 then return string.format("%d", v) end
+    return string.format("%.17g", v)
+  end
+  if t == "string" then
+    return '"' .. string.gsub(v, '[%c"\\\\]', function(c) return string.format("\\\\u%04x", string.byte(c)) end) .. '"'
+  end
+  local n = #v
+  local count = 0
+  for _ in pairs(v) do count = count + 1 end
+  local parts = {}
+  if n > 0 and n == count then
+    for i = 1, n do parts[i] = encode(v[i]) end
+    return "[" .. table.concat(parts, ",") .. "]"
+  end
+  local keys = {}
+  for k in pairs(v) do keys[#keys + 1] = tostring(k) end
+  table.sort(keys)
+  for i, k in ipairs(keys) do parts[i] = encode(k) .. ":" .. encode(v[k]) end
+  return "{" .. table.concat(parts, ",") .. "}"
+end`;
+
+/** Runs `script` (a chunk returning a value: an action's object, a discovery table) on each object; the results as JSON. */
+export function runLuaScript(script: string, objects: readonly unknown[]): unknown[] {
+  const dir = mkdtempSync(join(tmpdir(), 'kruise-lua-'));
+  try {
+    const body = objects.map((o) => `do\n  obj = ${luaLiteral(o)}\n  io.write(encode(check()), "\\n")\nend`).join('\n');
+    const file = join(dir, 'run.lua');
+    writeFileSync(file, `${LUA_JSON}\nlocal function check()\n${script}\nend\n${body}\n`);
+    const r = spawnSync(LUA_BIN, [file], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`lua5.1 failed (${r.status}): ${r.stderr}`);
+    return r.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -13,12 +13,13 @@ export function registerGitOps(program: KruiseCommand, ctx: CommandContext, shal
     .usage('--for=argocd [--kinds KIND,...] [--out-dir DIR]')
     .option('--for <tool>', 'argocd (Flux healthCheckExprs are not generated yet)')
     .option('--kinds <kinds>', 'comma-separated kinds: cloneset, rollout (default: all)')
-    .option('--out-dir <dir>', 'write DIR/<group>/<Kind>/health.lua, health_test.yaml and testdata/*.yaml (Argo CD\'s resource_customizations layout) instead of printing the argocd-cm patch')
+    .option('--out-dir <dir>', 'write DIR/<group>/<Kind>/health.lua, health_test.yaml, testdata/*.yaml and actions/ (Argo CD\'s resource_customizations layout) instead of printing the argocd-cm patch')
     .notes(`
       The scripts give the verdict of \`rollout status\` (and of \`rollout status rollout/NAME\`) as Argo CD health, from the
       object alone: done (exit 0) → Healthy; failed or cancelled (exit 1) → Degraded; not yet (exit 4) → Progressing, or
       Suspended when only a person moves it on (a paused CloneSet or Rollout, a step waiting for approval; a timed step
       pause stays Progressing). CloneSet v1alpha1 and v1beta1; Rollout v1alpha1 and v1beta1, canary and blue-green.
+      Resource actions pause and resume write the field \`rollout pause|resume\` writes (resource.customizations.actions.*).
       Exit codes: 0 written, 1 a file could not be written, 2 bad flags.`)
     .examples(`
       # Add the health checks to Argo CD

@@ -12,7 +12,11 @@ import { evaluateRolloutRelease } from '../../../../src/kruise/rollout/gate';
 import { ROLLOUT_HEALTH_LUA } from '../../../../src/kruise/gitops/lua/rollout';
 import { CLONESET_HEALTH_LUA } from '../../../../src/kruise/gitops/lua/cloneset';
 import type { KubeObject } from '../../../../src/kruise/types';
-import { runHealthScript } from '../../../helpers/lua';
+import { runHealthScript, runLuaScript } from '../../../helpers/lua';
+import { CLONESET_ACTIONS, ROLLOUT_ACTIONS } from '../../../../src/kruise/gitops/lua/actions';
+import { cloneSetAdapter } from '../../../../src/kruise/workloads/cloneset';
+import { readRollout } from '../../../../src/kruise/rollout/read';
+import { mergePatch } from '../../../../src/lib/json-patch';
 import { CLONESET_STATES, ROLLOUT_STATES } from '../../../../src/kruise/gitops/states';
 
 const FIXTURES = resolve(import.meta.dirname, '../../../fixtures');
@@ -107,5 +111,36 @@ test('the table of states export writes as testdata: the gate gives each its sta
       states.map((s, i) => [s.name, gate(s.object, NOW), got[i]!.status, got[i]!.message]),
       states.map((s) => [s.name, s.status, s.status, s.message]),
     );
+  }
+});
+
+/** A Lua table cannot tell an empty list from an empty map: compare with empty lists as maps. */
+function luaShaped(value: unknown): unknown {
+  if (Array.isArray(value)) return value.length === 0 ? {} : value.map(luaShaped);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => [k, luaShaped(v)]));
+  return value;
+}
+
+test('actions pause/resume: the field our rollout pause|resume writes, nothing else; offered only when they change something', () => {
+  const kinds = [
+    { cases: fixtureObjects('CloneSet', 'apps.kruise.io'), actions: CLONESET_ACTIONS, paused: (o: KubeObject) => cloneSetAdapter.paused(o), patch: (o: KubeObject, p: boolean) => cloneSetAdapter.pausePatch(o, p) },
+    {
+      cases: fixtureObjects('Rollout', 'rollouts.kruise.io').filter((c) => /^rollouts\.kruise\.io\/v1(alpha|beta)1$/.test(c.obj.apiVersion ?? '')),
+      actions: ROLLOUT_ACTIONS,
+      paused: (o: KubeObject) => readRollout(o).paused,
+      patch: (_o: KubeObject, p: boolean) => ({ spec: { strategy: { paused: p } } }),
+    },
+  ];
+  for (const k of kinds) {
+    const objects = k.cases.map((c) => c.obj);
+    const discovered = runLuaScript(k.actions.discovery, objects) as Array<Record<string, { disabled: boolean }>>;
+    assert.deepEqual(discovered.map((d) => [d.pause!.disabled, d.resume!.disabled]), objects.map((o) => [k.paused(o), !k.paused(o)]));
+    for (const action of k.actions.actions) {
+      const paused = action.name === 'pause';
+      const got = runLuaScript(action.lua, objects);
+      const want = objects.map((o) => luaShaped(mergePatch(structuredClone(o) as never, k.patch(o, paused) as never)));
+      assert.deepEqual(got.map((o, i) => [k.cases[i]!.where, k.paused(o as KubeObject)]), k.cases.map((c) => [c.where, paused]));
+      assert.deepEqual(got, want, action.name);
+    }
   }
 });
