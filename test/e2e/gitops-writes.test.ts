@@ -115,6 +115,20 @@ test('rollout pause of a CloneSet Argo CD keeps unpaused: warns naming argocd-co
   assert.equal(resumed.code, 0, 'our own field now: nothing to refuse');
 });
 
+test('rollout undo back to an image Flux does not apply: refused with --gitops=refuse (no write), recorded for kubectl-rollout otherwise', async () => {
+  await applyAs('kustomize-controller', 'cloneset-web-flux.yaml');
+  const refused = await run(['rollout', 'undo', 'cloneset/web', '--gitops=refuse']);
+  assert.equal(refused.code, 1, refused.stderr);
+  assert.match(refused.stderr, /spec\.template\.spec\.containers\[app\]\.image is managed by kustomize-controller/);
+  assert.deepEqual(refused.writes, []);
+  const r = await run(['rollout', 'undo', 'cloneset/web']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /^Warning: spec\.template\.spec\.containers\[app\]\.image is managed by kustomize-controller; Flux will set it back at the next reconcile$/m);
+  const cs = await cloneSet();
+  assert.notEqual(image(cs), 'nginx:1.25');
+  assert.deepEqual(imageOwners(cs), [['kubectl-rollout', 'Update']]);
+});
+
 test('--gitops takes warn, refuse or ignore (exit 2 before any request)', async () => {
   const r = await run(['set', 'image', 'cloneset/web', 'app=nginx:1.30', '--gitops=maybe']);
   assert.equal(r.code, 2);
