@@ -74,6 +74,13 @@ test('default (--gitops=warn): the warning on stderr, the write made and recorde
   assert.deepEqual(imageOwners(cs), [['kubectl-set', 'Update']], 'the image moved to our manager, as on a real API server');
 });
 
+test('the sandbox answers a plain server-side apply over our change with kube\'s 409 conflict, as Flux without force would meet it', async () => {
+  const r = await kubectl(['apply', '--server-side', '--field-manager=kustomize-controller', '-f', resolve(FIXTURES, 'cloneset-web-flux.yaml')], sb.kubeconfig);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /Apply failed with 1 conflict: conflict with "kubectl-set" using apps\.kruise\.io\/v1alpha1: \.spec\.template\.spec\.containers\[name="app"\]\.image/);
+  assert.equal(image(await cloneSet()), 'nginx:1.27', 'nothing applied');
+});
+
 test('--field-manager shows in managedFields; --gitops=ignore writes without a word', async () => {
   await applyAs('kustomize-controller', 'cloneset-web-flux.yaml'); // Flux reconciles: the image is its again
   assert.equal(image(await cloneSet()), 'nginx:1.25');

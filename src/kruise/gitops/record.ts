@@ -2,7 +2,7 @@
 // an Update gives the changed fields to its manager's Update entry, an Apply makes the manager's
 // Apply entry exactly the fields of its configuration; either way other managers lose those fields.
 import type { KubeObject } from '../types';
-import { changedFieldPaths, fieldPathsOf, fieldSet, withPaths, withoutPaths, type FieldPath, type FieldsV1, type ManagedFieldsEntry } from './fields';
+import { changedFieldPaths, fieldPathsOf, fieldSet, ownsPath, withPaths, withoutPaths, type FieldPath, type FieldsV1, type ManagedFieldsEntry } from './fields';
 
 export interface WriteAttribution {
   manager: string;
@@ -76,4 +76,43 @@ function fieldStillSet(obj: KubeObject, path: FieldPath): boolean {
     } else return true;
   }
   return true;
+}
+
+export interface ApplyConflict {
+  manager: string;
+  apiVersion: string;
+  /** `.spec.template.spec.containers[name="app"].image`, as the API server names it. */
+  field: string;
+}
+
+/**
+ * The conflicts an Apply without force meets: fields its configuration sets to a value other than
+ * the object's, owned by another manager (the API server answers 409 listing them).
+ */
+export function applyConflicts(before: KubeObject, after: KubeObject, applied: KubeObject, manager: string): ApplyConflict[] {
+  const entries = (before.metadata.managedFields ?? []) as ManagedFieldsEntry[];
+  const appliedSet = fieldSet(fieldPathsOf(applied));
+  const out: ApplyConflict[] = [];
+  for (const path of changedFieldPaths(before, after)) {
+    if (!ownsPath(appliedSet, path)) continue;
+    for (const e of entries) {
+      if (e.subresource || (e.manager === manager && e.operation === 'Apply') || !ownsPath(e.fieldsV1, path)) continue;
+      out.push({ manager: e.manager ?? '', apiVersion: e.apiVersion ?? '', field: conflictFieldPath(path) });
+    }
+  }
+  return out;
+}
+
+/** `.spec.template.spec.containers[name="app"].image` (sigs.k8s.io/structured-merge-diff's path text). */
+export function conflictFieldPath(path: FieldPath): string {
+  let out = '';
+  for (const el of path) {
+    if (el === '.') continue;
+    if (el.startsWith('f:')) out += `.${el.slice(2)}`;
+    else if (el.startsWith('k:')) {
+      const key = JSON.parse(el.slice(2)) as Record<string, unknown>;
+      out += `[${Object.entries(key).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')}]`;
+    } else out += `[${el.slice(2)}]`;
+  }
+  return out;
 }

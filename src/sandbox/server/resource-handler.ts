@@ -10,7 +10,7 @@ import { ApiError, qualifiedResource } from './errors';
 import { annotationsSizeCause, checkStoredSize } from './object-limits';
 import { applyJsonPatch } from './patch/json-patch';
 import { mergePatch } from '../../lib/json-patch';
-import { managerFromUserAgent, recordManagedFields } from '../../kruise/gitops/record';
+import { applyConflicts, managerFromUserAgent, recordManagedFields } from '../../kruise/gitops/record';
 import { applyStrategicMergePatch } from './patch/strategic-merge';
 import type { ResourceRegistry } from './registry';
 import type { ApiRequest, ResourcePath, Verb } from './request';
@@ -259,6 +259,21 @@ export class ResourceHandler {
     r.sendJson(200, convertTo(type, updated, version.name));
   }
 
+  /** An apply without ?force=true that changes another manager's fields: 409 naming each, as the API server answers. */
+  private refuseApplyConflicts(r: ApiRequest, type: ResourceType, before: KubeObject, after: KubeObject, applied: KubeObject): void {
+    const manager = r.query('fieldManager') ?? managerFromUserAgent(r.req.headers['user-agent']);
+    const conflicts = applyConflicts(before, after, applied, manager);
+    if (conflicts.length === 0) return;
+    const lines = conflicts.map((c) => `conflict with "${c.manager}"${c.apiVersion ? ` using ${c.apiVersion}` : ''}: ${c.field}`);
+    const message = conflicts.length === 1 ? `Apply failed with 1 conflict: ${lines[0]}` : `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
+    throw new ApiError(409, 'Conflict', message, {
+      name: before.metadata.name,
+      group: type.group,
+      kind: type.resource,
+      causes: conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with "${c.manager}"${c.apiVersion ? ` using ${c.apiVersion}` : ''}`, field: c.field })),
+    });
+  }
+
   /**
    * metadata.managedFields after this write, as the API server records them: the manager is
    * ?fieldManager= or the User-Agent's first word; an apply patch is an Apply, the rest Updates.
@@ -345,6 +360,7 @@ export class ResourceHandler {
     if (this.ctx.injectConflict()) throw ApiError.conflict(type.group, type.resource, p.name!);
     const obj = this.prepareIncoming(r, p, type, version, patched, r.warnings);
     const apply = ct === 'application/apply-patch+yaml';
+    if (apply && r.query('force') !== 'true') this.refuseApplyConflicts(r, type, convertTo(type, stored, version.name), patched, parse(text) as KubeObject);
     this.attribute(r, obj, convertTo(type, stored, version.name), patched, apply ? 'Apply' : 'Update', apply ? (parse(text) as KubeObject) : undefined);
     const updated = this.ctx.store.updateRef(this.gr(type), obj, { fromApi: true, dryRun, requestVersion: version.name, requestObject: asRequested.get(obj) });
     r.sendJson(200, convertTo(type, updated, version.name));

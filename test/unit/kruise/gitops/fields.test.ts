@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { applyJsonPatch } from '../../../../src/kruise/containers';
 import { changedFieldPaths, fieldPathsOf, fieldSet, formatFieldPath, ownsPath, withoutPaths } from '../../../../src/kruise/gitops/fields';
 import { formatFinding, gitopsFindings, reverterOf } from '../../../../src/kruise/gitops/owners';
-import { managerFromUserAgent, recordManagedFields } from '../../../../src/kruise/gitops/record';
+import { applyConflicts, conflictFieldPath, managerFromUserAgent, recordManagedFields } from '../../../../src/kruise/gitops/record';
 import type { KubeObject } from '../../../../src/kruise/types';
 
 const cs = (): KubeObject => parse(readFileSync(resolve(import.meta.dirname, '../../../fixtures/gitops/cloneset-flux-owned.yaml'), 'utf8')) as KubeObject;
@@ -104,4 +104,17 @@ test('withoutPaths keeps an atomic field above a removed path; managerFromUserAg
   assert.deepEqual(withoutPaths(set, [['f:spec', 'f:args']]), {});
   assert.equal(managerFromUserAgent('kubectl/v1.31.0 (linux/amd64) kubernetes/abc'), 'kubectl');
   assert.equal(managerFromUserAgent(undefined), 'unknown');
+});
+
+test('applyConflicts: an Apply changing a field another manager owns conflicts; the same value, its own fields and status do not', () => {
+  const before = cs();
+  const applied = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'web' }, spec: { replicas: 3, template: { spec: { containers: [{ name: 'app', image: 'nginx:1.25' }] } } } } as KubeObject;
+  const after = structuredClone(before) as any;
+  after.spec.replicas = 3;
+  assert.deepEqual(applyConflicts(before, after, applied, 'flux-applier'), [{ manager: 'kubectl-scale', apiVersion: 'apps.kruise.io/v1alpha1', field: '.spec.replicas' }]);
+  assert.deepEqual(applyConflicts(before, before, applied, 'flux-applier'), [], 'values unchanged: shared, no conflict');
+  const imageChange = structuredClone(before) as any;
+  imageChange.spec.template.spec.containers[0].image = 'nginx:1.26';
+  assert.deepEqual(applyConflicts(before, imageChange, applied, 'kustomize-controller'), [], 'its own Apply fields');
+  assert.equal(conflictFieldPath(['f:spec', 'f:template', 'f:spec', 'f:containers', 'k:{"containerPort":80,"protocol":"TCP"}', 'f:name']), '.spec.template.spec.containers[containerPort=80,protocol="TCP"].name');
 });
