@@ -4,8 +4,10 @@
 // Actions: pause and resume (the field `rollout pause|resume` writes).
 import { CLONESET_HEALTH_LUA } from './lua/cloneset';
 import { ROLLOUT_HEALTH_LUA } from './lua/rollout';
-import { CLONESET_STATES, ROLLOUT_STATES, type HealthState } from './states';
-import { CLONESET_ACTIONS, ROLLOUT_ACTIONS, type LuaActions } from './lua/actions';
+import { ADVANCED_STATEFULSET_STATES, CLONESET_STATES, ROLLOUT_STATES, type HealthState } from './states';
+import { ADVANCED_STATEFULSET_HEALTH_LUA } from './lua/advanced-statefulset';
+import { advancedStatefulSetAdapter } from '../workloads/advanced-statefulset';
+import { ADVANCED_STATEFULSET_ACTIONS, CLONESET_ACTIONS, ROLLOUT_ACTIONS, type LuaActions } from './lua/actions';
 import { cloneSetAdapter } from '../workloads/cloneset';
 import { readRollout } from '../rollout/read';
 import { mergePatch } from '../../lib/json-patch';
@@ -37,6 +39,16 @@ export const HEALTH_KINDS: readonly HealthKind[] = [
     actions: CLONESET_ACTIONS,
     paused: (o) => cloneSetAdapter.paused(o),
     withPaused: (o, p) => merged(o, cloneSetAdapter.pausePatch(o, p)),
+  },
+  {
+    names: ['asts', 'advancedstatefulset', 'statefulset.apps.kruise.io'],
+    group: 'apps.kruise.io',
+    kind: 'StatefulSet',
+    lua: ADVANCED_STATEFULSET_HEALTH_LUA,
+    states: ADVANCED_STATEFULSET_STATES,
+    actions: ADVANCED_STATEFULSET_ACTIONS,
+    paused: (o) => advancedStatefulSetAdapter.paused(o),
+    withPaused: (o, p) => merged(o, advancedStatefulSetAdapter.pausePatch(o, p)),
   },
   {
     names: ['rollout', 'rollouts', 'ro'],

@@ -22,10 +22,12 @@ export function workloadStateHealth(state: RolloutState): ArgoHealth {
   }
 }
 
-/** A CloneSet's health from the object alone (Argo CD gives a health script no pods). */
-export function cloneSetHealth(obj: KubeObject, now: number): ArgoHealth {
+/** A workload's health (CloneSet, Advanced StatefulSet) from the object alone (Argo CD gives a health script no pods). */
+export function workloadHealth(obj: KubeObject, now: number): ArgoHealth {
   return workloadStateHealth(evaluateRollout(obj, [], now).state);
 }
+
+export const cloneSetHealth = workloadHealth;
 
 export function releaseStateHealth(state: RolloutReleaseState): ArgoHealth {
   switch (state) {

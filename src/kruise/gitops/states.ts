@@ -64,6 +64,49 @@ export const CLONESET_STATES: readonly HealthState[] = [
   },
 ];
 
+function advancedStatefulSet(apiVersion: 'v1alpha1' | 'v1beta1', rollingUpdate: Record<string, unknown>, status: Record<string, number | string>): KubeObject {
+  return {
+    apiVersion: `apps.kruise.io/${apiVersion}`,
+    kind: 'StatefulSet',
+    metadata: { name: 'db', namespace: 'default', generation: 3 },
+    spec: {
+      replicas: 4,
+      serviceName: 'db',
+      selector: { matchLabels: { app: 'db' } },
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate },
+      template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'db', image: 'db:2' }] } },
+    },
+    status: { observedGeneration: 3, replicas: 4, readyReplicas: 4, availableReplicas: 4, updateRevision: 'db-7c9d8', currentRevision: 'db-5f6b4', ...status },
+  };
+}
+
+export const ADVANCED_STATEFULSET_STATES: readonly HealthState[] = [
+  {
+    name: 'healthy',
+    object: advancedStatefulSet('v1beta1', {}, { updatedReplicas: 4, updatedReadyReplicas: 4, updatedAvailableReplicas: 4, currentRevision: 'db-7c9d8' }),
+    status: 'Healthy',
+    message: 'All 4 pods updated and available',
+  },
+  {
+    name: 'healthy-partition',
+    object: advancedStatefulSet('v1beta1', { partition: 1 }, { updatedReplicas: 3, updatedReadyReplicas: 3, updatedAvailableReplicas: 3 }),
+    status: 'Healthy',
+    message: '3 of 4 pods updated (1 kept at the old revision by the partition)',
+  },
+  {
+    name: 'progressing',
+    object: advancedStatefulSet('v1alpha1', {}, { updatedReplicas: 2, readyReplicas: 3, availableReplicas: 3 }),
+    status: 'Progressing',
+    message: 'Waiting for rollout to finish: 1 of 4 updated pods are available',
+  },
+  {
+    name: 'suspended-paused',
+    object: advancedStatefulSet('v1beta1', { paused: true }, { updatedReplicas: 1, updatedReadyReplicas: 1, updatedAvailableReplicas: 1 }),
+    status: 'Suspended',
+    message: 'Rollout paused: 1 of 4 pods updated',
+  },
+];
+
 function rollout(strategy: Record<string, unknown>, status: Record<string, unknown>): KubeObject {
   const blueGreen = 'blueGreen' in strategy;
   return {

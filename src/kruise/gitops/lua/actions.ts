@@ -47,5 +47,15 @@ return actions`,
   };
 }
 
+// Advanced StatefulSet (both versions): spec.updateStrategy.rollingUpdate.paused.
+const ROLLING_UPDATE_PAUSED_HOLDER = `local function pausedHolder(create)
+  if type(obj.spec) ~= "table" then if not create then return {} end obj.spec = {} end
+  if type(obj.spec.updateStrategy) ~= "table" then if not create then return {} end obj.spec.updateStrategy = {} end
+  local us = obj.spec.updateStrategy
+  if type(us.rollingUpdate) ~= "table" then if not create then return {} end us.rollingUpdate = {} end
+  return us.rollingUpdate
+end`;
+
 export const CLONESET_ACTIONS: LuaActions = pauseActions(CLONESET_PAUSED_HOLDER);
+export const ADVANCED_STATEFULSET_ACTIONS: LuaActions = pauseActions(ROLLING_UPDATE_PAUSED_HOLDER);
 export const ROLLOUT_ACTIONS: LuaActions = pauseActions(ROLLOUT_PAUSED_HOLDER);
