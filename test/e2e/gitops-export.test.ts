@@ -10,7 +10,7 @@ import { parse } from 'yaml';
 import { runCli } from '../helpers/cli';
 import { runHealthScript, runLuaScript } from '../helpers/lua';
 
-test('default: an argocd-cm merge patch with resource.customizations.health|actions.<group>_<Kind> for CloneSet, Advanced StatefulSet and Rollout', async () => {
+test('default: an argocd-cm merge patch with resource.customizations.health|actions.<group>_<Kind> for CloneSet, Advanced StatefulSet, Advanced DaemonSet and Rollout', async () => {
   const r = await runCli(['gitops', 'export', '--for=argocd']);
   assert.equal(r.code, 0, r.stderr);
   const patch = parse(r.stdout) as { data: Record<string, string> };
@@ -19,6 +19,8 @@ test('default: an argocd-cm merge patch with resource.customizations.health|acti
     'resource.customizations.actions.apps.kruise.io_CloneSet',
     'resource.customizations.health.apps.kruise.io_StatefulSet',
     'resource.customizations.actions.apps.kruise.io_StatefulSet',
+    'resource.customizations.health.apps.kruise.io_DaemonSet',
+    'resource.customizations.actions.apps.kruise.io_DaemonSet',
     'resource.customizations.health.rollouts.kruise.io_Rollout',
     'resource.customizations.actions.rollouts.kruise.io_Rollout',
   ]);
@@ -39,7 +41,7 @@ test('--out-dir: Argo CD\'s layout, and every health_test.yaml case passes with 
   try {
     const r = await runCli(['gitops', 'export', '--for=argocd', '--out-dir', dir]);
     assert.equal(r.code, 0, r.stderr);
-    for (const [group, kind] of [['apps.kruise.io', 'CloneSet'], ['apps.kruise.io', 'StatefulSet'], ['rollouts.kruise.io', 'Rollout']]) {
+    for (const [group, kind] of [['apps.kruise.io', 'CloneSet'], ['apps.kruise.io', 'StatefulSet'], ['apps.kruise.io', 'DaemonSet'], ['rollouts.kruise.io', 'Rollout']]) {
       const base = join(dir, group!, kind!);
       const tests = (parse(readFileSync(join(base, 'health_test.yaml'), 'utf8')) as { tests: Array<{ healthStatus: { status: string; message: string }; inputPath: string }> }).tests;
       assert.equal(tests.length, readdirSync(join(base, 'testdata')).length, `${kind}: one test per testdata file`);
@@ -71,7 +73,7 @@ test('bad flags are exit 2 and write nothing: no --for, --for=flux (not generate
   for (const [args, message] of [
     [['gitops', 'export'], /--for is required/],
     [['gitops', 'export', '--for=flux'], /Flux healthCheckExprs \(CEL\) are not generated yet/],
-    [['gitops', 'export', '--for=argocd', '--kinds', 'cloneset,ads'], /no health check for "ads"; known: cloneset, asts, rollout/],
+    [['gitops', 'export', '--for=argocd', '--kinds', 'cloneset,sidecarset'], /no health check for "sidecarset"; known: cloneset, asts, ads, rollout/],
   ] as const) {
     const r = await runCli([...args]);
     assert.equal(r.code, 2, args.join(' '));

@@ -9,16 +9,16 @@ export function registerGitOps(program: KruiseCommand, ctx: CommandContext, shal
   if (shallow) return;
   gitops
     .command('export')
-    .description('print Argo CD health checks (Lua) for CloneSet, Advanced StatefulSet and Kruise Rollout: an argocd-cm patch, or Argo CD\'s folder layout with --out-dir')
+    .description('print Argo CD health checks (Lua) for CloneSet, Advanced StatefulSet, Advanced DaemonSet and Kruise Rollout: an argocd-cm patch, or Argo CD\'s folder layout with --out-dir')
     .usage('--for=argocd [--kinds KIND,...] [--out-dir DIR]')
     .option('--for <tool>', 'argocd (Flux healthCheckExprs are not generated yet)')
-    .option('--kinds <kinds>', 'comma-separated kinds: cloneset, asts, rollout (default: all)')
+    .option('--kinds <kinds>', 'comma-separated kinds: cloneset, asts, ads, rollout (default: all)')
     .option('--out-dir <dir>', 'write DIR/<group>/<Kind>/health.lua, health_test.yaml, testdata/*.yaml and actions/ (Argo CD\'s resource_customizations layout) instead of printing the argocd-cm patch')
     .notes(`
       The scripts give the verdict of \`rollout status\` (and of \`rollout status rollout/NAME\`) as Argo CD health, from the
       object alone: done (exit 0) → Healthy; failed or cancelled (exit 1) → Degraded; not yet (exit 4) → Progressing, or
       Suspended when only a person moves it on (a paused CloneSet or Rollout, a step waiting for approval; a timed step
-      pause stays Progressing). CloneSet and Advanced StatefulSet v1alpha1 and v1beta1; Rollout v1alpha1 and v1beta1, canary and blue-green.
+      pause stays Progressing). CloneSet and Advanced StatefulSet v1alpha1 and v1beta1, Advanced DaemonSet; Rollout v1alpha1 and v1beta1, canary and blue-green.
       Resource actions pause and resume write the field \`rollout pause|resume\` writes (resource.customizations.actions.*).
       Exit codes: 0 written, 1 a file could not be written, 2 bad flags.`)
     .examples(`

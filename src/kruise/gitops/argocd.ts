@@ -4,10 +4,12 @@
 // Actions: pause and resume (the field `rollout pause|resume` writes).
 import { CLONESET_HEALTH_LUA } from './lua/cloneset';
 import { ROLLOUT_HEALTH_LUA } from './lua/rollout';
-import { ADVANCED_STATEFULSET_STATES, CLONESET_STATES, ROLLOUT_STATES, type HealthState } from './states';
+import { ADVANCED_DAEMONSET_STATES, ADVANCED_STATEFULSET_STATES, CLONESET_STATES, ROLLOUT_STATES, type HealthState } from './states';
+import { ADVANCED_DAEMONSET_HEALTH_LUA } from './lua/advanced-daemonset';
+import { advancedDaemonSetAdapter } from '../workloads/advanced-daemonset';
 import { ADVANCED_STATEFULSET_HEALTH_LUA } from './lua/advanced-statefulset';
 import { advancedStatefulSetAdapter } from '../workloads/advanced-statefulset';
-import { ADVANCED_STATEFULSET_ACTIONS, CLONESET_ACTIONS, ROLLOUT_ACTIONS, type LuaActions } from './lua/actions';
+import { ADVANCED_DAEMONSET_ACTIONS, ADVANCED_STATEFULSET_ACTIONS, CLONESET_ACTIONS, ROLLOUT_ACTIONS, type LuaActions } from './lua/actions';
 import { cloneSetAdapter } from '../workloads/cloneset';
 import { readRollout } from '../rollout/read';
 import { mergePatch } from '../../lib/json-patch';
@@ -49,6 +51,16 @@ export const HEALTH_KINDS: readonly HealthKind[] = [
     actions: ADVANCED_STATEFULSET_ACTIONS,
     paused: (o) => advancedStatefulSetAdapter.paused(o),
     withPaused: (o, p) => merged(o, advancedStatefulSetAdapter.pausePatch(o, p)),
+  },
+  {
+    names: ['ads', 'advanceddaemonset', 'daemonset.apps.kruise.io'],
+    group: 'apps.kruise.io',
+    kind: 'DaemonSet',
+    lua: ADVANCED_DAEMONSET_HEALTH_LUA,
+    states: ADVANCED_DAEMONSET_STATES,
+    actions: ADVANCED_DAEMONSET_ACTIONS,
+    paused: (o) => advancedDaemonSetAdapter.paused(o),
+    withPaused: (o, p) => merged(o, advancedDaemonSetAdapter.pausePatch(o, p)),
   },
   {
     names: ['rollout', 'rollouts', 'ro'],

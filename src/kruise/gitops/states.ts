@@ -107,6 +107,37 @@ export const ADVANCED_STATEFULSET_STATES: readonly HealthState[] = [
   },
 ];
 
+function advancedDaemonSet(rollingUpdate: Record<string, unknown>, status: Record<string, number | string>): KubeObject {
+  return {
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    kind: 'DaemonSet',
+    metadata: { name: 'agent', namespace: 'default', generation: 2 },
+    spec: {
+      selector: { matchLabels: { app: 'agent' } },
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { rollingUpdateType: 'Standard', ...rollingUpdate } },
+      template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'agent', image: 'agent:2' }] } },
+    },
+    status: { observedGeneration: 2, desiredNumberScheduled: 4, currentNumberScheduled: 4, numberMisscheduled: 0, numberReady: 4, numberAvailable: 4, daemonSetHash: '7c9d8', ...status },
+  };
+}
+
+export const ADVANCED_DAEMONSET_STATES: readonly HealthState[] = [
+  { name: 'healthy', object: advancedDaemonSet({}, { updatedNumberScheduled: 4 }), status: 'Healthy', message: 'All 4 pods updated and available' },
+  {
+    name: 'healthy-partition',
+    object: advancedDaemonSet({ partition: '50%' }, { updatedNumberScheduled: 2 }),
+    status: 'Healthy',
+    message: '2 of 4 pods updated (2 kept at the old revision by the partition)',
+  },
+  {
+    name: 'progressing',
+    object: advancedDaemonSet({}, { updatedNumberScheduled: 3, numberReady: 3, numberAvailable: 3 }),
+    status: 'Progressing',
+    message: 'Waiting for rollout to finish: 2 of 4 updated pods are available',
+  },
+  { name: 'suspended-paused', object: advancedDaemonSet({ paused: true }, { updatedNumberScheduled: 1 }), status: 'Suspended', message: 'Rollout paused: 1 of 4 pods updated' },
+];
+
 function rollout(strategy: Record<string, unknown>, status: Record<string, unknown>): KubeObject {
   const blueGreen = 'blueGreen' in strategy;
   return {

@@ -47,7 +47,7 @@ return actions`,
   };
 }
 
-// Advanced StatefulSet (both versions): spec.updateStrategy.rollingUpdate.paused.
+// Advanced StatefulSet (both versions) and Advanced DaemonSet: spec.updateStrategy.rollingUpdate.paused.
 const ROLLING_UPDATE_PAUSED_HOLDER = `local function pausedHolder(create)
   if type(obj.spec) ~= "table" then if not create then return {} end obj.spec = {} end
   if type(obj.spec.updateStrategy) ~= "table" then if not create then return {} end obj.spec.updateStrategy = {} end
@@ -58,4 +58,5 @@ end`;
 
 export const CLONESET_ACTIONS: LuaActions = pauseActions(CLONESET_PAUSED_HOLDER);
 export const ADVANCED_STATEFULSET_ACTIONS: LuaActions = pauseActions(ROLLING_UPDATE_PAUSED_HOLDER);
+export const ADVANCED_DAEMONSET_ACTIONS: LuaActions = ADVANCED_STATEFULSET_ACTIONS;
 export const ROLLOUT_ACTIONS: LuaActions = pauseActions(ROLLOUT_PAUSED_HOLDER);

@@ -9,17 +9,19 @@ import { parse, parseAllDocuments } from 'yaml';
 import { evaluateRollout } from '../../../../src/kruise/progress';
 import { cloneSetHealth, rolloutHealth, workloadHealth } from '../../../../src/kruise/gitops/health';
 import { ADVANCED_STATEFULSET_HEALTH_LUA } from '../../../../src/kruise/gitops/lua/advanced-statefulset';
+import { ADVANCED_DAEMONSET_HEALTH_LUA } from '../../../../src/kruise/gitops/lua/advanced-daemonset';
 import { advancedStatefulSetAdapter } from '../../../../src/kruise/workloads/advanced-statefulset';
 import { evaluateRolloutRelease } from '../../../../src/kruise/rollout/gate';
 import { ROLLOUT_HEALTH_LUA } from '../../../../src/kruise/gitops/lua/rollout';
 import { CLONESET_HEALTH_LUA } from '../../../../src/kruise/gitops/lua/cloneset';
 import type { KubeObject } from '../../../../src/kruise/types';
 import { runHealthScript, runLuaScript } from '../../../helpers/lua';
-import { ADVANCED_STATEFULSET_ACTIONS, CLONESET_ACTIONS, ROLLOUT_ACTIONS } from '../../../../src/kruise/gitops/lua/actions';
+import { ADVANCED_DAEMONSET_ACTIONS, ADVANCED_STATEFULSET_ACTIONS, CLONESET_ACTIONS, ROLLOUT_ACTIONS } from '../../../../src/kruise/gitops/lua/actions';
+import { advancedDaemonSetAdapter } from '../../../../src/kruise/workloads/advanced-daemonset';
 import { cloneSetAdapter } from '../../../../src/kruise/workloads/cloneset';
 import { readRollout } from '../../../../src/kruise/rollout/read';
 import { mergePatch } from '../../../../src/lib/json-patch';
-import { ADVANCED_STATEFULSET_STATES, CLONESET_STATES, ROLLOUT_STATES } from '../../../../src/kruise/gitops/states';
+import { ADVANCED_DAEMONSET_STATES, ADVANCED_STATEFULSET_STATES, CLONESET_STATES, ROLLOUT_STATES } from '../../../../src/kruise/gitops/states';
 
 const FIXTURES = resolve(import.meta.dirname, '../../../fixtures');
 const NOW = Date.parse('2026-11-29T00:00:00Z');
@@ -82,6 +84,16 @@ test('Advanced StatefulSet (v1alpha1 and v1beta1): the generated Lua gives every
   assert.deepEqual(differences.filter((d) => d.want !== d.got), []);
 });
 
+test('Advanced DaemonSet: the generated Lua gives every fixture the status our gate maps to', () => {
+  const cases = fixtureObjects('DaemonSet', 'apps.kruise.io');
+  assert.ok(cases.length >= 10, `fixtures found: ${cases.length}`);
+  const lua = runHealthScript(ADVANCED_DAEMONSET_HEALTH_LUA, cases.map((c) => c.obj));
+  const differences = cases.map((c, i) => ({ where: c.where, gate: evaluateRollout(c.obj, [], NOW).state, want: workloadHealth(c.obj, NOW), got: lua[i]!.status, message: lua[i]!.message }));
+  const seen = new Set(lua.map((h) => h.status));
+  for (const status of ['Healthy', 'Progressing']) assert.ok(seen.has(status), `the fixtures cover ${status}`);
+  assert.deepEqual(differences.filter((d) => d.want !== d.got), []);
+});
+
 test('Kruise Rollout (v1alpha1, v1beta1 canary and blue-green): the generated Lua gives every fixture the status our gate maps to', () => {
   const cases = fixtureObjects('Rollout', 'rollouts.kruise.io').filter((c) => /^rollouts\.kruise\.io\/v1(alpha|beta)1$/.test(c.obj.apiVersion ?? ''));
   assert.ok(cases.length >= 30, `fixtures found: ${cases.length}`);
@@ -117,7 +129,7 @@ test('Argo CD\'s defects (updated-but-unavailable CloneSet, v1beta1 paths, blue-
 });
 
 test('the table of states export writes as testdata: the gate gives each its status, lua5.1 its status and message', () => {
-  for (const [states, lua, gate] of [[CLONESET_STATES, CLONESET_HEALTH_LUA, cloneSetHealth], [ADVANCED_STATEFULSET_STATES, ADVANCED_STATEFULSET_HEALTH_LUA, workloadHealth], [ROLLOUT_STATES, ROLLOUT_HEALTH_LUA, rolloutHealth]] as const) {
+  for (const [states, lua, gate] of [[CLONESET_STATES, CLONESET_HEALTH_LUA, cloneSetHealth], [ADVANCED_STATEFULSET_STATES, ADVANCED_STATEFULSET_HEALTH_LUA, workloadHealth], [ADVANCED_DAEMONSET_STATES, ADVANCED_DAEMONSET_HEALTH_LUA, workloadHealth], [ROLLOUT_STATES, ROLLOUT_HEALTH_LUA, rolloutHealth]] as const) {
     const got = runHealthScript(lua, states.map((s) => s.object));
     assert.deepEqual(
       states.map((s, i) => [s.name, gate(s.object, NOW), got[i]!.status, got[i]!.message]),
@@ -137,6 +149,7 @@ test('actions pause/resume: the field our rollout pause|resume writes, nothing e
   const kinds = [
     { cases: fixtureObjects('CloneSet', 'apps.kruise.io'), actions: CLONESET_ACTIONS, paused: (o: KubeObject) => cloneSetAdapter.paused(o), patch: (o: KubeObject, p: boolean) => cloneSetAdapter.pausePatch(o, p) },
     { cases: fixtureObjects('StatefulSet', 'apps.kruise.io'), actions: ADVANCED_STATEFULSET_ACTIONS, paused: (o: KubeObject) => advancedStatefulSetAdapter.paused(o), patch: (o: KubeObject, p: boolean) => advancedStatefulSetAdapter.pausePatch(o, p) },
+    { cases: fixtureObjects('DaemonSet', 'apps.kruise.io'), actions: ADVANCED_DAEMONSET_ACTIONS, paused: (o: KubeObject) => advancedDaemonSetAdapter.paused(o), patch: (o: KubeObject, p: boolean) => advancedDaemonSetAdapter.pausePatch(o, p) },
     {
       cases: fixtureObjects('Rollout', 'rollouts.kruise.io').filter((c) => /^rollouts\.kruise\.io\/v1(alpha|beta)1$/.test(c.obj.apiVersion ?? '')),
       actions: ROLLOUT_ACTIONS,
