@@ -19,6 +19,7 @@ import { registerExec } from './exec/spec';
 import { registerMigrate } from './migrate/spec';
 import { registerExpose } from './expose/spec';
 import { registerWhy } from './why-spec';
+import { registerGitOps } from './gitops/spec';
 
 /**
  * Adds a group's commands. `shallow`: only the group's top-level command (name, description), for
@@ -55,6 +56,7 @@ export const COMMAND_GROUPS: readonly Group[] = ([
   (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'migrate') && { names: ['migrate'], register: registerMigrate },
   (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'expose') && { names: ['expose'], register: registerExpose },
   (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'why') && { names: ['why'], register: registerWhy },
+  (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'gitops') && { names: ['gitops'], register: registerGitOps },
   (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'get') && { names: ['get'], register: registerGet },
   (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'describe') && { names: ['describe'], register: registerDescribe },
   (typeof __KUBECTL_KRUISE_GROUP__ === 'undefined' || __KUBECTL_KRUISE_GROUP__ === 'exec') && { names: ['exec'], register: registerExec },

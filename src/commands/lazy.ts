@@ -36,6 +36,23 @@ function commandPath(command: Command): string {
   return names.join(' ');
 }
 
+/**
+ * A mutating command (one with --gitops, see gitops-flags.ts): its client attributes every write
+ * to --field-manager and checks it against GitOps owners; the flags are checked before any request.
+ */
+async function writeContext(ctx: CommandContext, opts: Record<string, unknown>): Promise<CommandContext> {
+  if (opts.gitops === undefined) return ctx;
+  const [{ writePolicy }, { guardWrites }] = await Promise.all([import('./gitops-flags'), import('../engine/gitops-writes')]);
+  const policy = writePolicy(opts as { fieldManager?: string; gitops?: string }, 'kubectl-kruise', (line) => void ctx.term.stderr.write(`${line}\n`));
+  return new Proxy(ctx, {
+    get(target, prop) {
+      if (prop === 'kube') return async () => guardWrites(await target.kube(), policy);
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
 export function lazyAction<O>(ctx: CommandContext, load: () => Promise<CommandModule<O>>) {
   return async (...actionArgs: unknown[]): Promise<void> => {
     const command = actionArgs[actionArgs.length - 1] as Command;
@@ -46,7 +63,7 @@ export function lazyAction<O>(ctx: CommandContext, load: () => Promise<CommandMo
       needsYaml(opts) ? import('../lib/yaml').then((m) => m.preloadYaml()) : undefined,
       readsManifests(opts) ? import('../lib/yaml').then((m) => m.preloadManifestReader()) : undefined,
     ]);
-    const code = await mod.run(ctx, command.args.slice(), opts as O, command);
+    const code = await mod.run(await writeContext(ctx, opts), command.args.slice(), opts as O, command);
     actionResult.code = typeof code === 'number' ? code : 0;
   };
 }

@@ -2,6 +2,7 @@
 import type { KruiseCommand } from '../cli/help';
 import type { CommandContext } from '../cli/context';
 import { lazyAction } from './lazy';
+import { GITOPS_HELP } from './gitops-help';
 
 export function registerWhy(program: KruiseCommand, ctx: CommandContext): void {
   program
@@ -10,6 +11,8 @@ export function registerWhy(program: KruiseCommand, ctx: CommandContext): void {
     .usage('TYPE/NAME... [-o json|yaml] [--fix]')
     .argument('<TYPE/NAME...>', 'workloads (cloneset/x, deployment/x, daemonset/x, sidecarset/x, ...) or rollout/NAME')
     .option('-o, --output <format>', 'json or yaml')
+    .option('--field-manager <name>', 'field manager recorded for the change (metadata.managedFields)', 'kubectl-kruise-why')
+    .option('--gitops <mode>', GITOPS_HELP, 'warn')
     .option('--fix', 'remove what a finished or abandoned Kruise Rollout left on the workload (server-side dry run first, then a conditional JSON patch); refused while a release is in progress')
     .notes(`
       Read only unless --fix. Exit 0 when it could read (findings or not), 1 when it could not.

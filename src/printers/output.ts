@@ -83,7 +83,9 @@ export function formatObjects(objects: KubeObject[], format: OutputFormat, opts:
   // `opts.list`: a list request (kubectl get TYPE) prints a List even with one item.
   // `opts.jsonpathNewline`: end jsonpath output with a newline (kubectl does not: `$(… -o jsonpath=…)` relies on it).
   const single = objects.length === 1 && opts.list !== true;
-  const data: unknown = single ? objects[0] : { apiVersion: 'v1', kind: 'List', items: objects, metadata: { resourceVersion: '' } };
+  // json and yaml leave out metadata.managedFields, as kubectl's printers do (--show-managed-fields=false).
+  const shown = format.kind === 'json' || format.kind === 'yaml' ? objects.map(withoutManagedFields) : objects;
+  const data: unknown = single ? shown[0] : { apiVersion: 'v1', kind: 'List', items: shown, metadata: { resourceVersion: '' } };
   switch (format.kind) {
     case 'json':
       return `${JSON.stringify(data, null, 4)}\n`;
@@ -103,4 +105,10 @@ export function formatObjects(objects: KubeObject[], format: OutputFormat, opts:
     default:
       throw new Error(`formatObjects cannot print ${format.kind}; use a table printer`);
   }
+}
+
+function withoutManagedFields(obj: KubeObject): KubeObject {
+  if (!obj?.metadata || obj.metadata.managedFields === undefined) return obj;
+  const { managedFields: _managedFields, ...metadata } = obj.metadata;
+  return { ...obj, metadata };
 }

@@ -92,7 +92,7 @@ describe('the npm package, installed from its tarball into an empty prefix', { s
       'completions/_kubectl-kruise',
       'completions/kubectl-kruise.bash',
       'completions/kubectl-kruise.fish',
-      ...['completion', 'create', 'describe', 'exec', 'explain', 'expose', 'get', 'migrate', 'predownload', 'restart', 'rollout', 'sandbox', 'scaledown', 'set', 'version', 'why'].map((g) => `dist/cli-${g}.cjs`),
+      ...['completion', 'create', 'describe', 'exec', 'explain', 'expose', 'get', 'gitops', 'migrate', 'predownload', 'restart', 'rollout', 'sandbox', 'scaledown', 'set', 'version', 'why'].map((g) => `dist/cli-${g}.cjs`),
       'dist/cli.cjs',
       'dist/sandbox.cjs',
       'dist/vendor/client-node.cjs',

@@ -157,7 +157,7 @@ describe('scaledown cloneset (issue #18 acceptance)', () => {
     const server = await cli(['scaledown', 'cloneset/web', '--pods', c!, '--dry-run=server']);
     assert.equal(server.code, 0, summary(server));
     assert.equal(server.stdout, `cloneset.apps.kruise.io/web scaled down from 6 to 5 replicas (removing pod ${c}) (server dry run)\n`);
-    assert.deepEqual(writes(sb.audit()).map((e) => `${e.path}?${e.query}`), [`${CS_PATH}?dryRun=All&fieldManager=kubectl-kruise`]);
+    assert.deepEqual(writes(sb.audit()).map((e) => `${e.path}?${e.query}`), [`${CS_PATH}?dryRun=All&fieldManager=kubectl-kruise-scaledown`]);
     const cs = await getObject(sb, CS_PATH);
     assert.equal(cs.spec.replicas, 6);
     assert.equal(cs.spec.scaleStrategy?.podsToDelete, undefined);

@@ -2,6 +2,7 @@
 import type { KruiseCommand } from '../../cli/help';
 import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
+import { GITOPS_HELP } from '../gitops-help';
 
 export function registerCreate(program: KruiseCommand, ctx: CommandContext, shallow = false): void {
   const p = ctx.programName;
@@ -25,6 +26,8 @@ export function registerCreate(program: KruiseCommand, ctx: CommandContext, shal
     .option('--preview', 'print the pod states that would be recorded now (nothing is created)')
     .option('--dry-run [mode]', 'none, client or server')
     .option('-o, --output <format>', 'yaml, json, name or jsonpath=TEMPLATE')
+    .option('--field-manager <name>', 'field manager recorded for the change (metadata.managedFields)', 'kubectl-create')
+    .option('--gitops <mode>', GITOPS_HELP, 'warn')
     .examples(`
       # Keep the pods of StatefulSet db in their zone, preferably on their node
       ${p} create pps db --for sts/db --required-topology topology.kubernetes.io/zone --preferred-topology kubernetes.io/hostname:80
@@ -41,7 +44,9 @@ export function registerCreate(program: KruiseCommand, ctx: CommandContext, shal
       .option('--from <TYPE/NAME>', `the cron job whose template to run now: advancedcronjob/NAME (acj)${kind === 'job' ? ' or cronjob/NAME (cj)' : ''}`)
       .option('--image <image>', `a ${kind} of one container running this image (restartPolicy Never), instead of --from`)
       .option('--dry-run [mode]', 'none, client or server')
-      .option('-o, --output <format>', 'yaml, json, name or jsonpath=TEMPLATE');
+      .option('-o, --output <format>', 'yaml, json, name or jsonpath=TEMPLATE')
+      .option('--field-manager <name>', 'field manager recorded for the change (metadata.managedFields)', 'kubectl-create')
+      .option('--gitops <mode>', GITOPS_HELP, 'warn');
   runFlags(
     create
       .command('job')

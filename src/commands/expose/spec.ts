@@ -2,6 +2,7 @@
 import type { KruiseCommand } from '../../cli/help';
 import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
+import { GITOPS_HELP } from '../gitops-help';
 import { collect } from '../collect';
 
 export function registerExpose(program: KruiseCommand, ctx: CommandContext): void {
@@ -29,6 +30,7 @@ export function registerExpose(program: KruiseCommand, ctx: CommandContext): voi
     .option('--dry-run [strategy]', 'none, client (build and print, send nothing) or server (dryRun=All); bare flag = client; use --dry-run=VALUE')
     .option('-o, --output <format>', 'print the Service: json, yaml, name or jsonpath=TEMPLATE')
     .option('--field-manager <name>', 'field manager recorded for the Service', 'kubectl-expose')
+    .option('--gitops <mode>', GITOPS_HELP, 'warn')
     .notes(`
 What the Service gets (kubectl's rules):
   selector  --selector, else the object's: a pod's labels, a service's selector, a replication controller's

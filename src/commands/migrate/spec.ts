@@ -2,6 +2,7 @@
 import type { KruiseCommand } from '../../cli/help';
 import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
+import { GITOPS_HELP } from '../gitops-help';
 
 export function registerMigrate(program: KruiseCommand, ctx: CommandContext): void {
   const p = ctx.programName;
@@ -20,6 +21,8 @@ export function registerMigrate(program: KruiseCommand, ctx: CommandContext): vo
     .option('--wait-for-lock [bool]', 'when another migrate of the Deployment runs, wait for it to end instead of exiting 1')
     .option('--dry-run [mode]', 'none, client (print the CloneSet and the steps) or server (also validated by the server)')
     .option('-o, --output <format>', 'yaml, json or name: print the CloneSet instead of the summary')
+    .option('--field-manager <name>', 'field manager recorded for the change (metadata.managedFields)', 'kubectl-kruise-migrate')
+    .option('--gitops <mode>', GITOPS_HELP, 'warn')
     .notes(`
 Each step raises the CloneSet by at most --max-surge pods (never past --replicas, and the pods of both never
 more than --replicas + --max-surge), waits until its new pods are available, then lowers the Deployment by as

@@ -3,6 +3,7 @@ import { Option } from 'commander';
 import type { KruiseCommand } from '../../cli/help';
 import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
+import { GITOPS_HELP } from '../gitops-help';
 import { collect } from '../collect';
 
 export function registerPredownload(program: KruiseCommand, ctx: CommandContext): void {
@@ -24,6 +25,8 @@ export function registerPredownload(program: KruiseCommand, ctx: CommandContext)
     .option('--via <engine>', 'auto (Kruise when served), kruise (ImagePullJob) or client (pods pinned to nodes)', 'auto')
     .option('--dry-run [mode]', 'none, client (print the job) or server')
     .option('-o, --output <format>', 'yaml, json, name or jsonpath=TEMPLATE: print the jobs')
+    .option('--field-manager <name>', 'field manager recorded for the change (metadata.managedFields)', 'kubectl-kruise-predownload')
+    .option('--gitops <mode>', GITOPS_HELP, 'warn')
     .notes('Exit codes: 0 pulled everywhere, 1 a node failed to pull (listed), 2 invalid input, 3 timed out.')
     .examples(`
       # Pull a CloneSet's new images on the nodes of its old pods

@@ -3,6 +3,7 @@ import { Option } from 'commander';
 import type { KruiseCommand } from '../../cli/help';
 import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
+import { GITOPS_HELP } from '../gitops-help';
 import { collect } from '../collect';
 
 export function registerRestart(program: KruiseCommand, ctx: CommandContext): void {
@@ -27,6 +28,8 @@ export function registerRestart(program: KruiseCommand, ctx: CommandContext): vo
     .option('--via <engine>', 'auto (Kruise when served), kruise (ContainerRecreateRequests) or client (recreate pods)', 'auto')
     .option('--dry-run [mode]', 'none, client (print the requests) or server')
     .option('-o, --output <format>', 'yaml, json, name or jsonpath=TEMPLATE: print the ContainerRecreateRequests instead of the summary')
+    .option('--field-manager <name>', 'field manager recorded for the ContainerRecreateRequests and the run\'s Lease (metadata.managedFields)', 'kubectl-kruise-restart')
+    .option('--gitops <mode>', GITOPS_HELP, 'warn')
     .notes(`
       Exit codes: 0 every container restarted, 1 a restart failed or another run holds the lease, 2 invalid input (nothing created), 3 timed out.
       One restart of a workload runs at a time (a Lease, kubectl-kruise-restart-TYPE-NAME): --wait-for-lock waits for it.

@@ -4,6 +4,7 @@ import { Option } from 'commander';
 import type { KruiseCommand } from '../../cli/help';
 import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
+import { GITOPS_HELP } from '../gitops-help';
 import { subcommandFilter } from '../subcommands';
 import { PREVIEW_HELP } from '../preview/help';
 
@@ -93,6 +94,8 @@ export function registerRollout(program: KruiseCommand, ctx: CommandContext, sha
       .option('--feature-gates <gates>', 'with --preview: kruise-manager gates you know, e.g. InPlaceWorkloadVerticalScaling=true (unknown when not given)')
       .option('--dry-run [mode]', 'none, client or server')
       .option('-o, --output <format>', 'json, yaml, name or jsonpath=TEMPLATE: print the resulting object')
+      .option('--field-manager <name>', 'field manager recorded for the change (metadata.managedFields)', 'kubectl-rollout')
+      .option('--gitops <mode>', GITOPS_HELP, 'warn')
       .notes(`Under a Kruise Rollout, restoring the stable template is Kruise Rollout's rollback: the Rollout cancels its release.\n${PREVIEW_HELP}`)
       .examples(`
         # Show what rolling back would do to each pod (in place, restart, resize or recreate) and in which batches
@@ -150,6 +153,8 @@ export function registerRollout(program: KruiseCommand, ctx: CommandContext, sha
       .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
       .option('-l, --selector <selector>', 'pause every matching object of TYPE')
       .option('-o, --output <format>', 'json, yaml, name or jsonpath=TEMPLATE: print the patched object')
+      .option('--field-manager <name>', 'field manager recorded for the change (metadata.managedFields)', 'kubectl-rollout')
+      .option('--gitops <mode>', GITOPS_HELP, 'warn')
       .examples(`
         # Pause a CloneSet's rollout
         ${p} rollout pause cloneset/web
@@ -174,6 +179,8 @@ export function registerRollout(program: KruiseCommand, ctx: CommandContext, sha
       .option('-f, --filename <file...>', 'the objects of a manifest (YAML/JSON, multi-document, - for stdin)')
       .option('-l, --selector <selector>', 'resume every matching object of TYPE')
       .option('-o, --output <format>', 'json, yaml, name or jsonpath=TEMPLATE: print the patched object')
+      .option('--field-manager <name>', 'field manager recorded for the change (metadata.managedFields)', 'kubectl-rollout')
+      .option('--gitops <mode>', GITOPS_HELP, 'warn')
       .examples(`
         # Resume a paused CloneSet
         ${p} rollout resume cloneset/web
@@ -200,6 +207,8 @@ export function registerRollout(program: KruiseCommand, ctx: CommandContext, sha
       .option('--timeout <duration>', 'in-place restarts: give up waiting after this long (exit 3); 0 = no limit', '0')
       .option('--max-unavailable <n>', 'in-place restarts: pods restarting at once, a number or a percentage (default: the workload\'s maxUnavailable)')
       .option('-o, --output <format>', 'json, yaml, name or jsonpath=TEMPLATE: print the object')
+      .option('--field-manager <name>', 'field manager recorded for the change (metadata.managedFields)', 'kubectl-rollout')
+      .option('--gitops <mode>', GITOPS_HELP, 'warn')
       .option('--preview', 'show what the restart will do to each pod (recreate, or restart in place through ContainerRecreateRequests) and in which batches; write nothing')
       .option('--feature-gates <gates>', 'with --preview: kruise-manager gates you know, e.g. InPlaceWorkloadVerticalScaling=true')
       .notes(PREVIEW_HELP)
@@ -219,6 +228,8 @@ export function registerRollout(program: KruiseCommand, ctx: CommandContext, sha
       .usage('rollout/NAME | TYPE/NAME [flags]')
       .argument('[resources...]')
       .option('--dry-run [mode]', 'none, client or server')
+      .option('--field-manager <name>', 'field manager recorded for the change (metadata.managedFields)', 'kubectl-kruise-approve')
+      .option('--gitops <mode>', GITOPS_HELP, 'warn')
       .notes(`
         TYPE/NAME is a workload a Rollout releases. Nothing waiting for approval: exit 1, nothing written.
         Needs the patch verb on rollouts/status.`)
@@ -239,6 +250,8 @@ export function registerRollout(program: KruiseCommand, ctx: CommandContext, sha
       .argument('[resources...]')
       .option('--to-step <n>', 'the step to go to (1..steps)')
       .option('--dry-run [mode]', 'none, client or server')
+      .option('--field-manager <name>', 'field manager recorded for the change (metadata.managedFields)', 'kubectl-kruise-jump')
+      .option('--gitops <mode>', GITOPS_HELP, 'warn')
       .notes('A step out of range: exit 2, nothing written.')
       .examples(`
         # Move a Kruise Rollout release to its third step

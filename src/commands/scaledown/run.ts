@@ -68,7 +68,7 @@ export async function run(ctx: CommandContext, args: string[], flags: ScaledownF
   const timeoutMs = durationFlag(flags.timeout ?? '0', '--timeout') ?? 0;
   if (timeoutMs > 0 && !wait) throw usageError('--timeout applies to --wait: add --wait, or leave --timeout out');
   if (wait && dryRun !== 'none') throw usageError('--wait cannot be combined with --dry-run: a dry run removes no pod to wait for');
-  const fieldManager = fieldManagerFlag(flags.fieldManager, 'kubectl-kruise');
+  const fieldManager = fieldManagerFlag(flags.fieldManager, 'kubectl-kruise-scaledown');
 
   const client = await ctx.kube();
   try {

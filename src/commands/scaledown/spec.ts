@@ -2,6 +2,7 @@
 import type { KruiseCommand } from '../../cli/help';
 import type { CommandContext } from '../../cli/context';
 import { lazyAction } from '../lazy';
+import { GITOPS_HELP } from '../gitops-help';
 
 export function registerScaledown(program: KruiseCommand, ctx: CommandContext): void {
   const p = ctx.programName;
@@ -16,7 +17,8 @@ export function registerScaledown(program: KruiseCommand, ctx: CommandContext): 
     .option('-o, --output <format>', 'print the resulting workload: json, yaml, name or jsonpath=TEMPLATE')
     .option('--wait [bool]', 'after the write, wait (watching) until the pods are gone and the workload is at its new replicas')
     .option('--timeout <duration>', 'with --wait: give up after this long (exit 3); 0 = no limit', '0')
-    .option('--field-manager <name>', 'field manager recorded for the change', 'kubectl-kruise')
+    .option('--field-manager <name>', 'field manager recorded for the change (metadata.managedFields)', 'kubectl-kruise-scaledown')
+    .option('--gitops <mode>', GITOPS_HELP, 'warn')
     .notes(`
 How:
   CloneSet (v1alpha1 or v1beta1): the pods are added to spec.scaleStrategy.podsToDelete and spec.replicas

@@ -14,6 +14,7 @@ import { sidecarSetChangeWarnings } from './sidecarset-warning';
 import { rolloutHolding } from '../../kruise/rollout/holder';
 import { releaseHint, workloadRefText } from '../../printers/release-hints';
 import { editableProblem, type SetSelection } from './targets';
+import { checkGitOpsWrite } from '../../engine/gitops-writes';
 
 /** Attempts of one object's patch when its guards fail or it conflicts (each retry re-reads). */
 export const PATCH_ATTEMPTS = 3;
@@ -131,6 +132,14 @@ export async function runClusterEdit(ctx: CommandContext, selection: SetSelectio
       const p = planned[i]!;
       if (live[i]!.obj.kind !== 'SidecarSet' || p.ops.length === 0) continue;
       for (const line of await sidecarSetChangeWarnings(client, p.obj, p.changes.filter(isContainerChange))) warn(line);
+    }
+    // Fields Argo CD / Flux / server-side apply own: refused before the first write (no object is
+    // half done); the client's write guard warns as each patch goes out, and this check for a client dry run.
+    const gitops = req.gitops === 'refuse' || req.dryRun === 'client' ? (req.gitops ?? 'ignore') : 'ignore';
+    for (let i = 0; i < live.length; i++) {
+      const p = planned[i]!;
+      if (p.ops.length === 0) continue;
+      checkGitOpsWrite({ fieldManager: req.fieldManager, gitops, warn }, live[i]!.obj, applyJsonPatch(live[i]!.obj, p.ops));
     }
     const outcomes: EditOutcome[] = [];
     const done: string[] = [];

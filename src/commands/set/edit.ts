@@ -13,6 +13,7 @@ import {
   type JsonPatchOp,
 } from '../../kruise/containers';
 import { apiGroupOf } from '../../kruise/api-version';
+import type { GitOpsMode } from '../../kruise/gitops/owners';
 import type { KubeObject } from '../../kruise/types';
 import { describeRejections, webhookRejections } from '../../kruise/rules/webhook-precheck';
 import { formatObjects, mutationLine, resourceName, type DryRunMode, type OutputFormat } from '../../printers/output';
@@ -33,6 +34,8 @@ export interface EditRequest {
   dryRun: DryRunMode;
   output: OutputFormat;
   fieldManager: string;
+  /** --gitops: fields a GitOps manager owns (absent: ignore, as offline edits do). */
+  gitops?: GitOpsMode;
   /**
    * --local: the manifest may be created rather than update an existing object, and Kruise's
    * InPlaceOnly webhook only checks updates (ValidateCloneSetUpdate): warn instead of refusing.

@@ -3,6 +3,8 @@
 import { usageError } from '../../cli/exit';
 import { parseDryRun, parseOutputFormat, type DryRunMode, type OutputFormat } from '../../printers/output';
 import { fieldManagerFlag } from '../restart/flags';
+import { gitopsModeFlag } from '../gitops-flags';
+import type { GitOpsMode } from '../../kruise/gitops/owners';
 import { parseSelection, type SetSelection } from './targets';
 import { parsePreviewSettings, type PreviewSettings } from '../preview/settings';
 
@@ -14,6 +16,7 @@ export interface CommonSetOptions {
   dryRun?: string | boolean;
   output?: string;
   fieldManager?: string;
+  gitops?: string;
   /** --preview (set image|env|resources): show what Kruise would do to each pod, write nothing. */
   preview?: boolean;
   featureGates?: string;
@@ -24,24 +27,27 @@ export interface CommonSettings {
   dryRun: DryRunMode;
   output: OutputFormat;
   fieldManager: string;
+  gitops: GitOpsMode;
   preview?: PreviewSettings;
 }
 
-export const DEFAULT_FIELD_MANAGER = 'kubectl-kruise';
+/** kubectl's manager for its `set` verbs (pkg/cmd/set). */
+export const DEFAULT_FIELD_MANAGER = 'kubectl-set';
 
 export function parseCommon(command: string, resources: string[], opts: CommonSetOptions): CommonSettings {
   if (opts.preview) {
     if (opts.dryRun !== undefined) throw usageError('--preview writes nothing already; it cannot be combined with --dry-run');
     const preview = parsePreviewSettings(opts);
-    return { selection: parseSelection(command, resources, opts), dryRun: 'client', output: { kind: 'default' } as OutputFormat, fieldManager: DEFAULT_FIELD_MANAGER, preview };
+    return { selection: parseSelection(command, resources, opts), dryRun: 'client', output: { kind: 'default' } as OutputFormat, fieldManager: DEFAULT_FIELD_MANAGER, gitops: 'ignore', preview };
   }
   if (opts.featureGates !== undefined) throw usageError('--feature-gates only goes with --preview');
   const output = parseOutputFormat(opts.output, ['json', 'yaml', 'name', 'jsonpath']);
   const dryRun = parseDryRun(opts.dryRun);
   const fieldManager = fieldManagerFlag(opts.fieldManager, DEFAULT_FIELD_MANAGER);
+  const gitops = gitopsModeFlag(opts.gitops);
   const selection = parseSelection(command, resources, opts);
   if (selection.local && dryRun === 'server') throw usageError('--local cannot be combined with --dry-run=server (nothing is sent with --local)');
-  return { selection, dryRun, output, fieldManager };
+  return { selection, dryRun, output, fieldManager, gitops };
 }
 
 /** -c/--containers: a name or `*`, never empty. */

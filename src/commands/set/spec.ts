@@ -5,17 +5,18 @@ import { lazyAction } from '../lazy';
 import { collect } from '../collect';
 import { subcommandFilter } from '../subcommands';
 import { PREVIEW_HELP } from '../preview/help';
+import { writeFlags } from '../gitops-help';
 
 function commonFlags(cmd: KruiseCommand, labelSelector = true): KruiseCommand {
   cmd.option('-f, --filename <file>', 'the objects to change, from a YAML/JSON file, folder or - (repeatable)', collect);
   // kubectl's set serviceaccount and set selector have no -l
   if (labelSelector) cmd.option('-l, --selector <selector>', 'change every object of TYPE matching this label selector');
-  return cmd
+  cmd
     .option('--all', 'change every object of TYPE in the namespace')
     .option('--local', 'edit the -f manifests offline and print them; no cluster is contacted')
     .option('--dry-run [strategy]', 'none, client (compute and print, send nothing) or server (dryRun=All); bare flag = client; use --dry-run=VALUE')
-    .option('-o, --output <format>', 'print the resulting objects: json, yaml, name or jsonpath=TEMPLATE')
-    .option('--field-manager <name>', 'field manager recorded for the change', 'kubectl-kruise');
+    .option('-o, --output <format>', 'print the resulting objects: json, yaml, name or jsonpath=TEMPLATE');
+  return writeFlags(cmd, 'kubectl-set');
 }
 
 /** --preview and the gates it reads (set image|env|resources). */

@@ -10,6 +10,7 @@ import { ApiError, qualifiedResource } from './errors';
 import { annotationsSizeCause, checkStoredSize } from './object-limits';
 import { applyJsonPatch } from './patch/json-patch';
 import { mergePatch } from '../../lib/json-patch';
+import { applyConflicts, managerFromUserAgent, recordManagedFields } from '../../kruise/gitops/record';
 import { applyStrategicMergePatch } from './patch/strategic-merge';
 import type { ResourceRegistry } from './registry';
 import type { ApiRequest, ResourcePath, Verb } from './request';
@@ -229,6 +230,7 @@ export class ResourceHandler {
     if (type.group === 'authorization.k8s.io' || type.group === 'authentication.k8s.io') return this.review(r, type, body);
     const dryRun = dryRunOf(r);
     const obj = this.prepareIncoming(r, p, type, version, body, r.warnings);
+    this.attribute(r, obj, undefined, body as KubeObject, 'Update');
     const created = this.ctx.store.createRef(this.gr(type), obj, { fromApi: true, dryRun, requestVersion: version.name, requestObject: asRequested.get(obj) });
     r.sendJson(201, convertTo(type, created, version.name));
   }
@@ -252,8 +254,44 @@ export class ResourceHandler {
         causes: [{ reason: 'FieldValueInvalid', field: 'metadata.resourceVersion', message: 'Invalid value: 0x0: must be specified for an update' }],
       });
     }
+    this.attribute(r, obj, convertTo(type, exists, version.name), body as KubeObject, 'Update');
     const updated = this.ctx.store.updateRef(this.gr(type), obj, { fromApi: true, dryRun, requestVersion: version.name, requestObject: asRequested.get(obj) });
     r.sendJson(200, convertTo(type, updated, version.name));
+  }
+
+  /** An apply without ?force=true that changes another manager's fields: 409 naming each, as the API server answers. */
+  private refuseApplyConflicts(r: ApiRequest, type: ResourceType, before: KubeObject, after: KubeObject, applied: KubeObject): void {
+    const manager = r.query('fieldManager') ?? managerFromUserAgent(r.req.headers['user-agent']);
+    const conflicts = applyConflicts(before, after, applied, manager);
+    if (conflicts.length === 0) return;
+    const lines = conflicts.map((c) => `conflict with "${c.manager}"${c.apiVersion ? ` using ${c.apiVersion}` : ''}: ${c.field}`);
+    const message = conflicts.length === 1 ? `Apply failed with 1 conflict: ${lines[0]}` : `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
+    throw new ApiError(409, 'Conflict', message, {
+      name: before.metadata.name,
+      group: type.group,
+      kind: type.resource,
+      causes: conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with "${c.manager}"${c.apiVersion ? ` using ${c.apiVersion}` : ''}`, field: c.field })),
+    });
+  }
+
+  /**
+   * metadata.managedFields after this write, as the API server records them: the manager is
+   * ?fieldManager= or the User-Agent's first word; an apply patch is an Apply, the rest Updates.
+   */
+  private attribute(r: ApiRequest, obj: KubeObject, before: KubeObject | undefined, after: KubeObject, operation: 'Apply' | 'Update', applied?: KubeObject): void {
+    const who = {
+      manager: r.query('fieldManager') ?? managerFromUserAgent(r.req.headers['user-agent']),
+      operation,
+      apiVersion: typeof after.apiVersion === 'string' && after.apiVersion ? after.apiVersion : (before?.apiVersion ?? ''),
+      time: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    };
+    const managedFields = recordManagedFields(before, after, who, applied);
+    for (const o of [obj, asRequested.get(obj)]) {
+      if (!o) continue;
+      // An empty list tells the store nobody owns anything any more (absent would keep the old entries).
+      if (managedFields.length || before) o.metadata.managedFields = managedFields;
+      else delete o.metadata.managedFields;
+    }
   }
 
   /**
@@ -310,6 +348,7 @@ export class ResourceHandler {
       if (ct === 'application/apply-patch+yaml') {
         const patched = this.applyPatch(r, type, { apiVersion: groupVersion(type.group, version.name), kind: type.kind, metadata: { name: p.name, namespace: p.namespace } }, text);
         const obj = this.prepareIncoming(r, p, type, version, patched, r.warnings);
+        this.attribute(r, obj, undefined, patched, 'Apply', parse(text) as KubeObject);
         const created = this.ctx.store.createRef(this.gr(type), obj, { fromApi: true, dryRun, requestVersion: version.name, requestObject: asRequested.get(obj) });
         r.sendJson(201, convertTo(type, created, version.name));
         return;
@@ -320,6 +359,9 @@ export class ResourceHandler {
     const patched = this.applyPatch(r, type, current, text);
     if (this.ctx.injectConflict()) throw ApiError.conflict(type.group, type.resource, p.name!);
     const obj = this.prepareIncoming(r, p, type, version, patched, r.warnings);
+    const apply = ct === 'application/apply-patch+yaml';
+    if (apply && r.query('force') !== 'true') this.refuseApplyConflicts(r, type, convertTo(type, stored, version.name), patched, parse(text) as KubeObject);
+    this.attribute(r, obj, convertTo(type, stored, version.name), patched, apply ? 'Apply' : 'Update', apply ? (parse(text) as KubeObject) : undefined);
     const updated = this.ctx.store.updateRef(this.gr(type), obj, { fromApi: true, dryRun, requestVersion: version.name, requestObject: asRequested.get(obj) });
     r.sendJson(200, convertTo(type, updated, version.name));
   }

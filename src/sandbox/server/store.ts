@@ -323,6 +323,10 @@ export class MemoryStore implements Store {
     if (type.namespaced) nm.namespace = old.metadata.namespace;
     else delete nm.namespace;
     nm.uid = old.metadata.uid;
+    // A write that says nothing of managedFields (a controller's) leaves the recorded ownership as it
+    // was; an empty list (the API handler found no owner left) removes it.
+    if (nm.managedFields === undefined && old.metadata.managedFields !== undefined) nm.managedFields = old.metadata.managedFields;
+    if (Array.isArray(nm.managedFields) && nm.managedFields.length === 0) delete nm.managedFields;
     nm.creationTimestamp = old.metadata.creationTimestamp;
     nm.generation = old.metadata.generation;
     if (old.metadata.deletionTimestamp) nm.deletionTimestamp = old.metadata.deletionTimestamp;

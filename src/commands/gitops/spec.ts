@@ -1,0 +1,32 @@
+// `gitops export`: flags and help only; the implementation loads lazily (run.ts).
+import type { KruiseCommand } from '../../cli/help';
+import type { CommandContext } from '../../cli/context';
+import { lazyAction } from '../lazy';
+
+export function registerGitOps(program: KruiseCommand, ctx: CommandContext, shallow = false): void {
+  const p = ctx.programName;
+  const gitops = program.command('gitops').description('health checks for GitOps tools (Argo CD), generated from the rules of our rollout gate').helpCommand(false);
+  if (shallow) return;
+  gitops
+    .command('export')
+    .description('print Argo CD health checks (Lua) for CloneSet, Advanced StatefulSet, Advanced DaemonSet and Kruise Rollout: an argocd-cm patch, or Argo CD\'s folder layout with --out-dir')
+    .usage('--for=argocd [--kinds KIND,...] [--out-dir DIR]')
+    .option('--for <tool>', 'argocd (Flux healthCheckExprs are not generated yet)')
+    .option('--kinds <kinds>', 'comma-separated kinds: cloneset, asts, ads, rollout (default: all)')
+    .option('--out-dir <dir>', 'write DIR/<group>/<Kind>/health.lua, health_test.yaml, testdata/*.yaml and actions/ (Argo CD\'s resource_customizations layout) instead of printing the argocd-cm patch')
+    .notes(`
+      The scripts give the verdict of \`rollout status\` (and of \`rollout status rollout/NAME\`) as Argo CD health, from the
+      object alone: done (exit 0) → Healthy; failed or cancelled (exit 1) → Degraded; not yet (exit 4) → Progressing, or
+      Suspended when only a person moves it on (a paused CloneSet or Rollout, a step waiting for approval; a timed step
+      pause stays Progressing). CloneSet and Advanced StatefulSet v1alpha1 and v1beta1, Advanced DaemonSet; Rollout v1alpha1 and v1beta1, canary and blue-green.
+      Resource actions pause and resume write the field \`rollout pause|resume\` writes (resource.customizations.actions.*).
+      Exit codes: 0 written, 1 a file could not be written, 2 bad flags.`)
+    .examples(`
+      # Add the health checks to Argo CD
+      ${p} gitops export --for=argocd > kruise-health.yaml
+      kubectl -n argocd patch configmap argocd-cm --type merge --patch-file kruise-health.yaml
+
+      # Argo CD's resource_customizations layout, with tests, for the CloneSet only
+      ${p} gitops export --for=argocd --kinds cloneset --out-dir resource_customizations`)
+    .action(lazyAction(ctx, () => import('./run')));
+}

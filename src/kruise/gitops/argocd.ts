@@ -1,0 +1,157 @@
+// What `gitops export --for=argocd` writes: the health scripts as an argocd-cm patch
+// (resource.customizations.health.<group>_<Kind>), or Argo CD's resource_customizations layout
+// (<group>/<Kind>/health.lua, health_test.yaml, testdata/*.yaml, actions/) for a fork or an upstream PR.
+// Actions: pause and resume (the field `rollout pause|resume` writes).
+import { CLONESET_HEALTH_LUA } from './lua/cloneset';
+import { ROLLOUT_HEALTH_LUA } from './lua/rollout';
+import { ADVANCED_DAEMONSET_STATES, ADVANCED_STATEFULSET_STATES, CLONESET_STATES, ROLLOUT_STATES, type HealthState } from './states';
+import { ADVANCED_DAEMONSET_HEALTH_LUA } from './lua/advanced-daemonset';
+import { advancedDaemonSetAdapter } from '../workloads/advanced-daemonset';
+import { ADVANCED_STATEFULSET_HEALTH_LUA } from './lua/advanced-statefulset';
+import { advancedStatefulSetAdapter } from '../workloads/advanced-statefulset';
+import { ADVANCED_DAEMONSET_ACTIONS, ADVANCED_STATEFULSET_ACTIONS, CLONESET_ACTIONS, ROLLOUT_ACTIONS, type LuaActions } from './lua/actions';
+import { cloneSetAdapter } from '../workloads/cloneset';
+import { readRollout } from '../rollout/read';
+import { mergePatch } from '../../lib/json-patch';
+import type { KubeObject } from '../types';
+
+export interface HealthKind {
+  /** What --kinds takes. */
+  names: readonly string[];
+  group: string;
+  kind: string;
+  lua: string;
+  states: readonly HealthState[];
+  actions: LuaActions;
+  /** Whether the object is paused, and the object `rollout pause|resume` makes of it (action tests). */
+  paused: (obj: KubeObject) => boolean;
+  withPaused: (obj: KubeObject, paused: boolean) => KubeObject;
+}
+
+type Json = Parameters<typeof mergePatch>[0];
+const merged = (obj: KubeObject, patch: unknown): KubeObject => mergePatch(structuredClone(obj) as unknown as Json, patch as Json) as unknown as KubeObject;
+
+export const HEALTH_KINDS: readonly HealthKind[] = [
+  {
+    names: ['cloneset', 'clonesets', 'clone'],
+    group: 'apps.kruise.io',
+    kind: 'CloneSet',
+    lua: CLONESET_HEALTH_LUA,
+    states: CLONESET_STATES,
+    actions: CLONESET_ACTIONS,
+    paused: (o) => cloneSetAdapter.paused(o),
+    withPaused: (o, p) => merged(o, cloneSetAdapter.pausePatch(o, p)),
+  },
+  {
+    names: ['asts', 'advancedstatefulset', 'statefulset.apps.kruise.io'],
+    group: 'apps.kruise.io',
+    kind: 'StatefulSet',
+    lua: ADVANCED_STATEFULSET_HEALTH_LUA,
+    states: ADVANCED_STATEFULSET_STATES,
+    actions: ADVANCED_STATEFULSET_ACTIONS,
+    paused: (o) => advancedStatefulSetAdapter.paused(o),
+    withPaused: (o, p) => merged(o, advancedStatefulSetAdapter.pausePatch(o, p)),
+  },
+  {
+    names: ['ads', 'advanceddaemonset', 'daemonset.apps.kruise.io'],
+    group: 'apps.kruise.io',
+    kind: 'DaemonSet',
+    lua: ADVANCED_DAEMONSET_HEALTH_LUA,
+    states: ADVANCED_DAEMONSET_STATES,
+    actions: ADVANCED_DAEMONSET_ACTIONS,
+    paused: (o) => advancedDaemonSetAdapter.paused(o),
+    withPaused: (o, p) => merged(o, advancedDaemonSetAdapter.pausePatch(o, p)),
+  },
+  {
+    names: ['rollout', 'rollouts', 'ro'],
+    group: 'rollouts.kruise.io',
+    kind: 'Rollout',
+    lua: ROLLOUT_HEALTH_LUA,
+    states: ROLLOUT_STATES,
+    actions: ROLLOUT_ACTIONS,
+    paused: (o) => readRollout(o).paused,
+    withPaused: (o, p) => merged(o, { spec: { strategy: { paused: p } } }),
+  },
+];
+
+/** The kinds --kinds names (all when none), or the names it does not know. */
+export function selectHealthKinds(names: readonly string[]): { kinds: HealthKind[]; unknown: string[] } {
+  if (names.length === 0) return { kinds: [...HEALTH_KINDS], unknown: [] };
+  const kinds: HealthKind[] = [];
+  const unknown: string[] = [];
+  for (const raw of names) {
+    const name = raw.trim().toLowerCase();
+    const k = HEALTH_KINDS.find((h) => h.names.includes(name) || `${h.kind.toLowerCase()}.${h.group}` === name);
+    if (!k) unknown.push(raw);
+    else if (!kinds.includes(k)) kinds.push(k);
+  }
+  return { kinds, unknown };
+}
+
+/** `resource.customizations.health.apps.kruise.io_CloneSet` */
+export function healthKey(k: HealthKind): string {
+  return `resource.customizations.health.${k.group}_${k.kind}`;
+}
+
+/** `resource.customizations.actions.apps.kruise.io_CloneSet` */
+export function actionsKey(k: HealthKind): string {
+  return `resource.customizations.actions.${k.group}_${k.kind}`;
+}
+
+/** The value of actionsKey in argocd-cm: discovery.lua and the definitions. */
+function actionsValue(k: HealthKind): unknown {
+  return { 'discovery.lua': `${k.actions.discovery}\n`, definitions: k.actions.actions.map((a) => ({ name: a.name, 'action.lua': `${a.lua}\n` })) };
+}
+
+/** actions/: discovery.lua, <name>/action.lua, action_test.yaml and its testdata (one running and one paused state). */
+function actionFiles(k: HealthKind, dir: string, toYaml: (value: unknown) => string): ExportFile[] {
+  const files: ExportFile[] = [{ path: `${dir}/actions/discovery.lua`, content: `${k.actions.discovery}\n` }];
+  for (const a of k.actions.actions) files.push({ path: `${dir}/actions/${a.name}/action.lua`, content: `${a.lua}\n` });
+  const running = k.states.find((s) => !k.paused(s.object)) ?? k.states[0]!;
+  const inputs = [
+    { name: 'running', object: running.object },
+    { name: 'paused', object: k.withPaused(running.object, true) },
+  ];
+  const discoveryTests = inputs.map((i) => ({
+    inputPath: `testdata/${i.name}.yaml`,
+    result: k.actions.actions.map((a) => ({ name: a.name, disabled: (a.name === 'pause') === k.paused(i.object) })),
+  }));
+  const actionTests = [
+    { action: 'pause', inputPath: 'testdata/running.yaml', expectedOutputPath: 'testdata/paused.yaml' },
+    { action: 'resume', inputPath: 'testdata/paused.yaml', expectedOutputPath: 'testdata/resumed.yaml' },
+  ];
+  files.push({ path: `${dir}/actions/action_test.yaml`, content: toYaml({ discoveryTests, actionTests }) });
+  for (const i of inputs) files.push({ path: `${dir}/actions/testdata/${i.name}.yaml`, content: toYaml(i.object) });
+  files.push({ path: `${dir}/actions/testdata/resumed.yaml`, content: toYaml(k.withPaused(inputs[1]!.object, false)) });
+  return files;
+}
+
+export interface ExportFile {
+  path: string;
+  content: string;
+}
+
+/** Argo CD's layout: <group>/<Kind>/health.lua, health_test.yaml, testdata/<state>.yaml. */
+export function argocdFiles(kinds: readonly HealthKind[], toYaml: (value: unknown) => string): ExportFile[] {
+  const files: ExportFile[] = [];
+  for (const k of kinds) {
+    const dir = `${k.group}/${k.kind}`;
+    files.push({ path: `${dir}/health.lua`, content: `${k.lua.trimEnd()}\n` });
+    const tests = k.states.map((s) => ({ healthStatus: { status: s.status, message: s.message }, inputPath: `testdata/${s.name}.yaml` }));
+    files.push({ path: `${dir}/health_test.yaml`, content: toYaml({ tests }) });
+    for (const s of k.states) files.push({ path: `${dir}/testdata/${s.name}.yaml`, content: toYaml(s.object) });
+    files.push(...actionFiles(k, dir, toYaml));
+  }
+  return files;
+}
+
+/** The argocd-cm patch (kubectl -n argocd patch configmap argocd-cm --type merge --patch-file FILE). */
+export function argocdConfigMapPatch(kinds: readonly HealthKind[], toYaml: (value: unknown) => string): string {
+  const data: Record<string, string> = {};
+  for (const k of kinds) {
+    data[healthKey(k)] = `${k.lua.trimEnd()}\n`;
+    data[actionsKey(k)] = toYaml(actionsValue(k));
+  }
+  const header = '# Argo CD health checks generated by kubectl-kruise from its rollout gate.\n# kubectl -n argocd patch configmap argocd-cm --type merge --patch-file THIS_FILE\n';
+  return `${header}${toYaml({ data })}`;
+}

@@ -1,0 +1,83 @@
+// `gitops export --for=argocd`: the argocd-cm patch, and Argo CD's folder layout whose own tests
+// (health_test.yaml over testdata/) pass when the exported health.lua runs in lua5.1, as Argo CD's
+// resource_customizations test runner would run them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { runCli } from '../helpers/cli';
+import { runHealthScript, runLuaScript } from '../helpers/lua';
+
+test('default: an argocd-cm merge patch with resource.customizations.health|actions.<group>_<Kind> for CloneSet, Advanced StatefulSet, Advanced DaemonSet and Rollout', async () => {
+  const r = await runCli(['gitops', 'export', '--for=argocd']);
+  assert.equal(r.code, 0, r.stderr);
+  const patch = parse(r.stdout) as { data: Record<string, string> };
+  assert.deepEqual(Object.keys(patch.data), [
+    'resource.customizations.health.apps.kruise.io_CloneSet',
+    'resource.customizations.actions.apps.kruise.io_CloneSet',
+    'resource.customizations.health.apps.kruise.io_StatefulSet',
+    'resource.customizations.actions.apps.kruise.io_StatefulSet',
+    'resource.customizations.health.apps.kruise.io_DaemonSet',
+    'resource.customizations.actions.apps.kruise.io_DaemonSet',
+    'resource.customizations.health.rollouts.kruise.io_Rollout',
+    'resource.customizations.actions.rollouts.kruise.io_Rollout',
+  ]);
+  const actions = parse(patch.data['resource.customizations.actions.apps.kruise.io_CloneSet']!) as { 'discovery.lua': string; definitions: Array<{ name: string; 'action.lua': string }> };
+  assert.deepEqual(actions.definitions.map((d) => d.name), ['pause', 'resume']);
+  const [paused] = runLuaScript(actions.definitions[0]!['action.lua'], [{ apiVersion: 'apps.kruise.io/v1beta1', kind: 'CloneSet', metadata: { name: 'x' }, spec: { updateStrategy: { type: 'RollingUpdate' } } }]);
+  assert.deepEqual((paused as any).spec.updateStrategy, { type: 'RollingUpdate', rollingUpdate: { paused: true } });
+  const [health] = runHealthScript(patch.data['resource.customizations.health.apps.kruise.io_CloneSet']!, [
+    { apiVersion: 'apps.kruise.io/v1beta1', kind: 'CloneSet', metadata: { name: 'x', generation: 1 }, spec: { replicas: 1, updateStrategy: { type: 'RollingUpdate', rollingUpdate: { paused: true } } }, status: { observedGeneration: 1, replicas: 1, updatedReplicas: 0 } },
+  ]);
+  assert.equal(health!.status, 'Suspended');
+  const one = await runCli(['gitops', 'export', '--for=argocd', '--kinds', 'rollout']);
+  assert.deepEqual(Object.keys((parse(one.stdout) as { data: object }).data), ['resource.customizations.health.rollouts.kruise.io_Rollout', 'resource.customizations.actions.rollouts.kruise.io_Rollout']);
+});
+
+test('--out-dir: Argo CD\'s layout, and every health_test.yaml case passes with the exported health.lua', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gitops-export-'));
+  try {
+    const r = await runCli(['gitops', 'export', '--for=argocd', '--out-dir', dir]);
+    assert.equal(r.code, 0, r.stderr);
+    for (const [group, kind] of [['apps.kruise.io', 'CloneSet'], ['apps.kruise.io', 'StatefulSet'], ['apps.kruise.io', 'DaemonSet'], ['rollouts.kruise.io', 'Rollout']]) {
+      const base = join(dir, group!, kind!);
+      const tests = (parse(readFileSync(join(base, 'health_test.yaml'), 'utf8')) as { tests: Array<{ healthStatus: { status: string; message: string }; inputPath: string }> }).tests;
+      assert.equal(tests.length, readdirSync(join(base, 'testdata')).length, `${kind}: one test per testdata file`);
+      const statuses = new Set(tests.map((t) => t.healthStatus.status));
+      assert.ok(statuses.has('Healthy') && statuses.has('Progressing') && statuses.has('Suspended'), `${kind}: ${[...statuses].join(', ')}`);
+      const got = runHealthScript(readFileSync(join(base, 'health.lua'), 'utf8'), tests.map((t) => parse(readFileSync(join(base, t.inputPath), 'utf8'))));
+      assert.deepEqual(got, tests.map((t) => t.healthStatus), kind);
+      // actions/action_test.yaml as Argo CD's runner reads it: discovery results and action outputs.
+      const actions = join(base, 'actions');
+      const at = parse(readFileSync(join(actions, 'action_test.yaml'), 'utf8')) as {
+        discoveryTests: Array<{ inputPath: string; result: Array<{ name: string; disabled: boolean }> }>;
+        actionTests: Array<{ action: string; inputPath: string; expectedOutputPath: string }>;
+      };
+      const input = (p: string): unknown => parse(readFileSync(join(actions, p), 'utf8'));
+      const discovered = runLuaScript(readFileSync(join(actions, 'discovery.lua'), 'utf8'), at.discoveryTests.map((t) => input(t.inputPath))) as Array<Record<string, { disabled: boolean }>>;
+      assert.deepEqual(discovered.map((d) => Object.entries(d).map(([name, v]) => ({ name, disabled: v.disabled })).sort((a, b) => (a.name < b.name ? -1 : 1))), at.discoveryTests.map((t) => t.result));
+      assert.deepEqual(new Set(at.discoveryTests.map((t) => JSON.stringify(t.result))).size, 2, `${kind}: a running and a paused input`);
+      for (const t of at.actionTests) {
+        const [out] = runLuaScript(readFileSync(join(actions, t.action, 'action.lua'), 'utf8'), [input(t.inputPath)]);
+        assert.deepEqual(out, input(t.expectedOutputPath), `${kind} ${t.action}`);
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('bad flags are exit 2 and write nothing: no --for, --for=flux (not generated yet), an unknown kind', async () => {
+  for (const [args, message] of [
+    [['gitops', 'export'], /--for is required/],
+    [['gitops', 'export', '--for=flux'], /Flux healthCheckExprs \(CEL\) are not generated yet/],
+    [['gitops', 'export', '--for=argocd', '--kinds', 'cloneset,sidecarset'], /no health check for "sidecarset"; known: cloneset, asts, ads, rollout/],
+  ] as const) {
+    const r = await runCli([...args]);
+    assert.equal(r.code, 2, args.join(' '));
+    assert.match(r.stderr, message);
+    assert.equal(r.stdout, '');
+  }
+});

@@ -1,0 +1,172 @@
+// The Argo CD health scripts we generate are judged against our gate (the oracle): every CloneSet
+// and Kruise Rollout fixture of the repository, run in real lua5.1, must get the status our gate's
+// verdict maps to. A difference is a failure.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { parse, parseAllDocuments } from 'yaml';
+import { evaluateRollout } from '../../../../src/kruise/progress';
+import { cloneSetHealth, rolloutHealth, workloadHealth } from '../../../../src/kruise/gitops/health';
+import { ADVANCED_STATEFULSET_HEALTH_LUA } from '../../../../src/kruise/gitops/lua/advanced-statefulset';
+import { ADVANCED_DAEMONSET_HEALTH_LUA } from '../../../../src/kruise/gitops/lua/advanced-daemonset';
+import { advancedStatefulSetAdapter } from '../../../../src/kruise/workloads/advanced-statefulset';
+import { evaluateRolloutRelease } from '../../../../src/kruise/rollout/gate';
+import { ROLLOUT_HEALTH_LUA } from '../../../../src/kruise/gitops/lua/rollout';
+import { CLONESET_HEALTH_LUA } from '../../../../src/kruise/gitops/lua/cloneset';
+import type { KubeObject } from '../../../../src/kruise/types';
+import { runHealthScript, runLuaScript } from '../../../helpers/lua';
+import { ADVANCED_DAEMONSET_ACTIONS, ADVANCED_STATEFULSET_ACTIONS, CLONESET_ACTIONS, ROLLOUT_ACTIONS } from '../../../../src/kruise/gitops/lua/actions';
+import { advancedDaemonSetAdapter } from '../../../../src/kruise/workloads/advanced-daemonset';
+import { cloneSetAdapter } from '../../../../src/kruise/workloads/cloneset';
+import { readRollout } from '../../../../src/kruise/rollout/read';
+import { mergePatch } from '../../../../src/lib/json-patch';
+import { ADVANCED_DAEMONSET_STATES, ADVANCED_STATEFULSET_STATES, CLONESET_STATES, ROLLOUT_STATES } from '../../../../src/kruise/gitops/states';
+
+const FIXTURES = resolve(import.meta.dirname, '../../../fixtures');
+const NOW = Date.parse('2026-11-29T00:00:00Z');
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).sort().flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? walk(p) : /\.ya?ml$/.test(n) ? [p] : [];
+  });
+}
+
+function fixtureObjects(kind: string, group: string): Array<{ where: string; obj: KubeObject }> {
+  const out: Array<{ where: string; obj: KubeObject }> = [];
+  for (const file of walk(FIXTURES)) {
+    let docs;
+    try {
+      docs = parseAllDocuments(readFileSync(file, 'utf8'));
+    } catch {
+      continue;
+    }
+    if (!Array.isArray(docs)) continue;
+    docs.forEach((doc, i) => {
+      let value: unknown;
+      try {
+        value = doc.toJS();
+      } catch {
+        return;
+      }
+      const items = (value as { kind?: string; items?: unknown[] } | null)?.kind === 'List' ? ((value as { items: unknown[] }).items ?? []) : [value];
+      for (const o of items) {
+        const obj = o as KubeObject | null;
+        if (obj?.kind === kind && typeof obj.apiVersion === 'string' && obj.apiVersion.startsWith(`${group}/`) && obj.metadata) {
+          out.push({ where: `${relative(FIXTURES, file)}#${i}`, obj });
+        }
+      }
+    });
+  }
+  return out;
+}
+
+test('CloneSet (v1alpha1 and v1beta1): the generated Lua gives every fixture the status our gate maps to', () => {
+  const cases = fixtureObjects('CloneSet', 'apps.kruise.io');
+  assert.ok(cases.length >= 40, `fixtures found: ${cases.length}`);
+  assert.ok(cases.some((c) => c.obj.apiVersion === 'apps.kruise.io/v1beta1'), 'v1beta1 objects are among them');
+  const lua = runHealthScript(CLONESET_HEALTH_LUA, cases.map((c) => c.obj));
+  const differences = cases
+    .map((c, i) => ({ where: c.where, gate: evaluateRollout(c.obj, [], NOW).state, want: cloneSetHealth(c.obj, NOW), got: lua[i]!.status, message: lua[i]!.message }));
+  const seen = new Set(lua.map((h) => h.status));
+  for (const status of ['Healthy', 'Progressing', 'Suspended']) assert.ok(seen.has(status), `the fixtures cover ${status}`);
+  assert.deepEqual(differences.filter((d) => d.want !== d.got), []);
+});
+
+test('Advanced StatefulSet (v1alpha1 and v1beta1): the generated Lua gives every fixture the status our gate maps to', () => {
+  const cases = fixtureObjects('StatefulSet', 'apps.kruise.io');
+  assert.ok(cases.length >= 15, `fixtures found: ${cases.length}`);
+  const lua = runHealthScript(ADVANCED_STATEFULSET_HEALTH_LUA, cases.map((c) => c.obj));
+  const differences = cases.map((c, i) => ({ where: c.where, gate: evaluateRollout(c.obj, [], NOW).state, want: workloadHealth(c.obj, NOW), got: lua[i]!.status, message: lua[i]!.message }));
+  const seen = new Set(lua.map((h) => h.status));
+  for (const status of ['Healthy', 'Progressing']) assert.ok(seen.has(status), `the fixtures cover ${status}`);
+  assert.deepEqual(differences.filter((d) => d.want !== d.got), []);
+});
+
+test('Advanced DaemonSet: the generated Lua gives every fixture the status our gate maps to', () => {
+  const cases = fixtureObjects('DaemonSet', 'apps.kruise.io');
+  assert.ok(cases.length >= 10, `fixtures found: ${cases.length}`);
+  const lua = runHealthScript(ADVANCED_DAEMONSET_HEALTH_LUA, cases.map((c) => c.obj));
+  const differences = cases.map((c, i) => ({ where: c.where, gate: evaluateRollout(c.obj, [], NOW).state, want: workloadHealth(c.obj, NOW), got: lua[i]!.status, message: lua[i]!.message }));
+  const seen = new Set(lua.map((h) => h.status));
+  for (const status of ['Healthy', 'Progressing']) assert.ok(seen.has(status), `the fixtures cover ${status}`);
+  assert.deepEqual(differences.filter((d) => d.want !== d.got), []);
+});
+
+test('Kruise Rollout (v1alpha1, v1beta1 canary and blue-green): the generated Lua gives every fixture the status our gate maps to', () => {
+  const cases = fixtureObjects('Rollout', 'rollouts.kruise.io').filter((c) => /^rollouts\.kruise\.io\/v1(alpha|beta)1$/.test(c.obj.apiVersion ?? ''));
+  assert.ok(cases.length >= 30, `fixtures found: ${cases.length}`);
+  assert.ok(cases.some((c) => (c.obj.spec as any)?.strategy?.blueGreen), 'blue-green Rollouts are among them');
+  const lua = runHealthScript(ROLLOUT_HEALTH_LUA, cases.map((c) => c.obj));
+  const differences = cases.map((c, i) => ({ where: c.where, gate: evaluateRolloutRelease(c.obj, undefined, NOW).state, want: rolloutHealth(c.obj, NOW), got: lua[i]!.status, message: lua[i]!.message }));
+  const seen = new Set(lua.map((h) => h.status));
+  for (const status of ['Healthy', 'Progressing', 'Suspended']) assert.ok(seen.has(status), `the fixtures cover ${status}`);
+  assert.deepEqual(differences.filter((d) => d.want !== d.got), []);
+});
+
+// The defects of Argo CD's own scripts the issue names: our verdict, by the gate and by the Lua.
+const DEFECTS: Array<[file: string, health: string]> = [
+  ['cloneset-updated-not-available.yaml', 'Progressing'],
+  ['cloneset-v1beta1-partition-done.yaml', 'Healthy'],
+  ['cloneset-v1beta1-paused.yaml', 'Suspended'],
+  ['cloneset-old-kruise-done.yaml', 'Healthy'],
+  ['rollout-canary-timed-pause.yaml', 'Progressing'],
+  ['rollout-canary-approval.yaml', 'Suspended'],
+  ['rollout-bluegreen-timed-pause.yaml', 'Progressing'],
+  ['rollout-bluegreen-approval.yaml', 'Suspended'],
+  ['rollout-cancelled.yaml', 'Degraded'],
+];
+
+test('Argo CD\'s defects (updated-but-unavailable CloneSet, v1beta1 paths, blue-green status, timed pause as Suspended): our status, gate and Lua alike', () => {
+  for (const [file, health] of DEFECTS) {
+    const obj = parse(readFileSync(join(FIXTURES, 'gitops/argocd', file), 'utf8')) as KubeObject;
+    const isRollout = obj.kind === 'Rollout';
+    const gate = isRollout ? rolloutHealth(obj, NOW) : cloneSetHealth(obj, NOW);
+    const [lua] = runHealthScript(isRollout ? ROLLOUT_HEALTH_LUA : CLONESET_HEALTH_LUA, [obj]);
+    assert.deepEqual([file, gate, lua!.status], [file, health, health]);
+  }
+});
+
+test('the table of states export writes as testdata: the gate gives each its status, lua5.1 its status and message', () => {
+  for (const [states, lua, gate] of [[CLONESET_STATES, CLONESET_HEALTH_LUA, cloneSetHealth], [ADVANCED_STATEFULSET_STATES, ADVANCED_STATEFULSET_HEALTH_LUA, workloadHealth], [ADVANCED_DAEMONSET_STATES, ADVANCED_DAEMONSET_HEALTH_LUA, workloadHealth], [ROLLOUT_STATES, ROLLOUT_HEALTH_LUA, rolloutHealth]] as const) {
+    const got = runHealthScript(lua, states.map((s) => s.object));
+    assert.deepEqual(
+      states.map((s, i) => [s.name, gate(s.object, NOW), got[i]!.status, got[i]!.message]),
+      states.map((s) => [s.name, s.status, s.status, s.message]),
+    );
+  }
+});
+
+/** A Lua table cannot tell an empty list from an empty map: compare with empty lists as maps. */
+function luaShaped(value: unknown): unknown {
+  if (Array.isArray(value)) return value.length === 0 ? {} : value.map(luaShaped);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => [k, luaShaped(v)]));
+  return value;
+}
+
+test('actions pause/resume: the field our rollout pause|resume writes, nothing else; offered only when they change something', () => {
+  const kinds = [
+    { cases: fixtureObjects('CloneSet', 'apps.kruise.io'), actions: CLONESET_ACTIONS, paused: (o: KubeObject) => cloneSetAdapter.paused(o), patch: (o: KubeObject, p: boolean) => cloneSetAdapter.pausePatch(o, p) },
+    { cases: fixtureObjects('StatefulSet', 'apps.kruise.io'), actions: ADVANCED_STATEFULSET_ACTIONS, paused: (o: KubeObject) => advancedStatefulSetAdapter.paused(o), patch: (o: KubeObject, p: boolean) => advancedStatefulSetAdapter.pausePatch(o, p) },
+    { cases: fixtureObjects('DaemonSet', 'apps.kruise.io'), actions: ADVANCED_DAEMONSET_ACTIONS, paused: (o: KubeObject) => advancedDaemonSetAdapter.paused(o), patch: (o: KubeObject, p: boolean) => advancedDaemonSetAdapter.pausePatch(o, p) },
+    {
+      cases: fixtureObjects('Rollout', 'rollouts.kruise.io').filter((c) => /^rollouts\.kruise\.io\/v1(alpha|beta)1$/.test(c.obj.apiVersion ?? '')),
+      actions: ROLLOUT_ACTIONS,
+      paused: (o: KubeObject) => readRollout(o).paused,
+      patch: (_o: KubeObject, p: boolean) => ({ spec: { strategy: { paused: p } } }),
+    },
+  ];
+  for (const k of kinds) {
+    const objects = k.cases.map((c) => c.obj);
+    const discovered = runLuaScript(k.actions.discovery, objects) as Array<Record<string, { disabled: boolean }>>;
+    assert.deepEqual(discovered.map((d) => [d.pause!.disabled, d.resume!.disabled]), objects.map((o) => [k.paused(o), !k.paused(o)]));
+    for (const action of k.actions.actions) {
+      const paused = action.name === 'pause';
+      const got = runLuaScript(action.lua, objects);
+      const want = objects.map((o) => luaShaped(mergePatch(structuredClone(o) as never, k.patch(o, paused) as never)));
+      assert.deepEqual(got.map((o, i) => [k.cases[i]!.where, k.paused(o as KubeObject)]), k.cases.map((c) => [c.where, paused]));
+      assert.deepEqual(got, want, action.name);
+    }
+  }
+});
