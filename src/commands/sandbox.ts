@@ -20,8 +20,8 @@ export interface SandboxCommandOptions {
   /** --tls-san, repeatable. */
   tlsSan?: string[];
   requireClientCert?: boolean;
-  /** --user, repeatable. */
-  user?: string[];
+  /** --token-user, repeatable. */
+  tokenUser?: string[];
   kubeconfigOut: string;
   auditLog?: string;
   faults?: string;
@@ -46,10 +46,10 @@ export async function run(ctx: CommandContext, args: string[], opts: SandboxComm
   const kruise = parseKruiseRelease(opts.kruise);
   if (!kruise) throw usageError(`invalid value "${opts.kruise}" for --kruise: use v1.3, v1.8, v1.9 or master`);
   const readyDelayMs = parseDuration(opts.readyDelay, '--ready-delay');
-  if (!opts.tls && (opts.tlsSan?.length || opts.requireClientCert || opts.user?.length)) throw usageError(`${opts.tlsSan?.length ? '--tls-san' : opts.user?.length ? '--user' : '--require-client-cert'} needs --tls`);
-  for (const name of opts.user ?? []) {
+  if (!opts.tls && (opts.tlsSan?.length || opts.requireClientCert || opts.tokenUser?.length)) throw usageError(`${opts.tlsSan?.length ? '--tls-san' : opts.tokenUser?.length ? '--token-user' : '--require-client-cert'} needs --tls`);
+  for (const name of opts.tokenUser ?? []) {
     if (!/^[a-z0-9]([a-z0-9.-]{0,61}[a-z0-9])?$/.test(name) || name === 'admin' || name === 'viewer' || name === 'kruise-sandbox' || name === 'kruise-sandbox-admin') {
-      throw usageError(`invalid value "${name}" for --user: a lowercase name (letters, digits, "-" and "."), not admin, viewer or kruise-sandbox`);
+      throw usageError(`invalid value "${name}" for --token-user: a lowercase name (letters, digits, "-" and "."), not admin, viewer or kruise-sandbox`);
     }
   }
   for (const name of opts.tlsSan ?? []) {
@@ -103,7 +103,7 @@ export async function run(ctx: CommandContext, args: string[], opts: SandboxComm
   const { startSandbox, writeFileAtomic } = await import('../sandbox/index');
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
-    sandbox = await startSandbox({ port, nodes, kruise, crdsDirs: opts.crds, kruiseRollout, tls: Boolean(opts.tls), tlsSans: opts.tlsSan, requireClientCert: opts.requireClientCert, users: opts.user, auditLog: opts.auditLog, faults, readyDelayMs, featureGates });
+    sandbox = await startSandbox({ port, nodes, kruise, crdsDirs: opts.crds, kruiseRollout, tls: Boolean(opts.tls), tlsSans: opts.tlsSan, requireClientCert: opts.requireClientCert, users: opts.tokenUser, auditLog: opts.auditLog, faults, readyDelayMs, featureGates });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE') throw usageError(`--port ${port}: address already in use`);
@@ -118,7 +118,7 @@ export async function run(ctx: CommandContext, args: string[], opts: SandboxComm
   out.write('  kubectl get nodes\n');
   out.write(`  ${ctx.programName} rollout status cloneset/web\n`);
   if (opts.tls) out.write('  kubectl --context viewer get pods   # read-only user\n');
-  for (const name of opts.user ?? []) out.write(`  kubectl --context ${name} auth can-i get pods   # authorized by the RBAC objects you create\n`);
+  for (const name of opts.tokenUser ?? []) out.write(`  kubectl --context ${name} auth can-i get pods   # authorized by the RBAC objects you create\n`);
   out.write('\nPress Ctrl-C to stop.\n');
 
   // A bug in one simulated controller must not take the whole cluster (and every test using it) down.

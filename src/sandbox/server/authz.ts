@@ -1,5 +1,5 @@
 // Who may do what on the sandbox: everyone without --tls; under --tls the admin everything, the `viewer`
-// only get, list and watch (and its own access reviews), and each --user by the RBAC objects stored in the
+// only get, list and watch (and its own access reviews), and each --token-user by the RBAC objects stored in the
 // sandbox, as kube-apiserver's RBAC authorizer decides (rbac.ts).
 import { authorize, forbiddenMessage, type Decision, type Policy, type RequestAttributes } from './rbac';
 import type { MemoryStore } from './store';

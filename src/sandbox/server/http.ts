@@ -1,5 +1,5 @@
 // The request pipeline of the sandbox API server: audit, authentication (bearer tokens
-// under --tls), authorization (the read-only `viewer`; RBAC for each --user: authz.ts), injected faults,
+// under --tls), authorization (the read-only `viewer`; RBAC for each --token-user: authz.ts), injected faults,
 // then routing to health, version, discovery, OpenAPI or the resource handler.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { aggregatedDiscovery, apiGroupDoc, apiGroupList, apiResourceList, apiVersions, wantsAggregated } from './discovery';
