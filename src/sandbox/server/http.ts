@@ -9,6 +9,7 @@ import { OpenApiDocs } from './openapi';
 import type { ResourceRegistry } from './registry';
 import { ApiRequest, parseResourcePath, verbOf, type AuditRecord } from './request';
 import { ResourceHandler } from './resource-handler';
+import { serviceProxy } from './service-proxy';
 import type { MemoryStore } from './store';
 import type { PodLogSource } from '../store-api';
 import { authorizeRequest, forbiddenMessage, type AuthConfig } from './authz';
@@ -146,6 +147,7 @@ export function createRequestHandler(opts: HttpOptions): (req: IncomingMessage, 
     const injected = opts.faults.errorFor(verb);
     if (injected) throw injected;
 
+    if (p.group === '' && p.resource === 'services' && p.subresource === 'proxy' && p.name && p.namespace) return serviceProxy(r, opts.store, p.namespace, p.name);
     await resources.handle(r, p, verb);
   };
 
