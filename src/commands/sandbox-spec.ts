@@ -17,6 +17,7 @@ export function registerSandbox(program: KruiseCommand, ctx: CommandContext): vo
     .option('--tls', 'serve HTTPS with a generated CA and bearer tokens; adds a read-only "viewer" context')
     .option('--tls-san <name>', 'with --tls: another DNS name or IP address the server certificate is valid for (besides 127.0.0.1 and localhost); repeatable', collect)
     .option('--require-client-cert', 'with --tls: the TLS handshake requires a client certificate signed by the sandbox CA (as a server or load balancer set to require one does); each kubeconfig user gets one, beside its token')
+    .option('--token-user <name>', 'with --tls: another user, with a bearer token and a kubeconfig context of its name, whose requests the Roles, ClusterRoles, RoleBindings and ClusterRoleBindings created in the sandbox authorize, as kube\'s RBAC authorizer does; repeatable', collect)
     .option('--kubeconfig-out <file>', 'where to write the kubeconfig (written once the server is ready)', 'kruise-sandbox.kubeconfig')
     .option('--audit-log <file>', 'append one JSON line per request to this file')
     .option('--faults <file>', 'YAML file of injected faults: latencyMs, errorRate, dropWatchAfterEvents, expireResourceVersionsAfter, conflictEveryNthUpdate, seed')

@@ -20,6 +20,8 @@ export interface SandboxCommandOptions {
   /** --tls-san, repeatable. */
   tlsSan?: string[];
   requireClientCert?: boolean;
+  /** --token-user, repeatable. */
+  tokenUser?: string[];
   kubeconfigOut: string;
   auditLog?: string;
   faults?: string;
@@ -52,7 +54,12 @@ export async function run(ctx: CommandContext, args: string[], opts: SandboxComm
   } catch (err) {
     throw usageError((err as Error).message);
   }
-  if (!opts.tls && (opts.tlsSan?.length || opts.requireClientCert)) throw usageError(`${opts.tlsSan?.length ? '--tls-san' : '--require-client-cert'} needs --tls`);
+  if (!opts.tls && (opts.tlsSan?.length || opts.requireClientCert || opts.tokenUser?.length)) throw usageError(`${opts.tlsSan?.length ? '--tls-san' : opts.tokenUser?.length ? '--token-user' : '--require-client-cert'} needs --tls`);
+  for (const name of opts.tokenUser ?? []) {
+    if (!/^[a-z0-9]([a-z0-9.-]{0,61}[a-z0-9])?$/.test(name) || name === 'admin' || name === 'viewer' || name === 'kruise-sandbox' || name === 'kruise-sandbox-admin') {
+      throw usageError(`invalid value "${name}" for --token-user: a lowercase name (letters, digits, "-" and "."), not admin, viewer or kruise-sandbox`);
+    }
+  }
   for (const name of opts.tlsSan ?? []) {
     const { isIP } = await import('node:net');
     if (!isIP(name) && !/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(name)) {
@@ -104,7 +111,7 @@ export async function run(ctx: CommandContext, args: string[], opts: SandboxComm
   const { startSandbox, writeFileAtomic } = await import('../sandbox/index');
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
-    sandbox = await startSandbox({ port, nodes, kruise, crdsDirs: opts.crds, kruiseRollout, tls: Boolean(opts.tls), tlsSans: opts.tlsSan, requireClientCert: opts.requireClientCert, auditLog: opts.auditLog, faults, readyDelayMs, crashBackoff, featureGates });
+    sandbox = await startSandbox({ port, nodes, kruise, crdsDirs: opts.crds, kruiseRollout, tls: Boolean(opts.tls), tlsSans: opts.tlsSan, requireClientCert: opts.requireClientCert, users: opts.tokenUser, auditLog: opts.auditLog, faults, readyDelayMs, crashBackoff, featureGates });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE') throw usageError(`--port ${port}: address already in use`);
@@ -119,6 +126,7 @@ export async function run(ctx: CommandContext, args: string[], opts: SandboxComm
   out.write('  kubectl get nodes\n');
   out.write(`  ${ctx.programName} rollout status cloneset/web\n`);
   if (opts.tls) out.write('  kubectl --context viewer get pods   # read-only user\n');
+  for (const name of opts.tokenUser ?? []) out.write(`  kubectl --context ${name} auth can-i get pods   # authorized by the RBAC objects you create\n`);
   out.write('\nPress Ctrl-C to stop.\n');
 
   // A bug in one simulated controller must not take the whole cluster (and every test using it) down.

@@ -46,6 +46,11 @@ export interface SandboxOptions {
    * the kubeconfig's users get one each. The bearer tokens still say who the user is.
    */
   requireClientCert?: boolean;
+  /**
+   * Under tls: more users, each with a bearer token and a kubeconfig context of its name, whose requests
+   * the Roles, ClusterRoles and bindings stored in the sandbox authorize (kube's RBAC: server/rbac.ts).
+   */
+  users?: readonly string[];
   auditLog?: string;
   faults?: FaultSpec;
   readyDelayMs: number;
@@ -66,7 +71,7 @@ export interface RunningSandbox {
   registry: ResourceRegistry;
   /** The kubeconfig text (admin context current; `viewer` context under tls). */
   kubeconfig: string;
-  tokens: { admin?: string; viewer?: string };
+  tokens: { admin?: string; viewer?: string; users?: Record<string, string> };
   caPem?: string;
   stop(): Promise<void>;
 }
@@ -143,9 +148,14 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   let tlsMaterial: import('./server/tls').TlsMaterial | undefined;
   if (opts.tls) {
     const { generateTlsMaterial, randomToken } = await import('./server/tls');
-    tlsMaterial = await generateTlsMaterial({ sans: opts.tlsSans, clientUsers: opts.requireClientCert ? ['admin', 'viewer'] : [] });
-    tokens = { admin: randomToken(), viewer: randomToken() };
-    auth = { tokens: new Map([[tokens.admin!, 'admin'], [tokens.viewer!, 'viewer']]), readOnlyUsers: new Set(['viewer']) };
+    const users = [...new Set(opts.users ?? [])];
+    tlsMaterial = await generateTlsMaterial({ sans: opts.tlsSans, clientUsers: opts.requireClientCert ? ['admin', 'viewer', ...users] : [] });
+    tokens = { admin: randomToken(), viewer: randomToken(), users: Object.fromEntries(users.map((u) => [u, randomToken()])) };
+    auth = {
+      tokens: new Map([[tokens.admin!, 'admin'], [tokens.viewer!, 'viewer'], ...users.map((u): [string, string] => [tokens.users![u]!, u])]),
+      readOnlyUsers: new Set(['viewer']),
+      rbacUsers: new Set(users),
+    };
   }
 
   let ready = false;
@@ -179,7 +189,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
     registry,
     tokens,
     caPem: tlsMaterial?.caPem,
-    kubeconfig: buildKubeconfig({ server: url, caPem: tlsMaterial?.caPem, adminToken: tokens.admin, viewerToken: tokens.viewer, clientCerts: opts.requireClientCert ? tlsMaterial?.clients : undefined }),
+    kubeconfig: buildKubeconfig({ server: url, caPem: tlsMaterial?.caPem, adminToken: tokens.admin, viewerToken: tokens.viewer, userTokens: tokens.users, clientCerts: opts.requireClientCert ? tlsMaterial?.clients : undefined }),
     async stop() {
       ready = false;
       for (const c of controllers) {

@@ -18,8 +18,8 @@ export const ROLLOUT_FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'rollout-kru
 export const haveCrds = (...releases: string[]): boolean => existsSync(KRUISE_CRDS) && releases.every((r) => existsSync(ROLLOUT_CRDS(r)));
 
 /** A sandbox serving Kruise's v1.9.0 CRDs and the Kruise Rollout `release`'s. */
-export function startWithRolloutCrds(release: string): Promise<Sandbox> {
-  return startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS(release)] });
+export function startWithRolloutCrds(release: string, extraArgs: string[] = []): Promise<Sandbox> {
+  return startSandbox({ readyDelay: '50ms', extraArgs: ['--crds', KRUISE_CRDS, '--crds', ROLLOUT_CRDS(release), ...extraArgs] });
 }
 
 /** `kubectl apply -f` of each file of test/fixtures/rollout-kruise, in order. */

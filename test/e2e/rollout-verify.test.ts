@@ -7,134 +7,32 @@
 // image, exit 1 naming the query and values. Two verify runs at once: one verdict and one approval per step
 // (audit log); kill -9 in the middle of a step's checks, rerun: the step is checked and acted on once.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { cliCommand, kubectl, REPO_ROOT, runCli, testEnv, type RunResult } from '../helpers/cli';
+import { runCli } from '../helpers/cli';
 import { waitUntil, type Sandbox } from '../helpers/sandbox';
-import { applyRolloutFixtures, haveCrds, startWithRolloutCrds } from './rollout-kruise-helpers';
+import { haveCrds } from './rollout-kruise-helpers';
 import { jsonLines, summary } from './rollout-helpers';
-
-const PROMETHEUS = '/usr/bin/prometheus';
-const VERIFY_FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'verify');
-const RO = '/apis/rollouts.kruise.io/v1beta1/namespaces/default/rollouts/rollout-web';
-const CS = '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/web';
-const PODS = '/api/v1/namespaces/default/pods?labelSelector=app%3Dweb';
-const QUERY = 'max(app_error_ratio{pod_template_hash="{{canaryHash}}"})';
-
-/** The error ratio the exporter reports for the pods of each image. */
-const ratio: Record<string, number> = { 'nginx:1.25': 0.01 };
-
-interface Pod {
-  metadata: { name: string; labels?: Record<string, string>; deletionTimestamp?: string };
-  spec: { containers: Array<{ image: string }> };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function start(args: string[], kubeconfig: string): { child: ChildProcess; result: Promise<RunResult>; stdout: () => string } {
-  const [file, argv] = cliCommand(args);
-  const child = spawn(file, argv, { env: testEnv(kubeconfig), cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  const result = new Promise<RunResult>((resolve) => child.on('close', (code, signal) => {
-    clearTimeout(timer);
-    resolve({ code: code ?? 128, stdout, stderr, signal });
-  }));
-  return { child, result, stdout: () => stdout };
-}
+import { RO, start, startVerifyWorld, VERIFY_FIXTURES, type VerifyWorld } from './verify-helpers';
 
 describe('rollout verify: Prometheus, http and Job checks steer a Kruise Rollout release (v0.6.2 CRDs)', { skip: !haveCrds('v0.6.2') && 'no ../shared CRDs' }, () => {
+  let w: VerifyWorld;
   let sb: Sandbox;
-  let exporter: Server;
-  let prometheus: ChildProcess;
-  let promUrl: string;
-  let exporterUrl: string;
   let dir: string;
-
-  async function pods(): Promise<Pod[]> {
-    return ((await sb.api('GET', PODS)).body.items as Pod[]).filter((p) => !p.metadata.deletionTimestamp);
-  }
+  let exporterUrl: string;
+  let ratio: Record<string, number>;
 
   before(async () => {
-    assert.ok(existsSync(PROMETHEUS), `${PROMETHEUS} is missing: scripts/test-deps.sh installs Debian's prometheus`);
-    dir = mkdtempSync(join(tmpdir(), 'kk-verify-'));
-    sb = await startWithRolloutCrds('v0.6.2');
-    exporter = createServer((req, res) => {
-      void (async () => {
-        const url = new URL(req.url ?? '/', 'http://x');
-        const live = await pods();
-        if (url.pathname === '/metrics') {
-          const lines = ['# TYPE app_error_ratio gauge'];
-          for (const p of live) lines.push(`app_error_ratio{pod="${p.metadata.name}",pod_template_hash="${p.metadata.labels?.['pod-template-hash'] ?? ''}"} ${ratio[p.spec.containers[0]!.image] ?? 0}`);
-          res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(`${lines.join('\n')}\n`);
-        } else if (url.pathname === '/health') {
-          const canary = live.find((p) => p.metadata.labels?.['pod-template-hash'] === url.searchParams.get('hash'));
-          const errorRate = canary ? (ratio[canary.spec.containers[0]!.image] ?? 0) : 1;
-          res.writeHead(errorRate < 0.5 ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify({ errorRate }));
-        } else res.writeHead(404).end();
-      })().catch((err) => res.writeHead(500).end(String(err)));
-    });
-    await new Promise<void>((r) => exporter.listen(0, '127.0.0.1', () => r()));
-    exporterUrl = `http://127.0.0.1:${(exporter.address() as AddressInfo).port}`;
-    const promPort = await freePort();
-    promUrl = `http://127.0.0.1:${promPort}`;
-    writeFileSync(join(dir, 'prometheus.yml'), `global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nscrape_configs:\n- job_name: web\n  static_configs:\n  - targets: ['${exporterUrl.slice('http://'.length)}']\n`);
-    prometheus = spawn(PROMETHEUS, [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${promPort}`], { stdio: 'ignore' });
-    await applyRolloutFixtures(sb, ['sandbox-cloneset-web-10.yaml']);
-    const applied = await kubectl(['apply', '-f', join(VERIFY_FIXTURES, 'sandbox-rollout-web-verify.yaml')], sb.kubeconfig);
-    assert.equal(applied.code, 0, applied.stderr);
-    await waitUntil('the Rollout to be Healthy before the releases', async () => (await sb.api('GET', RO)).body.status?.phase === 'Healthy' || undefined, 20_000);
-    await waitUntil('Prometheus to be ready and scraping', async () => {
-      const res = await fetch(`${promUrl}/api/v1/query?query=${encodeURIComponent('count(app_error_ratio)')}`).catch(() => undefined);
-      const body = res?.ok ? ((await res.json()) as { data: { result: unknown[] } }) : undefined;
-      return (body?.data.result.length ?? 0) > 0 || undefined;
-    }, 30_000);
+    w = await startVerifyWorld('v0.6.2');
+    ({ sb, dir, exporterUrl, ratio } = w);
   });
-  after(async () => {
-    prometheus?.kill('SIGKILL');
-    exporter?.close();
-    await sb?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => w?.stop());
 
-  /** A new release: the template's image changes, the canary's pods report `errorRatio`. */
-  async function release(image: string, errorRatio: number): Promise<void> {
-    ratio[image] = errorRatio;
-    const r = await sb.api('PATCH', CS, [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }], { contentType: 'application/json-patch+json' });
-    assert.equal(r.status, 200, r.text);
-  }
-
-  async function podImages(): Promise<Record<string, number>> {
-    const out: Record<string, number> = {};
-    for (const p of await pods()) out[p.spec.containers[0]!.image] = (out[p.spec.containers[0]!.image] ?? 0) + 1;
-    return out;
-  }
-
-  async function allOn(image: string): Promise<void> {
-    await waitUntil(`every pod on ${image}`, async () => {
-      const live = await pods();
-      return (live.length === 10 && live.every((p) => p.spec.containers[0]!.image === image)) || undefined;
-    }, 30_000);
-  }
-
-  const promArgs = ['--prometheus', () => promUrl, '--query', QUERY, '--condition', 'result < 0.05', '--count', '3', '--interval', '1s', '--initial-delay', '2s'];
-  const prom = () => promArgs.map((a) => (typeof a === 'function' ? a() : a));
+  const release = (image: string, errorRatio: number) => w.release(image, errorRatio);
+  const podImages = () => w.podImages();
+  const allOn = (image: string) => w.allOn(image);
+  const prom = () => w.prom();
 
   it('healthy canary: both manual steps checked (3 measurements each) and approved, exit 0, every pod updated', { timeout: 60_000 }, async () => {
     await release('nginx:1.26', 0.01);

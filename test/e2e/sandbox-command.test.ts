@@ -23,6 +23,8 @@ describe('kubectl-kruise sandbox', () => {
     [['extra-arg'], /too many arguments for 'sandbox'/],
     [['--tls-san', 'api.example.com'], /--tls-san needs --tls/],
     [['--require-client-cert'], /--require-client-cert needs --tls/],
+    [['--token-user', 'ci'], /--token-user needs --tls/],
+    [['--tls', '--token-user', 'viewer'], /invalid value "viewer" for --token-user: a lowercase name/],
     [['--tls', '--tls-san', 'not a name'], /invalid value "not a name" for --tls-san: must be a DNS name or an IP address/],
   ];
   for (const [args, message] of bad) {

@@ -63,8 +63,8 @@ export interface Sandbox {
   url: string;
   /** Environment for subprocesses: KUBECONFIG, HOME, KUBECACHEDIR, CI, NO_COLOR. */
   env: NodeJS.ProcessEnv;
-  /** Bearer tokens when started with tls (admin = the default user). */
-  tokens: { admin?: string; viewer?: string };
+  /** Bearer tokens when started with tls (admin = the default user; users: those of --user). */
+  tokens: { admin?: string; viewer?: string; users: Record<string, string> };
   /** CA bundle (PEM) when started with tls. */
   ca?: string;
   process: ChildProcess;
@@ -72,8 +72,8 @@ export interface Sandbox {
   audit(): AuditEntry[];
   /** Empties the audit log (to count the requests of one command). */
   clearAudit(): void;
-  /** A raw API request (JSON body in and out); user "viewer" uses the viewer token under tls. */
-  api<T = any>(method: string, path: string, body?: unknown, opts?: { user?: 'admin' | 'viewer'; contentType?: string; accept?: string }): Promise<ApiResponse<T>>;
+  /** A raw API request (JSON body in and out); under tls, `user` ("viewer", a --user) uses that user's token. */
+  api<T = any>(method: string, path: string, body?: unknown, opts?: { user?: string; contentType?: string; accept?: string }): Promise<ApiResponse<T>>;
   /** SIGTERM and wait for the exit (SIGKILL after 5 s). Returns the exit code. */
   stop(): Promise<number | null>;
   /** Output of the sandbox process so far (for debugging failed tests). */
@@ -133,14 +133,16 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const cluster = config.clusters[0]!.cluster;
   const url = cluster.server;
   const ca = cluster['certificate-authority-data'] ? Buffer.from(cluster['certificate-authority-data'], 'base64').toString('utf8') : undefined;
-  const tokens: Sandbox['tokens'] = {};
+  const tokens: Sandbox['tokens'] = { users: {} };
   // Under --require-client-cert, each user's client certificate (the TLS handshake needs one).
-  const clientCerts: Record<'admin' | 'viewer', { cert?: Buffer; key?: Buffer }> = { admin: {}, viewer: {} };
+  const clientCerts: Record<string, { cert?: Buffer; key?: Buffer }> = { admin: {}, viewer: {} };
   const fromB64 = (s: string | undefined): Buffer | undefined => (s ? Buffer.from(s, 'base64') : undefined);
   for (const u of config.users) {
-    const who = u.name === 'viewer' ? 'viewer' : 'admin';
+    const who = u.name === 'kruise-sandbox-admin' ? 'admin' : u.name;
     if (who === 'viewer') tokens.viewer = u.user.token;
-    else tokens.admin ??= u.user.token;
+    else if (who === 'admin') tokens.admin ??= u.user.token;
+    else if (u.user.token) tokens.users[who] = u.user.token;
+    clientCerts[who] ??= {};
     clientCerts[who].cert ??= fromB64(u.user['client-certificate-data']);
     clientCerts[who].key ??= fromB64(u.user['client-key-data']);
   }
@@ -149,7 +151,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     new Promise((res, rej) => {
       const target = new URL(path, url);
       const headers: Record<string, string> = { Accept: o.accept ?? 'application/json' };
-      const token = o.user === 'viewer' ? tokens.viewer : tokens.admin;
+      const token = o.user === 'viewer' ? tokens.viewer : o.user && o.user !== 'admin' ? tokens.users[o.user] : tokens.admin;
       if (token) headers.Authorization = `Bearer ${token}`;
       let payload: string | undefined;
       if (body !== undefined) {

@@ -325,7 +325,8 @@ export interface CheckFlags {
   http?: string;
   method?: string;
   body?: string;
-  jsonPath?: string;
+  /** --jsonpath (commander names it `jsonpath`). */
+  jsonpath?: string;
   job?: string;
   prometheus?: string;
   query?: string;
@@ -386,7 +387,7 @@ export function checkFromFlags(o: CheckFlags): VerifyCheck | undefined {
     ['onEmpty', '--on-empty', 'prometheus'],
     ['method', '--method', 'http'],
     ['body', '--body', 'http'],
-    ['jsonPath', '--jsonpath', 'http'],
+    ['jsonpath', '--jsonpath', 'http'],
   ];
   if (given.length === 0) {
     const stray = [...typeFlags.map(([k, flag]) => [k, flag]), ['condition', '--condition'], ['count', '--count'], ['interval', '--interval'], ['initialDelay', '--initial-delay'], ['checkTimeout', '--check-timeout'], ['failureLimit', '--failure-limit'], ['successLimit', '--success-limit'], ['tokenFile', '--token-file'], ['tokenEnv', '--token-env'], ['basicAuthFile', '--basic-auth-file'], ['caFile', '--ca-file'], ['step', '--step']].find(([k]) => o[k as keyof CheckFlags] !== undefined);
@@ -402,7 +403,7 @@ export function checkFromFlags(o: CheckFlags): VerifyCheck | undefined {
     if (o.query === undefined) throw new CheckInputError('--query: required with --prometheus');
     if (o.condition === undefined) throw new CheckInputError('--condition: required with --prometheus (e.g. --condition "result < 0.05")');
   } else if (type === 'http') {
-    spec.http = { url: o.http, method: o.method, body: o.body, jsonPath: o.jsonPath, condition: o.condition, bearerTokenFile: o.tokenFile, bearerTokenEnv: o.tokenEnv, caFile: o.caFile };
+    spec.http = { url: o.http, method: o.method, body: o.body, jsonPath: o.jsonpath, condition: o.condition, bearerTokenFile: o.tokenFile, bearerTokenEnv: o.tokenEnv, caFile: o.caFile };
     if (o.basicAuthFile !== undefined) (spec.http as Obj).basicAuthFile = o.basicAuthFile;
   } else {
     for (const [k, flag] of [['condition', '--condition'], ['tokenFile', '--token-file'], ['tokenEnv', '--token-env'], ['basicAuthFile', '--basic-auth-file'], ['caFile', '--ca-file']] as const) {

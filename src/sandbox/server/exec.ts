@@ -16,6 +16,7 @@ import { ExecNotFound, InputQueue, Interrupted, runInContainer, SANDBOX_COMMANDS
 import { ApiError } from './errors';
 import type { FaultInjector } from './faults';
 import { bearerUser, type AuthConfig } from './http';
+import { authorizeRequest, forbiddenMessage } from './authz';
 import { parseResourcePath, type AuditRecord } from './request';
 import type { MemoryStore } from './store';
 
@@ -220,6 +221,11 @@ export function createUpgradeHandler(opts: ExecServerOptions): UpgradeHandler {
       // kube authorizes a WebSocket GET of pods/exec as create too (AuthorizePodWebsocketUpgradeCreatePermission).
       if (opts.auth?.readOnlyUsers.has(user)) {
         throw ApiError.forbidden('', 'pods', p.name, `User "${user}" cannot create resource "pods/exec" in API group "" in the namespace "${p.namespace}"`);
+      }
+      if (opts.auth?.rbacUsers?.has(user)) {
+        const attrs = { resourceRequest: true as const, verb: 'create', group: '', resource: 'pods', subresource: 'exec', name: p.name, namespace: p.namespace };
+        const decision = authorizeRequest(opts.auth, opts.store, user, attrs);
+        if (!decision.allowed) throw ApiError.forbidden('', 'pods', p.name, forbiddenMessage(user, attrs, decision.reason));
       }
       if (opts.faults.latencyMs > 0) await new Promise((res) => setTimeout(res, opts.faults.latencyMs));
       const injected = opts.faults.errorFor(method === 'POST' ? 'create' : 'get');

@@ -1,6 +1,6 @@
 // The request pipeline of the sandbox API server: audit, authentication (bearer tokens
-// under --tls), authorization (the read-only `viewer`), injected faults, then routing to
-// health, version, discovery, OpenAPI or the resource handler.
+// under --tls), authorization (the read-only `viewer`; RBAC for each --token-user: authz.ts), injected faults,
+// then routing to health, version, discovery, OpenAPI or the resource handler.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { aggregatedDiscovery, apiGroupDoc, apiGroupList, apiResourceList, apiVersions, wantsAggregated } from './discovery';
 import { ApiError, qualifiedResource } from './errors';
@@ -9,16 +9,14 @@ import { OpenApiDocs } from './openapi';
 import type { ResourceRegistry } from './registry';
 import { ApiRequest, parseResourcePath, verbOf, type AuditRecord } from './request';
 import { ResourceHandler } from './resource-handler';
+import { serviceProxy } from './service-proxy';
 import type { MemoryStore } from './store';
 import type { PodLogSource } from '../store-api';
+import { authorizeRequest, forbiddenMessage, type AuthConfig } from './authz';
+import type { RequestAttributes } from './rbac';
 import { DEFAULT_MAX_QUEUED_BYTES, DEFAULT_SLOW_WATCHER_GRACE_MS } from './watch';
 
-export interface AuthConfig {
-  /** token → user name */
-  tokens: Map<string, string>;
-  /** users that may only get/list/watch */
-  readOnlyUsers: Set<string>;
-}
+export type { AuthConfig };
 
 export interface HttpOptions {
   store: MemoryStore;
@@ -58,6 +56,13 @@ export function bearerUser(auth: AuthConfig, authorization: string | undefined):
   return m ? auth.tokens.get(m[1]!.trim()) : undefined;
 }
 
+/** A list or watch of one object by name (fieldSelector metadata.name=N) is authorized with that name, as kube's RequestInfoFactory does. */
+function nameFromFieldSelector(verb: string, selector: string | undefined): string | undefined {
+  if ((verb !== 'list' && verb !== 'watch') || !selector) return undefined;
+  const m = /^metadata\.name==?([^,]+)$/.exec(selector.trim());
+  return m?.[1];
+}
+
 export function createRequestHandler(opts: HttpOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const openapi = new OpenApiDocs(opts.registry);
   const resources = new ResourceHandler({
@@ -65,7 +70,7 @@ export function createRequestHandler(opts: HttpOptions): (req: IncomingMessage, 
     registry: opts.registry,
     watch: { dropAfterEvents: opts.faults.spec.dropWatchAfterEvents, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 2000, maxQueuedBytes: opts.maxWatchQueueBytes ?? DEFAULT_MAX_QUEUED_BYTES, slowWatcherGraceMs: opts.slowWatcherGraceMs ?? DEFAULT_SLOW_WATCHER_GRACE_MS },
     injectConflict: () => opts.faults.injectConflict(),
-    allowed: (user, verb) => !opts.auth?.readOnlyUsers.has(user) || READ_VERBS.has(verb),
+    authorize: (user, attrs) => authorizeRequest(opts.auth, opts.store, user, attrs),
     podLogs: opts.podLogs,
   });
 
@@ -132,10 +137,17 @@ export function createRequestHandler(opts: HttpOptions): (req: IncomingMessage, 
       throw ApiError.forbidden(p.group, resource, p.name, `User "${r.user}" cannot ${verb} resource "${resource}" in API group "${p.group}"${scope}`);
     }
 
+    if (opts.auth?.rbacUsers?.has(r.user)) {
+      const attrs: RequestAttributes = { resourceRequest: true, verb, group: p.group, resource: p.resource, subresource: p.subresource, name: p.name ?? nameFromFieldSelector(verb, r.query('fieldSelector')), namespace: p.namespace };
+      const decision = authorizeRequest(opts.auth, opts.store, r.user, attrs);
+      if (!decision.allowed) throw ApiError.forbidden(p.group, p.resource, p.name, forbiddenMessage(r.user, attrs, decision.reason));
+    }
+
     if (opts.faults.latencyMs > 0) await new Promise((res) => setTimeout(res, opts.faults.latencyMs));
     const injected = opts.faults.errorFor(verb);
     if (injected) throw injected;
 
+    if (p.group === '' && p.resource === 'services' && p.subresource === 'proxy' && p.name && p.namespace) return serviceProxy(r, opts.store, p.namespace, p.name);
     await resources.handle(r, p, verb);
   };
 

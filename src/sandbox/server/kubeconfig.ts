@@ -8,6 +8,8 @@ export interface KubeconfigInput {
   caPem?: string;
   adminToken?: string;
   viewerToken?: string;
+  /** More users (--user): a user and a context of each name. */
+  userTokens?: Record<string, string>;
   /** Client certificates (PEM) by user: admin, viewer. */
   clientCerts?: Record<string, { certPem: string; keyPem: string }>;
 }
@@ -25,8 +27,10 @@ export function buildKubeconfig(k: KubeconfigInput): string {
   if (k.adminToken) lines.push(`    token: ${k.adminToken}`, ...cert('admin'));
   else lines[lines.length - 1] = '  user: {}';
   if (k.viewerToken) lines.push('- name: viewer', '  user:', `    token: ${k.viewerToken}`, ...cert('viewer'));
+  for (const [name, token] of Object.entries(k.userTokens ?? {})) lines.push(`- name: ${name}`, '  user:', `    token: ${token}`, ...cert(name));
   lines.push('contexts:', '- name: kruise-sandbox', '  context:', '    cluster: kruise-sandbox', '    user: kruise-sandbox-admin', '    namespace: default');
   if (k.viewerToken) lines.push('- name: viewer', '  context:', '    cluster: kruise-sandbox', '    user: viewer', '    namespace: default');
+  for (const name of Object.keys(k.userTokens ?? {})) lines.push(`- name: ${name}`, '  context:', '    cluster: kruise-sandbox', `    user: ${name}`, '    namespace: default');
   lines.push('current-context: kruise-sandbox', 'preferences: {}', '');
   return lines.join('\n');
 }

@@ -23,11 +23,13 @@ import { buildTable, wantsTable, type IncludeObject } from './tables';
 import { convertTo, toStorage } from './versions';
 import { eventsV1FieldSelector } from './event-versions';
 import { serveWatch, type WatchSettings } from './watch';
+import type { Decision, RequestAttributes } from './rbac';
 
 export interface ResourceContext {
   store: MemoryStore;
   /** Whether `user` may use `verb` (read-only users may only get/list/watch). */
-  allowed(user: string, verb: string): boolean;
+  /** The authorizer's decision on a request of `user` (SelfSubjectAccessReview answers with it). */
+  authorize(user: string, attrs: RequestAttributes): Decision;
   registry: ResourceRegistry;
   watch: WatchSettings;
   /** Fault injection: returns true when this update should fail with a conflict. */
@@ -435,11 +437,16 @@ export class ResourceHandler {
       r.sendJson(201, { kind: type.kind, apiVersion: `${type.group}/v1`, metadata: { creationTimestamp: null }, status: { userInfo: { username: r.user, groups: ['system:authenticated'] } } });
       return;
     }
-    const attrs = ((obj.spec as Obj | undefined)?.resourceAttributes as Obj | undefined) ?? {};
-    const verb = String(attrs.verb ?? '');
-    const allowed = this.ctx.allowed(r.user, verb);
-    const status: Obj = { allowed };
-    if (!allowed) status.reason = `User "${r.user}" may only get, list and watch`;
+    const spec = (obj.spec as Obj | undefined) ?? {};
+    const res = spec.resourceAttributes as Obj | undefined;
+    const nonRes = spec.nonResourceAttributes as Obj | undefined;
+    const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+    const attrs: RequestAttributes = res || !nonRes
+      ? { resourceRequest: true, verb: str(res?.verb), group: str(res?.group), resource: str(res?.resource), subresource: str(res?.subresource) || undefined, name: str(res?.name) || undefined, namespace: str(res?.namespace) || undefined }
+      : { resourceRequest: false, verb: str(nonRes.verb), path: str(nonRes.path) };
+    const decision = this.ctx.authorize(r.user, attrs);
+    const status: Obj = { allowed: decision.allowed };
+    if (decision.reason) status.reason = decision.reason;
     r.sendJson(201, { kind: type.kind, apiVersion: `${type.group}/v1`, metadata: { creationTimestamp: null }, spec: obj.spec ?? {}, status });
   }
 

@@ -58,6 +58,9 @@ describe('checks file', () => {
     assert.throws(() => checkFromFlags({ http: 'http://x', query: 'up' }), { message: '--query goes with --prometheus, not --http' });
     assert.throws(() => checkFromFlags({ http: 'http://x', count: 'many' }), /invalid value "many" for --count/);
     assert.throws(() => checkFromFlags({ http: 'http://x', interval: '5' }), { message: /^--interval: invalid duration "5"/ });
+    // --jsonpath as commander names it (`jsonpath`): it reached the check as undefined (exit 2: "jsonPath and condition go together").
+    const h = checkFromFlags({ http: '/api/v1/namespaces/d/services/s:80/proxy/health', jsonpath: '{.errorRate}', condition: 'result < 0.05' })!;
+    assert.equal(h.kind.type === 'http' && h.kind.jsonPath, '{.errorRate}');
   });
   test('variables: the canary revision and its pod-template-hash', () => {
     const vars = { canaryHash: '7c9b8d6f5', canaryRevision: 'web-7c9b8d6f5', stableRevision: 'web-5d8f9c7b6', rollout: 'web', namespace: 'default', step: '1' };
