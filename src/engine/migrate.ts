@@ -427,13 +427,23 @@ async function migrateLoop(
   const sets = [csSet, depSet, ...(pubSet ? [pubSet] : [])] as Array<LiveSet<KubeObject>>;
   const budgetNotes = new Set<string>();
   /** The drain narrowed to what the budgets admit now; undefined (and a wait line) when they admit none. */
-  const drainWithinBudget = (action: Extract<MigrationAction, { kind: 'scale-deployment' }>, dep: KubeObject): Extract<MigrationAction, { kind: 'scale-deployment' }> | undefined => {
-    if (!pubSet || pubSet.objects.size === 0) return action;
+  // The watch may show a PUB older than the Deployment it is compared with: Kruise's pod webhook spends
+  // the budget before the drained pod goes, but the PUB's event can arrive after the Deployment's
+  // (another stream), and a drain decided on it would spend the budget twice (seen in CI: a budget of
+  // 1 drained 2). So every drain is decided again on a fresh read of the PUBs; that read stands in for
+  // the watch until the watch next moves, so a wait costs one read per PUB change, not a busy loop.
+  let freshPubs: KubeObject[] | undefined;
+  pubSet?.onChange(() => {
+    freshPubs = undefined;
+  });
+  const currentPubs = (): KubeObject[] => freshPubs ?? [...(pubSet?.objects.values() ?? [])];
+  const drainWithinBudget = (action: Extract<MigrationAction, { kind: 'scale-deployment' }>, dep: KubeObject, pubs: KubeObject[]): Extract<MigrationAction, { kind: 'scale-deployment' }> | undefined => {
+    if (pubs.length === 0) return action;
     const labels = ((dep.spec as { template?: { metadata?: { labels?: Record<string, string> } } } | undefined)?.template?.metadata?.labels) ?? {};
     // pods an earlier drain still has to delete will spend the budget first (the PUB status may not show it yet)
     const pending = Math.max(0, ((dep.status as { replicas?: number } | undefined)?.replicas ?? 0) - replicasOf(dep));
     const want = action.from - action.to;
-    const r = removableNow([...pubSet.objects.values()], { kind: 'Deployment', name: from, labels }, want + pending, { release: pubRt?.version === 'v1beta1' ? 'master' : 'v1.9' });
+    const r = removableNow(pubs, { kind: 'Deployment', name: from, labels }, want + pending, { release: pubRt?.version === 'v1beta1' ? 'master' : 'v1.9' });
     if (!r.limitedBy) return action;
     const count = Math.min(want, Math.max(0, r.count - pending));
     const b = r.limitedBy;
@@ -490,7 +500,7 @@ async function migrateLoop(
       }
     }
     for (;;) {
-      let decided: { action: Exclude<MigrationAction, { kind: 'wait' }>; cs: KubeObject; dep: KubeObject };
+      let decided: { action: Exclude<MigrationAction, { kind: 'wait' }>; cs: KubeObject; dep: KubeObject; planned?: Extract<MigrationAction, { kind: 'scale-deployment' }> };
       try {
         decided = await waitUntil(
           sets,
@@ -508,8 +518,8 @@ async function migrateLoop(
               return undefined;
             }
             if (action.kind === 'scale-deployment') {
-              const within = drainWithinBudget(action, dep);
-              return within ? { action: within, cs, dep } : undefined;
+              const within = drainWithinBudget(action, dep, currentPubs());
+              return within ? { action: within, cs, dep, planned: action } : undefined;
             }
             return { action, cs, dep };
           },
@@ -527,7 +537,15 @@ async function migrateLoop(
         }
         throw err;
       }
-      const { action, cs, dep } = decided;
+      const { cs, dep, planned } = decided;
+      let action = decided.action;
+      if (planned && pubSet && pubSet.objects.size > 0) {
+        const fresh = (await client.list(pubRt!, ns, { signal: io.signal })).items;
+        freshPubs = fresh;
+        const within = drainWithinBudget(planned, dep, fresh);
+        if (!within) continue;
+        action = within;
+      }
       if (action.kind === 'done') {
         finishStep(cs, dep);
         const finished = await recordDone(client, rts.cloneSetRt, ns, cs, io);

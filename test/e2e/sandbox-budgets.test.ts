@@ -187,6 +187,27 @@ test('migrate drains the Deployment only as far as the PUB admits, then waits fo
   assert.deepEqual([s.currentAvailable, s.desiredAvailable, s.unavailableAllowed], [3, 3, 0]);
 });
 
+test('migrate decides each drain on a fresh read of the PUB: a PUB watch 1.5 s late does not let a budget of 1 drain 2 (CI: 2 -> 0, exit 0)', async () => {
+  // Kruise's pod webhook spends the budget before the drained pod goes; a lagging PUB watch still shows
+  // the budget unspent after the Deployment's status shows the pod gone.
+  const lagged = await startSandbox({ kruise: 'v1.9', readyDelay: '200ms', faults: { watchLagMs: { podunavailablebudgets: 1500 } } });
+  try {
+    assert.equal((await kubectl(['apply', '-f', join(FIXTURES, 'sandbox-api-migrate.yaml')], lagged.kubeconfig)).code, 0);
+    await waitUntil('2 ready api pods', async () => {
+      const list = (await lagged.api('GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Dapi')).body.items as any[];
+      return list.filter((p) => (p.status.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True')).length === 2;
+    });
+    const r = await runCli(['migrate', 'cloneset/api', '--from', 'deployment/api', '--max-surge', '2', '--timeout', '6s'], { kubeconfig: lagged.kubeconfig });
+    assert.equal(r.code, 3, r.stderr);
+    assert.match(r.stderr, /waiting for PodUnavailableBudget api-pub \(unavailableAllowed 0: 3 available, 3 desired\) to let a pod of deployment\/api go/);
+    assert.equal((await lagged.api('GET', '/apis/apps/v1/namespaces/default/deployments/api')).body.spec.replicas, 1);
+    const s = (await lagged.api('GET', '/apis/policy.kruise.io/v1alpha1/namespaces/default/podunavailablebudgets/api-pub')).body.status;
+    assert.deepEqual([s.currentAvailable, s.desiredAvailable, s.unavailableAllowed], [3, 3, 0]);
+  } finally {
+    await lagged.stop();
+  }
+});
+
 test('a step the budget cuts short goes on once the budget admits the rest: the one step announced is the one step printed (was "1 step", then step 1/2 and step 2/2)', async (t) => {
   const yaml = `apiVersion: apps/v1
 kind: Deployment

@@ -25,6 +25,12 @@ export interface FaultSpec {
   expireResourceVersionsAfter?: number;
   /** Every Nth update/patch of an existing object fails with 409 Conflict. */
   conflictEveryNthUpdate?: number;
+  /**
+   * Watch events of these resources (plural name, or group/resource) reach every watcher this many
+   * ms late, in order: a lagging watch cache, so one stream shows a write after another stream showed
+   * a later one (lists and gets stay current).
+   */
+  watchLagMs?: Record<string, number>;
   /** Seed of the random generator (default 1). */
   seed?: number;
 }
@@ -47,8 +53,14 @@ export function validateFaultSpec(raw: unknown): FaultSpec {
   if (raw === null || raw === undefined) return {};
   if (typeof raw !== 'object' || Array.isArray(raw)) throw new Error('the faults file must be a YAML mapping');
   const spec = raw as Record<string, unknown>;
-  const known = ['latencyMs', 'errorRate', 'dropWatchAfterEvents', 'expireResourceVersionsAfter', 'conflictEveryNthUpdate', 'seed'];
+  const known = ['latencyMs', 'errorRate', 'watchLagMs', 'dropWatchAfterEvents', 'expireResourceVersionsAfter', 'conflictEveryNthUpdate', 'seed'];
   for (const k of Object.keys(spec)) if (!known.includes(k)) throw new Error(`unknown key "${k}" in the faults file (known: ${known.join(', ')})`);
+  if (spec.watchLagMs !== undefined) {
+    if (typeof spec.watchLagMs !== 'object' || spec.watchLagMs === null || Array.isArray(spec.watchLagMs)) throw new Error('watchLagMs in the faults file must map resources to milliseconds');
+    for (const [k, v] of Object.entries(spec.watchLagMs)) {
+      if (typeof v !== 'number' || v < 0 || !Number.isFinite(v)) throw new Error(`watchLagMs.${k} in the faults file must be a non-negative number`);
+    }
+  }
   for (const k of ['latencyMs', 'dropWatchAfterEvents', 'expireResourceVersionsAfter', 'conflictEveryNthUpdate', 'seed']) {
     const v = spec[k];
     if (v !== undefined && (typeof v !== 'number' || v < 0 || !Number.isFinite(v))) throw new Error(`${k} in the faults file must be a non-negative number`);

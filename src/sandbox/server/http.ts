@@ -68,7 +68,7 @@ export function createRequestHandler(opts: HttpOptions): (req: IncomingMessage, 
   const resources = new ResourceHandler({
     store: opts.store,
     registry: opts.registry,
-    watch: { dropAfterEvents: opts.faults.spec.dropWatchAfterEvents, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 2000, maxQueuedBytes: opts.maxWatchQueueBytes ?? DEFAULT_MAX_QUEUED_BYTES, slowWatcherGraceMs: opts.slowWatcherGraceMs ?? DEFAULT_SLOW_WATCHER_GRACE_MS },
+    watch: { dropAfterEvents: opts.faults.spec.dropWatchAfterEvents, lagMs: opts.faults.spec.watchLagMs, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 2000, maxQueuedBytes: opts.maxWatchQueueBytes ?? DEFAULT_MAX_QUEUED_BYTES, slowWatcherGraceMs: opts.slowWatcherGraceMs ?? DEFAULT_SLOW_WATCHER_GRACE_MS },
     injectConflict: () => opts.faults.injectConflict(),
     authorize: (user, attrs) => authorizeRequest(opts.auth, opts.store, user, attrs),
     podLogs: opts.podLogs,

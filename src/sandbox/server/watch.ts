@@ -17,6 +17,8 @@ import { filteredEvent, watchHub, type SharedLines, type WatchEventType } from '
 export interface WatchSettings {
   /** Close the stream after this many events (fault injection). */
   dropAfterEvents?: number;
+  /** Live events of these resources (plural, or group/resource) delivered this many ms late (fault injection). */
+  lagMs?: Record<string, number>;
   bookmarkIntervalMs: number;
   /** Bytes a stream may queue after its initial events before the grace period starts. */
   maxQueuedBytes: number;
@@ -87,6 +89,7 @@ export function serveWatch(
     if (closed) return;
     closed = true;
     unsubscribe();
+    for (const t of lagging) clearTimeout(t);
     clearTimeout(timer);
     if (bookmarkTimer) clearInterval(bookmarkTimer);
     queue.flushAll();
@@ -130,8 +133,15 @@ export function serveWatch(
     if (settings.dropAfterEvents && sent >= settings.dropAfterEvents) finish();
   };
 
+  const lag = settings.lagMs?.[`${gr.group}/${gr.resource}`] ?? settings.lagMs?.[gr.resource] ?? 0;
+  const lagging = new Set<NodeJS.Timeout>();
   const unsubscribe = watchHub(store).add(gr.group, gr.resource, {
-    deliver: (ev: StoredEvent, shared: SharedLines) => send(ev.type, ev.object, ev.prev, shared),
+    deliver: (ev: StoredEvent, shared: SharedLines) => {
+      if (lag <= 0) return send(ev.type, ev.object, ev.prev, shared);
+      // equal delays fire in order: the stream stays ordered, only late
+      const t = setTimeout(() => (lagging.delete(t), send(ev.type, ev.object, ev.prev)), lag);
+      lagging.add(t);
+    },
   });
   const timer = setTimeout(finish, Math.max(1, timeoutSeconds) * 1000);
   const bookmarkTimer = bookmarks

@@ -31,6 +31,9 @@ describe('FaultInjector', () => {
     assert.throws(() => validateFaultSpec([1]), /YAML mapping/);
     assert.throws(() => validateFaultSpec({ errorRate: { patch: { rate: 0.5, retry_after: 2 } } }), /errorRate\.patch: unknown key "retry_after"/);
     assert.throws(() => validateFaultSpec({ errorRate: { get: { rate: 0.5, code: 200 } } }), /errorRate\.get\.code must be an HTTP error status/);
+    assert.throws(() => validateFaultSpec({ watchLagMs: { pods: -1 } }), /watchLagMs\.pods in the faults file must be a non-negative number/);
+    assert.throws(() => validateFaultSpec({ watchLagMs: 5 }), /watchLagMs in the faults file must map resources to milliseconds/);
+    assert.deepEqual(validateFaultSpec({ watchLagMs: { "policy.kruise.io/podunavailablebudgets": 1500 } }).watchLagMs, { "policy.kruise.io/podunavailablebudgets": 1500 });
   });
 
   it('accepts the usual names for the status code and Retry-After', () => {
