@@ -132,9 +132,21 @@ function isList(o: Option): boolean {
   }
 }
 
+// First words that are values or names, not the start of a sentence: kept as written.
+const VERBATIM_FIRST_WORDS = new Set(['none', 'json', 'yaml', 'auto', 'wide', 'stdin', 'cloneset', 'limits', 'requests', 'recreate']);
+
+/** A flag's description as kubectl's read: a capital first letter (unless it opens with a value or name) and a full stop. */
+export function flagSentence(text: string): string {
+  const t = text.trim();
+  if (!t) return t;
+  const first = /^([a-z]+) /.exec(t)?.[1];
+  const capital = first !== undefined && !VERBATIM_FIRST_WORDS.has(first) ? t.charAt(0).toUpperCase() + t.slice(1) : t;
+  return /[.!?:]$/.test(capital) ? capital : `${capital}.`;
+}
+
 /** One flag as kubectl's HelpFlagPrinter writes it: `    -f, --filename=[]:` and the description after a tab. */
 export function formatFlag(names: string, value: string, description: string, limit: number): string {
-  const text = wordWrap(description, limit ? limit - 10 : 0).join('\n\t');
+  const text = wordWrap(flagSentence(description), limit ? limit - 10 : 0).join('\n\t');
   return `    ${names}=${value}:\n\t${text}`;
 }
 

@@ -17,7 +17,8 @@ export function registerWhy(program: KruiseCommand, ctx: CommandContext): void {
     .notes(`
       Read only unless --fix. Exit 0 when it could read (findings or not), 1 when it could not.
       Codes: ControllerNotObserving, AwaitingApproval, Paused, PartitionHolds, MaxUnavailableRoundsToZero, ScaleThrottled,
-        BudgetExhausted, LifecycleHookHolds, ReadinessGateFalse, ImagePull, Unschedulable, RolloutLeftover.
+        BudgetExhausted, LifecycleHookHolds, ReadinessGateFalse, ImagePull, Unschedulable, RolloutLeftover,
+        UnreleasedTemplate.
       JSON: [{"object":"cloneset/x","namespace":"ns","findings":[{"code":"PartitionHolds","cause":"...","objects":["cloneset/x"],"next":"..."}]}]`)
     .examples(`
       # What a CloneSet's rollout is waiting for, most blocking first

@@ -13,7 +13,7 @@ export type VerifyEvent =
   | { event: 'approved'; step: number; revision: string; unchecked: boolean }
   | { event: 'approve-skipped'; step: number; message: string }
   | { event: 'rollback'; step: number; revision: string; action: string; message: string }
-  | { event: 'done'; result: 'complete' | 'until' | 'failed' | 'cancelled' | 'inconclusive' | 'timeout'; message: string };
+  | { event: 'done'; result: 'complete' | 'until' | 'failed' | 'cancelled' | 'inconclusive' | 'unreleased' | 'timeout'; message: string };
 
 export class VerifyPrinter {
   private lastWait = '';
@@ -61,7 +61,7 @@ export class VerifyPrinter {
       case 'rollback':
         return `step ${e.step}: ${e.message}`;
       case 'done':
-        return e.result === 'failed' || e.result === 'cancelled' || e.result === 'timeout' || e.result === 'inconclusive' ? '' : e.message;
+        return e.result === 'failed' || e.result === 'cancelled' || e.result === 'timeout' || e.result === 'inconclusive' || e.result === 'unreleased' ? '' : e.message;
     }
   }
 }

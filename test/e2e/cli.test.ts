@@ -159,7 +159,7 @@ test('help reads as kubectl\'s: `rollout status --help` has kubectl\'s sections 
     assert.match(help, /\nUsage:\n {2}kubectl (?:kruise )?rollout status .*\[flags\] \[options\]\n\nUse "kubectl (?:kruise )?options" for a list of global command-line options \(applies to all commands\)\.\n$/);
   }
   // A flag as pflag prints it: the default after `=`, the description on the next line after a tab.
-  assert.match(ours.stdout, /^ {4}-w, --watch=true:\n\twatch until done/m);
+  assert.match(ours.stdout, /^ {4}-w, --watch=true:\n\tWatch until done/m);
   assert.match(theirs.stdout, /^ {4}-w, --watch=true:\n\t\S/m);
   assert.match(ours.stdout, /^ {4}--timeout=0:\n\t/m);
   assert.match(ours.stdout, /^ {4}-f, --filename=\[\]:\n\t/m);

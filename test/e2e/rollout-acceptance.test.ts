@@ -131,7 +131,7 @@ async function canaryFlow(sb: Sandbox, w: Workload, rollout: string, version: st
   assert.ok(Date.now() - approvedAt >= 4_000, 'the timed pause of step 2 was honoured');
 
   const final = await rolloutStatus(sb, rollout, version);
-  assert.equal(final.phase, 'Healthy');
+  assert.equal(final.phase, 'Healthy', `${JSON.stringify(final)}\nworkload: ${JSON.stringify((await getObject(sb, w.path)).metadata)}\ngate: ${done.stdout}`);
   assert.equal(subStatus(final).currentStepState, 'Completed');
   const counts = await countImages(sb, w);
   assert.deepEqual(counts, { old: 0, new: w.replicas, total: w.replicas });

@@ -110,6 +110,66 @@ describe('the gate of a workload under a Kruise Rollout (v1.9.0 + Kruise Rollout
     assert.ok(h.revisions.every((rev: any) => rev.rolloutRole !== 'canary'), history.stdout);
   });
 
+  it('a template that lost its in-progressing mark (changed while the last release was finalising) is released by nobody: the gates and verify fail at once with the way out, which works', async () => {
+    // Built as it happens (seen in CI, a new image applied right after a rollback): the webhook holds the new
+    // template (partition 100% + the mark), then the finalising controller removes the mark with its
+    // unconditional merge patch (rollout_releaseManager.go removeRolloutProgressingAnnotation). The
+    // sandbox's controller is held off the Rollout meanwhile, so the order is the one that loses.
+    const k = async (args: string[]) => {
+      const r = await kubectl(args, sb.kubeconfig);
+      assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
+    };
+    await k(['annotate', 'rollouts.rollouts.kruise.io/shop', 'kruise-sandbox/controller=none']);
+    assert.equal((await cli(sb, ['set', 'image', 'cloneset/shop', 'app=nginx:1.28'])).code, 0);
+    const held = (await sb.api('GET', CS('shop'))).body;
+    assert.equal(held.spec.updateStrategy.partition, '100%');
+    assert.ok('rollouts.kruise.io/in-progressing' in held.metadata.annotations, 'the webhook held it');
+    await k(['annotate', 'clonesets.apps.kruise.io/shop', 'rollouts.kruise.io/in-progressing-']);
+    await k(['annotate', 'rollouts.rollouts.kruise.io/shop', 'kruise-sandbox/controller-']);
+    await waitUntil('the CloneSet\'s status caught up, the Rollout reconciled and still Healthy', async () => {
+      const cs = (await sb.api('GET', CS('shop'))).body;
+      const ro = (await sb.api('GET', RO('shop'))).body;
+      return (cs.status.observedGeneration === cs.metadata.generation && ro.status.phase === 'Healthy' && ro.status.observedGeneration === ro.metadata.generation) || undefined;
+    }, 10_000);
+    const started = Date.now();
+    const [byWorkload, byRollout, verify] = await Promise.all([
+      gate(sb, ['cloneset/shop', '--timeout=20s']),
+      gate(sb, ['rollout/shop', '--timeout=20s']),
+      cli(sb, ['rollout', 'verify', 'rollout/shop', '--http', 'http://127.0.0.1:9/health', '--step', '1', '--timeout=20s']),
+    ]);
+    assert.ok(Date.now() - started < 15_000, 'none waited for --timeout');
+    const stuck = /rollout "shop" will not release cloneset\/shop's template \(revision \w+\): cloneset\/shop holds it without Kruise Rollout's in-progressing mark .*e\.g\. kubectl kruise rollout restart cloneset\/shop\n$/;
+    for (const r of [byWorkload, byRollout]) {
+      assert.equal(r.code, 1, summary(r));
+      assert.match(r.stderr, new RegExp(`^error: ${stuck.source}`, 'm'));
+    }
+    assert.equal(verify.code, 1, summary(verify));
+    assert.match(verify.stderr, /^error: rollout "shop" will not release cloneset\/shop's template \(revision \w+\): it has no Kruise Rollout's in-progressing mark/m);
+    // why names it first, and does not offer "partition 0" (that would release it past the canary).
+    const why = await cli(sb, ['why', 'cloneset/shop', '-o', 'json']);
+    assert.equal(why.code, 0, summary(why));
+    const codes = JSON.parse(why.stdout)[0].findings.map((f: any) => f.code);
+    assert.equal(codes[0], 'UnreleasedTemplate', why.stdout);
+    assert.ok(!codes.includes('PartitionHolds'), why.stdout);
+    assert.match(JSON.parse(why.stdout)[0].findings[0].next, /^kubectl kruise rollout restart cloneset\/shop/);
+    // Before: cloneset/shop waited "to start releasing workload generation N" until --timeout, verify likewise.
+    assert.deepEqual((await podView(sb, 'shop')).images, ['nginx:1.25'], 'nothing rolled meanwhile');
+    // The way out the error gives: a new template change, held with its mark, starts the release.
+    assert.equal((await cli(sb, ['rollout', 'restart', 'cloneset/shop'])).code, 0);
+    await waitStepPaused(sb, 'shop');
+    assert.deepEqual((await podView(sb, 'shop')).images, ['nginx:1.25', 'nginx:1.28']);
+    // Back to the stable revision (the previous one is 1.28 without the restart annotation).
+    const history = JSON.parse((await cli(sb, ['rollout', 'history', 'cloneset/shop', '-o', 'json'])).stdout);
+    const stable = history.revisions.find((x: any) => x.rolloutRole === 'stable');
+    assert.equal(stable?.images?.[0], 'nginx:1.25', JSON.stringify(history.revisions));
+    const undo = await cli(sb, ['rollout', 'undo', 'cloneset/shop', `--to-revision=${stable.revision}`]);
+    assert.equal(undo.code, 0, summary(undo));
+    await waitUntil('shop back on nginx:1.25, all ready', async () => {
+      const v = await podView(sb, 'shop');
+      return (v.total === 10 && v.ready === 10 && v.images.join() === 'nginx:1.25' && (await subStatus(sb, 'shop')).phase === 'Healthy') || undefined;
+    }, 30_000);
+  });
+
   it('a canary pod that never pulls: its countdown shows while the grace runs (as for a plain workload), the timeout line keeps it, the grace fails the gate', async () => {
     const set = await cli(sb, ['set', 'image', 'cloneset/shop', 'app=nginx:fail-pull']);
     assert.equal(set.code, 0, summary(set));

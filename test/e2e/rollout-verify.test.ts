@@ -114,11 +114,11 @@ describe('rollout verify: Prometheus, http and Job checks steer a Kruise Rollout
     sb.clearAudit();
     const args = ['rollout', 'verify', 'rollout/rollout-web', ...prom(), '--timeout=50s', '-o', 'json'];
     const [a, b] = await Promise.all([start(args, sb.kubeconfig).result, start(args, sb.kubeconfig).result]);
-    // Safety, always: one run at least finishes the release, and no step is recorded or approved twice.
-    // Liveness of the other run is a known defect (issue #30 note): now and then, on a loaded machine, it
-    // stays on "has not observed workload generation" until --timeout (exit 3) after the first finished.
-    assert.ok(a.code === 0 || b.code === 0, `${summary(a)}\n${summary(b)}`);
-    for (const r of [a, b]) assert.ok(r.code === 0 || r.code === 3, summary(r));
+    // Both finish the release; no step is recorded or approved twice. (The "known defect" of a run waiting
+    // until --timeout was the test starting this release while the last one was finalising: its template
+    // lost the in-progressing mark and nobody released it. release() now waits for phase Healthy, and
+    // verify stops at once on such a template: test/e2e/rollout-gate-composition.test.ts.)
+    for (const r of [a, b]) assert.equal(r.code, 0, summary(r));
     assert.deepEqual(rolloutWrites(), { verdicts: 2, approvals: 2 });
     const events = [...jsonLines(a.stdout), ...jsonLines(b.stdout)];
     // Each step's verdict was recorded by one run; the other adopted it (or found the step already approved).

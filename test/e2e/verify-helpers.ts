@@ -130,6 +130,10 @@ export async function startVerifyWorld(rolloutRelease: string, sandboxArgs: stri
     pods,
     async release(image, errorRatio) {
       ratio[image] = errorRatio;
+      // A template changed while the last release is still finalising loses the webhook's in-progressing
+      // mark to the finaliser and is released by nobody (unreleased-template.ts): a pipeline waits for
+      // phase Healthy first, and so do the tests.
+      await waitUntil('the last release finalised (phase Healthy)', async () => (await sb.api('GET', RO)).body.status?.phase === 'Healthy' || undefined, 20_000);
       const r = await sb.api('PATCH', CS, [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }], { contentType: 'application/json-patch+json' });
       assert.equal(r.status, 200, r.text);
     },

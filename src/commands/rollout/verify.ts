@@ -165,6 +165,9 @@ export async function run(ctx: CommandContext, args: string[], opts: VerifyOptio
         case 'cancelled':
           printer.emit({ event: 'done', result: 'cancelled', message: action.message });
           throw failure(`${action.message}: not by this verification (no failed step is recorded for this release)`);
+        case 'unreleased':
+          printer.emit({ event: 'done', result: 'unreleased', message: action.message });
+          throw failure(action.message);
         case 'rollback': {
           const rec = action.record;
           where = `step ${rec.step} failed its checks; rolling back (--on-failure=${input.onFailure})`;

@@ -21,6 +21,7 @@ import type { KubeObject } from '../types';
 import { readRollout } from './read';
 import { isFinalFullStep } from './step-math';
 import { IN_ROLLOUT_PROGRESSING_ANNOTATION, PROGRESSING_REASON, STEP_STATE } from './labels';
+import { unreleasedTemplate, unreleasedTemplateText } from './unreleased-template';
 import type { RolloutView } from './types';
 
 export type RolloutReleaseState = 'Progressing' | 'StepPaused' | 'Paused' | 'Complete' | 'Failed' | 'Blocked';
@@ -322,6 +323,15 @@ export function evaluateGate(rollout: KubeObject, workload: KubeObject | null | 
     if (verdict?.state === 'Paused') return out('Paused', false, verdict.message);
     return out('Progressing', false, workloadWaits());
   }
+  const unreleased = stage === 'starting' ? unreleasedTemplate(view, workload) : undefined;
+  if (unreleased) {
+    // Nobody will release it: the workload's own verdict is the answer, and a hold is a failure.
+    const held = verdict !== undefined && (verdict.state === 'PartitionComplete' || verdict.state === 'Paused');
+    const text = unreleasedTemplateText(view, workload, unreleased, held);
+    if (held) return { ...out('Failed', false, text), release: 'none' };
+    if (verdict?.state === 'Complete') return { ...out('Complete', true, `${label} successfully rolled out (${text})`), release: 'none' };
+    return { ...out('Progressing', false, `${workloadWaits()} (${text})`), release: 'none' };
+  }
   switch (stage) {
     case 'detaching':
       return out('Progressing', false, `Waiting for ${label} to hand the workload back (phase ${view.status.phase ?? ''})...`);
@@ -340,6 +350,10 @@ export function evaluateGate(rollout: KubeObject, workload: KubeObject | null | 
       const cancelled = stage === 'cancelled' ? ` (its last release was cancelled: the workload was rolled back)` : '';
       const done = verdict !== undefined && DONE_WORKLOAD_STATES.has(verdict.state);
       if (stage === 'cancelled' && opts.followsRollout) return out('Failed', false, cancelledText(label, view));
+      // Finalised (Progressing, reason Completed): the very next pass sets phase Healthy
+      // (rollout_progressing.go, case ProgressingReasonCompleted). Passing before it would let a pipeline
+      // read the Rollout as Progressing right after the gate said done (seen in CI).
+      if (done && view.status.phase === 'Progressing') return out('Progressing', false, `Waiting for ${label} to finish: finalised, phase Healthy next...`);
       if (verdict && done) {
         return out('Complete', true, verdict.state === 'Complete' ? `${label} successfully rolled out${cancelled}` : `${label}: ${verdict.message}${cancelled}`);
       }

@@ -13,6 +13,7 @@
 import type { KubeObject } from '../types';
 import { evaluateRolloutRelease } from '../rollout/gate';
 import { readRollout } from '../rollout/read';
+import { unreleasedTemplate, unreleasedTemplateText } from '../rollout/unreleased-template';
 import { isFinalFullStep } from '../rollout/step-math';
 import type { RolloutView } from '../rollout/types';
 import { CheckInputError, stepsOf, type VerifyCheck } from './checks';
@@ -39,6 +40,8 @@ export type VerifyAction =
   | { kind: 'complete'; message: string }
   | { kind: 'until'; message: string }
   | { kind: 'cancelled'; message: string }
+  /** A template its Rollout will never release (unreleased-template.ts): nothing to steer. */
+  | { kind: 'unreleased'; message: string }
   | { kind: 'rollback'; record: VerdictRecord }
   | { kind: 'check'; step: number; revision: string; checks: readonly string[] }
   | { kind: 'approve'; step: number; revision: string; record?: VerdictRecord }
@@ -91,6 +94,8 @@ export function decideVerify(rollout: KubeObject, workload: KubeObject | null | 
   const revision = s.canaryRevision;
   const label = `rollout "${view.name}"`;
   if (release.state === 'Complete') return { kind: 'complete', message: release.message };
+  const unreleased = unreleasedTemplate(view, workload);
+  if (unreleased && workload) return { kind: 'unreleased', message: unreleasedTemplateText(view, workload, unreleased, undefined) };
   const failed = [...recordedVerdicts(rollout, revision).values()].find((r) => r.verdict === 'fail');
   if (failed) return { kind: 'rollback', record: failed };
   if (release.state === 'Failed') return { kind: 'cancelled', message: release.message };

@@ -8,13 +8,15 @@ import { labelSelectorMatches, type LabelSelector } from '../selectors';
 import { isPodAllHooked, isPodHooked, type LifecycleHook } from '../rules/cloneset';
 import { KRUISE_MANAGER, KRUISE_MANAGER_DEFAULT_REPLICAS, kruiseManagerState } from '../kruise-manager';
 import { leftoverPatch, releaseInProgress } from './leftovers';
+import { readRollout } from '../rollout/read';
+import { unreleasedTemplate, unreleasedTemplateText } from '../rollout/unreleased-template';
 
 export { leftoverPatch, releaseInProgress, type LeftoverPatch } from './leftovers';
 
 export type FindingCode =
   | 'ControllerNotObserving' | 'Paused' | 'AwaitingApproval' | 'PartitionHolds'
   | 'MaxUnavailableRoundsToZero' | 'ScaleThrottled' | 'BudgetExhausted' | 'LifecycleHookHolds'
-  | 'ReadinessGateFalse' | 'ImagePull' | 'Unschedulable' | 'RolloutLeftover';
+  | 'ReadinessGateFalse' | 'ImagePull' | 'Unschedulable' | 'RolloutLeftover' | 'UnreleasedTemplate';
 
 export interface Finding {
   code: FindingCode;
@@ -75,13 +77,20 @@ export function whyFindings(input: WhyInput): Finding[] {
     const path = spec.paused === true ? '{"spec":{"paused":false}}' : '{"spec":{"updateStrategy":{"paused":false}}}';
     out.push({ code: 'Paused', cause: 'the workload is paused', objects: [ref], next: `kubectl patch ${ref} --type=merge -p '${path}'` });
   }
+  // A template its Rollout will never release (its in-progressing mark lost to a finalising release): the
+  // partition is the webhook's hold, so "set partition 0" would bypass the canary; a new template change is the way out.
+  const unreleased = input.rollout ? unreleasedTemplate(readRollout(input.rollout as KubeObject, w as KubeObject), w as KubeObject) : undefined;
+  if (unreleased && input.rollout) {
+    const view = readRollout(input.rollout as KubeObject, w as KubeObject);
+    out.push({ code: 'UnreleasedTemplate', cause: unreleasedTemplateText(view, w as KubeObject, unreleased, true).replace(/\. Any new template change.*$/, ''), objects: [ref, `rollout/${rname}`], next: `kubectl kruise rollout restart ${ref}  # any new template change starts its release` });
+  }
   const replicas = num(spec.replicas) ?? 0;
   const updated = num(status.updatedReplicas) ?? 0;
   // CloneSet keeps updateStrategy.partition; Advanced StatefulSet / DaemonSet and native StatefulSet keep
   // updateStrategy.rollingUpdate.partition: the patch must name the field the workload has.
   const topLevel = strategy.partition !== undefined;
   const partition = topLevel ? strategy.partition : rec(strategy.rollingUpdate).partition;
-  if (partition !== undefined && !releasing) {
+  if (partition !== undefined && !releasing && !unreleased) {
     // cloneset_update.go: pods beyond replicas-partition keep the old revision.
     const held = scaledValueFromIntOrPercent(partition, replicas, true);
     if (held > 0 && updated < replicas) {
@@ -181,7 +190,7 @@ export function whyFindings(input: WhyInput): Finding[] {
     }
   }
   const fix = leftoverPatch(w as unknown as KubeObject, input.rollout);
-  if (fix) out.push({ code: 'RolloutLeftover', cause: fix.reasons.join('; '), objects: [ref], next: `kubectl kruise why ${ref} --fix` });
+  if (fix && !unreleased) out.push({ code: 'RolloutLeftover', cause: fix.reasons.join('; '), objects: [ref], next: `kubectl kruise why ${ref} --fix` });
   return out;
 }
 

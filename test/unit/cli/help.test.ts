@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Option } from 'commander';
-import { KruiseCommand, formatHelp, flagDefault, wordWrap, wrapLimit } from '../../../src/cli/help';
+import { KruiseCommand, formatHelp, flagDefault, wordWrap, wrapLimit, flagSentence } from '../../../src/cli/help';
 
 function tree(): { root: KruiseCommand; group: KruiseCommand; leaf: KruiseCommand } {
   const root = new KruiseCommand('kubectl kruise').description('OpenKruise from the command line').helpCommand(false);
@@ -51,19 +51,19 @@ test('a command: description, notes, Examples, Options (by name, pflag defaults,
       '  kubectl kruise rollout status cloneset/web -o json',
       '',
       'Options:',
-      "    --ci='auto':\n\tCI flavour",
+      "    --ci='auto':\n\tCI flavour.",
       '',
-      "    --dry-run='none':\n\tnone, client or server",
+      "    --dry-run='none':\n\tnone, client or server.",
       '',
-      '    -f, --filename=[]:\n\ta manifest',
+      '    -f, --filename=[]:\n\tA manifest.',
       '',
-      '    -R, --recursive=false:\n\tsubdirectories too',
+      '    -R, --recursive=false:\n\tSubdirectories too.',
       '',
-      "    -l, --selector='':\n\ta label selector",
+      "    -l, --selector='':\n\tA label selector.",
       '',
-      '    --timeout=0:\n\tgive up after this long',
+      '    --timeout=0:\n\tGive up after this long.',
       '',
-      '    -w, --watch=true:\n\twatch until done',
+      '    -w, --watch=true:\n\tWatch until done.',
       '',
       'Usage:',
       '  kubectl kruise rollout status TYPE/NAME... [flags] [options]',
@@ -124,4 +124,13 @@ test('flag defaults as pflag prints them: strings quoted, numbers and durations 
     .option('--g <v>', '', (v: string, prev: string[] | undefined) => [...(prev ?? []), v]);
   const byName = Object.fromEntries(c.options.map((o) => [o.long, flagDefault(o)]));
   assert.deepEqual(byName, { '--a': "''", '--b': '60s', '--c': "'kubectl-kruise'", '--d': 'false', '--e': 'false', '--f': "'none'", '--g': '[]' });
+});
+
+test("flag descriptions read as kubectl's (a capital and a full stop), except where they open with a value or a name", () => {
+  assert.equal(flagSentence('watch until done'), 'Watch until done.');
+  assert.equal(flagSentence('json: one JSON object per change'), 'json: one JSON object per change.');
+  assert.equal(flagSentence('none, client or server'), 'none, client or server.');
+  assert.equal(flagSentence('Kruise Rollout: paused, step=N or complete'), 'Kruise Rollout: paused, step=N or complete.');
+  assert.equal(flagSentence('give up after this long (e.g. 5m).'), 'Give up after this long (e.g. 5m).');
+  assert.equal(flagSentence('kruise-manager namespace'), 'kruise-manager namespace.');
 });

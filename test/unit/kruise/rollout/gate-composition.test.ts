@@ -9,6 +9,7 @@ import { evaluateGate, evaluateRolloutRelease, parseRolloutUntil, releaseStage, 
 import { readRollout } from '../../../../src/kruise/rollout/read';
 import { evaluateRollout } from '../../../../src/kruise/progress';
 import type { KubeObject } from '../../../../src/kruise/types';
+import { decideVerify } from '../../../../src/kruise/verify/decide';
 import { haveRolloutCrds, loadKind, rolloutSchemaErrors } from './helpers';
 
 const NOW = Date.parse('2026-11-25T01:00:30Z');
@@ -91,11 +92,15 @@ test('TestReconcileRolloutProgressing row "rolling -> rollback1": Cancelling wai
   assert.match(r.message, /to cancel its release/);
 });
 
-test('the pass between Cancelling\'s end and phase Healthy (Progressing=False reason Completed, Succeeded=False, phase still Progressing) is over: the workload decides', () => {
+test('the pass between the release\'s end and phase Healthy (Progressing=False reason Completed, phase still Progressing) waits one pass: a pipeline reading the Rollout after exit 0 sees Healthy (CI read Progressing)', () => {
+  // rollout_progressing.go v0.6.2, case ProgressingReasonCompleted: the next pass sets phase Healthy
   const rollout = loadKind('v1beta1-cancelled.yaml', 'Rollout');
   (rollout.status as Record<string, unknown>).phase = 'Progressing';
   const r = evaluateGate(rollout, rolledBack(5), NOW, { workloadVerdict: verdictOf(rolledBack(5)) });
-  assert.deepEqual([r.state, r.release], ['Complete', 'cancelled']);
+  assert.deepEqual([r.state, r.reached, r.release], ['Progressing', false, 'cancelled']);
+  assert.match(r.message, /finalised, phase Healthy next/);
+  (rollout.status as Record<string, unknown>).phase = 'Healthy';
+  assert.deepEqual([evaluateGate(rollout, rolledBack(5), NOW, { workloadVerdict: verdictOf(rolledBack(5)) }).state], ['Complete']);
 });
 
 test('a new template the webhook holds (in-progressing mark, partition 100%) before the controller starts the release: never passes on the held partition', () => {
@@ -107,11 +112,44 @@ test('a new template the webhook holds (in-progressing mark, partition 100%) bef
   assert.equal(verdict.state, 'PartitionComplete', 'the workload alone would pass');
   const r = evaluateGate(rollout, held, NOW, { workloadVerdict: verdict });
   assert.deepEqual([r.state, r.reached, r.release], ['Progressing', false, 'starting']);
-  // The controller lagging behind the workload's generation is the same wait (rollout_status.go observedWorkloadGeneration).
+  // The controller lagging behind the workload's generation, on the revision it released, is the same wait
+  // (rollout_status.go observedWorkloadGeneration follows the workload once canaryRevision is its own).
   const lag = structuredClone(rolledBack(5));
   lag.metadata.generation = 4;
-  (lag.status as Record<string, unknown>).observedGeneration = 4;
+  Object.assign(lag.status as Record<string, unknown>, { observedGeneration: 4, updateRevision: 'demo-7b5d6c9f4' });
   assert.equal(evaluateGate(rollout, lag, NOW, { workloadVerdict: verdictOf(lag) }).release, 'starting');
+});
+
+test('a new template without the in-progressing mark under a Healthy Rollout is released by nobody (the mark removed by finalising, rollout_releaseManager.go removeRolloutProgressingAnnotation): held, the gate fails with the way out; rolled out by the workload itself, it passes', () => {
+  const rollout = loadKind('v1beta1-cancelled.yaml', 'Rollout');
+  const held = structuredClone(loadKind('cloneset-demo.yaml', 'CloneSet'));
+  delete held.metadata.annotations;
+  held.metadata.generation = 4;
+  Object.assign(held.spec as Record<string, unknown>, { updateStrategy: { type: 'ReCreate', partition: '100%' } });
+  Object.assign(held.status as Record<string, unknown>, { observedGeneration: 4, updateRevision: 'demo-84dc874b8c', currentRevision: 'demo-6c4f9b7d8', updatedReplicas: 0, updatedReadyReplicas: 0, expectedUpdatedReplicas: 0 });
+  const verdict = verdictOf(held);
+  assert.equal(verdict.state, 'PartitionComplete');
+  const r = evaluateGate(rollout, held, NOW, { workloadVerdict: verdict });
+  assert.deepEqual([r.state, r.reached, r.release], ['Failed', false, 'none']);
+  assert.match(r.message, /^rollout "demo" will not release cloneset\/demo's template \(revision 84dc874b8c\): cloneset\/demo holds it without Kruise Rollout's in-progressing mark .* e\.g\. kubectl kruise rollout restart cloneset\/demo$/);
+  // The same with the mark: the webhook's hold, the release about to start: a wait.
+  const marked = structuredClone(held);
+  marked.metadata.annotations = { 'rollouts.kruise.io/in-progressing': '{"rolloutName":"demo"}' };
+  assert.deepEqual([evaluateGate(rollout, marked, NOW, { workloadVerdict: verdict }).state, evaluateGate(rollout, marked, NOW, { workloadVerdict: verdict }).release], ['Progressing', 'starting']);
+  // The CloneSet's own status not caught up with its spec: its revisions say nothing yet, a wait.
+  const behind = structuredClone(held);
+  (behind.status as Record<string, unknown>).observedGeneration = 3;
+  assert.equal(evaluateGate(rollout, behind, NOW, { workloadVerdict: verdict }).state, 'Progressing');
+  // Not held (no partition): the CloneSet rolls it out itself, and the gate follows it.
+  const rolled = structuredClone(held);
+  delete (rolled.spec as { updateStrategy: Record<string, unknown> }).updateStrategy.partition;
+  Object.assign(rolled.status as Record<string, unknown>, { currentRevision: 'demo-84dc874b8c', updatedReplicas: 5, updatedReadyReplicas: 5, readyReplicas: 5, availableReplicas: 5, updatedAvailableReplicas: 5, expectedUpdatedReplicas: 5 });
+  const done = evaluateGate(rollout, rolled, NOW, { workloadVerdict: verdictOf(rolled) });
+  assert.deepEqual([done.state, done.reached], ['Complete', true], done.message);
+  assert.match(done.message, /does not release cloneset\/demo's template \(revision 84dc874b8c\): it has no in-progressing mark, so cloneset\/demo rolls it out by itself/);
+  // rollout verify has nothing to steer: it stops (exit 1) instead of waiting for a release that never starts.
+  const action = decideVerify(rollout, held, { checked: new Map([[1, ['smoke']]]), approveUnchecked: false }, NOW);
+  assert.equal(action.kind, 'unreleased');
 });
 
 test('a release under way: --until=paused is reached at the step waiting for approval (its batch Ready by the BatchRelease\'s count); --until=complete is not: it needs the release over and the workload rolled out', () => {
