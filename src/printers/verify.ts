@@ -15,6 +15,11 @@ export type VerifyEvent =
   | { event: 'rollback'; step: number; revision: string; action: string; message: string }
   | { event: 'done'; result: 'complete' | 'until' | 'failed' | 'cancelled' | 'inconclusive' | 'unreleased' | 'timeout'; message: string };
 
+/** What sees every event besides the output (the CI report): text to print before and after its line. */
+export interface VerifySink {
+  record(e: VerifyEvent): { before: string; after: string };
+}
+
 export class VerifyPrinter {
   private lastWait = '';
 
@@ -22,6 +27,7 @@ export class VerifyPrinter {
     private readonly out: NodeJS.WritableStream,
     private readonly json: boolean,
     private readonly who: { namespace: string; name: string },
+    private readonly sink?: VerifySink,
   ) {}
 
   emit(e: VerifyEvent): void {
@@ -30,12 +36,19 @@ export class VerifyPrinter {
       if (e.message === this.lastWait) return;
       this.lastWait = e.message;
     }
+    const around = this.sink?.record(e) ?? { before: '', after: '' };
     if (this.json) {
+      // JSON Lines stay JSON: the CI's markers are for a human log only.
       this.out.write(`${JSON.stringify({ time: new Date().toISOString(), namespace: this.who.namespace, rollout: this.who.name, ...e })}\n`);
       return;
     }
     const line = this.human(e);
-    if (line) this.out.write(`${line}\n`);
+    this.out.write(`${around.before}${line ? `${line}\n` : ''}${around.after}`);
+  }
+
+  /** Text of the sink printed outside an event (the end of a run without a done event). */
+  raw(text: string): void {
+    if (!this.json && text) this.out.write(text);
   }
 
   private human(e: VerifyEvent): string {

@@ -7,7 +7,8 @@
 // image, exit 1 naming the query and values. Two verify runs at once: one verdict and one approval per step
 // (audit log); kill -9 in the middle of a step's checks, rerun: the step is checked and acted on once.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../helpers/cli';
@@ -15,6 +16,19 @@ import { waitUntil, type Sandbox } from '../helpers/sandbox';
 import { haveCrds } from './rollout-kruise-helpers';
 import { jsonLines, summary } from './rollout-helpers';
 import { RO, start, startVerifyWorld, VERIFY_FIXTURES, type VerifyWorld } from './verify-helpers';
+
+/** What python3-junitparser reads: the suite's counts, then each testcase and its result, by name. */
+function junit(file: string): string {
+  return execFileSync('/usr/bin/python3', ['-c', `
+import sys
+from junitparser import JUnitXml
+x = JUnitXml.fromfile(sys.argv[1])
+for s in x:
+    print(s.tests, s.failures, s.errors, s.skipped)
+    for c in sorted(s, key=lambda c: c.name):
+        print(c.name, ','.join(type(r).__name__ for r in c.result) or 'passed')
+`, file], { encoding: 'utf8' });
+}
 
 describe('rollout verify: Prometheus, http and Job checks steer a Kruise Rollout release (v0.6.2 CRDs)', { skip: !haveCrds('v0.6.2') && 'no ../shared CRDs' }, () => {
   let w: VerifyWorld;
@@ -53,8 +67,10 @@ describe('rollout verify: Prometheus, http and Job checks steer a Kruise Rollout
 
   it('failing canary: step 1 fails after its measurements, the release is rolled back (every pod back on the stable image), exit 1 naming the query and values', { timeout: 60_000 }, async () => {
     await release('nginx:1.27', 0.3);
-    const r = await runCli(['rollout', 'verify', 'rollout/rollout-web', ...prom(), '--failure-limit', '1', '--timeout=50s'], { kubeconfig: sb.kubeconfig, timeoutMs: 55_000 });
+    const r = await runCli(['rollout', 'verify', 'rollout/rollout-web', ...prom(), '--failure-limit', '1', '--timeout=50s', '--ci=github'], { kubeconfig: sb.kubeconfig, timeoutMs: 55_000 });
     assert.equal(r.code, 1, summary(r));
+    // --ci=github: the step's measurements folded in a group, the failure annotated.
+    assert.match(r.stdout, /^::group::rollout\/rollout-web step 1\/3: prometheus-1\n(?:(?!::endgroup::).*\n)*?  prometheus-1 #2\/3 fail: .*\n(?:(?!::endgroup::).*\n)*?::endgroup::\n::error title=rollout\/rollout-web step 1 failed its checks::prometheus-1 .* fail: 2 of 2 measurements failed/m);
     assert.match(r.stderr, /^error: rollout\/rollout-web: step 1 failed its checks: prometheus-1 \(prometheus max\(app_error_ratio\{pod_template_hash="[a-z0-9]+"\}\)\) fail: 2 of 2 measurements failed \(failureLimit 1\): 0\.3: not result < 0\.05; 0\.3: not result < 0\.05; cloneset\/web rolled back to its stable revision/);
     assert.match(r.stdout, /prometheus-1 #1\/3 fail: 0\.3: not result < 0\.05\n/);
     assert.doesNotMatch(r.stdout, /approved/);
@@ -86,7 +102,11 @@ describe('rollout verify: Prometheus, http and Job checks steer a Kruise Rollout
       '',
     ].join('\n'));
     // Step 2's canary pods answer 503 once its checks start: the test's http endpoint reads the image's ratio.
-    const verify = start(['rollout', 'verify', 'cloneset/web', '--checks', checks, '--timeout=50s', '-o', 'json'], sb.kubeconfig);
+    const junitFile = join(dir, 'verify.xml');
+    const evidenceDir = join(dir, 'evidence');
+    const stepSummary = join(dir, 'step-summary.md');
+    writeFileSync(stepSummary, '');
+    const verify = start(['rollout', 'verify', 'cloneset/web', '--checks', checks, '--timeout=50s', '-o', 'json', '--ci=github', '--junit', junitFile, '--evidence-dir', evidenceDir], sb.kubeconfig, { GITHUB_STEP_SUMMARY: stepSummary });
     await waitUntil('step 1 approved', async () => jsonLines(verify.stdout()).some((e) => e.event === 'approved' && e.step === 1) || undefined, 40_000);
     ratio['nginx:1.28'] = 0.9;
     const r = await verify.result;
@@ -98,6 +118,13 @@ describe('rollout verify: Prometheus, http and Job checks steer a Kruise Rollout
     assert.match(smoke2.reason, /^job\/rollout-web-smoke-2-s2-[a-z0-9]+ failed: BackoffLimitExceeded/);
     assert.ok(smoke2.evidence.some((l: string) => /^pod\/.*exit code 3/.test(l)), JSON.stringify(smoke2.evidence));
     assert.match(r.stderr, /health \(http GET http:\/\/127\.0\.0\.1:\d+\/health\?hash=[a-z0-9]+\) fail: 1 of 1 measurements failed \(failureLimit 0\): HTTP 503/);
+    // The CI's files: JUnit as python3-junitparser reads it (one testcase per check of a step), the failed
+    // checks' evidence (the Job's pod log included), the job summary; -o json stays JSON Lines (no markers).
+    assert.equal(junit(junitFile), ['5 2 0 0', 'step 1: api passed', 'step 1: health passed', 'step 1: smoke passed', 'step 2: health Failure', 'step 2: smoke-2 Failure', ''].join('\n'));
+    assert.deepEqual(readdirSync(join(evidenceDir, 'default_rollout-web')).sort(), ['step-2-health.txt', 'step-2-smoke-2.txt']);
+    assert.match(readFileSync(join(evidenceDir, 'default_rollout-web', 'step-2-smoke-2.txt'), 'utf8'), /^smoke-2 \(job .*\) at step 2: fail: job\/rollout-web-smoke-2-s2-[a-z0-9]+ failed: BackoffLimitExceeded.*\n(.*\n)*  pod\/.*exit code 3/);
+    assert.match(readFileSync(stepSummary, 'utf8'), /^### kubectl kruise rollout verify rollout\/rollout-web: failed\n(.*\n)*\| 2 \| `smoke-2` \| fail \| job\/rollout-web-smoke-2-s2-/);
+    assert.ok(r.stdout.split('\n').every((l) => l === '' || l.startsWith('{')), 'JSON Lines only');
     // One Job per step, owned by the Rollout.
     const jobs = (await sb.api('GET', '/apis/batch/v1/namespaces/default/jobs?labelSelector=verify.kubectl-kruise.io%2Frollout%3Drollout-web')).body.items;
     assert.deepEqual(jobs.map((j: any) => `${j.metadata.labels['verify.kubectl-kruise.io/step']} ${j.metadata.ownerReferences[0].kind}/${j.metadata.ownerReferences[0].name}`).sort(), ['1 Rollout/rollout-web', '2 Rollout/rollout-web']);

@@ -291,6 +291,9 @@ export function registerRollout(program: KruiseCommand, ctx: CommandContext, sha
       .option('--until <point>', 'step=N: exit 0 once the release reaches step N (unchecked); complete (default): once it completes')
       .option('--timeout <duration>', 'give up after this long (exit 3; nothing half done); 0 = wait forever', '0')
       .option('-o, --output <format>', 'json: one JSON object per event (JSON Lines): step, measurement, check, verdict, approved, rollback, done')
+      .option('--ci <flavour>', 'auto (GITHUB_ACTIONS, GITLAB_CI), github, gitlab or none: fold each step\'s checks, annotate a failed step, write the job summary', 'auto')
+      .option('--junit <file>', 'write a JUnit XML report: one testcase per check of a step, failures with their measurements')
+      .option('--evidence-dir <dir>', 'write the measurements (and Job logs) of each check that failed or was inconclusive: DIR/NAMESPACE_ROLLOUT/step-N-CHECK.txt')
       .notes(`
         Each step's verdict is recorded on the Rollout (annotation verify.kubectl-kruise.io/step-N, with the canary revision)
         before it is acted on: a second verify, a concurrent one or a rerun after an interruption acts on that verdict, never approves

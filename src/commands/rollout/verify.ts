@@ -6,8 +6,8 @@
 // fail and exits 1 with the failing measurements, leaves an inconclusive step to people (exit 1). The decision
 // on each read is kruise/verify/decide.ts; the writes, verify-writes.ts. Exit 0 at completion or --until, 2 bad
 // input (checks, files, a step that does not wait for approval), 3 --timeout.
-import { readFileSync } from 'node:fs';
-import { dirname, resolve as resolvePath } from 'node:path';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
@@ -21,6 +21,8 @@ import { stepVerdict } from '../../kruise/verify/measurements';
 import type { VerdictRecord } from '../../kruise/verify/verdict';
 import { readRollout } from '../../kruise/rollout/read';
 import { VerifyPrinter } from '../../printers/verify';
+import { VerifyReport } from '../../printers/verify-report';
+import { ciFlavour } from '../../printers/ci-report';
 import { runCheck, type CheckResult } from '../../engine/verify/run-check';
 import { CheckSetupError } from '../../engine/verify/fetch-text';
 import { rolloutOfTarget, workloadTypeOf } from './kruise-rollout';
@@ -35,6 +37,9 @@ export interface VerifyOptions extends CheckFlags {
   until?: string;
   timeout?: string;
   output?: string;
+  ci?: string;
+  junit?: string;
+  evidenceDir?: string;
 }
 
 interface Input {
@@ -118,6 +123,8 @@ export async function run(ctx: CommandContext, args: string[], opts: VerifyOptio
   const timer = deadline !== undefined ? setTimeout(() => stop.abort(new CliError(`timed out after ${opts.timeout}`, ExitCode.TIMEOUT)), Math.max(0, deadline - Date.now())) : undefined;
   const signal = AbortSignal.any([ctx.signal, stop.signal]);
   let watch: RolloutWatch | undefined;
+  let report: VerifyReport | undefined;
+  let printer: VerifyPrinter | undefined;
   const run = runId();
   let where = 'nothing done yet';
   let inflight: Promise<unknown> | undefined;
@@ -143,7 +150,8 @@ export async function run(ctx: CommandContext, args: string[], opts: VerifyOptio
       if (err instanceof CheckInputError) throw usageError(err.message);
       throw err;
     }
-    const printer = new VerifyPrinter(ctx.term.stdout, input.json, { namespace, name });
+    report = new VerifyReport({ namespace, name }, ciFlavour(opts.ci, ctx.term.env));
+    printer = new VerifyPrinter(ctx.term.stdout, input.json, { namespace, name }, report);
     const workloadRt = workloadTypeOf(first);
     watch = new RolloutWatch(client, namespace, rolloutRt, name, workloadRt, readRollout(first).workloadRef?.name, signal);
     await watch.start();
@@ -228,7 +236,9 @@ export async function run(ctx: CommandContext, args: string[], opts: VerifyOptio
   } catch (err) {
     if (stop.signal.aborted && !ctx.signal.aborted) {
       const r = watch?.rollout ? readRollout(watch.rollout).status : undefined;
-      throw new CliError(`timed out after ${opts.timeout} verifying rollout/${watch?.rollout?.metadata.name ?? ''}${r?.currentStepIndex !== undefined ? ` (the release at step ${r.currentStepIndex} ${r.currentStepState ?? ''})` : ''}; ${where}`.replace(/ \)/, ')'), ExitCode.TIMEOUT);
+      const timedOut = new CliError(`timed out after ${opts.timeout} verifying rollout/${watch?.rollout?.metadata.name ?? ''}${r?.currentStepIndex !== undefined ? ` (the release at step ${r.currentStepIndex} ${r.currentStepState ?? ''})` : ''}; ${where}`.replace(/ \)/, ')'), ExitCode.TIMEOUT);
+      printer?.raw(report?.finish('timeout', timedOut.message) ?? '');
+      throw timedOut;
     }
     if (err instanceof CheckSetupError) throw failure(err.message);
     throw err;
@@ -236,6 +246,31 @@ export async function run(ctx: CommandContext, args: string[], opts: VerifyOptio
     clearTimeout(timer);
     watch?.stop();
     client.close();
+    if (report) writeCiFiles(ctx, report, opts, started);
+  }
+}
+
+/** --junit, --evidence-dir and the GitHub job summary, whatever the outcome; a file that cannot be written is said, not fatal. */
+function writeCiFiles(ctx: CommandContext, report: VerifyReport, opts: VerifyOptions, started: number): void {
+  const attempt = (what: string, write: () => void): void => {
+    try {
+      write();
+    } catch (err) {
+      ctx.term.stderr.write(`warning: could not write ${what}: ${(err as Error).message}\n`);
+    }
+  };
+  const summaryFile = ctx.term.env.GITHUB_STEP_SUMMARY;
+  if (ciFlavour(opts.ci, ctx.term.env) === 'github' && summaryFile) attempt('$GITHUB_STEP_SUMMARY', () => appendFileSync(summaryFile, report.markdown()));
+  const junit = opts.junit;
+  if (junit) attempt(`--junit ${junit}`, () => writeFileSync(junit, report.junit(started)));
+  const dir = opts.evidenceDir;
+  const files = report.evidenceFiles();
+  if (dir && files.length > 0) {
+    attempt(`--evidence-dir ${dir}`, () => {
+      const folder = join(dir, `${report.namespace}_${report.name}`);
+      mkdirSync(folder, { recursive: true });
+      for (const f of files) writeFileSync(join(folder, f.name), f.content);
+    });
   }
 }
 
