@@ -8,7 +8,8 @@
 
 /** `body` with `name` bound to `value` (any type): `[value].map(name, body)[0]`. */
 export function bind(name: string, value: string, body: string): string {
-  return `[${value}].map(${name}, ${body})[0]`;
+  // One binding a line: the expression Flux shows in an error stays readable.
+  return `[${value}].map(${name},\n${body})[0]`;
 }
 
 /** Binds several values in order (each may use the ones before). */
@@ -72,8 +73,8 @@ export function whole(v: string): string {
 
 /** The list of conditions of a status map whose type is `kind`, maps only. */
 export function conditionsOf(status: string, kind: string, requireStatus: boolean): string {
-  const statusOk = requireStatus ? ` && has(c.status) && type(c.status) == string` : '';
-  return `(has(${status}.conditions) && type(${status}.conditions) == list ? ${status}.conditions.filter(c, type(c) == map && has(c.type) && type(c.type) == string && c.type == '${kind}'${statusOk}) : [])`;
+  const statusOk = requireStatus ? ` && has(cond.status) && type(cond.status) == string` : '';
+  return `(has(${status}.conditions) && type(${status}.conditions) == list ? ${status}.conditions.filter(cond, type(cond) == map && has(cond.type) && type(cond.type) == string && cond.type == '${kind}'${statusOk}) : [])`;
 }
 
 /** A revision name <workload>-<hash> matches another with the same hash (lastIndexOf: cel-go's strings extension). */
@@ -93,8 +94,8 @@ export interface FluxExpressions {
 
 export function fluxExpressions(verdict: string): FluxExpressions {
   return {
-    inProgress: `${verdict} in ['Progressing', 'Suspended']`,
-    failed: `${verdict} == 'Degraded'`,
-    current: `${verdict} == 'Healthy'`,
+    inProgress: `(${verdict}) in ['Progressing', 'Suspended']`,
+    failed: `(${verdict}) == 'Degraded'`,
+    current: `(${verdict}) == 'Healthy'`,
   };
 }

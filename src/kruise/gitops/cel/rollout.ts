@@ -44,7 +44,7 @@ export const ROLLOUT_VERDICT_CEL = binds(
     // A step pause with no duration waits for approval; with one it is timed (progressing).
     `(d.state == 'StepPaused' && e.stepHas && !${FINAL_FULL}) ? (${isNum('g.pause', 'duration')} ? 'Progressing' : 'Suspended')`,
     `'Progressing'`,
-  ].join(' : '),
+  ].join(' :\n'),
 );
 
 export const ROLLOUT_FLUX: FluxExpressions = fluxExpressions(ROLLOUT_VERDICT_CEL);

@@ -57,6 +57,13 @@ export function workloadVerdict(kindBindings: ReadonlyArray<readonly [string, st
   const complete = `(k.updated >= k.desired && e.updatedReady >= k.desired && g.updatedAvailable >= k.desired && k.replicas == k.desired && k.available >= k.desired && ${settled})`;
   const partitionDone = `(e.kept > 0.0 && k.updated >= g.expected && e.updatedReady >= g.expected && g.updatedAvailable >= g.expected && k.replicas - k.updated >= e.kept && k.updated <= g.expected)`;
   const countsDisagree = `(k.updated > k.replicas || k.ready > k.replicas || (k.statusUpdatedReadyHas && k.statusUpdatedReady > k.updated) || (k.statusUpdatedAvailableHas && k.statusUpdatedReadyHas && k.statusUpdatedAvailable > k.statusUpdatedReady))`;
-  const verdict = `(k.generationHas && k.observedGeneration < k.generation) ? 'Progressing' : ${countsDisagree} ? 'Progressing' : (${complete} || ${partitionDone}) ? 'Healthy' : k.deadlineExceeded ? 'Degraded' : k.paused ? 'Suspended' : 'Progressing'`;
+  const verdict = [
+    `(k.generationHas && k.observedGeneration < k.generation) ? 'Progressing'`,
+    `${countsDisagree} ? 'Progressing'`,
+    `(${complete} || ${partitionDone}) ? 'Healthy'`,
+    `k.deadlineExceeded ? 'Degraded'`,
+    `k.paused ? 'Suspended'`,
+    `'Progressing'`,
+  ].join(' :\n');
   return binds([...kindBindings, ['k', fieldsMap], ['d', d], ['e', e], ['g', g]], verdict);
 }
