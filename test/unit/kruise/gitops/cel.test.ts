@@ -106,7 +106,7 @@ test('the comparison can fail: a current expression that calls Progressing curre
   const wrong = { ...CLONESET_FLUX, inProgress: `(${CLONESET_FLUX.inProgress}) && false`, current: CLONESET_FLUX.current.replace(/== 'Healthy'$/, "in ['Healthy', 'Progressing']") };
   assert.notEqual(wrong.current, CLONESET_FLUX.current);
   const k = KINDS[0]!;
-  const objects = k.random().map((obj, i) => ({ where: `#${i}`, obj }));
+  const objects = k.random().slice(0, 200).map((obj, i) => ({ where: `#${i}`, obj }));
   assert.ok(differences(k, objects, (o) => exprStatus(wrong, o)).length > 0);
 });
 
@@ -126,4 +126,30 @@ test('every expression is a boolean that cel-go will take: under its 100,000 cod
       assert.equal(typeof evalBool(expr, bare(k)), 'boolean', `${k.kind}.${name}: ${String(evalBool(expr, bare(k)))}`);
     }
   }
+});
+
+test('partitions as Kruise reads them (CloneSet: decimal percentages rounded up, signs, exponents; Advanced DaemonSet: whole percentages rounded down; unreadable values), CEL and gate alike', () => {
+  const partitions: unknown[] = ['+.5%', '1.%', '1e1%', '1E+1%', '-5%', '0%', '.5%', '12.5%', '99.99%', '100%', '150%', '5', '%', '.%', '50 %', 'x%', 3, 0, -2, 2.5, true];
+  const differ: unknown[] = [];
+  let count = 0;
+  for (const partition of partitions) {
+    for (const replicas of [1, 4, 5, 10]) {
+      for (const updated of [0, 1, 3, 5, 9, 10]) {
+        const counts = { observedGeneration: 1, updateRevision: 'w-b', currentRevision: 'w-a' };
+        const objects: Array<[FluxExpressions, KubeObject]> = [
+          [CLONESET_FLUX, { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'w', generation: 1 }, spec: { replicas, updateStrategy: { partition } }, status: { ...counts, replicas, readyReplicas: replicas, availableReplicas: replicas, updatedReplicas: updated, updatedReadyReplicas: updated, updatedAvailableReplicas: updated } }],
+          [CLONESET_FLUX, { apiVersion: 'apps.kruise.io/v1beta1', kind: 'CloneSet', metadata: { name: 'w', generation: 1 }, spec: { replicas, updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition } } }, status: { ...counts, replicas, readyReplicas: replicas, availableReplicas: replicas, updatedReplicas: updated } }],
+          [ADVANCED_DAEMONSET_FLUX, { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'DaemonSet', metadata: { name: 'w', generation: 1 }, spec: { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition } } }, status: { observedGeneration: 1, desiredNumberScheduled: replicas, currentNumberScheduled: replicas, numberReady: replicas, numberAvailable: replicas, updatedNumberScheduled: updated } }],
+        ];
+        for (const [exprs, obj] of objects) {
+          count++;
+          const want = fluxStatusOfHealth(workloadHealth(obj, NOW));
+          const got = exprStatus(exprs, obj);
+          if (want !== got) differ.push({ want, got, obj });
+        }
+      }
+    }
+  }
+  assert.ok(count > 1000);
+  assert.deepEqual(differ.slice(0, 3), []);
 });
