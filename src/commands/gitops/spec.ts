@@ -11,7 +11,7 @@ export function registerGitOps(program: KruiseCommand, ctx: CommandContext, shal
     .command('export')
     .description('print health checks for CloneSet, Advanced StatefulSet, Advanced DaemonSet and Kruise Rollout: Argo CD Lua as an argocd-cm patch (or Argo CD\'s folder layout with --out-dir), or Flux CEL healthCheckExprs as a Kustomization snippet')
     .usage('--for=argocd|flux [--kinds KIND,...] [--out-dir DIR]')
-    .option('--for <tool>', 'argocd (Lua health checks and actions) or flux (CEL healthCheckExprs)')
+    .option('--for <tool>', 'the GitOps tool: argocd (Lua health checks and actions) or flux (CEL healthCheckExprs)')
     .option('--kinds <kinds>', 'comma-separated kinds: cloneset, asts, ads, rollout (default: all)')
     .option('--out-dir <dir>', 'with --for=argocd: write DIR/<group>/<Kind>/health.lua, health_test.yaml, testdata/*.yaml and actions/ (Argo CD\'s resource_customizations layout) instead of printing the argocd-cm patch')
     .notes(`
