@@ -4,7 +4,9 @@
 // by a one-element comprehension (let); and no field may be read before has() says it is there,
 // or the expression errors and Flux waits until its timeout. Numbers are read as double: Kubernetes
 // decodes whole JSON numbers as int and others as double, and CEL refuses int/double arithmetic,
-// while the Lua (and our gate) compute with one number type.
+// while the Lua (and our gate) compute with one number type. The bindings are map literals with
+// values of mixed types, which a type-checked environment with homogeneous literals would refuse:
+// Flux parses without checking (its status evaluator cannot compile against CRDs of any shape).
 
 /** `body` with `name` bound to `value` (any type): `[value].map(name, body)[0]`. */
 export function bind(name: string, value: string, body: string): string {
