@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { runCli } from '../helpers/cli';
 import { runHealthScript, runLuaScript } from '../helpers/lua';
+import { fluxStatus, fluxStatusOfHealth } from '../helpers/cel';
+import { ADVANCED_DAEMONSET_STATES, ADVANCED_STATEFULSET_STATES, CLONESET_STATES, ROLLOUT_STATES } from '../../src/kruise/gitops/states';
 
 test('default: an argocd-cm merge patch with resource.customizations.health|actions.<group>_<Kind> for CloneSet, Advanced StatefulSet, Advanced DaemonSet and Rollout', async () => {
   const r = await runCli(['gitops', 'export', '--for=argocd']);
@@ -69,10 +71,33 @@ test('--out-dir: Argo CD\'s layout, and every health_test.yaml case passes with 
   }
 });
 
-test('bad flags are exit 2 and write nothing: no --for, --for=flux (not generated yet), an unknown kind', async () => {
+test('--for=flux: a Kustomization snippet, spec.healthCheckExprs per kind, whose printed expressions give the example states their status', async () => {
+  const r = await runCli(['gitops', 'export', '--for=flux']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^# Flux health checks \(CEL healthCheckExprs\)/);
+  const snippet = parse(r.stdout) as { spec: { healthCheckExprs: Array<{ apiVersion: string; kind: string; inProgress: string; failed: string; current: string }> } };
+  const entries = snippet.spec.healthCheckExprs;
+  assert.deepEqual(entries.map((e) => [e.apiVersion, e.kind]), [
+    ['apps.kruise.io/v1alpha1', 'CloneSet'],
+    ['apps.kruise.io/v1alpha1', 'StatefulSet'],
+    ['apps.kruise.io/v1alpha1', 'DaemonSet'],
+    ['rollouts.kruise.io/v1beta1', 'Rollout'],
+  ]);
+  // The text as printed (through YAML), evaluated as Flux would: the states export --for=argocd writes as testdata.
+  for (const [entry, states] of [[entries[0]!, CLONESET_STATES], [entries[1]!, ADVANCED_STATEFULSET_STATES], [entries[2]!, ADVANCED_DAEMONSET_STATES], [entries[3]!, ROLLOUT_STATES]] as const) {
+    assert.deepEqual(states.map((s) => [s.name, fluxStatus(entry, s.object)]), states.map((s) => [s.name, fluxStatusOfHealth(s.status)]), entry.kind);
+  }
+  const one = await runCli(['gitops', 'export', '--for=flux', '--kinds', 'rollout,clone']);
+  assert.equal(one.code, 0, one.stderr);
+  assert.deepEqual((parse(one.stdout) as typeof snippet).spec.healthCheckExprs.map((e) => e.kind), ['Rollout', 'CloneSet']);
+});
+
+test('bad flags are exit 2 and write nothing: no --for, an unknown tool, --out-dir with flux, an unknown kind', async () => {
   for (const [args, message] of [
-    [['gitops', 'export'], /--for is required/],
-    [['gitops', 'export', '--for=flux'], /Flux healthCheckExprs \(CEL\) are not generated yet/],
+    [['gitops', 'export'], /--for is required: --for=argocd or --for=flux/],
+    [['gitops', 'export', '--for=fluxcd'], /--for must be argocd or flux, not "fluxcd"/],
+    [['gitops', 'export', '--for=flux', '--out-dir', '/tmp/never-written'], /--out-dir is for --for=argocd/],
+    [['gitops', 'export', '--for=flux', '--kinds', 'sidecarset'], /no health check for "sidecarset"/],
     [['gitops', 'export', '--for=argocd', '--kinds', 'cloneset,sidecarset'], /no health check for "sidecarset"; known: cloneset, asts, ads, rollout/],
   ] as const) {
     const r = await runCli([...args]);

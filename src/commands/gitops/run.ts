@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import type { CommandContext } from '../../cli/context';
 import { failure, usageError } from '../../cli/exit';
 import { argocdConfigMapPatch, argocdFiles, HEALTH_KINDS, selectHealthKinds } from '../../kruise/gitops/argocd';
+import { fluxKustomizationSnippet } from '../../kruise/gitops/flux';
 import { yamlText } from '../../printers/output';
 
 export interface ExportOptions {
@@ -15,9 +16,10 @@ export interface ExportOptions {
 export async function run(ctx: CommandContext, args: string[], opts: ExportOptions): Promise<number> {
   if (args.length > 0) throw usageError(`gitops export takes no arguments (got ${args.join(' ')})`);
   const tool = opts.for;
-  if (tool === undefined) throw usageError('--for is required: --for=argocd');
-  if (tool === 'flux') throw usageError('--for=flux: Flux healthCheckExprs (CEL) are not generated yet; --for=argocd is');
-  if (tool !== 'argocd') throw usageError(`--for must be argocd, not "${tool}"`);
+  if (tool === undefined) throw usageError('--for is required: --for=argocd or --for=flux');
+  if (tool !== 'argocd' && tool !== 'flux') throw usageError(`--for must be argocd or flux, not "${tool}"`);
+  // Flux reads its health checks from the Kustomization: there is no folder layout to write.
+  if (tool === 'flux' && opts.outDir !== undefined) throw usageError('--out-dir is for --for=argocd; --for=flux prints a Kustomization snippet');
   const names = opts.kinds === undefined ? [] : opts.kinds.split(',').filter((n) => n.trim() !== '');
   if (opts.kinds !== undefined && names.length === 0) throw usageError('--kinds must name at least one kind');
   const { kinds, unknown } = selectHealthKinds(names);
@@ -25,6 +27,10 @@ export async function run(ctx: CommandContext, args: string[], opts: ExportOptio
     throw usageError(`--kinds: no health check for ${unknown.map((u) => `"${u}"`).join(', ')}; known: ${HEALTH_KINDS.map((k) => k.names[0]).join(', ')}`);
   }
   const toYaml = (value: unknown): string => yamlText(value);
+  if (tool === 'flux') {
+    ctx.term.stdout.write(fluxKustomizationSnippet(kinds, toYaml));
+    return 0;
+  }
   if (opts.outDir === undefined) {
     ctx.term.stdout.write(argocdConfigMapPatch(kinds, toYaml));
     return 0;

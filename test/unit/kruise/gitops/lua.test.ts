@@ -3,9 +3,10 @@
 // verdict maps to. A difference is a failure.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
-import { parse, parseAllDocuments } from 'yaml';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { FIXTURES, fixtureObjects } from '../../../helpers/fixture-objects';
 import { evaluateRollout } from '../../../../src/kruise/progress';
 import { cloneSetHealth, rolloutHealth, workloadHealth } from '../../../../src/kruise/gitops/health';
 import { ADVANCED_STATEFULSET_HEALTH_LUA } from '../../../../src/kruise/gitops/lua/advanced-statefulset';
@@ -23,44 +24,7 @@ import { readRollout } from '../../../../src/kruise/rollout/read';
 import { mergePatch } from '../../../../src/lib/json-patch';
 import { ADVANCED_DAEMONSET_STATES, ADVANCED_STATEFULSET_STATES, CLONESET_STATES, ROLLOUT_STATES } from '../../../../src/kruise/gitops/states';
 
-const FIXTURES = resolve(import.meta.dirname, '../../../fixtures');
 const NOW = Date.parse('2026-11-29T00:00:00Z');
-
-function walk(dir: string): string[] {
-  return readdirSync(dir).sort().flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? walk(p) : /\.ya?ml$/.test(n) ? [p] : [];
-  });
-}
-
-function fixtureObjects(kind: string, group: string): Array<{ where: string; obj: KubeObject }> {
-  const out: Array<{ where: string; obj: KubeObject }> = [];
-  for (const file of walk(FIXTURES)) {
-    let docs;
-    try {
-      docs = parseAllDocuments(readFileSync(file, 'utf8'));
-    } catch {
-      continue;
-    }
-    if (!Array.isArray(docs)) continue;
-    docs.forEach((doc, i) => {
-      let value: unknown;
-      try {
-        value = doc.toJS();
-      } catch {
-        return;
-      }
-      const items = (value as { kind?: string; items?: unknown[] } | null)?.kind === 'List' ? ((value as { items: unknown[] }).items ?? []) : [value];
-      for (const o of items) {
-        const obj = o as KubeObject | null;
-        if (obj?.kind === kind && typeof obj.apiVersion === 'string' && obj.apiVersion.startsWith(`${group}/`) && obj.metadata) {
-          out.push({ where: `${relative(FIXTURES, file)}#${i}`, obj });
-        }
-      }
-    });
-  }
-  return out;
-}
 
 test('CloneSet (v1alpha1 and v1beta1): the generated Lua gives every fixture the status our gate maps to', () => {
   const cases = fixtureObjects('CloneSet', 'apps.kruise.io');
