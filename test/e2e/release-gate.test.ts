@@ -6,11 +6,11 @@
 // read back through the API: the gate under test never waits for its own preconditions.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { kubectl, REPO_ROOT, runCli } from '../helpers/cli';
+import { junit } from '../helpers/junit';
 import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
 import { jsonLines, summary } from './rollout-helpers';
 import { helmReleaseSecret } from '../helpers/helm-release';
@@ -38,19 +38,6 @@ async function pods(app: string): Promise<Array<{ name: string; image: string; r
 async function settled(app: string, image: string, count: number): Promise<boolean> {
   const all = await pods(app);
   return all.length === count && all.every((p) => p.image === image && p.ready);
-}
-
-/** What python3-junitparser reads: the suite's counts, then each testcase and its result, by name. */
-function junit(file: string): string {
-  return execFileSync('/usr/bin/python3', ['-c', `
-import sys
-from junitparser import JUnitXml
-x = JUnitXml.fromfile(sys.argv[1])
-for s in x:
-    print(s.tests, s.failures, s.errors, s.skipped)
-    for c in sorted(s, key=lambda c: c.name):
-        print(c.name, ','.join(type(r).__name__ for r in c.result) or 'passed')
-`, file], { encoding: 'utf8' });
 }
 
 before(async () => {

@@ -7,28 +7,15 @@
 // image, exit 1 naming the query and values. Two verify runs at once: one verdict and one approval per step
 // (audit log); kill -9 in the middle of a step's checks, rerun: the step is checked and acted on once.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../helpers/cli';
+import { junit } from '../helpers/junit';
 import { waitUntil, type Sandbox } from '../helpers/sandbox';
 import { haveCrds } from './rollout-kruise-helpers';
 import { jsonLines, summary } from './rollout-helpers';
 import { RO, start, startVerifyWorld, VERIFY_FIXTURES, type VerifyWorld } from './verify-helpers';
-
-/** What python3-junitparser reads: the suite's counts, then each testcase and its result, by name. */
-function junit(file: string): string {
-  return execFileSync('/usr/bin/python3', ['-c', `
-import sys
-from junitparser import JUnitXml
-x = JUnitXml.fromfile(sys.argv[1])
-for s in x:
-    print(s.tests, s.failures, s.errors, s.skipped)
-    for c in sorted(s, key=lambda c: c.name):
-        print(c.name, ','.join(type(r).__name__ for r in c.result) or 'passed')
-`, file], { encoding: 'utf8' });
-}
 
 describe('rollout verify: Prometheus, http and Job checks steer a Kruise Rollout release (v0.6.2 CRDs)', { skip: !haveCrds('v0.6.2') && 'no ../shared CRDs' }, () => {
   let w: VerifyWorld;

@@ -44,6 +44,15 @@ async function waitPub(field: string, value: number): Promise<void> {
 
 const evict = (pod: string) => sb.api('POST', `/api/v1/namespaces/default/pods/${pod}/eviction`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace: 'default' } });
 
+/** The Deployment "api" of 2 and its PodUnavailableBudget (sandbox-api-migrate.yaml), both pods ready. */
+async function applyApiMigrate(on: Sandbox): Promise<void> {
+  assert.equal((await kubectl(['apply', '-f', join(FIXTURES, 'sandbox-api-migrate.yaml')], on.kubeconfig)).code, 0);
+  await waitUntil('2 ready api pods', async () => {
+    const list = (await on.api('GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Dapi')).body.items as any[];
+    return list.filter((p) => (p.status.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True')).length === 2;
+  });
+}
+
 before(async () => {
   sb = await startSandbox({ kruise: 'v1.9', readyDelay: '400ms', extraArgs: ['--feature-gates', 'PodUnavailableBudgetUpdateGate=true'] });
   const r = await kubectl(['apply', '-f', join(FIXTURES, 'sandbox-web.yaml')], sb.kubeconfig);
@@ -167,11 +176,7 @@ test('an in-place image update goes one pod at a time: the next waits until the 
 });
 
 test('migrate drains the Deployment only as far as the PUB admits, then waits for it (exit 3 at --timeout), nothing refused', async () => {
-  assert.equal((await kubectl(['apply', '-f', join(FIXTURES, 'sandbox-api-migrate.yaml')], sb.kubeconfig)).code, 0);
-  await waitUntil('2 ready api pods', async () => {
-    const list = (await sb.api('GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Dapi')).body.items as any[];
-    return list.filter((p) => (p.status.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True')).length === 2;
-  });
+  await applyApiMigrate(sb);
   const r = await runCli(['migrate', 'cloneset/api', '--from', 'deployment/api', '--max-surge', '2', '--timeout', '8s'], { kubeconfig: sb.kubeconfig });
   assert.equal(r.code, 3, r.stderr);
   // The drain follows the CloneSet's pods as they become available. Both available at once: 4 pods,
@@ -192,11 +197,7 @@ test('migrate decides each drain on a fresh read of the PUB: a PUB watch 1.5 s l
   // the budget unspent after the Deployment's status shows the pod gone.
   const lagged = await startSandbox({ kruise: 'v1.9', readyDelay: '200ms', faults: { watchLagMs: { podunavailablebudgets: 1500 } } });
   try {
-    assert.equal((await kubectl(['apply', '-f', join(FIXTURES, 'sandbox-api-migrate.yaml')], lagged.kubeconfig)).code, 0);
-    await waitUntil('2 ready api pods', async () => {
-      const list = (await lagged.api('GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Dapi')).body.items as any[];
-      return list.filter((p) => (p.status.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True')).length === 2;
-    });
+    await applyApiMigrate(lagged);
     const r = await runCli(['migrate', 'cloneset/api', '--from', 'deployment/api', '--max-surge', '2', '--timeout', '6s'], { kubeconfig: lagged.kubeconfig });
     assert.equal(r.code, 3, r.stderr);
     assert.match(r.stderr, /waiting for PodUnavailableBudget api-pub \(unavailableAllowed 0: 3 available, 3 desired\) to let a pod of deployment\/api go/);
