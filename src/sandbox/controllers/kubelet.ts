@@ -310,13 +310,8 @@ export function createKubelet(): ControllerWithAdmission {
       wake(clock(pod, name, `backoff:${cs.restartCount}`, now) + entry!.backoffMs);
       return cs;
     };
-    /** Next() and a new instance (restartCount + 1) after an exit at `exitMs`: the kubelet's SyncPod starting it again. */
-    const startAgain = (cs: ContainerStatus, exitMs: number): ContainerStatus => {
-      const uid = pod.metadata.uid ?? '';
-      if (!backoffs.has(uid)) backoffs.set(uid, new Map());
-      backoffs.get(uid)!.set(backoffKey, nextBackoff(backoffOf(), exitMs, now, policy));
-      if (cs.state?.terminated) cs.lastState = { terminated: cs.state.terminated };
-      cs.restartCount += 1;
+    /** A new container instance running (not ready yet), looked at again once its ready delay has passed. */
+    const startInstance = (cs: ContainerStatus): ContainerStatus => {
       cs.containerID = newContainerID();
       cs.imageID = imageIDFor(image);
       cs.started = true;
@@ -324,6 +319,15 @@ export function createKubelet(): ControllerWithAdmission {
       cs.state = { running: { startedAt: nowStr } };
       wake(clock(pod, name, cs.containerID, now) + delay);
       return cs;
+    };
+    /** Next() and a new instance (restartCount + 1) after an exit at `exitMs`: the kubelet's SyncPod starting it again. */
+    const startAgain = (cs: ContainerStatus, exitMs: number): ContainerStatus => {
+      const uid = pod.metadata.uid ?? '';
+      if (!backoffs.has(uid)) backoffs.set(uid, new Map());
+      backoffs.get(uid)!.set(backoffKey, nextBackoff(backoffOf(), exitMs, now, policy));
+      if (cs.state?.terminated) cs.lastState = { terminated: cs.state.terminated };
+      cs.restartCount += 1;
+      return startInstance(cs);
     };
     /** CrashLoopBackOff: started again once the back-off has passed since the exit. */
     const backOff = (cs: ContainerStatus): ContainerStatus => {
@@ -403,15 +407,8 @@ export function createKubelet(): ControllerWithAdmission {
       return pod.spec.restartPolicy === 'Never' || code === 0 ? cs : startAgain(cs, now); // exit 0 (or Never): finished for good
     }
     if (waiting === 'CrashLoopBackOff' && runsToCompletion(pod)) return backOff(cs);
-    if (!cs.state?.running) {
-      // Restarted by someone who left it waiting/terminated: start it again.
-      cs.containerID = newContainerID();
-      cs.imageID = imageIDFor(image);
-      cs.started = true;
-      cs.ready = false;
-      cs.state = { running: { startedAt: nowStr } };
-      wake(clock(pod, name, cs.containerID, now) + delay);
-    }
+    // Restarted by someone who left it waiting/terminated: start it again.
+    if (!cs.state?.running) return startInstance(cs);
     return cs;
   }
 
