@@ -120,6 +120,22 @@ describe('decideVerify', () => {
   });
 });
 
+describe('decideVerify on a blue-green release (blueGreenStatus: updatedRevision is the release)', () => {
+  const bg = (): KubeObject => (parse(readFileSync(join(import.meta.dirname, '../../../fixtures/rollout-kruise/v1beta1-bluegreen.yaml'), 'utf8').split('\n---\n')[0]!) as KubeObject);
+  const plan = planChecks(bg(), [checkFromFlags({ http: 'http://x/' })!], { approveUnchecked: false });
+  test('the manual steps are checked on the updated revision; a pass recorded for it approves with the blue-green approval', () => {
+    // Blue-green's last step waits for a person too (isFinalFullStep: only a canary's final 100% goes on by itself).
+    assert.deepEqual(manualSteps(readRollout(bg())), [1, 2]);
+    assert.deepEqual(decideVerify(bg(), undefined, plan, NOW), { kind: 'check', step: 1, revision: '5f8d7c6b9', checks: ['http-1'] });
+    const passed = withVerdict(bg(), record('pass', { rollout: 'checkout', revision: '5f8d7c6b9' }));
+    assert.equal(decideVerify(passed, undefined, plan, NOW).kind, 'approve');
+    const patch = approvePatch(passed);
+    assert.ok(patch && 'patch' in patch, JSON.stringify(patch));
+    assert.match(JSON.stringify(patch), /blueGreenStatus\/currentStepState/);
+    assert.equal(decideVerify(withVerdict(bg(), record('fail', { rollout: 'checkout', revision: '5f8d7c6b9' })), undefined, plan, NOW).kind, 'rollback');
+  });
+});
+
 describe('the verdict annotation and its conditional write', () => {
   test('a pass rests on the annotation (absent: the resourceVersion), the revision and the step waiting', () => {
     const obj = rollout();
