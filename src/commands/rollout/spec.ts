@@ -282,6 +282,8 @@ export function registerRollout(program: KruiseCommand, ctx: CommandContext, sha
       .option('--check-timeout <duration>', 'one measurement (a Job: the whole Job) may take this long (default 30s; a Job 10m)')
       .option('--failure-limit <n>', 'failed measurements tolerated (default 0)')
       .option('--success-limit <n>', 'pass as soon as this many measurements pass in a row (default 0: off)')
+      .option('--inconclusive-limit <n>', 'inconclusive measurements tolerated (an empty result with --on-empty=inconclusive; default 0)')
+      .option('--consecutive-error-limit <n>', 'measurements in a row that could not be taken (unreachable, 5xx) before the check is in error (default 4)')
       .option('--token-file <file>', 'a bearer token for --prometheus or --http, read at each request')
       .option('--token-env <var>', 'a bearer token for --prometheus or --http from this environment variable')
       .option('--basic-auth-file <file>', 'user:password for --prometheus or --http')

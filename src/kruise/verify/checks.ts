@@ -338,6 +338,8 @@ export interface CheckFlags {
   checkTimeout?: string;
   failureLimit?: string;
   successLimit?: string;
+  inconclusiveLimit?: string;
+  consecutiveErrorLimit?: string;
   tokenFile?: string;
   tokenEnv?: string;
   basicAuthFile?: string;
@@ -364,6 +366,8 @@ const FLAG_NAMES: Record<string, string> = {
   timeout: '--check-timeout',
   failureLimit: '--failure-limit',
   successLimit: '--success-limit',
+  inconclusiveLimit: '--inconclusive-limit',
+  consecutiveErrorLimit: '--consecutive-error-limit',
   bearerTokenFile: '--token-file',
   bearerTokenEnv: '--token-env',
   basicAuthFile: '--basic-auth-file',
@@ -390,7 +394,7 @@ export function checkFromFlags(o: CheckFlags): VerifyCheck | undefined {
     ['jsonpath', '--jsonpath', 'http'],
   ];
   if (given.length === 0) {
-    const stray = [...typeFlags.map(([k, flag]) => [k, flag]), ['condition', '--condition'], ['count', '--count'], ['interval', '--interval'], ['initialDelay', '--initial-delay'], ['checkTimeout', '--check-timeout'], ['failureLimit', '--failure-limit'], ['successLimit', '--success-limit'], ['tokenFile', '--token-file'], ['tokenEnv', '--token-env'], ['basicAuthFile', '--basic-auth-file'], ['caFile', '--ca-file'], ['step', '--step']].find(([k]) => o[k as keyof CheckFlags] !== undefined);
+    const stray = [...typeFlags.map(([k, flag]) => [k, flag]), ['condition', '--condition'], ['count', '--count'], ['interval', '--interval'], ['initialDelay', '--initial-delay'], ['checkTimeout', '--check-timeout'], ['failureLimit', '--failure-limit'], ['successLimit', '--success-limit'], ['inconclusiveLimit', '--inconclusive-limit'], ['consecutiveErrorLimit', '--consecutive-error-limit'], ['tokenFile', '--token-file'], ['tokenEnv', '--token-env'], ['basicAuthFile', '--basic-auth-file'], ['caFile', '--ca-file'], ['step', '--step']].find(([k]) => o[k as keyof CheckFlags] !== undefined);
     if (stray) throw new CheckInputError(`${stray[1]} describes a check: give --prometheus, --http or --job with it`);
     return undefined;
   }
@@ -419,6 +423,8 @@ export function checkFromFlags(o: CheckFlags): VerifyCheck | undefined {
   spec.count = intFlag(o.count, '--count');
   spec.failureLimit = intFlag(o.failureLimit, '--failure-limit');
   spec.successLimit = intFlag(o.successLimit, '--success-limit');
+  spec.inconclusiveLimit = intFlag(o.inconclusiveLimit, '--inconclusive-limit');
+  spec.consecutiveErrorLimit = intFlag(o.consecutiveErrorLimit, '--consecutive-error-limit');
   spec.interval = o.interval;
   spec.initialDelay = o.initialDelay;
   spec.timeout = o.checkTimeout;

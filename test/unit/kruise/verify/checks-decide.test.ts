@@ -51,6 +51,10 @@ describe('checks file', () => {
     const c = checkFromFlags({ prometheus: 'http://127.0.0.1:9090', query: 'up', condition: 'result == 1', count: '3', interval: '1s', step: '2', failureLimit: '1' })!;
     assert.deepEqual([c.name, c.steps, c.policy.count, c.policy.failureLimit, c.timing.intervalMs, c.origin], ['prometheus-1', [2], 3, 1, 1000, '--prometheus']);
     assert.equal(checkFromFlags({}), undefined);
+    const limits = checkFromFlags({ prometheus: 'http://p', query: 'up', condition: 'result == 1', count: '5', inconclusiveLimit: '2', consecutiveErrorLimit: '1' })!;
+    assert.deepEqual([limits.policy.inconclusiveLimit, limits.policy.consecutiveErrorLimit], [2, 1]);
+    assert.throws(() => checkFromFlags({ http: 'http://x', consecutiveErrorLimit: '-1' }), { message: 'invalid value "-1" for --consecutive-error-limit: must be a non-negative integer' });
+    assert.throws(() => checkFromFlags({ inconclusiveLimit: '1' }), { message: '--inconclusive-limit describes a check: give --prometheus, --http or --job with it' });
     assert.throws(() => checkFromFlags({ prometheus: 'http://p' , condition: 'result < 1' }), { message: '--query: required with --prometheus' });
     assert.throws(() => checkFromFlags({ prometheus: 'http://p', query: 'up', condition: 'result ~ 1' }), { message: /^--condition: invalid condition/ });
     assert.throws(() => checkFromFlags({ query: 'up' }), { message: '--query describes a check: give --prometheus, --http or --job with it' });
