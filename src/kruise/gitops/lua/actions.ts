@@ -60,3 +60,12 @@ export const CLONESET_ACTIONS: LuaActions = pauseActions(CLONESET_PAUSED_HOLDER)
 export const ADVANCED_STATEFULSET_ACTIONS: LuaActions = pauseActions(ROLLING_UPDATE_PAUSED_HOLDER);
 export const ADVANCED_DAEMONSET_ACTIONS: LuaActions = ADVANCED_STATEFULSET_ACTIONS;
 export const ROLLOUT_ACTIONS: LuaActions = pauseActions(ROLLOUT_PAUSED_HOLDER);
+
+// SidecarSet (both versions): spec.updateStrategy.paused (workloads/sidecarset.ts sidecarSetPausePatch).
+const SIDECARSET_PAUSED_HOLDER = `local function pausedHolder(create)
+  if type(obj.spec) ~= "table" then if not create then return {} end obj.spec = {} end
+  if type(obj.spec.updateStrategy) ~= "table" then if not create then return {} end obj.spec.updateStrategy = {} end
+  return obj.spec.updateStrategy
+end`;
+
+export const SIDECARSET_ACTIONS: LuaActions = pauseActions(SIDECARSET_PAUSED_HOLDER);
