@@ -3,7 +3,7 @@
 // resource_customizations test runner would run them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -23,6 +23,12 @@ test('default: an argocd-cm merge patch with resource.customizations.health|acti
     'resource.customizations.actions.apps.kruise.io_DaemonSet',
     'resource.customizations.health.rollouts.kruise.io_Rollout',
     'resource.customizations.actions.rollouts.kruise.io_Rollout',
+    'resource.customizations.health.apps.kruise.io_SidecarSet',
+    'resource.customizations.actions.apps.kruise.io_SidecarSet',
+    'resource.customizations.health.apps.kruise.io_BroadcastJob',
+    'resource.customizations.health.apps.kruise.io_AdvancedCronJob',
+    'resource.customizations.health.apps.kruise.io_ImagePullJob',
+    'resource.customizations.health.apps.kruise.io_ContainerRecreateRequest',
   ]);
   const actions = parse(patch.data['resource.customizations.actions.apps.kruise.io_CloneSet']!) as { 'discovery.lua': string; definitions: Array<{ name: string; 'action.lua': string }> };
   assert.deepEqual(actions.definitions.map((d) => d.name), ['pause', 'resume']);
@@ -41,14 +47,23 @@ test('--out-dir: Argo CD\'s layout, and every health_test.yaml case passes with 
   try {
     const r = await runCli(['gitops', 'export', '--for=argocd', '--out-dir', dir]);
     assert.equal(r.code, 0, r.stderr);
-    for (const [group, kind] of [['apps.kruise.io', 'CloneSet'], ['apps.kruise.io', 'StatefulSet'], ['apps.kruise.io', 'DaemonSet'], ['rollouts.kruise.io', 'Rollout']]) {
+    const kinds = [['apps.kruise.io', 'CloneSet'], ['apps.kruise.io', 'StatefulSet'], ['apps.kruise.io', 'DaemonSet'], ['rollouts.kruise.io', 'Rollout'], ['apps.kruise.io', 'SidecarSet'],
+      ['apps.kruise.io', 'BroadcastJob'], ['apps.kruise.io', 'AdvancedCronJob'], ['apps.kruise.io', 'ImagePullJob'], ['apps.kruise.io', 'ContainerRecreateRequest']];
+    assert.deepEqual(readdirSync(join(dir, 'apps.kruise.io')).sort(), kinds.filter(([g]) => g === 'apps.kruise.io').map(([, k]) => k).sort());
+    for (const [group, kind] of kinds) {
       const base = join(dir, group!, kind!);
       const tests = (parse(readFileSync(join(base, 'health_test.yaml'), 'utf8')) as { tests: Array<{ healthStatus: { status: string; message: string }; inputPath: string }> }).tests;
       assert.equal(tests.length, readdirSync(join(base, 'testdata')).length, `${kind}: one test per testdata file`);
       const statuses = new Set(tests.map((t) => t.healthStatus.status));
-      assert.ok(statuses.has('Healthy') && statuses.has('Progressing') && statuses.has('Suspended'), `${kind}: ${[...statuses].join(', ')}`);
+      // Every kind can be Healthy; each other status where the kind has it (a scheduler never progresses, a request is never suspended).
+      const want = { AdvancedCronJob: ['Healthy', 'Suspended'], ImagePullJob: ['Healthy', 'Progressing', 'Degraded'], ContainerRecreateRequest: ['Healthy', 'Progressing', 'Degraded'] }[kind!] ?? ['Healthy', 'Progressing', 'Suspended'];
+      assert.deepEqual(want.filter((s) => !statuses.has(s)), [], `${kind}: ${[...statuses].join(', ')}`);
       const got = runHealthScript(readFileSync(join(base, 'health.lua'), 'utf8'), tests.map((t) => parse(readFileSync(join(base, t.inputPath), 'utf8'))));
       assert.deepEqual(got, tests.map((t) => t.healthStatus), kind);
+      if (['BroadcastJob', 'AdvancedCronJob', 'ImagePullJob', 'ContainerRecreateRequest'].includes(kind!)) {
+        assert.equal(existsSync(join(base, 'actions')), false, `${kind}: no actions`);
+        continue;
+      }
       // actions/action_test.yaml as Argo CD's runner reads it: discovery results and action outputs.
       const actions = join(base, 'actions');
       const at = parse(readFileSync(join(actions, 'action_test.yaml'), 'utf8')) as {
@@ -73,7 +88,7 @@ test('bad flags are exit 2 and write nothing: no --for, --for=flux (not generate
   for (const [args, message] of [
     [['gitops', 'export'], /--for is required/],
     [['gitops', 'export', '--for=flux'], /Flux healthCheckExprs \(CEL\) are not generated yet/],
-    [['gitops', 'export', '--for=argocd', '--kinds', 'cloneset,sidecarset'], /no health check for "sidecarset"; known: cloneset, asts, ads, rollout/],
+    [['gitops', 'export', '--for=argocd', '--kinds', 'cloneset,uniteddeployment'], /no health check for "uniteddeployment"; known: cloneset, asts, ads, rollout, sidecarset, broadcastjob, advancedcronjob, imagepulljob, containerrecreaterequest/],
   ] as const) {
     const r = await runCli([...args]);
     assert.equal(r.code, 2, args.join(' '));

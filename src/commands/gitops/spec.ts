@@ -9,17 +9,23 @@ export function registerGitOps(program: KruiseCommand, ctx: CommandContext, shal
   if (shallow) return;
   gitops
     .command('export')
-    .description('print Argo CD health checks (Lua) for CloneSet, Advanced StatefulSet, Advanced DaemonSet and Kruise Rollout: an argocd-cm patch, or Argo CD\'s folder layout with --out-dir')
+    .description('print Argo CD health checks (Lua) for the Kruise kinds (CloneSet, Advanced StatefulSet and DaemonSet, SidecarSet, BroadcastJob, AdvancedCronJob, ImagePullJob, ContainerRecreateRequest, Kruise Rollout): an argocd-cm patch, or Argo CD\'s folder layout with --out-dir')
     .usage('--for=argocd [--kinds KIND,...] [--out-dir DIR]')
     .option('--for <tool>', 'argocd (Flux healthCheckExprs are not generated yet)')
-    .option('--kinds <kinds>', 'comma-separated kinds: cloneset, asts, ads, rollout (default: all)')
+    .option('--kinds <kinds>', 'comma-separated kinds: cloneset, asts, ads, rollout, sidecarset, broadcastjob, advancedcronjob, imagepulljob, crr (default: all)')
     .option('--out-dir <dir>', 'write DIR/<group>/<Kind>/health.lua, health_test.yaml, testdata/*.yaml and actions/ (Argo CD\'s resource_customizations layout) instead of printing the argocd-cm patch')
     .notes(`
       The scripts give the verdict of \`rollout status\` (and of \`rollout status rollout/NAME\`) as Argo CD health, from the
       object alone: done (exit 0) → Healthy; failed or cancelled (exit 1) → Degraded; not yet (exit 4) → Progressing, or
       Suspended when only a person moves it on (a paused CloneSet or Rollout, a step waiting for approval; a timed step
       pause stays Progressing). CloneSet and Advanced StatefulSet v1alpha1 and v1beta1, Advanced DaemonSet; Rollout v1alpha1 and v1beta1, canary and blue-green.
-      Resource actions pause and resume write the field \`rollout pause|resume\` writes (resource.customizations.actions.*).
+      SidecarSet (from its status counts and partition) and BroadcastJob (completed → Healthy, failed → Degraded, paused →
+      Suspended) get the verdict of \`rollout status\` too. Kinds \`rollout status\` does not wait for get a rule of their own:
+      AdvancedCronJob is Healthy while it schedules (its Jobs have their own health), Suspended when paused; ImagePullJob is
+      Healthy once every node pulled the image, Degraded when a node failed, Progressing before; a ContainerRecreateRequest
+      is Healthy when completed, Degraded when a container failed or it was completed unrecreated (pod gone, deadline).
+      Resource actions pause and resume write the field \`rollout pause|resume\` writes (resource.customizations.actions.*),
+      for CloneSet, Advanced StatefulSet and DaemonSet, SidecarSet and Rollout.
       Exit codes: 0 written, 1 a file could not be written, 2 bad flags.`)
     .examples(`
       # Add the health checks to Argo CD

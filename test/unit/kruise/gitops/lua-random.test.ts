@@ -10,6 +10,7 @@ import { ADVANCED_DAEMONSET_HEALTH_LUA } from '../../../../src/kruise/gitops/lua
 import { ROLLOUT_HEALTH_LUA } from '../../../../src/kruise/gitops/lua/rollout';
 import type { KubeObject } from '../../../../src/kruise/types';
 import { runHealthScript } from '../../../helpers/lua';
+import { HEALTH_KINDS } from '../../../../src/kruise/gitops/argocd';
 
 const NOW = Date.parse('2026-11-29T00:00:00Z');
 const COUNT = 600;
@@ -150,3 +151,45 @@ test(`Rollout: ${COUNT} random objects, Lua and gate agree`, () => {
   assert.deepEqual(differences.slice(0, 3), []);
   assert.ok(new Set(got.map((g) => g.status)).size >= 4, 'the objects reach several statuses');
 });
+
+/** SidecarSets, BroadcastJobs, AdvancedCronJobs, ImagePullJobs and ContainerRecreateRequests: counts halfway, odd partitions, every phase. */
+function randomKruiseObjects(kind: string, seed: number): KubeObject[] {
+  const { int, pick, maybe } = maker(seed);
+  const out: KubeObject[] = [];
+  for (let i = 0; i < COUNT; i++) {
+    const metadata = { name: `k${i}`, namespace: 'default', generation: maybe(1 + int(2), 0.9) };
+    let spec: Record<string, unknown> = {};
+    let status: Record<string, unknown> = {};
+    if (kind === 'SidecarSet') {
+      spec = { updateStrategy: maybe({ type: maybe(pick(['RollingUpdate', 'NotUpdate'])), partition: maybe(pick<unknown>([int(5), -1, `${int(100)}%`, '12.5%', '100%', 'x', 1.5]), 0.5), paused: maybe(r01(int), 0.4) }, 0.9) };
+      status = { observedGeneration: maybe(1 + int(2)), matchedPods: maybe(int(5), 0.9), updatedPods: maybe(int(5)), readyPods: maybe(int(5)), updatedReadyPods: maybe(int(5)) };
+    } else if (kind === 'BroadcastJob') {
+      spec = { paused: maybe(r01(int), 0.3), completionPolicy: maybe({ type: pick(['Always', 'Never']) }) };
+      const conditions = [maybe({ type: pick(['Complete', 'Failed']), status: pick(['True', 'False']), message: maybe('why') }, 0.3)].filter(Boolean);
+      status = { phase: maybe(pick(['running', 'paused', 'completed', 'failed', ''])), desired: maybe(int(4)), active: maybe(int(4)), succeeded: maybe(int(4)), failed: maybe(int(2)), conditions: maybe(conditions) };
+    } else if (kind === 'AdvancedCronJob') {
+      spec = { schedule: '*/5 * * * *', paused: maybe(pick<unknown>([true, false, 'true']), 0.5) };
+      status = { active: maybe(Array.from({ length: int(2) }, (_, j) => ({ kind: 'Job', name: `j${j}` }))), lastScheduleTime: maybe('2026-11-29T00:00:00Z') };
+    } else if (kind === 'ImagePullJob') {
+      spec = { image: 'nginx', completionPolicy: maybe({ type: maybe(pick(['Always', 'Never'])) }, 0.9) };
+      status = { desired: maybe(int(4), 0.9), active: maybe(int(3)), succeeded: maybe(int(4)), failed: maybe(int(2), 0.4), startTime: maybe('2026-11-29T00:00:00Z'), completionTime: maybe('2026-11-29T00:05:00Z', 0.4), message: maybe(pick(['', 'job exceeds activeDeadlineSeconds'])) };
+    } else {
+      spec = { podName: 'p', containers: [{ name: 'a' }, { name: 'b' }] };
+      const state = () => ({ name: maybe(pick(['a', 'b']), 0.9), phase: pick(['Pending', 'Recreating', 'Succeeded', 'Failed']) });
+      status = { phase: maybe(pick(['Pending', 'Recreating', 'Completed', 'Completed', ''])), message: maybe(pick(['', 'pod has gone']), 0.4), containerRecreateStates: maybe(Array.from({ length: int(2) }, state)) };
+    }
+    out.push(compact({ apiVersion: `apps.kruise.io/${pick(['v1alpha1', 'v1beta1'])}`, kind, metadata, spec, status: maybe(status, 0.95) }) as KubeObject);
+  }
+  return out;
+}
+
+for (const [kind, seed] of [['SidecarSet', 5], ['BroadcastJob', 6], ['AdvancedCronJob', 7], ['ImagePullJob', 8], ['ContainerRecreateRequest', 9]] as const) {
+  test(`${kind}: ${COUNT} random objects, Lua and our rule agree`, () => {
+    const k = HEALTH_KINDS.find((h) => h.kind === kind)!;
+    const objects = randomKruiseObjects(kind, seed);
+    const got = runHealthScript(k.lua, objects);
+    const differences = objects.map((o, i) => ({ i, want: k.gate(o, NOW), got: got[i]!.status, obj: JSON.stringify(o) })).filter((d) => d.want !== d.got);
+    assert.deepEqual(differences.slice(0, 3), []);
+    assert.ok(new Set(got.map((g) => g.status)).size >= 2, 'the objects reach several statuses');
+  });
+}

@@ -16,7 +16,10 @@ import { ROLLOUT_HEALTH_LUA } from '../../../../src/kruise/gitops/lua/rollout';
 import { CLONESET_HEALTH_LUA } from '../../../../src/kruise/gitops/lua/cloneset';
 import type { KubeObject } from '../../../../src/kruise/types';
 import { runHealthScript, runLuaScript } from '../../../helpers/lua';
-import { ADVANCED_DAEMONSET_ACTIONS, ADVANCED_STATEFULSET_ACTIONS, CLONESET_ACTIONS, ROLLOUT_ACTIONS } from '../../../../src/kruise/gitops/lua/actions';
+import { ADVANCED_DAEMONSET_ACTIONS, ADVANCED_STATEFULSET_ACTIONS, CLONESET_ACTIONS, ROLLOUT_ACTIONS, SIDECARSET_ACTIONS } from '../../../../src/kruise/gitops/lua/actions';
+import { HEALTH_KINDS } from '../../../../src/kruise/gitops/argocd';
+import { advancedCronJobHealth, containerRecreateRequestHealth, imagePullJobHealth } from '../../../../src/kruise/gitops/health';
+import { readSidecarSet, sidecarSetPausePatch } from '../../../../src/kruise/workloads/sidecarset';
 import { advancedDaemonSetAdapter } from '../../../../src/kruise/workloads/advanced-daemonset';
 import { cloneSetAdapter } from '../../../../src/kruise/workloads/cloneset';
 import { readRollout } from '../../../../src/kruise/rollout/read';
@@ -128,6 +131,42 @@ test('Argo CD\'s defects (updated-but-unavailable CloneSet, v1beta1 paths, blue-
   }
 });
 
+test('SidecarSet, BroadcastJob, AdvancedCronJob, ImagePullJob, ContainerRecreateRequest: the generated Lua gives every fixture the status of our rule', () => {
+  for (const [kind, min] of [['SidecarSet', 5], ['BroadcastJob', 3], ['AdvancedCronJob', 2], ['ImagePullJob', 2], ['ContainerRecreateRequest', 2]] as const) {
+    const k = HEALTH_KINDS.find((h) => h.kind === kind)!;
+    const cases = fixtureObjects(kind, 'apps.kruise.io');
+    assert.ok(cases.length >= min, `${kind} fixtures found: ${cases.length}`);
+    const lua = runHealthScript(k.lua, cases.map((c) => c.obj));
+    const differences = cases.map((c, i) => ({ where: c.where, want: k.gate(c.obj, NOW), got: lua[i]!.status, message: lua[i]!.message }));
+    assert.deepEqual(differences.filter((d) => d.want !== d.got), [], kind);
+  }
+});
+
+test('the rules written for kinds without a gate (AdvancedCronJob, ImagePullJob, ContainerRecreateRequest): their messages are the Lua\'s', () => {
+  const rules = [
+    ['AdvancedCronJob', advancedCronJobHealth],
+    ['ImagePullJob', imagePullJobHealth],
+    ['ContainerRecreateRequest', containerRecreateRequestHealth],
+  ] as const;
+  for (const [kind, rule] of rules) {
+    const k = HEALTH_KINDS.find((h) => h.kind === kind)!;
+    const objects = [...k.states.map((s) => s.object), ...fixtureObjects(kind, 'apps.kruise.io').map((c) => c.obj)];
+    assert.deepEqual(runHealthScript(k.lua, objects), objects.map((o) => rule(o)), kind);
+  }
+});
+
+test('the table of states export writes as testdata, every kind: the gate gives each its status, lua5.1 its status and message', () => {
+  assert.equal(HEALTH_KINDS.length, 9);
+  for (const k of HEALTH_KINDS) {
+    const got = runHealthScript(k.lua, k.states.map((s) => s.object));
+    assert.deepEqual(
+      k.states.map((s, i) => [k.kind, s.name, k.gate(s.object, NOW), got[i]!.status, got[i]!.message]),
+      k.states.map((s) => [k.kind, s.name, s.status, s.status, s.message]),
+    );
+    assert.ok(new Set(k.states.map((s) => s.status)).size >= 2, `${k.kind}: the states cover several statuses`);
+  }
+});
+
 test('the table of states export writes as testdata: the gate gives each its status, lua5.1 its status and message', () => {
   for (const [states, lua, gate] of [[CLONESET_STATES, CLONESET_HEALTH_LUA, cloneSetHealth], [ADVANCED_STATEFULSET_STATES, ADVANCED_STATEFULSET_HEALTH_LUA, workloadHealth], [ADVANCED_DAEMONSET_STATES, ADVANCED_DAEMONSET_HEALTH_LUA, workloadHealth], [ROLLOUT_STATES, ROLLOUT_HEALTH_LUA, rolloutHealth]] as const) {
     const got = runHealthScript(lua, states.map((s) => s.object));
@@ -150,6 +189,7 @@ test('actions pause/resume: the field our rollout pause|resume writes, nothing e
     { cases: fixtureObjects('CloneSet', 'apps.kruise.io'), actions: CLONESET_ACTIONS, paused: (o: KubeObject) => cloneSetAdapter.paused(o), patch: (o: KubeObject, p: boolean) => cloneSetAdapter.pausePatch(o, p) },
     { cases: fixtureObjects('StatefulSet', 'apps.kruise.io'), actions: ADVANCED_STATEFULSET_ACTIONS, paused: (o: KubeObject) => advancedStatefulSetAdapter.paused(o), patch: (o: KubeObject, p: boolean) => advancedStatefulSetAdapter.pausePatch(o, p) },
     { cases: fixtureObjects('DaemonSet', 'apps.kruise.io'), actions: ADVANCED_DAEMONSET_ACTIONS, paused: (o: KubeObject) => advancedDaemonSetAdapter.paused(o), patch: (o: KubeObject, p: boolean) => advancedDaemonSetAdapter.pausePatch(o, p) },
+    { cases: fixtureObjects('SidecarSet', 'apps.kruise.io'), actions: SIDECARSET_ACTIONS, paused: (o: KubeObject) => readSidecarSet(o).paused, patch: (_o: KubeObject, p: boolean) => sidecarSetPausePatch(p) },
     {
       cases: fixtureObjects('Rollout', 'rollouts.kruise.io').filter((c) => /^rollouts\.kruise\.io\/v1(alpha|beta)1$/.test(c.obj.apiVersion ?? '')),
       actions: ROLLOUT_ACTIONS,
