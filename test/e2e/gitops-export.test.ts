@@ -73,7 +73,9 @@ test('--out-dir: Argo CD\'s layout, and every health_test.yaml case passes with 
       const input = (p: string): unknown => parse(readFileSync(join(actions, p), 'utf8'));
       const discovered = runLuaScript(readFileSync(join(actions, 'discovery.lua'), 'utf8'), at.discoveryTests.map((t) => input(t.inputPath))) as Array<Record<string, { disabled: boolean }>>;
       assert.deepEqual(discovered.map((d) => Object.entries(d).map(([name, v]) => ({ name, disabled: v.disabled })).sort((a, b) => (a.name < b.name ? -1 : 1))), at.discoveryTests.map((t) => t.result));
-      assert.deepEqual(new Set(at.discoveryTests.map((t) => JSON.stringify(t.result))).size, 2, `${kind}: a running and a paused input`);
+      // A running and a paused input (and for a Rollout one waiting for approval), each offering other actions.
+      assert.deepEqual(new Set(at.discoveryTests.map((t) => JSON.stringify(t.result))).size, kind === 'Rollout' ? 3 : 2, `${kind}: inputs`);
+      assert.deepEqual(at.actionTests.map((t) => t.action), kind === 'Rollout' ? ['pause', 'resume', 'approve'] : ['pause', 'resume']);
       for (const t of at.actionTests) {
         const [out] = runLuaScript(readFileSync(join(actions, t.action, 'action.lua'), 'utf8'), [input(t.inputPath)]);
         assert.deepEqual(out, input(t.expectedOutputPath), `${kind} ${t.action}`);

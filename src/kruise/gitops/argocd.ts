@@ -1,7 +1,8 @@
 // What `gitops export --for=argocd` writes: the health scripts as an argocd-cm patch
 // (resource.customizations.health.<group>_<Kind>), or Argo CD's resource_customizations layout
 // (<group>/<Kind>/health.lua, health_test.yaml, testdata/*.yaml, actions/) for a fork or an upstream PR.
-// Actions: pause and resume (the field `rollout pause|resume` writes), for the kinds it takes.
+// Actions: pause and resume (the field `rollout pause|resume` writes), for the kinds it takes, and
+// approve for a Rollout (the status write of `rollout approve`).
 // Health for every Kruise kind: the workloads, SidecarSet and BroadcastJob with `rollout status`'s
 // verdict; AdvancedCronJob, ImagePullJob and ContainerRecreateRequest with the rules of health.ts.
 import { CLONESET_HEALTH_LUA } from './lua/cloneset';
@@ -14,7 +15,9 @@ import { advancedStatefulSetAdapter } from '../workloads/advanced-statefulset';
 import { ADVANCED_DAEMONSET_ACTIONS, ADVANCED_STATEFULSET_ACTIONS, CLONESET_ACTIONS, ROLLOUT_ACTIONS, SIDECARSET_ACTIONS, type LuaActions } from './lua/actions';
 import { cloneSetAdapter } from '../workloads/cloneset';
 import { readRollout } from '../rollout/read';
-import { mergePatch } from '../../lib/json-patch';
+import { jsonPatch, mergePatch } from '../../lib/json-patch';
+import { approvePatch } from '../rollout/patches';
+import { compareText } from '../../lib/compare';
 import type { KubeObject } from '../types';
 import { advancedCronJobHealth, broadcastJobHealth, containerRecreateRequestHealth, imagePullJobHealth, rolloutHealth, sidecarSetHealth, workloadHealth, type ArgoHealth } from './health';
 import { SIDECARSET_HEALTH_LUA } from './lua/sidecarset';
@@ -39,6 +42,8 @@ export interface PauseActions {
   /** Whether the object is paused, and the object `rollout pause|resume` makes of it (action tests). */
   paused: (obj: KubeObject) => boolean;
   withPaused: (obj: KubeObject, paused: boolean) => KubeObject;
+  /** The approve action (Rollout): whether `rollout approve` has something to write, the object it makes, and an object waiting for it. */
+  approve?: { offered: (obj: KubeObject) => boolean; approved: (obj: KubeObject) => KubeObject; waiting: KubeObject };
 }
 
 type Json = Parameters<typeof mergePatch>[0];
@@ -95,6 +100,7 @@ export const HEALTH_KINDS: readonly HealthKind[] = [
       lua: ROLLOUT_ACTIONS,
       paused: (o) => readRollout(o).paused,
       withPaused: (o, p) => merged(o, { spec: { strategy: { paused: p } } }),
+      approve: { offered: (o) => approvePatch(o).patch !== undefined, approved: approvedRollout, waiting: ROLLOUT_STATES.find((s) => s.name === 'suspended-approval')!.object },
     },
   },
   {
@@ -144,6 +150,13 @@ export const HEALTH_KINDS: readonly HealthKind[] = [
   },
 ];
 
+/** The Rollout `rollout approve` makes (its JSON patch's changes, without the tests that guard a live write); unchanged when nothing waits. */
+export function approvedRollout(obj: KubeObject): KubeObject {
+  const r = approvePatch(obj);
+  if (r.patch === undefined) return obj;
+  return jsonPatch(structuredClone(obj) as unknown as Json, r.patch.filter((op) => op.op !== 'test') as unknown as Json) as unknown as KubeObject;
+}
+
 /** The kinds --kinds names (all when none), or the names it does not know. */
 export function selectHealthKinds(names: readonly string[]): { kinds: HealthKind[]; unknown: string[] } {
   if (names.length === 0) return { kinds: [...HEALTH_KINDS], unknown: [] };
@@ -182,14 +195,23 @@ function actionFiles(k: HealthKind, pa: PauseActions, dir: string, toYaml: (valu
     { name: 'running', object: running.object },
     { name: 'paused', object: pa.withPaused(running.object, true) },
   ];
+  if (pa.approve) inputs.push({ name: 'waiting-approval', object: pa.approve.waiting });
+  const disabled = (action: string, obj: KubeObject): boolean => {
+    if (action === 'approve') return !(pa.approve?.offered(obj) ?? false);
+    return (action === 'pause') === pa.paused(obj);
+  };
   const discoveryTests = inputs.map((i) => ({
     inputPath: `testdata/${i.name}.yaml`,
-    result: pa.lua.actions.map((a) => ({ name: a.name, disabled: (a.name === 'pause') === pa.paused(i.object) })),
+    result: pa.lua.actions.map((a) => ({ name: a.name, disabled: disabled(a.name, i.object) })).sort((a, b) => compareText(a.name, b.name)),
   }));
   const actionTests = [
     { action: 'pause', inputPath: 'testdata/running.yaml', expectedOutputPath: 'testdata/paused.yaml' },
     { action: 'resume', inputPath: 'testdata/paused.yaml', expectedOutputPath: 'testdata/resumed.yaml' },
   ];
+  if (pa.approve) {
+    actionTests.push({ action: 'approve', inputPath: 'testdata/waiting-approval.yaml', expectedOutputPath: 'testdata/approved.yaml' });
+    files.push({ path: `${dir}/actions/testdata/approved.yaml`, content: toYaml(pa.approve.approved(pa.approve.waiting)) });
+  }
   files.push({ path: `${dir}/actions/action_test.yaml`, content: toYaml({ discoveryTests, actionTests }) });
   for (const i of inputs) files.push({ path: `${dir}/actions/testdata/${i.name}.yaml`, content: toYaml(i.object) });
   files.push({ path: `${dir}/actions/testdata/resumed.yaml`, content: toYaml(pa.withPaused(inputs[1]!.object, false)) });

@@ -59,7 +59,46 @@ end`;
 export const CLONESET_ACTIONS: LuaActions = pauseActions(CLONESET_PAUSED_HOLDER);
 export const ADVANCED_STATEFULSET_ACTIONS: LuaActions = pauseActions(ROLLING_UPDATE_PAUSED_HOLDER);
 export const ADVANCED_DAEMONSET_ACTIONS: LuaActions = ADVANCED_STATEFULSET_ACTIONS;
-export const ROLLOUT_ACTIONS: LuaActions = pauseActions(ROLLOUT_PAUSED_HOLDER);
+// approve: what `rollout approve` writes (rollout/patches.ts approvePatch): a step in StepPaused moves to
+// StepReady in the sub-status (canaryStatus, or a v1beta1 blue-green Rollout's blueGreenStatus) and, on
+// v1beta1, in the mirror at the top of status; the controller then goes on to the next step. Offered only
+// when a step is paused (timed or not: approving a timed pause ends it early, as the command does).
+// How Argo CD applies it (server/application/application.go patchResource, since v1.8, argo-cd#4690): it
+// takes the JSON merge patch from the live object to the one the action returns and, as that touches
+// status, sends it to the status subresource first (rollouts/status: Kruise's CRD has one, so only the
+// status part lands there), then the rest (none here) to the resource. The RBAC needed is Argo CD's
+// `action/rollouts.kruise.io/Rollout/approve` and, for its controller, patch on rollouts/status.
+const ROLLOUT_APPROVE_TARGET = `local function approveTarget()
+  local v1beta1 = obj.apiVersion == "rollouts.kruise.io/v1beta1"
+  if not v1beta1 and obj.apiVersion ~= "rollouts.kruise.io/v1alpha1" then return nil, false end
+  if type(obj.status) ~= "table" then return nil, false end
+  local field = "canaryStatus"
+  if v1beta1 and type(obj.spec) == "table" and type(obj.spec.strategy) == "table" and type(obj.spec.strategy.blueGreen) == "table" then
+    field = "blueGreenStatus"
+  end
+  local sub = obj.status[field]
+  if type(sub) ~= "table" or sub.currentStepState ~= "StepPaused" then return nil, false end
+  return sub, v1beta1
+end`;
+
+const ROLLOUT_PAUSE = pauseActions(ROLLOUT_PAUSED_HOLDER);
+
+export const ROLLOUT_ACTIONS: LuaActions = {
+  discovery: `${ROLLOUT_APPROVE_TARGET}
+${ROLLOUT_PAUSE.discovery.replace('return actions', 'actions["approve"] = { ["disabled"] = approveTarget() == nil }\nreturn actions')}`,
+  actions: [
+    ...ROLLOUT_PAUSE.actions,
+    {
+      name: 'approve',
+      lua: `${ROLLOUT_APPROVE_TARGET}
+local sub, v1beta1 = approveTarget()
+if sub == nil then return obj end
+sub.currentStepState = "StepReady"
+if v1beta1 then obj.status.currentStepState = "StepReady" end
+return obj`,
+    },
+  ],
+};
 
 // SidecarSet (both versions): spec.updateStrategy.paused (workloads/sidecarset.ts sidecarSetPausePatch).
 const SIDECARSET_PAUSED_HOLDER = `local function pausedHolder(create)

@@ -9,8 +9,10 @@ import { ADVANCED_STATEFULSET_HEALTH_LUA } from '../../../../src/kruise/gitops/l
 import { ADVANCED_DAEMONSET_HEALTH_LUA } from '../../../../src/kruise/gitops/lua/advanced-daemonset';
 import { ROLLOUT_HEALTH_LUA } from '../../../../src/kruise/gitops/lua/rollout';
 import type { KubeObject } from '../../../../src/kruise/types';
-import { runHealthScript } from '../../../helpers/lua';
-import { HEALTH_KINDS } from '../../../../src/kruise/gitops/argocd';
+import { runHealthScript, runLuaScript } from '../../../helpers/lua';
+import { approvedRollout, HEALTH_KINDS } from '../../../../src/kruise/gitops/argocd';
+import { approvePatch } from '../../../../src/kruise/rollout/patches';
+import { ROLLOUT_ACTIONS } from '../../../../src/kruise/gitops/lua/actions';
 
 const NOW = Date.parse('2026-11-29T00:00:00Z');
 const COUNT = 600;
@@ -192,4 +194,24 @@ for (const [kind, seed] of [['SidecarSet', 5], ['BroadcastJob', 6], ['AdvancedCr
     assert.deepEqual(differences.slice(0, 3), []);
     assert.ok(new Set(got.map((g) => g.status)).size >= 2, 'the objects reach several statuses');
   });
+}
+
+test(`Rollout: ${COUNT} random objects, action approve and discovery agree with rollout approve`, () => {
+  const objects = randomRollouts(10);
+  const offered = objects.map((o) => approvePatch(o).patch !== undefined);
+  assert.ok(offered.filter(Boolean).length >= 20, 'some wait for approval');
+  const discovered = runLuaScript(ROLLOUT_ACTIONS.discovery, objects) as Array<Record<string, { disabled: boolean }>>;
+  assert.deepEqual(discovered.map((d) => !d.approve!.disabled), offered);
+  const got = runLuaScript(ROLLOUT_ACTIONS.actions.find((a) => a.name === 'approve')!.lua, objects);
+  const differences = objects.map((o, i) => ({ i, want: JSON.stringify(luaShaped(approvedRollout(o))), got: JSON.stringify(got[i]) })).filter((d) => d.want !== d.got);
+  assert.deepEqual(differences.slice(0, 3), []);
+});
+
+/** A Lua table cannot tell an empty list from an empty map: compare with empty lists as maps. */
+function luaShaped(value: unknown): unknown {
+  if (Array.isArray(value)) return value.length === 0 ? {} : value.map(luaShaped);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, luaShaped(v)]));
+  }
+  return value;
 }

@@ -17,7 +17,8 @@ import { CLONESET_HEALTH_LUA } from '../../../../src/kruise/gitops/lua/cloneset'
 import type { KubeObject } from '../../../../src/kruise/types';
 import { runHealthScript, runLuaScript } from '../../../helpers/lua';
 import { ADVANCED_DAEMONSET_ACTIONS, ADVANCED_STATEFULSET_ACTIONS, CLONESET_ACTIONS, ROLLOUT_ACTIONS, SIDECARSET_ACTIONS } from '../../../../src/kruise/gitops/lua/actions';
-import { HEALTH_KINDS } from '../../../../src/kruise/gitops/argocd';
+import { approvedRollout, HEALTH_KINDS } from '../../../../src/kruise/gitops/argocd';
+import { approvePatch } from '../../../../src/kruise/rollout/patches';
 import { advancedCronJobHealth, containerRecreateRequestHealth, imagePullJobHealth } from '../../../../src/kruise/gitops/health';
 import { readSidecarSet, sidecarSetPausePatch } from '../../../../src/kruise/workloads/sidecarset';
 import { advancedDaemonSetAdapter } from '../../../../src/kruise/workloads/advanced-daemonset';
@@ -201,7 +202,7 @@ test('actions pause/resume: the field our rollout pause|resume writes, nothing e
     const objects = k.cases.map((c) => c.obj);
     const discovered = runLuaScript(k.actions.discovery, objects) as Array<Record<string, { disabled: boolean }>>;
     assert.deepEqual(discovered.map((d) => [d.pause!.disabled, d.resume!.disabled]), objects.map((o) => [k.paused(o), !k.paused(o)]));
-    for (const action of k.actions.actions) {
+    for (const action of k.actions.actions.filter((a) => a.name === 'pause' || a.name === 'resume')) {
       const paused = action.name === 'pause';
       const got = runLuaScript(action.lua, objects);
       const want = objects.map((o) => luaShaped(mergePatch(structuredClone(o) as never, k.patch(o, paused) as never)));
@@ -209,4 +210,21 @@ test('actions pause/resume: the field our rollout pause|resume writes, nothing e
       assert.deepEqual(got, want, action.name);
     }
   }
+});
+
+test('action approve (Rollout): what rollout approve writes (StepPaused → StepReady, sub-status and v1beta1 mirror), offered only when it has something to write', () => {
+  const cases = fixtureObjects('Rollout', 'rollouts.kruise.io').filter((c) => /^rollouts\.kruise\.io\/v1(alpha|beta)1$/.test(c.obj.apiVersion ?? ''));
+  const objects = [...cases.map((c) => c.obj), ...ROLLOUT_STATES.map((s) => s.object)];
+  const where = [...cases.map((c) => c.where), ...ROLLOUT_STATES.map((s) => `states:${s.name}`)];
+  const offered = objects.map((o) => approvePatch(o).patch !== undefined);
+  assert.ok(offered.filter(Boolean).length >= 5 && offered.filter((x) => !x).length >= 5, 'objects waiting and not waiting for approval');
+  const discovered = runLuaScript(ROLLOUT_ACTIONS.discovery, objects) as Array<Record<string, { disabled: boolean }>>;
+  assert.deepEqual(discovered.map((d, i) => [where[i], !d.approve!.disabled]), offered.map((o, i) => [where[i], o]));
+  const approve = ROLLOUT_ACTIONS.actions.find((a) => a.name === 'approve')!;
+  const got = runLuaScript(approve.lua, objects);
+  assert.deepEqual(got.map((o, i) => [where[i], o]), objects.map((o, i) => [where[i], luaShaped(approvedRollout(o))]));
+  // The approved object waits no more: `rollout approve` has nothing left to write, and Argo CD's health is no longer Suspended for approval.
+  const approved = got.filter((_, i) => offered[i]) as KubeObject[];
+  assert.deepEqual(approved.map((o) => approvePatch(o).patch), approved.map(() => undefined));
+  for (const h of runHealthScript(ROLLOUT_HEALTH_LUA, approved)) assert.doesNotMatch(h.message, /Waiting for approval/);
 });
