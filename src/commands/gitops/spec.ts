@@ -25,7 +25,9 @@ export function registerGitOps(program: KruiseCommand, ctx: CommandContext, shal
       Healthy once every node pulled the image, Degraded when a node failed, Progressing before; a ContainerRecreateRequest
       is Healthy when completed, Degraded when a container failed or it was completed unrecreated (pod gone, deadline).
       Resource actions pause and resume write the field \`rollout pause|resume\` writes (resource.customizations.actions.*),
-      for CloneSet, Advanced StatefulSet and DaemonSet, SidecarSet and Rollout.
+      for CloneSet, Advanced StatefulSet and DaemonSet, SidecarSet and Rollout. A Rollout also gets approve: the status write of
+      \`rollout approve\` (a paused step's StepPaused → StepReady), offered only while a step is paused; Argo CD sends an
+      action's status change through the status subresource (rollouts/status), so its controller needs patch on it.
       Exit codes: 0 written, 1 a file could not be written, 2 bad flags.`)
     .examples(`
       # Add the health checks to Argo CD
