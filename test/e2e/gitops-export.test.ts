@@ -31,7 +31,11 @@ test('default: an argocd-cm merge patch with resource.customizations.health|acti
     'resource.customizations.health.apps.kruise.io_ContainerRecreateRequest',
   ]);
   const actions = parse(patch.data['resource.customizations.actions.apps.kruise.io_CloneSet']!) as { 'discovery.lua': string; definitions: Array<{ name: string; 'action.lua': string }> };
-  assert.deepEqual(actions.definitions.map((d) => d.name), ['pause', 'resume']);
+  assert.deepEqual(actions.definitions.map((d) => d.name), ['pause', 'resume', 'restart']);
+  const [restarted] = runLuaScript(actions.definitions[2]!['action.lua'], [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'x' }, spec: { updateStrategy: { type: 'ReCreate' }, template: { metadata: { labels: { app: 'x' } } } } }]);
+  assert.match((restarted as any).spec.template.metadata.annotations['kubectl.kubernetes.io/restartedAt'], /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  const rollout = parse(patch.data['resource.customizations.actions.rollouts.kruise.io_Rollout']!) as { definitions: Array<{ name: string }> };
+  assert.deepEqual(rollout.definitions.map((d) => d.name), ['pause', 'resume', 'approve']);
   const [paused] = runLuaScript(actions.definitions[0]!['action.lua'], [{ apiVersion: 'apps.kruise.io/v1beta1', kind: 'CloneSet', metadata: { name: 'x' }, spec: { updateStrategy: { type: 'RollingUpdate' } } }]);
   assert.deepEqual((paused as any).spec.updateStrategy, { type: 'RollingUpdate', rollingUpdate: { paused: true } });
   const [health] = runHealthScript(patch.data['resource.customizations.health.apps.kruise.io_CloneSet']!, [

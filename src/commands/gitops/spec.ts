@@ -28,6 +28,9 @@ export function registerGitOps(program: KruiseCommand, ctx: CommandContext, shal
       for CloneSet, Advanced StatefulSet and DaemonSet, SidecarSet and Rollout. A Rollout also gets approve: the status write of
       \`rollout approve\` (a paused step's StepPaused → StepReady), offered only while a step is paused; Argo CD sends an
       action's status change through the status subresource (rollouts/status), so its controller needs patch on it.
+      CloneSet, Advanced StatefulSet and DaemonSet get restart: kubectl's restartedAt annotation in the pod template, as
+      \`rollout restart\` writes it, offered only when not paused and not under an in-place update policy (there the
+      annotation restarts nothing, and the command's ContainerRecreateRequests need the pods, which an action does not see).
       Exit codes: 0 written, 1 a file could not be written, 2 bad flags.`)
     .examples(`
       # Add the health checks to Argo CD

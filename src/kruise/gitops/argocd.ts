@@ -19,6 +19,7 @@ import { jsonPatch, mergePatch } from '../../lib/json-patch';
 import { approvePatch } from '../rollout/patches';
 import { compareText } from '../../lib/compare';
 import type { KubeObject } from '../types';
+import type { WorkloadAdapter } from '../workloads/types';
 import { advancedCronJobHealth, broadcastJobHealth, containerRecreateRequestHealth, imagePullJobHealth, rolloutHealth, sidecarSetHealth, workloadHealth, type ArgoHealth } from './health';
 import { SIDECARSET_HEALTH_LUA } from './lua/sidecarset';
 import { ADVANCED_CRONJOB_HEALTH_LUA, BROADCASTJOB_HEALTH_LUA, CONTAINER_RECREATE_REQUEST_HEALTH_LUA, IMAGEPULLJOB_HEALTH_LUA } from './lua/jobs';
@@ -43,6 +44,8 @@ export interface PauseActions {
   paused: (obj: KubeObject) => boolean;
   withPaused: (obj: KubeObject, paused: boolean) => KubeObject;
   /** The approve action (Rollout): whether `rollout approve` has something to write, the object it makes, and an object waiting for it. */
+  /** Whether `rollout restart` writes the template annotation (the restart action); absent: no restart action. */
+  restartOffered?: (obj: KubeObject) => boolean;
   approve?: { offered: (obj: KubeObject) => boolean; approved: (obj: KubeObject) => KubeObject; waiting: KubeObject };
 }
 
@@ -61,6 +64,7 @@ export const HEALTH_KINDS: readonly HealthKind[] = [
       lua: CLONESET_ACTIONS,
       paused: (o) => cloneSetAdapter.paused(o),
       withPaused: (o, p) => merged(o, cloneSetAdapter.pausePatch(o, p)),
+      restartOffered: (o) => restartsThroughTemplate(cloneSetAdapter, o),
     },
   },
   {
@@ -74,6 +78,7 @@ export const HEALTH_KINDS: readonly HealthKind[] = [
       lua: ADVANCED_STATEFULSET_ACTIONS,
       paused: (o) => advancedStatefulSetAdapter.paused(o),
       withPaused: (o, p) => merged(o, advancedStatefulSetAdapter.pausePatch(o, p)),
+      restartOffered: (o) => restartsThroughTemplate(advancedStatefulSetAdapter, o),
     },
   },
   {
@@ -87,6 +92,7 @@ export const HEALTH_KINDS: readonly HealthKind[] = [
       lua: ADVANCED_DAEMONSET_ACTIONS,
       paused: (o) => advancedDaemonSetAdapter.paused(o),
       withPaused: (o, p) => merged(o, advancedDaemonSetAdapter.pausePatch(o, p)),
+      restartOffered: (o) => restartsThroughTemplate(advancedDaemonSetAdapter, o),
     },
   },
   {
@@ -150,6 +156,12 @@ export const HEALTH_KINDS: readonly HealthKind[] = [
   },
 ];
 
+/** `rollout restart`'s choice: the template annotation unless paused (refused) or under an in-place policy (ContainerRecreateRequests). */
+export function restartsThroughTemplate(adapter: WorkloadAdapter, obj: KubeObject): boolean {
+  const policy = adapter.updatePolicy(obj);
+  return !adapter.paused(obj) && policy !== 'InPlaceIfPossible' && policy !== 'InPlaceOnly';
+}
+
 /** The Rollout `rollout approve` makes (its JSON patch's changes, without the tests that guard a live write); unchanged when nothing waits. */
 export function approvedRollout(obj: KubeObject): KubeObject {
   const r = approvePatch(obj);
@@ -198,6 +210,7 @@ function actionFiles(k: HealthKind, pa: PauseActions, dir: string, toYaml: (valu
   if (pa.approve) inputs.push({ name: 'waiting-approval', object: pa.approve.waiting });
   const disabled = (action: string, obj: KubeObject): boolean => {
     if (action === 'approve') return !(pa.approve?.offered(obj) ?? false);
+    if (action === 'restart') return !(pa.restartOffered?.(obj) ?? false);
     return (action === 'pause') === pa.paused(obj);
   };
   const discoveryTests = inputs.map((i) => ({

@@ -13,6 +13,9 @@ import { runHealthScript, runLuaScript } from '../../../helpers/lua';
 import { approvedRollout, HEALTH_KINDS } from '../../../../src/kruise/gitops/argocd';
 import { approvePatch } from '../../../../src/kruise/rollout/patches';
 import { ROLLOUT_ACTIONS } from '../../../../src/kruise/gitops/lua/actions';
+import { cloneSetAdapter } from '../../../../src/kruise/workloads/cloneset';
+import { advancedStatefulSetAdapter } from '../../../../src/kruise/workloads/advanced-statefulset';
+import { advancedDaemonSetAdapter } from '../../../../src/kruise/workloads/advanced-daemonset';
 
 const NOW = Date.parse('2026-11-29T00:00:00Z');
 const COUNT = 600;
@@ -214,4 +217,23 @@ function luaShaped(value: unknown): unknown {
     return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, luaShaped(v)]));
   }
   return value;
+}
+
+for (const [kind, seed] of [['CloneSet', 11], ['StatefulSet', 12], ['DaemonSet', 13]] as const) {
+  test(`${kind}: ${COUNT} random update strategies, action restart offered exactly when rollout restart writes the template annotation`, () => {
+    const { pick, maybe } = maker(seed);
+    const k = HEALTH_KINDS.find((h) => h.group === 'apps.kruise.io' && h.kind === kind)!;
+    const adapter = { CloneSet: cloneSetAdapter, StatefulSet: advancedStatefulSetAdapter, DaemonSet: advancedDaemonSetAdapter }[kind];
+    const policies = ['ReCreate', 'InPlaceIfPossible', 'InPlaceOnly', 'Standard', 'Surging', 'x'];
+    const objects = Array.from({ length: COUNT }, (_, i) => {
+      const rolling = { paused: maybe(pick<unknown>([true, false, 'true']), 0.4), podUpdatePolicy: maybe(pick(policies), 0.6), rollingUpdateType: maybe(pick(policies), 0.6) };
+      const type = maybe(pick(['ReCreate', 'InPlaceIfPossible', 'InPlaceOnly', 'RollingUpdate', 'OnDelete']), 0.8);
+      return compact({ apiVersion: `apps.kruise.io/${pick(['v1alpha1', 'v1beta1', 'v1'])}`, kind, metadata: { name: `w${i}` }, spec: { updateStrategy: maybe({ type, ...rolling, rollingUpdate: maybe(rolling, 0.8) }, 0.9) } }) as KubeObject;
+    });
+    const offered = objects.map((o) => k.actions!.restartOffered!(o));
+    assert.ok(offered.some(Boolean) && offered.some((x) => !x));
+    const discovered = runLuaScript(k.actions!.lua.discovery, objects) as Array<Record<string, { disabled: boolean }>>;
+    const differences = objects.map((o, i) => ({ i, want: offered[i], got: !discovered[i]!.restart!.disabled, obj: JSON.stringify(o), policy: adapter.updatePolicy(o) })).filter((d) => d.want !== d.got);
+    assert.deepEqual(differences.slice(0, 3), []);
+  });
 }

@@ -17,7 +17,8 @@ import { CLONESET_HEALTH_LUA } from '../../../../src/kruise/gitops/lua/cloneset'
 import type { KubeObject } from '../../../../src/kruise/types';
 import { runHealthScript, runLuaScript } from '../../../helpers/lua';
 import { ADVANCED_DAEMONSET_ACTIONS, ADVANCED_STATEFULSET_ACTIONS, CLONESET_ACTIONS, ROLLOUT_ACTIONS, SIDECARSET_ACTIONS } from '../../../../src/kruise/gitops/lua/actions';
-import { approvedRollout, HEALTH_KINDS } from '../../../../src/kruise/gitops/argocd';
+import { approvedRollout, HEALTH_KINDS, restartsThroughTemplate } from '../../../../src/kruise/gitops/argocd';
+import { restartPatch } from '../../../../src/commands/rollout/restart-patch';
 import { approvePatch } from '../../../../src/kruise/rollout/patches';
 import { advancedCronJobHealth, containerRecreateRequestHealth, imagePullJobHealth } from '../../../../src/kruise/gitops/health';
 import { readSidecarSet, sidecarSetPausePatch } from '../../../../src/kruise/workloads/sidecarset';
@@ -227,4 +228,31 @@ test('action approve (Rollout): what rollout approve writes (StepPaused → Step
   const approved = got.filter((_, i) => offered[i]) as KubeObject[];
   assert.deepEqual(approved.map((o) => approvePatch(o).patch), approved.map(() => undefined));
   for (const h of runHealthScript(ROLLOUT_HEALTH_LUA, approved)) assert.doesNotMatch(h.message, /Waiting for approval/);
+});
+
+test('action restart (CloneSet, Advanced StatefulSet, Advanced DaemonSet): what rollout restart writes (restartedAt in the template, now), offered only when it writes that', () => {
+  const kinds = [
+    { kind: 'CloneSet', actions: CLONESET_ACTIONS, adapter: cloneSetAdapter },
+    { kind: 'StatefulSet', actions: ADVANCED_STATEFULSET_ACTIONS, adapter: advancedStatefulSetAdapter },
+    { kind: 'DaemonSet', actions: ADVANCED_DAEMONSET_ACTIONS, adapter: advancedDaemonSetAdapter },
+  ];
+  for (const k of kinds) {
+    const cases = fixtureObjects(k.kind, 'apps.kruise.io');
+    const objects = cases.map((c) => c.obj);
+    const offered = objects.map((o) => restartsThroughTemplate(k.adapter, o));
+    assert.ok(offered.some(Boolean) && offered.some((x) => !x), `${k.kind}: fixtures with and without a restart through the template`);
+    const discovered = runLuaScript(k.actions.discovery, objects) as Array<Record<string, { disabled: boolean }>>;
+    assert.deepEqual(discovered.map((d, i) => [cases[i]!.where, !d.restart!.disabled]), offered.map((o, i) => [cases[i]!.where, o]));
+    const before = Math.floor(Date.now() / 1000) * 1000;
+    const got = runLuaScript(k.actions.actions.find((a) => a.name === 'restart')!.lua, objects) as KubeObject[];
+    const after = Date.now();
+    const want = objects.map((o, i) => {
+      if (!offered[i]) return luaShaped(o);
+      const stamp = (got[i]!.spec as any)?.template?.metadata?.annotations?.['kubectl.kubernetes.io/restartedAt'] as string;
+      const at = Date.parse(stamp);
+      assert.ok(at >= before && at <= after, `${k.kind}: restartedAt ${stamp} is the time the action ran`);
+      return luaShaped(mergePatch(structuredClone(o) as never, restartPatch(new Date(at), k.adapter.templatePointer(o).split('/').slice(1)) as never));
+    });
+    assert.deepEqual(got.map((o, i) => [cases[i]!.where, o]), want.map((o, i) => [cases[i]!.where, o]), k.kind);
+  }
 });
