@@ -25,6 +25,7 @@ test('default: an argocd-cm merge patch with resource.customizations.health|acti
     'resource.customizations.actions.rollouts.kruise.io_Rollout',
     'resource.customizations.health.apps.kruise.io_SidecarSet',
     'resource.customizations.actions.apps.kruise.io_SidecarSet',
+    'resource.customizations.health.apps.kruise.io_UnitedDeployment',
     'resource.customizations.health.apps.kruise.io_BroadcastJob',
     'resource.customizations.health.apps.kruise.io_AdvancedCronJob',
     'resource.customizations.health.apps.kruise.io_ImagePullJob',
@@ -52,7 +53,7 @@ test('--out-dir: Argo CD\'s layout, and every health_test.yaml case passes with 
     const r = await runCli(['gitops', 'export', '--for=argocd', '--out-dir', dir]);
     assert.equal(r.code, 0, r.stderr);
     const kinds = [['apps.kruise.io', 'CloneSet'], ['apps.kruise.io', 'StatefulSet'], ['apps.kruise.io', 'DaemonSet'], ['rollouts.kruise.io', 'Rollout'], ['apps.kruise.io', 'SidecarSet'],
-      ['apps.kruise.io', 'BroadcastJob'], ['apps.kruise.io', 'AdvancedCronJob'], ['apps.kruise.io', 'ImagePullJob'], ['apps.kruise.io', 'ContainerRecreateRequest']];
+      ['apps.kruise.io', 'UnitedDeployment'], ['apps.kruise.io', 'BroadcastJob'], ['apps.kruise.io', 'AdvancedCronJob'], ['apps.kruise.io', 'ImagePullJob'], ['apps.kruise.io', 'ContainerRecreateRequest']];
     assert.deepEqual(readdirSync(join(dir, 'apps.kruise.io')).sort(), kinds.filter(([g]) => g === 'apps.kruise.io').map(([, k]) => k).sort());
     for (const [group, kind] of kinds) {
       const base = join(dir, group!, kind!);
@@ -60,11 +61,11 @@ test('--out-dir: Argo CD\'s layout, and every health_test.yaml case passes with 
       assert.equal(tests.length, readdirSync(join(base, 'testdata')).length, `${kind}: one test per testdata file`);
       const statuses = new Set(tests.map((t) => t.healthStatus.status));
       // Every kind can be Healthy; each other status where the kind has it (a scheduler never progresses, a request is never suspended).
-      const want = { AdvancedCronJob: ['Healthy', 'Suspended'], ImagePullJob: ['Healthy', 'Progressing', 'Degraded'], ContainerRecreateRequest: ['Healthy', 'Progressing', 'Degraded'] }[kind!] ?? ['Healthy', 'Progressing', 'Suspended'];
+      const want = { UnitedDeployment: ['Healthy', 'Progressing'], AdvancedCronJob: ['Healthy', 'Suspended'], ImagePullJob: ['Healthy', 'Progressing', 'Degraded'], ContainerRecreateRequest: ['Healthy', 'Progressing', 'Degraded'] }[kind!] ?? ['Healthy', 'Progressing', 'Suspended'];
       assert.deepEqual(want.filter((s) => !statuses.has(s)), [], `${kind}: ${[...statuses].join(', ')}`);
       const got = runHealthScript(readFileSync(join(base, 'health.lua'), 'utf8'), tests.map((t) => parse(readFileSync(join(base, t.inputPath), 'utf8'))));
       assert.deepEqual(got, tests.map((t) => t.healthStatus), kind);
-      if (['BroadcastJob', 'AdvancedCronJob', 'ImagePullJob', 'ContainerRecreateRequest'].includes(kind!)) {
+      if (['UnitedDeployment', 'BroadcastJob', 'AdvancedCronJob', 'ImagePullJob', 'ContainerRecreateRequest'].includes(kind!)) {
         assert.equal(existsSync(join(base, 'actions')), false, `${kind}: no actions`);
         continue;
       }
@@ -94,7 +95,7 @@ test('bad flags are exit 2 and write nothing: no --for, --for=flux (not generate
   for (const [args, message] of [
     [['gitops', 'export'], /--for is required/],
     [['gitops', 'export', '--for=flux'], /Flux healthCheckExprs \(CEL\) are not generated yet/],
-    [['gitops', 'export', '--for=argocd', '--kinds', 'cloneset,uniteddeployment'], /no health check for "uniteddeployment"; known: cloneset, asts, ads, rollout, sidecarset, broadcastjob, advancedcronjob, imagepulljob, containerrecreaterequest/],
+    [['gitops', 'export', '--for=argocd', '--kinds', 'cloneset,workloadspread'], /no health check for "workloadspread"; known: cloneset, asts, ads, rollout, sidecarset, uniteddeployment, broadcastjob, advancedcronjob, imagepulljob, containerrecreaterequest/],
   ] as const) {
     const r = await runCli([...args]);
     assert.equal(r.code, 2, args.join(' '));

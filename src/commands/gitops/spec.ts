@@ -9,10 +9,10 @@ export function registerGitOps(program: KruiseCommand, ctx: CommandContext, shal
   if (shallow) return;
   gitops
     .command('export')
-    .description('print Argo CD health checks (Lua) for the Kruise kinds (CloneSet, Advanced StatefulSet and DaemonSet, SidecarSet, BroadcastJob, AdvancedCronJob, ImagePullJob, ContainerRecreateRequest, Kruise Rollout): an argocd-cm patch, or Argo CD\'s folder layout with --out-dir')
+    .description('print Argo CD health checks (Lua) for the Kruise kinds (CloneSet, Advanced StatefulSet and DaemonSet, SidecarSet, UnitedDeployment, BroadcastJob, AdvancedCronJob, ImagePullJob, ContainerRecreateRequest, Kruise Rollout): an argocd-cm patch, or Argo CD\'s folder layout with --out-dir')
     .usage('--for=argocd [--kinds KIND,...] [--out-dir DIR]')
     .option('--for <tool>', 'argocd (Flux healthCheckExprs are not generated yet)')
-    .option('--kinds <kinds>', 'comma-separated kinds: cloneset, asts, ads, rollout, sidecarset, broadcastjob, advancedcronjob, imagepulljob, crr (default: all)')
+    .option('--kinds <kinds>', 'comma-separated kinds: cloneset, asts, ads, rollout, sidecarset, ud, broadcastjob, advancedcronjob, imagepulljob, crr (default: all)')
     .option('--out-dir <dir>', 'write DIR/<group>/<Kind>/health.lua, health_test.yaml, testdata/*.yaml and actions/ (Argo CD\'s resource_customizations layout) instead of printing the argocd-cm patch')
     .notes(`
       The scripts give the verdict of \`rollout status\` (and of \`rollout status rollout/NAME\`) as Argo CD health, from the
@@ -20,7 +20,8 @@ export function registerGitOps(program: KruiseCommand, ctx: CommandContext, shal
       Suspended when only a person moves it on (a paused CloneSet or Rollout, a step waiting for approval; a timed step
       pause stays Progressing). CloneSet and Advanced StatefulSet v1alpha1 and v1beta1, Advanced DaemonSet; Rollout v1alpha1 and v1beta1, canary and blue-green.
       SidecarSet (from its status counts and partition) and BroadcastJob (completed → Healthy, failed → Degraded, paused →
-      Suspended) get the verdict of \`rollout status\` too. Kinds \`rollout status\` does not wait for get a rule of their own:
+      Suspended) get the verdict of \`rollout status\` too; UnitedDeployment gets its status-sum part (pods kept old = the
+      subsets' manual partitions), as the per-subset check needs pods, which Argo CD gives no health script. Kinds \`rollout status\` does not wait for get a rule of their own:
       AdvancedCronJob is Healthy while it schedules (its Jobs have their own health), Suspended when paused; ImagePullJob is
       Healthy once every node pulled the image, Degraded when a node failed, Progressing before; a ContainerRecreateRequest
       is Healthy when completed, Degraded when a container failed or it was completed unrecreated (pod gone, deadline).

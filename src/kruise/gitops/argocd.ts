@@ -7,7 +7,7 @@
 // verdict; AdvancedCronJob, ImagePullJob and ContainerRecreateRequest with the rules of health.ts.
 import { CLONESET_HEALTH_LUA } from './lua/cloneset';
 import { ROLLOUT_HEALTH_LUA } from './lua/rollout';
-import { ADVANCED_CRONJOB_STATES, ADVANCED_DAEMONSET_STATES, ADVANCED_STATEFULSET_STATES, BROADCASTJOB_STATES, CLONESET_STATES, CONTAINER_RECREATE_REQUEST_STATES, IMAGEPULLJOB_STATES, ROLLOUT_STATES, SIDECARSET_STATES, type HealthState } from './states';
+import { ADVANCED_CRONJOB_STATES, ADVANCED_DAEMONSET_STATES, ADVANCED_STATEFULSET_STATES, BROADCASTJOB_STATES, CLONESET_STATES, CONTAINER_RECREATE_REQUEST_STATES, IMAGEPULLJOB_STATES, ROLLOUT_STATES, SIDECARSET_STATES, UNITED_DEPLOYMENT_STATES, type HealthState } from './states';
 import { ADVANCED_DAEMONSET_HEALTH_LUA } from './lua/advanced-daemonset';
 import { advancedDaemonSetAdapter } from '../workloads/advanced-daemonset';
 import { ADVANCED_STATEFULSET_HEALTH_LUA } from './lua/advanced-statefulset';
@@ -20,7 +20,8 @@ import { approvePatch } from '../rollout/patches';
 import { compareText } from '../../lib/compare';
 import type { KubeObject } from '../types';
 import type { WorkloadAdapter } from '../workloads/types';
-import { advancedCronJobHealth, broadcastJobHealth, containerRecreateRequestHealth, imagePullJobHealth, rolloutHealth, sidecarSetHealth, workloadHealth, type ArgoHealth } from './health';
+import { advancedCronJobHealth, broadcastJobHealth, containerRecreateRequestHealth, imagePullJobHealth, rolloutHealth, sidecarSetHealth, unitedDeploymentHealth, workloadHealth, type ArgoHealth } from './health';
+import { UNITED_DEPLOYMENT_HEALTH_LUA } from './lua/uniteddeployment';
 import { SIDECARSET_HEALTH_LUA } from './lua/sidecarset';
 import { ADVANCED_CRONJOB_HEALTH_LUA, BROADCASTJOB_HEALTH_LUA, CONTAINER_RECREATE_REQUEST_HEALTH_LUA, IMAGEPULLJOB_HEALTH_LUA } from './lua/jobs';
 import { readSidecarSet, sidecarSetPausePatch } from '../workloads/sidecarset';
@@ -121,6 +122,14 @@ export const HEALTH_KINDS: readonly HealthKind[] = [
       paused: (o) => readSidecarSet(o).paused,
       withPaused: (o, p) => merged(o, sidecarSetPausePatch(p)),
     },
+  },
+  {
+    names: ['uniteddeployment', 'uniteddeployments', 'ud'],
+    group: 'apps.kruise.io',
+    kind: 'UnitedDeployment',
+    lua: UNITED_DEPLOYMENT_HEALTH_LUA,
+    gate: unitedDeploymentHealth,
+    states: UNITED_DEPLOYMENT_STATES,
   },
   {
     names: ['broadcastjob', 'broadcastjobs', 'bcj'],

@@ -2,7 +2,9 @@
 // (the oracle of test/unit/kruise/gitops/lua.test.ts). Exit 0 → Healthy, 1 → Degraded, 4 (not yet)
 // → Progressing, or Suspended when only a person resuming or approving moves it on.
 import type { KubeObject } from '../types';
-import { evaluateRollout, type RolloutState } from '../progress';
+import { evaluateRollout, evaluateRolloutWith, type RolloutState } from '../progress';
+import { unitedDeploymentAdapter } from '../workloads/uniteddeployment';
+import type { WorkloadAdapter } from '../workloads/types';
 import { evaluateRolloutRelease, type RolloutReleaseState } from '../rollout/gate';
 import { evaluateSidecarSetRollout } from '../progress-sidecarset';
 import { evaluateBroadcastJob } from '../progress-broadcastjob';
@@ -131,4 +133,17 @@ export function containerRecreateRequestHealth(obj: KubeObject): KindHealth {
   if (failed.length > 0) return { status: 'Degraded', message: `Failed to recreate container(s) ${failed.join(', ')}` };
   if (typeof status.message === 'string' && status.message !== '') return { status: 'Degraded', message: `Not completed: ${status.message}` };
   return { status: 'Healthy', message: 'Containers recreated' };
+}
+
+/**
+ * UnitedDeployment from the object alone: the verdict `rollout status` gives its status sums (pods kept
+ * old = the subsets' manual partitions, each capped at the subset's replicas). Our gate then also wants
+ * each subset done given its own partition, which it checks on the pods: Kruise's status has no per-subset
+ * updated counts, and Argo CD gives a health script no pods. So this is our rule's object part alone; the
+ * subset workloads, Argo CD children of the UD, carry their own exact health.
+ */
+export function unitedDeploymentHealth(obj: KubeObject, now: number): ArgoHealth {
+  const sums: WorkloadAdapter = { ...unitedDeploymentAdapter };
+  delete sums.subsets;
+  return workloadStateHealth(evaluateRolloutWith(sums, obj, [], now).state);
 }

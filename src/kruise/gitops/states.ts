@@ -325,3 +325,40 @@ export const CONTAINER_RECREATE_REQUEST_STATES: readonly HealthState[] = [
   },
   { name: 'degraded-pod-gone', object: containerRecreateRequest({ phase: 'Completed', message: 'pod has gone' }), status: 'Degraded', message: 'Not completed: pod has gone' },
 ];
+
+function unitedDeployment(partitions: Record<string, number> | undefined, status: Record<string, unknown>): KubeObject {
+  return {
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    kind: 'UnitedDeployment',
+    metadata: { name: 'shop', namespace: 'default', generation: 2 },
+    spec: {
+      replicas: 6,
+      selector: { matchLabels: { app: 'shop' } },
+      template: { cloneSetTemplate: { metadata: { labels: { app: 'shop' } }, spec: { selector: { matchLabels: { app: 'shop' } }, template: { metadata: { labels: { app: 'shop' } }, spec: { containers: [{ name: 'shop', image: 'shop:2' }] } } } } },
+      topology: { subsets: [{ name: 'zone-a', replicas: 3 }, { name: 'zone-b' }] },
+      updateStrategy: { type: 'Manual', ...(partitions ? { manualUpdate: { partitions } } : {}) },
+    },
+    status: { observedGeneration: 2, replicas: 6, readyReplicas: 6, subsetReplicas: { 'zone-a': 3, 'zone-b': 3 }, currentRevision: 'shop-5f6b4', updateStatus: { updatedRevision: 'shop-7c9d8' }, ...status },
+  };
+}
+
+export const UNITED_DEPLOYMENT_STATES: readonly HealthState[] = [
+  {
+    name: 'healthy',
+    object: unitedDeployment(undefined, { updatedReplicas: 6, updatedReadyReplicas: 6, currentRevision: 'shop-7c9d8' }),
+    status: 'Healthy',
+    message: 'All 6 pods updated and available',
+  },
+  {
+    name: 'healthy-partition',
+    object: unitedDeployment({ 'zone-a': 1, 'zone-b': 1 }, { updatedReplicas: 4, updatedReadyReplicas: 4 }),
+    status: 'Healthy',
+    message: '4 of 6 pods updated (2 kept at the old revision by the partition)',
+  },
+  {
+    name: 'progressing',
+    object: unitedDeployment(undefined, { updatedReplicas: 4, updatedReadyReplicas: 3, readyReplicas: 5 }),
+    status: 'Progressing',
+    message: 'Waiting for rollout to finish: 3 of 6 updated pods are available',
+  },
+];

@@ -13,6 +13,7 @@ import { runHealthScript, runLuaScript } from '../../../helpers/lua';
 import { approvedRollout, HEALTH_KINDS } from '../../../../src/kruise/gitops/argocd';
 import { approvePatch } from '../../../../src/kruise/rollout/patches';
 import { ROLLOUT_ACTIONS } from '../../../../src/kruise/gitops/lua/actions';
+import { unitedDeploymentAdapter } from '../../../../src/kruise/workloads/uniteddeployment';
 import { cloneSetAdapter } from '../../../../src/kruise/workloads/cloneset';
 import { advancedStatefulSetAdapter } from '../../../../src/kruise/workloads/advanced-statefulset';
 import { advancedDaemonSetAdapter } from '../../../../src/kruise/workloads/advanced-daemonset';
@@ -168,6 +169,32 @@ function randomKruiseObjects(kind: string, seed: number): KubeObject[] {
     if (kind === 'SidecarSet') {
       spec = { updateStrategy: maybe({ type: maybe(pick(['RollingUpdate', 'NotUpdate'])), partition: maybe(pick<unknown>([int(5), -1, `${int(100)}%`, '12.5%', '100%', 'x', 1.5]), 0.5), paused: maybe(r01(int), 0.4) }, 0.9) };
       status = { observedGeneration: maybe(1 + int(2)), matchedPods: maybe(int(5), 0.9), updatedPods: maybe(int(5)), readyPods: maybe(int(5)), updatedReadyPods: maybe(int(5)) };
+    } else if (kind === 'UnitedDeployment') {
+      const names = ['a', 'b', 'c'].slice(0, 1 + int(2));
+      const minMax = int(4) === 0;
+      const subsets = names.map((name) =>
+        minMax
+          ? { name, minReplicas: maybe(pick<unknown>([int(4), `${int(100)}%`, 'x']), 0.6), maxReplicas: maybe(pick<unknown>([int(6), `${int(100)}%`]), 0.5) }
+          : { name, replicas: maybe(pick<unknown>([int(5), `${pick([0, 25, 50, 100, 150])}%`, '50', -1, 1.5]), 0.5) },
+      );
+      const replicas = maybe(int(8), 0.9);
+      const partitions = Object.fromEntries(names.filter(() => int(1) === 1).map((n) => [n, pick<unknown>([1 + int(4), 1 + int(4), 1 + int(4), 0, -1, '1'])]));
+      const template = pick(['cloneSetTemplate', 'advancedStatefulSetTemplate', 'statefulSetTemplate', 'deploymentTemplate']);
+      spec = { replicas, topology: { subsets }, template: { [template]: { spec: {} } }, updateStrategy: maybe({ type: maybe(pick(['Manual', 'Manual', 'Other']), 0.8), manualUpdate: maybe({ partitions }, 0.9) }, 0.9) };
+      const rev = (h: string) => `ud-${h}`;
+      status = {
+        observedGeneration: maybe(1 + int(2)),
+        replicas: maybe(int(8), 0.9),
+        readyReplicas: maybe(int(8)),
+        updatedReplicas: maybe(int(8)),
+        updatedReadyReplicas: maybe(int(8), 0.7),
+        subsetReplicas: maybe(Object.fromEntries(names.map((n) => [n, int(6)])), 0.4),
+        subsetStatuses: maybe(names.map((n) => ({ name: n, replicas: int(4) })), 0.3),
+        currentRevision: maybe(pick([rev('a'), rev('b')]), 0.8),
+        updateStatus: maybe({ updatedRevision: maybe(rev(pick(['a', 'b']))) }, 0.5),
+        updatedRevision: maybe(rev(pick(['a', 'b'])), 0.3),
+        conditions: maybe([{ type: 'Progressing', status: 'False', reason: pick(['ProgressDeadlineExceeded', 'Other']) }], 0.2),
+      };
     } else if (kind === 'BroadcastJob') {
       spec = { paused: maybe(r01(int), 0.3), completionPolicy: maybe({ type: pick(['Always', 'Never']) }) };
       const conditions = [maybe({ type: pick(['Complete', 'Failed']), status: pick(['True', 'False']), message: maybe('why') }, 0.3)].filter(Boolean);
@@ -183,12 +210,21 @@ function randomKruiseObjects(kind: string, seed: number): KubeObject[] {
       const state = () => ({ name: maybe(pick(['a', 'b']), 0.9), phase: pick(['Pending', 'Recreating', 'Succeeded', 'Failed']) });
       status = { phase: maybe(pick(['Pending', 'Recreating', 'Completed', 'Completed', ''])), message: maybe(pick(['', 'pod has gone']), 0.4), containerRecreateStates: maybe(Array.from({ length: int(2) }, state)) };
     }
-    out.push(compact({ apiVersion: `apps.kruise.io/${pick(['v1alpha1', 'v1beta1'])}`, kind, metadata, spec, status: maybe(status, 0.95) }) as KubeObject);
+    const obj = compact({ apiVersion: `apps.kruise.io/${pick(['v1alpha1', 'v1beta1'])}`, kind, metadata, spec, status: maybe(status, 0.95) }) as KubeObject;
+    if (kind === 'UnitedDeployment' && int(1) === 1) {
+      // A status exactly at the partition our rule counts: Healthy only when the Lua keeps the same number of pods old.
+      const desired = typeof spec.replicas === 'number' ? spec.replicas : 0;
+      const updated = desired - unitedDeploymentAdapter.partitionReplicas(obj)!;
+      obj.metadata.generation = 1;
+      obj.status = { ...(obj.status ?? {}), observedGeneration: 1, replicas: desired, readyReplicas: desired, updatedReplicas: updated, updatedReadyReplicas: updated, currentRevision: 'ud-a', updateStatus: { updatedRevision: 'ud-b' } };
+      delete (obj.status as Record<string, unknown>).conditions;
+    }
+    out.push(obj);
   }
   return out;
 }
 
-for (const [kind, seed] of [['SidecarSet', 5], ['BroadcastJob', 6], ['AdvancedCronJob', 7], ['ImagePullJob', 8], ['ContainerRecreateRequest', 9]] as const) {
+for (const [kind, seed] of [['SidecarSet', 5], ['UnitedDeployment', 14], ['BroadcastJob', 6], ['AdvancedCronJob', 7], ['ImagePullJob', 8], ['ContainerRecreateRequest', 9]] as const) {
   test(`${kind}: ${COUNT} random objects, Lua and our rule agree`, () => {
     const k = HEALTH_KINDS.find((h) => h.kind === kind)!;
     const objects = randomKruiseObjects(kind, seed);
@@ -196,6 +232,7 @@ for (const [kind, seed] of [['SidecarSet', 5], ['BroadcastJob', 6], ['AdvancedCr
     const differences = objects.map((o, i) => ({ i, want: k.gate(o, NOW), got: got[i]!.status, obj: JSON.stringify(o) })).filter((d) => d.want !== d.got);
     assert.deepEqual(differences.slice(0, 3), []);
     assert.ok(new Set(got.map((g) => g.status)).size >= 2, 'the objects reach several statuses');
+    if (kind === 'UnitedDeployment') assert.ok(got.filter((g) => /kept at the old revision by the partition/.test(g.message)).length >= 40, 'many objects are done at a partition');
   });
 }
 

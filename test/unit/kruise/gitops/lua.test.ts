@@ -133,8 +133,8 @@ test('Argo CD\'s defects (updated-but-unavailable CloneSet, v1beta1 paths, blue-
   }
 });
 
-test('SidecarSet, BroadcastJob, AdvancedCronJob, ImagePullJob, ContainerRecreateRequest: the generated Lua gives every fixture the status of our rule', () => {
-  for (const [kind, min] of [['SidecarSet', 5], ['BroadcastJob', 3], ['AdvancedCronJob', 2], ['ImagePullJob', 2], ['ContainerRecreateRequest', 2]] as const) {
+test('SidecarSet, UnitedDeployment, BroadcastJob, AdvancedCronJob, ImagePullJob, ContainerRecreateRequest: the generated Lua gives every fixture the status of our rule', () => {
+  for (const [kind, min] of [['SidecarSet', 5], ['UnitedDeployment', 4], ['BroadcastJob', 3], ['AdvancedCronJob', 2], ['ImagePullJob', 2], ['ContainerRecreateRequest', 2]] as const) {
     const k = HEALTH_KINDS.find((h) => h.kind === kind)!;
     const cases = fixtureObjects(kind, 'apps.kruise.io');
     assert.ok(cases.length >= min, `${kind} fixtures found: ${cases.length}`);
@@ -158,7 +158,7 @@ test('the rules written for kinds without a gate (AdvancedCronJob, ImagePullJob,
 });
 
 test('the table of states export writes as testdata, every kind: the gate gives each its status, lua5.1 its status and message', () => {
-  assert.equal(HEALTH_KINDS.length, 9);
+  assert.equal(HEALTH_KINDS.length, 10);
   for (const k of HEALTH_KINDS) {
     const got = runHealthScript(k.lua, k.states.map((s) => s.object));
     assert.deepEqual(
