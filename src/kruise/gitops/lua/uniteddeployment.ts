@@ -46,13 +46,13 @@ local function allocate()
     local allocated = 0
     for _, l in ipairs(limits) do
       local add = math.max(math.min(l.min, replicas - allocated), 0)
-      out[l.name] = add
+      if l.name ~= nil then out[l.name] = add end
       allocated = allocated + add
     end
     if allocated >= replicas then return out end
     for _, l in ipairs(limits) do
       local add = math.max(math.min(l.max - l.min, replicas - allocated), 0)
-      out[l.name] = (out[l.name] or 0) + add
+      if l.name ~= nil then out[l.name] = (out[l.name] or 0) + add end
       allocated = allocated + add
     end
     return out
@@ -104,7 +104,8 @@ local function allocate()
       end
     end
   end
-  for _, info in ipairs(infos) do out[info.name] = info.replicas end
+  -- (a subset without a name, which Kruise's webhook rejects, is allocated but has no key)
+  for _, info in ipairs(infos) do if info.name ~= nil then out[info.name] = info.replicas end end
   return out
 end
 -- Next replicas per subset: as the status records them (a map; v1beta1 also subsetStatuses), else as the allocator would.
