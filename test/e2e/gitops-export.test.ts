@@ -3,7 +3,7 @@
 // resource_customizations test runner would run them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -25,9 +25,20 @@ test('default: an argocd-cm merge patch with resource.customizations.health|acti
     'resource.customizations.actions.apps.kruise.io_DaemonSet',
     'resource.customizations.health.rollouts.kruise.io_Rollout',
     'resource.customizations.actions.rollouts.kruise.io_Rollout',
+    'resource.customizations.health.apps.kruise.io_SidecarSet',
+    'resource.customizations.actions.apps.kruise.io_SidecarSet',
+    'resource.customizations.health.apps.kruise.io_UnitedDeployment',
+    'resource.customizations.health.apps.kruise.io_BroadcastJob',
+    'resource.customizations.health.apps.kruise.io_AdvancedCronJob',
+    'resource.customizations.health.apps.kruise.io_ImagePullJob',
+    'resource.customizations.health.apps.kruise.io_ContainerRecreateRequest',
   ]);
   const actions = parse(patch.data['resource.customizations.actions.apps.kruise.io_CloneSet']!) as { 'discovery.lua': string; definitions: Array<{ name: string; 'action.lua': string }> };
-  assert.deepEqual(actions.definitions.map((d) => d.name), ['pause', 'resume']);
+  assert.deepEqual(actions.definitions.map((d) => d.name), ['pause', 'resume', 'restart']);
+  const [restarted] = runLuaScript(actions.definitions[2]!['action.lua'], [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'x' }, spec: { updateStrategy: { type: 'ReCreate' }, template: { metadata: { labels: { app: 'x' } } } } }]);
+  assert.match((restarted as any).spec.template.metadata.annotations['kubectl.kubernetes.io/restartedAt'], /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  const rollout = parse(patch.data['resource.customizations.actions.rollouts.kruise.io_Rollout']!) as { definitions: Array<{ name: string }> };
+  assert.deepEqual(rollout.definitions.map((d) => d.name), ['pause', 'resume', 'approve']);
   const [paused] = runLuaScript(actions.definitions[0]!['action.lua'], [{ apiVersion: 'apps.kruise.io/v1beta1', kind: 'CloneSet', metadata: { name: 'x' }, spec: { updateStrategy: { type: 'RollingUpdate' } } }]);
   assert.deepEqual((paused as any).spec.updateStrategy, { type: 'RollingUpdate', rollingUpdate: { paused: true } });
   const [health] = runHealthScript(patch.data['resource.customizations.health.apps.kruise.io_CloneSet']!, [
@@ -43,14 +54,23 @@ test('--out-dir: Argo CD\'s layout, and every health_test.yaml case passes with 
   try {
     const r = await runCli(['gitops', 'export', '--for=argocd', '--out-dir', dir]);
     assert.equal(r.code, 0, r.stderr);
-    for (const [group, kind] of [['apps.kruise.io', 'CloneSet'], ['apps.kruise.io', 'StatefulSet'], ['apps.kruise.io', 'DaemonSet'], ['rollouts.kruise.io', 'Rollout']]) {
+    const kinds = [['apps.kruise.io', 'CloneSet'], ['apps.kruise.io', 'StatefulSet'], ['apps.kruise.io', 'DaemonSet'], ['rollouts.kruise.io', 'Rollout'], ['apps.kruise.io', 'SidecarSet'],
+      ['apps.kruise.io', 'UnitedDeployment'], ['apps.kruise.io', 'BroadcastJob'], ['apps.kruise.io', 'AdvancedCronJob'], ['apps.kruise.io', 'ImagePullJob'], ['apps.kruise.io', 'ContainerRecreateRequest']];
+    assert.deepEqual(readdirSync(join(dir, 'apps.kruise.io')).sort(), kinds.filter(([g]) => g === 'apps.kruise.io').map(([, k]) => k).sort());
+    for (const [group, kind] of kinds) {
       const base = join(dir, group!, kind!);
       const tests = (parse(readFileSync(join(base, 'health_test.yaml'), 'utf8')) as { tests: Array<{ healthStatus: { status: string; message: string }; inputPath: string }> }).tests;
       assert.equal(tests.length, readdirSync(join(base, 'testdata')).length, `${kind}: one test per testdata file`);
       const statuses = new Set(tests.map((t) => t.healthStatus.status));
-      assert.ok(statuses.has('Healthy') && statuses.has('Progressing') && statuses.has('Suspended'), `${kind}: ${[...statuses].join(', ')}`);
+      // Every kind can be Healthy; each other status where the kind has it (a scheduler never progresses, a request is never suspended).
+      const want = { UnitedDeployment: ['Healthy', 'Progressing'], AdvancedCronJob: ['Healthy', 'Suspended'], ImagePullJob: ['Healthy', 'Progressing', 'Degraded'], ContainerRecreateRequest: ['Healthy', 'Progressing', 'Degraded'] }[kind!] ?? ['Healthy', 'Progressing', 'Suspended'];
+      assert.deepEqual(want.filter((s) => !statuses.has(s)), [], `${kind}: ${[...statuses].join(', ')}`);
       const got = runHealthScript(readFileSync(join(base, 'health.lua'), 'utf8'), tests.map((t) => parse(readFileSync(join(base, t.inputPath), 'utf8'))));
       assert.deepEqual(got, tests.map((t) => t.healthStatus), kind);
+      if (['UnitedDeployment', 'BroadcastJob', 'AdvancedCronJob', 'ImagePullJob', 'ContainerRecreateRequest'].includes(kind!)) {
+        assert.equal(existsSync(join(base, 'actions')), false, `${kind}: no actions`);
+        continue;
+      }
       // actions/action_test.yaml as Argo CD's runner reads it: discovery results and action outputs.
       const actions = join(base, 'actions');
       const at = parse(readFileSync(join(actions, 'action_test.yaml'), 'utf8')) as {
@@ -60,7 +80,9 @@ test('--out-dir: Argo CD\'s layout, and every health_test.yaml case passes with 
       const input = (p: string): unknown => parse(readFileSync(join(actions, p), 'utf8'));
       const discovered = runLuaScript(readFileSync(join(actions, 'discovery.lua'), 'utf8'), at.discoveryTests.map((t) => input(t.inputPath))) as Array<Record<string, { disabled: boolean }>>;
       assert.deepEqual(discovered.map((d) => Object.entries(d).map(([name, v]) => ({ name, disabled: v.disabled })).sort((a, b) => (a.name < b.name ? -1 : 1))), at.discoveryTests.map((t) => t.result));
-      assert.deepEqual(new Set(at.discoveryTests.map((t) => JSON.stringify(t.result))).size, 2, `${kind}: a running and a paused input`);
+      // A running and a paused input (and for a Rollout one waiting for approval), each offering other actions.
+      assert.deepEqual(new Set(at.discoveryTests.map((t) => JSON.stringify(t.result))).size, kind === 'Rollout' ? 3 : 2, `${kind}: inputs`);
+      assert.deepEqual(at.actionTests.map((t) => t.action), kind === 'Rollout' ? ['pause', 'resume', 'approve'] : ['pause', 'resume']);
       for (const t of at.actionTests) {
         const [out] = runLuaScript(readFileSync(join(actions, t.action, 'action.lua'), 'utf8'), [input(t.inputPath)]);
         assert.deepEqual(out, input(t.expectedOutputPath), `${kind} ${t.action}`);
@@ -97,8 +119,8 @@ test('bad flags are exit 2 and write nothing: no --for, an unknown tool, --out-d
     [['gitops', 'export'], /--for is required: --for=argocd or --for=flux/],
     [['gitops', 'export', '--for=fluxcd'], /--for must be argocd or flux, not "fluxcd"/],
     [['gitops', 'export', '--for=flux', '--out-dir', '/tmp/never-written'], /--out-dir is for --for=argocd/],
-    [['gitops', 'export', '--for=flux', '--kinds', 'sidecarset'], /no health check for "sidecarset"/],
-    [['gitops', 'export', '--for=argocd', '--kinds', 'cloneset,sidecarset'], /no health check for "sidecarset"; known: cloneset, asts, ads, rollout/],
+    [['gitops', 'export', '--for=flux', '--kinds', 'sidecarset'], /--kinds: no Flux health expressions for "sidecarset" yet; --for=flux: cloneset, asts, ads, rollout/],
+    [['gitops', 'export', '--for=argocd', '--kinds', 'cloneset,workloadspread'], /no health check for "workloadspread"; known: cloneset, asts, ads, rollout, sidecarset, uniteddeployment, broadcastjob, advancedcronjob, imagepulljob, containerrecreaterequest/],
   ] as const) {
     const r = await runCli([...args]);
     assert.equal(r.code, 2, args.join(' '));

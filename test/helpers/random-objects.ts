@@ -17,7 +17,8 @@ function rng(seed: number): () => number {
   };
 }
 
-function maker(seed: number) {
+/** Seeded choices: int(n) in 0..n, pick(xs), maybe(v, p). */
+export function maker(seed: number) {
   const r = rng(seed);
   const int = (n: number): number => Math.floor(r() * (n + 1));
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
@@ -25,8 +26,14 @@ function maker(seed: number) {
   return { int, pick, maybe };
 }
 
-function compact(o: unknown): unknown {
+/** The object as JSON keeps it (undefined fields dropped). */
+export function compact(o: unknown): unknown {
   return JSON.parse(JSON.stringify(o));
+}
+
+/** A coin from a maker's int. */
+export function r01(int: (n: number) => number): boolean {
+  return int(1) === 1;
 }
 
 export function randomWorkloads(kind: 'CloneSet' | 'StatefulSet' | 'DaemonSet', seed: number): KubeObject[] {
@@ -117,9 +124,5 @@ export function randomRollouts(seed: number): KubeObject[] {
     );
   }
   return out;
-}
-
-function r01(int: (n: number) => number): boolean {
-  return int(1) === 1;
 }
 

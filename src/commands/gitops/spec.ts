@@ -9,18 +9,30 @@ export function registerGitOps(program: KruiseCommand, ctx: CommandContext, shal
   if (shallow) return;
   gitops
     .command('export')
-    .description('print health checks for CloneSet, Advanced StatefulSet, Advanced DaemonSet and Kruise Rollout: Argo CD Lua as an argocd-cm patch (or Argo CD\'s folder layout with --out-dir), or Flux CEL healthCheckExprs as a Kustomization snippet')
+    .description('print health checks for the Kruise kinds (CloneSet, Advanced StatefulSet and DaemonSet, SidecarSet, UnitedDeployment, BroadcastJob, AdvancedCronJob, ImagePullJob, ContainerRecreateRequest, Kruise Rollout): Argo CD Lua as an argocd-cm patch (or Argo CD\'s folder layout with --out-dir), or Flux CEL healthCheckExprs as a Kustomization snippet')
     .usage('--for=argocd|flux [--kinds KIND,...] [--out-dir DIR]')
     .option('--for <tool>', 'the GitOps tool: argocd (Lua health checks and actions) or flux (CEL healthCheckExprs)')
-    .option('--kinds <kinds>', 'comma-separated kinds: cloneset, asts, ads, rollout (default: all)')
+    .option('--kinds <kinds>', 'comma-separated kinds: cloneset, asts, ads, rollout, sidecarset, ud, broadcastjob, advancedcronjob, imagepulljob, crr (default: all; flux: cloneset, asts, ads, rollout)')
     .option('--out-dir <dir>', 'with --for=argocd: write DIR/<group>/<Kind>/health.lua, health_test.yaml, testdata/*.yaml and actions/ (Argo CD\'s resource_customizations layout) instead of printing the argocd-cm patch')
     .notes(`
       The scripts give the verdict of \`rollout status\` (and of \`rollout status rollout/NAME\`) as Argo CD health, from the
       object alone: done (exit 0) → Healthy; failed or cancelled (exit 1) → Degraded; not yet (exit 4) → Progressing, or
       Suspended when only a person moves it on (a paused CloneSet or Rollout, a step waiting for approval; a timed step
       pause stays Progressing). CloneSet and Advanced StatefulSet v1alpha1 and v1beta1, Advanced DaemonSet; Rollout v1alpha1 and v1beta1, canary and blue-green.
-      Resource actions pause and resume write the field \`rollout pause|resume\` writes (resource.customizations.actions.*).
-      --for=flux prints spec.healthCheckExprs for a Flux Kustomization (kustomize-controller v1.5+; it checks health with
+      SidecarSet (from its status counts and partition) and BroadcastJob (completed → Healthy, failed → Degraded, paused →
+      Suspended) get the verdict of \`rollout status\` too; UnitedDeployment gets its status-sum part (pods kept old = the
+      subsets' manual partitions), as the per-subset check needs pods, which Argo CD gives no health script. Kinds \`rollout status\` does not wait for get a rule of their own:
+      AdvancedCronJob is Healthy while it schedules (its Jobs have their own health), Suspended when paused; ImagePullJob is
+      Healthy once every node pulled the image, Degraded when a node failed, Progressing before; a ContainerRecreateRequest
+      is Healthy when completed, Degraded when a container failed or it was completed unrecreated (pod gone, deadline).
+      Resource actions pause and resume write the field \`rollout pause|resume\` writes (resource.customizations.actions.*),
+      for CloneSet, Advanced StatefulSet and DaemonSet, SidecarSet and Rollout. A Rollout also gets approve: the status write of
+      \`rollout approve\` (a paused step's StepPaused → StepReady), offered only while a step is paused; Argo CD sends an
+      action's status change through the status subresource (rollouts/status), so its controller needs patch on it.
+      CloneSet, Advanced StatefulSet and DaemonSet get restart: kubectl's restartedAt annotation in the pod template, as
+      \`rollout restart\` writes it, offered only when not paused and not under an in-place update policy (there the
+      annotation restarts nothing, and the command's ContainerRecreateRequests need the pods, which an action does not see).
+      --for=flux prints spec.healthCheckExprs (CloneSet, Advanced StatefulSet and DaemonSet, Rollout) for a Flux Kustomization (kustomize-controller v1.5+; it checks health with
       wait: true or healthChecks): CEL current (exit 0), failed (exit 1) and inProgress (exit 4, paused and waiting for
       approval included: Flux has no Suspended). One entry per kind serves both versions (Flux matches group and kind).
       An object with no status yet makes the expressions error (CEL cannot test a missing top-level field); Flux keeps

@@ -1,19 +1,30 @@
 // What `gitops export --for=argocd` writes: the health scripts as an argocd-cm patch
 // (resource.customizations.health.<group>_<Kind>), or Argo CD's resource_customizations layout
 // (<group>/<Kind>/health.lua, health_test.yaml, testdata/*.yaml, actions/) for a fork or an upstream PR.
-// Actions: pause and resume (the field `rollout pause|resume` writes).
+// Actions: pause and resume (the field `rollout pause|resume` writes), for the kinds it takes, and
+// approve for a Rollout (the status write of `rollout approve`).
+// Health for every Kruise kind: the workloads, SidecarSet and BroadcastJob with `rollout status`'s
+// verdict; AdvancedCronJob, ImagePullJob and ContainerRecreateRequest with the rules of health.ts.
 import { CLONESET_HEALTH_LUA } from './lua/cloneset';
 import { ROLLOUT_HEALTH_LUA } from './lua/rollout';
-import { ADVANCED_DAEMONSET_STATES, ADVANCED_STATEFULSET_STATES, CLONESET_STATES, ROLLOUT_STATES, type HealthState } from './states';
+import { ADVANCED_CRONJOB_STATES, ADVANCED_DAEMONSET_STATES, ADVANCED_STATEFULSET_STATES, BROADCASTJOB_STATES, CLONESET_STATES, CONTAINER_RECREATE_REQUEST_STATES, IMAGEPULLJOB_STATES, ROLLOUT_STATES, SIDECARSET_STATES, UNITED_DEPLOYMENT_STATES, type HealthState } from './states';
 import { ADVANCED_DAEMONSET_HEALTH_LUA } from './lua/advanced-daemonset';
 import { advancedDaemonSetAdapter } from '../workloads/advanced-daemonset';
 import { ADVANCED_STATEFULSET_HEALTH_LUA } from './lua/advanced-statefulset';
 import { advancedStatefulSetAdapter } from '../workloads/advanced-statefulset';
-import { ADVANCED_DAEMONSET_ACTIONS, ADVANCED_STATEFULSET_ACTIONS, CLONESET_ACTIONS, ROLLOUT_ACTIONS, type LuaActions } from './lua/actions';
+import { ADVANCED_DAEMONSET_ACTIONS, ADVANCED_STATEFULSET_ACTIONS, CLONESET_ACTIONS, ROLLOUT_ACTIONS, SIDECARSET_ACTIONS, type LuaActions } from './lua/actions';
 import { cloneSetAdapter } from '../workloads/cloneset';
 import { readRollout } from '../rollout/read';
-import { mergePatch } from '../../lib/json-patch';
+import { jsonPatch, mergePatch } from '../../lib/json-patch';
+import { approvePatch } from '../rollout/patches';
+import { compareText } from '../../lib/compare';
 import type { KubeObject } from '../types';
+import type { WorkloadAdapter } from '../workloads/types';
+import { advancedCronJobHealth, broadcastJobHealth, containerRecreateRequestHealth, imagePullJobHealth, rolloutHealth, sidecarSetHealth, unitedDeploymentHealth, workloadHealth, type ArgoHealth } from './health';
+import { UNITED_DEPLOYMENT_HEALTH_LUA } from './lua/uniteddeployment';
+import { SIDECARSET_HEALTH_LUA } from './lua/sidecarset';
+import { ADVANCED_CRONJOB_HEALTH_LUA, BROADCASTJOB_HEALTH_LUA, CONTAINER_RECREATE_REQUEST_HEALTH_LUA, IMAGEPULLJOB_HEALTH_LUA } from './lua/jobs';
+import { readSidecarSet, sidecarSetPausePatch } from '../workloads/sidecarset';
 
 export interface HealthKind {
   /** What --kinds takes. */
@@ -22,10 +33,21 @@ export interface HealthKind {
   kind: string;
   lua: string;
   states: readonly HealthState[];
-  actions: LuaActions;
+  /** Our verdict for the kind as Argo CD health (the oracle the Lua is tested against). */
+  gate: (obj: KubeObject, now: number) => ArgoHealth;
+  /** Resource actions pause and resume, for the kinds `rollout pause|resume` takes. */
+  actions?: PauseActions;
+}
+
+export interface PauseActions {
+  lua: LuaActions;
   /** Whether the object is paused, and the object `rollout pause|resume` makes of it (action tests). */
   paused: (obj: KubeObject) => boolean;
   withPaused: (obj: KubeObject, paused: boolean) => KubeObject;
+  /** The approve action (Rollout): whether `rollout approve` has something to write, the object it makes, and an object waiting for it. */
+  /** Whether `rollout restart` writes the template annotation (the restart action); absent: no restart action. */
+  restartOffered?: (obj: KubeObject) => boolean;
+  approve?: { offered: (obj: KubeObject) => boolean; approved: (obj: KubeObject) => KubeObject; waiting: KubeObject };
 }
 
 type Json = Parameters<typeof mergePatch>[0];
@@ -37,42 +59,124 @@ export const HEALTH_KINDS: readonly HealthKind[] = [
     group: 'apps.kruise.io',
     kind: 'CloneSet',
     lua: CLONESET_HEALTH_LUA,
+    gate: workloadHealth,
     states: CLONESET_STATES,
-    actions: CLONESET_ACTIONS,
-    paused: (o) => cloneSetAdapter.paused(o),
-    withPaused: (o, p) => merged(o, cloneSetAdapter.pausePatch(o, p)),
+    actions: {
+      lua: CLONESET_ACTIONS,
+      paused: (o) => cloneSetAdapter.paused(o),
+      withPaused: (o, p) => merged(o, cloneSetAdapter.pausePatch(o, p)),
+      restartOffered: (o) => restartsThroughTemplate(cloneSetAdapter, o),
+    },
   },
   {
     names: ['asts', 'advancedstatefulset', 'statefulset.apps.kruise.io'],
     group: 'apps.kruise.io',
     kind: 'StatefulSet',
     lua: ADVANCED_STATEFULSET_HEALTH_LUA,
+    gate: workloadHealth,
     states: ADVANCED_STATEFULSET_STATES,
-    actions: ADVANCED_STATEFULSET_ACTIONS,
-    paused: (o) => advancedStatefulSetAdapter.paused(o),
-    withPaused: (o, p) => merged(o, advancedStatefulSetAdapter.pausePatch(o, p)),
+    actions: {
+      lua: ADVANCED_STATEFULSET_ACTIONS,
+      paused: (o) => advancedStatefulSetAdapter.paused(o),
+      withPaused: (o, p) => merged(o, advancedStatefulSetAdapter.pausePatch(o, p)),
+      restartOffered: (o) => restartsThroughTemplate(advancedStatefulSetAdapter, o),
+    },
   },
   {
     names: ['ads', 'advanceddaemonset', 'daemonset.apps.kruise.io'],
     group: 'apps.kruise.io',
     kind: 'DaemonSet',
     lua: ADVANCED_DAEMONSET_HEALTH_LUA,
+    gate: workloadHealth,
     states: ADVANCED_DAEMONSET_STATES,
-    actions: ADVANCED_DAEMONSET_ACTIONS,
-    paused: (o) => advancedDaemonSetAdapter.paused(o),
-    withPaused: (o, p) => merged(o, advancedDaemonSetAdapter.pausePatch(o, p)),
+    actions: {
+      lua: ADVANCED_DAEMONSET_ACTIONS,
+      paused: (o) => advancedDaemonSetAdapter.paused(o),
+      withPaused: (o, p) => merged(o, advancedDaemonSetAdapter.pausePatch(o, p)),
+      restartOffered: (o) => restartsThroughTemplate(advancedDaemonSetAdapter, o),
+    },
   },
   {
     names: ['rollout', 'rollouts', 'ro'],
     group: 'rollouts.kruise.io',
     kind: 'Rollout',
     lua: ROLLOUT_HEALTH_LUA,
+    gate: rolloutHealth,
     states: ROLLOUT_STATES,
-    actions: ROLLOUT_ACTIONS,
-    paused: (o) => readRollout(o).paused,
-    withPaused: (o, p) => merged(o, { spec: { strategy: { paused: p } } }),
+    actions: {
+      lua: ROLLOUT_ACTIONS,
+      paused: (o) => readRollout(o).paused,
+      withPaused: (o, p) => merged(o, { spec: { strategy: { paused: p } } }),
+      approve: { offered: (o) => approvePatch(o).patch !== undefined, approved: approvedRollout, waiting: ROLLOUT_STATES.find((s) => s.name === 'suspended-approval')!.object },
+    },
+  },
+  {
+    names: ['sidecarset', 'sidecarsets'],
+    group: 'apps.kruise.io',
+    kind: 'SidecarSet',
+    lua: SIDECARSET_HEALTH_LUA,
+    gate: sidecarSetHealth,
+    states: SIDECARSET_STATES,
+    actions: {
+      lua: SIDECARSET_ACTIONS,
+      paused: (o) => readSidecarSet(o).paused,
+      withPaused: (o, p) => merged(o, sidecarSetPausePatch(p)),
+    },
+  },
+  {
+    names: ['uniteddeployment', 'uniteddeployments', 'ud'],
+    group: 'apps.kruise.io',
+    kind: 'UnitedDeployment',
+    lua: UNITED_DEPLOYMENT_HEALTH_LUA,
+    gate: unitedDeploymentHealth,
+    states: UNITED_DEPLOYMENT_STATES,
+  },
+  {
+    names: ['broadcastjob', 'broadcastjobs', 'bcj'],
+    group: 'apps.kruise.io',
+    kind: 'BroadcastJob',
+    lua: BROADCASTJOB_HEALTH_LUA,
+    gate: broadcastJobHealth,
+    states: BROADCASTJOB_STATES,
+  },
+  {
+    names: ['advancedcronjob', 'advancedcronjobs', 'acj'],
+    group: 'apps.kruise.io',
+    kind: 'AdvancedCronJob',
+    lua: ADVANCED_CRONJOB_HEALTH_LUA,
+    gate: (o) => advancedCronJobHealth(o).status,
+    states: ADVANCED_CRONJOB_STATES,
+  },
+  {
+    names: ['imagepulljob', 'imagepulljobs'],
+    group: 'apps.kruise.io',
+    kind: 'ImagePullJob',
+    lua: IMAGEPULLJOB_HEALTH_LUA,
+    gate: (o) => imagePullJobHealth(o).status,
+    states: IMAGEPULLJOB_STATES,
+  },
+  {
+    names: ['containerrecreaterequest', 'containerrecreaterequests', 'crr'],
+    group: 'apps.kruise.io',
+    kind: 'ContainerRecreateRequest',
+    lua: CONTAINER_RECREATE_REQUEST_HEALTH_LUA,
+    gate: (o) => containerRecreateRequestHealth(o).status,
+    states: CONTAINER_RECREATE_REQUEST_STATES,
   },
 ];
+
+/** `rollout restart`'s choice: the template annotation unless paused (refused) or under an in-place policy (ContainerRecreateRequests). */
+export function restartsThroughTemplate(adapter: WorkloadAdapter, obj: KubeObject): boolean {
+  const policy = adapter.updatePolicy(obj);
+  return !adapter.paused(obj) && policy !== 'InPlaceIfPossible' && policy !== 'InPlaceOnly';
+}
+
+/** The Rollout `rollout approve` makes (its JSON patch's changes, without the tests that guard a live write); unchanged when nothing waits. */
+export function approvedRollout(obj: KubeObject): KubeObject {
+  const r = approvePatch(obj);
+  if (r.patch === undefined) return obj;
+  return jsonPatch(structuredClone(obj) as unknown as Json, r.patch.filter((op) => op.op !== 'test') as unknown as Json) as unknown as KubeObject;
+}
 
 /** The kinds --kinds names (all when none), or the names it does not know. */
 export function selectHealthKinds(names: readonly string[]): { kinds: HealthKind[]; unknown: string[] } {
@@ -99,30 +203,40 @@ export function actionsKey(k: HealthKind): string {
 }
 
 /** The value of actionsKey in argocd-cm: discovery.lua and the definitions. */
-function actionsValue(k: HealthKind): unknown {
-  return { 'discovery.lua': `${k.actions.discovery}\n`, definitions: k.actions.actions.map((a) => ({ name: a.name, 'action.lua': `${a.lua}\n` })) };
+function actionsValue(a: PauseActions): unknown {
+  return { 'discovery.lua': `${a.lua.discovery}\n`, definitions: a.lua.actions.map((d) => ({ name: d.name, 'action.lua': `${d.lua}\n` })) };
 }
 
 /** actions/: discovery.lua, <name>/action.lua, action_test.yaml and its testdata (one running and one paused state). */
-function actionFiles(k: HealthKind, dir: string, toYaml: (value: unknown) => string): ExportFile[] {
-  const files: ExportFile[] = [{ path: `${dir}/actions/discovery.lua`, content: `${k.actions.discovery}\n` }];
-  for (const a of k.actions.actions) files.push({ path: `${dir}/actions/${a.name}/action.lua`, content: `${a.lua}\n` });
-  const running = k.states.find((s) => !k.paused(s.object)) ?? k.states[0]!;
+function actionFiles(k: HealthKind, pa: PauseActions, dir: string, toYaml: (value: unknown) => string): ExportFile[] {
+  const files: ExportFile[] = [{ path: `${dir}/actions/discovery.lua`, content: `${pa.lua.discovery}\n` }];
+  for (const a of pa.lua.actions) files.push({ path: `${dir}/actions/${a.name}/action.lua`, content: `${a.lua}\n` });
+  const running = k.states.find((s) => !pa.paused(s.object)) ?? k.states[0]!;
   const inputs = [
     { name: 'running', object: running.object },
-    { name: 'paused', object: k.withPaused(running.object, true) },
+    { name: 'paused', object: pa.withPaused(running.object, true) },
   ];
+  if (pa.approve) inputs.push({ name: 'waiting-approval', object: pa.approve.waiting });
+  const disabled = (action: string, obj: KubeObject): boolean => {
+    if (action === 'approve') return !(pa.approve?.offered(obj) ?? false);
+    if (action === 'restart') return !(pa.restartOffered?.(obj) ?? false);
+    return (action === 'pause') === pa.paused(obj);
+  };
   const discoveryTests = inputs.map((i) => ({
     inputPath: `testdata/${i.name}.yaml`,
-    result: k.actions.actions.map((a) => ({ name: a.name, disabled: (a.name === 'pause') === k.paused(i.object) })),
+    result: pa.lua.actions.map((a) => ({ name: a.name, disabled: disabled(a.name, i.object) })).sort((a, b) => compareText(a.name, b.name)),
   }));
   const actionTests = [
     { action: 'pause', inputPath: 'testdata/running.yaml', expectedOutputPath: 'testdata/paused.yaml' },
     { action: 'resume', inputPath: 'testdata/paused.yaml', expectedOutputPath: 'testdata/resumed.yaml' },
   ];
+  if (pa.approve) {
+    actionTests.push({ action: 'approve', inputPath: 'testdata/waiting-approval.yaml', expectedOutputPath: 'testdata/approved.yaml' });
+    files.push({ path: `${dir}/actions/testdata/approved.yaml`, content: toYaml(pa.approve.approved(pa.approve.waiting)) });
+  }
   files.push({ path: `${dir}/actions/action_test.yaml`, content: toYaml({ discoveryTests, actionTests }) });
   for (const i of inputs) files.push({ path: `${dir}/actions/testdata/${i.name}.yaml`, content: toYaml(i.object) });
-  files.push({ path: `${dir}/actions/testdata/resumed.yaml`, content: toYaml(k.withPaused(inputs[1]!.object, false)) });
+  files.push({ path: `${dir}/actions/testdata/resumed.yaml`, content: toYaml(pa.withPaused(inputs[1]!.object, false)) });
   return files;
 }
 
@@ -140,7 +254,7 @@ export function argocdFiles(kinds: readonly HealthKind[], toYaml: (value: unknow
     const tests = k.states.map((s) => ({ healthStatus: { status: s.status, message: s.message }, inputPath: `testdata/${s.name}.yaml` }));
     files.push({ path: `${dir}/health_test.yaml`, content: toYaml({ tests }) });
     for (const s of k.states) files.push({ path: `${dir}/testdata/${s.name}.yaml`, content: toYaml(s.object) });
-    files.push(...actionFiles(k, dir, toYaml));
+    if (k.actions) files.push(...actionFiles(k, k.actions, dir, toYaml));
   }
   return files;
 }
@@ -150,7 +264,7 @@ export function argocdConfigMapPatch(kinds: readonly HealthKind[], toYaml: (valu
   const data: Record<string, string> = {};
   for (const k of kinds) {
     data[healthKey(k)] = `${k.lua.trimEnd()}\n`;
-    data[actionsKey(k)] = toYaml(actionsValue(k));
+    if (k.actions) data[actionsKey(k)] = toYaml(actionsValue(k.actions));
   }
   const header = '# Argo CD health checks generated by kubectl-kruise from its rollout gate.\n# kubectl -n argocd patch configmap argocd-cm --type merge --patch-file THIS_FILE\n';
   return `${header}${toYaml({ data })}`;

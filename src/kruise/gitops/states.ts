@@ -206,3 +206,159 @@ export const ROLLOUT_STATES: readonly HealthState[] = [
     message: 'The release was cancelled: workload has been rollback, then rollout is canceled',
   },
 ];
+
+function sidecarSet(updateStrategy: Record<string, unknown>, status: Record<string, number>): KubeObject {
+  return {
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    kind: 'SidecarSet',
+    metadata: { name: 'log-agent', generation: 2, annotations: { 'kruise.io/sidecarset-hash': 'b7c9x' } },
+    spec: { selector: { matchLabels: { app: 'web' } }, updateStrategy: { type: 'RollingUpdate', ...updateStrategy }, containers: [{ name: 'log-agent', image: 'log-agent:2' }] },
+    status: { observedGeneration: 2, matchedPods: 4, readyPods: 4, ...status },
+  };
+}
+
+export const SIDECARSET_STATES: readonly HealthState[] = [
+  { name: 'healthy', object: sidecarSet({}, { updatedPods: 4, updatedReadyPods: 4 }), status: 'Healthy', message: 'All 4 matched pods run the current sidecars' },
+  {
+    name: 'healthy-partition',
+    object: sidecarSet({ partition: '50%' }, { updatedPods: 2, updatedReadyPods: 2 }),
+    status: 'Healthy',
+    message: '2 of 4 matched pods updated (2 kept on the old sidecars by the partition)',
+  },
+  { name: 'progressing', object: sidecarSet({}, { updatedPods: 3, updatedReadyPods: 2 }), status: 'Progressing', message: 'Waiting for the sidecar upgrade: 2 of 4 updated pods are ready' },
+  { name: 'suspended-paused', object: sidecarSet({ paused: true }, { updatedPods: 1, updatedReadyPods: 1 }), status: 'Suspended', message: 'Sidecar upgrade paused: 1 of 4 matched pods updated' },
+];
+
+function broadcastJob(spec: Record<string, unknown>, status: Record<string, unknown>): KubeObject {
+  return {
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    kind: 'BroadcastJob',
+    metadata: { name: 'warmup', namespace: 'default', generation: 1 },
+    spec: { template: { spec: { containers: [{ name: 'warmup', image: 'busybox' }], restartPolicy: 'Never' } }, completionPolicy: { type: 'Always' }, ...spec },
+    status: { desired: 3, active: 0, succeeded: 0, failed: 0, ...status },
+  };
+}
+
+export const BROADCASTJOB_STATES: readonly HealthState[] = [
+  {
+    name: 'healthy-completed',
+    object: broadcastJob({}, { phase: 'completed', succeeded: 3, conditions: [{ type: 'Complete', status: 'True' }] }),
+    status: 'Healthy',
+    message: 'Completed: 3 of 3 pods succeeded',
+  },
+  { name: 'progressing', object: broadcastJob({}, { phase: 'running', active: 2, succeeded: 1 }), status: 'Progressing', message: 'Waiting for the job to complete: 1 of 3 pods succeeded, 2 active' },
+  { name: 'suspended-paused', object: broadcastJob({ paused: true }, { phase: 'paused', succeeded: 1 }), status: 'Suspended', message: 'Paused: spec.paused is true (1 of 3 pods succeeded)' },
+  {
+    name: 'degraded-failed',
+    object: broadcastJob({}, { phase: 'failed', succeeded: 2, failed: 1, conditions: [{ type: 'Failed', status: 'True', message: 'failure policy is FailurePolicyTypeFailFast and failed pod is found' }] }),
+    status: 'Degraded',
+    message: 'Failed: failure policy is FailurePolicyTypeFailFast and failed pod is found (2 of 3 pods succeeded, 1 failed)',
+  },
+];
+
+function advancedCronJob(paused: boolean | undefined, status: Record<string, unknown>): KubeObject {
+  return {
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    kind: 'AdvancedCronJob',
+    metadata: { name: 'nightly', namespace: 'default', generation: 1 },
+    spec: { schedule: '0 3 * * *', ...(paused === undefined ? {} : { paused }), template: { jobTemplate: { spec: { template: { spec: { containers: [{ name: 'job', image: 'busybox' }], restartPolicy: 'Never' } } } } } },
+    status: { type: 'Job', ...status },
+  };
+}
+
+export const ADVANCED_CRONJOB_STATES: readonly HealthState[] = [
+  { name: 'healthy', object: advancedCronJob(undefined, { lastScheduleTime: '2026-11-29T03:00:00Z' }), status: 'Healthy', message: '0 active, last scheduled at 2026-11-29T03:00:00Z' },
+  {
+    name: 'healthy-running',
+    object: advancedCronJob(false, { lastScheduleTime: '2026-11-29T03:00:00Z', active: [{ kind: 'Job', namespace: 'default', name: 'nightly-29001' }] }),
+    status: 'Healthy',
+    message: '1 active, last scheduled at 2026-11-29T03:00:00Z',
+  },
+  { name: 'suspended-paused', object: advancedCronJob(true, {}), status: 'Suspended', message: 'Paused (spec.paused): not scheduled yet' },
+];
+
+function imagePullJob(completionPolicy: string, status: Record<string, unknown>): KubeObject {
+  return {
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    kind: 'ImagePullJob',
+    metadata: { name: 'prefetch', namespace: 'default', generation: 1 },
+    spec: { image: 'nginx:1.27', parallelism: 2, completionPolicy: { type: completionPolicy } },
+    status: { desired: 3, active: 0, succeeded: 0, failed: 0, startTime: '2026-11-29T00:00:00Z', ...status },
+  };
+}
+
+export const IMAGEPULLJOB_STATES: readonly HealthState[] = [
+  { name: 'healthy', object: imagePullJob('Always', { succeeded: 3, completionTime: '2026-11-29T00:01:00Z' }), status: 'Healthy', message: '3 of 3 nodes pulled the image' },
+  { name: 'healthy-never', object: imagePullJob('Never', { succeeded: 3 }), status: 'Healthy', message: '3 of 3 nodes pulled the image' },
+  { name: 'progressing', object: imagePullJob('Always', { active: 2, succeeded: 1 }), status: 'Progressing', message: 'Pulling: 1 of 3 nodes pulled the image, 2 pulling' },
+  {
+    name: 'degraded-deadline',
+    object: imagePullJob('Always', { succeeded: 2, failed: 1, failedNodes: ['node-3'], completionTime: '2026-11-29T00:30:00Z', message: 'job exceeds activeDeadlineSeconds' }),
+    status: 'Degraded',
+    message: '1 of 3 nodes failed to pull the image: job exceeds activeDeadlineSeconds',
+  },
+];
+
+function containerRecreateRequest(status: Record<string, unknown>): KubeObject {
+  return {
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    kind: 'ContainerRecreateRequest',
+    metadata: { name: 'web-0-restart', namespace: 'default', generation: 1 },
+    spec: { podName: 'web-0', containers: [{ name: 'app' }, { name: 'sidecar' }], strategy: { failurePolicy: 'Fail' } },
+    status,
+  };
+}
+
+export const CONTAINER_RECREATE_REQUEST_STATES: readonly HealthState[] = [
+  {
+    name: 'healthy',
+    object: containerRecreateRequest({ phase: 'Completed', completionTime: '2026-11-29T00:01:00Z', containerRecreateStates: [{ name: 'app', phase: 'Succeeded' }, { name: 'sidecar', phase: 'Succeeded' }] }),
+    status: 'Healthy',
+    message: 'Containers recreated',
+  },
+  { name: 'progressing', object: containerRecreateRequest({ phase: 'Recreating', containerRecreateStates: [{ name: 'app', phase: 'Recreating' }, { name: 'sidecar', phase: 'Pending' }] }), status: 'Progressing', message: 'Recreating containers: phase Recreating' },
+  {
+    name: 'degraded-container-failed',
+    object: containerRecreateRequest({ phase: 'Completed', containerRecreateStates: [{ name: 'app', phase: 'Failed', message: 'kill container error' }, { name: 'sidecar', phase: 'Pending' }] }),
+    status: 'Degraded',
+    message: 'Failed to recreate container(s) app',
+  },
+  { name: 'degraded-pod-gone', object: containerRecreateRequest({ phase: 'Completed', message: 'pod has gone' }), status: 'Degraded', message: 'Not completed: pod has gone' },
+];
+
+function unitedDeployment(partitions: Record<string, number> | undefined, status: Record<string, unknown>): KubeObject {
+  return {
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    kind: 'UnitedDeployment',
+    metadata: { name: 'shop', namespace: 'default', generation: 2 },
+    spec: {
+      replicas: 6,
+      selector: { matchLabels: { app: 'shop' } },
+      template: { cloneSetTemplate: { metadata: { labels: { app: 'shop' } }, spec: { selector: { matchLabels: { app: 'shop' } }, template: { metadata: { labels: { app: 'shop' } }, spec: { containers: [{ name: 'shop', image: 'shop:2' }] } } } } },
+      topology: { subsets: [{ name: 'zone-a', replicas: 3 }, { name: 'zone-b' }] },
+      updateStrategy: { type: 'Manual', ...(partitions ? { manualUpdate: { partitions } } : {}) },
+    },
+    status: { observedGeneration: 2, replicas: 6, readyReplicas: 6, subsetReplicas: { 'zone-a': 3, 'zone-b': 3 }, currentRevision: 'shop-5f6b4', updateStatus: { updatedRevision: 'shop-7c9d8' }, ...status },
+  };
+}
+
+export const UNITED_DEPLOYMENT_STATES: readonly HealthState[] = [
+  {
+    name: 'healthy',
+    object: unitedDeployment(undefined, { updatedReplicas: 6, updatedReadyReplicas: 6, currentRevision: 'shop-7c9d8' }),
+    status: 'Healthy',
+    message: 'All 6 pods updated and available',
+  },
+  {
+    name: 'healthy-partition',
+    object: unitedDeployment({ 'zone-a': 1, 'zone-b': 1 }, { updatedReplicas: 4, updatedReadyReplicas: 4 }),
+    status: 'Healthy',
+    message: '4 of 6 pods updated (2 kept at the old revision by the partition)',
+  },
+  {
+    name: 'progressing',
+    object: unitedDeployment(undefined, { updatedReplicas: 4, updatedReadyReplicas: 3, readyReplicas: 5 }),
+    status: 'Progressing',
+    message: 'Waiting for rollout to finish: 3 of 6 updated pods are available',
+  },
+];

@@ -17,7 +17,12 @@ import { ROLLOUT_HEALTH_LUA } from '../../../../src/kruise/gitops/lua/rollout';
 import { CLONESET_HEALTH_LUA } from '../../../../src/kruise/gitops/lua/cloneset';
 import type { KubeObject } from '../../../../src/kruise/types';
 import { runHealthScript, runLuaScript } from '../../../helpers/lua';
-import { ADVANCED_DAEMONSET_ACTIONS, ADVANCED_STATEFULSET_ACTIONS, CLONESET_ACTIONS, ROLLOUT_ACTIONS } from '../../../../src/kruise/gitops/lua/actions';
+import { ADVANCED_DAEMONSET_ACTIONS, ADVANCED_STATEFULSET_ACTIONS, CLONESET_ACTIONS, ROLLOUT_ACTIONS, SIDECARSET_ACTIONS } from '../../../../src/kruise/gitops/lua/actions';
+import { approvedRollout, HEALTH_KINDS, restartsThroughTemplate } from '../../../../src/kruise/gitops/argocd';
+import { restartPatch } from '../../../../src/commands/rollout/restart-patch';
+import { approvePatch } from '../../../../src/kruise/rollout/patches';
+import { advancedCronJobHealth, containerRecreateRequestHealth, imagePullJobHealth } from '../../../../src/kruise/gitops/health';
+import { readSidecarSet, sidecarSetPausePatch } from '../../../../src/kruise/workloads/sidecarset';
 import { advancedDaemonSetAdapter } from '../../../../src/kruise/workloads/advanced-daemonset';
 import { cloneSetAdapter } from '../../../../src/kruise/workloads/cloneset';
 import { readRollout } from '../../../../src/kruise/rollout/read';
@@ -92,6 +97,42 @@ test('Argo CD\'s defects (updated-but-unavailable CloneSet, v1beta1 paths, blue-
   }
 });
 
+test('SidecarSet, UnitedDeployment, BroadcastJob, AdvancedCronJob, ImagePullJob, ContainerRecreateRequest: the generated Lua gives every fixture the status of our rule', () => {
+  for (const [kind, min] of [['SidecarSet', 5], ['UnitedDeployment', 4], ['BroadcastJob', 3], ['AdvancedCronJob', 2], ['ImagePullJob', 2], ['ContainerRecreateRequest', 2]] as const) {
+    const k = HEALTH_KINDS.find((h) => h.kind === kind)!;
+    const cases = fixtureObjects(kind, 'apps.kruise.io');
+    assert.ok(cases.length >= min, `${kind} fixtures found: ${cases.length}`);
+    const lua = runHealthScript(k.lua, cases.map((c) => c.obj));
+    const differences = cases.map((c, i) => ({ where: c.where, want: k.gate(c.obj, NOW), got: lua[i]!.status, message: lua[i]!.message }));
+    assert.deepEqual(differences.filter((d) => d.want !== d.got), [], kind);
+  }
+});
+
+test('the rules written for kinds without a gate (AdvancedCronJob, ImagePullJob, ContainerRecreateRequest): their messages are the Lua\'s', () => {
+  const rules = [
+    ['AdvancedCronJob', advancedCronJobHealth],
+    ['ImagePullJob', imagePullJobHealth],
+    ['ContainerRecreateRequest', containerRecreateRequestHealth],
+  ] as const;
+  for (const [kind, rule] of rules) {
+    const k = HEALTH_KINDS.find((h) => h.kind === kind)!;
+    const objects = [...k.states.map((s) => s.object), ...fixtureObjects(kind, 'apps.kruise.io').map((c) => c.obj)];
+    assert.deepEqual(runHealthScript(k.lua, objects), objects.map((o) => rule(o)), kind);
+  }
+});
+
+test('the table of states export writes as testdata, every kind: the gate gives each its status, lua5.1 its status and message', () => {
+  assert.equal(HEALTH_KINDS.length, 10);
+  for (const k of HEALTH_KINDS) {
+    const got = runHealthScript(k.lua, k.states.map((s) => s.object));
+    assert.deepEqual(
+      k.states.map((s, i) => [k.kind, s.name, k.gate(s.object, NOW), got[i]!.status, got[i]!.message]),
+      k.states.map((s) => [k.kind, s.name, s.status, s.status, s.message]),
+    );
+    assert.ok(new Set(k.states.map((s) => s.status)).size >= 2, `${k.kind}: the states cover several statuses`);
+  }
+});
+
 test('the table of states export writes as testdata: the gate gives each its status, lua5.1 its status and message', () => {
   for (const [states, lua, gate] of [[CLONESET_STATES, CLONESET_HEALTH_LUA, cloneSetHealth], [ADVANCED_STATEFULSET_STATES, ADVANCED_STATEFULSET_HEALTH_LUA, workloadHealth], [ADVANCED_DAEMONSET_STATES, ADVANCED_DAEMONSET_HEALTH_LUA, workloadHealth], [ROLLOUT_STATES, ROLLOUT_HEALTH_LUA, rolloutHealth]] as const) {
     const got = runHealthScript(lua, states.map((s) => s.object));
@@ -114,6 +155,7 @@ test('actions pause/resume: the field our rollout pause|resume writes, nothing e
     { cases: fixtureObjects('CloneSet', 'apps.kruise.io'), actions: CLONESET_ACTIONS, paused: (o: KubeObject) => cloneSetAdapter.paused(o), patch: (o: KubeObject, p: boolean) => cloneSetAdapter.pausePatch(o, p) },
     { cases: fixtureObjects('StatefulSet', 'apps.kruise.io'), actions: ADVANCED_STATEFULSET_ACTIONS, paused: (o: KubeObject) => advancedStatefulSetAdapter.paused(o), patch: (o: KubeObject, p: boolean) => advancedStatefulSetAdapter.pausePatch(o, p) },
     { cases: fixtureObjects('DaemonSet', 'apps.kruise.io'), actions: ADVANCED_DAEMONSET_ACTIONS, paused: (o: KubeObject) => advancedDaemonSetAdapter.paused(o), patch: (o: KubeObject, p: boolean) => advancedDaemonSetAdapter.pausePatch(o, p) },
+    { cases: fixtureObjects('SidecarSet', 'apps.kruise.io'), actions: SIDECARSET_ACTIONS, paused: (o: KubeObject) => readSidecarSet(o).paused, patch: (_o: KubeObject, p: boolean) => sidecarSetPausePatch(p) },
     {
       cases: fixtureObjects('Rollout', 'rollouts.kruise.io').filter((c) => /^rollouts\.kruise\.io\/v1(alpha|beta)1$/.test(c.obj.apiVersion ?? '')),
       actions: ROLLOUT_ACTIONS,
@@ -125,12 +167,56 @@ test('actions pause/resume: the field our rollout pause|resume writes, nothing e
     const objects = k.cases.map((c) => c.obj);
     const discovered = runLuaScript(k.actions.discovery, objects) as Array<Record<string, { disabled: boolean }>>;
     assert.deepEqual(discovered.map((d) => [d.pause!.disabled, d.resume!.disabled]), objects.map((o) => [k.paused(o), !k.paused(o)]));
-    for (const action of k.actions.actions) {
+    for (const action of k.actions.actions.filter((a) => a.name === 'pause' || a.name === 'resume')) {
       const paused = action.name === 'pause';
       const got = runLuaScript(action.lua, objects);
       const want = objects.map((o) => luaShaped(mergePatch(structuredClone(o) as never, k.patch(o, paused) as never)));
       assert.deepEqual(got.map((o, i) => [k.cases[i]!.where, k.paused(o as KubeObject)]), k.cases.map((c) => [c.where, paused]));
       assert.deepEqual(got, want, action.name);
     }
+  }
+});
+
+test('action approve (Rollout): what rollout approve writes (StepPaused → StepReady, sub-status and v1beta1 mirror), offered only when it has something to write', () => {
+  const cases = fixtureObjects('Rollout', 'rollouts.kruise.io').filter((c) => /^rollouts\.kruise\.io\/v1(alpha|beta)1$/.test(c.obj.apiVersion ?? ''));
+  const objects = [...cases.map((c) => c.obj), ...ROLLOUT_STATES.map((s) => s.object)];
+  const where = [...cases.map((c) => c.where), ...ROLLOUT_STATES.map((s) => `states:${s.name}`)];
+  const offered = objects.map((o) => approvePatch(o).patch !== undefined);
+  assert.ok(offered.filter(Boolean).length >= 5 && offered.filter((x) => !x).length >= 5, 'objects waiting and not waiting for approval');
+  const discovered = runLuaScript(ROLLOUT_ACTIONS.discovery, objects) as Array<Record<string, { disabled: boolean }>>;
+  assert.deepEqual(discovered.map((d, i) => [where[i], !d.approve!.disabled]), offered.map((o, i) => [where[i], o]));
+  const approve = ROLLOUT_ACTIONS.actions.find((a) => a.name === 'approve')!;
+  const got = runLuaScript(approve.lua, objects);
+  assert.deepEqual(got.map((o, i) => [where[i], o]), objects.map((o, i) => [where[i], luaShaped(approvedRollout(o))]));
+  // The approved object waits no more: `rollout approve` has nothing left to write, and Argo CD's health is no longer Suspended for approval.
+  const approved = got.filter((_, i) => offered[i]) as KubeObject[];
+  assert.deepEqual(approved.map((o) => approvePatch(o).patch), approved.map(() => undefined));
+  for (const h of runHealthScript(ROLLOUT_HEALTH_LUA, approved)) assert.doesNotMatch(h.message, /Waiting for approval/);
+});
+
+test('action restart (CloneSet, Advanced StatefulSet, Advanced DaemonSet): what rollout restart writes (restartedAt in the template, now), offered only when it writes that', () => {
+  const kinds = [
+    { kind: 'CloneSet', actions: CLONESET_ACTIONS, adapter: cloneSetAdapter },
+    { kind: 'StatefulSet', actions: ADVANCED_STATEFULSET_ACTIONS, adapter: advancedStatefulSetAdapter },
+    { kind: 'DaemonSet', actions: ADVANCED_DAEMONSET_ACTIONS, adapter: advancedDaemonSetAdapter },
+  ];
+  for (const k of kinds) {
+    const cases = fixtureObjects(k.kind, 'apps.kruise.io');
+    const objects = cases.map((c) => c.obj);
+    const offered = objects.map((o) => restartsThroughTemplate(k.adapter, o));
+    assert.ok(offered.some(Boolean) && offered.some((x) => !x), `${k.kind}: fixtures with and without a restart through the template`);
+    const discovered = runLuaScript(k.actions.discovery, objects) as Array<Record<string, { disabled: boolean }>>;
+    assert.deepEqual(discovered.map((d, i) => [cases[i]!.where, !d.restart!.disabled]), offered.map((o, i) => [cases[i]!.where, o]));
+    const before = Math.floor(Date.now() / 1000) * 1000;
+    const got = runLuaScript(k.actions.actions.find((a) => a.name === 'restart')!.lua, objects) as KubeObject[];
+    const after = Date.now();
+    const want = objects.map((o, i) => {
+      if (!offered[i]) return luaShaped(o);
+      const stamp = (got[i]!.spec as any)?.template?.metadata?.annotations?.['kubectl.kubernetes.io/restartedAt'] as string;
+      const at = Date.parse(stamp);
+      assert.ok(at >= before && at <= after, `${k.kind}: restartedAt ${stamp} is the time the action ran`);
+      return luaShaped(mergePatch(structuredClone(o) as never, restartPatch(new Date(at), k.adapter.templatePointer(o).split('/').slice(1)) as never));
+    });
+    assert.deepEqual(got.map((o, i) => [cases[i]!.where, o]), want.map((o, i) => [cases[i]!.where, o]), k.kind);
   }
 });

@@ -1,0 +1,103 @@
+// Issue #31's acceptance for the Argo CD approve action, end to end: a Kruise Rollout (v1beta1 CRDs of
+// kruise-rollout v0.6.2, the sandbox's simulated controller) waiting for approval at step 1; the
+// exported health says Suspended and discovery offers approve; the exported action.lua runs in lua5.1 on
+// the live object; its change is applied the way Argo CD applies an action's result (server/application/
+// application.go patchResource: the JSON merge patch from the live object to the returned one, sent first to
+// the status subresource when it touches status, the rest to the resource), and the Rollout moves on to
+// step 2, as after `rollout approve`.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { parse } from 'yaml';
+import { kubectl, runCli } from '../helpers/cli';
+import { runHealthScript, runLuaScript } from '../helpers/lua';
+import { waitUntil, type Sandbox } from '../helpers/sandbox';
+import { applyRolloutFixtures, haveCrds, patchImage, startWithRolloutCrds } from './rollout-kruise-helpers';
+
+const skip = !haveCrds('v0.6.2') && 'no ../shared CRDs';
+const RO = '/apis/rollouts.kruise.io/v1beta1/namespaces/default/rollouts/rollout-web';
+const CS = '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets/web';
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+const isMap = (v: unknown): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isEmpty = (v: unknown): boolean => (Array.isArray(v) && v.length === 0) || (isMap(v) && Object.keys(v).length === 0);
+
+/** Argo CD's cleanReturnedObj (util/lua/lua.go): Lua cannot tell an empty list from an empty map; the live object's shape is kept. */
+function cleanReturned(live: Json, out: Json): Json {
+  if (isEmpty(out) && isEmpty(live)) return live;
+  if (isMap(out) && isMap(live)) return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, k in live ? cleanReturned(live[k]!, v) : v]));
+  if (Array.isArray(out) && Array.isArray(live) && out.length === live.length) return out.map((v, i) => cleanReturned(live[i]!, v));
+  return out;
+}
+
+/** RFC 7386 merge patch from `a` to `b` (what jsonpatch.CreateMergePatch computes); undefined when equal. */
+function mergeDiff(a: Json, b: Json): Json | undefined {
+  if (isMap(a) && isMap(b)) {
+    const out: Record<string, Json> = {};
+    for (const k of Object.keys(a)) if (!(k in b)) out[k] = null;
+    for (const [k, v] of Object.entries(b)) {
+      const d = k in a ? mergeDiff(a[k]!, v) : v;
+      if (d !== undefined) out[k] = d;
+    }
+    return Object.keys(out).length > 0 ? out : undefined;
+  }
+  return canonical(a) === canonical(b) ? undefined : b;
+}
+
+/** JSON with keys sorted (lua5.1 hands objects back with their keys in another order). */
+function canonical(v: Json): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (isMap(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k]!)}`).join(',')}}`;
+  return JSON.stringify(v);
+}
+
+describe('gitops export: the Argo CD approve action on a Rollout at a manual pause (v0.6.2 CRDs)', { skip }, () => {
+  let sb: Sandbox;
+  const rollout = async (): Promise<any> => (await sb.api('GET', RO)).body;
+
+  before(async () => {
+    sb = await startWithRolloutCrds('v0.6.2');
+    await applyRolloutFixtures(sb, ['sandbox-cloneset-web-10.yaml', 'sandbox-rollout-web-v1beta1.yaml']);
+  });
+  after(async () => {
+    await sb.stop();
+  });
+
+  it('health Suspended, approve offered; the action\'s change applied as Argo CD does moves the release to step 2 (5 pods), and Argo CD health is no longer Suspended', async () => {
+    await waitUntil('Healthy', async () => {
+      const ro = await rollout();
+      return ro.status?.phase === 'Healthy' && ro.status.canaryStatus ? ro : undefined;
+    }, 20_000);
+    await patchImage(sb, ['cloneset', 'web'], 'nginx:1.26');
+    const paused = await waitUntil('step 1 StepPaused', async () => {
+      const ro = await rollout();
+      return ro.status?.canaryStatus?.currentStepIndex === 1 && ro.status.canaryStatus.currentStepState === 'StepPaused' ? ro : undefined;
+    }, 20_000);
+
+    const exported = await runCli(['gitops', 'export', '--for=argocd', '--kinds', 'rollout']);
+    assert.equal(exported.code, 0, exported.stderr);
+    const data = (parse(exported.stdout) as { data: Record<string, string> }).data;
+    const actions = parse(data['resource.customizations.actions.rollouts.kruise.io_Rollout']!) as { 'discovery.lua': string; definitions: Array<{ name: string; 'action.lua': string }> };
+    const [health] = runHealthScript(data['resource.customizations.health.rollouts.kruise.io_Rollout']!, [paused]);
+    assert.deepEqual(health, { status: 'Suspended', message: 'Waiting for approval at step 1/3: approve it to continue' });
+    const [offered] = runLuaScript(actions['discovery.lua'], [paused]) as Array<Record<string, { disabled: boolean }>>;
+    assert.deepEqual(offered, { approve: { disabled: false }, pause: { disabled: false }, resume: { disabled: true } });
+
+    const approve = actions.definitions.find((d) => d.name === 'approve')!;
+    const [returned] = runLuaScript(approve['action.lua'], [paused]);
+    const diff = mergeDiff(paused, cleanReturned(paused, returned as Json)) as Record<string, Json>;
+    // Only status changes: all of it goes through rollouts/status, nothing to the resource.
+    assert.deepEqual(diff, { status: { canaryStatus: { currentStepState: 'StepReady' }, currentStepState: 'StepReady' } });
+    const patched = await kubectl(['patch', 'rollout', 'rollout-web', '--subresource=status', '--type=merge', '-p', JSON.stringify(diff)], sb.kubeconfig);
+    assert.equal(patched.code, 0, patched.stderr);
+
+    const moved = await waitUntil('step 2', async () => {
+      const ro = await rollout();
+      return ro.status?.canaryStatus?.currentStepIndex === 2 ? ro : undefined;
+    }, 20_000);
+    assert.equal(moved.metadata.generation, paused.metadata.generation, 'the spec was not written');
+    await waitUntil('5 pods updated', async () => ((await sb.api('GET', CS)).body.status?.updatedReplicas === 5 ? true : undefined), 20_000);
+    // Step 2 pauses 5 s: a timed pause is Progressing, and approve is offered only while a step is paused.
+    const [after] = runHealthScript(data['resource.customizations.health.rollouts.kruise.io_Rollout']!, [await rollout()]);
+    assert.notEqual(after!.status, 'Suspended');
+  });
+});
