@@ -11,6 +11,15 @@ import { kubectl, REPO_ROOT, runCli, streamCli } from '../helpers/cli';
 import { startSandbox, waitUntil, type AuditEntry, type Sandbox } from '../helpers/sandbox';
 import { kubectlKruise } from './rollout-helpers';
 
+/**
+ * kubectl's own log noise: client-go's WebSocket reader (tools/remotecommand/websocket.go readDemuxLoop) logs
+ * "Unknown stream id 1, discarding message" when the connection's first, empty stdout message (sent as the kubelet
+ * does, to say the streams are up) arrives before its streams are registered; it depends on timing (seen under load).
+ */
+function withoutClientGoNoise(stderr: string): string {
+  return stderr.replace(/^E\d{4} [\d:.]+ +\d+ websocket\.go:\d+\] Unknown stream id \d+, discarding message\n/gm, '');
+}
+
 const CRDS = '/work/shared/kruise-crds/v1.9.0';
 const FIX = (p: string) => join(REPO_ROOT, 'test/fixtures', p);
 const WORKING = 'kruise.io/sidecarset-working-hotupgrade-container';
@@ -95,7 +104,7 @@ describe('exec on the sandbox', { skip: !existsSync(CRDS) && `no CRDs at ${CRDS}
     assert.equal(ours.stdout, 'out\n');
     assert.equal(ours.stdout, theirs.stdout);
     assert.equal(ours.stderr, 'err\ncommand terminated with exit code 3\n');
-    assert.equal(ours.stderr, theirs.stderr);
+    assert.equal(ours.stderr, withoutClientGoNoise(theirs.stderr));
 
     const input = 'line one\nline two\n';
     const cat = await cli(['exec', '-i', pod, '-c', 'main', '--', 'cat'], { input });
@@ -108,7 +117,7 @@ describe('exec on the sandbox', { skip: !existsSync(CRDS) && `no CRDs at ${CRDS}
     assert.equal(dflt.code, 0, dflt.stderr);
     assert.equal(dflt.stdout, `${pod}\n`);
     assert.equal(dflt.stderr, 'Defaulted container "mesh-1" out of: mesh-1, mesh-2, main\n');
-    assert.equal(dflt.stderr, (await kubectl(['exec', pod, '--', 'hostname'], sb.kubeconfig)).stderr);
+    assert.equal(dflt.stderr, withoutClientGoNoise((await kubectl(['exec', pod, '--', 'hostname'], sb.kubeconfig)).stderr));
 
     // -t without a terminal on stdin: kubectl's warning, and no TTY.
     const noTty = await cli(['exec', '-it', pod, '-c', 'main', '--', 'stty', 'size'], { input: '' });
