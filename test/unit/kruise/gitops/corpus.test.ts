@@ -57,10 +57,12 @@ for (const k of HEALTH_KINDS) {
  * workload instead (exit 0 once the workload is done), while the Rollout alone still reads as a step:
  * - disabled (spec.disabled, phase Disabled): Argo CD is told Suspended (health.ts: only a person
  *   enabling it moves it on);
- * - enabled again after being disabled mid-release: phase Healthy, but the abandoned release's
- *   sub-status (step 1 StepPaused, Progressing InRolling) is left as it was, and evaluateRolloutRelease
- *   reads it as waiting for approval (Suspended). Found by this corpus and reported on #31: the object
- *   alone cannot tell it from a release under way without the workload's in-progressing mark.
+ * - enabled again after being disabled mid-release: phase Healthy ("rollout is healthy"), but the
+ *   abandoned release's sub-status (step 1 StepPaused, finalisingStep END, Progressing InRolling) is
+ *   left as it was, as upstream leaves it (rollout_status.go calculateRolloutStatus: Disabled → Healthy
+ *   keeps canaryStatus; only a nil one is filled in), until the next release; evaluateRolloutRelease,
+ *   and the Lua with it, read it as waiting for approval (Suspended). Found by this corpus; whether the
+ *   gate should take phase Healthy over a stale step is open on #31.
  */
 const readsTheWorkload = (c: CorpusObject): boolean => {
   if (c.object.kind !== 'Rollout') return false;
