@@ -13,12 +13,14 @@ export interface LuaActions {
   actions: readonly LuaAction[];
 }
 
-// v1alpha1 keeps paused under spec.updateStrategy, v1beta1 (by apiVersion) under its rollingUpdate.
+// v1alpha1 keeps paused under spec.updateStrategy, v1beta1 (by apiVersion) under its rollingUpdate. The version
+// is compared whole: Argo CD runs actions without Lua's string library (see ROLLOUT_STEP_JUMP below).
 const CLONESET_PAUSED_HOLDER = `local function pausedHolder(create)
   if type(obj.spec) ~= "table" then if not create then return {} end obj.spec = {} end
   if type(obj.spec.updateStrategy) ~= "table" then if not create then return {} end obj.spec.updateStrategy = {} end
   local us = obj.spec.updateStrategy
-  local version = string.match(obj.apiVersion or "", "/([^/]+)$")
+  local version = nil
+  if obj.apiVersion == "apps.kruise.io/v1beta1" then version = "v1beta1" elseif obj.apiVersion == "apps.kruise.io/v1alpha1" then version = "v1alpha1" end
   local v1beta1 = version == "v1beta1"
   if version ~= "v1beta1" and version ~= "v1alpha1" then v1beta1 = us.type == "RollingUpdate" or us.rollingUpdate ~= nil end
   if not v1beta1 then return us end
@@ -87,7 +89,8 @@ function workloadActions(holder: string, inPlace: string): LuaActions {
 const CLONESET_IN_PLACE = `local function inPlace()
   local us = type(obj.spec) == "table" and type(obj.spec.updateStrategy) == "table" and obj.spec.updateStrategy or {}
   if us.type == "OnDelete" then return false end
-  local version = string.match(obj.apiVersion or "", "/([^/]+)$")
+  local version = nil
+  if obj.apiVersion == "apps.kruise.io/v1beta1" then version = "v1beta1" elseif obj.apiVersion == "apps.kruise.io/v1alpha1" then version = "v1alpha1" end
   local v1beta1 = version == "v1beta1"
   if version ~= "v1beta1" and version ~= "v1alpha1" then v1beta1 = us.type == "RollingUpdate" or us.rollingUpdate ~= nil end
   local policy = us.type
@@ -336,8 +339,6 @@ return actions`,
 )}`,
   actions: [
     ...ROLLOUT_PAUSE.actions,
-    { name: 'undo-fast', lua: ROLLOUT_UNDO_FAST_LUA },
-    { name: 'jump', lua: ROLLOUT_JUMP_LUA },
     {
       name: 'approve',
       lua: `${ROLLOUT_APPROVE_TARGET}
@@ -347,6 +348,8 @@ sub.currentStepState = "StepReady"
 if v1beta1 then obj.status.currentStepState = "StepReady" end
 return obj`,
     },
+    { name: 'undo-fast', lua: ROLLOUT_UNDO_FAST_LUA },
+    { name: 'jump', lua: ROLLOUT_JUMP_LUA },
   ],
 };
 
