@@ -4,12 +4,13 @@
 // the live object; its change is applied the way Argo CD applies an action's result (server/application/
 // application.go patchResource: the JSON merge patch from the live object to the returned one, sent first to
 // the status subresource when it touches status, the rest to the resource), and the Rollout moves on to
-// step 2, as after `rollout approve`.
+// step 2, as after `rollout approve`. Then, within step 2, the exported undo-fast action applied the same
+// way takes it back to step 1, as `rollout undo --fast` does.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { kubectl, runCli } from '../helpers/cli';
-import { runHealthScript, runLuaScript } from '../helpers/lua';
+import { runHealthScript, runLuaAction, runLuaScript } from '../helpers/lua';
 import { waitUntil, type Sandbox } from '../helpers/sandbox';
 import { applyRolloutFixtures, haveCrds, patchImage, startWithRolloutCrds } from './rollout-kruise-helpers';
 
@@ -50,7 +51,7 @@ function canonical(v: Json): string {
   return JSON.stringify(v);
 }
 
-describe('gitops export: the Argo CD approve action on a Rollout at a manual pause (v0.6.2 CRDs)', { skip }, () => {
+describe('gitops export: the Argo CD approve and undo-fast actions on a Rollout in a release (v0.6.2 CRDs)', { skip }, () => {
   let sb: Sandbox;
   const rollout = async (): Promise<any> => (await sb.api('GET', RO)).body;
 
@@ -62,7 +63,7 @@ describe('gitops export: the Argo CD approve action on a Rollout at a manual pau
     await sb.stop();
   });
 
-  it('health Suspended, approve offered; the action\'s change applied as Argo CD does moves the release to step 2 (5 pods), and Argo CD health is no longer Suspended', async () => {
+  it('health Suspended, approve offered; the action\'s change applied as Argo CD does moves the release to step 2 (5 pods), and Argo CD health is no longer Suspended; then undo-fast, applied the same way, takes it back to step 1', async () => {
     await waitUntil('Healthy', async () => {
       const ro = await rollout();
       return ro.status?.phase === 'Healthy' && ro.status.canaryStatus ? ro : undefined;
@@ -80,7 +81,8 @@ describe('gitops export: the Argo CD approve action on a Rollout at a manual pau
     const [health] = runHealthScript(data['resource.customizations.health.rollouts.kruise.io_Rollout']!, [paused]);
     assert.deepEqual(health, { status: 'Suspended', message: 'Waiting for approval at step 1/3: approve it to continue' });
     const [offered] = runLuaScript(actions['discovery.lua'], [paused]) as Array<Record<string, { disabled: boolean }>>;
-    assert.deepEqual(offered, { approve: { disabled: false }, pause: { disabled: false }, resume: { disabled: true } });
+    // At step 1 undo-fast has nowhere to go back to; jump (to step 1 again, or 3) is offered, with its parameter.
+    assert.deepEqual(offered, { approve: { disabled: false }, pause: { disabled: false }, resume: { disabled: true }, 'undo-fast': { disabled: true }, jump: { disabled: false, params: [{ name: 'step' }] } });
 
     const approve = actions.definitions.find((d) => d.name === 'approve')!;
     const [returned] = runLuaScript(approve['action.lua'], [paused]);
@@ -97,7 +99,25 @@ describe('gitops export: the Argo CD approve action on a Rollout at a manual pau
     assert.equal(moved.metadata.generation, paused.metadata.generation, 'the spec was not written');
     await waitUntil('5 pods updated', async () => ((await sb.api('GET', CS)).body.status?.updatedReplicas === 5 ? true : undefined), 20_000);
     // Step 2 pauses 5 s: a timed pause is Progressing, and approve is offered only while a step is paused.
-    const [after] = runHealthScript(data['resource.customizations.health.rollouts.kruise.io_Rollout']!, [await rollout()]);
+    const atStep2 = await rollout();
+    const [after] = runHealthScript(data['resource.customizations.health.rollouts.kruise.io_Rollout']!, [atStep2]);
     assert.notEqual(after!.status, 'Suspended');
+
+    // Within step 2's 5 s: undo-fast is offered, and its change, applied as Argo CD does, is the status write of
+    // `rollout undo --fast` (nextStepIndex 1: step 1 routes no traffic and has the most pods before step 2); the
+    // controller takes the release back to step 1.
+    const [offeredAt2] = runLuaAction(actions['discovery.lua'], [atStep2]) as Array<{ result: Record<string, { disabled: boolean }> }>;
+    assert.deepEqual([offeredAt2!.result['undo-fast']!.disabled, offeredAt2!.result.jump!.disabled], [false, false]);
+    const undo = actions.definitions.find((d) => d.name === 'undo-fast')!;
+    const [undone] = runLuaAction(undo['action.lua'], [atStep2]) as Array<{ result: Json }>;
+    const undoDiff = mergeDiff(atStep2, cleanReturned(atStep2, undone!.result));
+    assert.deepEqual(undoDiff, { status: { canaryStatus: { nextStepIndex: 1 } } });
+    const undoPatched = await kubectl(['patch', 'rollout', 'rollout-web', '--subresource=status', '--type=merge', '-p', JSON.stringify(undoDiff)], sb.kubeconfig);
+    assert.equal(undoPatched.code, 0, undoPatched.stderr);
+    const back = await waitUntil('back at step 1', async () => {
+      const ro = await rollout();
+      return ro.status?.canaryStatus?.currentStepIndex === 1 ? ro : undefined;
+    }, 20_000);
+    assert.equal(back.metadata.generation, atStep2.metadata.generation, 'the spec was not written');
   });
 });

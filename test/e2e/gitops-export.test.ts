@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { runCli } from '../helpers/cli';
-import { runHealthScript, runLuaScript } from '../helpers/lua';
+import { runHealthScript, runLuaAction, runLuaScript } from '../helpers/lua';
 import { fluxStatus, fluxStatusOfHealth } from '../helpers/cel';
 import { ADVANCED_DAEMONSET_STATES, ADVANCED_STATEFULSET_STATES, CLONESET_STATES, ROLLOUT_STATES } from '../../src/kruise/gitops/states';
 
@@ -38,7 +38,7 @@ test('default: an argocd-cm merge patch with resource.customizations.health|acti
   const [restarted] = runLuaScript(actions.definitions[2]!['action.lua'], [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'x' }, spec: { updateStrategy: { type: 'ReCreate' }, template: { metadata: { labels: { app: 'x' } } } } }]);
   assert.match((restarted as any).spec.template.metadata.annotations['kubectl.kubernetes.io/restartedAt'], /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
   const rollout = parse(patch.data['resource.customizations.actions.rollouts.kruise.io_Rollout']!) as { definitions: Array<{ name: string }> };
-  assert.deepEqual(rollout.definitions.map((d) => d.name), ['pause', 'resume', 'approve']);
+  assert.deepEqual(rollout.definitions.map((d) => d.name), ['pause', 'resume', 'approve', 'undo-fast', 'jump']);
   const [paused] = runLuaScript(actions.definitions[0]!['action.lua'], [{ apiVersion: 'apps.kruise.io/v1beta1', kind: 'CloneSet', metadata: { name: 'x' }, spec: { updateStrategy: { type: 'RollingUpdate' } } }]);
   assert.deepEqual((paused as any).spec.updateStrategy, { type: 'RollingUpdate', rollingUpdate: { paused: true } });
   const [health] = runHealthScript(patch.data['resource.customizations.health.apps.kruise.io_CloneSet']!, [
@@ -74,18 +74,31 @@ test('--out-dir: Argo CD\'s layout, and every health_test.yaml case passes with 
       // actions/action_test.yaml as Argo CD's runner reads it: discovery results and action outputs.
       const actions = join(base, 'actions');
       const at = parse(readFileSync(join(actions, 'action_test.yaml'), 'utf8')) as {
-        discoveryTests: Array<{ inputPath: string; result: Array<{ name: string; disabled: boolean }> }>;
-        actionTests: Array<{ action: string; inputPath: string; expectedOutputPath: string }>;
+        discoveryTests: Array<{ inputPath: string; result: Array<{ name: string; disabled: boolean; params?: Array<{ name: string }> }> }>;
+        actionTests: Array<{ action: string; inputPath: string; expectedOutputPath?: string; expectedErrorMessage?: string; parameters?: Record<string, string> }>;
       };
       const input = (p: string): unknown => parse(readFileSync(join(actions, p), 'utf8'));
-      const discovered = runLuaScript(readFileSync(join(actions, 'discovery.lua'), 'utf8'), at.discoveryTests.map((t) => input(t.inputPath))) as Array<Record<string, { disabled: boolean }>>;
-      assert.deepEqual(discovered.map((d) => Object.entries(d).map(([name, v]) => ({ name, disabled: v.disabled })).sort((a, b) => (a.name < b.name ? -1 : 1))), at.discoveryTests.map((t) => t.result));
-      // A running and a paused input (and for a Rollout one waiting for approval), each offering other actions.
-      assert.deepEqual(new Set(at.discoveryTests.map((t) => JSON.stringify(t.result))).size, kind === 'Rollout' ? 3 : 2, `${kind}: inputs`);
-      assert.deepEqual(at.actionTests.map((t) => t.action), kind === 'Rollout' ? ['pause', 'resume', 'approve'] : ['pause', 'resume']);
+      // Run as Argo CD runs them: its libraries only, actionParams from the test's parameters.
+      const discovered = runLuaAction(readFileSync(join(actions, 'discovery.lua'), 'utf8'), at.discoveryTests.map((t) => input(t.inputPath))) as Array<{ result: Record<string, { disabled: boolean; params?: Array<{ name: string }> }> }>;
+      assert.deepEqual(
+        discovered.map((d) => Object.entries(d.result).map(([name, v]) => ({ name, disabled: v.disabled, ...(v.params ? { params: v.params } : {}) })).sort((a, b) => (a.name < b.name ? -1 : 1))),
+        at.discoveryTests.map((t) => t.result),
+      );
+      // A running and a paused input (for a Rollout also one waiting for approval and one in a release that can jump), each offering other actions.
+      assert.deepEqual(new Set(at.discoveryTests.map((t) => JSON.stringify(t.result))).size, kind === 'Rollout' ? 4 : 2, `${kind}: inputs`);
+      assert.deepEqual(at.actionTests.map((t) => t.action), kind === 'Rollout' ? ['pause', 'resume', 'approve', 'undo-fast', 'undo-fast', 'jump', 'jump', 'jump'] : ['pause', 'resume']);
       for (const t of at.actionTests) {
-        const [out] = runLuaScript(readFileSync(join(actions, t.action, 'action.lua'), 'utf8'), [input(t.inputPath)]);
-        assert.deepEqual(out, input(t.expectedOutputPath), `${kind} ${t.action}`);
+        const [out] = runLuaAction(readFileSync(join(actions, t.action, 'action.lua'), 'utf8'), [input(t.inputPath)], t.parameters ?? {});
+        assert.deepEqual(out, t.expectedErrorMessage !== undefined ? { error: t.expectedErrorMessage } : { result: input(t.expectedOutputPath!) }, `${kind} ${t.action} ${JSON.stringify(t.parameters ?? {})}`);
+      }
+      if (kind === 'Rollout') {
+        // The release at step 2/3: undo-fast and jump to step 1 write nextStepIndex 1; jump to 3 (the next step) and to "x" fail with the commands' words.
+        assert.deepEqual(at.actionTests.filter((t) => t.expectedErrorMessage).map((t) => [t.action, t.inputPath, t.expectedErrorMessage]), [
+          ['undo-fast', 'testdata/running.yaml', 'rollout/web: cannot roll back fast: has no release in progress to jump in (phase Healthy, Completed)'],
+          ['jump', 'testdata/in-release.yaml', 'rollout/web: step 3 is already the next step (approve the current one instead)'],
+          ['jump', 'testdata/in-release.yaml', 'invalid value "x" for step: must be a step number (1..steps)'],
+        ]);
+        for (const out of ['rolled-back-fast', 'jumped-to-1']) assert.equal((input(`testdata/${out}.yaml`) as any).status.canaryStatus.nextStepIndex, 1, out);
       }
     }
   } finally {

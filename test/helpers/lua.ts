@@ -79,3 +79,49 @@ export function runLuaScript(script: string, objects: readonly unknown[]): unkno
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+// What Argo CD gives discovery and action scripts (util/lua/lua.go runLuaWithResourceActionParameters,
+// gopher-lua with SkipOpenLibs): the base library, table, a safe os and package; no string, math or io.
+// The chunk runs in an environment holding only those, so a script that needs more fails here too.
+const ARGO_ACTION_ENV = `local function argoEnv(params)
+  local env = {}
+  for _, k in ipairs({ "assert", "error", "getmetatable", "ipairs", "next", "pairs", "pcall", "rawequal", "rawget", "rawset", "select", "setmetatable", "tonumber", "tostring", "type", "unpack", "xpcall" }) do env[k] = _G[k] end
+  env.table = table
+  env.os = { time = os.time, date = os.date, clock = os.clock }
+  env.obj = obj
+  env.actionParams = params
+  env._G = env
+  return env
+end`;
+
+export type LuaActionResult = { result: unknown } | { error: string };
+
+/**
+ * Runs an action or discovery chunk on each object as Argo CD does (only its libraries; `actionParams` a table
+ * of strings, or nil for an Argo CD before 3.1 when `params` is null): the returned value, or the error raised.
+ */
+export function runLuaAction(script: string, objects: readonly unknown[], params: Record<string, string> | null = {}): LuaActionResult[] {
+  const dir = mkdtempSync(join(tmpdir(), 'kruise-lua-'));
+  try {
+    const chunk = join(dir, 'chunk.lua');
+    writeFileSync(chunk, script);
+    const body = objects
+      .map(
+        (o) => `do
+  obj = ${luaLiteral(o)}
+  local f = assert(loadfile(${JSON.stringify(chunk)}))
+  setfenv(f, argoEnv(${params === null ? 'nil' : luaLiteral(params)}))
+  local ok, res = pcall(f)
+  if ok then io.write(encode({ result = res }), "\\n") else io.write(encode({ error = tostring(res) }), "\\n") end
+end`,
+      )
+      .join('\n');
+    const file = join(dir, 'run.lua');
+    writeFileSync(file, `${LUA_JSON}\n${ARGO_ACTION_ENV}\n${body}\n`);
+    const r = spawnSync(LUA_BIN, [file], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`lua5.1 failed (${r.status}): ${r.stderr}`);
+    return r.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as LuaActionResult);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

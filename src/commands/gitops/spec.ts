@@ -29,6 +29,11 @@ export function registerGitOps(program: KruiseCommand, ctx: CommandContext, shal
       for CloneSet, Advanced StatefulSet and DaemonSet, SidecarSet and Rollout. A Rollout also gets approve: the status write of
       \`rollout approve\` (a paused step's StepPaused → StepReady), offered only while a step is paused; Argo CD sends an
       action's status change through the status subresource (rollouts/status), so its controller needs patch on it.
+      A Rollout also gets undo-fast and jump: the status write (status nextStepIndex) of \`rollout undo --fast\` (back to the
+      previous step without traffic and with the most pods) and of \`rollout jump --to-step N\`, offered only when the command
+      would write (jump: for some step), failing with the command's words when it would not. jump asks for its step as an
+      action parameter ("step"), which needs Argo CD 3.1 or later (before, the action says so). Both follow Kruise Rollout
+      v0.6.2 and master alike (same write and refusals; a release before v0.5 has no nextStepIndex and is refused).
       CloneSet, Advanced StatefulSet and DaemonSet get restart: kubectl's restartedAt annotation in the pod template, as
       \`rollout restart\` writes it, offered only when not paused and not under an in-place update policy (there the
       annotation restarts nothing, and the command's ContainerRecreateRequests need the pods, which an action does not see).

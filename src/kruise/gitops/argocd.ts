@@ -2,7 +2,8 @@
 // (resource.customizations.health.<group>_<Kind>), or Argo CD's resource_customizations layout
 // (<group>/<Kind>/health.lua, health_test.yaml, testdata/*.yaml, actions/) for a fork or an upstream PR.
 // Actions: pause and resume (the field `rollout pause|resume` writes), for the kinds it takes, and
-// approve for a Rollout (the status write of `rollout approve`).
+// approve, undo-fast and jump for a Rollout (the status writes of `rollout approve`, `rollout undo --fast`
+// and `rollout jump --to-step N`; jump takes its step as an Argo CD action parameter, Argo CD 3.1+).
 // Health for every Kruise kind: the workloads, SidecarSet and BroadcastJob with `rollout status`'s
 // verdict; AdvancedCronJob, ImagePullJob and ContainerRecreateRequest with the rules of health.ts.
 import { CLONESET_HEALTH_LUA } from './lua/cloneset';
@@ -12,11 +13,12 @@ import { ADVANCED_DAEMONSET_HEALTH_LUA } from './lua/advanced-daemonset';
 import { advancedDaemonSetAdapter } from '../workloads/advanced-daemonset';
 import { ADVANCED_STATEFULSET_HEALTH_LUA } from './lua/advanced-statefulset';
 import { advancedStatefulSetAdapter } from '../workloads/advanced-statefulset';
-import { ADVANCED_DAEMONSET_ACTIONS, ADVANCED_STATEFULSET_ACTIONS, CLONESET_ACTIONS, ROLLOUT_ACTIONS, SIDECARSET_ACTIONS, type LuaActions } from './lua/actions';
+import { ADVANCED_DAEMONSET_ACTIONS, ADVANCED_STATEFULSET_ACTIONS, CLONESET_ACTIONS, JUMP_STEP_PARAM, ROLLOUT_ACTIONS, SIDECARSET_ACTIONS, type LuaActions } from './lua/actions';
 import { cloneSetAdapter } from '../workloads/cloneset';
 import { readRollout } from '../rollout/read';
 import { jsonPatch, mergePatch } from '../../lib/json-patch';
-import { approvePatch } from '../rollout/patches';
+import { approvePatch, jumpPatch, type RolloutPatchResult } from '../rollout/patches';
+import { fastRollbackStep } from '../rollout/fast-rollback';
 import { compareText } from '../../lib/compare';
 import type { KubeObject } from '../types';
 import type { WorkloadAdapter } from '../workloads/types';
@@ -48,6 +50,14 @@ export interface PauseActions {
   /** Whether `rollout restart` writes the template annotation (the restart action); absent: no restart action. */
   restartOffered?: (obj: KubeObject) => boolean;
   approve?: { offered: (obj: KubeObject) => boolean; approved: (obj: KubeObject) => KubeObject; waiting: KubeObject };
+  /** undo-fast and jump (Rollout): whether the commands would write, what they make of the object (or the line they refuse with), and a release they act on. */
+  steps?: {
+    undoFastOffered: (obj: KubeObject) => boolean;
+    jumpOffered: (obj: KubeObject) => boolean;
+    undoneFast: (obj: KubeObject) => KubeObject | string;
+    jumped: (obj: KubeObject, step: string | undefined) => KubeObject | string;
+    inRelease: KubeObject;
+  };
 }
 
 type Json = Parameters<typeof mergePatch>[0];
@@ -108,6 +118,7 @@ export const HEALTH_KINDS: readonly HealthKind[] = [
       paused: (o) => readRollout(o).paused,
       withPaused: (o, p) => merged(o, { spec: { strategy: { paused: p } } }),
       approve: { offered: (o) => approvePatch(o).patch !== undefined, approved: approvedRollout, waiting: ROLLOUT_STATES.find((s) => s.name === 'suspended-approval')!.object },
+      steps: { undoFastOffered, jumpOffered, undoneFast: undoneFastRollout, jumped: jumpedRollout, inRelease: rolloutInRelease() },
     },
   },
   {
@@ -178,6 +189,52 @@ export function approvedRollout(obj: KubeObject): KubeObject {
   return jsonPatch(structuredClone(obj) as unknown as Json, r.patch.filter((op) => op.op !== 'test') as unknown as Json) as unknown as KubeObject;
 }
 
+/** A JSON patch's changes applied to a copy of `obj` (the tests that guard a live write left out). */
+function withChanges(obj: KubeObject, r: Extract<RolloutPatchResult, { patch: unknown[] }>): KubeObject {
+  return jsonPatch(structuredClone(obj) as unknown as Json, r.patch.filter((op) => op.op !== 'test') as unknown as Json) as unknown as KubeObject;
+}
+
+/** A refusal as `rollout jump` and `undo --fast` print it (their `nothing` lines): `rollout/NAME: <reason without its "rollout "NAME"">`. */
+function refusalLine(obj: KubeObject, reason: string, what = ''): string {
+  return `rollout/${obj.metadata.name ?? ''}: ${what}${reason.replace(/^rollout "[^"]*":? /, '')}`;
+}
+
+/** What `rollout undo --fast` (no step) writes on `obj`, or the line it refuses with. */
+export function undoneFastRollout(obj: KubeObject): KubeObject | string {
+  const target = fastRollbackStep(obj);
+  const r: RolloutPatchResult = target.error !== undefined ? { patch: undefined, reason: target.error } : jumpPatch(obj, target.step);
+  return r.patch === undefined ? refusalLine(obj, r.reason, 'cannot roll back fast: ') : withChanges(obj, r);
+}
+
+/** What `rollout jump --to-step STEP` writes on `obj`, or the line it refuses with (the action's parameter in place of --to-step). */
+export function jumpedRollout(obj: KubeObject, step: string | undefined): KubeObject | string {
+  const name = obj.metadata.name ?? '';
+  if (step === undefined) return `rollout/${name}: jump needs the step to go to, the action parameter "${JUMP_STEP_PARAM}" (Argo CD 3.1 or later asks for it)`;
+  // jump.ts parseToStep's rule
+  if (!/^[1-9]\d*$/.test(step)) return `invalid value "${step}" for ${JUMP_STEP_PARAM}: must be a step number (1..steps)`;
+  const r = jumpPatch(obj, Number(step));
+  return r.patch === undefined ? refusalLine(obj, r.reason) : withChanges(obj, r);
+}
+
+/** Whether `rollout undo --fast` has something to write. */
+export function undoFastOffered(obj: KubeObject): boolean {
+  return typeof undoneFastRollout(obj) !== 'string';
+}
+
+/** Whether `rollout jump --to-step N` writes for some step N. */
+export function jumpOffered(obj: KubeObject): boolean {
+  const steps = readRollout(obj).steps.length;
+  for (let n = 1; n <= steps; n++) if (jumpPatch(obj, n).patch !== undefined) return true;
+  return false;
+}
+
+/** A release at step 2/3 waiting for approval on a Kruise Rollout that can jump (v0.5+: status nextStepIndex), for the action tests. */
+function rolloutInRelease(): KubeObject {
+  const obj = structuredClone(ROLLOUT_STATES.find((s) => s.name === 'suspended-approval')!.object);
+  (obj.status as { canaryStatus: Record<string, unknown> }).canaryStatus.nextStepIndex = 3;
+  return obj;
+}
+
 /** The kinds --kinds names (all when none), or the names it does not know. */
 export function selectHealthKinds(names: readonly string[]): { kinds: HealthKind[]; unknown: string[] } {
   if (names.length === 0) return { kinds: [...HEALTH_KINDS], unknown: [] };
@@ -217,22 +274,44 @@ function actionFiles(k: HealthKind, pa: PauseActions, dir: string, toYaml: (valu
     { name: 'paused', object: pa.withPaused(running.object, true) },
   ];
   if (pa.approve) inputs.push({ name: 'waiting-approval', object: pa.approve.waiting });
+  if (pa.steps) inputs.push({ name: 'in-release', object: pa.steps.inRelease });
   const disabled = (action: string, obj: KubeObject): boolean => {
     if (action === 'approve') return !(pa.approve?.offered(obj) ?? false);
+    if (action === 'undo-fast') return !(pa.steps?.undoFastOffered(obj) ?? false);
+    if (action === 'jump') return !(pa.steps?.jumpOffered(obj) ?? false);
     if (action === 'restart') return !(pa.restartOffered?.(obj) ?? false);
     return (action === 'pause') === pa.paused(obj);
   };
   const discoveryTests = inputs.map((i) => ({
     inputPath: `testdata/${i.name}.yaml`,
-    result: pa.lua.actions.map((a) => ({ name: a.name, disabled: disabled(a.name, i.object) })).sort((a, b) => compareText(a.name, b.name)),
+    result: pa.lua.actions
+      .map((a) => ({ name: a.name, disabled: disabled(a.name, i.object), ...(a.name === 'jump' ? { params: [{ name: JUMP_STEP_PARAM }] } : {}) }))
+      .sort((a, b) => compareText(a.name, b.name)),
   }));
-  const actionTests = [
+  const actionTests: Array<Record<string, unknown>> = [
     { action: 'pause', inputPath: 'testdata/running.yaml', expectedOutputPath: 'testdata/paused.yaml' },
     { action: 'resume', inputPath: 'testdata/paused.yaml', expectedOutputPath: 'testdata/resumed.yaml' },
   ];
   if (pa.approve) {
     actionTests.push({ action: 'approve', inputPath: 'testdata/waiting-approval.yaml', expectedOutputPath: 'testdata/approved.yaml' });
     files.push({ path: `${dir}/actions/testdata/approved.yaml`, content: toYaml(pa.approve.approved(pa.approve.waiting)) });
+  }
+  if (pa.steps) {
+    // The outcomes are the commands' (an object, or the line they refuse with: Argo CD's expectedErrorMessage).
+    const st = pa.steps;
+    const outcome = (action: string, input: string, result: KubeObject | string, parameters?: Record<string, string>): void => {
+      const test: Record<string, unknown> = { action, inputPath: `testdata/${input}.yaml`, ...(parameters ? { parameters } : {}) };
+      if (typeof result === 'string') test.expectedErrorMessage = result;
+      else {
+        const out = action === 'jump' ? `jumped-to-${parameters?.[JUMP_STEP_PARAM] ?? ''}` : 'rolled-back-fast';
+        test.expectedOutputPath = `testdata/${out}.yaml`;
+        files.push({ path: `${dir}/actions/testdata/${out}.yaml`, content: toYaml(result) });
+      }
+      actionTests.push(test);
+    };
+    outcome('undo-fast', 'in-release', st.undoneFast(st.inRelease));
+    outcome('undo-fast', 'running', st.undoneFast(running.object));
+    for (const step of ['1', '3', 'x']) outcome('jump', 'in-release', st.jumped(st.inRelease, step), { [JUMP_STEP_PARAM]: step });
   }
   files.push({ path: `${dir}/actions/action_test.yaml`, content: toYaml({ discoveryTests, actionTests }) });
   for (const i of inputs) files.push({ path: `${dir}/actions/testdata/${i.name}.yaml`, content: toYaml(i.object) });

@@ -10,8 +10,9 @@ import { ADVANCED_DAEMONSET_HEALTH_LUA } from '../../../../src/kruise/gitops/lua
 import { ROLLOUT_HEALTH_LUA } from '../../../../src/kruise/gitops/lua/rollout';
 import { compact, COUNT, maker, r01, randomRollouts, randomWorkloads } from '../../../helpers/random-objects';
 import type { KubeObject } from '../../../../src/kruise/types';
-import { runHealthScript, runLuaScript } from '../../../helpers/lua';
-import { approvedRollout, HEALTH_KINDS } from '../../../../src/kruise/gitops/argocd';
+import { runHealthScript, runLuaAction, runLuaScript } from '../../../helpers/lua';
+import { readRollout } from '../../../../src/kruise/rollout/read';
+import { approvedRollout, HEALTH_KINDS, jumpedRollout, jumpOffered, undoFastOffered, undoneFastRollout } from '../../../../src/kruise/gitops/argocd';
 import { approvePatch } from '../../../../src/kruise/rollout/patches';
 import { ROLLOUT_ACTIONS } from '../../../../src/kruise/gitops/lua/actions';
 import { unitedDeploymentAdapter } from '../../../../src/kruise/workloads/uniteddeployment';
@@ -157,3 +158,68 @@ for (const [kind, seed] of [['CloneSet', 11], ['StatefulSet', 12], ['DaemonSet',
     assert.deepEqual(differences.slice(0, 3), []);
   });
 }
+
+/** Rollouts in a release with every shape a step jump decides on: nextStepIndex natural, under way, absent; odd traffic and replicas. */
+function randomJumpRollouts(seed: number): KubeObject[] {
+  const { int, pick, maybe } = maker(seed);
+  return Array.from({ length: COUNT }, (_, i) => {
+    const v1beta1 = r01(int);
+    const blueGreen = v1beta1 && int(2) === 0;
+    const count = pick([0, 1, 2, 3, 3, 4, 4, 5, 5]);
+    const within = () => 2 + int(Math.max(count - 2, 0));
+    const steps = Array.from({ length: count }, () =>
+      compact(
+        v1beta1
+          ? { replicas: maybe(pick<unknown>([1, 2, 3, 5, '20%', '50%', '100%', '050%', '+30%', '-10%', '0%', 'x', '5', '%', '5%%', 1.5])), traffic: maybe(pick(['0%', '00%', '+0%', '-0%', '20%', '100%', 'x', '5', '1.5%', '%']), 0.3) }
+          : { weight: maybe(pick([0, 20, 50, 100, 1.5]), 0.4), replicas: maybe(pick<unknown>([1, 2, '50%', 'x']), 0.6) },
+      ),
+    );
+    // Mostly a step of the release, sometimes none, 0 or past the last.
+    const current = maybe(pick([within(), within(), within(), within(), within(), within(), within(), 1, 0, count + 1]), 0.97);
+    const natural = (current ?? 0) >= count ? -1 : (current ?? 0) + 1;
+    const sub = maybe(
+      {
+        currentStepIndex: current,
+        currentStepState: maybe(pick(['StepInit', 'StepUpgrade', 'StepTrafficRouting', 'StepPaused', 'StepPaused', 'StepReady', 'Completed', '']), 0.9),
+        nextStepIndex: maybe(pick([natural, natural, natural, natural, natural, -1, 0, 1 + int(count + 1)]), 0.9),
+        canaryReplicas: 1,
+      },
+      0.9,
+    );
+    const progressing = maybe({ type: 'Progressing', status: 'True', reason: maybe(pick(['InRolling', 'InRolling', 'InRolling', 'Paused', 'Finalising', 'Cancelling', 'Initializing', '']), 0.95) }, 0.95);
+    return compact({
+      apiVersion: v1beta1 ? 'rollouts.kruise.io/v1beta1' : 'rollouts.kruise.io/v1alpha1',
+      kind: 'Rollout',
+      metadata: { name: `j${i}`, namespace: 'default', generation: 1 },
+      spec: { strategy: { [blueGreen ? 'blueGreen' : 'canary']: { steps } } },
+      status: { phase: maybe(pick(['Progressing', 'Progressing', 'Progressing', 'Progressing', 'Progressing', 'Healthy', '']), 0.95), [blueGreen ? 'blueGreenStatus' : 'canaryStatus']: sub, conditions: [progressing].filter(Boolean) },
+    }) as KubeObject;
+  });
+}
+
+const outcomeOf = (r: KubeObject | string) => (typeof r === 'string' ? { error: r } : { result: luaShaped(r) });
+
+test(`Rollout: ${COUNT} random releases, actions undo-fast and jump and their discovery agree with rollout undo --fast and rollout jump`, () => {
+  const objects = randomJumpRollouts(15);
+  const undoOffered = objects.map(undoFastOffered);
+  const jumpOffers = objects.map(jumpOffered);
+  assert.ok(undoOffered.filter(Boolean).length >= 40, `undo --fast writes on some: ${undoOffered.filter(Boolean).length}`);
+  assert.ok(jumpOffers.filter(Boolean).length >= 80, `jump writes on some: ${jumpOffers.filter(Boolean).length}`);
+  // The steps undo --fast picks among several candidates (the most pods, ties to the later step), not only the step before.
+  const picked = objects.map((o) => (undoFastOffered(o) ? [(undoneFastRollout(o) as any).status, readRollout(o).status.currentStepIndex] : undefined)).filter(Boolean) as Array<[any, number]>;
+  assert.ok(picked.some(([s, current]) => (s.canaryStatus ?? s.blueGreenStatus).nextStepIndex < current - 1), 'some go back more than one step');
+  const discovered = runLuaAction(ROLLOUT_ACTIONS.discovery, objects) as Array<{ result: Record<string, { disabled: boolean }> }>;
+  const differences = objects
+    .map((o, i) => ({ i, want: [undoOffered[i], jumpOffers[i]], got: [!discovered[i]!.result['undo-fast']!.disabled, !discovered[i]!.result.jump!.disabled], obj: JSON.stringify(o) }))
+    .filter((d) => d.want[0] !== d.got[0] || d.want[1] !== d.got[1]);
+  assert.deepEqual(differences.slice(0, 3), []);
+  const undo = runLuaAction(ROLLOUT_ACTIONS.actions.find((a) => a.name === 'undo-fast')!.lua, objects);
+  const undoDiffs = objects.map((o, i) => ({ i, want: JSON.stringify(outcomeOf(undoneFastRollout(o))), got: JSON.stringify(undo[i]), obj: JSON.stringify(o) })).filter((d) => d.want !== d.got);
+  assert.deepEqual(undoDiffs.slice(0, 3), []);
+  const jump = ROLLOUT_ACTIONS.actions.find((a) => a.name === 'jump')!;
+  for (const step of ['1', '2', '3', '5']) {
+    const got = runLuaAction(jump.lua, objects, { step });
+    const diffs = objects.map((o, i) => ({ i, step, want: JSON.stringify(outcomeOf(jumpedRollout(o, step))), got: JSON.stringify(got[i]), obj: JSON.stringify(o) })).filter((d) => d.want !== d.got);
+    assert.deepEqual(diffs.slice(0, 3), []);
+  }
+});

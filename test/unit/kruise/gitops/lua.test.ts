@@ -16,9 +16,10 @@ import { evaluateRolloutRelease } from '../../../../src/kruise/rollout/gate';
 import { ROLLOUT_HEALTH_LUA } from '../../../../src/kruise/gitops/lua/rollout';
 import { CLONESET_HEALTH_LUA } from '../../../../src/kruise/gitops/lua/cloneset';
 import type { KubeObject } from '../../../../src/kruise/types';
-import { runHealthScript, runLuaScript } from '../../../helpers/lua';
+import { runHealthScript, runLuaAction, runLuaScript } from '../../../helpers/lua';
+import { parseToStep } from '../../../../src/commands/rollout/jump';
 import { ADVANCED_DAEMONSET_ACTIONS, ADVANCED_STATEFULSET_ACTIONS, CLONESET_ACTIONS, ROLLOUT_ACTIONS, SIDECARSET_ACTIONS } from '../../../../src/kruise/gitops/lua/actions';
-import { approvedRollout, HEALTH_KINDS, restartsThroughTemplate } from '../../../../src/kruise/gitops/argocd';
+import { approvedRollout, HEALTH_KINDS, jumpedRollout, jumpOffered, restartsThroughTemplate, undoFastOffered, undoneFastRollout } from '../../../../src/kruise/gitops/argocd';
 import { restartPatch } from '../../../../src/commands/rollout/restart-patch';
 import { approvePatch } from '../../../../src/kruise/rollout/patches';
 import { advancedCronJobHealth, containerRecreateRequestHealth, imagePullJobHealth } from '../../../../src/kruise/gitops/health';
@@ -219,4 +220,88 @@ test('action restart (CloneSet, Advanced StatefulSet, Advanced DaemonSet): what 
     });
     assert.deepEqual(got.map((o, i) => [cases[i]!.where, o]), want.map((o, i) => [cases[i]!.where, o]), k.kind);
   }
+});
+
+/** Fixture Rollouts, the export's states, and each with a sub-status made jumpable (v0.5+ nextStepIndex at the natural next step, InRolling). */
+function stepJumpCases(): Array<{ where: string; obj: KubeObject }> {
+  const base = [
+    ...fixtureObjects('Rollout', 'rollouts.kruise.io').filter((c) => /^rollouts\.kruise\.io\/v1(alpha|beta)1$/.test(c.obj.apiVersion ?? '')),
+    ...ROLLOUT_STATES.map((s) => ({ where: `states:${s.name}`, obj: s.object })),
+  ];
+  const jumpable = base.flatMap((c) => {
+    const view = readRollout(c.obj);
+    if (!view.status.hasSubStatus) return [];
+    const obj = structuredClone(c.obj);
+    const status = obj.status as Record<string, any>;
+    const current = view.status.currentStepIndex ?? 0;
+    status[view.subStatusField].nextStepIndex = current >= view.steps.length ? -1 : current + 1;
+    if (status[view.subStatusField].currentStepState === 'Completed') status[view.subStatusField].currentStepState = 'StepPaused';
+    status.phase = 'Progressing';
+    status.conditions = [{ type: 'Progressing', status: 'True', reason: 'InRolling' }];
+    return [{ where: `${c.where} (jumpable)`, obj }];
+  });
+  return [...base, ...jumpable];
+}
+
+const outcomeOf = (r: KubeObject | string) => (typeof r === 'string' ? { error: r } : { result: luaShaped(r) });
+
+test('actions undo-fast and jump (Rollout), over the fixtures: what rollout undo --fast and rollout jump --to-step write (status nextStepIndex), or their refusal as the action\'s error; offered exactly when they would write', () => {
+  const cases = stepJumpCases();
+  const objects = cases.map((c) => c.obj);
+  const where = cases.map((c) => c.where);
+  const undoOffered = objects.map(undoFastOffered);
+  const jumpOffers = objects.map(jumpOffered);
+  assert.ok(undoOffered.filter(Boolean).length >= 5 && undoOffered.filter((x) => !x).length >= 5, `undo --fast writes on some, not others: ${undoOffered.filter(Boolean).length}`);
+  assert.ok(jumpOffers.filter(Boolean).length >= 8 && jumpOffers.filter((x) => !x).length >= 5, `jump writes on some, not others: ${jumpOffers.filter(Boolean).length}`);
+  const discovered = runLuaAction(ROLLOUT_ACTIONS.discovery, objects) as Array<{ result: Record<string, { disabled: boolean; params?: unknown }> }>;
+  assert.deepEqual(
+    discovered.map((d, i) => [where[i], !d.result['undo-fast']!.disabled, !d.result.jump!.disabled, d.result.jump!.params]),
+    objects.map((_, i) => [where[i], undoOffered[i], jumpOffers[i], [{ name: 'step' }]]),
+  );
+  const undo = ROLLOUT_ACTIONS.actions.find((a) => a.name === 'undo-fast')!;
+  assert.deepEqual(
+    runLuaAction(undo.lua, objects).map((r, i) => [where[i], r]),
+    objects.map((o, i) => [where[i], outcomeOf(undoneFastRollout(o))]),
+  );
+  const jump = ROLLOUT_ACTIONS.actions.find((a) => a.name === 'jump')!;
+  for (const step of ['1', '2', '3', '4', '0', '-1', '02', '2.0', '1e1', ' 2', 'x', '']) {
+    assert.deepEqual(
+      runLuaAction(jump.lua, objects, { step }).map((r, i) => [where[i], step, r]),
+      objects.map((o, i) => [where[i], step, outcomeOf(jumpedRollout(o, step))]),
+    );
+  }
+  // An Argo CD before 3.1 has no actionParams; a caller that passes none (the argocd CLI) leaves it empty.
+  for (const params of [null, {}]) {
+    assert.deepEqual(runLuaAction(jump.lua, objects, params), objects.map((o) => outcomeOf(jumpedRollout(o, undefined))));
+  }
+});
+
+test('action jump (Rollout): the parameter is read as rollout jump reads --to-step', () => {
+  for (const raw of ['1', '2', '10', '0', '-1', '02', '2.0', '1e1', ' 2', '2 ', 'x', '', '0x2']) {
+    let usage: string | undefined;
+    try {
+      parseToStep(raw);
+    } catch (err) {
+      usage = (err as Error).message.replace('--to-step', 'step');
+    }
+    const got = jumpedRollout(ROLLOUT_STATES[2]!.object, raw);
+    assert.equal(typeof got === 'string' && got.startsWith('invalid value') ? got : undefined, usage, raw);
+  }
+});
+
+test('undo-fast then jump, what they write is what the commands write: at step 2 of 3, undo --fast goes to step 1, jump --to-step 1 too; each offered; the written object refuses a second one while the controller has not moved', () => {
+  const inRelease = HEALTH_KINDS.find((k) => k.kind === 'Rollout')!.actions!.steps!.inRelease;
+  const undo = ROLLOUT_ACTIONS.actions.find((a) => a.name === 'undo-fast')!;
+  const [r] = runLuaAction(undo.lua, [inRelease]) as Array<{ result: any }>;
+  assert.equal(r!.result.status.canaryStatus.nextStepIndex, 1);
+  assert.deepEqual(runLuaAction(undo.lua, [r!.result]), [{ error: 'rollout/web: cannot roll back fast: a jump from step 2/3 to step 1 is already under way (status nextStepIndex): run the command again once the controller has made it' }]);
+  const jump = ROLLOUT_ACTIONS.actions.find((a) => a.name === 'jump')!;
+  assert.deepEqual(runLuaAction(jump.lua, [inRelease], { step: '3' }), [{ error: 'rollout/web: step 3 is already the next step (approve the current one instead)' }]);
+});
+
+test('Rollout actions use only what Argo CD gives a script (base, table, os): every one runs over the fixtures without another library', () => {
+  const objects = stepJumpCases().map((c) => c.obj);
+  const ran = [ROLLOUT_ACTIONS.discovery, ...ROLLOUT_ACTIONS.actions.map((a) => a.lua)].flatMap((lua) => runLuaAction(lua, objects, { step: '1' }));
+  const libraryErrors = ran.filter((r) => 'error' in r && !/^(rollout\/|invalid value|not a Kruise Rollout)/.test(r.error));
+  assert.deepEqual(libraryErrors, []);
 });
