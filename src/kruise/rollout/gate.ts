@@ -187,6 +187,13 @@ export function evaluateRolloutRelease(rollout: KubeObject, workload: KubeObject
   if (s.phase === 'Healthy' && s.currentStepState === STEP_STATE.Completed && idMatches) {
     return out('Complete', `${label} successfully rolled out`);
   }
+  // Phase Healthy drives no release, whatever step the sub-status still shows: a Rollout disabled mid-release and
+  // enabled again keeps the abandoned release's step (rollout_status.go: Disabled → Healthy leaves canaryStatus as
+  // it was until the next release), which read as "waiting for approval" would have a person, or rollout verify,
+  // approve a step of a release that no longer runs. (Found by the GitOps corpus, test/fixtures/gitops/corpus.)
+  if (s.phase === 'Healthy' && s.hasSubStatus && idMatches) {
+    return out('Complete', `${label} is healthy: no release in progress (its status keeps ${stepText} ${s.currentStepState ?? ''} of a release it no longer drives)`, { step: undefined, stepState: undefined });
+  }
   if (s.progressing?.reason === PROGRESSING_REASON.Cancelling) return waiting('cancelling (the workload was rolled back)');
   if (view.paused || s.progressing?.reason === PROGRESSING_REASON.Paused) {
     return out('Paused', `${label} is paused (spec.strategy.paused) at ${stepText}: resume it to continue`);

@@ -39,6 +39,8 @@ export const ROLLOUT_VERDICT_CEL = binds(
     `${GENERATION_UNOBSERVED} ? 'Progressing'`,
     `e.cancelled ? 'Degraded'`,
     `(d.phase == 'Healthy' && d.state == 'Completed') ? 'Healthy'`,
+    // Healthy drives no release, whatever step an abandoned release (disabled, then enabled again) left in the status.
+    `(d.phase == 'Healthy' && (b.blueGreen ? (has(t.st.blueGreenStatus) && type(t.st.blueGreenStatus) == map) : (has(t.st.canaryStatus) && type(t.st.canaryStatus) == map))) ? 'Healthy'`,
     `e.reason == 'Cancelling' ? 'Progressing'`,
     `(${isTrue('a.strategy', 'paused')} || e.reason == 'Paused') ? 'Suspended'`,
     // A step pause with no duration waits for approval; with one it is timed (progressing).

@@ -50,6 +50,8 @@ if succeeded ~= nil and str(succeeded.status) == "False" then
   return health("Degraded", "The release was cancelled" .. ((progressing and str(progressing.message)) and (": " .. progressing.message) or ""))
 end
 if phase == "Healthy" and stepState == "Completed" then return health("Healthy", "Rollout is complete") end
+-- Healthy drives no release, whatever step an abandoned release (disabled, then enabled again) left in the status.
+if phase == "Healthy" and hasSub then return health("Healthy", "Rollout is healthy: no release in progress") end
 local reason = progressing and str(progressing.reason)
 if reason == "Cancelling" then return health("Progressing", "Cancelling: the workload is rolled back") end
 if strategy.paused == true or reason == "Paused" then

@@ -11,6 +11,11 @@ import { evaluateRollout } from '../../../../src/kruise/progress';
 import type { KubeObject } from '../../../../src/kruise/types';
 import { decideVerify } from '../../../../src/kruise/verify/decide';
 import { haveRolloutCrds, loadKind, rolloutSchemaErrors } from './helpers';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+
+const REPO = join(import.meta.dirname, '../../../..');
 
 const NOW = Date.parse('2026-11-25T01:00:30Z');
 const until = parseRolloutUntil;
@@ -273,4 +278,17 @@ test('a Rollout of a native DaemonSet on v0.6 (no such finder before master: Ini
   assert.equal(blocked.message, 'rollout "rollout-node-agent" is blocked: its controller reports Workload Not Found although DaemonSet/node-agent exists (Kruise Rollout releases native DaemonSets from master on)');
   const own = evaluateGate(rollout, ds, NOW, { workloadVerdict: verdictOf(ds) });
   assert.deepEqual([own.state, own.reached, own.message], ['Complete', true, verdictOf(ds).message]);
+});
+
+test('a Rollout enabled again after being disabled mid-release: phase Healthy with the abandoned step 1 StepPaused is no release (was "waiting for approval": verify would have approved it)', () => {
+  // A sandbox snapshot (scripts/gitops-corpus.ts): rollout_status.go keeps canaryStatus from Disabled to Healthy.
+  const text = readFileSync(join(REPO, 'test/fixtures/gitops/corpus/rollout/rollout-v1beta1-disabled-18.yaml'), 'utf8');
+  const rollout = parse(text) as KubeObject;
+  const st = rollout.status as { phase: string; canaryStatus: { currentStepState: string } };
+  assert.deepEqual([st.phase, st.canaryStatus.currentStepState], ['Healthy', 'StepPaused']);
+  const r = evaluateRolloutRelease(rollout, undefined, NOW);
+  assert.deepEqual([r.state, r.reached, r.stepState], ['Complete', true, undefined]);
+  assert.match(r.message, /is healthy: no release in progress \(its status keeps step 1\/\d StepPaused of a release it no longer drives\)/);
+  const plan = { checked: new Map([[1, ['smoke']]]), approveUnchecked: false };
+  assert.equal(decideVerify(rollout, undefined, plan, NOW).kind, 'complete');
 });
