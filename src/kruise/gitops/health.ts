@@ -48,8 +48,18 @@ export function releaseStateHealth(state: RolloutReleaseState): ArgoHealth {
   }
 }
 
-/** A Kruise Rollout's health from the Rollout alone (its release verdict, until complete). */
+/**
+ * A Kruise Rollout's health from the Rollout alone (its release verdict, until complete). A disabled Rollout
+ * drives no release: `rollout status` then judges its workload alone (gate.ts releaseStage 'none'), and in
+ * Argo CD the workload carries its own health; the Rollout itself is Healthy once the controller has disabled
+ * it (phase Disabled), Progressing while it hands the workload back (Disabling) or has not acted yet.
+ */
 export function rolloutHealth(obj: KubeObject, now: number): ArgoHealth {
+  const phase = (obj.status as { phase?: string } | undefined)?.phase;
+  const disabled = (obj.spec as { disabled?: boolean } | undefined)?.disabled === true;
+  if (phase === 'Disabling') return 'Progressing';
+  if (phase === 'Disabled') return disabled ? 'Healthy' : 'Progressing';
+  if (disabled && phase !== 'Terminating' && !(phase === 'Initial' && (obj.status as { message?: string }).message === 'Workload Not Found')) return 'Progressing';
   return releaseStateHealth(evaluateRolloutRelease(obj, undefined, now).state);
 }
 

@@ -1,7 +1,7 @@
 // Flux health expressions (CEL) of a Kruise Rollout, v1alpha1 and v1beta1 (canary and blue-green):
 // our gate's release verdict (rollout/gate.ts evaluateRolloutRelease, from the Rollout alone) with
 // rollout/read.ts's paths, as lua/rollout.ts decides it for Argo CD. Flux has no Suspended: a
-// Rollout waiting for a person (approval, spec.strategy.paused, disabled) is InProgress, as is a
+// Rollout waiting for a person (approval, spec.strategy.paused) is InProgress, as is a
 // timed step pause; a cancelled release (Succeeded=False) is Failed; Complete is Current.
 import { binds, conditionsOf, fluxExpressions, isNum, isStr, isTrue, num, str, tbl, tblField, whole, type FluxExpressions } from './prelude';
 
@@ -35,7 +35,11 @@ export const ROLLOUT_VERDICT_CEL = binds(
   ROLLOUT_STAGES,
   [
     `(d.phase == 'Initial' && ${str('t.st', 'message')} == 'Workload Not Found') ? 'Suspended'`,
-    `(${isTrue('t.s', 'disabled')} || d.phase == 'Disabled' || d.phase == 'Disabling' || d.phase == 'Terminating') ? 'Suspended'`,
+    `d.phase == 'Terminating' ? 'Suspended'`,
+    // Disabled drives no release: the workload carries its own health (rollout status judges it alone).
+    `d.phase == 'Disabling' ? 'Progressing'`,
+    `d.phase == 'Disabled' ? (${isTrue('t.s', 'disabled')} ? 'Healthy' : 'Progressing')`,
+    `${isTrue('t.s', 'disabled')} ? 'Progressing'`,
     `${GENERATION_UNOBSERVED} ? 'Progressing'`,
     `e.cancelled ? 'Degraded'`,
     `(d.phase == 'Healthy' && d.state == 'Completed') ? 'Healthy'`,

@@ -3,7 +3,7 @@
 // Argo CD calls a health script) with rollout/read.ts's paths. test/unit/kruise/gitops/lua.test.ts
 // runs it in lua5.1 over every Rollout fixture and compares it with the gate.
 //   Complete → Healthy; Failed (cancelled) → Degraded; a timed step pause and every other wait →
-//   Progressing; waiting for approval, paused (spec.strategy.paused) or blocked (disabled, deleted,
+//   Progressing; waiting for approval, paused (spec.strategy.paused) or blocked (deleted,
 //   no workload) → Suspended: only a person moves it on.
 import { LUA_PRELUDE } from './prelude';
 
@@ -38,10 +38,14 @@ if stepIndex ~= nil then stepText = "step " .. stepIndex .. "/" .. #steps end
 if phase == "Initial" and str(status.message) == "Workload Not Found" then
   return health("Suspended", "The workload is not found")
 end
-if spec.disabled == true or phase == "Disabled" or phase == "Disabling" then
-  return health("Suspended", "The Rollout is disabled (spec.disabled): it does not drive the release")
-end
 if phase == "Terminating" then return health("Suspended", "The Rollout is being deleted") end
+-- Disabled drives no release: the workload carries its own health (rollout status judges it alone).
+if phase == "Disabling" then return health("Progressing", "Disabling: the Rollout hands the workload back") end
+if phase == "Disabled" then
+  if spec.disabled == true then return health("Healthy", "The Rollout is disabled (spec.disabled): it drives no release") end
+  return health("Progressing", "The Rollout is being enabled again")
+end
+if spec.disabled == true then return health("Progressing", "Waiting for the controller to disable the Rollout") end
 local generation = tbl(obj.metadata).generation
 if generation ~= nil and num(status.observedGeneration) ~= generation then
   return health("Progressing", "Waiting for the controller to observe generation " .. tostring(generation))

@@ -54,32 +54,15 @@ for (const k of HEALTH_KINDS) {
   });
 }
 
-/**
- * Where `rollout status rollout/NAME` reads more than the object, and so answers otherwise than a
- * health check can: a disabled Rollout (spec.disabled, phase Disabled) drives no release, so the CLI
- * judges its workload instead (exit 0 once the workload is done), while Argo CD is told Suspended
- * (health.ts: only a person enabling it moves it on). (A Rollout enabled again after being disabled
- * mid-release keeps the abandoned release's step under phase Healthy, as upstream leaves it; this corpus
- * found the gate reading that as waiting for approval: it now reads phase Healthy as no release.)
- */
-const readsTheWorkload = (c: CorpusObject): boolean => {
-  if (c.object.kind !== 'Rollout') return false;
-  const spec = c.object.spec as { disabled?: boolean };
-  const status = (c.object.status ?? {}) as { phase?: string };
-  return spec.disabled === true || status.phase === 'Disabled';
-};
-
 test('the oracle is what `rollout status --watch=false` answered on the live sandbox, where the generator could ask it', () => {
   const exitFor = (h: ArgoHealth): number => (h === 'Healthy' ? 0 : h === 'Degraded' ? 1 : 4);
   const checked = corpus.filter((c) => c.cliExit !== undefined);
   assert.ok(checked.length >= 30, `snapshots with the CLI's verdict: ${checked.length}`);
-  const differ = checked.filter((c) => exitFor(oracle(c)) !== c.cliExit);
-  const disagreements = differ.filter((c) => !readsTheWorkload(c)).map((c) => `  ${c.file}: CLI exit ${c.cliExit}, oracle ${oracle(c)}`);
+  // Every one: a disabled Rollout included (the CLI judges its done workload, exit 0; the Rollout alone is
+  // Healthy, phase Disabled driving no release), and one enabled again whose status keeps an abandoned step
+  // under phase Healthy (read as waiting for approval until this corpus showed it: gate.ts).
+  const disagreements = checked.filter((c) => exitFor(oracle(c)) !== c.cliExit).map((c) => `  ${c.file}: CLI exit ${c.cliExit}, oracle ${oracle(c)}`);
   assert.deepEqual(disagreements, [], disagreements.join('\n'));
   assert.ok(new Set(checked.map((c) => c.cliExit)).size >= 3, 'the CLI verdicts recorded are not all the same');
-  // The known difference, as documented above: the Rollout alone Suspended, the CLI following the done
-  // workload (should the gate learn to tell, this fails: the comment above is then to be revised).
-  const known = differ.filter(readsTheWorkload);
-  assert.ok(known.length > 0, 'the known difference is among the snapshots');
-  for (const c of known) assert.deepEqual([c.file, oracle(c), c.cliExit], [c.file, 'Suspended', 0]);
+  assert.ok(checked.some((c) => c.object.kind === 'Rollout' && (c.object.status as { phase?: string }).phase === 'Disabled'), 'a disabled Rollout is among them');
 });
