@@ -15,6 +15,7 @@
 //     ours agrees except for an observedGeneration ahead of generation, which no API server writes.
 import { ADVANCED_DAEMONSET_FLUX, ADVANCED_STATEFULSET_FLUX, CLONESET_FLUX } from './cel/kinds';
 import { ROLLOUT_FLUX } from './cel/rollout';
+import { UNITED_DEPLOYMENT_FLUX } from './cel/uniteddeployment';
 import { ADVANCED_CRONJOB_FLUX, BROADCASTJOB_FLUX, CONTAINER_RECREATE_REQUEST_FLUX, IMAGEPULLJOB_FLUX, SIDECARSET_FLUX } from './cel/jobs';
 import type { FluxExpressions } from './cel/prelude';
 import type { HealthKind } from './argocd';
@@ -31,6 +32,7 @@ const EXPRESSIONS: Record<string, FluxExpressions> = {
   'apps.kruise.io/DaemonSet': ADVANCED_DAEMONSET_FLUX,
   'rollouts.kruise.io/Rollout': ROLLOUT_FLUX,
   'apps.kruise.io/SidecarSet': SIDECARSET_FLUX,
+  'apps.kruise.io/UnitedDeployment': UNITED_DEPLOYMENT_FLUX,
   'apps.kruise.io/BroadcastJob': BROADCASTJOB_FLUX,
   'apps.kruise.io/AdvancedCronJob': ADVANCED_CRONJOB_FLUX,
   'apps.kruise.io/ImagePullJob': IMAGEPULLJOB_FLUX,

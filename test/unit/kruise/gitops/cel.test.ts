@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { rolloutHealth, workloadHealth } from '../../../../src/kruise/gitops/health';
 import { HEALTH_KINDS } from '../../../../src/kruise/gitops/argocd';
+import { UNITED_DEPLOYMENT_FLUX } from '../../../../src/kruise/gitops/cel/uniteddeployment';
 import { ADVANCED_CRONJOB_FLUX, BROADCASTJOB_FLUX, CONTAINER_RECREATE_REQUEST_FLUX, IMAGEPULLJOB_FLUX, SIDECARSET_FLUX } from '../../../../src/kruise/gitops/cel/jobs';
 import { ADVANCED_DAEMONSET_FLUX, ADVANCED_STATEFULSET_FLUX, CLONESET_FLUX } from '../../../../src/kruise/gitops/cel/kinds';
 import { ROLLOUT_FLUX } from '../../../../src/kruise/gitops/cel/rollout';
@@ -41,6 +42,7 @@ const KINDS: readonly Kind[] = [
   { kind: 'Rollout', group: 'rollouts.kruise.io', exprs: ROLLOUT_FLUX, oracle: rolloutHealth, states: ROLLOUT_STATES, random: () => randomRollouts(4), minFixtures: 30 },
   // The other kinds against their `gate` in HEALTH_KINDS, over the random objects lua-random.test.ts uses (same seeds).
   other('SidecarSet', SIDECARSET_FLUX, 5, 1),
+  other('UnitedDeployment', UNITED_DEPLOYMENT_FLUX, 14, 1),
   other('BroadcastJob', BROADCASTJOB_FLUX, 6, 1),
   other('AdvancedCronJob', ADVANCED_CRONJOB_FLUX, 7, 1),
   other('ImagePullJob', IMAGEPULLJOB_FLUX, 8, 1),
