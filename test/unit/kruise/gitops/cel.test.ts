@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { rolloutHealth, workloadHealth } from '../../../../src/kruise/gitops/health';
 import { HEALTH_KINDS } from '../../../../src/kruise/gitops/argocd';
-import { UNITED_DEPLOYMENT_FLUX } from '../../../../src/kruise/gitops/cel/uniteddeployment';
+import { MAX_SUBSETS, UNITED_DEPLOYMENT_FLUX } from '../../../../src/kruise/gitops/cel/uniteddeployment';
+import { unitedDeploymentAdapter } from '../../../../src/kruise/workloads/uniteddeployment';
 import { ADVANCED_CRONJOB_FLUX, BROADCASTJOB_FLUX, CONTAINER_RECREATE_REQUEST_FLUX, IMAGEPULLJOB_FLUX, SIDECARSET_FLUX } from '../../../../src/kruise/gitops/cel/jobs';
 import { ADVANCED_DAEMONSET_FLUX, ADVANCED_STATEFULSET_FLUX, CLONESET_FLUX } from '../../../../src/kruise/gitops/cel/kinds';
 import { ROLLOUT_FLUX } from '../../../../src/kruise/gitops/cel/rollout';
@@ -21,7 +22,7 @@ import { ADVANCED_DAEMONSET_STATES, ADVANCED_STATEFULSET_STATES, CLONESET_STATES
 import type { KubeObject } from '../../../../src/kruise/types';
 import { evalBool, exprStatus, fluxStatus, fluxStatusOfHealth, type FluxStatus } from '../../../helpers/cel';
 import { FIXTURES, fixtureObjects } from '../../../helpers/fixture-objects';
-import { COUNT, randomKruiseObjects, randomRollouts, randomWorkloads } from '../../../helpers/random-objects';
+import { compact, COUNT, maker, randomKruiseObjects, randomRollouts, randomWorkloads } from '../../../helpers/random-objects';
 
 const NOW = Date.parse('2026-11-29T00:00:00Z');
 
@@ -169,4 +170,62 @@ test('partitions as Kruise reads them (CloneSet: decimal percentages rounded up,
   }
   assert.ok(count > 1000);
   assert.deepEqual(differ.slice(0, 3), []);
+});
+
+/** A UnitedDeployment whose status is exactly at the pods our gate keeps old (or one pod short of it), every count ready. */
+function udAtPartition(spec: Record<string, unknown>, status: Record<string, unknown>, short: boolean, apiVersion = 'apps.kruise.io/v1alpha1'): KubeObject {
+  const obj: KubeObject = { apiVersion, kind: 'UnitedDeployment', metadata: { name: 'ud', generation: 1 }, spec, status };
+  const desired = typeof spec.replicas === 'number' ? spec.replicas : 0;
+  const updated = desired - (unitedDeploymentAdapter.partitionReplicas(obj) ?? 0) - (short ? 1 : 0);
+  obj.status = { ...status, observedGeneration: 1, replicas: desired, readyReplicas: desired, updatedReplicas: updated, updatedReadyReplicas: updated, currentRevision: 'ud-a', updateStatus: { updatedRevision: 'ud-b' } };
+  return obj;
+}
+
+test('UnitedDeployment: Kruise\'s allocation decides the pods kept old (specified counts and percentages, the rest shared with the remainder in name order, min/max in order), CEL and gate alike', () => {
+  const { int, pick, maybe } = maker(21);
+  const cases: Array<{ where: string; obj: KubeObject }> = [];
+  for (let i = 0; i < 500; i++) {
+    const names = pick([['a', 'b', 'c'], ['c', 'a', 'b'], ['b', 'c'], ['d', 'b', 'a', 'c'], ['zone-2', 'zone-10', 'zone-1']]);
+    const minMax = int(3) === 0;
+    const subsets = names.map((name) =>
+      minMax
+        ? compact({ name, minReplicas: maybe(pick<unknown>([int(3), `${pick([10, 34, 50])}%`]), 0.6), maxReplicas: maybe(pick<unknown>([1 + int(4), `${pick([50, 100])}%`]), 0.5) })
+        : compact({ name, replicas: maybe(pick<unknown>([int(3), `${pick([0, 20, 34, 50])}%`]), 0.4) }),
+    );
+    // Partitions above some subsets' replicas, so that the allocation's cap decides.
+    const partitions = Object.fromEntries(names.map((n) => [n, 1 + int(3)]));
+    const spec = { replicas: 2 + int(9), topology: { subsets }, template: { [pick(['cloneSetTemplate', 'advancedStatefulSetTemplate'])]: { spec: {} } }, updateStrategy: { manualUpdate: { partitions } } };
+    cases.push({ where: `#${i}`, obj: udAtPartition(spec, {}, int(4) === 0) });
+  }
+  const k = KINDS.find((x) => x.kind === 'UnitedDeployment')!;
+  assert.deepEqual(differences(k, cases, (o) => exprStatus(k.exprs, o)).slice(0, 3), []);
+  // Most are done at their partitions: the kept pods are what decide.
+  const done = cases.filter((c) => k.oracle(c.obj, NOW) === 'Healthy' && (c.obj.status as { updatedReplicas: number }).updatedReplicas < (c.obj.spec as { replicas: number }).replicas);
+  assert.ok(done.length >= 250, `done at a partition: ${done.length}`);
+});
+
+test(`UnitedDeployment: where the CEL cannot know the pods kept old (more than ${MAX_SUBSETS} subsets; an allocation over repeated names) it counts none: never Current where the gate is not, InProgress where the gate is done at a partition`, () => {
+  const many = Array.from({ length: MAX_SUBSETS + 1 }, (_, i) => `z${i}`);
+  const cases: Array<{ where: string; obj: KubeObject }> = [];
+  for (const short of [false, true]) {
+    for (const partition of [0, 1, 2]) {
+      const parts = (names: string[]) => ({ manualUpdate: { partitions: Object.fromEntries(names.map((n) => [n, partition])) } });
+      const big = { replicas: 34, topology: { subsets: many.map((name) => ({ name })) }, template: { cloneSetTemplate: { spec: {} } }, updateStrategy: parts(many) };
+      cases.push({ where: `${many.length} subsets, partition ${partition}${short ? ', one short' : ''}`, obj: udAtPartition(big, { subsetReplicas: Object.fromEntries(many.map((n) => [n, 2])) }, short) });
+      const dup = { replicas: 6, topology: { subsets: [{ name: 'a' }, { name: 'a', replicas: 1 }, { name: 'b' }] }, template: { cloneSetTemplate: { spec: {} } }, updateStrategy: parts(['a', 'b']) };
+      cases.push({ where: `repeated names, partition ${partition}${short ? ', one short' : ''}`, obj: udAtPartition(dup, {}, short) });
+    }
+  }
+  const k = KINDS.find((x) => x.kind === 'UnitedDeployment')!;
+  const rows = cases.map((c) => ({ where: c.where, gate: fluxStatusOfHealth(k.oracle(c.obj, NOW)), cel: exprStatus(k.exprs, c.obj) }));
+  for (const r of rows) {
+    if (r.gate === r.cel) continue;
+    assert.deepEqual([r.where, r.gate, r.cel], [r.where, 'Current', 'InProgress'], 'the only difference: done at a partition, not recognised');
+  }
+  // The difference is real (shown, not hidden): at partitions 1 and 2, not short, the gate says done.
+  assert.deepEqual(rows.filter((r) => r.gate !== r.cel).map((r) => r.where), [
+    `${many.length} subsets, partition 1`, 'repeated names, partition 1', `${many.length} subsets, partition 2`, 'repeated names, partition 2',
+  ]);
+  // At partition 0 every pod is updated: Current from both.
+  assert.ok(rows.filter((r) => r.where.endsWith('partition 0')).every((r) => r.cel === 'Current'));
 });
