@@ -47,16 +47,11 @@ export interface FluxHealthCheck {
   current: string;
 }
 
-/** Whether Flux expressions exist for the kind (the Argo CD scripts cover more kinds than the CEL does yet). */
-export function hasFluxExpressions(k: HealthKind): boolean {
-  return EXPRESSIONS[`${k.group}/${k.kind}`] !== undefined;
-}
-
 /** The healthCheckExprs entry of a kind (in Flux's order of evaluation). */
 export function fluxHealthCheck(k: HealthKind): FluxHealthCheck {
   const e = EXPRESSIONS[`${k.group}/${k.kind}`];
   const apiVersion = ENTRY_VERSION[k.group];
-  // The command offers only kinds with expressions (hasFluxExpressions): another is a programming error.
+  // Every kind of HEALTH_KINDS has expressions (cel.test.ts checks it): a missing one is a programming error.
   if (!e || !apiVersion) throw new Error(`no Flux health expressions for ${k.kind}.${k.group}`);
   return { apiVersion, kind: k.kind, inProgress: e.inProgress, failed: e.failed, current: e.current };
 }
