@@ -33,6 +33,8 @@ function sum(list: string, upTo?: string): string {
   return balanced(Array.from({ length: MAX_SUBSETS }, (_, j) => `(size(${list}) > ${j}${upTo ? ` && ${j} <= ${upTo}` : ''} ? ${list}[${j}] : 0.0)`));
 }
 
+const max0 = (v: string): string => `(${v} > 0.0 ? ${v} : 0.0)`;
+
 /** Lua's `x.f ~= nil`: present and not null. */
 const present = (m: string, f: string): string => `(has(${m}.${f}) && type(${m}.${f}) != null_type)`;
 
@@ -72,7 +74,7 @@ const STAGES: ReadonlyArray<readonly [string, string]> = [
   [
     'uf',
     // Replicas given after subset i: max(0, min(R, the mins up to i)) less the same before it; then min(R, A + the room up to i) less the same before it.
-    `{'out': ub.idx.map(ix, [${sum('ud.mins', 'ix')}].map(pi, ${clamp('(pi < ua.R ? pi : ua.R)', '0.0', '1e300')} - ${clamp('(pi - ud.mins[ix] < ua.R ? pi - ud.mins[ix] : ua.R)', '0.0', '1e300')})[0] + (ue.A >= ua.R ? 0.0 : [${sum('ue.diffs', 'ix')}].map(qi, (ue.A + qi < ua.R ? ue.A + qi : ua.R) - (ue.A + qi - ue.diffs[ix] < ua.R ? ue.A + qi - ue.diffs[ix] : ua.R))[0]))}`,
+    `{'out': ub.idx.map(ix, [${sum('ud.mins', 'ix')}].map(pi, ${max0('(pi < ua.R ? pi : ua.R)')} - ${max0('(pi - ud.mins[ix] < ua.R ? pi - ud.mins[ix] : ua.R)')})[0] + (ue.A >= ua.R ? 0.0 : [${sum('ue.diffs', 'ix')}].map(qi, (ue.A + qi < ua.R ? ue.A + qi : ua.R) - (ue.A + qi - ue.diffs[ix] < ua.R ? ue.A + qi - ue.diffs[ix] : ua.R))[0]))}`,
   ],
   // Allocation by specified counts: -1.0 for a subset without a valid one.
   ['ug', `{'spec': ua.subs.map(sx, ${present('sx', 'replicas')} && ${present('sx', 'name')} ? ${parseSubsetReplicas('ua.expected', 'sx.replicas')} : -1.0)}`],

@@ -2,7 +2,12 @@
 // conformant CEL implementation (@bufbuild/cel, evaluated the way kustomize-controller does:
 // test/helpers/cel.ts): every fixture, the exported example states and seeded random objects must
 // get the Flux status our gate's verdict maps to (Healthy → Current, Degraded → Failed,
-// Progressing/Suspended → InProgress). A difference is a failure, listed with the object.
+// Progressing/Suspended → InProgress). A difference is a failure, listed with the object. Every kind
+// of HEALTH_KINDS is judged: the workloads and the Rollout against their gate verdicts, the six
+// other kinds against their `gate` there (the rules their Lua is tested against), over the random
+// objects lua-random.test.ts uses (test/helpers/random-objects.ts, the same seeds). A UnitedDeployment's
+// allocation is also judged at its partitions, and where the CEL cannot know its pods kept old the
+// difference from the gate is listed and asserted (cel/uniteddeployment.ts).
 // Two places where Flux decides before our expressions (flux.ts) are shown, not hidden: an object
 // without `status` (the expressions error; Flux keeps polling), and Flux's own generation check.
 import { test } from 'node:test';
