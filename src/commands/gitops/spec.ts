@@ -36,7 +36,7 @@ export function registerGitOps(program: KruiseCommand, ctx: CommandContext, shal
       wait: true or healthChecks): CEL current (Healthy: exit 0), failed (Degraded: exit 1) and inProgress (exit 4, paused and waiting for
       approval included: Flux has no Suspended), the same rules as the Lua. One entry per kind serves both versions (Flux matches group and kind).
       A UnitedDeployment's pods kept old are computed for up to 16 subsets (and, where Kruise's allocation of the spec is
-      needed, distinct subset names); beyond that none are counted, so one done at its partitions stays inProgress.
+      needed, a distinct name for every subset); beyond that none are counted, so one done at its partitions stays inProgress.
       An object with no status yet makes the expressions error (CEL cannot test a missing top-level field); Flux keeps
       polling until the controller writes one.
       Exit codes: 0 written, 1 a file could not be written, 2 bad flags.`)

@@ -6,10 +6,10 @@
 //
 // Where it differs (CEL in Flux has no fold, sum or sort; cel.test.ts shows each case):
 //   - a sum over the subsets is written out term by term, for at most MAX_SUBSETS subsets;
-//   - the allocation is exact when the subsets' names are distinct strings (Kruise's webhook rejects
+//   - the allocation is exact when every subset has a distinct string name (Kruise's webhook rejects
 //     others): a sort is replaced by counting the names after one, which needs distinct names.
-// Beyond that (more than MAX_SUBSETS subsets; or, when the allocation is needed, repeated or
-// non-string names) the pods kept old are not known, and the expressions count none: the
+// Beyond that (more than MAX_SUBSETS subsets; or, when the allocation is needed, a subset without a
+// name, or repeated or non-string names) the pods kept old are not known, and the expressions count none: the
 // UnitedDeployment is Current only once every pod is updated (as the gate says then too), and one
 // done at its partitions stays InProgress (Failed under a ProgressDeadlineExceeded condition)
 // where the gate says done. Never Current where the gate is not.
@@ -47,9 +47,11 @@ function parseSubsetReplicas(udReplicas: string, v: string): string {
   return `(type(${v}) == int || type(${v}) == double ? (double(${v}) < 0.0 ? -1.0 : double(${v})) : type(${v}) == string && ${udReplicas} >= 0.0 && ${v}.matches('^-?[0-9]+%$') ? ${fromPercent} : -1.0)`;
 }
 
-/** The allocator's sort key: the name, "nil" without one (Lua's tostring). */
-const sortKey = (s: string): string => `(${isStr(s, 'name')} ? ${s}.name : 'nil')`;
+/** The allocator's sort key: the name (used only when every subset has a distinct string name). */
+const sortKey = (s: string): string => `(${isStr(s, 'name')} ? ${s}.name : '')`;
 
+// status.subsetReplicas is used when a map, as the gate reads it (the Lua also takes an empty list, which
+// it cannot tell from an empty map; no controller writes one).
 const STAGES: ReadonlyArray<readonly [string, string]> = [
   ['t', `{'s': ${tbl('spec')}, 'st': ${tbl('status')}, 'md': ${tbl('metadata')}}`],
   ['ut', `{'topology': ${tblField('t.s', 'topology')}, 'strategy': ${tblField('t.s', 'updateStrategy')}, 'template': ${tblField('t.s', 'template')}}`],
@@ -60,9 +62,9 @@ const STAGES: ReadonlyArray<readonly [string, string]> = [
   ['um', `{'mu': (ua.manual && type(ut.strategy.manualUpdate) == map ? ut.strategy.manualUpdate : {})}`],
   [
     'ub',
-    `{'srMap': ${mapish('t.st', 'subsetReplicas')}, 'parts': (has(um.mu.partitions) && type(um.mu.partitions) == map ? um.mu.partitions : {}), 'minMax': ua.subs.exists(sx, ${present('sx', 'minReplicas')} || ${present('sx', 'maxReplicas')}), 'n': double(size(ua.subs)), 'idx': ${INDEXES}.filter(ix, ix < size(ua.subs)), 'fits': size(ua.subs) <= ${MAX_SUBSETS}, ` +
-      // The allocation by name is exact with distinct string names (and no nameless subset beside one named "nil", which sorts as it).
-      `'distinct': ua.subs.all(sx, !${present('sx', 'name')} || (${isStr('sx', 'name')} && size(ua.subs.filter(sy, ${isStr('sy', 'name')} && sy.name == sx.name)) == 1)) && !(ua.subs.exists(sx, !${present('sx', 'name')}) && ua.subs.exists(sx, ${isStr('sx', 'name')} && sx.name == 'nil'))}`,
+    `{'srMap': (has(t.st.subsetReplicas) && type(t.st.subsetReplicas) == map), 'parts': (has(um.mu.partitions) && type(um.mu.partitions) == map ? um.mu.partitions : {}), 'minMax': ua.subs.exists(sx, ${present('sx', 'minReplicas')} || ${present('sx', 'maxReplicas')}), 'n': double(size(ua.subs)), 'idx': ${INDEXES}.filter(ix, ix < size(ua.subs)), 'fits': size(ua.subs) <= ${MAX_SUBSETS}, ` +
+      // The allocation by name is exact when every subset has a name of its own (a nameless one has no place in the name order: the gate's sort cannot order it either).
+      `'distinct': ua.subs.all(sx, ${isStr('sx', 'name')} && size(ua.subs.filter(sy, ${isStr('sy', 'name')} && sy.name == sx.name)) == 1)}`,
   ],
   ['uc', `{'useSt': !ub.srMap && ua.beta && has(t.st.subsetStatuses) && type(t.st.subsetStatuses) == list && size(t.st.subsetStatuses) > 0}`],
   // Allocation with min/max: the mins in order while replicas last, then up to the maxes in order.

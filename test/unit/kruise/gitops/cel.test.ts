@@ -216,7 +216,7 @@ test('UnitedDeployment: Kruise\'s allocation decides the pods kept old (specifie
   assert.ok(done.length >= 250, `done at a partition: ${done.length}`);
 });
 
-test(`UnitedDeployment: where the CEL cannot know the pods kept old (more than ${MAX_SUBSETS} subsets; an allocation over repeated names) it counts none: never Current where the gate is not, InProgress where the gate is done at a partition`, () => {
+test(`UnitedDeployment: where the CEL cannot know the pods kept old (more than ${MAX_SUBSETS} subsets; an allocation over repeated names or a nameless subset) it counts none: never Current where the gate is not, InProgress where the gate is done at a partition`, () => {
   const many = Array.from({ length: MAX_SUBSETS + 1 }, (_, i) => `z${i}`);
   const cases: Array<{ where: string; obj: KubeObject }> = [];
   for (const short of [false, true]) {
@@ -226,6 +226,8 @@ test(`UnitedDeployment: where the CEL cannot know the pods kept old (more than $
       cases.push({ where: `${many.length} subsets, partition ${partition}${short ? ', one short' : ''}`, obj: udAtPartition(big, { subsetReplicas: Object.fromEntries(many.map((n) => [n, 2])) }, short) });
       const dup = { replicas: 6, topology: { subsets: [{ name: 'a' }, { name: 'a', replicas: 1 }, { name: 'b' }] }, template: { cloneSetTemplate: { spec: {} } }, updateStrategy: parts(['a', 'b']) };
       cases.push({ where: `repeated names, partition ${partition}${short ? ', one short' : ''}`, obj: udAtPartition(dup, {}, short) });
+      const nameless = { replicas: 6, topology: { subsets: [{ name: 'a' }, {}, { name: 'b' }] }, template: { cloneSetTemplate: { spec: {} } }, updateStrategy: parts(['a', 'b']) };
+      cases.push({ where: `a subset without a name, partition ${partition}${short ? ', one short' : ''}`, obj: udAtPartition(nameless, {}, short) });
     }
   }
   const k = KINDS.find((x) => x.kind === 'UnitedDeployment')!;
@@ -236,7 +238,8 @@ test(`UnitedDeployment: where the CEL cannot know the pods kept old (more than $
   }
   // The difference is real (shown, not hidden): at partitions 1 and 2, not short, the gate says done.
   assert.deepEqual(rows.filter((r) => r.gate !== r.cel).map((r) => r.where), [
-    `${many.length} subsets, partition 1`, 'repeated names, partition 1', `${many.length} subsets, partition 2`, 'repeated names, partition 2',
+    `${many.length} subsets, partition 1`, 'repeated names, partition 1', 'a subset without a name, partition 1',
+    `${many.length} subsets, partition 2`, 'repeated names, partition 2', 'a subset without a name, partition 2',
   ]);
   // At partition 0 every pod is updated: Current from both.
   assert.ok(rows.filter((r) => r.where.endsWith('partition 0')).every((r) => r.cel === 'Current'));
