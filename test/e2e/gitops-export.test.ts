@@ -10,7 +10,7 @@ import { parse } from 'yaml';
 import { runCli } from '../helpers/cli';
 import { runHealthScript, runLuaAction, runLuaScript } from '../helpers/lua';
 import { fluxStatus, fluxStatusOfHealth } from '../helpers/cel';
-import { ADVANCED_DAEMONSET_STATES, ADVANCED_STATEFULSET_STATES, CLONESET_STATES, ROLLOUT_STATES } from '../../src/kruise/gitops/states';
+import { HEALTH_KINDS } from '../../src/kruise/gitops/argocd';
 
 test('default: an argocd-cm merge patch with resource.customizations.health|actions.<group>_<Kind> for CloneSet, Advanced StatefulSet, Advanced DaemonSet and Rollout', async () => {
   const r = await runCli(['gitops', 'export', '--for=argocd']);
@@ -112,27 +112,35 @@ test('--for=flux: a Kustomization snippet, spec.healthCheckExprs per kind, whose
   assert.match(r.stdout, /^# Flux health checks \(CEL healthCheckExprs\)/);
   const snippet = parse(r.stdout) as { spec: { healthCheckExprs: Array<{ apiVersion: string; kind: string; inProgress: string; failed: string; current: string }> } };
   const entries = snippet.spec.healthCheckExprs;
+  // Every kind the Argo CD export covers, in the same order.
   assert.deepEqual(entries.map((e) => [e.apiVersion, e.kind]), [
     ['apps.kruise.io/v1alpha1', 'CloneSet'],
     ['apps.kruise.io/v1alpha1', 'StatefulSet'],
     ['apps.kruise.io/v1alpha1', 'DaemonSet'],
     ['rollouts.kruise.io/v1beta1', 'Rollout'],
+    ['apps.kruise.io/v1alpha1', 'SidecarSet'],
+    ['apps.kruise.io/v1alpha1', 'UnitedDeployment'],
+    ['apps.kruise.io/v1alpha1', 'BroadcastJob'],
+    ['apps.kruise.io/v1alpha1', 'AdvancedCronJob'],
+    ['apps.kruise.io/v1alpha1', 'ImagePullJob'],
+    ['apps.kruise.io/v1alpha1', 'ContainerRecreateRequest'],
   ]);
   // The text as printed (through YAML), evaluated as Flux would: the states export --for=argocd writes as testdata.
-  for (const [entry, states] of [[entries[0]!, CLONESET_STATES], [entries[1]!, ADVANCED_STATEFULSET_STATES], [entries[2]!, ADVANCED_DAEMONSET_STATES], [entries[3]!, ROLLOUT_STATES]] as const) {
+  for (const [i, entry] of entries.entries()) {
+    const states = HEALTH_KINDS[i]!.states;
     assert.deepEqual(states.map((s) => [s.name, fluxStatus(entry, s.object)]), states.map((s) => [s.name, fluxStatusOfHealth(s.status)]), entry.kind);
   }
-  const one = await runCli(['gitops', 'export', '--for=flux', '--kinds', 'rollout,clone']);
+  const one = await runCli(['gitops', 'export', '--for=flux', '--kinds', 'rollout,clone,ud,crr']);
   assert.equal(one.code, 0, one.stderr);
-  assert.deepEqual((parse(one.stdout) as typeof snippet).spec.healthCheckExprs.map((e) => e.kind), ['Rollout', 'CloneSet']);
+  assert.deepEqual((parse(one.stdout) as typeof snippet).spec.healthCheckExprs.map((e) => e.kind), ['Rollout', 'CloneSet', 'UnitedDeployment', 'ContainerRecreateRequest']);
 });
 
-test('bad flags are exit 2 and write nothing: no --for, an unknown tool, --out-dir with flux, an unknown kind', async () => {
+test('bad flags are exit 2 and write nothing: no --for, an unknown tool, --out-dir with flux, an unknown kind (for either tool)', async () => {
   for (const [args, message] of [
     [['gitops', 'export'], /--for is required: --for=argocd or --for=flux/],
     [['gitops', 'export', '--for=fluxcd'], /--for must be argocd or flux, not "fluxcd"/],
     [['gitops', 'export', '--for=flux', '--out-dir', '/tmp/never-written'], /--out-dir is for --for=argocd/],
-    [['gitops', 'export', '--for=flux', '--kinds', 'sidecarset'], /--kinds: no Flux health expressions for "sidecarset" yet; --for=flux: cloneset, asts, ads, rollout/],
+    [['gitops', 'export', '--for=flux', '--kinds', 'sidecarset,cronjob'], /no health check for "cronjob"; known: cloneset, asts/],
     [['gitops', 'export', '--for=argocd', '--kinds', 'cloneset,workloadspread'], /no health check for "workloadspread"; known: cloneset, asts, ads, rollout, sidecarset, uniteddeployment, broadcastjob, advancedcronjob, imagepulljob, containerrecreaterequest/],
   ] as const) {
     const r = await runCli([...args]);

@@ -2,6 +2,7 @@
 // for the tests that compare generated health checks (Lua, CEL) with our gate: the same objects
 // on every run, so a disagreement can be replayed.
 import type { KubeObject } from '../../src/kruise/types';
+import { unitedDeploymentAdapter } from '../../src/kruise/workloads/uniteddeployment';
 
 /** How many objects of a kind each generator makes. */
 export const COUNT = 600;
@@ -126,3 +127,68 @@ export function randomRollouts(seed: number): KubeObject[] {
   return out;
 }
 
+/** SidecarSets, BroadcastJobs, AdvancedCronJobs, ImagePullJobs and ContainerRecreateRequests: counts halfway, odd partitions, every phase. */
+export function randomKruiseObjects(kind: string, seed: number): KubeObject[] {
+  const { int, pick, maybe } = maker(seed);
+  const out: KubeObject[] = [];
+  for (let i = 0; i < COUNT; i++) {
+    const metadata = { name: `k${i}`, namespace: 'default', generation: maybe(1 + int(2), 0.9) };
+    let spec: Record<string, unknown> = {};
+    let status: Record<string, unknown> = {};
+    if (kind === 'SidecarSet') {
+      spec = { updateStrategy: maybe({ type: maybe(pick(['RollingUpdate', 'NotUpdate'])), partition: maybe(pick<unknown>([int(5), -1, `${int(100)}%`, '12.5%', '100%', 'x', 1.5]), 0.5), paused: maybe(r01(int), 0.4) }, 0.9) };
+      status = { observedGeneration: maybe(1 + int(2)), matchedPods: maybe(int(5), 0.9), updatedPods: maybe(int(5)), readyPods: maybe(int(5)), updatedReadyPods: maybe(int(5)) };
+    } else if (kind === 'UnitedDeployment') {
+      const names = ['a', 'b', 'c'].slice(0, 1 + int(2));
+      const minMax = int(4) === 0;
+      const subsets = names.map((name) =>
+        minMax
+          ? { name, minReplicas: maybe(pick<unknown>([int(4), `${int(100)}%`, 'x']), 0.6), maxReplicas: maybe(pick<unknown>([int(6), `${int(100)}%`]), 0.5) }
+          : { name, replicas: maybe(pick<unknown>([int(5), `${pick([0, 25, 50, 100, 150])}%`, '50', -1, 1.5]), 0.5) },
+      );
+      const replicas = maybe(int(8), 0.9);
+      const partitions = Object.fromEntries(names.filter(() => int(1) === 1).map((n) => [n, pick<unknown>([1 + int(4), 1 + int(4), 1 + int(4), 0, -1, '1'])]));
+      const template = pick(['cloneSetTemplate', 'advancedStatefulSetTemplate', 'statefulSetTemplate', 'deploymentTemplate']);
+      spec = { replicas, topology: { subsets }, template: { [template]: { spec: {} } }, updateStrategy: maybe({ type: maybe(pick(['Manual', 'Manual', 'Other']), 0.8), manualUpdate: maybe({ partitions }, 0.9) }, 0.9) };
+      const rev = (h: string) => `ud-${h}`;
+      status = {
+        observedGeneration: maybe(1 + int(2)),
+        replicas: maybe(int(8), 0.9),
+        readyReplicas: maybe(int(8)),
+        updatedReplicas: maybe(int(8)),
+        updatedReadyReplicas: maybe(int(8), 0.7),
+        subsetReplicas: maybe(Object.fromEntries(names.map((n) => [n, int(6)])), 0.4),
+        subsetStatuses: maybe(names.map((n) => ({ name: n, replicas: int(4) })), 0.3),
+        currentRevision: maybe(pick([rev('a'), rev('b')]), 0.8),
+        updateStatus: maybe({ updatedRevision: maybe(rev(pick(['a', 'b']))) }, 0.5),
+        updatedRevision: maybe(rev(pick(['a', 'b'])), 0.3),
+        conditions: maybe([{ type: 'Progressing', status: 'False', reason: pick(['ProgressDeadlineExceeded', 'Other']) }], 0.2),
+      };
+    } else if (kind === 'BroadcastJob') {
+      spec = { paused: maybe(r01(int), 0.3), completionPolicy: maybe({ type: pick(['Always', 'Never']) }) };
+      const conditions = [maybe({ type: pick(['Complete', 'Failed']), status: pick(['True', 'False']), message: maybe('why') }, 0.3)].filter(Boolean);
+      status = { phase: maybe(pick(['running', 'paused', 'completed', 'failed', ''])), desired: maybe(int(4)), active: maybe(int(4)), succeeded: maybe(int(4)), failed: maybe(int(2)), conditions: maybe(conditions) };
+    } else if (kind === 'AdvancedCronJob') {
+      spec = { schedule: '*/5 * * * *', paused: maybe(pick<unknown>([true, false, 'true']), 0.5) };
+      status = { active: maybe(Array.from({ length: int(2) }, (_, j) => ({ kind: 'Job', name: `j${j}` }))), lastScheduleTime: maybe('2026-11-29T00:00:00Z') };
+    } else if (kind === 'ImagePullJob') {
+      spec = { image: 'nginx', completionPolicy: maybe({ type: maybe(pick(['Always', 'Never'])) }, 0.9) };
+      status = { desired: maybe(int(4), 0.9), active: maybe(int(3)), succeeded: maybe(int(4)), failed: maybe(int(2), 0.4), startTime: maybe('2026-11-29T00:00:00Z'), completionTime: maybe('2026-11-29T00:05:00Z', 0.4), message: maybe(pick(['', 'job exceeds activeDeadlineSeconds'])) };
+    } else {
+      spec = { podName: 'p', containers: [{ name: 'a' }, { name: 'b' }] };
+      const state = () => ({ name: maybe(pick(['a', 'b']), 0.9), phase: pick(['Pending', 'Recreating', 'Succeeded', 'Failed']) });
+      status = { phase: maybe(pick(['Pending', 'Recreating', 'Completed', 'Completed', ''])), message: maybe(pick(['', 'pod has gone']), 0.4), containerRecreateStates: maybe(Array.from({ length: int(2) }, state)) };
+    }
+    const obj = compact({ apiVersion: `apps.kruise.io/${pick(['v1alpha1', 'v1beta1'])}`, kind, metadata, spec, status: maybe(status, 0.95) }) as KubeObject;
+    if (kind === 'UnitedDeployment' && int(1) === 1) {
+      // A status exactly at the partition our rule counts: Healthy only when the Lua keeps the same number of pods old.
+      const desired = typeof spec.replicas === 'number' ? spec.replicas : 0;
+      const updated = desired - unitedDeploymentAdapter.partitionReplicas(obj)!;
+      obj.metadata.generation = 1;
+      obj.status = { ...(obj.status ?? {}), observedGeneration: 1, replicas: desired, readyReplicas: desired, updatedReplicas: updated, updatedReadyReplicas: updated, currentRevision: 'ud-a', updateStatus: { updatedRevision: 'ud-b' } };
+      delete (obj.status as Record<string, unknown>).conditions;
+    }
+    out.push(obj);
+  }
+  return out;
+}

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import type { CommandContext } from '../../cli/context';
 import { failure, usageError } from '../../cli/exit';
 import { argocdConfigMapPatch, argocdFiles, HEALTH_KINDS, selectHealthKinds } from '../../kruise/gitops/argocd';
-import { fluxKustomizationSnippet, hasFluxExpressions } from '../../kruise/gitops/flux';
+import { fluxKustomizationSnippet } from '../../kruise/gitops/flux';
 import { yamlText } from '../../printers/output';
 
 export interface ExportOptions {
@@ -28,11 +28,7 @@ export async function run(ctx: CommandContext, args: string[], opts: ExportOptio
   }
   const toYaml = (value: unknown): string => yamlText(value);
   if (tool === 'flux') {
-    const without = kinds.filter((k) => !hasFluxExpressions(k));
-    if (opts.kinds !== undefined && without.length > 0) {
-      throw usageError(`--kinds: no Flux health expressions for ${without.map((k) => `"${k.names[0]}"`).join(', ')} yet; --for=flux: ${HEALTH_KINDS.filter(hasFluxExpressions).map((k) => k.names[0]).join(', ')}`);
-    }
-    ctx.term.stdout.write(fluxKustomizationSnippet(kinds.filter(hasFluxExpressions), toYaml));
+    ctx.term.stdout.write(fluxKustomizationSnippet(kinds, toYaml));
     return 0;
   }
   if (opts.outDir === undefined) {

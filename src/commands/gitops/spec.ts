@@ -12,7 +12,7 @@ export function registerGitOps(program: KruiseCommand, ctx: CommandContext, shal
     .description('print health checks for the Kruise kinds (CloneSet, Advanced StatefulSet and DaemonSet, SidecarSet, UnitedDeployment, BroadcastJob, AdvancedCronJob, ImagePullJob, ContainerRecreateRequest, Kruise Rollout): Argo CD Lua as an argocd-cm patch (or Argo CD\'s folder layout with --out-dir), or Flux CEL healthCheckExprs as a Kustomization snippet')
     .usage('--for=argocd|flux [--kinds KIND,...] [--out-dir DIR]')
     .option('--for <tool>', 'the GitOps tool: argocd (Lua health checks and actions) or flux (CEL healthCheckExprs)')
-    .option('--kinds <kinds>', 'comma-separated kinds: cloneset, asts, ads, rollout, sidecarset, ud, broadcastjob, advancedcronjob, imagepulljob, crr (default: all; flux: cloneset, asts, ads, rollout)')
+    .option('--kinds <kinds>', 'comma-separated kinds: cloneset, asts, ads, rollout, sidecarset, ud, broadcastjob, advancedcronjob, imagepulljob, crr (default: all, for either tool)')
     .option('--out-dir <dir>', 'with --for=argocd: write DIR/<group>/<Kind>/health.lua, health_test.yaml, testdata/*.yaml and actions/ (Argo CD\'s resource_customizations layout) instead of printing the argocd-cm patch')
     .notes(`
       The scripts give the verdict of \`rollout status\` (and of \`rollout status rollout/NAME\`) as Argo CD health, from the
@@ -37,9 +37,11 @@ export function registerGitOps(program: KruiseCommand, ctx: CommandContext, shal
       CloneSet, Advanced StatefulSet and DaemonSet get restart: kubectl's restartedAt annotation in the pod template, as
       \`rollout restart\` writes it, offered only when not paused and not under an in-place update policy (there the
       annotation restarts nothing, and the command's ContainerRecreateRequests need the pods, which an action does not see).
-      --for=flux prints spec.healthCheckExprs (CloneSet, Advanced StatefulSet and DaemonSet, Rollout) for a Flux Kustomization (kustomize-controller v1.5+; it checks health with
-      wait: true or healthChecks): CEL current (exit 0), failed (exit 1) and inProgress (exit 4, paused and waiting for
-      approval included: Flux has no Suspended). One entry per kind serves both versions (Flux matches group and kind).
+      --for=flux prints spec.healthCheckExprs (every kind above) for a Flux Kustomization (kustomize-controller v1.5+; it checks health with
+      wait: true or healthChecks): CEL current (Healthy: exit 0), failed (Degraded: exit 1) and inProgress (exit 4, paused and waiting for
+      approval included: Flux has no Suspended), the same rules as the Lua. One entry per kind serves both versions (Flux matches group and kind).
+      A UnitedDeployment's pods kept old are computed for up to 16 subsets (and, where Kruise's allocation of the spec is
+      needed, a distinct name for every subset); beyond that none are counted, so one done at its partitions stays inProgress.
       An object with no status yet makes the expressions error (CEL cannot test a missing top-level field); Flux keeps
       polling until the controller writes one.
       Exit codes: 0 written, 1 a file could not be written, 2 bad flags.`)

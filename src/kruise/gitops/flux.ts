@@ -15,6 +15,8 @@
 //     ours agrees except for an observedGeneration ahead of generation, which no API server writes.
 import { ADVANCED_DAEMONSET_FLUX, ADVANCED_STATEFULSET_FLUX, CLONESET_FLUX } from './cel/kinds';
 import { ROLLOUT_FLUX } from './cel/rollout';
+import { UNITED_DEPLOYMENT_FLUX } from './cel/uniteddeployment';
+import { ADVANCED_CRONJOB_FLUX, BROADCASTJOB_FLUX, CONTAINER_RECREATE_REQUEST_FLUX, IMAGEPULLJOB_FLUX, SIDECARSET_FLUX } from './cel/jobs';
 import type { FluxExpressions } from './cel/prelude';
 import type { HealthKind } from './argocd';
 
@@ -29,6 +31,12 @@ const EXPRESSIONS: Record<string, FluxExpressions> = {
   'apps.kruise.io/StatefulSet': ADVANCED_STATEFULSET_FLUX,
   'apps.kruise.io/DaemonSet': ADVANCED_DAEMONSET_FLUX,
   'rollouts.kruise.io/Rollout': ROLLOUT_FLUX,
+  'apps.kruise.io/SidecarSet': SIDECARSET_FLUX,
+  'apps.kruise.io/UnitedDeployment': UNITED_DEPLOYMENT_FLUX,
+  'apps.kruise.io/BroadcastJob': BROADCASTJOB_FLUX,
+  'apps.kruise.io/AdvancedCronJob': ADVANCED_CRONJOB_FLUX,
+  'apps.kruise.io/ImagePullJob': IMAGEPULLJOB_FLUX,
+  'apps.kruise.io/ContainerRecreateRequest': CONTAINER_RECREATE_REQUEST_FLUX,
 };
 
 export interface FluxHealthCheck {
@@ -39,16 +47,11 @@ export interface FluxHealthCheck {
   current: string;
 }
 
-/** Whether Flux expressions exist for the kind (the Argo CD scripts cover more kinds than the CEL does yet). */
-export function hasFluxExpressions(k: HealthKind): boolean {
-  return EXPRESSIONS[`${k.group}/${k.kind}`] !== undefined;
-}
-
 /** The healthCheckExprs entry of a kind (in Flux's order of evaluation). */
 export function fluxHealthCheck(k: HealthKind): FluxHealthCheck {
   const e = EXPRESSIONS[`${k.group}/${k.kind}`];
   const apiVersion = ENTRY_VERSION[k.group];
-  // The command offers only kinds with expressions (hasFluxExpressions): another is a programming error.
+  // Every kind of HEALTH_KINDS has expressions (cel.test.ts checks it): a missing one is a programming error.
   if (!e || !apiVersion) throw new Error(`no Flux health expressions for ${k.kind}.${k.group}`);
   return { apiVersion, kind: k.kind, inProgress: e.inProgress, failed: e.failed, current: e.current };
 }

@@ -37,8 +37,8 @@ export interface WorkloadFields {
 }
 
 export interface WorkloadRules {
-  /** CloneSet: pods of the old revision count against the partition once the revisions agree. */
-  countsOldPods: boolean;
+  /** CloneSet: pods of the old revision count against the partition once the revisions agree (a CEL boolean where the object decides: a UnitedDeployment's subset kind). */
+  countsOldPods: boolean | string;
   /** CloneSet: complete only once currentRevision caught up with updateRevision. */
   revisionsMustSettle: boolean;
 }
@@ -50,7 +50,8 @@ export function workloadVerdict(kindBindings: ReadonlyArray<readonly [string, st
   const fieldsMap = `{${Object.entries(f).map(([key, expr]) => `'${key}': ${expr}`).join(', ')}}`;
   const sameRevision = `(k.updateRevisionHas && k.currentRevisionHas && (k.currentRevision == k.updateRevision || k.currentRevision.substring(k.currentRevision.lastIndexOf('-') + 1) == k.updateRevision.substring(k.updateRevision.lastIndexOf('-') + 1)))`;
   const d = `{'specExpected': ${clamp('(k.statusExpectedHas ? k.statusExpected : k.desired - k.keptBySpec)', '0.0', 'k.desired')}, 'same': ${sameRevision}}`;
-  const keptWhenSame = rules.countsOldPods ? clamp('(k.replicas - k.updated)', '0.0', '(k.desired - d.specExpected)') : '0.0';
+  const counted = clamp('(k.replicas - k.updated)', '0.0', '(k.desired - d.specExpected)');
+  const keptWhenSame = typeof rules.countsOldPods === 'string' ? `(${rules.countsOldPods} ? ${counted} : 0.0)` : rules.countsOldPods ? counted : '0.0';
   const e = `{'kept': (d.same ? ${keptWhenSame} : k.desired - d.specExpected), 'updatedReady': (k.statusUpdatedReadyHas ? k.statusUpdatedReady : ${clamp(`(k.ready - ${max0('(k.replicas - k.updated)')})`, '0.0', 'k.updated')})}`;
   const g = `{'expected': k.desired - e.kept, 'updatedAvailable': (k.statusUpdatedAvailableHas ? k.statusUpdatedAvailable : (k.minReadyZero ? e.updatedReady : ${clamp(`(k.available - ${max0('(k.replicas - k.updated)')})`, '0.0', 'e.updatedReady')}))}`;
   const settled = rules.revisionsMustSettle ? '(!k.currentRevisionHas || d.same)' : 'true';
