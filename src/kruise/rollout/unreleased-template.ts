@@ -45,15 +45,27 @@ export function unreleasedTemplate(view: RolloutView, workload: KubeObject | nul
   return { revision, releasedRevision: s.podTemplateHash ?? s.canaryRevision };
 }
 
-/** `held`: the workload holds the template (true), rolls it out itself (false), unknown (undefined). */
-export function unreleasedTemplateText(view: RolloutView, workload: KubeObject, u: UnreleasedTemplate, held: boolean | undefined): string {
-  const ref = `${(workload.kind ?? '').toLowerCase()}/${workload.metadata.name ?? ''}`;
+const refOf = (workload: KubeObject): string => `${(workload.kind ?? '').toLowerCase()}/${workload.metadata.name ?? ''}`;
+
+/** Why nobody releases it. `held`: the workload holds the template (true), rolls it out itself (false), unknown (undefined). */
+export function unreleasedTemplateCause(view: RolloutView, workload: KubeObject, u: UnreleasedTemplate, held: boolean | undefined): string {
+  const ref = refOf(workload);
   const what = `${ref}'s template (revision ${u.revision})`;
   if (held === false) return `rollout "${view.name}" does not release ${what}: it has no in-progressing mark, so ${ref} rolls it out by itself`;
   const hold = held ? `${ref} holds it without` : 'it has no';
   return (
     `rollout "${view.name}" will not release ${what}: ${hold} Kruise Rollout's in-progressing mark ` +
-    `(the controller removes the mark when it finalises a release; the template changed while the last one was finalising). ` +
-    `Any new template change starts its release, e.g. kubectl kruise rollout restart ${ref}`
+    `(the controller removes the mark when it finalises a release; the template changed while the last one was finalising)`
   );
+}
+
+/** The way out: a new template change, which the webhook holds with its mark. */
+export function unreleasedTemplateFix(workload: KubeObject): string {
+  return `kubectl kruise rollout restart ${refOf(workload)}`;
+}
+
+/** The cause and, when nobody will release it, the way out (the gate's and rollout verify's line). */
+export function unreleasedTemplateText(view: RolloutView, workload: KubeObject, u: UnreleasedTemplate, held: boolean | undefined): string {
+  const cause = unreleasedTemplateCause(view, workload, u, held);
+  return held === false ? cause : `${cause}. Any new template change starts its release, e.g. ${unreleasedTemplateFix(workload)}`;
 }

@@ -9,7 +9,7 @@ import { isPodAllHooked, isPodHooked, type LifecycleHook } from '../rules/clones
 import { KRUISE_MANAGER, KRUISE_MANAGER_DEFAULT_REPLICAS, kruiseManagerState } from '../kruise-manager';
 import { leftoverPatch, releaseInProgress } from './leftovers';
 import { readRollout } from '../rollout/read';
-import { unreleasedTemplate, unreleasedTemplateText } from '../rollout/unreleased-template';
+import { unreleasedTemplate, unreleasedTemplateCause, unreleasedTemplateFix } from '../rollout/unreleased-template';
 
 export { leftoverPatch, releaseInProgress, type LeftoverPatch } from './leftovers';
 
@@ -79,10 +79,10 @@ export function whyFindings(input: WhyInput): Finding[] {
   }
   // A template its Rollout will never release (its in-progressing mark lost to a finalising release): the
   // partition is the webhook's hold, so "set partition 0" would bypass the canary; a new template change is the way out.
-  const unreleased = input.rollout ? unreleasedTemplate(readRollout(input.rollout as KubeObject, w as KubeObject), w as KubeObject) : undefined;
-  if (unreleased && input.rollout) {
-    const view = readRollout(input.rollout as KubeObject, w as KubeObject);
-    out.push({ code: 'UnreleasedTemplate', cause: unreleasedTemplateText(view, w as KubeObject, unreleased, true).replace(/\. Any new template change.*$/, ''), objects: [ref, `rollout/${rname}`], next: `kubectl kruise rollout restart ${ref}  # any new template change starts its release` });
+  const rolloutView = input.rollout ? readRollout(input.rollout as KubeObject, w as KubeObject) : undefined;
+  const unreleased = rolloutView ? unreleasedTemplate(rolloutView, w as KubeObject) : undefined;
+  if (unreleased && rolloutView) {
+    out.push({ code: 'UnreleasedTemplate', cause: unreleasedTemplateCause(rolloutView, w as KubeObject, unreleased, true), objects: [ref, `rollout/${rname}`], next: `${unreleasedTemplateFix(w as KubeObject)}  # any new template change starts its release` });
   }
   const replicas = num(spec.replicas) ?? 0;
   const updated = num(status.updatedReplicas) ?? 0;
