@@ -87,6 +87,15 @@ test('paused with --watch=false exits 4 (Paused); --watch=false on a finished ro
   const done = await runCli(['rollout', 'status', 'cloneset/web', '--watch=false', '-o', 'json'], { kubeconfig: sb.kubeconfig });
   assert.equal(done.code, 0, summary(done));
   assert.equal(jsonLines(done.stdout).pop().state, 'Complete');
+  // An explicit --timeout=0 checks once, as kubectl wait --timeout=0 does (issue #32).
+  const zeroDone = await runCli(['rollout', 'status', 'cloneset/web', '--timeout=0', '-o', 'json'], { kubeconfig: sb.kubeconfig });
+  assert.equal(zeroDone.code, 0, summary(zeroDone));
+  assert.equal(jsonLines(zeroDone.stdout).pop().state, 'Complete');
+  sb.clearAudit();
+  const both = await runCli(['rollout', 'status', 'cloneset/web', '--timeout=0', '--watch=true'], { kubeconfig: sb.kubeconfig });
+  assert.equal(both.code, 2, summary(both));
+  assert.match(both.stderr, /^error: --timeout=0 checks once and --watch=true waits: give one of them\n/);
+  assert.deepEqual(sb.audit(), [], 'a refused flag pair sends nothing');
   const pause = await runCli(['rollout', 'pause', 'cloneset/web'], { kubeconfig: sb.kubeconfig });
   assert.equal(pause.code, 0, summary(pause));
   await setImage('nginx:1.28');
@@ -101,6 +110,12 @@ test('paused with --watch=false exits 4 (Paused); --watch=false on a finished ro
   const names = await runCli(['rollout', 'status', 'cloneset/web', '--watch=false', '-o', 'name'], { kubeconfig: sb.kubeconfig });
   assert.equal(names.code, 4, summary(names));
   assert.equal(names.stdout, '');
+  // --timeout=0 on the paused rollout: one read of each object, no watch, exit 4 at once.
+  sb.clearAudit();
+  const zero = await runCli(['rollout', 'status', 'cloneset/web', '--timeout=0s', '-o', 'json'], { kubeconfig: sb.kubeconfig, timeoutMs: 15_000 });
+  assert.equal(zero.code, 4, summary(zero));
+  assert.equal(jsonLines(zero.stdout).pop().state, 'Paused');
+  assert.deepEqual(sb.audit().filter((e) => e.verb === 'watch' || /[?&]watch=(true|1)/.test(e.query)), [], 'no watch');
   const resume = await runCli(['rollout', 'resume', 'cloneset/web'], { kubeconfig: sb.kubeconfig });
   assert.equal(resume.code, 0, summary(resume));
   await waitSettled(sb, PATHS.cloneset(), 30_000);

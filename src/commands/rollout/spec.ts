@@ -42,7 +42,7 @@ export function registerRollout(program: KruiseCommand, ctx: CommandContext, sha
       .option('--helm-release <name>', 'a release: the objects of the Helm release\'s latest deployed or pending revision (read from its release Secret, in -n), as with -f')
       .option('-l, --selector <selector>', 'await every matching object of TYPE')
       .addOption(new Option('-w, --watch [bool]', 'watch until done (--watch=false: check once, exit 4 when not finished)').default(undefined, 'true'))
-      .option('--timeout <duration>', 'give up after this long (exit 3); 0 = wait forever', '0')
+      .option('--timeout <duration>', 'give up after this long (exit 3); not given: no limit; 0: check once and do not wait, as kubectl wait --timeout=0 (exit 4 when not done, like --watch=false)')
       .option('--failure-grace <duration>', 'how long an updated pod may stay in ErrImagePull, CrashLoopBackOff... before the rollout fails (0 = at once)', '60s')
       .option('-o, --output <format>', 'json: one JSON object per change of state (JSON Lines); name: resource.group/name of each object once it passes (cloneset.apps.kruise.io/web)')
       .option('--revision <n>', 'fail (exit 1) unless this revision is the one being rolled out')

@@ -71,8 +71,11 @@ function parseBool(value: string | boolean | undefined, flag: string, dflt: bool
 export async function run(ctx: CommandContext, args: string[], opts: StatusOptions, _cmd: Command): Promise<number> {
   const started = Date.now();
   // Everything knowable is validated before the first request.
-  const watch = parseBool(opts.watch, '--watch', true);
   const timeoutMs = opts.timeout === undefined ? 0 : parseDuration(opts.timeout, '--timeout');
+  // An explicit --timeout=0 checks once, as `kubectl wait --timeout=0` does; no --timeout is no limit.
+  const zeroTimeout = opts.timeout !== undefined && timeoutMs === 0;
+  if (zeroTimeout && parseBool(opts.watch, '--watch', false)) throw usageError('--timeout=0 checks once and --watch=true waits: give one of them');
+  const watch = !zeroTimeout && parseBool(opts.watch, '--watch', true);
   const failureGraceMs = opts.failureGrace === undefined ? 60_000 : parseDuration(opts.failureGrace, '--failure-grace');
   const format = parseOutputFormat(opts.output, ['default', 'json', 'yaml', 'jsonpath', 'name']);
   const pinnedRevision = parseRevisionNumber(opts.revision, '--revision');
