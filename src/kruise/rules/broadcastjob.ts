@@ -49,8 +49,20 @@ export function broadcastJobSpec(job: KubeObject): BroadcastJobSpec {
 }
 
 export function broadcastJobStatus(job: KubeObject): BroadcastJobStatus {
-  const s = (job.status ?? {}) as Partial<BroadcastJobStatus>;
-  return { ...s, active: s.active ?? 0, succeeded: s.succeeded ?? 0, failed: s.failed ?? 0, desired: s.desired ?? 0, phase: s.phase ?? '' };
+  // Read defensively: a status no schema checked (a file, an old server) may hold anything.
+  const s = (job.status ?? {}) as Record<string, unknown>;
+  const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+  const conditions = Array.isArray(s.conditions) ? (s.conditions as unknown[]).filter((c): c is JobCondition => typeof c === 'object' && c !== null) : undefined;
+  const { conditions: _raw, ...rest } = s as Partial<BroadcastJobStatus>;
+  return {
+    ...rest,
+    ...(conditions ? { conditions } : {}),
+    active: count(s.active),
+    succeeded: count(s.succeeded),
+    failed: count(s.failed),
+    desired: count(s.desired),
+    phase: typeof s.phase === 'string' ? (s.phase as BroadcastJobPhase) : '',
+  };
 }
 
 /** The labels every pod of the job carries (labelsAsMap), used to list them. */

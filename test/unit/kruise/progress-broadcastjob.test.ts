@@ -40,6 +40,13 @@ test('verdicts: not started, running, completed, completed with failures under C
   assert.match(evaluateBroadcastJob(bcj({ phase: 'running', desired: 0, active: 0, succeeded: 0, failed: 0 }), [], NOW).message, /no node is eligible for its pods yet/);
 });
 
+test('a status no schema checked (conditions a map, counts as strings) is read as nothing there, not thrown on', () => {
+  const odd = evaluateBroadcastJob(bcj({ phase: 'running', desired: '4', succeeded: 2, conditions: { Complete: { status: 'True' } } }), [], NOW);
+  assert.deepEqual([odd.state, odd.job], ['Progressing', { desired: 0, active: 0, succeeded: 2, failed: 0, phase: 'running' }]);
+  const junk = evaluateBroadcastJob(bcj({ phase: 7, conditions: [null, 'x', { type: 'Complete', status: 'True' }] }), [], NOW);
+  assert.equal(junk.state, 'Complete');
+});
+
 test('a pod stuck in ImagePullBackOff fails the gate after --failure-grace, with a countdown before', () => {
   const stuck: Pod = {
     metadata: { name: 'warm-abc', uid: 'p1' },
