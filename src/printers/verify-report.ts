@@ -119,6 +119,11 @@ export class VerifyReport {
     return this.ci === 'github' && result === 'timeout' ? out + githubError(`rollout/${this.who.name} verify timed out`, message) : out;
   }
 
+  /** Interrupted or ended by an error: the open group or section closed, the outcome left unsaid ("stopped"). */
+  interrupt(): string {
+    return this.closeSection();
+  }
+
   private checkRow(step: number, check: string): CheckRow | undefined {
     for (let i = this.checks.length - 1; i >= 0; i--) if (this.checks[i]!.step === step && this.checks[i]!.check === check) return this.checks[i];
     return undefined;

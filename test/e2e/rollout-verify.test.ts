@@ -37,6 +37,16 @@ describe('rollout verify: Prometheus, http and Job checks steer a Kruise Rollout
 
   it('healthy canary: both manual steps checked (3 measurements each) and approved, exit 0, every pod updated', { timeout: 60_000 }, async () => {
     await release('nginx:1.26', 0.01);
+    // Ctrl-C while step 1 measures (--ci=github): exit 130 and the open group closed, so the CI log after it is
+    // not folded away; nothing recorded, so the rerun below measures step 1 from the start.
+    const interruptedJunit = join(dir, 'interrupted.xml');
+    const interrupted = start(['rollout', 'verify', 'rollout/rollout-web', ...prom(), '--timeout=50s', '--ci=github', '--junit', interruptedJunit], sb.kubeconfig);
+    await waitUntil('step 1 group open', async () => interrupted.stdout().includes('::group::') || undefined, 30_000);
+    interrupted.child.kill('SIGINT');
+    const ir = await interrupted.result;
+    assert.equal(ir.code, 130, summary(ir));
+    assert.match(ir.stdout, /::group::rollout\/rollout-web step 1\/3: prometheus-1\n(?:(?!::).*\n)*::endgroup::\n$/);
+    assert.equal(junit(interruptedJunit), '1 0 0 1\nstep 1: prometheus-1 Skipped\n', 'the JUnit file is written on Ctrl-C too: the check stopped, not passed');
     const r = await runCli(['rollout', 'verify', 'rollout/rollout-web', ...prom(), '--timeout=50s', '-o', 'json'], { kubeconfig: sb.kubeconfig, timeoutMs: 55_000 });
     assert.equal(r.code, 0, summary(r));
     const events = jsonLines(r.stdout);

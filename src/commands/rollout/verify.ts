@@ -131,6 +131,11 @@ export async function run(ctx: CommandContext, args: string[], opts: VerifyOptio
   ctx.setInterruptSummary(async () => {
     // A write in flight lands or not as a whole; wait for its answer so the summary says which.
     if (inflight) await inflight.catch(() => undefined);
+    // The process exits after this: close the CI log's open group and write the CI files now.
+    if (report) {
+      printer?.raw(report.interrupt());
+      writeCiFiles(ctx, report, opts, started);
+    }
     return `${where}; nothing half done: run it again to go on`;
   });
   const track = <T>(p: Promise<T>): Promise<T> => {
@@ -240,6 +245,8 @@ export async function run(ctx: CommandContext, args: string[], opts: VerifyOptio
       printer?.raw(report?.finish('timeout', timedOut.message) ?? '');
       throw timedOut;
     }
+    // Ctrl-C or an error: the CI log's open group still closes, so the lines after it are not folded away.
+    printer?.raw(report?.interrupt() ?? '');
     if (err instanceof CheckSetupError) throw failure(err.message);
     throw err;
   } finally {
