@@ -78,7 +78,7 @@ const VERDICT_MARK: Record<GateRow['verdict'], string> = { done: '✅', failed: 
 
 /** The job summary: a heading with the outcome, the table, each failed row's evidence folded in <details>. */
 export function markdownSummary(s: ReleaseSummary, now: number): string {
-  const outcome = s.code === 0 ? 'passed' : s.code === 1 ? 'failed' : s.code === 3 ? 'timed out' : 'not finished';
+  const outcome = s.code === 0 ? 'passed' : s.code === 1 ? 'failed' : s.code === 3 ? 'timed out' : s.code === 130 ? 'interrupted' : 'not finished';
   const lines = [`### kubectl kruise rollout status: ${outcome}`, '', `${mdCell(s.subject)}: ${mdCell(summaryLine(s))}`, ''];
   lines.push('| Workload | Namespace | Verdict | Updated | Ready | Time | Reason |', '|---|---|---|---|---|---|---|');
   for (const r of s.rows) {

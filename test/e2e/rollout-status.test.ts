@@ -2,7 +2,9 @@
 // rollouts, failure detection, paused, timeout, deletion while waiting, and `kubectl kruise`.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { junit } from '../helpers/junit';
 import { runCli, streamCli } from '../helpers/cli';
 import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
 import { applyFixture, FIXTURES, getObject, kubectlKruise, isPodReady, jsonLines, kubectlOk, PATHS, podsOf, summary, waitSettled } from './rollout-helpers';
@@ -188,6 +190,21 @@ test('Ctrl-C while waiting stops with exit 130 and a one-line summary', async ()
   assert.equal(r.code, 130, summary(r));
   assert.match(r.stderr, /^interrupted: stopped waiting for 1 rollout$/m);
   assert.doesNotMatch(r.stderr, /\n\s+at /);
+
+  // In a CI job (a cancel sends SIGINT): the lines held back for the object's group are printed, and the
+  // JUnit file and job summary are written with the object stopped, not lost with the process.
+  const junitFile = join(sb.dir, 'interrupted.xml');
+  const stepSummary = join(sb.dir, 'interrupted-summary.md');
+  writeFileSync(stepSummary, '');
+  sb.clearAudit();
+  const ci = streamCli(['rollout', 'status', 'cloneset/web', '--ci=github', '--junit', junitFile], { kubeconfig: sb.kubeconfig, env: { GITHUB_STEP_SUMMARY: stepSummary } });
+  // The gate reports the paused state before it starts on the pods (status-watch.ts evaluate): a pod request means it was seen.
+  await waitUntil('the gate lists the pods', async () => sb.audit().some((e) => e.path === '/api/v1/namespaces/default/pods'));
+  const cr = await ci.stop('SIGINT');
+  assert.equal(cr.code, 130, summary(cr));
+  assert.match(cr.stdout, /^::group::cloneset\/web: not finished \(Paused\)\ncloneset "web" rollout is paused: \d+ of 8 pods updated\n::endgroup::\n$/);
+  assert.equal(junit(junitFile), '1 0 0 1\ncloneset/web Skipped\n');
+  assert.match(readFileSync(stepSummary, 'utf8'), /^### kubectl kruise rollout status: interrupted\n/);
 });
 
 test("kubectl's flag spellings: -w before the resource, -o=json, -w=false, -l=SELECTOR", async () => {

@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandContext } from '../../cli/context';
+import { ExitCode } from '../../cli/exit';
 import type { KubeClient, ResourceType } from '../../kube/client';
 import type { RolloutProgress } from '../../kruise/progress';
 import type { ReleaseReport } from '../../printers/rollout-release';
@@ -144,11 +145,11 @@ export class GateReport {
     return e.release ? releaseLine(e.release, now) : e.progress ? humanLine(e.progress, now) : '';
   }
 
-  /** GitHub Actions / GitLab: an object's lines in one folded group once it ends. */
-  private printGroup(e: Entry): void {
+  /** GitHub Actions / GitLab: an object's lines in one folded group once it ends (`finished`: by its own verdict). */
+  private printGroup(e: Entry, finished = true): void {
     if (e.groupPrinted || e.lines.length === 0) return;
     e.groupPrinted = true;
-    const row = this.rowOf(e, Date.now(), true);
+    const row = this.rowOf(e, Date.now(), finished);
     const header = `${this.title(e)}: ${row ? verdictWord(row) : 'waiting'}`;
     const out = this.settings.ci === 'github' ? githubGroup(header, e.lines) : gitlabSection(`gate_${e.key}`, header, e.lines, Math.floor(this.startedAt / 1000), Math.floor(Date.now() / 1000));
     this.ctx.term.stdout.write(out);
@@ -186,7 +187,7 @@ export class GateReport {
   async finish(client: KubeClient, codes: readonly number[], waitEnded: boolean): Promise<number> {
     const now = (): number => Date.now();
     // Groups of objects stopped before their verdict (the outcome was decided elsewhere).
-    if (this.settings.ci !== 'none' && !this.settings.json && !this.settings.names && !this.settings.liveBlock) for (const e of this.entries.values()) this.printGroup(e);
+    if (this.showsGroups) for (const e of this.entries.values()) this.printGroup(e);
     const rows = this.rows(waitEnded);
     const code = worstExitCode([...codes, ...rows.map((r) => r.code)]);
     const wantsSummary = this.settings.alwaysSummary || rows.length > 1;
@@ -213,8 +214,31 @@ export class GateReport {
         else out.write(`\n${section}`);
       }
     }
+    this.writeCiFiles(summary);
+    return code;
+  }
+
+  private get showsGroups(): boolean {
+    return this.settings.ci !== 'none' && !this.settings.json && !this.settings.names && !this.settings.liveBlock;
+  }
+
+  /**
+   * Ctrl-C (a CI cancel sends SIGINT): the process exits right after, so the lines held back for CI
+   * groups are printed now, and the CI files written with the objects still waiting as stopped
+   * (JUnit `<skipped>`). No evidence is read: there is no time left for requests.
+   */
+  interrupted(): void {
+    if (this.showsGroups) for (const e of this.entries.values()) this.printGroup(e, false);
+    const rows = this.rows(false);
+    this.writeCiFiles({ rows, skipped: this.settings.skipped, code: ExitCode.INTERRUPTED, evidence: new Map(), subject: this.settings.subject });
+  }
+
+  /** The annotations, job summary, JUnit file and evidence folder of a summary. */
+  private writeCiFiles(summary: ReleaseSummary): void {
+    const now = (): number => Date.now();
+    const { rows, evidence } = summary;
     if (this.settings.ci === 'github') {
-      out.write(githubAnnotations(summary));
+      this.ctx.term.stdout.write(githubAnnotations(summary));
       const file = this.ctx.term.env.GITHUB_STEP_SUMMARY;
       if (file) this.writeCiFile('$GITHUB_STEP_SUMMARY', () => appendFileSync(file, markdownSummary(summary, now())));
     }
@@ -234,7 +258,6 @@ export class GateReport {
         }
       });
     }
-    return code;
   }
 
   /** A CI file that cannot be written is said, not fatal: the gate's verdict stands. */

@@ -111,6 +111,20 @@ export async function run(ctx: CommandContext, args: string[], opts: StatusOptio
     skipped,
   };
   let report: GateReport | undefined;
+  // Ctrl-C: whichever wait set the interrupt summary, the report first prints what it held back for CI
+  // groups and writes its CI files (the process exits right after the summary).
+  const waitCtx: CommandContext = {
+    ...ctx,
+    setInterruptSummary: (summary) =>
+      ctx.setInterruptSummary(() => {
+        try {
+          report?.interrupted();
+        } catch {
+          /* the interrupt's own line still goes out */
+        }
+        return summary();
+      }),
+  };
   try {
     const expired = (): Error => deadlineError(client, `timed out after ${opts.timeout} waiting for ${awaited}`);
     // A read that got no answer until the deadline (retried till then) is the deadline's timeout, not its own error.
@@ -142,7 +156,7 @@ export async function run(ctx: CommandContext, args: string[], opts: StatusOptio
     const printer = report.wrap(await makePrinter(ctx, format));
     if (sidecarSets && !rest) {
       report.knowType(sidecarSets.rt);
-      const code = await sidecarSetStatus(ctx, client, sidecarSets, { watch, timeoutMs, failureGraceMs, printer });
+      const code = await sidecarSetStatus(waitCtx, client, sidecarSets, { watch, timeoutMs, failureGraceMs, printer });
       return { report, codes: [code], waitEnded: true };
     }
     const targets = await resolveTargets(client, 'rollout status', rest ?? targetRefs, { allowRollout: true, allowJobs: true });
@@ -168,8 +182,8 @@ export async function run(ctx: CommandContext, args: string[], opts: StatusOptio
     const settings: GateSettings = { until: until ?? { kind: 'complete' }, failureGraceMs, deadline, printer, selector: opts.selector, failFast: releaseInput || many };
     let result: { codes: number[]; waitEnded: boolean };
     try {
-      const sidecarCodes = sidecarSets ? sidecarSetStatus(ctx, client, sidecarSets, { watch, timeoutMs, failureGraceMs, printer: { ...printer, close: () => undefined } }) : undefined;
-      result = watch ? await watchAll(ctx, watcher, plan, settings) : { codes: await checkOnce(client, plan, settings), waitEnded: true };
+      const sidecarCodes = sidecarSets ? sidecarSetStatus(waitCtx, client, sidecarSets, { watch, timeoutMs, failureGraceMs, printer: { ...printer, close: () => undefined } }) : undefined;
+      result = watch ? await watchAll(waitCtx, watcher, plan, settings) : { codes: await checkOnce(client, plan, settings), waitEnded: true };
       if (sidecarCodes) result.codes.push(await sidecarCodes);
     } catch (err) {
       // A gate must not pass on nothing: kubectl's words, exit 1.
