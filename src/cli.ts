@@ -21,6 +21,7 @@ function exitCodesHelp(): string {
     [3, 'timed out (--timeout elapsed while waiting)'],
     [4, 'not finished yet (--watch=false: still progressing or paused)'],
     [130, 'interrupted (Ctrl-C): what was done is printed; a rerun resumes from the cluster'],
+    [143, 'stopped by SIGTERM: as 130'],
   ];
   return ['Exit codes:', ...rows.map(([code, text]) => `  ${String(code).padEnd(3)}  ${text}`)].join('\n');
 }
@@ -116,13 +117,18 @@ function makeContext(globals: GlobalFlags, argv1: string | undefined): CommandCo
     },
     kube: () => (kube ??= import('./kube/connect').then((m) => m.connect(ctx))),
   };
-  process.once('SIGINT', () => {
+  // SIGTERM (a pod or CI runner stopping us) ends like Ctrl-C: the same summary, leases released, CI
+  // files written; exit 143 instead of 130. A second signal while the summary is written leaves at once.
+  let stopping = false;
+  const onSignal = (word: string, code: number) => (): void => {
+    if (stopping) process.exit(code);
+    stopping = true;
     // The summary describes the moment of the interrupt: read it before aborting tears the waits
     // down. An async summary (requests in flight, a lease to release) gets a few seconds at most.
     const finish = (done: string): never => {
       abort.abort();
-      outputFor(2).write(`\ninterrupted${done ? `: ${done}` : ''}\n`);
-      process.exit(ExitCode.INTERRUPTED);
+      outputFor(2).write(`\n${word}${done ? `: ${done}` : ''}\n`);
+      process.exit(code);
     };
     let pending: string | Promise<string> = '';
     try {
@@ -133,7 +139,9 @@ function makeContext(globals: GlobalFlags, argv1: string | undefined): CommandCo
     if (typeof pending === 'string') finish(pending);
     const bound = new Promise<string>((res) => setTimeout(() => res(''), INTERRUPT_SUMMARY_MS));
     void Promise.race([pending, bound]).then(finish, () => finish(''));
-  });
+  };
+  process.once('SIGINT', onSignal('interrupted', ExitCode.INTERRUPTED));
+  process.once('SIGTERM', onSignal('terminated', ExitCode.TERMINATED));
   return ctx;
 }
 

@@ -13,6 +13,8 @@ export const ExitCode = {
   NOT_FINISHED: 4,
   /** Interrupted by SIGINT. */
   INTERRUPTED: 130,
+  /** Stopped by SIGTERM (128 + 15, as a shell reports it), after the same summary as SIGINT. */
+  TERMINATED: 143,
 } as const;
 
 export class CliError extends Error {

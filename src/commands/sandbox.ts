@@ -136,8 +136,9 @@ export async function run(ctx: CommandContext, args: string[], opts: SandboxComm
   process.on('uncaughtException', report);
   process.on('unhandledRejection', report);
 
-  // Replace the CLI's Ctrl-C handler (exit 130): stopping the sandbox is its normal end.
+  // Replace the CLI's Ctrl-C and SIGTERM handlers (exit 130/143): stopping the sandbox is its normal end.
   process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
   await new Promise<void>((done) => {
     let stopping = false;
     const stop = (): void => {

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliCommand, REPO_ROOT, streamCli, testEnv, type RunResult } from '../helpers/cli';
+import { junit } from '../helpers/junit';
 import { startSandbox, waitUntil, type Sandbox } from '../helpers/sandbox';
 import { assertNoStackTrace, createCloneSet, describeRun, getCloneSet, patchCloneSet, podsOf } from './helpers';
 
@@ -68,6 +69,23 @@ describe('Ctrl-C (SIGINT)', () => {
     assert.equal(lease.status, 200, lease.text);
     assert.equal(lease.body.spec.holderIdentity, undefined, 'released on Ctrl-C');
     assert.match(lines[0]!, /^interrupted: restart \S+ of cloneset\/web: [1-3] of 4 batches done, [1-4] ContainerRecreateRequests? created(?:; pods restarted: [^;]+)?; run the same command again to resume \(only what is left is done\)$/);
+    assertNoStackTrace(r.stderr);
+  });
+});
+
+describe('SIGTERM (a pod, or a CI runner cancelling the job)', () => {
+  test('ends as Ctrl-C does, with exit 143: one summary line, the CI group printed and the JUnit file written', async () => {
+    // cloneset/api was left paused mid-update by the JSON test above.
+    const junitFile = join(sb.dir, 'sigterm.xml');
+    sb.clearAudit();
+    const s = streamCli(['rollout', 'status', 'cloneset/api', '--ci=gitlab', '--junit', junitFile], { kubeconfig: sb.kubeconfig });
+    // The gate reports the paused state before it starts on the pods (status-watch.ts evaluate).
+    await waitUntil('the gate lists the pods', () => sb.audit().some((e) => e.path === '/api/v1/namespaces/default/pods') || undefined, 20_000);
+    const r = await s.stop('SIGTERM');
+    assert.equal(r.code, 143, describeRun(r));
+    assert.deepEqual(r.stderr.split('\n').filter((l) => l.startsWith('terminated')), ['terminated: stopped waiting for 1 rollout'], describeRun(r));
+    assert.match(r.stdout, /section_start:\d+:\S+\[collapsed=true\]\r\x1b\[0Kcloneset\/api: not finished \(Paused\)\n/);
+    assert.equal(junit(junitFile), '1 0 0 1\ncloneset/api Skipped\n');
     assertNoStackTrace(r.stderr);
   });
 });
