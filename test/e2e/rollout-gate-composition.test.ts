@@ -37,8 +37,16 @@ async function subStatus(sb: Sandbox, name: string, version = 'v1beta1'): Promis
   return { ...(ro.status?.canaryStatus ?? {}), phase: ro.status?.phase };
 }
 
+/**
+ * A release in progress at a step waiting for approval, its canary pods ready. Phase Progressing: the step
+ * state a cancelled release leaves under phase Healthy is not this release's (seen in CI, right after
+ * `rollout restart` the stale StepPaused passed before the controller started the new release).
+ */
 function waitStepPaused(sb: Sandbox, name: string, version = 'v1beta1'): Promise<unknown> {
-  return waitUntil(`rollout ${name} at a step waiting for approval`, async () => (await subStatus(sb, name, version)).currentStepState === 'StepPaused' || undefined, 30_000);
+  return waitUntil(`rollout ${name} at a step waiting for approval`, async () => {
+    const s = await subStatus(sb, name, version);
+    return (s.phase === 'Progressing' && s.currentStepState === 'StepPaused' && s.canaryReadyReplicas > 0 && s.canaryReadyReplicas >= s.canaryReplicas) || undefined;
+  }, 30_000);
 }
 
 describe('the gate of a workload under a Kruise Rollout (v1.9.0 + Kruise Rollout v0.6.2 CRDs)', { skip: !haveCrds('v0.6.2') && 'no ../shared CRDs' }, () => {
