@@ -34,18 +34,20 @@ async function podView(sb: Sandbox, app: string): Promise<{ total: number; ready
 
 async function subStatus(sb: Sandbox, name: string, version = 'v1beta1'): Promise<any> {
   const ro = (await sb.api('GET', RO(name, version))).body;
-  return { ...(ro.status?.canaryStatus ?? {}), phase: ro.status?.phase };
+  const progressing = (ro.status?.conditions ?? []).find((c: any) => c.type === 'Progressing');
+  return { ...(ro.status?.canaryStatus ?? {}), phase: ro.status?.phase, reason: progressing?.reason };
 }
 
 /**
- * A release in progress at a step waiting for approval, its canary pods ready. Phase Progressing: the step
- * state a cancelled release leaves under phase Healthy is not this release's (seen in CI, right after
- * `rollout restart` the stale StepPaused passed before the controller started the new release).
+ * A release in progress at a step waiting for approval, its canary pods ready. The Progressing condition's
+ * reason InRolling: a cancelled release leaves its StepPaused in canaryStatus, under phase Healthy and then
+ * under the first Progressing write of the next release (reason Initializing; rollout_status.go does not
+ * reset canaryStatus, rollout_progressing.go does a reconcile later). Seen in CI right after `rollout restart`.
  */
 function waitStepPaused(sb: Sandbox, name: string, version = 'v1beta1'): Promise<unknown> {
   return waitUntil(`rollout ${name} at a step waiting for approval`, async () => {
     const s = await subStatus(sb, name, version);
-    return (s.phase === 'Progressing' && s.currentStepState === 'StepPaused' && s.canaryReadyReplicas > 0 && s.canaryReadyReplicas >= s.canaryReplicas) || undefined;
+    return (s.phase === 'Progressing' && s.reason === 'InRolling' && s.currentStepState === 'StepPaused' && s.canaryReadyReplicas > 0 && s.canaryReadyReplicas >= s.canaryReplicas) || undefined;
   }, 30_000);
 }
 

@@ -90,6 +90,20 @@ test('with a rollout ID (workload label), done needs observedRolloutID to match 
   assert.equal(evaluateRolloutRelease(rollout('v1beta1-completed.yaml'), wl, NOW).state, 'Complete');
 });
 
+test('the next release\'s first write (rollout_status.go calculateRolloutStatus, Healthy → Progressing reason Initializing) keeps the cancelled release\'s StepPaused: not reached, not waiting for approval', () => {
+  // rollout_status.go sets phase Progressing and the Initializing condition without resetting canaryStatus;
+  // rollout_progressing.go replaces it a reconcile later. Until then the sub-status is the old release's.
+  const obj = rollout('v1beta1-canary-manual-step.yaml');
+  const st = obj.status as { conditions: Array<Record<string, unknown>>; canaryStatus: Record<string, unknown> };
+  st.conditions = st.conditions.filter((c) => c.type !== 'Succeeded').map((c) => (c.type === 'Progressing' ? { ...c, reason: 'Initializing', message: 'Rollout is in Progressing' } : c));
+  const wl = structuredClone(cloneSet);
+  wl.metadata.generation = Number(st.canaryStatus.observedWorkloadGeneration ?? 0) + 1;
+  const r = evaluateRolloutRelease(obj, wl, NOW, { until: until('paused') });
+  assert.equal(r.reached, false);
+  assert.notEqual(r.state, 'StepPaused');
+  assert.equal(rolloutReleaseExitCode(r), 4);
+});
+
 test('cancelled (Succeeded=False after Cancelling, rollout_progressing.go): Failed, exit 1, never reached', () => {
   const r = evaluateRolloutRelease(rollout('v1beta1-cancelled.yaml'), cloneSet, NOW, { until: until('paused') });
   assert.equal(r.state, 'Failed');
