@@ -54,6 +54,17 @@ function canonical(v: Json): string {
 describe('gitops export: the Argo CD approve and undo-fast actions on a Rollout in a release (v0.6.2 CRDs)', { skip }, () => {
   let sb: Sandbox;
   const rollout = async (): Promise<any> => (await sb.api('GET', RO)).body;
+  /** An action's change applied as Argo CD applies it (status only: through rollouts/status); the release then reaches `step`, the spec unwritten. */
+  const applyStatusChange = async (before: any, diff: Json, step: number): Promise<any> => {
+    const patched = await kubectl(['patch', 'rollout', 'rollout-web', '--subresource=status', '--type=merge', '-p', JSON.stringify(diff)], sb.kubeconfig);
+    assert.equal(patched.code, 0, patched.stderr);
+    const at = await waitUntil(`the release at step ${step}`, async () => {
+      const ro = await rollout();
+      return ro.status?.canaryStatus?.currentStepIndex === step ? ro : undefined;
+    }, 20_000);
+    assert.equal(at.metadata.generation, before.metadata.generation, 'the spec was not written');
+    return at;
+  };
 
   before(async () => {
     sb = await startWithRolloutCrds('v0.6.2');
@@ -89,14 +100,7 @@ describe('gitops export: the Argo CD approve and undo-fast actions on a Rollout 
     const diff = mergeDiff(paused, cleanReturned(paused, returned as Json)) as Record<string, Json>;
     // Only status changes: all of it goes through rollouts/status, nothing to the resource.
     assert.deepEqual(diff, { status: { canaryStatus: { currentStepState: 'StepReady' }, currentStepState: 'StepReady' } });
-    const patched = await kubectl(['patch', 'rollout', 'rollout-web', '--subresource=status', '--type=merge', '-p', JSON.stringify(diff)], sb.kubeconfig);
-    assert.equal(patched.code, 0, patched.stderr);
-
-    const moved = await waitUntil('step 2', async () => {
-      const ro = await rollout();
-      return ro.status?.canaryStatus?.currentStepIndex === 2 ? ro : undefined;
-    }, 20_000);
-    assert.equal(moved.metadata.generation, paused.metadata.generation, 'the spec was not written');
+    await applyStatusChange(paused, diff, 2);
     await waitUntil('5 pods updated', async () => ((await sb.api('GET', CS)).body.status?.updatedReplicas === 5 ? true : undefined), 20_000);
     // Step 2 pauses 5 s: a timed pause is Progressing, and approve is offered only while a step is paused.
     const atStep2 = await rollout();
@@ -112,12 +116,6 @@ describe('gitops export: the Argo CD approve and undo-fast actions on a Rollout 
     const [undone] = runLuaAction(undo['action.lua'], [atStep2]) as Array<{ result: Json }>;
     const undoDiff = mergeDiff(atStep2, cleanReturned(atStep2, undone!.result));
     assert.deepEqual(undoDiff, { status: { canaryStatus: { nextStepIndex: 1 } } });
-    const undoPatched = await kubectl(['patch', 'rollout', 'rollout-web', '--subresource=status', '--type=merge', '-p', JSON.stringify(undoDiff)], sb.kubeconfig);
-    assert.equal(undoPatched.code, 0, undoPatched.stderr);
-    const back = await waitUntil('back at step 1', async () => {
-      const ro = await rollout();
-      return ro.status?.canaryStatus?.currentStepIndex === 1 ? ro : undefined;
-    }, 20_000);
-    assert.equal(back.metadata.generation, atStep2.metadata.generation, 'the spec was not written');
+    await applyStatusChange(atStep2, undoDiff, 1);
   });
 });
